@@ -1,0 +1,166 @@
+//! The engine's one error type.
+//!
+//! Every error carries a stable, machine-readable [`Error::code`] (snake_case,
+//! never renamed once published) and a human message that names the field at
+//! fault. The bindings turn it into a thrown JavaScript `Error` with `code` set.
+
+/// Everything the engine can refuse. `apply` returns one of these instead of
+/// panicking, and a refused event never changes the state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// An id names no token known to the state.
+    #[error("{field}: unknown token `{id}`")]
+    UnknownToken { field: String, id: String },
+
+    /// A token id is registered twice in one configuration.
+    #[error("{field}: token `{id}` is listed twice")]
+    DuplicateToken { field: String, id: String },
+
+    /// A number lies outside the range the rules accept.
+    #[error("{field}: {value} is out of range {min}..={max}")]
+    OutOfRange {
+        field: String,
+        value: String,
+        min: i64,
+        max: i64,
+    },
+
+    /// The input does not have the expected shape (wrong type, missing
+    /// field, unknown variant, NaN...). `field` is the path to the bad value.
+    #[error("{field}: {message}")]
+    InvalidInput { field: String, message: String },
+
+    /// The state was written by another version of the engine.
+    #[error(
+        "version: state version {found} is not supported (this engine reads version {supported})"
+    )]
+    UnsupportedVersion { found: u32, supported: u32 },
+
+    /// The event or query belongs to the other ruleset.
+    #[error("type: `{what}` is not part of the `{ruleset}` ruleset")]
+    WrongRuleset { what: String, ruleset: String },
+
+    /// The token named in `hider` is not attempting stealth.
+    #[error("hider: token `{id}` is not hiding")]
+    NotHiding { id: String },
+
+    /// P9 / O7: a second stealth roll in the same combat turn of the hider.
+    #[error("hider: `{id}` already made its stealth roll this turn; one roll per turn ({clause})")]
+    StealthRollAlreadyMade { id: String, clause: String },
+
+    /// P9 / O7: in combat, a stealth roll is only made during the hider's own turn.
+    #[error("hider: it is not the turn of `{id}`; in combat a stealth roll is made on the hider's own turn ({clause})")]
+    NotHiderTurn { id: String, clause: String },
+
+    /// O12: a sprinting character cannot enter stealth.
+    #[error("sprinting: `{id}` is sprinting and cannot enter stealth (O12)")]
+    Sprinting { id: String },
+
+    /// O1: entering stealth is declared as part of a movement.
+    #[error("moved: `{id}` must enter stealth as part of a movement; zero-length movement is disabled in the settings (O1)")]
+    MovementRequired { id: String },
+
+    /// O3: only an observer that perceives the hider may point it out.
+    #[error("observer: `{observer}` does not perceive `{hider}` and cannot point it out (O3)")]
+    ObserverDoesNotPerceive { observer: String, hider: String },
+
+    /// O3: point out names only allies of the observer.
+    #[error("allies: `{ally}` is not an ally of `{observer}` (O3)")]
+    NotAllied { observer: String, ally: String },
+
+    /// P7: the hit zone is chosen only for the first attack of a surprise.
+    #[error(
+        "hitZone: `{attacker}` may choose the hit zone only on the first attack of a surprise (P7)"
+    )]
+    HitZoneNotAllowed { attacker: String },
+
+    /// A token cannot be its own observer or target.
+    #[error("{field}: `{id}` cannot act on itself")]
+    SelfReference { field: String, id: String },
+
+    /// Malformed scene data (see [`crate::scene`]).
+    #[error("{field}: {message}")]
+    InvalidScene { field: String, message: String },
+}
+
+impl Error {
+    /// The stable code of this error kind, e.g. `"unknown_token"`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::UnknownToken { .. } => "unknown_token",
+            Error::DuplicateToken { .. } => "duplicate_token",
+            Error::OutOfRange { .. } => "out_of_range",
+            Error::InvalidInput { .. } => "invalid_input",
+            Error::UnsupportedVersion { .. } => "unsupported_version",
+            Error::WrongRuleset { .. } => "wrong_ruleset",
+            Error::NotHiding { .. } => "not_hiding",
+            Error::StealthRollAlreadyMade { .. } => "stealth_roll_already_made",
+            Error::NotHiderTurn { .. } => "not_hider_turn",
+            Error::Sprinting { .. } => "sprinting",
+            Error::MovementRequired { .. } => "movement_required",
+            Error::ObserverDoesNotPerceive { .. } => "observer_does_not_perceive",
+            Error::NotAllied { .. } => "not_allied",
+            Error::HitZoneNotAllowed { .. } => "hit_zone_not_allowed",
+            Error::SelfReference { .. } => "self_reference",
+            Error::InvalidScene { .. } => "invalid_scene",
+        }
+    }
+
+    /// Every code the engine can return, for documentation and tests.
+    pub const CODES: &'static [&'static str] = &[
+        "unknown_token",
+        "duplicate_token",
+        "out_of_range",
+        "invalid_input",
+        "unsupported_version",
+        "wrong_ruleset",
+        "not_hiding",
+        "stealth_roll_already_made",
+        "not_hider_turn",
+        "sprinting",
+        "movement_required",
+        "observer_does_not_perceive",
+        "not_allied",
+        "hit_zone_not_allowed",
+        "self_reference",
+        "invalid_scene",
+    ];
+
+    pub(crate) fn out_of_range(
+        field: impl Into<String>,
+        value: impl ToString,
+        min: i64,
+        max: i64,
+    ) -> Self {
+        Error::OutOfRange {
+            field: field.into(),
+            value: value.to_string(),
+            min,
+            max,
+        }
+    }
+
+    pub(crate) fn unknown(field: impl Into<String>, id: &str) -> Self {
+        Error::UnknownToken {
+            field: field.into(),
+            id: id.to_owned(),
+        }
+    }
+}
+
+/// A serializable view of an error, as the bindings and the test vectors
+/// expose it: `{ "code": "...", "message": "..." }`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ErrorInfo {
+    pub code: String,
+    pub message: String,
+}
+
+impl From<&Error> for ErrorInfo {
+    fn from(error: &Error) -> Self {
+        ErrorInfo {
+            code: error.code().to_owned(),
+            message: error.to_string(),
+        }
+    }
+}

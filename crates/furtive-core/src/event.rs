@@ -1,0 +1,181 @@
+//! Everything the rules react to.
+//!
+//! JSON shape: an object with a `type` tag in camelCase and camelCase fields,
+//! e.g. `{"type":"perceptionRolled","hider":"h","observer":"o","total":17}`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::state::{Creature, HitZone, Modifiers, TokenId};
+
+/// What an observer sees of a hider right now (O2, O4, O5, O13).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ViewEntry {
+    pub observer: TokenId,
+    /// Line of sight and no concealment, centre to centre.
+    pub clear_view: bool,
+    /// Distance in scene units (for enhanced-sense ranges, O13), 0..=1e9.
+    #[serde(default)]
+    pub distance: Option<f64>,
+}
+
+/// An event for [`crate::apply`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Event {
+    /// Add a creature, or replace the data of a known one (token created,
+    /// duplicated or its actor changed). Pairs are kept.
+    UpsertCreature { creature: Creature },
+
+    /// The hider makes a stealth roll: it enters stealth, or rolls again.
+    ///
+    /// `percentile` (P1, P2, P4, P9): `roll` is the d100 (1..=100),
+    /// `modifiers` the active situation and free modifiers; `already_perceived`
+    /// is added automatically when an observer perceives the hider (P9);
+    /// `sprinting` adds the `sprint` modifier.
+    ///
+    /// `opposed` (O1, O2, O7, O12, O13): `roll` is the Stealth check total
+    /// (-1000..=1000); refused while `sprinting` (O12) and, when zero-length
+    /// movement is disabled, unless `moved` (O1); `precautions` names the
+    /// enhanced senses countered; `view` gives each observer's clear view now.
+    EnterStealth {
+        hider: TokenId,
+        roll: i64,
+        #[serde(default)]
+        modifiers: Modifiers,
+        #[serde(default)]
+        moved: bool,
+        #[serde(default)]
+        sprinting: bool,
+        #[serde(default)]
+        precautions: Vec<String>,
+        #[serde(default)]
+        view: Vec<ViewEntry>,
+    },
+
+    /// Clear view changed between the hider and some observers: a token
+    /// moved, a door opened, light changed (O4, O5, O13). `moved` says the
+    /// hider itself moved (O5).
+    ViewChanged {
+        hider: TokenId,
+        #[serde(default)]
+        moved: bool,
+        view: Vec<ViewEntry>,
+    },
+
+    /// The answer to a `perceptionCheck` request (O4, O9): the check total.
+    PerceptionRolled {
+        hider: TokenId,
+        observer: TokenId,
+        total: i64,
+    },
+
+    /// O3: `observer`, who perceives `hider`, points it out to `allies`.
+    PointOut {
+        hider: TokenId,
+        observer: TokenId,
+        allies: Vec<TokenId>,
+    },
+
+    /// `attacker` attacks `target`.
+    ///
+    /// `percentile`: a hider attacking a target that does not perceive it
+    /// makes a surprise (P6); `hit_zone` may be chosen on its first attack (P7).
+    /// `opposed`: a noisy attack costs 5 per hit, an area effect counts once
+    /// (O8); a hider's target then checks (O9).
+    Attack {
+        attacker: TokenId,
+        target: TokenId,
+        #[serde(default)]
+        noisy: bool,
+        /// Hits of this attack instance, 0..=100 (default 1).
+        #[serde(default = "one")]
+        hits: u32,
+        #[serde(default)]
+        area: bool,
+        #[serde(default)]
+        hit_zone: Option<HitZone>,
+    },
+
+    /// O11: `target` (a hider) took Health or Stamina damage from `attacker`
+    /// in `hits` hits (1..=100).
+    DamageTaken {
+        target: TokenId,
+        attacker: TokenId,
+        #[serde(default = "one")]
+        hits: u32,
+    },
+
+    /// The combat turn of `combatant` starts (O7 fresh roll, P9 one roll a turn).
+    TurnStart {
+        combatant: TokenId,
+        #[serde(default)]
+        round: Option<u32>,
+    },
+    /// The combat turn of `combatant` ends (P6 expiry, P9 reveal, O5 exposure).
+    TurnEnd { combatant: TokenId },
+    /// A combat round ends.
+    RoundEnd {
+        #[serde(default)]
+        round: Option<u32>,
+    },
+    /// The combat ends: surprises expire, turn counters reset.
+    CombatEnd,
+
+    /// P4: the situation or environment changed for `hider`: the score is
+    /// stale and a new roll is requested; the old score applies until then.
+    ModifiersChanged {
+        hider: TokenId,
+        modifiers: Modifiers,
+    },
+
+    /// The token sprints: O12 ends its stealth attempt; in `percentile` the
+    /// `sprint` modifier becomes active (P2, P4).
+    Sprint { token: TokenId },
+
+    /// The hider stops hiding: perceived by everyone, the attempt ends.
+    StopHiding { hider: TokenId },
+
+    /// The token left the scene: it and every pair naming it are removed.
+    TokenRemoved { token: TokenId },
+
+    /// The GM forces a pair to perceived or unperceived.
+    GmOverride {
+        hider: TokenId,
+        observer: TokenId,
+        perceived: bool,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Event {
+    /// The event's `type` tag, e.g. `"enterStealth"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::UpsertCreature { .. } => "upsertCreature",
+            Event::EnterStealth { .. } => "enterStealth",
+            Event::ViewChanged { .. } => "viewChanged",
+            Event::PerceptionRolled { .. } => "perceptionRolled",
+            Event::PointOut { .. } => "pointOut",
+            Event::Attack { .. } => "attack",
+            Event::DamageTaken { .. } => "damageTaken",
+            Event::TurnStart { .. } => "turnStart",
+            Event::TurnEnd { .. } => "turnEnd",
+            Event::RoundEnd { .. } => "roundEnd",
+            Event::CombatEnd => "combatEnd",
+            Event::ModifiersChanged { .. } => "modifiersChanged",
+            Event::Sprint { .. } => "sprint",
+            Event::StopHiding { .. } => "stopHiding",
+            Event::TokenRemoved { .. } => "tokenRemoved",
+            Event::GmOverride { .. } => "gmOverride",
+        }
+    }
+}

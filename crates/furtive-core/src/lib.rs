@@ -1,0 +1,38 @@
+//! # furtive-core
+//!
+//! Furtive's stealth rules engine, pure Rust: a reducer
+//! `apply(&State, Event) -> Result<Outcome, Error>` over plain serializable
+//! data, for two rulesets:
+//!
+//! - `percentile` ([`percentile`], clauses P1-P11): a d100 stealth score
+//!   against each observer's acuity sum;
+//! - `opposed` ([`opposed`], clauses O1-O13): a held Stealth total against
+//!   each observer's Perception check.
+//!
+//! Clause ids refer to `shared/rules-interpretation.md`; `docs/rules.md`
+//! maps each to its code and tests. The engine never rolls dice behind the
+//! caller's back: it returns [`Request`]s, and [`Roller`] answers them from
+//! a seed for callers without dice (B4). [`api`] is the JSON facade the
+//! napi and wasm bindings call.
+
+pub mod api;
+mod engine;
+pub mod error;
+pub mod event;
+pub mod opposed;
+pub mod outcome;
+pub mod percentile;
+pub mod query;
+pub mod roller;
+pub mod state;
+
+pub use engine::{apply, create_state, validate_state};
+pub use error::{Error, ErrorInfo};
+pub use event::{Event, ViewEntry};
+pub use outcome::{Audience, Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
+pub use roller::{roll_requests, settle, Roller};
+pub use state::{
+    Acuities, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone, Modifiers,
+    Pair, PairReason, Penalty, PenaltyScope, Ruleset, Settings, SituationModifier, State, Surprise,
+    TokenId, STATE_VERSION,
+};

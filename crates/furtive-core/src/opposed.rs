@@ -1,0 +1,803 @@
+//! Ruleset `opposed`: the English Stealth-versus-Perception rules (O1-O13).
+//!
+//! The hider rolls once and holds the total (O1). Observers with clear view
+//! at entry perceive it (O2); others check when they get clear view (O4),
+//! and the result is stored. Penalties lower the held total and every stored
+//! result is compared again (O6, O8, O11). Exposure (O5) reveals at the end
+//! of the hider's turn. Enhanced senses bypass stealth unless countered (O13).
+
+use crate::engine::{self, Ctx};
+use crate::error::Error;
+use crate::event::{Event, ViewEntry};
+use crate::outcome::Request;
+use crate::state::{
+    EnhancedSense, Hider, HiderPhase, Pair, PairReason, Penalty, PenaltyScope, State,
+};
+
+/// O8 and O11: each noisy attack instance or damaging hit costs 5.
+pub const PENALTY_PER_HIT: i64 = 5;
+
+pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
+    match event {
+        Event::EnterStealth {
+            hider,
+            roll,
+            moved,
+            sprinting,
+            precautions,
+            view,
+            ..
+        } => enter_stealth(
+            state,
+            hider,
+            *roll,
+            *moved,
+            *sprinting,
+            precautions,
+            view,
+            ctx,
+        ),
+        Event::ViewChanged { hider, moved, view } => view_changed(state, hider, *moved, view, ctx),
+        Event::PerceptionRolled {
+            hider,
+            observer,
+            total,
+        } => perception_rolled(state, hider, observer, *total, ctx),
+        Event::PointOut {
+            hider,
+            observer,
+            allies,
+        } => point_out(state, hider, observer, allies, ctx),
+        Event::Attack {
+            attacker,
+            target,
+            noisy,
+            hits,
+            area,
+            hit_zone,
+        } => {
+            if hit_zone.is_some() {
+                return Err(Error::WrongRuleset {
+                    what: "hitZone".into(),
+                    ruleset: "opposed".into(),
+                });
+            }
+            attack(state, attacker, target, *noisy, *hits, *area, ctx)
+        }
+        Event::DamageTaken {
+            target,
+            attacker,
+            hits,
+        } => damage_taken(state, target, attacker, *hits, ctx),
+        Event::Sprint { token } => {
+            sprint(state, token, ctx);
+            Ok(())
+        }
+        Event::ModifiersChanged { .. } => Err(Error::WrongRuleset {
+            what: event.kind().to_owned(),
+            ruleset: "opposed".into(),
+        }),
+        // Handled by the engine for both rulesets.
+        _ => Ok(()),
+    }
+}
+
+/// O6: the held total as `observer` faces it: held total minus every
+/// penalty that applies to that observer.
+pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
+    let side = state.creatures.get(observer).map(|c| c.side.as_str());
+    hider
+        .penalties
+        .iter()
+        .fold(hider.held_total.unwrap_or(0), |total, penalty| {
+            let applies = match &penalty.scope {
+                PenaltyScope::All => true,
+                PenaltyScope::AlliesOf {
+                    attacker,
+                    side: attacker_side,
+                } => {
+                    observer != attacker
+                        && !attacker_side.is_empty()
+                        && attacker_side != "neutral"
+                        && side == Some(attacker_side.as_str())
+                }
+            };
+            if applies {
+                total.saturating_sub(penalty.amount)
+            } else {
+                total
+            }
+        })
+}
+
+/// O13: the observer's first enhanced sense that reaches the hider and that
+/// the hider's precautions do not counter.
+pub fn uncountered_sense<'a>(
+    state: &'a State,
+    hider: &Hider,
+    observer: &str,
+    distance: Option<f64>,
+) -> Option<&'a EnhancedSense> {
+    let distance = distance?;
+    state
+        .creatures
+        .get(observer)?
+        .enhanced_senses
+        .iter()
+        .find(|sense| {
+            distance <= sense.range
+                && !hider
+                    .precautions
+                    .iter()
+                    .any(|p| p.eq_ignore_ascii_case(&sense.sense))
+        })
+}
+
+/// Why a pair is being looked at again; picks the reason and the wording.
+#[derive(Clone, Copy)]
+enum Trigger {
+    View,
+    Penalty,
+    FreshRoll,
+}
+
+/// Re-decides one pair after its view, the total or the penalties changed:
+/// O13 senses, then the stored check (O4/O6), then a new check if the
+/// observer has clear view and never rolled (O4). Perceived pairs stay
+/// perceived. Keeps `exposed` (O5) in step.
+fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
+    let hider_label = engine::label(state, hider);
+    let observer_label = engine::label(state, observer);
+    let Some(record) = state.hiders.get(hider) else {
+        return;
+    };
+    let Some(pair) = record.pairs.get(observer) else {
+        return;
+    };
+    if pair.perceived {
+        return;
+    }
+    let effective = effective_total(state, record, observer);
+    let sense = uncountered_sense(state, record, observer, pair.distance).cloned();
+    let stored = pair.perception_total;
+    let needs_check = pair.clear_view && stored.is_none() && !pair.check_pending;
+    let Some(record) = state.hiders.get_mut(hider) else {
+        return;
+    };
+    let Some(pair) = record.pairs.get_mut(observer) else {
+        return;
+    };
+    if let Some(sense) = sense {
+        pair.perceived = true;
+        pair.reason = PairReason::EnhancedSense;
+        pair.exposed = false;
+        let kind_en = if sense.targeting {
+            "targeting"
+        } else {
+            "non-targeting"
+        };
+        let kind_fr = if sense.targeting {
+            "de ciblage"
+        } else {
+            "sans ciblage"
+        };
+        ctx.both(
+            "O13",
+            Some(hider),
+            Some(observer),
+            format!("{observer_label} perceives {hider_label} with {} ({kind_en}, range {}, distance {}), no precaution against it: no roll (O13).", sense.sense, sense.range, pair.distance.unwrap_or_default()),
+            format!("{observer_label} perçoit {hider_label} par {} ({kind_fr}, portée {}, distance {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range, pair.distance.unwrap_or_default()),
+            format!("{observer_label} senses {hider_label}."),
+            format!("{observer_label} détecte {hider_label}."),
+        );
+        return;
+    }
+    if let Some(total) = stored {
+        if total >= effective {
+            pair.perceived = true;
+            pair.exposed = false;
+            let (clause, reason) = match trigger {
+                Trigger::View => ("O4", PairReason::PerceptionCheck),
+                Trigger::Penalty => ("O6", PairReason::Penalty),
+                Trigger::FreshRoll => ("O7", PairReason::PerceptionCheck),
+            };
+            pair.reason = reason;
+            ctx.both(
+                clause,
+                Some(hider),
+                Some(observer),
+                format!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label} now perceives {hider_label}, no new roll ({clause})."),
+                format!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label} perçoit maintenant {hider_label}, sans nouveau jet ({clause})."),
+                format!("{observer_label} spots {hider_label}."),
+                format!("{observer_label} repère {hider_label}."),
+            );
+            return;
+        }
+    }
+    if needs_check {
+        pair.check_pending = true;
+        ctx.requests.push(Request::PerceptionCheck {
+            hider: hider.to_owned(),
+            observer: observer.to_owned(),
+            clause: "O4".into(),
+        });
+        ctx.gm(
+            "O4",
+            Some(hider),
+            Some(observer),
+            format!("{observer_label} comes into clear view of {hider_label}: immediate Perception check against {effective} (O4)."),
+            format!("{observer_label} a {hider_label} en vue dégagée : test de Perception immédiat contre {effective} (O4)."),
+        );
+    }
+    pair.exposed = pair.clear_view && !pair.perceived;
+}
+
+fn observers_of(state: &State, hider: &str) -> Vec<String> {
+    state
+        .hiders
+        .get(hider)
+        .map(|h| h.pairs.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// O1, O2, O7, O12, O13: a Stealth check is rolled and held.
+#[allow(clippy::too_many_arguments)]
+fn enter_stealth(
+    state: &mut State,
+    hider: &str,
+    total: i64,
+    moved: bool,
+    sprinting: bool,
+    precautions: &[String],
+    view: &[ViewEntry],
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    if sprinting {
+        return Err(Error::Sprinting {
+            id: hider.to_owned(),
+        });
+    }
+    if !moved && !state.settings.allow_zero_length_movement {
+        return Err(Error::MovementRequired {
+            id: hider.to_owned(),
+        });
+    }
+    if !(-engine::MAX_VALUE..=engine::MAX_VALUE).contains(&total) {
+        return Err(Error::out_of_range(
+            "roll",
+            total,
+            -engine::MAX_VALUE,
+            engine::MAX_VALUE,
+        ));
+    }
+    engine::check_roll_allowed(state, hider, "O7")?;
+    let label = engine::label(state, hider);
+    let observers: Vec<String> = state
+        .creatures
+        .keys()
+        .filter(|id| id.as_str() != hider)
+        .cloned()
+        .collect();
+
+    let fresh_roll = state
+        .hiders
+        .get(hider)
+        .is_some_and(|h| h.phase == HiderPhase::Hiding);
+    if fresh_roll {
+        // O7: the new total replaces the held one and clears every penalty;
+        // observers that perceive keep perceiving.
+        if let Some(record) = state.hiders.get_mut(hider) {
+            record.held_total = Some(total);
+            record.penalties.clear();
+            record.precautions = precautions.to_vec();
+            for observer in &observers {
+                record
+                    .pairs
+                    .entry(observer.clone())
+                    .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+            }
+        }
+        engine::record_view(state, hider, view, |_| {
+            Pair::new(false, PairReason::NotInViewAtEntry)
+        });
+        ctx.both(
+            "O7",
+            Some(hider),
+            None,
+            format!("{label} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7)."),
+            format!("{label} refait son test de Discrétion : total retenu {total}, malus effacés ; ceux qui le perçoivent continuent de le percevoir (O7)."),
+            format!("{label} tries to stay hidden."),
+            format!("{label} tente de rester caché."),
+        );
+        for observer in observers_of(state, hider) {
+            reevaluate(state, hider, &observer, Trigger::FreshRoll, ctx);
+        }
+        engine::note_roll(state, hider);
+        return Ok(());
+    }
+
+    let mut record = Hider::new();
+    record.held_total = Some(total);
+    record.precautions = precautions.to_vec();
+    record.moved_this_turn = moved;
+    for observer in &observers {
+        record.pairs.insert(
+            observer.clone(),
+            Pair::new(false, PairReason::NotInViewAtEntry),
+        );
+    }
+    state.hiders.insert(hider.to_owned(), record);
+    engine::record_view(state, hider, view, |_| {
+        Pair::new(false, PairReason::NotInViewAtEntry)
+    });
+    ctx.both(
+        "O1",
+        Some(hider),
+        None,
+        format!("{label} enters stealth: Stealth check {total} is held (O1)."),
+        format!("{label} passe en discrétion : le test de Discrétion {total} est retenu (O1)."),
+        format!("{label} tries to hide."),
+        format!("{label} tente de se cacher."),
+    );
+    for observer in observers {
+        let observer_label = engine::label(state, &observer);
+        let Some(record) = state.hiders.get(hider) else {
+            continue;
+        };
+        let Some(pair) = record.pairs.get(&observer) else {
+            continue;
+        };
+        if pair.clear_view {
+            if let Some(pair) = state
+                .hiders
+                .get_mut(hider)
+                .and_then(|h| h.pairs.get_mut(&observer))
+            {
+                pair.perceived = true;
+                pair.reason = PairReason::WatchedAtEntry;
+            }
+            ctx.both(
+                "O2",
+                Some(hider),
+                Some(&observer),
+                format!("{observer_label} has {label} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."),
+                format!("{observer_label} a {label} en vue dégagée au moment où il se cache : le perçoit, sans jet ; la tentative échoue contre lui (O2)."),
+                format!("{observer_label} watches {label} hide."),
+                format!("{observer_label} voit {label} se cacher."),
+            );
+        } else if let Some(sense) =
+            uncountered_sense(state, record, &observer, pair.distance).cloned()
+        {
+            if let Some(pair) = state
+                .hiders
+                .get_mut(hider)
+                .and_then(|h| h.pairs.get_mut(&observer))
+            {
+                pair.perceived = true;
+                pair.reason = PairReason::EnhancedSense;
+            }
+            ctx.both(
+                "O13",
+                Some(hider),
+                Some(&observer),
+                format!("{observer_label} perceives {label} with {} (range {}), no precaution against it: no roll (O13).", sense.sense, sense.range),
+                format!("{observer_label} perçoit {label} par {} (portée {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range),
+                format!("{observer_label} senses {label}."),
+                format!("{observer_label} détecte {label}."),
+            );
+        } else {
+            ctx.gm(
+                "O2",
+                Some(hider),
+                Some(&observer),
+                format!("{observer_label} has no clear view of {label} at entry: starts unperceiving (O2)."),
+                format!("{observer_label} n'a pas {label} en vue dégagée au moment où il se cache : ne le perçoit pas (O2)."),
+            );
+        }
+    }
+    engine::note_roll(state, hider);
+    Ok(())
+}
+
+/// O4, O5, O13: clear view changed.
+fn view_changed(
+    state: &mut State,
+    hider: &str,
+    moved: bool,
+    view: &[ViewEntry],
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    let record = engine::hiding_mut(state, hider)?;
+    record.moved_this_turn |= moved;
+    engine::record_view(state, hider, view, |_| {
+        Pair::new(false, PairReason::NotInViewAtEntry)
+    });
+    for entry in view {
+        reevaluate(state, hider, &entry.observer, Trigger::View, ctx);
+        if let Some(pair) = state
+            .hiders
+            .get_mut(hider)
+            .and_then(|h| h.pairs.get_mut(&entry.observer))
+        {
+            pair.exposed = pair.clear_view && !pair.perceived;
+        }
+    }
+    Ok(())
+}
+
+/// O4 / O9: the answer to a Perception check; stored for the pair.
+fn perception_rolled(
+    state: &mut State,
+    hider: &str,
+    observer: &str,
+    total: i64,
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    let hider_label = engine::label(state, hider);
+    let observer_label = engine::label(state, observer);
+    engine::hiding_mut(state, hider)?;
+    let record = state.hiders.get(hider).ok_or_else(|| Error::NotHiding {
+        id: hider.to_owned(),
+    })?;
+    let effective = effective_total(state, record, observer);
+    let record = engine::hiding_mut(state, hider)?;
+    let pair = record
+        .pairs
+        .entry(observer.to_owned())
+        .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+    pair.perception_total = Some(total);
+    pair.check_pending = false;
+    if pair.perceived {
+        ctx.gm(
+            "O4",
+            Some(hider),
+            Some(observer),
+            format!("{observer_label} already perceives {hider_label}; Perception {total} is stored (O4)."),
+            format!("{observer_label} perçoit déjà {hider_label} ; la Perception {total} est enregistrée (O4)."),
+        );
+        return Ok(());
+    }
+    if total >= effective {
+        pair.perceived = true;
+        pair.reason = PairReason::PerceptionCheck;
+        pair.exposed = false;
+        ctx.both(
+            "O4",
+            Some(hider),
+            Some(observer),
+            format!("Perception {total} ≥ stealth total {effective}: {observer_label} perceives {hider_label} (O4)."),
+            format!("Perception {total} ≥ total de discrétion {effective} : {observer_label} perçoit {hider_label} (O4)."),
+            format!("{observer_label} spots {hider_label}."),
+            format!("{observer_label} repère {hider_label}."),
+        );
+    } else {
+        pair.reason = PairReason::PerceptionCheck;
+        pair.exposed = pair.clear_view;
+        ctx.gm(
+            "O4",
+            Some(hider),
+            Some(observer),
+            format!("Perception {total} < stealth total {effective}: {observer_label} does not perceive {hider_label}; the result is stored (O4)."),
+            format!("Perception {total} < total de discrétion {effective} : {observer_label} ne perçoit pas {hider_label} ; le résultat est enregistré (O4)."),
+        );
+    }
+    Ok(())
+}
+
+/// O3: an observer that perceives the hider points it out to allies.
+fn point_out(
+    state: &mut State,
+    hider: &str,
+    observer: &str,
+    allies: &[String],
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    engine::hiding_mut(state, hider)?;
+    if !state.perceives(observer, hider) {
+        return Err(Error::ObserverDoesNotPerceive {
+            observer: observer.to_owned(),
+            hider: hider.to_owned(),
+        });
+    }
+    for ally in allies {
+        if !state.allied(observer, ally) {
+            return Err(Error::NotAllied {
+                observer: observer.to_owned(),
+                ally: ally.clone(),
+            });
+        }
+    }
+    let hider_label = engine::label(state, hider);
+    let observer_label = engine::label(state, observer);
+    let names: Vec<String> = allies.iter().map(|a| engine::label(state, a)).collect();
+    let record = engine::hiding_mut(state, hider)?;
+    for ally in allies {
+        let pair = record
+            .pairs
+            .entry(ally.clone())
+            .or_insert_with(|| Pair::new(true, PairReason::PointedOut));
+        if !pair.perceived {
+            pair.perceived = true;
+            pair.reason = PairReason::PointedOut;
+            pair.exposed = false;
+        }
+    }
+    ctx.public(
+        "O3",
+        Some(hider),
+        Some(observer),
+        format!(
+            "{observer_label} points out {hider_label} to {}: they perceive it, no roll (O3).",
+            names.join(", ")
+        ),
+        format!(
+            "{observer_label} signale {hider_label} à {} : ils le perçoivent, sans jet (O3).",
+            names.join(", ")
+        ),
+    );
+    Ok(())
+}
+
+/// O6: after a penalty, every stored result is compared with the new total.
+fn recompare_all(state: &mut State, hider: &str, ctx: &mut Ctx) {
+    for observer in observers_of(state, hider) {
+        reevaluate(state, hider, &observer, Trigger::Penalty, ctx);
+    }
+}
+
+/// O8, O9: an attack. From hiding, a noisy attack is a global penalty and
+/// the target makes an immediate Perception check.
+fn attack(
+    state: &mut State,
+    attacker: &str,
+    target: &str,
+    noisy: bool,
+    hits: u32,
+    area: bool,
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    let attacker_label = engine::label(state, attacker);
+    let target_label = engine::label(state, target);
+    let hiding = state
+        .hiders
+        .get(attacker)
+        .is_some_and(|h| h.phase == HiderPhase::Hiding);
+    if !hiding {
+        ctx.gm(
+            "O8",
+            Some(attacker),
+            Some(target),
+            format!("{attacker_label} is not hiding: the attack has no stealth effect."),
+            format!(
+                "{attacker_label} ne se cache pas : l'attaque n'a pas d'effet sur la discrétion."
+            ),
+        );
+        return Ok(());
+    }
+    if noisy {
+        let instances = if area { 1 } else { i64::from(hits.max(1)) };
+        let amount = PENALTY_PER_HIT * instances;
+        if let Some(record) = state.hiders.get_mut(attacker) {
+            record.penalties.push(Penalty {
+                amount,
+                scope: PenaltyScope::All,
+                clause: "O8".into(),
+            });
+        }
+        let how_en = if area {
+            "an area effect counts once".to_owned()
+        } else {
+            format!("{instances} hit(s) × 5")
+        };
+        let how_fr = if area {
+            "un effet de zone compte une fois".to_owned()
+        } else {
+            format!("{instances} coup(s) × 5")
+        };
+        ctx.gm(
+            "O8",
+            Some(attacker),
+            None,
+            format!("Noisy attack by {attacker_label}: -{amount} to the held total for every observer ({how_en}) (O8)."),
+            format!("Attaque bruyante de {attacker_label} : -{amount} au total retenu pour tous les observateurs ({how_fr}) (O8)."),
+        );
+        recompare_all(state, attacker, ctx);
+    } else {
+        ctx.gm(
+            "O8",
+            Some(attacker),
+            None,
+            format!("Silent attack by {attacker_label}: no penalty (O8)."),
+            format!("Attaque silencieuse de {attacker_label} : aucun malus (O8)."),
+        );
+    }
+    if !state.perceives(target, attacker) {
+        let effective = state
+            .hiders
+            .get(attacker)
+            .map(|h| effective_total(state, h, target))
+            .unwrap_or_default();
+        if let Some(record) = state.hiders.get_mut(attacker) {
+            let pair = record
+                .pairs
+                .entry(target.to_owned())
+                .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+            pair.check_pending = true;
+        }
+        ctx.requests.push(Request::PerceptionCheck {
+            hider: attacker.to_owned(),
+            observer: target.to_owned(),
+            clause: "O9".into(),
+        });
+        ctx.both(
+            "O9",
+            Some(attacker),
+            Some(target),
+            format!("{target_label} knows the direction of the attack and makes an immediate Perception check against {effective} (O9)."),
+            format!("{target_label} connaît la direction de l'attaque et fait un test de Perception immédiat contre {effective} (O9)."),
+            format!("{target_label} knows where the attack came from."),
+            format!("{target_label} sait d'où vient l'attaque."),
+        );
+    }
+    Ok(())
+}
+
+/// O11: damage to a hider is a penalty against the attacker's allies.
+fn damage_taken(
+    state: &mut State,
+    target: &str,
+    attacker: &str,
+    hits: u32,
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    let side = state.creature("attacker", attacker)?.side.clone();
+    let attacker_label = engine::label(state, attacker);
+    let target_label = engine::label(state, target);
+    let amount = PENALTY_PER_HIT * i64::from(hits);
+    let record = engine::hiding_mut(state, target)?;
+    record.penalties.push(Penalty {
+        amount,
+        scope: PenaltyScope::AlliesOf {
+            attacker: attacker.to_owned(),
+            side: side.clone(),
+        },
+        clause: "O11".into(),
+    });
+    ctx.gm(
+        "O11",
+        Some(target),
+        Some(attacker),
+        format!("{target_label} takes {hits} damaging hit(s) from {attacker_label}: -{amount} against the allies of {attacker_label} (side `{side}`), not {attacker_label} itself (O11)."),
+        format!("{target_label} subit {hits} coup(s) de {attacker_label} : -{amount} contre les alliés de {attacker_label} (camp `{side}`), pas contre {attacker_label} (O11)."),
+    );
+    recompare_all(state, target, ctx);
+    Ok(())
+}
+
+/// O12: sprinting while hidden ends the attempt.
+fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) {
+    let label = engine::label(state, token);
+    let hiding = state
+        .hiders
+        .get(token)
+        .is_some_and(|h| h.phase == HiderPhase::Hiding);
+    if hiding {
+        state.hiders.remove(token);
+        ctx.public(
+            "O12",
+            Some(token),
+            None,
+            format!("{label} sprints: the stealth attempt ends and everyone perceives them (O12)."),
+            format!("{label} sprinte : la tentative de discrétion prend fin et tout le monde le perçoit (O12)."),
+        );
+    } else {
+        ctx.gm(
+            "O12",
+            Some(token),
+            None,
+            format!("{label} sprints and cannot enter stealth this movement (O12)."),
+            format!(
+                "{label} sprinte et ne peut pas passer en discrétion pendant ce mouvement (O12)."
+            ),
+        );
+    }
+}
+
+/// O7: the hider's turn starts; it may roll a fresh check.
+pub(crate) fn turn_start(state: &mut State, combatant: &str, ctx: &mut Ctx) {
+    if state
+        .hiders
+        .get(combatant)
+        .is_some_and(|h| h.phase == HiderPhase::Hiding)
+    {
+        let label = engine::label(state, combatant);
+        ctx.gm(
+            "O7",
+            Some(combatant),
+            None,
+            format!("Turn of {label}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7)."),
+            format!("Tour de {label} : il peut refaire son test de Discrétion, qui remplace le total retenu et efface les malus (O7)."),
+        );
+    }
+}
+
+/// O5: at the end of the hider's turn, exposed pairs whose view holds become perceived.
+pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
+    let label = engine::label(state, combatant);
+    let Some(record) = state
+        .hiders
+        .get(combatant)
+        .filter(|h| h.phase == HiderPhase::Hiding)
+    else {
+        return;
+    };
+    let moved = record.moved_this_turn;
+    let exposed: Vec<String> = record
+        .pairs
+        .iter()
+        .filter(|(o, p)| p.clear_view && !p.perceived && state.creatures.contains_key(*o))
+        .map(|(o, _)| o.clone())
+        .collect();
+    let broken: Vec<String> = record
+        .pairs
+        .iter()
+        .filter(|(_, p)| !p.clear_view && !p.perceived && p.perception_total.is_some())
+        .map(|(o, _)| o.clone())
+        .collect();
+    for observer in exposed {
+        let observer_label = engine::label(state, &observer);
+        if let Some(pair) = state
+            .hiders
+            .get_mut(combatant)
+            .and_then(|h| h.pairs.get_mut(&observer))
+        {
+            pair.perceived = true;
+            pair.reason = PairReason::Exposure;
+            pair.exposed = false;
+        }
+        ctx.public(
+            "O5",
+            Some(combatant),
+            Some(&observer),
+            format!("{label} ends the turn still in clear view of {observer_label}: {observer_label} perceives {label} (O5)."),
+            format!("{label} finit son tour toujours en vue dégagée de {observer_label} : {observer_label} perçoit {label} (O5)."),
+        );
+    }
+    if moved && !broken.is_empty() {
+        let names: Vec<String> = broken.iter().map(|o| engine::label(state, o)).collect();
+        ctx.gm(
+            "O5",
+            Some(combatant),
+            None,
+            format!(
+                "{label} moved and broke clear view with {}: stays hidden from them (O5).",
+                names.join(", ")
+            ),
+            format!(
+                "{label} s'est déplacé et a rompu la vue dégagée avec {} : reste caché d'eux (O5).",
+                names.join(", ")
+            ),
+        );
+    }
+}
+
+/// A creature joined or changed: it gets a pair with every hider
+/// (unperceiving until it comes into view, O2/O4), and its senses are
+/// checked again (O13).
+pub(crate) fn observer_updated(state: &mut State, observer: &str, ctx: &mut Ctx) {
+    let hiders: Vec<String> = state
+        .hiders
+        .iter()
+        .filter(|(id, h)| id.as_str() != observer && h.phase == HiderPhase::Hiding)
+        .map(|(id, _)| id.clone())
+        .collect();
+    for hider in hiders {
+        if let Some(record) = state.hiders.get_mut(&hider) {
+            record
+                .pairs
+                .entry(observer.to_owned())
+                .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+        }
+        reevaluate(state, &hider, observer, Trigger::View, ctx);
+    }
+}

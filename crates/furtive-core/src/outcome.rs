@@ -1,0 +1,118 @@
+//! What [`crate::apply`] returns: the new state, the visible changes, the
+//! rolls the caller must make, and the explanations (B3).
+
+use serde::{Deserialize, Serialize};
+
+use crate::state::{Modifiers, State, TokenId};
+
+/// A status effect the engine toggles on a token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Status {
+    /// The token hides from at least one observer (Foundry status `furtive.hidden`).
+    Hidden,
+    /// The token is defenseless against a surprise attacker (P6; `furtive.defenseless`).
+    Defenseless,
+}
+
+/// When a status ends on its own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Expiry {
+    /// At the end of this combatant's current turn (P6).
+    pub turn_end_of: TokenId,
+}
+
+/// Something visible changed. Computed by comparing the state before and
+/// after the event, so every change is reported exactly once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Change {
+    /// Whether `observer` perceives `hider` changed.
+    Visibility {
+        hider: TokenId,
+        observer: TokenId,
+        perceived: bool,
+    },
+    /// A status effect turned on or off on `token`.
+    Status {
+        token: TokenId,
+        status: Status,
+        active: bool,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        expires: Option<Expiry>,
+    },
+}
+
+/// A roll the caller must make and feed back as an event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Request {
+    /// `observer` makes a Perception check against `hider` (O4, O9); answer
+    /// with a `perceptionRolled` event.
+    PerceptionCheck {
+        hider: TokenId,
+        observer: TokenId,
+        clause: String,
+    },
+    /// `hider` must make a new stealth roll (P4); answer with an
+    /// `enterStealth` event carrying `modifiers`.
+    StealthRoll {
+        hider: TokenId,
+        modifiers: Modifiers,
+        clause: String,
+    },
+}
+
+/// Who may read a log entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Audience {
+    /// The GM only: it carries hidden numbers.
+    Gm,
+    /// Everyone: no hidden numbers unless the P2 setting shows them.
+    Public,
+}
+
+/// One explanation (B3), in English and French, with its clause id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LogEntry {
+    /// The clause id, e.g. `"P3"`.
+    pub clause: String,
+    pub audience: Audience,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hider: Option<TokenId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observer: Option<TokenId>,
+    pub en: String,
+    pub fr: String,
+}
+
+/// The result of applying one event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    pub state: State,
+    pub changes: Vec<Change>,
+    pub requests: Vec<Request>,
+    pub log: Vec<LogEntry>,
+}
+
+/// The result of a query: a yes/no with its explanation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Decision {
+    pub allowed: bool,
+    pub clause: String,
+    pub en: String,
+    pub fr: String,
+}

@@ -1,0 +1,466 @@
+//! Ruleset `percentile`: the French d100 Furtivité rules (clauses P1-P11).
+//!
+//! One stealth score (P1, P2) is compared once with every observer's acuity
+//! sum (P3); it persists until the situation changes (P4). Surprise attacks
+//! make the target defenseless until the end of the attacker's turn (P6),
+//! after which everyone perceives the hider (P9). Knockout (P8), pickpocket
+//! (P10) and locating (P5) are queries, in [`crate::query`].
+
+use crate::engine::{self, Ctx};
+use crate::error::Error;
+use crate::event::{Event, ViewEntry};
+use crate::outcome::Request;
+use crate::state::{
+    Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, SituationModifier, State, Surprise,
+};
+
+/// P1: the tier value added to Furtivité: F < 50 -> floor(D/2);
+/// 50 <= F < 100 -> D; F >= 100 -> floor(3D/2). Integer arithmetic only.
+pub fn tier_value(stealth_skill: u32, d100: u32) -> i64 {
+    let d = i64::from(d100);
+    if stealth_skill < 50 {
+        d / 2
+    } else if stealth_skill < 100 {
+        d
+    } else {
+        3 * d / 2
+    }
+}
+
+/// P1 + P2: score = F + tier value + sum of active modifiers.
+pub fn stealth_score(stealth_skill: u32, d100: u32, modifiers: &Modifiers) -> i64 {
+    i64::from(stealth_skill) + tier_value(stealth_skill, d100) + modifiers.total()
+}
+
+/// P3: the observer stays unperceiving iff score > acuity sum; a tie is perceived.
+pub fn perceives(score: i64, acuity_sum: i64) -> bool {
+    score <= acuity_sum
+}
+
+pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
+    match event {
+        Event::EnterStealth {
+            hider,
+            roll,
+            modifiers,
+            sprinting,
+            view,
+            ..
+        } => enter_stealth(state, hider, *roll, modifiers, *sprinting, view, ctx),
+        Event::ViewChanged { hider, moved, view } => {
+            engine::hiding_mut(state, hider)?;
+            engine::record_view(state, hider, view, |_| {
+                Pair::new(true, PairReason::AcuityComparison)
+            });
+            if let Some(record) = state.hiders.get_mut(hider) {
+                record.moved_this_turn |= *moved;
+            }
+            Ok(())
+        }
+        Event::Attack {
+            attacker,
+            target,
+            hit_zone,
+            ..
+        } => attack(state, attacker, target, *hit_zone, ctx),
+        Event::ModifiersChanged { hider, modifiers } => {
+            modifiers_changed(state, hider, modifiers, ctx)
+        }
+        Event::Sprint { token } => sprint(state, token, ctx),
+        Event::PerceptionRolled { .. } | Event::PointOut { .. } | Event::DamageTaken { .. } => {
+            Err(Error::WrongRuleset {
+                what: event.kind().to_owned(),
+                ruleset: "percentile".into(),
+            })
+        }
+        // Handled by the engine for both rulesets.
+        _ => Ok(()),
+    }
+}
+
+fn describe_tier(stealth_skill: u32, d100: u32) -> (String, String) {
+    let t = tier_value(stealth_skill, d100);
+    if stealth_skill < 50 {
+        (
+            format!("d100 {d100} ÷ 2 = {t}"),
+            format!("d100 {d100} ÷ 2 = {t}"),
+        )
+    } else if stealth_skill < 100 {
+        (format!("d100 {d100}"), format!("d100 {d100}"))
+    } else {
+        (
+            format!("1.5 × d100 {d100} = {t}"),
+            format!("1,5 × d100 {d100} = {t}"),
+        )
+    }
+}
+
+fn describe_modifiers(modifiers: &Modifiers) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut seen = Vec::new();
+    for m in &modifiers.situation {
+        if !seen.contains(m) {
+            seen.push(*m);
+            parts.push(format!("{} {:+}", m.id(), m.value()));
+        }
+    }
+    for m in &modifiers.free {
+        let label = if m.label.is_empty() { "GM" } else { &m.label };
+        parts.push(format!("{label} {:+}", m.value));
+    }
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// P1-P4, P9: a stealth roll (entering stealth, or rolling again).
+fn enter_stealth(
+    state: &mut State,
+    hider: &str,
+    d100: i64,
+    modifiers: &Modifiers,
+    sprinting: bool,
+    view: &[ViewEntry],
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    if !(1..=100).contains(&d100) {
+        return Err(Error::out_of_range("roll", d100, 1, 100));
+    }
+    let d100 = d100 as u32;
+    engine::check_roll_allowed(state, hider, "P9")?;
+    let label = engine::label(state, hider);
+    let stealth_skill = state.creature("hider", hider)?.stealth_skill;
+
+    let mut modifiers = modifiers.clone();
+    if sprinting && !modifiers.situation.contains(&SituationModifier::Sprint) {
+        modifiers.situation.push(SituationModifier::Sprint);
+    }
+    // P9: a roll made while at least one observer perceives the hider carries -100.
+    let previous = state.hiders.remove(hider);
+    if let Some(previous) = &previous {
+        let perceiving = previous
+            .pairs
+            .iter()
+            .filter(|(o, p)| p.perceived && state.creatures.contains_key(*o))
+            .count();
+        if perceiving > 0
+            && !modifiers
+                .situation
+                .contains(&SituationModifier::AlreadyPerceived)
+        {
+            modifiers
+                .situation
+                .push(SituationModifier::AlreadyPerceived);
+            ctx.gm(
+                "P9",
+                Some(hider),
+                None,
+                format!("{perceiving} observer(s) already perceive {label}: already_perceived -100 is added (P9)."),
+                format!("{perceiving} observateur(s) perçoivent déjà {label} : already_perceived -100 s'applique (P9)."),
+            );
+        }
+    }
+    let score = stealth_score(stealth_skill, d100, &modifiers);
+    let (tier_en, tier_fr) = describe_tier(stealth_skill, d100);
+    let modifier_list = describe_modifiers(&modifiers);
+    let modifier_total = modifiers.total();
+    ctx.both(
+        "P1",
+        Some(hider),
+        None,
+        format!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({modifier_list}) (P1, P2)."),
+        format!("{label} : score de furtivité {score} = Furtivité {stealth_skill} + {tier_fr} + modificateurs {modifier_total:+} ({modifier_list}) (P1, P2)."),
+        format!("{label} makes a stealth roll."),
+        format!("{label} fait un jet de Furtivité."),
+    );
+
+    let mut record = Hider::new();
+    record.d100 = Some(d100);
+    record.modifiers = modifiers;
+    record.score = Some(score);
+    if let Some(previous) = previous {
+        record.moved_this_turn = previous.moved_this_turn;
+        for (observer, pair) in previous.pairs {
+            let mut kept = Pair::new(true, PairReason::AcuityComparison);
+            kept.clear_view = pair.clear_view;
+            kept.distance = pair.distance;
+            record.pairs.insert(observer, kept);
+        }
+    }
+    state.hiders.insert(hider.to_owned(), record);
+    engine::record_view(state, hider, view, |_| {
+        Pair::new(true, PairReason::AcuityComparison)
+    });
+
+    let observers: Vec<String> = state
+        .creatures
+        .keys()
+        .filter(|id| id.as_str() != hider)
+        .cloned()
+        .collect();
+    for observer in observers {
+        compare(state, hider, &observer, ctx);
+    }
+    engine::note_roll(state, hider);
+    Ok(())
+}
+
+/// P3: compares the score in force with one observer's acuity sum and stores the pair.
+fn compare(state: &mut State, hider: &str, observer: &str, ctx: &mut Ctx) {
+    let Some(acuity_sum) = state.creatures.get(observer).map(|c| c.acuities.sum()) else {
+        return;
+    };
+    let hider_label = engine::label(state, hider);
+    let observer_label = engine::label(state, observer);
+    let Some(record) = state.hiders.get_mut(hider) else {
+        return;
+    };
+    let Some(score) = record.score else {
+        return;
+    };
+    let perceived = perceives(score, acuity_sum);
+    let pair = record
+        .pairs
+        .entry(observer.to_owned())
+        .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
+    pair.perceived = perceived;
+    pair.reason = PairReason::AcuityComparison;
+    if perceived {
+        ctx.gm(
+            "P3",
+            Some(hider),
+            Some(observer),
+            format!("score {score} ≤ acuity sum {acuity_sum}: {observer_label} perceives {hider_label} (P3)."),
+            format!("score {score} ≤ somme des acuités {acuity_sum} : {observer_label} perçoit {hider_label} (P3)."),
+        );
+    } else {
+        ctx.gm(
+            "P3",
+            Some(hider),
+            Some(observer),
+            format!("score {score} > acuity sum {acuity_sum}: {observer_label} does not perceive {hider_label} (P3)."),
+            format!("score {score} > somme des acuités {acuity_sum} : {observer_label} ne perçoit pas {hider_label} (P3)."),
+        );
+    }
+}
+
+/// A creature joined or changed: P3 compares it with every score in force
+/// (pairs set by a GM override, a surprise or another clause are kept).
+pub(crate) fn observer_updated(state: &mut State, observer: &str, ctx: &mut Ctx) {
+    let hiders: Vec<String> = state
+        .hiders
+        .iter()
+        .filter(|(id, h)| {
+            id.as_str() != observer
+                && h.phase == HiderPhase::Hiding
+                && h.pairs
+                    .get(observer)
+                    .is_none_or(|p| p.reason == PairReason::AcuityComparison)
+        })
+        .map(|(id, _)| id.clone())
+        .collect();
+    for hider in hiders {
+        compare(state, &hider, observer, ctx);
+    }
+}
+
+/// P6, P7: an attack by a hider on a target that does not perceive it.
+fn attack(
+    state: &mut State,
+    attacker: &str,
+    target: &str,
+    hit_zone: Option<HitZone>,
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    let attacker_label = engine::label(state, attacker);
+    let target_label = engine::label(state, target);
+    if let Some(surprise) = state
+        .surprises
+        .iter_mut()
+        .find(|s| s.attacker == attacker && s.target == target)
+    {
+        if hit_zone.is_some() {
+            return Err(Error::HitZoneNotAllowed {
+                attacker: attacker.to_owned(),
+            });
+        }
+        surprise.attacks = surprise.attacks.saturating_add(1);
+        ctx.gm(
+            "P6",
+            Some(attacker),
+            Some(target),
+            format!("{target_label} is still defenseless against {attacker_label} this turn (P6)."),
+            format!("{target_label} reste sans défense face à {attacker_label} ce tour-ci (P6)."),
+        );
+        return Ok(());
+    }
+    let hiding = state
+        .hiders
+        .get(attacker)
+        .is_some_and(|h| h.phase == HiderPhase::Hiding);
+    if !hiding || state.perceives(target, attacker) {
+        if hit_zone.is_some() {
+            return Err(Error::HitZoneNotAllowed {
+                attacker: attacker.to_owned(),
+            });
+        }
+        ctx.gm(
+            "P6",
+            Some(attacker),
+            Some(target),
+            format!("{target_label} perceives {attacker_label}: no surprise (P6)."),
+            format!("{target_label} perçoit {attacker_label} : pas de surprise (P6)."),
+        );
+        return Ok(());
+    }
+    state.surprises.push(Surprise {
+        attacker: attacker.to_owned(),
+        target: target.to_owned(),
+        attacks: 1,
+        first_hit_zone: hit_zone,
+    });
+    ctx.public(
+        "P6",
+        Some(attacker),
+        Some(target),
+        format!("Surprise! {target_label} is defenseless against {attacker_label} until the end of {attacker_label}'s turn; allies that do not perceive {attacker_label} cannot defend {target_label} (P6)."),
+        format!("Surprise ! {target_label} est sans défense face à {attacker_label} jusqu'à la fin du tour de {attacker_label} ; les alliés qui ne perçoivent pas {attacker_label} ne peuvent pas défendre {target_label} (P6)."),
+    );
+    if let Some(zone) = hit_zone {
+        let (en, fr) = zone_names(zone);
+        ctx.public(
+            "P7",
+            Some(attacker),
+            Some(target),
+            format!("{attacker_label} chooses the hit zone of this first attack: {en} (P7)."),
+            format!(
+                "{attacker_label} choisit la zone touchée par cette première attaque : {fr} (P7)."
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// English and French names of a hit zone.
+pub fn zone_names(zone: HitZone) -> (&'static str, &'static str) {
+    match zone {
+        HitZone::Head => ("head", "tête"),
+        HitZone::Trunk => ("trunk", "tronc"),
+        HitZone::Arm => ("arm", "bras"),
+        HitZone::Leg => ("leg", "jambe"),
+    }
+}
+
+/// P4: new modifiers make the score stale and request a new roll.
+fn modifiers_changed(
+    state: &mut State,
+    hider: &str,
+    modifiers: &Modifiers,
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    let label = engine::label(state, hider);
+    let record = engine::hiding_mut(state, hider)?;
+    let current = record
+        .pending_modifiers
+        .as_ref()
+        .unwrap_or(&record.modifiers);
+    if current.same_as(modifiers) {
+        ctx.gm(
+            "P4",
+            Some(hider),
+            None,
+            format!("The modifiers of {label} did not change: the score stays (P4)."),
+            format!("Les modificateurs de {label} n'ont pas changé : le score reste (P4)."),
+        );
+        return Ok(());
+    }
+    record.stale = true;
+    record.pending_modifiers = Some(modifiers.clone());
+    let score = record.score.unwrap_or_default();
+    ctx.requests.push(Request::StealthRoll {
+        hider: hider.to_owned(),
+        modifiers: modifiers.clone(),
+        clause: "P4".into(),
+    });
+    ctx.both(
+        "P4",
+        Some(hider),
+        None,
+        format!("The situation changed ({}): {label} must roll again; score {score} stays in force until the new roll (P4).", describe_modifiers(modifiers)),
+        format!("La situation a changé ({}) : {label} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4).", describe_modifiers(modifiers)),
+        format!("The situation changed: {label} must make a new stealth roll."),
+        format!("La situation a changé : {label} doit refaire un jet de Furtivité."),
+    );
+    Ok(())
+}
+
+/// P2/P4: sprinting while hiding turns the `sprint` modifier on.
+fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
+    let Some(record) = state
+        .hiders
+        .get(token)
+        .filter(|h| h.phase == HiderPhase::Hiding)
+    else {
+        let label = engine::label(state, token);
+        ctx.gm(
+            "P2",
+            Some(token),
+            None,
+            format!("{label} sprints; not hiding, so nothing changes."),
+            format!("{label} sprinte ; il ne se cache pas, rien ne change."),
+        );
+        return Ok(());
+    };
+    let mut modifiers = record
+        .pending_modifiers
+        .clone()
+        .unwrap_or_else(|| record.modifiers.clone());
+    if !modifiers.situation.contains(&SituationModifier::Sprint) {
+        modifiers.situation.push(SituationModifier::Sprint);
+    }
+    modifiers_changed(state, token, &modifiers, ctx)
+}
+
+/// P6 expiry and P9 reveal at the end of `combatant`'s turn.
+pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
+    let before = state.surprises.len();
+    let ended: Vec<Surprise> = state
+        .surprises
+        .iter()
+        .filter(|s| s.attacker == combatant)
+        .cloned()
+        .collect();
+    state.surprises.retain(|s| s.attacker != combatant);
+    if state.surprises.len() == before {
+        return;
+    }
+    let label = engine::label(state, combatant);
+    for surprise in &ended {
+        let target_label = engine::label(state, &surprise.target);
+        ctx.public(
+            "P6",
+            Some(combatant),
+            Some(&surprise.target),
+            format!("{target_label} is no longer defenseless against {label} (P6)."),
+            format!("{target_label} n'est plus sans défense face à {label} (P6)."),
+        );
+    }
+    if let Some(record) = state.hiders.get_mut(combatant) {
+        record.phase = HiderPhase::Revealed;
+        record.stale = false;
+        record.pending_modifiers = None;
+        for pair in record.pairs.values_mut() {
+            pair.perceived = true;
+            pair.reason = PairReason::SurpriseEnded;
+        }
+        ctx.public(
+            "P9",
+            Some(combatant),
+            None,
+            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries -100 (P9)."),
+            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit -100 (P9)."),
+        );
+    }
+}

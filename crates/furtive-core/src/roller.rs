@@ -1,0 +1,136 @@
+//! B4: a seeded roller that answers requests, so a whole run replays exactly.
+//!
+//! Foundry callers roll Foundry dice instead; this is for npm users, the
+//! demo and the tests. The generator is ChaCha8 (`rand_chacha`), whose
+//! stream for a given seed is the same on every platform, native or wasm.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::engine::{apply, diff};
+use crate::error::Error;
+use crate::event::Event;
+use crate::outcome::{Outcome, Request};
+use crate::state::{HiderPhase, Ruleset, State};
+
+/// Largest number of request rounds [`settle`] answers before it stops.
+pub const MAX_SETTLE_ROUNDS: usize = 64;
+
+/// Answers requests with dice from a seeded generator.
+pub struct Roller {
+    rng: ChaCha8Rng,
+}
+
+impl Roller {
+    /// A roller whose dice are fixed by `seed`.
+    pub fn new(seed: u64) -> Self {
+        Roller {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    /// One die with `sides` faces (>= 1): 1..=sides.
+    pub fn die(&mut self, sides: u32) -> i64 {
+        i64::from(self.rng.random_range(1..=sides.max(1)))
+    }
+
+    /// The event that answers one request:
+    /// - a Perception check is 1d`checkDie` + the observer's `perceptionModifier`
+    ///   (`opposed`), giving `perceptionRolled`;
+    /// - a stealth roll is a d100 (`percentile`, P1) or 1d`checkDie` + the
+    ///   hider's `stealthModifier` (`opposed`), giving `enterStealth` with
+    ///   the request's modifiers and the hider's stored precautions.
+    ///
+    /// Totals are clamped to -1000..=1000. Errors: `unknown_token`.
+    pub fn answer(&mut self, state: &State, request: &Request) -> Result<Event, Error> {
+        match request {
+            Request::PerceptionCheck {
+                hider, observer, ..
+            } => {
+                let creature = state.creature("observer", observer)?;
+                let total = self.die(state.settings.check_die) + creature.perception_modifier;
+                Ok(Event::PerceptionRolled {
+                    hider: hider.clone(),
+                    observer: observer.clone(),
+                    total: total.clamp(-1000, 1000),
+                })
+            }
+            Request::StealthRoll {
+                hider, modifiers, ..
+            } => {
+                let creature = state.creature("hider", hider)?;
+                let roll = match state.ruleset {
+                    Ruleset::Percentile => self.die(100),
+                    Ruleset::Opposed => (self.die(state.settings.check_die)
+                        + creature.stealth_modifier)
+                        .clamp(-1000, 1000),
+                };
+                let precautions = state
+                    .hiders
+                    .get(hider)
+                    .filter(|h| h.phase == HiderPhase::Hiding)
+                    .map(|h| h.precautions.clone())
+                    .unwrap_or_default();
+                Ok(Event::EnterStealth {
+                    hider: hider.clone(),
+                    roll,
+                    modifiers: modifiers.clone(),
+                    moved: true,
+                    sprinting: false,
+                    precautions,
+                    view: Vec::new(),
+                })
+            }
+        }
+    }
+}
+
+/// Answers every request in order with one generator seeded by `seed`.
+pub fn roll_requests(state: &State, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
+    let mut roller = Roller::new(seed);
+    requests.iter().map(|r| roller.answer(state, r)).collect()
+}
+
+/// Applies `event`, then answers its requests with the seeded roller and
+/// applies the answers, round after round, until no request is left (at most
+/// [`MAX_SETTLE_ROUNDS`] rounds; what is still unanswered then is returned
+/// in `requests`). `changes` compare the first and the last state; `log`
+/// holds every explanation in order. Errors: those of [`apply`].
+pub fn settle(state: &State, event: Event, seed: u64) -> Result<Outcome, Error> {
+    let mut roller = Roller::new(seed);
+    let first = apply(state, event)?;
+    let mut current = first.state;
+    let mut log = first.log;
+    let mut pending = first.requests;
+    let mut unanswered = Vec::new();
+    for _ in 0..MAX_SETTLE_ROUNDS {
+        if pending.is_empty() {
+            break;
+        }
+        let mut next_requests = Vec::new();
+        for request in pending {
+            let answer = roller.answer(&current, &request)?;
+            match apply(&current, answer) {
+                Ok(outcome) => {
+                    current = outcome.state;
+                    log.extend(outcome.log);
+                    next_requests.extend(outcome.requests);
+                }
+                // P9 / O7: in combat a new stealth roll waits for the hider's
+                // own turn; it stays with the caller.
+                Err(Error::NotHiderTurn { .. } | Error::StealthRollAlreadyMade { .. }) => {
+                    unanswered.push(request);
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        pending = next_requests;
+    }
+    unanswered.extend(pending);
+    Ok(Outcome {
+        changes: diff(state, &current),
+        state: current,
+        requests: unanswered,
+        log,
+    })
+}

@@ -1,0 +1,565 @@
+//! The engine's state: plain serializable data.
+//!
+//! The state lives in a Foundry scene flag (or in the caller's memory) and
+//! survives reloads; the engine keeps nothing between calls. All maps are
+//! `BTreeMap` so serialization is ordered and deterministic. JSON field names
+//! are camelCase; every optional field has a default, so a state written by
+//! hand only needs `version`, `ruleset` and `creatures`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The state format this engine reads and writes.
+pub const STATE_VERSION: u32 = 1;
+
+/// A token id (Foundry's `TokenDocument.id`, or any unique string outside Foundry).
+pub type TokenId = String;
+
+/// Which stealth rules apply. Serialized as `"percentile"` or `"opposed"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Ruleset {
+    /// The French d100 system (clauses P1-P11).
+    Percentile,
+    /// The English opposed-check system (clauses O1-O13).
+    Opposed,
+}
+
+impl Ruleset {
+    pub fn name(self) -> &'static str {
+        match self {
+            Ruleset::Percentile => "percentile",
+            Ruleset::Opposed => "opposed",
+        }
+    }
+}
+
+/// Table settings. Every reading marked **setting** in the rules
+/// interpretation is a value here, never a code fork.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Settings {
+    /// P2 / B3: players see their own stealth score, modifiers and the
+    /// numbers in public explanations. Default `false`.
+    pub show_numbers_to_players: bool,
+    /// O1: a zero-length movement may enter stealth. Default `true`.
+    pub allow_zero_length_movement: bool,
+    /// B4, `opposed` only: the die the seeded roller uses for Stealth and
+    /// Perception checks (check = 1d`check_die` + modifier). Range 2..=1000,
+    /// default 20.
+    pub check_die: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            show_numbers_to_players: false,
+            allow_zero_length_movement: true,
+            check_die: 20,
+        }
+    }
+}
+
+/// The three acuities of a creature (`percentile`, P3). A missing acuity counts 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Acuities {
+    /// Visual acuity, 0..=1000.
+    pub visual: u32,
+    /// Auditory acuity, 0..=1000.
+    pub auditory: u32,
+    /// Olfactory acuity, 0..=1000.
+    pub olfactory: u32,
+}
+
+impl Acuities {
+    /// P3: the acuity sum A = visual + auditory + olfactive.
+    pub fn sum(&self) -> i64 {
+        i64::from(self.visual) + i64::from(self.auditory) + i64::from(self.olfactory)
+    }
+}
+
+/// An enhanced sense (`opposed`, O13): smell, tremorsense, blindsight...
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EnhancedSense {
+    /// The sense's name, matched against the hider's precautions
+    /// (e.g. `"blindsight"`, `"tremorsense"`, `"smell"`).
+    pub sense: String,
+    /// Range in scene distance units (feet, metres...: whatever the
+    /// caller's `distance` uses). 0..=100000.
+    pub range: f64,
+    /// A targeting sense also gives the exact space (O10 does not apply).
+    #[serde(default)]
+    pub targeting: bool,
+}
+
+/// A creature that may hide or observe: one token.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Creature {
+    /// The token id.
+    pub id: TokenId,
+    /// Display name used in explanations.
+    #[serde(default)]
+    pub name: String,
+    /// Allegiance. Creatures with the same side are allies, except that the
+    /// side `"neutral"` (and the empty side) is allied with nobody (O3, O11, P6).
+    #[serde(default)]
+    pub side: String,
+    /// `percentile`: effective Furtivité %, bonuses included (P1), 0..=500.
+    /// A creature without the skill has 0 (P11).
+    #[serde(default)]
+    pub stealth_skill: u32,
+    /// `percentile`: base Furtivité %, no bonus (P8 knockout), 0..=500.
+    /// Defaults to `stealth_skill` when absent.
+    #[serde(default)]
+    pub base_stealth_skill: Option<u32>,
+    /// `percentile`: Force, for the knockout duration (P8), 0..=1000.
+    #[serde(default)]
+    pub strength: u32,
+    /// `percentile`: the three acuities (P3).
+    #[serde(default)]
+    pub acuities: Acuities,
+    /// `opposed`: the Stealth check modifier the seeded roller adds (B4), -1000..=1000.
+    #[serde(default)]
+    pub stealth_modifier: i64,
+    /// `opposed`: the Perception check modifier the seeded roller adds (B4), -1000..=1000.
+    #[serde(default)]
+    pub perception_modifier: i64,
+    /// `opposed`: enhanced senses (O13).
+    #[serde(default)]
+    pub enhanced_senses: Vec<EnhancedSense>,
+}
+
+impl Creature {
+    /// A creature with only an id and defaults everywhere else.
+    pub fn new(id: impl Into<String>) -> Self {
+        Creature {
+            id: id.into(),
+            name: String::new(),
+            side: String::new(),
+            stealth_skill: 0,
+            base_stealth_skill: None,
+            strength: 0,
+            acuities: Acuities::default(),
+            stealth_modifier: 0,
+            perception_modifier: 0,
+            enhanced_senses: Vec::new(),
+        }
+    }
+
+    /// The name for explanations: `name`, or the id when the name is empty.
+    pub fn label(&self) -> &str {
+        if self.name.is_empty() {
+            &self.id
+        } else {
+            &self.name
+        }
+    }
+
+    /// Whether `other` is an ally: same non-empty side, not `"neutral"`.
+    pub fn is_ally_of(&self, other: &Creature) -> bool {
+        self.id != other.id
+            && !self.side.is_empty()
+            && self.side != "neutral"
+            && self.side == other.side
+    }
+}
+
+/// The nine P2 situation modifiers, with their stable ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SituationModifier {
+    /// -50: the hider is sprinting.
+    Sprint,
+    /// -100: the hider is perceived by those it hides from before rolling (P9 adds it automatically).
+    AlreadyPerceived,
+    /// +50: outside at night or a dark environment.
+    Dark,
+    /// -50: no shadows and no obstacles to hide behind.
+    NoCover,
+    /// +50: very cluttered (trees, rocks, furniture).
+    Cluttered,
+    /// -50: very quiet environment.
+    VeryQuiet,
+    /// +50: very noisy environment.
+    VeryNoisy,
+    /// +50: very strong smells in the air.
+    StrongSmells,
+    /// -50: deserted but for the hider and one other creature.
+    Deserted,
+}
+
+impl SituationModifier {
+    /// All nine, in the order of the rule text.
+    pub const ALL: [SituationModifier; 9] = [
+        SituationModifier::Sprint,
+        SituationModifier::AlreadyPerceived,
+        SituationModifier::Dark,
+        SituationModifier::NoCover,
+        SituationModifier::Cluttered,
+        SituationModifier::VeryQuiet,
+        SituationModifier::VeryNoisy,
+        SituationModifier::StrongSmells,
+        SituationModifier::Deserted,
+    ];
+
+    /// P2: the modifier's value.
+    pub fn value(self) -> i64 {
+        match self {
+            SituationModifier::Sprint => -50,
+            SituationModifier::AlreadyPerceived => -100,
+            SituationModifier::Dark => 50,
+            SituationModifier::NoCover => -50,
+            SituationModifier::Cluttered => 50,
+            SituationModifier::VeryQuiet => -50,
+            SituationModifier::VeryNoisy => 50,
+            SituationModifier::StrongSmells => 50,
+            SituationModifier::Deserted => -50,
+        }
+    }
+
+    /// The stable id, e.g. `"very_quiet"`.
+    pub fn id(self) -> &'static str {
+        match self {
+            SituationModifier::Sprint => "sprint",
+            SituationModifier::AlreadyPerceived => "already_perceived",
+            SituationModifier::Dark => "dark",
+            SituationModifier::NoCover => "no_cover",
+            SituationModifier::Cluttered => "cluttered",
+            SituationModifier::VeryQuiet => "very_quiet",
+            SituationModifier::VeryNoisy => "very_noisy",
+            SituationModifier::StrongSmells => "strong_smells",
+            SituationModifier::Deserted => "deserted",
+        }
+    }
+}
+
+/// A free GM modifier (P2): any integer with a label.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FreeModifier {
+    /// What the GM calls it, shown in explanations.
+    #[serde(default)]
+    pub label: String,
+    /// The modifier, -1000..=1000.
+    pub value: i64,
+}
+
+/// The active modifiers of a percentile stealth roll (P2).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Modifiers {
+    /// Active situation modifiers (each counts once).
+    pub situation: Vec<SituationModifier>,
+    /// Free GM modifiers (at most 32).
+    pub free: Vec<FreeModifier>,
+}
+
+impl Modifiers {
+    /// P2: the sum of all active modifiers (duplicates of a situation count once).
+    pub fn total(&self) -> i64 {
+        let mut seen = Vec::new();
+        let mut total = 0;
+        for modifier in &self.situation {
+            if !seen.contains(modifier) {
+                seen.push(*modifier);
+                total += modifier.value();
+            }
+        }
+        total + self.free.iter().map(|m| m.value).sum::<i64>()
+    }
+
+    /// Same modifiers regardless of order or duplicates.
+    pub fn same_as(&self, other: &Modifiers) -> bool {
+        let mut a = self.situation.clone();
+        let mut b = other.situation.clone();
+        a.sort();
+        a.dedup();
+        b.sort();
+        b.dedup();
+        a == b && self.free == other.free
+    }
+}
+
+/// Which observers a penalty applies to (O6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind", deny_unknown_fields)]
+pub enum PenaltyScope {
+    /// Every observer (O8).
+    All,
+    /// Every creature on `side` except `attacker` itself: the attacker's
+    /// allies (O11). The side is kept so the scope survives the attacker
+    /// leaving the scene.
+    AlliesOf { attacker: TokenId, side: String },
+}
+
+/// A penalty that lowers the held total (O6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Penalty {
+    /// The amount subtracted from the held total (positive).
+    pub amount: i64,
+    /// Who it applies to.
+    pub scope: PenaltyScope,
+    /// The clause that imposed it (`"O8"` or `"O11"`).
+    pub clause: String,
+}
+
+/// Why a pair is in its current state; serialized as a stable string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairReason {
+    /// P3: the stealth score beats the acuity sum (unperceived) or not (perceived).
+    AcuityComparison,
+    /// O2: the observer had clear view at entry.
+    WatchedAtEntry,
+    /// O2: no clear view at entry: starts unperceived.
+    NotInViewAtEntry,
+    /// O4 / O9: the stored Perception check decided.
+    PerceptionCheck,
+    /// O6: a penalty lowered the total to the stored check.
+    Penalty,
+    /// O5: exposed at the end of the hider's turn.
+    Exposure,
+    /// O3: an ally pointed the hider out.
+    PointedOut,
+    /// O13: an uncountered enhanced sense in range.
+    EnhancedSense,
+    /// P9: the surprise turn ended.
+    SurpriseEnded,
+    /// A GM override.
+    GmOverride,
+}
+
+impl PairReason {
+    /// The clause id behind this reason.
+    pub fn clause(self) -> &'static str {
+        match self {
+            PairReason::AcuityComparison => "P3",
+            PairReason::WatchedAtEntry | PairReason::NotInViewAtEntry => "O2",
+            PairReason::PerceptionCheck => "O4",
+            PairReason::Penalty => "O6",
+            PairReason::Exposure => "O5",
+            PairReason::PointedOut => "O3",
+            PairReason::EnhancedSense => "O13",
+            PairReason::SurpriseEnded => "P9",
+            PairReason::GmOverride => "GM",
+        }
+    }
+}
+
+/// One hider, one observer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Pair {
+    /// Whether the observer perceives the hider.
+    pub perceived: bool,
+    /// Why.
+    pub reason: PairReason,
+    /// The observer has the hider in clear view (line of sight, no concealment).
+    #[serde(default)]
+    pub clear_view: bool,
+    /// Distance between the two tokens in scene units, when known (O13).
+    #[serde(default)]
+    pub distance: Option<f64>,
+    /// `opposed`: the stored Perception check total (O4), never re-rolled in this attempt
+    /// except by O9.
+    #[serde(default)]
+    pub perception_total: Option<i64>,
+    /// `opposed`: a Perception check has been requested and not answered yet.
+    #[serde(default)]
+    pub check_pending: bool,
+    /// `opposed`: clear view while unperceived (O5).
+    #[serde(default)]
+    pub exposed: bool,
+}
+
+impl Pair {
+    pub(crate) fn new(perceived: bool, reason: PairReason) -> Self {
+        Pair {
+            perceived,
+            reason,
+            clear_view: false,
+            distance: None,
+            perception_total: None,
+            check_pending: false,
+            exposed: false,
+        }
+    }
+}
+
+/// Where a hider's attempt stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HiderPhase {
+    /// In a stealth attempt.
+    Hiding,
+    /// P9: the surprise turn ended and everyone perceives the hider; the
+    /// record stays so the next roll carries `already_perceived`.
+    Revealed,
+}
+
+/// A token attempting stealth, with its per-observer pairs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Hider {
+    pub phase: HiderPhase,
+    /// `percentile`: the d100 of the roll in force (P1), 1..=100.
+    #[serde(default)]
+    pub d100: Option<u32>,
+    /// `percentile`: the modifiers of the roll in force (P2).
+    #[serde(default)]
+    pub modifiers: Modifiers,
+    /// `percentile`: the stealth score in force (P1).
+    #[serde(default)]
+    pub score: Option<i64>,
+    /// `percentile`: the modifiers changed since the roll; a new roll has
+    /// been requested and the old score applies until it arrives (P4).
+    #[serde(default)]
+    pub stale: bool,
+    /// `percentile`: the modifiers the pending new roll will use (P4).
+    #[serde(default)]
+    pub pending_modifiers: Option<Modifiers>,
+    /// `opposed`: the held Stealth total (O1).
+    #[serde(default)]
+    pub held_total: Option<i64>,
+    /// `opposed`: penalties since the held roll (O6).
+    #[serde(default)]
+    pub penalties: Vec<Penalty>,
+    /// `opposed`: enhanced senses countered by precautions taken before the roll (O13).
+    #[serde(default)]
+    pub precautions: Vec<String>,
+    /// The hider moved during its current turn (O5).
+    #[serde(default)]
+    pub moved_this_turn: bool,
+    /// One entry per observer, by observer token id.
+    #[serde(default)]
+    pub pairs: BTreeMap<TokenId, Pair>,
+}
+
+impl Hider {
+    pub(crate) fn new() -> Self {
+        Hider {
+            phase: HiderPhase::Hiding,
+            d100: None,
+            modifiers: Modifiers::default(),
+            score: None,
+            stale: false,
+            pending_modifiers: None,
+            held_total: None,
+            penalties: Vec::new(),
+            precautions: Vec::new(),
+            moved_this_turn: false,
+            pairs: BTreeMap::new(),
+        }
+    }
+}
+
+/// The body part a surprise attacker chooses (P7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HitZone {
+    Head,
+    Trunk,
+    Arm,
+    Leg,
+}
+
+/// A surprise in progress (P6): `target` is defenseless against `attacker`
+/// until the end of the attacker's current turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Surprise {
+    pub attacker: TokenId,
+    pub target: TokenId,
+    /// Attacks made by the attacker on the target during the surprise.
+    pub attacks: u32,
+    /// The zone chosen on the first attack (P7), if any.
+    #[serde(default)]
+    pub first_hit_zone: Option<HitZone>,
+}
+
+/// Combat bookkeeping (turns drive P6, P9, O5, O7).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct Combat {
+    /// A combat is running.
+    pub active: bool,
+    /// The current round, from 1 (0 outside combat).
+    pub round: u32,
+    /// The token whose turn it is.
+    pub turn: Option<TokenId>,
+    /// Tokens that made a stealth roll during the current turn (P9, O7: one a turn).
+    pub rolled_this_turn: Vec<TokenId>,
+}
+
+/// The whole engine state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct State {
+    /// Must equal [`STATE_VERSION`].
+    pub version: u32,
+    pub ruleset: Ruleset,
+    #[serde(default)]
+    pub settings: Settings,
+    /// Every creature the engine knows, by token id.
+    #[serde(default)]
+    pub creatures: BTreeMap<TokenId, Creature>,
+    /// Creatures attempting stealth, by token id.
+    #[serde(default)]
+    pub hiders: BTreeMap<TokenId, Hider>,
+    /// Surprises in progress (P6).
+    #[serde(default)]
+    pub surprises: Vec<Surprise>,
+    #[serde(default)]
+    pub combat: Combat,
+}
+
+/// What [`crate::create_state`] takes: a ruleset, its settings and the creatures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Config {
+    pub ruleset: Ruleset,
+    #[serde(default)]
+    pub settings: Settings,
+    #[serde(default)]
+    pub creatures: Vec<Creature>,
+}
+
+impl State {
+    /// Whether `observer` perceives `hider`. A token that is not hiding is
+    /// perceived by everyone; an unknown pair is perceived.
+    pub fn perceives(&self, observer: &str, hider: &str) -> bool {
+        match self.hiders.get(hider) {
+            Some(h) if h.phase == HiderPhase::Hiding => {
+                h.pairs.get(observer).is_none_or(|pair| pair.perceived)
+            }
+            _ => true,
+        }
+    }
+
+    /// The creature with this id, or `UnknownToken` naming `field`.
+    pub fn creature(&self, field: &str, id: &str) -> Result<&Creature, crate::Error> {
+        self.creatures
+            .get(id)
+            .ok_or_else(|| crate::Error::unknown(field, id))
+    }
+
+    /// Whether `a` and `b` are allies (see [`Creature::is_ally_of`]).
+    pub fn allied(&self, a: &str, b: &str) -> bool {
+        match (self.creatures.get(a), self.creatures.get(b)) {
+            (Some(x), Some(y)) => x.is_ally_of(y),
+            _ => false,
+        }
+    }
+
+    /// The target is defenseless against the attacker (P6).
+    pub fn surprise(&self, attacker: &str, target: &str) -> Option<&Surprise> {
+        self.surprises
+            .iter()
+            .find(|s| s.attacker == attacker && s.target == target)
+    }
+}
