@@ -88,6 +88,10 @@ export!(
     "attackHidden", attack_hidden, api::attack_hidden, state, query
 );
 export!(
+    /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): the lookup the Foundry module publishes.
+    "hiddenFrom", hidden_from, api::hidden_from, state
+);
+export!(
     /// `rollRequests(state, requests, seed) -> Event[]` (B4).
     "rollRequests", roll_requests, api::roll_requests, state, requests, seed
 );
