@@ -139,6 +139,7 @@ fn enter_stealth(
     }
     // P9: a roll made while at least one observer perceives the hider carries -100.
     let previous = state.hiders.remove(hider);
+    let mut already_perceived_added = false;
     if let Some(previous) = &previous {
         let perceiving = previous
             .pairs
@@ -153,6 +154,7 @@ fn enter_stealth(
             modifiers
                 .situation
                 .push(SituationModifier::AlreadyPerceived);
+            already_perceived_added = true;
             ctx.gm(
                 "P9",
                 Some(hider),
@@ -179,6 +181,7 @@ fn enter_stealth(
     let mut record = Hider::new();
     record.d100 = Some(d100);
     record.modifiers = modifiers;
+    record.already_perceived_added = already_perceived_added;
     record.score = Some(score);
     if let Some(previous) = previous {
         record.moved_this_turn = previous.moved_this_turn;
@@ -353,6 +356,24 @@ pub fn zone_names(zone: HitZone) -> (&'static str, &'static str) {
     }
 }
 
+/// P4: the modifiers the caller asked for, in force or pending: the roll's
+/// modifiers without the `already_perceived` that P9 added on its own.
+/// (Fix: comparing with the automatic modifier made every unchanged
+/// `modifiersChanged` after such a roll look like a change, and `sprint`
+/// carried the old -100 into the next roll whether or not P9 still applied.)
+fn callers_modifiers(record: &Hider) -> Modifiers {
+    if let Some(pending) = &record.pending_modifiers {
+        return pending.clone();
+    }
+    let mut modifiers = record.modifiers.clone();
+    if record.already_perceived_added {
+        modifiers
+            .situation
+            .retain(|m| *m != SituationModifier::AlreadyPerceived);
+    }
+    modifiers
+}
+
 /// P4: new modifiers make the score stale and request a new roll.
 fn modifiers_changed(
     state: &mut State,
@@ -362,11 +383,7 @@ fn modifiers_changed(
 ) -> Result<(), Error> {
     let label = engine::label(state, hider);
     let record = engine::hiding_mut(state, hider)?;
-    let current = record
-        .pending_modifiers
-        .as_ref()
-        .unwrap_or(&record.modifiers);
-    if current.same_as(modifiers) {
+    if callers_modifiers(record).same_as(modifiers) {
         ctx.gm(
             "P4",
             Some(hider),
@@ -413,10 +430,7 @@ fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
         );
         return Ok(());
     };
-    let mut modifiers = record
-        .pending_modifiers
-        .clone()
-        .unwrap_or_else(|| record.modifiers.clone());
+    let mut modifiers = callers_modifiers(record);
     if !modifiers.situation.contains(&SituationModifier::Sprint) {
         modifiers.situation.push(SituationModifier::Sprint);
     }
