@@ -469,12 +469,17 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
             pair.perceived = true;
             pair.reason = PairReason::SurpriseEnded;
         }
-        ctx.public(
+        // B3 / P2: the -100 is a modifier, hidden from players by default;
+        // the public text names it without the number. (Fix: the public
+        // entry used to show "-100" whatever the setting.)
+        ctx.both(
             "P9",
             Some(combatant),
             None,
-            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries -100 (P9)."),
-            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit -100 (P9)."),
+            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries already_perceived -100 (P9)."),
+            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit already_perceived -100 (P9)."),
+            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll will be harder (P9)."),
+            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité sera plus difficile (P9)."),
         );
     }
 }
