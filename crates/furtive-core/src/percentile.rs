@@ -95,23 +95,33 @@ fn describe_tier(stealth_skill: u32, d100: u32) -> (String, String) {
     }
 }
 
-fn describe_modifiers(modifiers: &Modifiers) -> String {
-    let mut parts: Vec<String> = Vec::new();
+/// The active modifiers for explanations, in English and French (B3).
+/// (Fix: the empty list and unlabelled GM modifiers were English in the
+/// French text.)
+fn describe_modifiers(modifiers: &Modifiers) -> (String, String) {
+    let mut en: Vec<String> = Vec::new();
+    let mut fr: Vec<String> = Vec::new();
     let mut seen = Vec::new();
     for m in &modifiers.situation {
         if !seen.contains(m) {
             seen.push(*m);
-            parts.push(format!("{} {:+}", m.id(), m.value()));
+            en.push(format!("{} {:+}", m.id(), m.value()));
+            fr.push(format!("{} {:+}", m.id(), m.value()));
         }
     }
     for m in &modifiers.free {
-        let label = if m.label.is_empty() { "GM" } else { &m.label };
-        parts.push(format!("{label} {:+}", m.value));
+        let (label_en, label_fr) = if m.label.is_empty() {
+            ("GM", "MJ")
+        } else {
+            (m.label.as_str(), m.label.as_str())
+        };
+        en.push(format!("{label_en} {:+}", m.value));
+        fr.push(format!("{label_fr} {:+}", m.value));
     }
-    if parts.is_empty() {
-        "none".into()
+    if en.is_empty() {
+        ("none".into(), "aucun".into())
     } else {
-        parts.join(", ")
+        (en.join(", "), fr.join(", "))
     }
 }
 
@@ -166,14 +176,14 @@ fn enter_stealth(
     }
     let score = stealth_score(stealth_skill, d100, &modifiers);
     let (tier_en, tier_fr) = describe_tier(stealth_skill, d100);
-    let modifier_list = describe_modifiers(&modifiers);
+    let (list_en, list_fr) = describe_modifiers(&modifiers);
     let modifier_total = modifiers.total();
     ctx.both(
         "P1",
         Some(hider),
         None,
-        format!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({modifier_list}) (P1, P2)."),
-        format!("{label} : score de furtivité {score} = Furtivité {stealth_skill} + {tier_fr} + modificateurs {modifier_total:+} ({modifier_list}) (P1, P2)."),
+        format!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({list_en}) (P1, P2)."),
+        format!("{label} : score de furtivité {score} = Furtivité {stealth_skill} + {tier_fr} + modificateurs {modifier_total:+} ({list_fr}) (P1, P2)."),
         format!("{label} makes a stealth roll."),
         format!("{label} fait un jet de Furtivité."),
     );
@@ -396,6 +406,7 @@ fn modifiers_changed(
     record.stale = true;
     record.pending_modifiers = Some(modifiers.clone());
     let score = record.score.unwrap_or_default();
+    let (list_en, list_fr) = describe_modifiers(modifiers);
     ctx.requests.push(Request::StealthRoll {
         hider: hider.to_owned(),
         modifiers: modifiers.clone(),
@@ -405,8 +416,8 @@ fn modifiers_changed(
         "P4",
         Some(hider),
         None,
-        format!("The situation changed ({}): {label} must roll again; score {score} stays in force until the new roll (P4).", describe_modifiers(modifiers)),
-        format!("La situation a changé ({}) : {label} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4).", describe_modifiers(modifiers)),
+        format!("The situation changed ({list_en}): {label} must roll again; score {score} stays in force until the new roll (P4)."),
+        format!("La situation a changé ({list_fr}) : {label} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4)."),
         format!("The situation changed: {label} must make a new stealth roll."),
         format!("La situation a changé : {label} doit refaire un jet de Furtivité."),
     );

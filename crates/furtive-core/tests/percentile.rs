@@ -1071,3 +1071,22 @@ fn p_rules_events_of_the_other_ruleset_are_refused() {
         assert_eq!(refused(&scene, event).code(), "wrong_ruleset");
     }
 }
+
+#[test]
+fn p2_the_modifier_list_is_worded_in_both_languages() {
+    let outcome = ok(
+        &spy_scene(50),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
+    );
+    let p1 = &entries_for(&outcome, "P1", Audience::Gm)[0];
+    assert!(p1.en.contains("(none)"), "{}", p1.en);
+    assert!(p1.fr.contains("(aucun)"), "{}", p1.fr);
+    let outcome = ok(
+        &outcome.state,
+        json!({"type": "modifiersChanged", "hider": "spy",
+               "modifiers": {"situation": ["dark"], "free": [{"value": 5}, {"label": "fog", "value": -5}]}}),
+    );
+    let p4 = &entries_for(&outcome, "P4", Audience::Gm)[0];
+    assert!(p4.en.contains("(dark +50, GM +5, fog -5)"), "{}", p4.en);
+    assert!(p4.fr.contains("(dark +50, MJ +5, fog -5)"), "{}", p4.fr);
+}
