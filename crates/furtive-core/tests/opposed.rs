@@ -919,3 +919,22 @@ fn o_requests_name_the_clause_that_asked() {
         }]
     );
 }
+
+#[test]
+fn p6_opposed_has_no_surprise_rule_so_anyone_may_defend() {
+    let scene = run(
+        &hidden(30),
+        vec![json!({"type": "attack", "attacker": "rogue", "target": "guard"})],
+    );
+    assert!(scene.surprises.is_empty());
+    let answer = furtive_core::query::can_defend(
+        &scene,
+        &furtive_core::query::DefenseQuery {
+            defender: "guard".into(),
+            target: "guard".into(),
+            attacker: "rogue".into(),
+        },
+    )
+    .unwrap();
+    assert!(answer.allowed);
+}
