@@ -165,7 +165,7 @@ pub fn apply(state: &State, event: Event) -> Result<Outcome, Error> {
             next.combat.active = true;
             next.combat.round = round.unwrap_or(next.combat.round).saturating_add(1);
         }
-        Event::CombatEnd => {
+        Event::CombatEnd {} => {
             if let Some(current) = next.combat.turn.clone() {
                 turn_end(&mut next, &current, &mut ctx);
             }
@@ -768,7 +768,7 @@ fn validate_event(state: &State, event: &Event) -> Result<(), Error> {
         Event::TurnStart { combatant, .. } | Event::TurnEnd { combatant } => {
             check_id("combatant", combatant)
         }
-        Event::RoundEnd { .. } | Event::CombatEnd => Ok(()),
+        Event::RoundEnd { .. } | Event::CombatEnd {} => Ok(()),
         Event::ModifiersChanged { hider, modifiers } => {
             known(state, "hider", hider)?;
             validate_modifiers("modifiers", modifiers)

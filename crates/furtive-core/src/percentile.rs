@@ -147,32 +147,48 @@ fn enter_stealth(
     if sprinting && !modifiers.situation.contains(&SituationModifier::Sprint) {
         modifiers.situation.push(SituationModifier::Sprint);
     }
-    // P9: a roll made while at least one observer perceives the hider carries -100.
+    // P9: a roll made while at least one observer perceives the hider carries
+    // -100. The observers that count are those the hider hides from (P2:
+    // "perceived by the creatures it wants to hide from"), i.e. not its
+    // allies. With a previous attempt, they are its perceiving pairs; in
+    // combat without one, every non-ally in the scene sees the hider fight
+    // in the open ("to vanish mid-fight"). Outside combat, a first roll has
+    // no automatic -100: the GM sets `already_perceived` (P2) if it applies.
+    let hider_creature = state.creature("hider", hider)?.clone();
+    let hides_from = |observer: &str| {
+        observer != hider
+            && state
+                .creatures
+                .get(observer)
+                .is_some_and(|c| !c.is_ally_of(&hider_creature))
+    };
     let previous = state.hiders.remove(hider);
     let mut already_perceived_added = false;
-    if let Some(previous) = &previous {
-        let perceiving = previous
+    let perceiving = match &previous {
+        Some(previous) => previous
             .pairs
             .iter()
-            .filter(|(o, p)| p.perceived && state.creatures.contains_key(*o))
-            .count();
-        if perceiving > 0
-            && !modifiers
-                .situation
-                .contains(&SituationModifier::AlreadyPerceived)
-        {
-            modifiers
-                .situation
-                .push(SituationModifier::AlreadyPerceived);
-            already_perceived_added = true;
-            ctx.gm(
-                "P9",
-                Some(hider),
-                None,
-                format!("{perceiving} observer(s) already perceive {label}: already_perceived -100 is added (P9)."),
-                format!("{perceiving} observateur(s) perçoivent déjà {label} : already_perceived -100 s'applique (P9)."),
-            );
-        }
+            .filter(|(o, p)| p.perceived && hides_from(o))
+            .count(),
+        None if state.combat.active => state.creatures.keys().filter(|o| hides_from(o)).count(),
+        None => 0,
+    };
+    if perceiving > 0
+        && !modifiers
+            .situation
+            .contains(&SituationModifier::AlreadyPerceived)
+    {
+        modifiers
+            .situation
+            .push(SituationModifier::AlreadyPerceived);
+        already_perceived_added = true;
+        ctx.gm(
+            "P9",
+            Some(hider),
+            None,
+            format!("{perceiving} observer(s) already perceive {label}: already_perceived -100 is added (P9)."),
+            format!("{perceiving} observateur(s) perçoivent déjà {label} : already_perceived -100 s'applique (P9)."),
+        );
     }
     let score = stealth_score(stealth_skill, d100, &modifiers);
     let (tier_en, tier_fr) = describe_tier(stealth_skill, d100);

@@ -57,8 +57,10 @@ fn percentile_session(show_numbers: bool) -> Vec<Outcome> {
     script(
         &percentile_scene(show_numbers),
         vec![
-            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+            // The spy hides before the combat starts (an ambush): in combat
+            // a first roll carries already_perceived (P9).
             json!({"type": "enterStealth", "hider": "spy", "roll": 50, "modifiers": {"situation": ["dark"]}}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
             json!({"type": "modifiersChanged", "hider": "spy", "modifiers": {"situation": ["dark", "cluttered"]}}),
             json!({"type": "modifiersChanged", "hider": "spy", "modifiers": {"situation": ["cluttered", "dark"]}}),
             json!({"type": "attack", "attacker": "spy", "target": "guard", "hitZone": "head"}),
@@ -480,8 +482,8 @@ fn b4_settle_leaves_an_out_of_turn_stealth_roll_to_the_caller() {
     let scene = run(
         &percentile_scene(false),
         vec![
-            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
             json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
             json!({"type": "turnEnd", "combatant": "spy"}),
             json!({"type": "turnStart", "combatant": "guard", "round": 1}),
         ],
@@ -537,13 +539,13 @@ fn atomicity_a_rejected_event_leaves_the_state_untouched() {
     let percentile = run(
         &percentile_scene(false),
         vec![
-            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
             json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
             json!({"type": "attack", "attacker": "spy", "target": "guard", "hitZone": "head"}),
         ],
     );
     for event in [
-        json!({"type": "enterStealth", "hider": "spy", "roll": 20}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 0}),
         json!({"type": "attack", "attacker": "spy", "target": "guard", "hitZone": "arm"}),
         json!({"type": "enterStealth", "hider": "spy", "roll": 20, "view": [{"observer": "ghost", "clearView": true}]}),
         json!({"type": "modifiersChanged", "hider": "guard", "modifiers": {}}),
@@ -621,8 +623,8 @@ fn token_removed_drops_the_creature_its_pairs_surprises_and_turn() {
     let scene = run(
         &percentile_scene(false),
         vec![
-            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
             json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
             json!({"type": "attack", "attacker": "spy", "target": "guard"}),
         ],
     );

@@ -497,9 +497,11 @@ fn ambush() -> State {
     run(
         &scene,
         vec![
-            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+            // The spy hides before the combat starts: in combat a first roll
+            // would carry already_perceived (P9).
             // score 60 + 50 = 110: watcher (150) perceives, the others do not.
             json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
         ],
     )
 }
@@ -786,14 +788,6 @@ fn p9_after_the_surprise_turn_everyone_perceives_and_the_next_roll_carries_minus
         &ambush(),
         json!({"type": "attack", "attacker": "spy", "target": "guard"}),
     );
-    // A second roll in the same turn is refused.
-    let error = refused(
-        &attacked.state,
-        json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
-    );
-    assert_eq!(error.code(), "stealth_roll_already_made");
-    assert!(error.to_string().contains("P9"), "{error}");
-
     let ended = ok(
         &attacked.state,
         json!({"type": "turnEnd", "combatant": "spy"}),
@@ -849,7 +843,9 @@ fn p9_after_the_surprise_turn_everyone_perceives_and_the_next_roll_carries_minus
         &rolled.state,
         json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
     );
+    // A second roll in the same turn is refused.
     assert_eq!(again.code(), "stealth_roll_already_made");
+    assert!(again.to_string().contains("P9"), "{again}");
 }
 
 #[test]
@@ -1089,4 +1085,67 @@ fn p2_the_modifier_list_is_worded_in_both_languages() {
     let p4 = &entries_for(&outcome, "P4", Audience::Gm)[0];
     assert!(p4.en.contains("(dark +50, GM +5, fog -5)"), "{}", p4.en);
     assert!(p4.fr.contains("(dark +50, MJ +5, fog -5)"), "{}", p4.fr);
+}
+
+#[test]
+fn p9_vanishing_mid_fight_carries_minus_100_on_a_first_roll() {
+    // In combat a creature that never hid is seen fighting: its first roll
+    // carries already_perceived (P9, "to vanish mid-fight").
+    let scene = state(json!({
+        "ruleset": "percentile",
+        "creatures": [
+            {"id": "spy", "side": "party", "stealthSkill": 80},
+            {"id": "guard", "side": "guards", "acuities": {"visual": 60}}
+        ]
+    }));
+    let fighting = run(
+        &scene,
+        vec![json!({"type": "turnStart", "combatant": "spy", "round": 1})],
+    );
+    let rolled = ok(
+        &fighting,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+    );
+    let record = &rolled.state.hiders["spy"];
+    assert!(record
+        .modifiers
+        .situation
+        .contains(&SituationModifier::AlreadyPerceived));
+    assert_eq!(record.score, Some(80 + 50 - 100));
+    assert!(rolled.state.perceives("guard", "spy"));
+    // Outside combat the same first roll has no automatic -100.
+    let calm = ok(
+        &scene,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+    );
+    assert_eq!(calm.state.hiders["spy"].score, Some(130));
+}
+
+#[test]
+fn p9_allies_perceiving_the_hider_do_not_add_minus_100() {
+    // P2/P9: already_perceived is about the creatures the hider hides from;
+    // an ally that perceives it does not count.
+    let scene = state(json!({
+        "ruleset": "percentile",
+        "creatures": [
+            {"id": "spy", "side": "party", "stealthSkill": 60},
+            {"id": "friend", "side": "party", "acuities": {"visual": 500}},
+            {"id": "guard", "side": "guards", "acuities": {"visual": 10}}
+        ]
+    }));
+    let hidden = ok(
+        &scene,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+    );
+    assert!(hidden.state.perceives("friend", "spy"));
+    assert!(!hidden.state.perceives("guard", "spy"));
+    let again = ok(
+        &hidden.state,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+    );
+    assert_eq!(again.state.hiders["spy"].score, Some(110));
+    assert!(!again.state.hiders["spy"]
+        .modifiers
+        .situation
+        .contains(&SituationModifier::AlreadyPerceived));
 }

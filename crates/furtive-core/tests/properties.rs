@@ -162,7 +162,7 @@ fn event() -> impl Strategy<Value = Event> {
             .prop_map(|(combatant, round)| Event::TurnStart { combatant, round }),
         4 => hider_id().prop_map(|combatant| Event::TurnEnd { combatant }),
         1 => prop::option::of(count()).prop_map(|round| Event::RoundEnd { round }),
-        1 => Just(Event::CombatEnd),
+        1 => Just(Event::CombatEnd {}),
         3 => (hider_id(), modifiers())
             .prop_map(|(hider, modifiers)| Event::ModifiersChanged { hider, modifiers }),
         1 => id().prop_map(|token| Event::Sprint { token }),
