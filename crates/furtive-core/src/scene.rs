@@ -32,10 +32,13 @@
 //! normal walls: their distance threshold needs the observer's vision
 //! radius, which a scene alone does not have.
 //!
+//! Walls also keep the Wall Height module's `flags["wall-height"]`
+//! (`{bottom, top}`), which Levels scenes such as the Nort Gate fixture use.
 //! Unknown fields are ignored (real exports carry many). Missing optional
 //! fields take Foundry's documented defaults: wall `sight` normal, `door`
 //! none, `ds` closed, `dir` both; token `width`/`height` 1 and `elevation`
-//! 0; grid size 100 px, distance 1, units `""`. Malformed data is refused
+//! 0; grid size 100 px, distance 1, units `""`; JSON `null` counts as
+//! missing. Malformed data is refused
 //! with [`Error::InvalidScene`] whose `field` is the path inside the scene
 //! document (`walls[12].c`, `grid.size`, `tokens[0].width`); nothing panics.
 //!
@@ -44,8 +47,9 @@
 //! The sight line runs centre to centre: a token's centre is
 //! `(x + width * grid.size / 2, y + height * grid.size / 2)` in canvas
 //! pixels (square-grid formula, also used for hex and gridless scenes).
-//! Walls have no height in core Foundry, so `elevation` is kept but does
-//! not change the answer. Along the sight line from observer to target:
+//! Walls have no height in core Foundry; a wall with the Wall Height
+//! module's `flags["wall-height"]` counts only at its elevations (see
+//! [`WallHeight`]). Along the sight line from observer to target:
 //!
 //! - a wall with sight `normal` (or proximity / distance) blocks;
 //! - a wall with sight `none` never blocks;
@@ -335,7 +339,8 @@ pub struct Token {
     /// Height in grid spaces, > 0 (default 1).
     #[serde(default = "one")]
     pub height: f64,
-    /// Elevation in scene distance units (default 0); kept, not used for clear view.
+    /// Elevation in scene distance units (default 0); matters only against
+    /// walls with a [`WallHeight`].
     #[serde(default)]
     pub elevation: f64,
 }
