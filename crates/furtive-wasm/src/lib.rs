@@ -99,6 +99,18 @@ export!(
     /// `settle(state, event, seed) -> Outcome` (B4).
     "settle", settle, api::settle, state, event, seed
 );
+export!(
+    /// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9, 0.7) normalized.
+    "parseScene", parse_scene, api::parse_scene, scene
+);
+export!(
+    /// `clearView(scene, { from, to }) -> { clearView, from, to, distance, units, blockingWalls, limitedWalls }`.
+    "clearView", clear_view, api::clear_view, scene, query
+);
+export!(
+    /// `clearViewMatrix(scene, tokens?) -> { ids, clearView, distance, units }`; omitted tokens = the scene's own.
+    "clearViewMatrix", clear_view_matrix, api::clear_view_matrix, scene, tokens
+);
 
 /// `errorCodes() -> string[]`: every stable error code.
 #[wasm_bindgen(js_name = "errorCodes")]
