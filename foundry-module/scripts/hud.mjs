@@ -139,6 +139,8 @@ async function defendFlow(defender) {
 }
 
 let tooltip = /** @type {HTMLElement | null} */ (null);
+/** Counts hovers, so a slow render never shows a stale tooltip. */
+let hoverSerial = 0;
 
 /**
  * `hoverToken(token, hovered)`, GM only: a tooltip on a hiding token listing
@@ -149,6 +151,7 @@ let tooltip = /** @type {HTMLElement | null} */ (null);
 export async function onHoverToken(token, hovered) {
   tooltip?.remove();
   tooltip = null;
+  const serial = ++hoverSerial;
   if (!hovered || !game.user?.isGM || !engine.isEngineReady()) return;
   const document = /** @type {TokenDocument} */ (token.document);
   const scene = /** @type {Scene} */ (document.parent);
@@ -162,6 +165,7 @@ export async function onHoverToken(token, hovered) {
       return { perceived: decision.allowed, clause: decision.clause, text: engineText(decision) };
     });
   const html = await renderModuleTemplate("tooltip.hbs", { title: t("FURTIVE.Tooltip.Title", { name: document.name ?? "" }), rows });
+  if (serial !== hoverSerial) return;
   const element = globalThis.document.createElement("div");
   element.id = "furtive-tooltip";
   element.innerHTML = html;

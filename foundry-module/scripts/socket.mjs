@@ -17,6 +17,9 @@ import { isActiveGM } from "./store.mjs";
 
 /** @typedef {(kind: string, payload: Record<string, any>, user: User) => Promise<unknown>} RequestHandler */
 
+/** Error codes whose engine message may quote a hidden number. */
+const NUMERIC_CODES = new Set(["out_of_range", "invalid_input", "failed"]);
+
 /** Answers waiting on this client, by request id. */
 const waiting = /** @type {Map<string, {resolve: (value: unknown) => void, reject: (error: Error) => void, timer: ReturnType<typeof setTimeout>}>} */ (new Map());
 
@@ -36,7 +39,10 @@ export function initSocket(handle) {
       } catch (error) {
         const e = /** @type {any} */ (error);
         const code = typeof e?.code === "string" ? e.code : "failed";
-        game.socket.emit(SOCKET, { type: "reply", id: message.id, userId: user.id, ok: false, error: { code, message: String(e?.message ?? e) } });
+        if (code === "failed") console.error("furtive | request failed", error);
+        // Range and shape errors may quote a rolled value: players get the code only.
+        const text = user.isGM || !NUMERIC_CODES.has(code) ? String(e?.message ?? e) : "";
+        game.socket.emit(SOCKET, { type: "reply", id: message.id, userId: user.id, ok: false, error: { code, message: text } });
       }
     } else if (message?.type === "reply" && message.userId === game.user?.id) {
       const entry = waiting.get(message.id);
