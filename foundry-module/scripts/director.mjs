@@ -84,7 +84,35 @@ function currentRecord(scene, settings) {
   if (stored && stored.state?.ruleset === settings.ruleset) {
     return { state: { ...stored.state, settings: engineSettings(settings) }, pending: [...stored.pending] };
   }
-  return { state: freshState(scene, settings), pending: [] };
+  return { state: freshState(scene, settings), pending: [], replaced: Boolean(stored) };
+}
+
+/**
+ * Takes every Furtive status off the scene's tokens (the state they
+ * described is gone).
+ * @param {Scene} scene
+ */
+async function clearStatuses(scene) {
+  for (const token of scene.tokens) {
+    for (const status of Object.values(STATUS)) {
+      if (token.hasStatusEffect?.(status)) await token.actor?.toggleStatusEffect(status, { active: false });
+    }
+  }
+}
+
+/**
+ * Starts the scene over: a fresh state (the ruleset changed, or the GM asked),
+ * an empty lookup, no Furtive status left on its tokens.
+ * @param {Scene} scene
+ */
+export function resetScene(scene) {
+  if (!isActiveGM()) return Promise.resolve();
+  return enqueue(async () => {
+    await engine.engineReady;
+    const record = { state: freshState(scene, readSettings()), pending: [] };
+    await commit(scene, record);
+    await clearStatuses(scene);
+  });
 }
 
 /**
@@ -132,6 +160,7 @@ async function process(scene, event, options) {
   const outcome = engine.apply(record.state, event);
   record.state = outcome.state;
   await commit(scene, record);
+  if (record.replaced) await clearStatuses(scene);
   await applyStatuses(scene, outcome);
   const important = ACTIONS.has(event.type) || outcome.changes.length > 0 || outcome.requests.length > 0;
   if (options.chat !== false && important && outcome.log.length) {

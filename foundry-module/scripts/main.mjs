@@ -8,7 +8,7 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { createApi } from "./api.mjs";
-import { syncScene } from "./director.mjs";
+import { resetScene, syncScene } from "./director.mjs";
 import { engineReady } from "./engine.mjs";
 import { handleRequest } from "./actions.mjs";
 import { registerHooks, registerStatusEffects } from "./hooks.mjs";
@@ -21,6 +21,9 @@ Hooks.once("init", () => {
   registerSettings({
     onRulesChanged: () => {
       if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
+    },
+    onRulesetChanged: () => {
+      if (isActiveGM() && canvas?.scene) void resetScene(canvas.scene);
     },
   });
   registerStatusEffects();

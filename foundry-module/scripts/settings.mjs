@@ -61,9 +61,10 @@ const label = (key) => ({ name: `FURTIVE.Settings.${key}.Name`, hint: `FURTIVE.S
 
 /**
  * Registers every setting. Call once, in the `init` hook.
- * @param {{onRulesChanged: () => void}} callbacks called (on every client) when a rule setting changes
+ * @param {{onRulesChanged: () => void, onRulesetChanged: () => void}} callbacks called on every
+ *   client when a rule setting changes / when the ruleset changes
  */
-export function registerSettings({ onRulesChanged }) {
+export function registerSettings({ onRulesChanged, onRulesetChanged }) {
   const settings = game.settings;
   settings.register(MODULE_ID, "preset", {
     ...label("preset"),
@@ -87,7 +88,7 @@ export function registerSettings({ onRulesChanged }) {
     type: String,
     choices: { percentile: "FURTIVE.Ruleset.percentile", opposed: "FURTIVE.Ruleset.opposed" },
     default: "percentile",
-    onChange: onRulesChanged,
+    onChange: onRulesetChanged,
   });
   for (const [key, type, fallback] of INPUTS) {
     settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: true, type, default: fallback });

@@ -26,7 +26,8 @@ import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
  * What is stored per scene.
  * @typedef {object} SceneRecord
  * @property {EngineState} state
- * @property {Request[]} pending requests the engine refused for now (P9/O7: not the hider's turn)
+ * @property {Request[]} pending requests waiting for the GM (P4: a new stealth roll)
+ * @property {boolean} [replaced] set when a stored state of another ruleset was replaced
  */
 
 /** GM-side cache of parsed records, by scene id. */

@@ -130,25 +130,62 @@ export function installDetectionWrappers(modeIds) {
   for (const id of modeIds) {
     const mode = modes[id];
     if (!mode || typeof mode._canDetect !== "function") continue;
-    if (useLibWrapper && /^[A-Za-z_$][\w$]*$/.test(id)) {
-      globalThis.libWrapper.register(
-        MODULE_ID,
-        `CONFIG.Canvas.detectionModes.${id}._canDetect`,
-        /** @this {any} */
-        function (/** @type {Function} */ original, /** @type {any} */ visionSource, /** @type {any} */ target) {
-          return mayDetect(visionSource, target) && original(visionSource, target);
-        },
-        "MIXED",
-      );
-    } else {
-      const original = mode._canDetect;
-      mode._canDetect = function (/** @type {any} */ visionSource, /** @type {any} */ target) {
-        return mayDetect(visionSource, target) && original.call(this, visionSource, target);
-      };
+    if (useLibWrapper && /^[A-Za-z_$][\w$]*$/.test(id) && registerLibWrapper(id)) {
+      wrapped.push(id);
+      continue;
     }
-    wrapped.push(id);
+    if (wrapDirectly(mode)) wrapped.push(id);
   }
   return wrapped;
+}
+
+/**
+ * libWrapper, MIXED: the original still runs when the lookup allows it.
+ * @param {string} id
+ * @returns {boolean} false when libWrapper refused (the direct wrapper is used then)
+ */
+function registerLibWrapper(id) {
+  try {
+    globalThis.libWrapper.register(
+      MODULE_ID,
+      `CONFIG.Canvas.detectionModes.${id}._canDetect`,
+      function (/** @type {Function} */ original, /** @type {any} */ visionSource, /** @type {any} */ target) {
+        return mayDetect(visionSource, target) && original(visionSource, target);
+      },
+      "MIXED",
+    );
+    return true;
+  } catch (error) {
+    console.warn(`furtive | libWrapper could not wrap ${id}._canDetect; wrapping directly`, error);
+    return false;
+  }
+}
+
+/** Prototypes already wrapped by the fallback (shared by several modes). */
+const wrappedPrototypes = new WeakSet();
+
+/**
+ * Without libWrapper: an own `_canDetect` on the mode instance; if the
+ * instance refuses new properties, the method of its class.
+ * @param {DetectionModeLike} mode
+ */
+function wrapDirectly(mode) {
+  const original = mode._canDetect;
+  /** @this {any} @param {any} visionSource @param {any} target */
+  const wrapper = function (visionSource, target) {
+    return mayDetect(visionSource, target) && original.call(this, visionSource, target);
+  };
+  try {
+    mode._canDetect = wrapper;
+    if (mode._canDetect === wrapper) return true;
+  } catch {
+    // Sealed instance: fall through to the prototype.
+  }
+  const prototype = Object.getPrototypeOf(mode);
+  if (!prototype || wrappedPrototypes.has(prototype)) return Boolean(prototype);
+  prototype._canDetect = wrapper;
+  wrappedPrototypes.add(prototype);
+  return true;
 }
 
 /**
