@@ -156,8 +156,17 @@ export function dispatch(scene, event, options = {}) {
 async function process(scene, event, options) {
   await engine.engineReady;
   const settings = readSettings();
-  const record = currentRecord(scene, settings);
-  const outcome = engine.apply(record.state, event);
+  let record = currentRecord(scene, settings);
+  let outcome;
+  try {
+    outcome = engine.apply(record.state, event);
+  } catch (error) {
+    // A state stored by another engine version cannot be read: start over once.
+    if (!(error instanceof EngineRefusal) || error.code !== "unsupported_version") throw error;
+    ui.notifications?.warn(t("FURTIVE.Notify.StateReset"));
+    record = { state: freshState(scene, settings), pending: [], replaced: true };
+    outcome = engine.apply(record.state, event);
+  }
   record.state = outcome.state;
   await commit(scene, record);
   if (record.replaced) await clearStatuses(scene);

@@ -63,6 +63,16 @@ function button(action, icon, onClick) {
 }
 
 /**
+ * Tells a player what the GM's answer says (public explanations only).
+ * @param {any} result
+ */
+function showResult(result) {
+  if (game.user?.isGM || !Array.isArray(result?.entries)) return;
+  const text = result.entries.map((/** @type {{en: string, fr: string}} */ e) => engineText(e)).join(" ");
+  if (text) ui.notifications?.info(`${t("FURTIVE.Title")}: ${text}`);
+}
+
+/**
  * `renderTokenHUD(hud, html, data)`: adds Hide, Reveal, Point out, Attack,
  * Knockout (when P8 allows it) and Defend.
  * @param {any} hud the TokenHUD; `hud.object` is the Token
@@ -79,7 +89,7 @@ export function onRenderTokenHUD(hud, html) {
   const group = document.createElement("div");
   group.className = "furtive-hud";
 
-  group.append(button("hide", "hide.svg", () => actions.hide(token)));
+  group.append(button("hide", "hide.svg", () => actions.hide(token).then(showResult)));
   if (hiding) group.append(button("reveal", "reveal.svg", () => actions.reveal(token)));
 
   if (settings.ruleset === "opposed") {
