@@ -172,7 +172,9 @@ export async function onHoverToken(token, hovered) {
     .filter((observer) => state.creatures[observer])
     .map((observer) => {
       const decision = engine.perceives(state, { observer, hider: /** @type {string} */ (document.id) });
-      return { perceived: decision.allowed, clause: decision.clause, text: engineText(decision) };
+      const reason = hider.pairs[observer].reason;
+      const why = game.i18n.has?.(`FURTIVE.Reason.${reason}`) ? t(`FURTIVE.Reason.${reason}`) : reason;
+      return { perceived: decision.allowed, clause: decision.clause, text: `${engineText(decision)} ${why}` };
     });
   const html = await renderModuleTemplate("tooltip.hbs", { title: t("FURTIVE.Tooltip.Title", { name: document.name ?? "" }), rows });
   if (serial !== hoverSerial) return;
