@@ -19,7 +19,7 @@ import { refusalText, t } from "./i18n.mjs";
 import { creatureOf, isCreatureToken } from "./inputs.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
-import { isActiveGM, loadRecord, publishLookup, saveRecord } from "./store.mjs";
+import { hasForeignState, isActiveGM, loadRecord, saveRecord } from "./store.mjs";
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
 /** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
@@ -80,11 +80,11 @@ function freshState(scene, settings) {
  * @returns {SceneRecord}
  */
 function currentRecord(scene, settings) {
-  const stored = loadRecord(/** @type {string} */ (scene.id));
+  const stored = loadRecord(scene);
   if (stored && stored.state?.ruleset === settings.ruleset) {
     return { state: { ...stored.state, settings: engineSettings(settings) }, pending: [...stored.pending] };
   }
-  return { state: freshState(scene, settings), pending: [], replaced: Boolean(stored) };
+  return { state: freshState(scene, settings), pending: [], replaced: Boolean(stored) || hasForeignState(scene) };
 }
 
 /**
@@ -121,7 +121,7 @@ export function resetScene(scene) {
  * @returns {EngineState | null}
  */
 export function stateOf(scene) {
-  const record = loadRecord(/** @type {string} */ (scene.id));
+  const record = loadRecord(scene);
   return record ? foundry.utils.deepClone(record.state) : null;
 }
 
@@ -182,16 +182,15 @@ async function process(scene, event, options) {
 }
 
 /**
- * Saves the state and publishes the lookup.
+ * Saves the state and publishes the lookup, in one scene update.
  * @param {Scene} scene
  * @param {SceneRecord} record
  */
 async function commit(scene, record) {
-  await saveRecord(/** @type {string} */ (scene.id), record);
   const hiders = Object.entries(record.state.hiders)
     .filter(([, h]) => h.phase === "hiding")
     .map(([id]) => id);
-  await publishLookup(scene, engine.hiddenFrom(record.state), hiders);
+  await saveRecord(scene, record, engine.hiddenFrom(record.state), hiders);
 }
 
 /**
@@ -261,9 +260,9 @@ async function answerRequests(scene, record, outcome, settings) {
         await postLine(refusalText(error), { whisperGM: true });
       }
     } else if (request.kind === "stealthRoll") {
-      const latest = loadRecord(/** @type {string} */ (scene.id)) ?? record;
+      const latest = loadRecord(scene) ?? record;
       latest.pending = [...latest.pending.filter((r) => !(r.kind === "stealthRoll" && r.hider === request.hider)), request];
-      await saveRecord(/** @type {string} */ (scene.id), latest);
+      await commit(scene, latest);
       await ChatMessage.create({
         speaker: { alias: t("FURTIVE.Title") },
         whisper: game.users.filter((u) => u.isGM).map((u) => /** @type {string} */ (u.id)),
@@ -305,7 +304,7 @@ export async function answerPerception(scene, hiderId, observerId) {
  * @param {string} hiderId
  */
 export function pendingStealthRoll(scene, hiderId) {
-  return loadRecord(/** @type {string} */ (scene.id))?.pending.find((r) => r.kind === "stealthRoll" && r.hider === hiderId) ?? null;
+  return loadRecord(scene)?.pending.find((r) => r.kind === "stealthRoll" && r.hider === hiderId) ?? null;
 }
 
 /**
@@ -314,10 +313,10 @@ export function pendingStealthRoll(scene, hiderId) {
  * @param {string} hiderId
  */
 export async function clearPending(scene, hiderId) {
-  const record = loadRecord(/** @type {string} */ (scene.id));
-  if (!record) return;
+  const record = loadRecord(scene);
+  if (!record || !record.pending.some((r) => r.hider === hiderId)) return;
   record.pending = record.pending.filter((r) => r.hider !== hiderId);
-  await saveRecord(/** @type {string} */ (scene.id), record);
+  await commit(scene, record);
 }
 
 /**
@@ -328,7 +327,7 @@ export async function clearPending(scene, hiderId) {
  */
 export async function syncScene(scene) {
   if (!isActiveGM()) return;
-  const record = loadRecord(/** @type {string} */ (scene.id));
+  const record = loadRecord(scene);
   if (!record) return;
   for (const id of Object.keys(record.state.creatures)) {
     if (!scene.tokens.get(id)) await dispatch(scene, { type: "tokenRemoved", token: id }, { chat: false }).catch(reportRefusal);
@@ -344,7 +343,7 @@ export async function syncScene(scene) {
  */
 export async function upsertToken(scene, token) {
   if (!isActiveGM() || !isCreatureToken(token)) return;
-  const record = loadRecord(/** @type {string} */ (scene.id));
+  const record = loadRecord(scene);
   if (!record) return;
   const creature = creatureOf(token, readSettings());
   const known = record.state.creatures[/** @type {string} */ (token.id)];

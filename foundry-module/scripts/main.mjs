@@ -14,7 +14,7 @@ import { handleRequest } from "./actions.mjs";
 import { registerHooks, registerStatusEffects } from "./hooks.mjs";
 import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
 import { initSocket } from "./socket.mjs";
-import { ensureStore, isActiveGM } from "./store.mjs";
+import { isActiveGM } from "./store.mjs";
 import { installDetectionWrappers, setViewerIsGM } from "./visibility.mjs";
 
 Hooks.once("init", () => {
@@ -43,10 +43,7 @@ Hooks.once("ready", async () => {
   const api = createApi();
   const module = /** @type {any} */ (game.modules.get(MODULE_ID));
   if (module) module.api = api;
-  if (isActiveGM()) {
-    await initializeWorld();
-    await ensureStore();
-  }
+  if (isActiveGM()) await initializeWorld();
   await engineReady.catch(() => {});
   Hooks.callAll("furtive.ready", api);
 });

@@ -1,20 +1,26 @@
 /**
- * Where the full engine state lives: GM-only.
+ * Where the full engine state lives: with the active GM only.
  *
- * The state carries hidden numbers (scores, totals, modifiers), so it is kept
- * in a flag of a JournalEntry owned by the module with `ownership.default =
- * NONE` (CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE: "Restricts the associated
- * Document so that it may not be seen by this User"), one JSON string per
- * scene: `flags.furtive.scenes.<sceneId>` = `JSON.stringify({state, pending})`.
- * A string, because Foundry merges objects on update and would keep removed
- * hiders and pairs.
+ * The state carries hidden numbers (scores, totals, modifiers). Foundry
+ * sends every world document to every client whatever its ownership (a
+ * JournalEntry with ownership NONE is hidden from a player's sidebar, not
+ * from their machine), so the state is kept in a setting that reaches the GM
+ * alone: scope `"user"` (`CONST.SETTING_SCOPES.USER`, v13: stored on the
+ * server for that user only, so it follows the GM to another browser), or
+ * scope `"client"` where the user scope does not exist (the GM browser's
+ * localStorage). Its value: `{ [sceneId]: {raw, revision} }` where `raw` is
+ * `JSON.stringify({state, pending})` (a string: Foundry merges objects).
  *
- * Only the active GM writes (`game.users.activeGM`). Players receive the
- * number-free lookup on the Scene instead (visibility.mjs).
+ * Each save also writes, in ONE Scene update that every client receives:
+ * - `flags.furtive.visibility`: the number-free lookup (visibility.mjs);
+ * - `flags.furtive.hiders`: ids of tokens in a stealth attempt;
+ * - `flags.furtive.revision`: a random id naming this save. A GM whose stored
+ *   revision differs (another GM ran the scene since) knows its copy is stale.
  *
- * Foundry API: `game.journal`, `JournalEntry.create(data)`,
- * `Document#getFlag(scope, key)`, `Document#setFlag(scope, key, value)`,
- * `Scene#update(data)`.
+ * Only the active GM writes (`game.users.activeGM`).
+ *
+ * Foundry API: `game.settings.get/set(namespace, key)`, `Scene#getFlag`,
+ * `Scene#update(data)`, `foundry.utils.randomID()`.
  */
 
 import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
@@ -27,86 +33,98 @@ import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
  * @typedef {object} SceneRecord
  * @property {EngineState} state
  * @property {Request[]} pending requests waiting for the GM (P4: a new stealth roll)
- * @property {boolean} [replaced] set when a stored state of another ruleset was replaced
+ * @property {boolean} [replaced] set when a stored state (other ruleset, stale, other version) was replaced
  */
 
-/** GM-side cache of parsed records, by scene id. */
-const cache = /** @type {Map<string, SceneRecord>} */ (new Map());
+/** The setting that holds the records. */
+export const STATE_SETTING = "gmState";
+
+/** The scene flag naming the last save. */
+const REVISION = "revision";
+
+/** Scenes whose stale copy the GM was already told about. */
+const warned = new Set();
+
+/**
+ * The scope of the state setting: "user" where Foundry has it, else "client".
+ * @returns {"user" | "client"}
+ */
+export function stateScope() {
+  return CONST.SETTING_SCOPES?.USER === "user" ? "user" : "client";
+}
 
 /** Whether this client is the active GM (the only writer). */
 export function isActiveGM() {
   return Boolean(game.user?.isGM && game.users.activeGM?.id === game.user.id);
 }
 
-/** The module's GM-only journal entry, if it exists. */
-export function storeEntry() {
-  return game.journal?.find((entry) => entry.getFlag(MODULE_ID, "store") === true) ?? null;
-}
-
-/** Creates the store entry if missing (active GM only). */
-export async function ensureStore() {
-  const existing = storeEntry();
-  if (existing || !isActiveGM()) return existing;
-  return JournalEntry.create({
-    name: game.i18n.localize("FURTIVE.Store.Name"),
-    ownership: { default: CONST.DOCUMENT_OWNERSHIP_LEVELS.NONE },
-    flags: { [MODULE_ID]: { store: true, scenes: {} } },
-  });
+/** @returns {Record<string, {raw: string, revision: string}>} */
+function records() {
+  const value = game.settings.get(MODULE_ID, STATE_SETTING);
+  return value && typeof value === "object" ? value : {};
 }
 
 /**
- * The stored record of a scene (GM only), or null.
- * @param {string} sceneId
+ * The stored record of a scene (GM only), or null when there is none or the
+ * copy is stale (another GM saved the scene since; the GM is told once).
+ * @param {Scene} scene
  * @returns {SceneRecord | null}
  */
-export function loadRecord(sceneId) {
+export function loadRecord(scene) {
   if (!game.user?.isGM) return null;
-  const entry = storeEntry();
-  const raw = entry?.getFlag(MODULE_ID, `scenes.${sceneId}`);
-  if (typeof raw !== "string") {
-    cache.delete(sceneId);
+  const stored = records()[/** @type {string} */ (scene.id)];
+  const published = scene.getFlag(MODULE_ID, REVISION);
+  if (!stored || typeof stored.raw !== "string") return null;
+  if (published && stored.revision !== published) {
+    if (!warned.has(scene.id)) {
+      warned.add(scene.id);
+      ui.notifications?.warn(game.i18n.format("FURTIVE.Notify.StaleState", { scene: scene.name ?? "" }));
+    }
     return null;
   }
-  const cached = cache.get(sceneId);
-  if (cached && /** @type {any} */ (cached).raw === raw) return cached;
   try {
-    const parsed = JSON.parse(raw);
-    const record = { state: parsed.state, pending: Array.isArray(parsed.pending) ? parsed.pending : [] };
-    Object.defineProperty(record, "raw", { value: raw, enumerable: false });
-    cache.set(sceneId, record);
-    return record;
+    const parsed = JSON.parse(stored.raw);
+    return { state: parsed.state, pending: Array.isArray(parsed.pending) ? parsed.pending : [] };
   } catch (error) {
-    console.error(`furtive | stored state of scene ${sceneId} is not valid JSON`, error);
+    console.error(`furtive | stored state of scene ${scene.id} is not valid JSON`, error);
     return null;
   }
 }
 
 /**
- * Saves a scene's record (active GM only). Writes nothing when unchanged.
- * @param {string} sceneId
- * @param {SceneRecord} record
+ * Whether the scene has a published save this GM cannot read (stale or missing).
+ * @param {Scene} scene
  */
-export async function saveRecord(sceneId, record) {
-  const raw = JSON.stringify({ state: record.state, pending: record.pending });
-  const entry = (await ensureStore()) ?? storeEntry();
-  if (!entry) throw new Error("furtive: no store entry and not the active GM");
-  if (entry.getFlag(MODULE_ID, `scenes.${sceneId}`) === raw) return;
-  const saved = { state: record.state, pending: record.pending };
-  Object.defineProperty(saved, "raw", { value: raw, enumerable: false });
-  cache.set(sceneId, saved);
-  await entry.setFlag(MODULE_ID, `scenes.${sceneId}`, raw);
+export function hasForeignState(scene) {
+  const published = scene.getFlag(MODULE_ID, REVISION);
+  return Boolean(published) && records()[/** @type {string} */ (scene.id)]?.revision !== published;
 }
 
 /**
- * Publishes the number-free lookup on the scene, in ONE update (active GM only).
- * Writes nothing when unchanged.
+ * Saves a scene's record and publishes its lookup (active GM only). Writes
+ * nothing when neither changed.
  * @param {Scene} scene
+ * @param {SceneRecord} record
  * @param {Record<string, string[]>} hiddenFrom engine `hiddenFrom(state)`
  * @param {string[]} hiders ids of tokens in a stealth attempt
  */
-export async function publishLookup(scene, hiddenFrom, hiders) {
+export async function saveRecord(scene, record, hiddenFrom, hiders) {
+  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  const sceneId = /** @type {string} */ (scene.id);
+  const raw = JSON.stringify({ state: record.state, pending: record.pending });
+  const all = records();
+  const published = scene.getFlag(MODULE_ID, REVISION);
   const visibility = Object.entries(hiddenFrom);
-  const before = JSON.stringify([scene.getFlag(MODULE_ID, SCENE_FLAGS.visibility) ?? [], scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders) ?? []]);
-  if (before === JSON.stringify([visibility, hiders])) return;
-  await scene.update({ [`flags.${MODULE_ID}.${SCENE_FLAGS.visibility}`]: visibility, [`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`]: hiders });
+  const sameState = all[sceneId]?.raw === raw && all[sceneId]?.revision === published;
+  const sameLookup =
+    JSON.stringify([scene.getFlag(MODULE_ID, SCENE_FLAGS.visibility) ?? [], scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders) ?? []]) === JSON.stringify([visibility, hiders]);
+  if (sameState && sameLookup) return;
+  const revision = foundry.utils.randomID();
+  await game.settings.set(MODULE_ID, STATE_SETTING, { ...all, [sceneId]: { raw, revision } });
+  warned.delete(sceneId);
+  await scene.update({
+    [`flags.${MODULE_ID}.${SCENE_FLAGS.visibility}`]: visibility,
+    [`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`]: hiders,
+    [`flags.${MODULE_ID}.${REVISION}`]: revision,
+  });
 }

@@ -105,18 +105,6 @@ declare global {
     readonly isOwner: boolean;
   }
 
-  class JournalEntry implements FlagDocument {
-    id: string | null;
-    name: string | null;
-    flags: Record<string, any>;
-    getFlag(scope: string, key: string): any;
-    setFlag(scope: string, key: string, value: unknown): Promise<this>;
-    update(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<this | undefined>;
-    testUserPermission(user: User, permission: string | number): boolean;
-    readonly isOwner: boolean;
-    static create(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<JournalEntry | undefined>;
-  }
-
   class ChatMessage {
     id: string | null;
     flags: Record<string, any>;
@@ -159,7 +147,6 @@ declare global {
     user: User | null;
     users: DocumentCollection<User> & { activeGM: User | null };
     scenes: DocumentCollection<Scene>;
-    journal: DocumentCollection<JournalEntry>;
     settings: ClientSettings;
     i18n: Localization;
     socket: { emit(channel: string, data: unknown): void; on(channel: string, handler: (data: any) => void): void };
@@ -209,6 +196,8 @@ declare global {
   var CONST: {
     DOCUMENT_OWNERSHIP_LEVELS: { INHERIT: -1; NONE: 0; LIMITED: 1; OBSERVER: 2; OWNER: 3 };
     DICE_ROLL_MODES: { PUBLIC: "publicroll"; PRIVATE: "gmroll"; BLIND: "blindroll"; SELF: "selfroll" };
+    /** v13: `{CLIENT: "client", USER: "user", WORLD: "world"}`. */
+    SETTING_SCOPES?: { CLIENT: "client"; USER?: "user"; WORLD: "world" };
   };
   var Hooks: {
     on(hook: string, fn: (...args: any[]) => unknown): number;
