@@ -63,10 +63,10 @@ export async function formDialog({ title, template, data, ok }) {
 /**
  * The GM's Hide dialog: the nine P2 toggles and a free modifier
  * (percentile), or the movement and precautions (opposed).
- * @param {{tokenName: string, requester?: string, ruleset: "percentile" | "opposed", senses: string[], precautions: string[], situation?: string[]}} options
+ * @param {{tokenName: string, requester?: string, intro?: string, ruleset: "percentile" | "opposed", senses: string[], precautions: string[], situation?: string[]}} options
  * @returns {Promise<{situation: string[], free: {label: string, value: number}[], moved: boolean, precautions: string[]} | null>}
  */
-export async function hideDialog({ tokenName, requester, ruleset, senses, precautions, situation = [] }) {
+export async function hideDialog({ tokenName, requester, intro, ruleset, senses, precautions, situation = [] }) {
   const percentile = ruleset === "percentile";
   const values = await formDialog({
     title: t("FURTIVE.Dialog.HideTitle", { name: tokenName }),
@@ -75,7 +75,7 @@ export async function hideDialog({ tokenName, requester, ruleset, senses, precau
     data: {
       ruleset,
       percentile,
-      intro: requester ? t("FURTIVE.Dialog.HideIntroPlayer", { name: tokenName, user: requester }) : t("FURTIVE.Dialog.HideIntro", { name: tokenName }),
+      intro: intro ?? (requester ? t("FURTIVE.Dialog.HideIntroPlayer", { name: tokenName, user: requester }) : t("FURTIVE.Dialog.HideIntro", { name: tokenName })),
       situationLabel: t("FURTIVE.Dialog.Situation"),
       situation: SITUATION_MODIFIERS.map((m) => ({ id: m.id, value: m.value > 0 ? `+${m.value}` : String(m.value), label: t(`FURTIVE.Modifier.${m.id}`), checked: situation.includes(m.id) })),
       freeLabel: t("FURTIVE.Dialog.FreeModifier"),

@@ -13,7 +13,7 @@ import { modulePath } from "./constants.mjs";
 import * as actions from "./actions.mjs";
 import { stateOf } from "./director.mjs";
 import * as engine from "./engine.mjs";
-import { defendDialog, pointOutDialog } from "./dialogs.mjs";
+import { defendDialog, hideDialog, pointOutDialog } from "./dialogs.mjs";
 import { engineText, t } from "./i18n.mjs";
 import { sideOf } from "./inputs.mjs";
 import { readSettings } from "./settings.mjs";
@@ -92,6 +92,10 @@ export function onRenderTokenHUD(hud, html) {
   group.append(button("hide", "hide.svg", () => actions.hide(token).then(showResult)));
   if (hiding) group.append(button("reveal", "reveal.svg", () => actions.reveal(token)));
 
+  if (hiding && settings.ruleset === "percentile" && game.user?.isGM) {
+    group.append(button("situation", "situation.svg", () => situationFlow(token)));
+  }
+
   if (settings.ruleset === "opposed") {
     const spotted = lookupHiders().filter((h) => h !== id && lookupPerceives(id, h));
     if (spotted.length) group.append(button("pointOut", "point-out.svg", () => pointOutFlow(token, spotted)));
@@ -111,6 +115,20 @@ export function onRenderTokenHUD(hud, html) {
       })
       .catch(() => {});
   }
+}
+
+/**
+ * P4, GM: the situation of a hiding token changed. The Hide dialog opens with
+ * the modifiers in force; the engine then asks for a new roll.
+ * @param {TokenDocument} token
+ */
+async function situationFlow(token) {
+  const scene = /** @type {Scene} */ (token.parent);
+  const hider = stateOf(scene)?.hiders[/** @type {string} */ (token.id)];
+  const current = /** @type {any} */ (hider)?.pendingModifiers ?? /** @type {any} */ (hider)?.modifiers ?? { situation: [], free: [] };
+  const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation: current.situation ?? [] });
+  if (!answer) return;
+  await actions.run("changeModifiers", { sceneId: scene.id, hiderId: token.id, situation: answer.situation, free: answer.free });
 }
 
 /**
