@@ -144,6 +144,17 @@ const GM_ACTIONS = {
       moved: options.moved ?? true,
       precautions: Array.isArray(options.precautions) ? options.precautions.map(String) : precautionsOf(token.actor ?? null, settings.precautionsPath),
     };
+    // Ask the engine first (a dry run with a placeholder roll), so a refused
+    // hide (not its turn, sprinting, no movement) opens no dialog and wastes no roll.
+    const probe = (/** @type {boolean} */ moved) =>
+      engine.apply(queryState(scene), {
+        type: "enterStealth",
+        hider: token.id,
+        roll: settings.ruleset === "percentile" ? 1 : 0,
+        moved,
+        sprinting: Boolean(options.sprinting),
+      });
+    probe(Boolean(choice.moved));
     if (options.dialog !== false) {
       const answer = await hideDialog({
         tokenName: token.name ?? "",
@@ -156,6 +167,7 @@ const GM_ACTIONS = {
       if (!answer) throw new EngineRefusal("cancelled", "the GM cancelled the action");
       choice = answer;
     }
+    probe(Boolean(choice.moved));
     const formula = settings.ruleset === "percentile" ? "1d100" : settings.stealthFormula;
     const roll = await rollFormula(formula, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
     const outcome = await dispatch(scene, {
