@@ -12,11 +12,11 @@
  * refuses it (EngineRefusal, shown localized).
  */
 
-import { MODULE_ID } from "./constants.mjs";
+import { MODULE_ID, STATUS } from "./constants.mjs";
 import { EngineRefusal } from "./engine.mjs";
 import * as engine from "./engine.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
-import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState } from "./director.mjs";
+import { answerPerception, clearPending, dispatch, enqueue, pendingStealthRoll, queryState, syncScene } from "./director.mjs";
 import { attackDialog, hideDialog, knockoutDialog } from "./dialogs.mjs";
 import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./inputs.mjs";
@@ -25,6 +25,7 @@ import { readSettings } from "./settings.mjs";
 import { isActiveGM } from "./store.mjs";
 import { socketRequest } from "./socket.mjs";
 import { viewOf } from "./view.mjs";
+import { recentlyMoved } from "./automation.mjs";
 import { lookupPerceives } from "./visibility.mjs";
 
 /** @typedef {import("./types.mjs").Outcome} Outcome */
@@ -132,6 +133,17 @@ export function run(kind, payload) {
   return socketRequest(kind, payload);
 }
 
+/**
+ * The view entries of observers the engine knows (a token whose data the
+ * engine refused is not an observer).
+ * @param {Scene} scene
+ * @param {import("./types.mjs").ViewEntry[]} view
+ */
+function knownView(scene, view) {
+  const creatures = queryState(scene).creatures;
+  return view.filter((entry) => creatures[entry.observer]);
+}
+
 /** @type {Record<string, (scene: Scene, payload: Record<string, any>, user: User) => Promise<any>>} */
 const GM_ACTIONS = {
   /** Hide: the GM's dialog (unless `options.dialog === false`), a Foundry stealth roll, then enterStealth. */
@@ -141,20 +153,25 @@ const GM_ACTIONS = {
     let choice = {
       situation: Array.isArray(options.situation) ? options.situation.map(String) : [],
       free: Array.isArray(options.free) ? options.free.map((/** @type {any} */ m) => ({ label: String(m.label ?? ""), value: Math.trunc(Number(m.value) || 0) })) : [],
-      moved: options.moved ?? true,
+      moved: options.moved ?? (settings.zeroLengthMovement || recentlyMoved(/** @type {string} */ (token.id), Boolean(queryState(scene).combat.active))),
       precautions: Array.isArray(options.precautions) ? options.precautions.map(String) : precautionsOf(token.actor ?? null, settings.precautionsPath),
     };
     // Ask the engine first (a dry run with a placeholder roll), so a refused
     // hide (not its turn, sprinting, no movement) opens no dialog and wastes no roll.
+    // The stored creatures follow the scene's tokens first (a token just
+    // created or changed), then the probe runs in the queue, on the latest state.
+    await syncScene(scene);
     const probe = (/** @type {boolean} */ moved) =>
-      engine.apply(queryState(scene), {
-        type: "enterStealth",
-        hider: token.id,
-        roll: settings.ruleset === "percentile" ? 1 : 0,
-        moved,
-        sprinting: Boolean(options.sprinting),
-      });
-    probe(Boolean(choice.moved));
+      enqueue(async () =>
+        engine.apply(queryState(scene), {
+          type: "enterStealth",
+          hider: token.id,
+          roll: settings.ruleset === "percentile" ? 1 : 0,
+          moved,
+          sprinting: Boolean(options.sprinting),
+        }),
+      );
+    await probe(Boolean(choice.moved));
     if (options.dialog !== false) {
       const answer = await hideDialog({
         tokenName: token.name ?? "",
@@ -163,11 +180,12 @@ const GM_ACTIONS = {
         senses: senseNames(settings.enhancedSenses),
         precautions: choice.precautions,
         situation: choice.situation,
+        moved: Boolean(choice.moved),
       });
       if (!answer) throw new EngineRefusal("cancelled", "the GM cancelled the action");
       choice = answer;
     }
-    probe(Boolean(choice.moved));
+    await probe(Boolean(choice.moved));
     const formula = settings.ruleset === "percentile" ? "1d100" : settings.stealthFormula;
     const roll = await rollFormula(formula, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
     const outcome = await dispatch(scene, {
@@ -178,16 +196,28 @@ const GM_ACTIONS = {
       moved: Boolean(choice.moved),
       sprinting: Boolean(options.sprinting),
       precautions: settings.ruleset === "opposed" ? choice.precautions : [],
-      view: viewOf(scene, token),
+      view: knownView(scene, viewOf(scene, token)),
     });
     await clearPending(scene, /** @type {string} */ (token.id));
     return user.isGM ? outcome : publicResult(outcome);
   },
 
-  /** Reveal: the hider stops hiding. */
+  /**
+   * Reveal: the hider stops hiding. A token the engine does not know as
+   * hiding but still showing the hidden status (left over) loses the status.
+   */
   async reveal(scene, { tokenId }, user) {
-    const outcome = await dispatch(scene, { type: "stopHiding", hider: tokenId });
-    return user.isGM ? outcome : publicResult(outcome);
+    try {
+      const outcome = await dispatch(scene, { type: "stopHiding", hider: tokenId });
+      return user.isGM ? outcome : publicResult(outcome);
+    } catch (error) {
+      const token = scene.tokens.get(tokenId);
+      if (error instanceof EngineRefusal && error.code === "not_hiding" && token?.hasStatusEffect?.(STATUS.hidden)) {
+        await token.actor?.toggleStatusEffect(STATUS.hidden, { active: false });
+        return user.isGM ? null : { ok: true, entries: [] };
+      }
+      throw error;
+    }
   },
 
   /** Sprint (O12, P2/P4). */

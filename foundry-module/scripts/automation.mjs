@@ -15,6 +15,25 @@ import { onCanvas, viewOf } from "./view.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
+/** Token id -> when it last moved (ms), on the active GM. */
+const lastMoved = /** @type {Map<string, number>} */ (new Map());
+/** Tokens that moved since their combat turn started. */
+const movedThisTurn = /** @type {Set<string>} */ (new Set());
+/** How long a move counts as "part of this movement" outside combat (O1). */
+const RECENT_MOVE_MS = 60_000;
+
+/**
+ * Whether the token moved recently: during its current combat turn, or in
+ * the last minute outside combat. The Hide dialog uses it to pre-tick
+ * "declared as part of a movement" (O1); the GM can change it.
+ * @param {string} tokenId
+ * @param {boolean} inCombat
+ */
+export function recentlyMoved(tokenId, inCombat) {
+  if (inCombat) return movedThisTurn.has(tokenId);
+  return Date.now() - (lastMoved.get(tokenId) ?? -Infinity) < RECENT_MOVE_MS;
+}
+
 /**
  * Sends `viewChanged` for every hider whose view changed: all observers of a
  * moved hider, or the one moved observer, or everyone (door, light).
@@ -33,6 +52,7 @@ export async function refreshViews(scene, movedTokenId) {
     const mover = movedTokenId && !moved ? scene.tokens.get(movedTokenId) : null;
     if (movedTokenId && !moved && !mover) continue;
     const view = viewOf(scene, hiderToken, mover ? [mover] : undefined).filter((entry) => {
+      if (!state.creatures[entry.observer]) return false;
       const pair = hider.pairs[entry.observer];
       return !pair || pair.clearView !== entry.clearView || (pair.distance ?? undefined) !== entry.distance;
     });
@@ -49,7 +69,11 @@ export async function refreshViews(scene, movedTokenId) {
 export function onUpdateToken(token, changed) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
-  if ("x" in changed || "y" in changed || "elevation" in changed || "width" in changed || "height" in changed) void refreshViews(scene, /** @type {string} */ (token.id));
+  if ("x" in changed || "y" in changed || "elevation" in changed || "width" in changed || "height" in changed) {
+    lastMoved.set(/** @type {string} */ (token.id), Date.now());
+    movedThisTurn.add(/** @type {string} */ (token.id));
+    void refreshViews(scene, /** @type {string} */ (token.id));
+  }
   if ("name" in changed || "disposition" in changed || "actorId" in changed || "delta" in changed || "actorLink" in changed) void upsertToken(scene, token);
 }
 
@@ -116,7 +140,10 @@ export async function onCombatTurnChange(combat, prior, current) {
   const send = (/** @type {Record<string, any>} */ event) => dispatch(scene, /** @type {any} */ (event)).catch(reportRefusal);
   if (prior?.tokenId && prior.round > 0) await send({ type: "turnEnd", combatant: prior.tokenId });
   if (prior && prior.round > 0 && current.round > prior.round) await send({ type: "roundEnd", round: prior.round });
-  if (current?.tokenId) await send({ type: "turnStart", combatant: current.tokenId, round: current.round });
+  if (current?.tokenId) {
+    movedThisTurn.delete(current.tokenId);
+    await send({ type: "turnStart", combatant: current.tokenId, round: current.round });
+  }
 }
 
 /**

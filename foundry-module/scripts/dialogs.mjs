@@ -63,10 +63,10 @@ export async function formDialog({ title, template, data, ok }) {
 /**
  * The GM's Hide dialog: the nine P2 toggles and a free modifier
  * (percentile), or the movement and precautions (opposed).
- * @param {{tokenName: string, requester?: string, intro?: string, ruleset: "percentile" | "opposed", senses: string[], precautions: string[], situation?: string[]}} options
+ * @param {{tokenName: string, requester?: string, intro?: string, ruleset: "percentile" | "opposed", senses: string[], precautions: string[], situation?: string[], moved?: boolean}} options
  * @returns {Promise<{situation: string[], free: {label: string, value: number}[], moved: boolean, precautions: string[]} | null>}
  */
-export async function hideDialog({ tokenName, requester, intro, ruleset, senses, precautions, situation = [] }) {
+export async function hideDialog({ tokenName, requester, intro, ruleset, senses, precautions, situation = [], moved = true }) {
   const percentile = ruleset === "percentile";
   const values = await formDialog({
     title: t("FURTIVE.Dialog.HideTitle", { name: tokenName }),
@@ -82,7 +82,7 @@ export async function hideDialog({ tokenName, requester, intro, ruleset, senses,
       freeNameLabel: t("FURTIVE.Dialog.FreeModifierLabel"),
       freePlaceholder: t("FURTIVE.Dialog.FreeModifierPlaceholder"),
       freeValueLabel: t("FURTIVE.Dialog.FreeModifierValue"),
-      moved: true,
+      moved,
       movedLabel: t("FURTIVE.Dialog.Moved"),
       precautionsLabel: t("FURTIVE.Dialog.Precautions"),
       senses: senses.map((id) => ({ id, checked: precautions.some((p) => p.toLowerCase() === id.toLowerCase()) })),
