@@ -57,16 +57,17 @@ function engineSettings(settings) {
  * the engine refuses is left out and the GM is told why.
  * @param {Scene} scene
  * @param {FurtiveSettings} settings
+ * @param {boolean} [quiet] no notification (a query, not a save)
  * @returns {EngineState}
  */
-function freshState(scene, settings) {
+function freshState(scene, settings, quiet = false) {
   let state = engine.createState({ ruleset: settings.ruleset, settings: engineSettings(settings), creatures: [] });
   for (const token of scene.tokens.filter(isCreatureToken)) {
     try {
       state = engine.apply(state, { type: "upsertCreature", creature: creatureOf(token, settings) }).state;
     } catch (error) {
       if (!(error instanceof EngineRefusal)) throw error;
-      ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", { name: token.name ?? "", reason: refusalText(error) }));
+      if (!quiet) ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", { name: token.name ?? "", reason: refusalText(error) }));
     }
   }
   return state;
@@ -77,14 +78,15 @@ function freshState(scene, settings) {
  * is replaced (the GM changed the ruleset).
  * @param {Scene} scene
  * @param {FurtiveSettings} settings
+ * @param {boolean} [quiet] no notification (a query, not a save)
  * @returns {SceneRecord}
  */
-function currentRecord(scene, settings) {
+function currentRecord(scene, settings, quiet = false) {
   const stored = loadRecord(scene);
   if (stored && stored.state?.ruleset === settings.ruleset) {
     return { state: { ...stored.state, settings: engineSettings(settings) }, pending: [...stored.pending] };
   }
-  return { state: freshState(scene, settings), pending: [], replaced: Boolean(stored) || hasForeignState(scene) };
+  return { state: freshState(scene, settings, quiet), pending: [], replaced: Boolean(stored) || hasForeignState(scene) };
 }
 
 /**
@@ -131,7 +133,7 @@ export function stateOf(scene) {
  * @returns {EngineState}
  */
 export function queryState(scene) {
-  return currentRecord(scene, readSettings()).state;
+  return currentRecord(scene, readSettings(), true).state;
 }
 
 /**
