@@ -16,7 +16,7 @@ import { MODULE_ID, STATUS } from "./constants.mjs";
 import { EngineRefusal } from "./engine.mjs";
 import * as engine from "./engine.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
-import { answerPerception, clearPending, dispatch, enqueue, pendingStealthRoll, queryState, syncScene } from "./director.mjs";
+import { answerPerception, clearPending, dispatch, enqueue, pendingStealthRoll, queryState, resetScene, syncScene } from "./director.mjs";
 import { attackDialog, hideDialog, knockoutDialog } from "./dialogs.mjs";
 import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./inputs.mjs";
@@ -304,6 +304,12 @@ const GM_ACTIONS = {
   /** P4: the situation changed for a hider; the engine asks for a new roll. */
   async changeModifiers(scene, { hiderId, situation = [], free = [] }) {
     return dispatch(scene, { type: "modifiersChanged", hider: hiderId, modifiers: { situation, free } });
+  },
+
+  /** GM: the scene's stealth starts over (fresh state, no hidden token). */
+  async reset(scene) {
+    await resetScene(scene);
+    return null;
   },
 
   /** The GM rolls a pending Perception check (automatic checks off). */

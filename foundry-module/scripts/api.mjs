@@ -146,6 +146,15 @@ export function createApi() {
       return game.user?.isGM && target ? stateOf(target) : null;
     },
 
+    /**
+     * GM: the scene's stealth starts over: fresh state, no hidden token, no surprise.
+     * @param {Scene} [scene] default: the viewed scene
+     */
+    reset(scene) {
+      const target = scene ?? canvas?.scene;
+      return actions.run("reset", { sceneId: target?.id });
+    },
+
     /** Whether this client is the active GM (the one that runs the rules). */
     isActiveGM,
 

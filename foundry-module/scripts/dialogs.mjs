@@ -9,7 +9,7 @@
  */
 
 import { DEFENSES, HIT_ZONES, SITUATION_MODIFIERS } from "./constants.mjs";
-import { t } from "./i18n.mjs";
+import { escapeHtml, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 
 /** Checkbox groups read as arrays of values. */
@@ -162,4 +162,23 @@ export async function knockoutDialog({ attackerName, targetName, explanation }) 
     ok: t("FURTIVE.Action.knockout"),
     data: { intro: explanation, damageLabel: t("FURTIVE.Dialog.RawDamage") },
   });
+}
+
+/**
+ * A yes/no question.
+ * @param {{title: string, text: string}} options
+ * @returns {Promise<boolean>}
+ */
+export async function confirmDialog({ title, text }) {
+  const DialogV2 = /** @type {any} */ (foundry).applications.api.DialogV2;
+  const result = await DialogV2.wait({
+    window: { title },
+    content: `<p>${escapeHtml(text)}</p>`,
+    buttons: [
+      { action: "yes", label: t("FURTIVE.Dialog.Yes"), default: true },
+      { action: "no", label: t("FURTIVE.Dialog.Cancel") },
+    ],
+    rejectClose: false,
+  });
+  return result === "yes";
 }

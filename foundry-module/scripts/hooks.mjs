@@ -8,6 +8,8 @@ import * as automation from "./automation.mjs";
 import { decorateChatMessage } from "./chat.mjs";
 import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./hud.mjs";
 import { rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
+import { confirmDialog } from "./dialogs.mjs";
+import { resetScene } from "./director.mjs";
 
 /**
  * Registers the status effects (v12/v13 shape `{id, name, img}`).
@@ -53,6 +55,33 @@ function onChatAction(action, message, button) {
 }
 
 /**
+ * GM tool in the token controls: start the viewed scene's stealth over.
+ */
+async function onResetTool() {
+  const scene = canvas?.scene;
+  if (!scene || !game.user?.isGM) return;
+  const yes = await confirmDialog({ title: game.i18n.localize("FURTIVE.Control.Reset"), text: game.i18n.format("FURTIVE.Control.ResetConfirm", { scene: scene.name ?? "" }) });
+  if (yes) await actions.run("reset", { sceneId: scene.id }).catch(actions.notifyRefusal);
+}
+
+/**
+ * `getSceneControlButtons(controls)`: v12 gives an array of controls whose
+ * `tools` is an array (`onClick`); v13 a record of controls whose `tools` is
+ * a record (`onChange`, `order`).
+ * @param {any} controls
+ */
+function onSceneControls(controls) {
+  if (!game.user?.isGM) return;
+  const tool = { name: "furtive-reset", title: "FURTIVE.Control.Reset", icon: "fa-solid fa-user-secret", button: true, visible: true };
+  if (Array.isArray(controls)) {
+    const tokens = controls.find((c) => c.name === "token");
+    tokens?.tools.push({ ...tool, title: game.i18n.localize(tool.title), onClick: onResetTool });
+  } else if (controls?.tokens?.tools) {
+    controls.tokens.tools[tool.name] = { ...tool, order: Object.keys(controls.tokens.tools).length, onChange: () => void onResetTool() };
+  }
+}
+
+/**
  * Registers every hook. Call once, at `init`.
  */
 export function registerHooks() {
@@ -69,6 +98,9 @@ export function registerHooks() {
     rebuildLookup(scene);
     refreshPerception();
   });
+
+  // Scene controls (v12 array, v13 record).
+  Hooks.on("getSceneControlButtons", onSceneControls);
 
   // Token HUD (v12 jQuery, v13 HTMLElement) and the GM tooltip.
   Hooks.on("renderTokenHUD", onRenderTokenHUD);
