@@ -306,6 +306,15 @@ const GM_ACTIONS = {
     return dispatch(scene, { type: "modifiersChanged", hider: hiderId, modifiers: { situation, free } });
   },
 
+  /**
+   * GM: the turn of `tokenId` ends now (outside combat, where no tracker
+   * does it): surprises it started expire (P6), a surprise turn reveals it (P9),
+   * exposed pairs are decided (O5).
+   */
+  async endTurn(scene, { tokenId }) {
+    return dispatch(scene, { type: "turnEnd", combatant: tokenId });
+  },
+
   /** GM: the scene's stealth starts over (fresh state, no hidden token). */
   async reset(scene) {
     await resetScene(scene);

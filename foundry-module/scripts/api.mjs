@@ -147,6 +147,16 @@ export function createApi() {
     },
 
     /**
+     * GM: ends the token's turn now, for play outside the combat tracker
+     * (P6 surprises it started expire, P9, O5).
+     * @param {actions.TokenLike} token
+     */
+    endTurn(token) {
+      const t = actions.resolveToken(token);
+      return actions.run("endTurn", { sceneId: t?.parent?.id, tokenId: t?.id });
+    },
+
+    /**
      * GM: the scene's stealth starts over: fresh state, no hidden token, no surprise.
      * @param {Scene} [scene] default: the viewed scene
      */
