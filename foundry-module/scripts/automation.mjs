@@ -43,7 +43,9 @@ export function recentlyMoved(tokenId, inCombat) {
 export async function refreshViews(scene, movedTokenId) {
   if (!isActiveGM() || !onCanvas(scene)) return;
   const state = stateOf(scene);
-  if (!state) return;
+  // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
+  // ruleset compares one score with every observer, so it is not sent there.
+  if (!state || state.ruleset !== "opposed") return;
   for (const [hiderId, hider] of Object.entries(state.hiders)) {
     if (hider.phase !== "hiding") continue;
     const hiderToken = scene.tokens.get(hiderId);
