@@ -169,13 +169,47 @@ export function createCanvasClasses(ctx) {
     }
   }
 
+  /** `RenderFlags` (a Set of pending flag names with `set(changes)`). */
+  class RenderFlags extends Set {
+    constructor(onSet) {
+      super();
+      this.onSet = onSet;
+    }
+    set(changes) {
+      for (const [k, v] of Object.entries(changes ?? {})) if (v) this.add(k);
+      this.onSet?.();
+    }
+  }
+
   class Token {
     constructor(document) {
       this.document = document;
       this.controlled = false;
+      this.hover = false;
       this.vision = null;
       this.visible = true;
-      this.renderFlags = new Set();
+      this.renderFlags = new RenderFlags(() => ctx.scheduleFrame());
+    }
+    /** `Token#isTargeted`. */
+    get isTargeted() {
+      return ctx.game.user.targets.has(this);
+    }
+    /** `Token#setTarget(targeted, {user, releaseOthers})`. */
+    setTarget(targeted = true, { releaseOthers = true } = {}) {
+      const targets = ctx.game.user.targets;
+      if (releaseOthers) for (const t of [...targets]) if (t !== this) targets.delete(t);
+      if (targeted) targets.add(this);
+      else targets.delete(this);
+      ctx.Hooks.callAll("targetToken", ctx.game.user, this, targeted);
+    }
+    /** Pointer enters/leaves the token: `hoverToken(token, hovered)`. */
+    _onHoverIn() {
+      this.hover = true;
+      ctx.Hooks.callAll("hoverToken", this, true);
+    }
+    _onHoverOut() {
+      this.hover = false;
+      ctx.Hooks.callAll("hoverToken", this, false);
     }
     get id() {
       return this.document.id;
@@ -243,8 +277,7 @@ export function createCanvasClasses(ctx) {
       return true;
     }
     renderFlagsSet(flags) {
-      for (const [k, v] of Object.entries(flags)) if (v) this.renderFlags.add(k);
-      ctx.scheduleFrame();
+      this.renderFlags.set(flags);
     }
   }
 
@@ -426,6 +459,7 @@ export function createCanvasClasses(ctx) {
     ClockwiseSweepPolygon,
     PointVisionSource,
     Token,
+    RenderFlags,
     Wall,
     TokenLayer,
     PlaceablesLayer,

@@ -150,6 +150,8 @@ export function createClient(options) {
   for (const [type, key] of Object.entries(SOURCE_KEYS)) {
     for (const source of world.data[key] ?? []) TOP[type].set(source._id, ctx.instantiate(type, source, null, null));
   }
+  // `User#targets`: the tokens this user targets (a Set of Token placeables).
+  game.users.get(userId).targets = new Set();
   ctx.viewedSceneId = (world.data.scenes.find((s) => s.active) ?? world.data.scenes[0])?._id ?? null;
 
   // --------------------------------------------------------------- modules
@@ -284,6 +286,8 @@ export function createClient(options) {
     visibility: new canvasClasses.CanvasVisibility(),
     effects: { visionSources: new Collection() },
     hud: { token: new canvasClasses.TokenHUD() },
+    /** Identity transform: the fake canvas is drawn at scale 1 from the page origin. */
+    clientCoordinatesFromCanvas: (point) => ({ x: point.x, y: point.y }),
     grid: null,
     dimensions: null,
   };
@@ -505,10 +509,50 @@ export function createClient(options) {
     }
   }
 
+  // ------------------------------------------------------------ chat log
+  /**
+   * Renders a visible chat message into `#chat-log` and fires the render hook:
+   * v12 `renderChatMessage(message, html: jQuery, data)`, v13
+   * `renderChatMessageHTML(message, html: HTMLElement, data)`. A blind roll's
+   * content and dice are hidden from non-GM users ("???").
+   */
+  function renderChatMessage(message) {
+    const doc = global.document;
+    const log = doc.getElementById("chat-log");
+    if (!log || !message.visible) return;
+    const li = doc.createElement("li");
+    li.className = `chat-message message${message.whisper.length ? " whisper" : ""}${message._source.blind ? " blind" : ""}`;
+    li.dataset.messageId = message.id;
+    const hidden = message._source.blind && !game.user.isGM;
+    const rolls = hidden ? "" : message.rolls.map((r) => `<div class="dice-roll"><div class="dice-formula">${r.formula}</div><h4 class="dice-total">${r.total}</h4></div>`).join("");
+    const flavor = message._source.flavor ? `<span class="flavor-text">${message._source.flavor}</span>` : "";
+    li.innerHTML = `<header class="message-header"><h4 class="message-sender">${utils.escapeHTML(message._source.speaker?.alias ?? message.author?.name ?? "")}</h4></header><div class="message-content">${flavor}${hidden ? "???" : message._source.content ?? ""}${rolls}</div>`;
+    log.append(li);
+    const data = { message: message.toObject(), user: game.user, author: message.author, isWhisper: message.whisper.length > 0 };
+    if (version >= 13) ctx.Hooks.callAll("renderChatMessageHTML", message, li, data);
+    else ctx.Hooks.callAll("renderChatMessage", message, global.jQuery(li), data);
+  }
+  ctx.Hooks.on("createChatMessage", (message) => renderChatMessage(message));
+
+  // ------------------------------------------------------------- templates
+  /** `renderTemplate(path, data)`: fetches `modules/<id>/...` from the package folder, compiles with Handlebars. */
+  const templateCache = new Map();
+  async function renderTemplate(path, data = {}) {
+    const match = /^modules\/([^/]+)\/(.+)$/.exec(path);
+    if (!match) throw new Error(`renderTemplate: unsupported path ${path}`);
+    const url = new URL(match[2], packageBase(match[1])).href;
+    if (!templateCache.has(url)) {
+      const response = await global.fetch(url);
+      if (!response.ok) throw new Error(`Failed to render template part "${path}": ${response.status}`);
+      templateCache.set(url, global.Handlebars.compile(await response.text()));
+    }
+    return templateCache.get(url)(data, { allowProtoMethodsByDefault: true, allowProtoPropertiesByDefault: true });
+  }
+
   // -------------------------------------------------------------- globals
   const foundryNamespace = {
     utils,
-    applications: { api: { DialogV2 }, hud: { TokenHUD: canvasClasses.TokenHUD } },
+    applications: { api: { DialogV2 }, hud: { TokenHUD: canvasClasses.TokenHUD }, handlebars: { renderTemplate } },
     dice: { Roll: dice.Roll, terms: { Die: dice.Die } },
     canvas: {
       perception: { DetectionMode: canvasClasses.DetectionMode, DetectionModeLightPerception: canvasClasses.DetectionModeLightPerception, DetectionModeDarkvision: canvasClasses.DetectionModeDarkvision, DetectionModeInvisibility: canvasClasses.DetectionModeInvisibility, DetectionModeTremor: canvasClasses.DetectionModeTremor, DetectionModeAll: canvasClasses.DetectionModeAll },
@@ -523,6 +567,7 @@ export function createClient(options) {
     delete foundryNamespace.canvas;
     delete foundryNamespace.documents;
     delete foundryNamespace.applications.hud;
+    delete foundryNamespace.applications.handlebars;
   }
   const globals = {
     CONST,
@@ -546,6 +591,8 @@ export function createClient(options) {
     DetectionMode: canvasClasses.DetectionMode,
     ClockwiseSweepPolygon: canvasClasses.ClockwiseSweepPolygon,
   };
+  // v12: `renderTemplate` is a global (deprecated in v13 in favor of foundry.applications.handlebars).
+  if (version < 13) globals.renderTemplate = renderTemplate;
   Object.assign(global, globals);
   if (options.libWrapper) global.libWrapper = createLibWrapper(global);
   ctx.Hooks.once("init", () => {
@@ -560,7 +607,9 @@ export function createClient(options) {
       hud.id = "hud";
       const notifications = doc.createElement("ol");
       notifications.id = "notifications";
-      doc.body.append(hud, notifications);
+      const chat = doc.createElement("ol");
+      chat.id = "chat-log";
+      doc.body.append(hud, notifications, chat);
     }
     await loadModules();
     ctx.Hooks.callAll("init");

@@ -122,6 +122,9 @@ export async function startClient({ server, userId, version = 13, lang = "en", l
   // Foundry v12 and v13 both ship jQuery as a global.
   const jquery = await readFile(require.resolve("jquery/dist/jquery.js"), "utf8");
   vm.runInContext(jquery, context, { filename: "jquery.js" });
+  // Foundry renders its templates with Handlebars (a global).
+  const handlebars = await readFile(require.resolve("handlebars/dist/handlebars.js"), "utf8");
+  vm.runInContext(handlebars, context, { filename: "handlebars.js" });
   const loader = createLoader(context);
   const fake = await loader.import(pathToFileURL(path.join(fakeDir, "client.mjs")).href);
   const moduleBase = pathToFileURL(moduleDir).href + "/";
