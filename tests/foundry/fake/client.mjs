@@ -600,7 +600,7 @@ export function createClient(options) {
   });
 
   // ----------------------------------------------------------------- boot
-  ctx.boot = async (loadModules) => {
+  ctx.boot = async (loadModules, { beforeCanvas } = {}) => {
     const doc = global.document;
     if (doc && !doc.getElementById("hud")) {
       const hud = doc.createElement("div");
@@ -619,6 +619,7 @@ export function createClient(options) {
     );
     ctx.Hooks.callAll("i18nInit");
     ctx.Hooks.callAll("setup");
+    if (beforeCanvas) await beforeCanvas(ctx);
     drawCanvas();
     game.ready = true;
     ctx.Hooks.callAll("ready");

@@ -297,7 +297,15 @@ export class FakeServer {
       for (const raw of message.data) {
         const data = deepClone(raw);
         if (!data._id || !options.keepId) data._id = data._id && options.keepId ? data._id : randomID(16);
-        if (type === "ChatMessage") data.author = userId;
+        if (type === "ChatMessage") {
+          // Schema defaults (BaseChatMessage): author is the requesting user.
+          data.author = userId;
+          data.whisper ??= [];
+          data.blind ??= false;
+          data.rolls ??= [];
+          data.content ??= "";
+          data.timestamp ??= Date.now();
+        }
         if (!this.canCreate(userId, type, data, parentSource, parent)) deny("create", data._id);
         if (list.some((d) => d._id === data._id)) throw new Error(`${type} ${data._id} already exists`);
         list.push(data);

@@ -108,7 +108,8 @@ export async function startWorld({ world, version = 13, clients, libWrapper = fa
   return { server, clients: started };
 }
 
-export async function startClient({ server, userId, version = 13, lang = "en", libWrapper = false, loadModule = true, manifest }) {
+export async function startClient({ server, userId, version = 13, lang = "en", libWrapper = false, loadModule = true, manifest, beforeCanvas }) {
+  manifest ??= await readManifest();
   const dom = new JSDOM("<!doctype html><html><head></head><body></body></html>", { runScripts: "outside-only", url: "https://foundry.test/game" });
   const window = dom.window;
   const context = dom.getInternalVMContext();
@@ -141,6 +142,6 @@ export async function startClient({ server, userId, version = 13, lang = "en", l
   await ctx.boot(async () => {
     if (!loadModule) return;
     for (const script of manifest.esmodules ?? []) await loader.import(new URL(script, moduleBase).href);
-  });
+  }, { beforeCanvas });
   return { ctx, window, dom, loader, userId };
 }

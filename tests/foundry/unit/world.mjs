@@ -261,3 +261,37 @@ export function shutdown(env) {
     client.window.close();
   }
 }
+
+/** A value from another realm as plain JSON data (for deepEqual across realms). */
+export function plain(value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** The furtive API of a client. */
+export function apiOf(client) {
+  return client.ctx.game.modules.get("furtive").api;
+}
+
+/** Every chat message a client holds, as plain data. */
+export function messagesOf(client) {
+  return client.ctx.game.messages.contents.map((m) => plain(m._source));
+}
+
+/** Waits until `predicate()` is true, letting the world run. */
+export async function until(predicate, what = "condition") {
+  for (let i = 0; i < 5000; i += 1) {
+    if (predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Hides the rogue as the GM: dark + free "torch" +27, d100 83 -> score 221. */
+export async function hideRogue(env) {
+  rig(env.gm, [[100, 83]]);
+  const pending = apiOf(env.gm).hide(TOKENS.rogue);
+  answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { situation: ["dark"], freeLabel: "torch", freeValue: 27 });
+  const outcome = await pending;
+  await env.server.idle();
+  return outcome;
+}
