@@ -12,9 +12,9 @@ import { ALICE, BOB, CAROL, GM, SCENE, TOKENS, answerHideDialog, apiOf, messages
 /**
  * The numbers the rogue's hide produces and players must not see:
  * 221 stealth score, 83 the d100, 27 the free modifier, 77 the modifier total,
- * 150/260/300 acuity sums the engine compares against (not in actor data as such).
+ * 150/260/310 acuity sums the engine compares against (not in actor data as such).
  */
-const HIDDEN_NUMBERS = [221, 83, 27, 77, 150, 260, 300];
+const HIDDEN_NUMBERS = [221, 83, 27, 77, 150, 260, 310];
 
 /** Where each hidden number occurs in a text, as a standalone number. */
 export function numbersIn(text, numbers = HIDDEN_NUMBERS) {

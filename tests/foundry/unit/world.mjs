@@ -8,7 +8,7 @@
  *   fighter (Bob)     acuities 50+60+40 = 150  -> does not perceive the rogue (221 > 150)
  *   archer (Carol)    acuities 100+90+70 = 260 -> perceives the rogue (221 <= 260)
  *   sentry (Dave)     acuities 40+30+20 = 90   -> does not perceive
- *   lookout (Dave)    acuities 120+100+80 = 300 -> perceives (Dave sees the rogue, B2)
+ *   lookout (Dave)    acuities 120+100+90 = 310 -> perceives (Dave sees the rogue, B2)
  *   guard (GM, NPC)   acuities 70+50+30 = 150, unlinked -> does not perceive
  *
  * opposed (dnd5e preset): Stealth 1d20 + skills.ste.total, Perception 1d20 + skills.prc.total.
@@ -100,7 +100,7 @@ export function makeWorld({ ruleset = "percentile", settings = {} } = {}) {
         fighter: { visual: 50, auditory: 60, olfactory: 40 },
         archer: { visual: 100, auditory: 90, olfactory: 70 },
         sentry: { visual: 40, auditory: 30, olfactory: 20 },
-        lookout: { visual: 120, auditory: 100, olfactory: 80 },
+        lookout: { visual: 120, auditory: 100, olfactory: 90 },
         guard: { visual: 70, auditory: 50, olfactory: 30 },
       }
     : {
