@@ -52,14 +52,22 @@ export function createDocuments(ctx) {
       return this.parent ? `${this.parent.uuid}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`;
     }
 
+    /**
+     * Source fields readable as properties. Like DataModel schema fields they
+     * are accessors on the class prototype (not on each instance), so
+     * documents keep fast property access.
+     */
     _exposeFields() {
+      const proto = Object.getPrototypeOf(this);
       for (const key of Object.keys(this._source)) {
         if (key === "_id" || key in this) continue;
         if (Object.values(this.constructor.embedded).includes(key)) continue;
-        Object.defineProperty(this, key, {
+        Object.defineProperty(proto, key, {
           configurable: true,
-          enumerable: true,
-          get: () => this._source[key],
+          enumerable: false,
+          get() {
+            return this._source[key];
+          },
         });
       }
     }

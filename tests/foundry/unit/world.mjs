@@ -16,7 +16,7 @@
 import { startWorld } from "../node/harness.mjs";
 
 export { ALICE, BOB, CAROL, DAVE, DOOR, GM, SCENE, TOKENS, USERS, makeWorld } from "../fixtures/world-data.mjs";
-import { TOKENS, makeWorld } from "../fixtures/world-data.mjs";
+import { ALICE, BOB, CAROL, DAVE, GM, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
 
 /**
  * Dice the GM's client will roll, in order: `rig(client, [[100, 83], [20, 15]])`.
