@@ -44,6 +44,8 @@ export function runScenario(scenario, seed) {
     const outcome = furtive.apply(state, event);
     state = outcome.state;
     step.events.push(event);
+    step.timeline.push({ event });
+    step.timeline.push(...outcome.log.map((log) => ({ log })));
     step.log.push(...outcome.log);
     step.changes.push(...outcome.changes);
     let requests = outcome.requests;
@@ -52,8 +54,10 @@ export function runScenario(scenario, seed) {
       const next = [];
       requests.forEach((request, i) => {
         step.requests.push({ request, answer: answers[i] });
+        step.timeline.push({ request, answer: answers[i] });
         const answered = furtive.apply(state, answers[i]);
         state = answered.state;
+        step.timeline.push(...answered.log.map((log) => ({ log })));
         step.log.push(...answered.log);
         step.changes.push(...answered.changes);
         next.push(...answered.requests);
@@ -72,7 +76,7 @@ export function runScenario(scenario, seed) {
     const hiderIndex = matrix.ids.indexOf(hider.id);
     return observers.map((o) => {
       const i = matrix.ids.indexOf(o.id);
-      return { observer: o.id, clearView: matrix.clearView[i][hiderIndex], distance: matrix.distances[i][hiderIndex] };
+      return { observer: o.id, clearView: matrix.clearView[i][hiderIndex], distance: matrix.distance[i][hiderIndex] };
     });
   };
 
@@ -80,17 +84,23 @@ export function runScenario(scenario, seed) {
     Object.fromEntries(observers.map((o) => [o.id, furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed]));
 
   scenario.turns.forEach((turn, index) => {
-    const step = { turn: index + 1, note: turn.note, moves: [], events: [], requests: [], log: [], changes: [] };
-    send({ type: "turnStart", combatant: hider.id, round: index + 1 }, step);
+    const step = { turn: index + 1, note: turn.note, moves: [], events: [], requests: [], log: [], changes: [], timeline: [] };
+    // The walk is played in turns, as in a combat. The spy hides before the
+    // first turn starts (an ambush): a first roll made in combat would carry
+    // already_perceived (P9).
+    if (index > 0) send({ type: "turnStart", combatant: hider.id, round: index + 1 }, step);
     turn.moves.forEach((move, m) => {
       const view = look(move);
       step.moves.push({ at: { x: move.x, y: move.y }, view, perceivedBy: null });
+      step.timeline.push({ move: m });
       if (index === 0 && m === 0) {
         // O1 / P1: the stealth roll, answered by the seeded roller (B4).
         const request = { kind: "stealthRoll", hider: hider.id, modifiers: hider.modifiers ?? { situation: [], free: [] }, clause: ruleset === "opposed" ? "O1" : "P1" };
         const [roll] = furtive.rollRequests(state, [request], seed * 1000 + rollCount++);
         step.requests.push({ request, answer: roll });
+        step.timeline.push({ request, answer: roll });
         send({ ...roll, precautions: hider.precautions, view }, step);
+        send({ type: "turnStart", combatant: hider.id, round: 1 }, step);
       } else {
         send({ type: "viewChanged", hider: hider.id, moved: true, view }, step);
       }
@@ -111,7 +121,7 @@ export function runScenario(scenario, seed) {
     const attack = scenario.attack;
     const lastTurn = scenario.turns[scenario.turns.length - 1];
     const last = lastTurn.moves[lastTurn.moves.length - 1];
-    const step = { turn: scenario.turns.length + 1, note: "attack from hiding", target: attack.target, moves: [{ at: { x: last.x, y: last.y }, view: look(last), perceivedBy: perceivedNow() }], events: [], requests: [], log: [], changes: [] };
+    const step = { turn: scenario.turns.length + 1, note: "attack from hiding", target: attack.target, moves: [{ at: { x: last.x, y: last.y }, view: look(last), perceivedBy: perceivedNow() }], events: [], requests: [], log: [], changes: [], timeline: [{ move: 0 }] };
     send({ type: "turnStart", combatant: hider.id, round: scenario.turns.length + 1 }, step);
     const event = { type: "attack", attacker: hider.id, target: attack.target, noisy: attack.noisy ?? false, hits: attack.hits ?? 1, area: attack.area ?? false };
     if (ruleset === "percentile" && attack.hitZone) {
@@ -130,10 +140,10 @@ export function runScenario(scenario, seed) {
     }
     step.perceivedBy = perceivedNow();
     // P6: who may still defend the target this turn.
-    step.defense = observers
+    step.defense = ruleset !== "percentile" ? null : observers
       .filter((o) => o.id !== attack.target)
       .map((o) => ({ defender: o.id, ...furtive.canDefend(state, { defender: o.id, target: attack.target, attacker: hider.id }) }));
-    step.targetMayDefend = furtive.canDefend(state, { defender: attack.target, target: attack.target, attacker: hider.id });
+    step.targetMayDefend = ruleset !== "percentile" ? null : furtive.canDefend(state, { defender: attack.target, target: attack.target, attacker: hider.id });
     send({ type: "turnEnd", combatant: hider.id }, step);
     step.afterTurnEnd = perceivedNow();
     steps.push(step);
@@ -165,16 +175,22 @@ function print(run, lang) {
   for (const step of run.steps) {
     out();
     out(`## Turn ${step.turn}${step.note ? `: ${step.note}` : ""}`);
-    for (const move of step.moves) {
-      const inView = move.view.filter((v) => v.clearView).map((v) => `${name(v.observer)} (${Math.round(v.distance)} ft)`);
-      out(`${name(run.hider)} at (${move.at.x}, ${move.at.y}); clear view: ${inView.length ? inView.join(", ") : "nobody"}`);
+    for (const item of step.timeline) {
+      if ("move" in item) {
+        const move = step.moves[item.move];
+        const inView = move.view.filter((v) => v.clearView).map((v) => `${name(v.observer)} (${Math.round(v.distance)} ft)`);
+        out(`${name(run.hider)} at (${move.at.x}, ${move.at.y}); clear view: ${inView.length ? inView.join(", ") : "nobody"}`);
+      } else if ("event" in item) {
+        out(`  event   ${JSON.stringify(item.event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
+      } else if ("request" in item) {
+        const { request, answer } = item;
+        const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `roll ${answer.roll}`;
+        out(`  request ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} (${request.clause}) -> seeded roller: ${value}`);
+      } else if (item.log.audience === "gm" && item.log.clause !== "B3") {
+        out(`    [${item.log.clause}] ${text(item.log, lang)}`);
+      }
     }
-    for (const event of step.events) out(`  event   ${JSON.stringify(event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
-    for (const { request, answer } of step.requests) {
-      const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `roll ${answer.roll}`;
-      out(`  request ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} (${request.clause}) -> seeded roller: ${value}`);
-    }
-    for (const entry of step.log.filter((e) => e.audience === "gm" && e.clause !== "B3")) out(`  [${entry.clause}] ${text(entry, lang)}`);
+    for (const refusal of step.refusals ?? []) out(`  refused [${refusal.code}] ${refusal.message}`);
     if (step.defense) {
       out(`  may ${name(step.target)} defend itself? ${step.targetMayDefend.allowed ? "yes" : "no"} — ${text(step.targetMayDefend, lang)}`);
       for (const d of step.defense) out(`  may ${name(d.defender)} defend it? ${d.allowed ? "yes" : "no"} — ${text(d, lang)}`);
