@@ -12,9 +12,19 @@ fn p1_p3_smoke_through_the_json_facade() {
         ]
     }))
     .unwrap();
-    let outcome = api::apply(state, json!({"type": "enterStealth", "hider": "spy", "roll": 37})).unwrap();
+    let outcome = api::apply(
+        state,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
+    )
+    .unwrap();
     assert_eq!(outcome["state"]["hiders"]["spy"]["score"], 67);
-    assert_eq!(outcome["state"]["hiders"]["spy"]["pairs"]["tie"]["perceived"], true);
-    assert_eq!(outcome["state"]["hiders"]["spy"]["pairs"]["low"]["perceived"], false);
+    assert_eq!(
+        outcome["state"]["hiders"]["spy"]["pairs"]["tie"]["perceived"],
+        true
+    );
+    assert_eq!(
+        outcome["state"]["hiders"]["spy"]["pairs"]["low"]["perceived"],
+        false
+    );
     println!("{}", serde_json::to_string_pretty(&outcome).unwrap());
 }
