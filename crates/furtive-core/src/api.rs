@@ -123,6 +123,12 @@ pub fn attack_hidden(state: Value, query: Value) -> Result<Value, Error> {
     )?)
 }
 
+/// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): who does not perceive whom.
+pub fn hidden_from(state: Value) -> Result<Value, Error> {
+    let state: State = parse("state", state)?;
+    to_json(&crate::query::hidden_from(&state)?)
+}
+
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
 pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value, Error> {
     let state: State = parse("state", state)?;

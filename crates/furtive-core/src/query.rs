@@ -2,6 +2,8 @@
 //! locate, defend, knock out, pick a pocket, and how an attack on a hidden
 //! creature is rolled.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -110,6 +112,27 @@ pub struct HiddenAttackResult {
     pub clause: String,
     pub en: String,
     pub fr: String,
+}
+
+/// B1/B2: for every observer, the hiders it does not perceive:
+/// `{ observerTokenId: [hiderTokenId, ...] }`, observers and hiders in id
+/// order, observers that perceive everyone left out. This is the lookup the
+/// Foundry module publishes after each state change; its detection-mode
+/// hook answers from it without calling the engine.
+pub fn hidden_from(state: &State) -> Result<BTreeMap<TokenId, Vec<TokenId>>, Error> {
+    engine::validate_state(state)?;
+    let mut lookup: BTreeMap<TokenId, Vec<TokenId>> = BTreeMap::new();
+    for hider in state.hiders.keys() {
+        for observer in state.creatures.keys() {
+            if observer != hider && !state.perceives(observer, hider) {
+                lookup
+                    .entry(observer.clone())
+                    .or_default()
+                    .push(hider.clone());
+            }
+        }
+    }
+    Ok(lookup)
 }
 
 fn decision(allowed: bool, clause: &str, en: String, fr: String) -> Decision {

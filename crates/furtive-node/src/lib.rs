@@ -272,6 +272,14 @@ pub fn attack_hidden(env: Env, state: Unknown, query: Unknown) -> napi::Result<V
     query_call(&env, state, query, api::attack_hidden)
 }
 
+/// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): the lookup the Foundry module publishes.
+#[napi(js_name = "hiddenFrom", catch_unwind)]
+pub fn hidden_from(env: Env, state: Unknown) -> napi::Result<Value, Code> {
+    run(&env, &[("state", state)], |mut a| {
+        api::hidden_from(a.remove(0))
+    })
+}
+
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
 #[napi(js_name = "rollRequests", catch_unwind)]
 pub fn roll_requests(

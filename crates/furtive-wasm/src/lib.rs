@@ -186,6 +186,12 @@ pub fn attack_hidden(state: JsValue, query: JsValue) -> Result<JsValue, JsValue>
     ))
 }
 
+/// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): the lookup the Foundry module publishes.
+#[wasm_bindgen(js_name = "hiddenFrom")]
+pub fn hidden_from(state: JsValue) -> Result<JsValue, JsValue> {
+    output(api::hidden_from(input("state", &state)?))
+}
+
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
 #[wasm_bindgen(js_name = "rollRequests")]
 pub fn roll_requests(state: JsValue, requests: JsValue, seed: JsValue) -> Result<JsValue, JsValue> {

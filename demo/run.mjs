@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// Furtive's main job, outside Foundry: a hider walks past guards on a real
+// Foundry scene, and the engine decides, step by step, who perceives it.
+//
+// Usage: node demo/run.mjs [--scenario FILE]... [--seed N] [--json]
+// Without --scenario it runs the two shipped scenarios (opposed, then percentile).
+//
+// It uses the npm package `furtive` exactly as a user would (the napi backend
+// in Node): clear view from the scene's walls, events into `apply`, requests
+// answered by the seeded roller (B4), explanations from the log (B3).
+
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import * as furtive from "furtive";
+
+import { opposedCreature, percentileCreature } from "./actors.mjs";
+import { loadScenario, ScenarioError } from "./scenario.mjs";
+
+const SHIPPED = ["scenarios/nort-gate-opposed.json", "scenarios/nort-gate-percentile.json"].map((p) =>
+  fileURLToPath(new URL(p, import.meta.url)),
+);
+
+/**
+ * Runs one scenario and returns a machine-readable record of every step.
+ * @param {ReturnType<typeof loadScenario>} scenario
+ * @param {number} seed
+ */
+export function runScenario(scenario, seed) {
+  const { hider, observers, ruleset } = scenario;
+  const creatureOf = (/** @type {any} */ token) =>
+    ruleset === "opposed" ? opposedCreature(token.actor, token) : percentileCreature(scenario.roster[token.actor.name], token);
+  let state = furtive.createState({
+    ruleset,
+    settings: scenario.settings,
+    creatures: [creatureOf(hider), ...observers.map(creatureOf)],
+  });
+  const scene = furtive.parseScene(scenario.scene);
+  const names = Object.fromEntries([hider, ...observers].map((t) => [t.id, t.name]));
+  let rollCount = 0;
+  const steps = [];
+
+  /** Applies an event, answers its requests with the seeded roller until none is left. */
+  const send = (/** @type {any} */ event, /** @type {any} */ step) => {
+    const outcome = furtive.apply(state, event);
+    state = outcome.state;
+    step.events.push(event);
+    step.log.push(...outcome.log);
+    step.changes.push(...outcome.changes);
+    let requests = outcome.requests;
+    while (requests.length > 0) {
+      const answers = furtive.rollRequests(state, requests, seed * 1000 + rollCount++);
+      const next = [];
+      requests.forEach((request, i) => {
+        step.requests.push({ request, answer: answers[i] });
+        const answered = furtive.apply(state, answers[i]);
+        state = answered.state;
+        step.log.push(...answered.log);
+        step.changes.push(...answered.changes);
+        next.push(...answered.requests);
+      });
+      requests = next;
+    }
+  };
+
+  /** Clear view and distance from each observer to the hider standing at `at`. */
+  const look = (/** @type {{x: number, y: number}} */ at) => {
+    const tokens = [
+      { id: hider.id, x: at.x, y: at.y, width: hider.width, height: hider.height },
+      ...observers.map((o) => ({ id: o.id, x: o.x, y: o.y, width: o.width, height: o.height })),
+    ];
+    const matrix = furtive.clearViewMatrix(scene, tokens);
+    const hiderIndex = matrix.ids.indexOf(hider.id);
+    return observers.map((o) => {
+      const i = matrix.ids.indexOf(o.id);
+      return { observer: o.id, clearView: matrix.clearView[i][hiderIndex], distance: matrix.distances[i][hiderIndex] };
+    });
+  };
+
+  const snapshot = (/** @type {any} */ step) => {
+    step.perceivedBy = {};
+    for (const o of observers) {
+      step.perceivedBy[o.id] = furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed;
+    }
+  };
+
+  scenario.path.forEach((waypoint, index) => {
+    const step = { turn: index + 1, at: { x: waypoint.x, y: waypoint.y }, note: waypoint.note, view: look(waypoint), events: [], requests: [], log: [], changes: [] };
+    send({ type: "turnStart", combatant: hider.id, round: index + 1 }, step);
+    if (index === 0) {
+      const [roll] = furtive.rollRequests(state, [{ kind: "stealthRoll", hider: hider.id, modifiers: hider.modifiers ?? { situation: [], free: [] }, clause: ruleset === "opposed" ? "O1" : "P1" }], seed * 1000 + rollCount++);
+      step.requests.push({ request: { kind: "stealthRoll", hider: hider.id }, answer: roll });
+      send({ ...roll, precautions: hider.precautions, view: step.view }, step);
+    } else {
+      send({ type: "viewChanged", hider: hider.id, moved: true, view: step.view }, step);
+      if (waypoint.modifiers && ruleset === "percentile") {
+        send({ type: "modifiersChanged", hider: hider.id, modifiers: waypoint.modifiers }, step);
+      }
+    }
+    snapshot(step);
+    send({ type: "turnEnd", combatant: hider.id }, step);
+    step.afterTurnEnd = {};
+    for (const o of observers) {
+      step.afterTurnEnd[o.id] = furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed;
+    }
+    steps.push(step);
+  });
+
+  let finale = null;
+  if (scenario.attack) {
+    const attack = scenario.attack;
+    const last = scenario.path[scenario.path.length - 1];
+    const step = { turn: scenario.path.length + 1, at: { x: last.x, y: last.y }, note: "finale: attack", view: look(last), events: [], requests: [], log: [], changes: [] };
+    send({ type: "turnStart", combatant: hider.id, round: scenario.path.length + 1 }, step);
+    const event = { type: "attack", attacker: hider.id, target: attack.target, noisy: attack.noisy ?? false, hits: attack.hits ?? 1, area: attack.area ?? false };
+    if (ruleset === "percentile" && attack.hitZone) event.hitZone = attack.hitZone;
+    send(event, step);
+    snapshot(step);
+    step.defense = observers.map((o) => ({ defender: o.id, ...furtive.canDefend(state, { defender: o.id, target: attack.target, attacker: hider.id }) }));
+    send({ type: "turnEnd", combatant: hider.id }, step);
+    step.afterTurnEnd = {};
+    for (const o of observers) {
+      step.afterTurnEnd[o.id] = furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed;
+    }
+    steps.push(step);
+    finale = step;
+  }
+
+  const summary = observers.map((o) => ({
+    observer: o.id,
+    name: o.name,
+    firstPerceivedTurn: steps.find((s) => s.perceivedBy[o.id] || s.afterTurnEnd[o.id])?.turn ?? null,
+    perceivesAtEnd: steps[steps.length - 1].afterTurnEnd[o.id],
+  }));
+  return { name: scenario.name, ruleset, seed, hider: hider.id, names, steps, finale: finale !== null, summary, state };
+}
+
+/** @param {string} lang */
+const text = (/** @type {any} */ entry, lang) => (lang === "fr" ? entry.fr : entry.en);
+
+/**
+ * Prints a run for a person.
+ * @param {ReturnType<typeof runScenario>} run
+ * @param {string} lang
+ */
+function print(run, lang) {
+  const out = (/** @type {string} */ line = "") => process.stdout.write(`${line}\n`);
+  const name = (/** @type {string} */ id) => run.names[id] ?? id;
+  out(`# ${run.name}`);
+  out(`ruleset ${run.ruleset}, seed ${run.seed}, hider ${name(run.hider)}`);
+  for (const step of run.steps) {
+    out();
+    out(`## Turn ${step.turn}: ${name(run.hider)} at (${step.at.x}, ${step.at.y})${step.note ? ` — ${step.note}` : ""}`);
+    const inView = step.view.filter((v) => v.clearView).map((v) => `${name(v.observer)} (${Math.round(v.distance)} ft)`);
+    out(`clear view: ${inView.length ? inView.join(", ") : "nobody"}`);
+    for (const event of step.events) out(`  event   ${JSON.stringify(event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
+    for (const { request, answer } of step.requests) {
+      const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `roll ${answer.roll}`;
+      out(`  request ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} -> seeded roller: ${value}`);
+    }
+    for (const entry of step.log.filter((e) => e.audience === "gm" && e.clause !== "B3")) out(`  [${entry.clause}] ${text(entry, lang)}`);
+    const perceived = Object.entries(step.afterTurnEnd).filter(([, p]) => p).map(([id]) => name(id));
+    out(`perceived by (end of turn): ${perceived.length ? perceived.join(", ") : "nobody"}`);
+    if (step.defense) {
+      for (const d of step.defense) out(`  defend? ${name(d.defender)}: ${d.allowed ? "yes" : "no"} — ${text(d, lang)}`);
+    }
+  }
+  out();
+  out("## Summary");
+  out("| observer | first perceives on turn | perceives at the end |");
+  out("|---|---|---|");
+  for (const row of run.summary) out(`| ${row.name} | ${row.firstPerceivedTurn ?? "never"} | ${row.perceivesAtEnd ? "yes" : "no"} |`);
+  out();
+}
+
+function main() {
+  const { values } = parseArgs({
+    options: {
+      scenario: { type: "string", multiple: true },
+      seed: { type: "string" },
+      json: { type: "boolean", default: false },
+      lang: { type: "string", default: "en" },
+    },
+  });
+  if (values.lang !== "en" && values.lang !== "fr") throw new ScenarioError("--lang", 'expected "en" or "fr"');
+  let seedOverride;
+  if (values.seed !== undefined) {
+    seedOverride = Number(values.seed);
+    if (!Number.isSafeInteger(seedOverride) || seedOverride < 0 || seedOverride > 9_000_000_000) {
+      throw new ScenarioError("--seed", "expected an integer from 0 to 9000000000");
+    }
+  }
+  const runs = (values.scenario ?? SHIPPED).map((file) => {
+    const scenario = loadScenario(file);
+    return runScenario(scenario, seedOverride ?? scenario.seed);
+  });
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(runs.map(({ state, ...run }) => run), null, 2)}\n`);
+  } else {
+    runs.forEach((run) => print(run, values.lang));
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    main();
+  } catch (error) {
+    const e = /** @type {any} */ (error);
+    process.stderr.write(`furtive demo: ${e.code ? `[${e.code}] ` : ""}${e.message}\n`);
+    process.exit(2);
+  }
+}
