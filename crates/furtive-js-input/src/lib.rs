@@ -11,7 +11,7 @@
 //! | JavaScript value                  | JSON value / error (`invalid_input`)                  |
 //! |-----------------------------------|-------------------------------------------------------|
 //! | `null`, boolean, string           | the same                                              |
-//! | finite number                     | an integer when it is one within ±(2^53-1), else a float |
+//! | finite number                     | an integer when it is integer-valued and fits 64 bits, else a float |
 //! | `NaN`, `±Infinity`                | error: not a JSON number                              |
 //! | array                             | array; an `undefined` element is an error             |
 //! | any other object                  | object of its own enumerable string keys; a property whose value is `undefined` is left out (absent) |
@@ -38,9 +38,6 @@ pub const MAX_VALUES: usize = 1_000_000;
 pub const MAX_STRING_BYTES: usize = 65_536;
 /// Most string bytes (values and keys) in one argument.
 pub const MAX_TOTAL_STRING_BYTES: usize = 16 * 1024 * 1024;
-
-/// Largest integer a JavaScript number holds exactly: 2^53 - 1.
-const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// What a [`Reader`] sees in one JavaScript value.
 #[derive(Debug, Clone, PartialEq)]
@@ -206,9 +203,14 @@ impl<R: Reader> Walk<'_, R> {
     }
 }
 
-/// A finite number as JSON: an integer when it is one within ±(2^53-1)
-/// (so `37` and `37.0` are the same integer, and `-0` is `0`), else a float.
+/// A finite number as JSON: an integer when it is integer-valued and fits a
+/// 64-bit integer (so `37` and `37.0` are the same integer, `-0` is `0`, and
+/// `2**53` is the integer 9007199254740992, as the JSON text `9007199254740992`
+/// would be), else a float.
 pub fn number(n: f64) -> Result<Number, String> {
+    /// 2^64 and -2^63, exact in an f64.
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    const I64_MIN: f64 = -9_223_372_036_854_775_808.0;
     if n.is_nan() {
         return Err("NaN is not a JSON number".into());
     }
@@ -216,8 +218,13 @@ pub fn number(n: f64) -> Result<Number, String> {
         let sign = if n < 0.0 { "-" } else { "" };
         return Err(format!("{sign}Infinity is not a JSON number"));
     }
-    if n.fract() == 0.0 && n.abs() <= MAX_SAFE_INTEGER {
-        return Ok(Number::from(n as i64));
+    if n.fract() == 0.0 {
+        if (0.0..U64_END).contains(&n) {
+            return Ok(Number::from(n as u64));
+        }
+        if (I64_MIN..0.0).contains(&n) {
+            return Ok(Number::from(n as i64));
+        }
     }
     Number::from_f64(n).ok_or_else(|| "not a JSON number".into())
 }
@@ -314,8 +321,17 @@ mod tests {
     fn numbers_are_integers_only_when_exact() {
         assert_eq!(number(37.0).unwrap(), Number::from(37));
         assert_eq!(number(-5.0).unwrap(), Number::from(-5));
-        assert!(number(9_007_199_254_740_991.0).unwrap().is_i64());
-        assert!(number(9_007_199_254_740_992.0).unwrap().is_f64());
+        assert_eq!(number(-0.0).unwrap(), Number::from(0));
+        assert_eq!(
+            number(9_007_199_254_740_992.0).unwrap(),
+            Number::from(9_007_199_254_740_992u64)
+        );
+        assert_eq!(
+            number(-1e18).unwrap(),
+            Number::from(-1_000_000_000_000_000_000i64)
+        );
+        assert!(number(1e30).unwrap().is_f64());
+        assert!(number(-1e19).unwrap().is_f64());
         assert!(number(0.5).unwrap().is_f64());
         assert_eq!(number(f64::NAN).unwrap_err(), "NaN is not a JSON number");
         assert_eq!(
