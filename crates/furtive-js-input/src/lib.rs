@@ -181,10 +181,12 @@ impl<R: Reader> Walk<'_, R> {
                 let keys = self.reader.keys(value).map_err(|_| self.unreadable())?;
                 let mut map = Map::new();
                 for key in keys {
+                    // Checked before the key joins the path, so a 10 MB key
+                    // does not become a 10 MB error message.
+                    self.string(&key)?;
                     let len = self.path.len();
                     self.path.push('.');
                     self.path.push_str(&key);
-                    self.string(&key)?;
                     let property = self
                         .reader
                         .property(value, &key)
@@ -393,5 +395,13 @@ mod tests {
         );
         let at_limit = Js::Str("x".repeat(MAX_STRING_BYTES));
         assert!(to_json(&mut Fake, "state", &at_limit).is_ok());
+        let long_key = obj(&[(&"k".repeat(MAX_STRING_BYTES + 1), Js::Null)]);
+        assert_eq!(
+            refusal("state", long_key),
+            (
+                "state".into(),
+                "a string of 65537 bytes is longer than the 65536 allowed".into()
+            )
+        );
     }
 }
