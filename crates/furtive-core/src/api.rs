@@ -22,6 +22,8 @@ pub fn parse<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, Error> 
         let path = error.path().to_string();
         let field = if path == "." || path.is_empty() {
             what.to_owned()
+        } else if path.starts_with('[') {
+            format!("{what}{path}")
         } else {
             format!("{what}.{path}")
         };
@@ -30,6 +32,59 @@ pub fn parse<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, Error> 
             message: error.into_inner().to_string(),
         }
     })
+}
+
+/// Parses an event. `Event` is an internally tagged enum (`type`), and
+/// serde buffers such enums before reading their fields, so the path of a
+/// bad field is lost (`event: invalid type: integer `3`, expected a
+/// string`). When that happens, the fields of the event are parsed one by
+/// one with their types to name the bad one (`event.hider: ...`). The
+/// accept/refuse decision is always `Event`'s own; this only words the error.
+/// (Fix: event errors used to name no field.)
+pub fn parse_event(what: &str, value: Value) -> Result<Event, Error> {
+    match parse::<Event>(what, value.clone()) {
+        Ok(event) => Ok(event),
+        Err(Error::InvalidInput { field, message }) if field == what => {
+            Err(locate_event_error(what, &value).unwrap_or(Error::InvalidInput { field, message }))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// The first field of an event object that does not parse as the type that
+/// field has in every event (field names mean the same in all of them).
+fn locate_event_error(what: &str, value: &Value) -> Option<Error> {
+    use crate::event::ViewEntry;
+    use crate::state::{Creature, HitZone, Modifiers};
+    fn check<T: DeserializeOwned>(field: &str, value: &Value) -> Option<Error> {
+        parse::<T>(field, value.clone()).err()
+    }
+    let object = value.as_object()?;
+    for (key, field_value) in object {
+        let field = format!("{what}.{key}");
+        let error = match key.as_str() {
+            "type" => check::<String>(&field, field_value),
+            "hider" | "observer" | "attacker" | "target" | "token" | "combatant" => {
+                check::<String>(&field, field_value)
+            }
+            "roll" | "total" => check::<i64>(&field, field_value),
+            "hits" => check::<u32>(&field, field_value),
+            "round" => check::<Option<u32>>(&field, field_value),
+            "moved" | "sprinting" | "noisy" | "area" | "perceived" => {
+                check::<bool>(&field, field_value)
+            }
+            "modifiers" => check::<Modifiers>(&field, field_value),
+            "precautions" | "allies" => check::<Vec<String>>(&field, field_value),
+            "view" => check::<Vec<ViewEntry>>(&field, field_value),
+            "creature" => check::<Creature>(&field, field_value),
+            "hitZone" => check::<Option<HitZone>>(&field, field_value),
+            _ => None,
+        };
+        if error.is_some() {
+            return error;
+        }
+    }
+    None
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
@@ -65,7 +120,7 @@ pub fn create_state(config: Value) -> Result<Value, Error> {
 /// `apply(state, event) -> Outcome`. See [`crate::apply`].
 pub fn apply(state: Value, event: Value) -> Result<Value, Error> {
     let state: State = parse("state", state)?;
-    let event: Event = parse("event", event)?;
+    let event = parse_event("event", event)?;
     to_json(&crate::apply(&state, event)?)
 }
 
@@ -144,7 +199,7 @@ pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value
 /// `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request.
 pub fn settle(state: Value, event: Value, seed: Value) -> Result<Value, Error> {
     let state: State = parse("state", state)?;
-    let event: Event = parse("event", event)?;
+    let event = parse_event("event", event)?;
     to_json(&crate::settle(&state, event, parse_seed(&seed)?)?)
 }
 

@@ -165,9 +165,21 @@ pub fn apply(state: &State, event: Event) -> Result<Outcome, Error> {
             next.combat.active = true;
             next.combat.round = round.unwrap_or(next.combat.round).saturating_add(1);
         }
-        Event::CombatEnd => {
+        Event::CombatEnd {} => {
             if let Some(current) = next.combat.turn.clone() {
                 turn_end(&mut next, &current, &mut ctx);
+            }
+            // P6 / P9: a surprise still running (made outside combat, or by
+            // a combatant whose turn is not the current one) ends with the
+            // combat, and so does its attacker's surprise turn: everyone
+            // perceives the attacker, as at the end of a surprise turn.
+            // (Fix: the surprises used to be dropped without the P9 reveal.)
+            if next.ruleset == Ruleset::Percentile {
+                let attackers: BTreeSet<TokenId> =
+                    next.surprises.iter().map(|s| s.attacker.clone()).collect();
+                for attacker in attackers {
+                    percentile::turn_end(&mut next, &attacker, &mut ctx);
+                }
             }
             next.combat = Default::default();
             if !next.surprises.is_empty() {
@@ -214,10 +226,13 @@ fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
         Ruleset::Percentile => percentile::turn_end(state, combatant, ctx),
         Ruleset::Opposed => opposed::turn_end(state, combatant, ctx),
     }
+    // P9 / O7: the one-roll-a-turn record belongs to the current turn; the
+    // end of another combatant's turn (late or stray) must not reset it.
+    // (Fix: it used to be cleared by any turn end.)
     if state.combat.turn.as_deref() == Some(combatant) {
         state.combat.turn = None;
+        state.combat.rolled_this_turn.clear();
     }
-    state.combat.rolled_this_turn.clear();
 }
 
 fn upsert_creature(state: &mut State, creature: &Creature, ctx: &mut Ctx) -> Result<(), Error> {
@@ -311,7 +326,7 @@ fn gm_override(
     });
     pair.perceived = perceived;
     pair.reason = crate::state::PairReason::GmOverride;
-    pair.exposed = pair.clear_view && !perceived;
+    pair.refresh_exposed();
     let (en, fr) = if perceived {
         ("perceives", "perçoit")
     } else {
@@ -753,7 +768,7 @@ fn validate_event(state: &State, event: &Event) -> Result<(), Error> {
         Event::TurnStart { combatant, .. } | Event::TurnEnd { combatant } => {
             check_id("combatant", combatant)
         }
-        Event::RoundEnd { .. } | Event::CombatEnd => Ok(()),
+        Event::RoundEnd { .. } | Event::CombatEnd {} => Ok(()),
         Event::ModifiersChanged { hider, modifiers } => {
             known(state, "hider", hider)?;
             validate_modifiers("modifiers", modifiers)

@@ -78,7 +78,9 @@ pub enum Error {
     #[error("{field}: `{id}` cannot act on itself")]
     SelfReference { field: String, id: String },
 
-    /// Malformed scene data (see [`crate::scene`]).
+    /// Malformed scene data. Reserved: no engine path returns it yet (there
+    /// is no scene module in furtive-core); kept so the published code list
+    /// stays stable.
     #[error("{field}: {message}")]
     InvalidScene { field: String, message: String },
 }

@@ -125,7 +125,7 @@ pub enum Event {
         round: Option<u32>,
     },
     /// The combat ends: surprises expire, turn counters reset.
-    CombatEnd,
+    CombatEnd {},
 
     /// P4: the situation or environment changed for `hider`: the score is
     /// stale and a new roll is requested; the old score applies until then.
@@ -170,7 +170,7 @@ impl Event {
             Event::TurnStart { .. } => "turnStart",
             Event::TurnEnd { .. } => "turnEnd",
             Event::RoundEnd { .. } => "roundEnd",
-            Event::CombatEnd => "combatEnd",
+            Event::CombatEnd {} => "combatEnd",
             Event::ModifiersChanged { .. } => "modifiersChanged",
             Event::Sprint { .. } => "sprint",
             Event::StopHiding { .. } => "stopHiding",

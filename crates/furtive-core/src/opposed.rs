@@ -229,7 +229,7 @@ fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, 
             format!("{observer_label} a {hider_label} en vue dégagée : test de Perception immédiat contre {effective} (O4)."),
         );
     }
-    pair.exposed = pair.clear_view && !pair.perceived;
+    pair.refresh_exposed();
 }
 
 fn observers_of(state: &State, hider: &str) -> Vec<String> {
@@ -419,7 +419,7 @@ fn view_changed(
             .get_mut(hider)
             .and_then(|h| h.pairs.get_mut(&entry.observer))
         {
-            pair.exposed = pair.clear_view && !pair.perceived;
+            pair.refresh_exposed();
         }
     }
     Ok(())
@@ -445,6 +445,19 @@ fn perception_rolled(
         .pairs
         .entry(observer.to_owned())
         .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+    // O4: a stored result is never rolled again in this stealth attempt;
+    // only a requested check (O9 sets `check_pending`) replaces it. (Fix: an
+    // unrequested second check used to overwrite the stored result.)
+    if let Some(stored) = pair.perception_total.filter(|_| !pair.check_pending) {
+        ctx.gm(
+            "O4",
+            Some(hider),
+            Some(observer),
+            format!("{observer_label} already made its Perception check against {hider_label} ({stored}); a stored result is never rolled again in this attempt: {total} is ignored (O4)."),
+            format!("{observer_label} a déjà fait son test de Perception contre {hider_label} ({stored}) ; un résultat enregistré n'est jamais relancé pendant cette tentative : {total} est ignoré (O4)."),
+        );
+        return Ok(());
+    }
     pair.perception_total = Some(total);
     pair.check_pending = false;
     if pair.perceived {
@@ -472,7 +485,7 @@ fn perception_rolled(
         );
     } else {
         pair.reason = PairReason::PerceptionCheck;
-        pair.exposed = pair.clear_view;
+        pair.refresh_exposed();
         ctx.gm(
             "O4",
             Some(hider),
@@ -732,10 +745,12 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
         return;
     };
     let moved = record.moved_this_turn;
+    // (Fix: a pair whose first check was still pending counted as exposed;
+    // O5 needs a failed check, see `Pair::is_exposed`.)
     let exposed: Vec<String> = record
         .pairs
         .iter()
-        .filter(|(o, p)| p.clear_view && !p.perceived && state.creatures.contains_key(*o))
+        .filter(|(o, p)| p.is_exposed() && state.creatures.contains_key(*o))
         .map(|(o, _)| o.clone())
         .collect();
     let broken: Vec<String> = record

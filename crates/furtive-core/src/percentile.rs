@@ -95,23 +95,33 @@ fn describe_tier(stealth_skill: u32, d100: u32) -> (String, String) {
     }
 }
 
-fn describe_modifiers(modifiers: &Modifiers) -> String {
-    let mut parts: Vec<String> = Vec::new();
+/// The active modifiers for explanations, in English and French (B3).
+/// (Fix: the empty list and unlabelled GM modifiers were English in the
+/// French text.)
+fn describe_modifiers(modifiers: &Modifiers) -> (String, String) {
+    let mut en: Vec<String> = Vec::new();
+    let mut fr: Vec<String> = Vec::new();
     let mut seen = Vec::new();
     for m in &modifiers.situation {
         if !seen.contains(m) {
             seen.push(*m);
-            parts.push(format!("{} {:+}", m.id(), m.value()));
+            en.push(format!("{} {:+}", m.id(), m.value()));
+            fr.push(format!("{} {:+}", m.id(), m.value()));
         }
     }
     for m in &modifiers.free {
-        let label = if m.label.is_empty() { "GM" } else { &m.label };
-        parts.push(format!("{label} {:+}", m.value));
+        let (label_en, label_fr) = if m.label.is_empty() {
+            ("GM", "MJ")
+        } else {
+            (m.label.as_str(), m.label.as_str())
+        };
+        en.push(format!("{label_en} {:+}", m.value));
+        fr.push(format!("{label_fr} {:+}", m.value));
     }
-    if parts.is_empty() {
-        "none".into()
+    if en.is_empty() {
+        ("none".into(), "aucun".into())
     } else {
-        parts.join(", ")
+        (en.join(", "), fr.join(", "))
     }
 }
 
@@ -137,41 +147,59 @@ fn enter_stealth(
     if sprinting && !modifiers.situation.contains(&SituationModifier::Sprint) {
         modifiers.situation.push(SituationModifier::Sprint);
     }
-    // P9: a roll made while at least one observer perceives the hider carries -100.
+    // P9: a roll made while at least one observer perceives the hider carries
+    // -100. The observers that count are those the hider hides from (P2:
+    // "perceived by the creatures it wants to hide from"), i.e. not its
+    // allies. With a previous attempt, they are its perceiving pairs; in
+    // combat without one, every non-ally in the scene sees the hider fight
+    // in the open ("to vanish mid-fight"). Outside combat, a first roll has
+    // no automatic -100: the GM sets `already_perceived` (P2) if it applies.
+    let hider_creature = state.creature("hider", hider)?.clone();
+    let hides_from = |observer: &str| {
+        observer != hider
+            && state
+                .creatures
+                .get(observer)
+                .is_some_and(|c| !c.is_ally_of(&hider_creature))
+    };
     let previous = state.hiders.remove(hider);
-    if let Some(previous) = &previous {
-        let perceiving = previous
+    let mut already_perceived_added = false;
+    let perceiving = match &previous {
+        Some(previous) => previous
             .pairs
             .iter()
-            .filter(|(o, p)| p.perceived && state.creatures.contains_key(*o))
-            .count();
-        if perceiving > 0
-            && !modifiers
-                .situation
-                .contains(&SituationModifier::AlreadyPerceived)
-        {
-            modifiers
-                .situation
-                .push(SituationModifier::AlreadyPerceived);
-            ctx.gm(
-                "P9",
-                Some(hider),
-                None,
-                format!("{perceiving} observer(s) already perceive {label}: already_perceived -100 is added (P9)."),
-                format!("{perceiving} observateur(s) perçoivent déjà {label} : already_perceived -100 s'applique (P9)."),
-            );
-        }
+            .filter(|(o, p)| p.perceived && hides_from(o))
+            .count(),
+        None if state.combat.active => state.creatures.keys().filter(|o| hides_from(o)).count(),
+        None => 0,
+    };
+    if perceiving > 0
+        && !modifiers
+            .situation
+            .contains(&SituationModifier::AlreadyPerceived)
+    {
+        modifiers
+            .situation
+            .push(SituationModifier::AlreadyPerceived);
+        already_perceived_added = true;
+        ctx.gm(
+            "P9",
+            Some(hider),
+            None,
+            format!("{perceiving} observer(s) already perceive {label}: already_perceived -100 is added (P9)."),
+            format!("{perceiving} observateur(s) perçoivent déjà {label} : already_perceived -100 s'applique (P9)."),
+        );
     }
     let score = stealth_score(stealth_skill, d100, &modifiers);
     let (tier_en, tier_fr) = describe_tier(stealth_skill, d100);
-    let modifier_list = describe_modifiers(&modifiers);
+    let (list_en, list_fr) = describe_modifiers(&modifiers);
     let modifier_total = modifiers.total();
     ctx.both(
         "P1",
         Some(hider),
         None,
-        format!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({modifier_list}) (P1, P2)."),
-        format!("{label} : score de furtivité {score} = Furtivité {stealth_skill} + {tier_fr} + modificateurs {modifier_total:+} ({modifier_list}) (P1, P2)."),
+        format!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({list_en}) (P1, P2)."),
+        format!("{label} : score de furtivité {score} = Furtivité {stealth_skill} + {tier_fr} + modificateurs {modifier_total:+} ({list_fr}) (P1, P2)."),
         format!("{label} makes a stealth roll."),
         format!("{label} fait un jet de Furtivité."),
     );
@@ -179,6 +207,7 @@ fn enter_stealth(
     let mut record = Hider::new();
     record.d100 = Some(d100);
     record.modifiers = modifiers;
+    record.already_perceived_added = already_perceived_added;
     record.score = Some(score);
     if let Some(previous) = previous {
         record.moved_this_turn = previous.moved_this_turn;
@@ -353,6 +382,24 @@ pub fn zone_names(zone: HitZone) -> (&'static str, &'static str) {
     }
 }
 
+/// P4: the modifiers the caller asked for, in force or pending: the roll's
+/// modifiers without the `already_perceived` that P9 added on its own.
+/// (Fix: comparing with the automatic modifier made every unchanged
+/// `modifiersChanged` after such a roll look like a change, and `sprint`
+/// carried the old -100 into the next roll whether or not P9 still applied.)
+fn callers_modifiers(record: &Hider) -> Modifiers {
+    if let Some(pending) = &record.pending_modifiers {
+        return pending.clone();
+    }
+    let mut modifiers = record.modifiers.clone();
+    if record.already_perceived_added {
+        modifiers
+            .situation
+            .retain(|m| *m != SituationModifier::AlreadyPerceived);
+    }
+    modifiers
+}
+
 /// P4: new modifiers make the score stale and request a new roll.
 fn modifiers_changed(
     state: &mut State,
@@ -362,11 +409,7 @@ fn modifiers_changed(
 ) -> Result<(), Error> {
     let label = engine::label(state, hider);
     let record = engine::hiding_mut(state, hider)?;
-    let current = record
-        .pending_modifiers
-        .as_ref()
-        .unwrap_or(&record.modifiers);
-    if current.same_as(modifiers) {
+    if callers_modifiers(record).same_as(modifiers) {
         ctx.gm(
             "P4",
             Some(hider),
@@ -379,6 +422,7 @@ fn modifiers_changed(
     record.stale = true;
     record.pending_modifiers = Some(modifiers.clone());
     let score = record.score.unwrap_or_default();
+    let (list_en, list_fr) = describe_modifiers(modifiers);
     ctx.requests.push(Request::StealthRoll {
         hider: hider.to_owned(),
         modifiers: modifiers.clone(),
@@ -388,8 +432,8 @@ fn modifiers_changed(
         "P4",
         Some(hider),
         None,
-        format!("The situation changed ({}): {label} must roll again; score {score} stays in force until the new roll (P4).", describe_modifiers(modifiers)),
-        format!("La situation a changé ({}) : {label} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4).", describe_modifiers(modifiers)),
+        format!("The situation changed ({list_en}): {label} must roll again; score {score} stays in force until the new roll (P4)."),
+        format!("La situation a changé ({list_fr}) : {label} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4)."),
         format!("The situation changed: {label} must make a new stealth roll."),
         format!("La situation a changé : {label} doit refaire un jet de Furtivité."),
     );
@@ -413,10 +457,7 @@ fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
         );
         return Ok(());
     };
-    let mut modifiers = record
-        .pending_modifiers
-        .clone()
-        .unwrap_or_else(|| record.modifiers.clone());
+    let mut modifiers = callers_modifiers(record);
     if !modifiers.situation.contains(&SituationModifier::Sprint) {
         modifiers.situation.push(SituationModifier::Sprint);
     }
@@ -455,12 +496,17 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
             pair.perceived = true;
             pair.reason = PairReason::SurpriseEnded;
         }
-        ctx.public(
+        // B3 / P2: the -100 is a modifier, hidden from players by default;
+        // the public text names it without the number. (Fix: the public
+        // entry used to show "-100" whatever the setting.)
+        ctx.both(
             "P9",
             Some(combatant),
             None,
-            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries -100 (P9)."),
-            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit -100 (P9)."),
+            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries already_perceived -100 (P9)."),
+            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit already_perceived -100 (P9)."),
+            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll will be harder (P9)."),
+            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité sera plus difficile (P9)."),
         );
     }
 }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Error;
 use crate::outcome::Decision;
 use crate::percentile::zone_names;
-use crate::state::{HitZone, Ruleset, State, TokenId};
+use crate::state::{HitZone, PairReason, Ruleset, State, TokenId};
 use crate::{engine, opposed};
 
 /// `{ observer, hider }`: for [`perceives`] and [`can_locate`].
@@ -261,7 +261,9 @@ pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error
 
 /// P7 + P8 (`percentile`): the knockout attempt after a surprise attack to
 /// the head. Allowed iff the target is defenseless against the attacker,
-/// the first attack of the surprise chose the head, and no helmet. Chance:
+/// the first attack of the surprise chose the head, no later attack of the
+/// surprise has been made (the knockout is part of that first attack), and
+/// no helmet. Chance:
 /// base Furtivité %; damage: floor(raw / 4); duration: 1 + floor(Force / 5)
 /// minutes; no criticals (P11).
 /// Errors: `wrong_ruleset`, `unknown_token`, `out_of_range` (d100, rawDamage).
@@ -318,6 +320,14 @@ pub fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, 
                 "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8).".into(),
             ));
         }
+    }
+    // P7/P8: the knockout is part of the first attack of the surprise (the
+    // one whose zone the attacker chose); a later attack cannot attempt it.
+    if surprise.attacks > 1 {
+        return Ok(refuse(
+            format!("The knockout belongs to the first attack of the surprise; {a} has attacked {t} again since: no knockout (P7, P8)."),
+            format!("L'assommement fait partie de la première attaque de la surprise ; {a} a attaqué {t} de nouveau depuis : pas d'assommement (P7, P8)."),
+        ));
     }
     if query.helmet {
         return Ok(refuse(
@@ -396,6 +406,9 @@ pub fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision
 /// O10 (`opposed`): how `attacker` rolls against the hider `target`.
 /// Perceived, or an uncountered targeting sense in range (O13), or an area
 /// effect: normal. Aimed at the hider's space: disadvantage. Elsewhere: miss.
+/// An attacker that perceives the hider only through a non-targeting sense
+/// (pair reason `enhancedSense`) knows its presence, not its space: O10
+/// applies (clause `O13`).
 pub fn attack_hidden(
     state: &State,
     query: &HiddenAttackQuery,
@@ -444,13 +457,24 @@ pub fn attack_hidden(
                 ),
             ));
         }
+        // O13: a non-targeting sense gives presence only, so O10 still
+        // applies to an attacker that perceives the hider only through it.
+        // (Fix: such an attacker used to attack normally.)
+        let presence_only = pair.is_some_and(|p| p.reason == PairReason::EnhancedSense);
         if state.perceives(&query.attacker, &query.target) {
-            return Ok(result(
-                AttackMode::Normal,
-                "O10",
-                format!("{a} perceives {t}: a normal attack (O10)."),
-                format!("{a} perçoit {t} : attaque normale (O10)."),
-            ));
+            if !presence_only {
+                return Ok(result(
+                    AttackMode::Normal,
+                    "O10",
+                    format!("{a} perceives {t}: a normal attack (O10)."),
+                    format!("{a} perçoit {t} : attaque normale (O10)."),
+                ));
+            }
+            return Ok(if query.aimed_at_space {
+                result(AttackMode::Disadvantage, "O13", format!("{a} senses {t}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."))
+            } else {
+                result(AttackMode::Miss, "O13", format!("{a} senses {t}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."))
+            });
         }
     } else {
         return Ok(result(

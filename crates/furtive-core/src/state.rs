@@ -372,7 +372,8 @@ pub struct Pair {
     /// `opposed`: a Perception check has been requested and not answered yet.
     #[serde(default)]
     pub check_pending: bool,
-    /// `opposed`: clear view while unperceived (O5).
+    /// `opposed`: exposed (O5): clear view, unperceived, and not waiting for
+    /// its first Perception check (a check not yet answered has not failed).
     #[serde(default)]
     pub exposed: bool,
 }
@@ -389,6 +390,25 @@ impl Pair {
             exposed: false,
         }
     }
+
+    /// O5: the observer has the hider in clear view, does not perceive it,
+    /// and has failed its check: the pair is not waiting for its first
+    /// Perception check (B1: until that check is answered nothing reveals
+    /// the hider).
+    pub fn is_exposed(&self) -> bool {
+        self.clear_view
+            && !self.perceived
+            && !(self.check_pending && self.perception_total.is_none())
+    }
+
+    /// Sets `exposed` from [`Pair::is_exposed`].
+    pub(crate) fn refresh_exposed(&mut self) {
+        self.exposed = self.is_exposed();
+    }
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// Where a hider's attempt stands.
@@ -423,6 +443,12 @@ pub struct Hider {
     /// `percentile`: the modifiers the pending new roll will use (P4).
     #[serde(default)]
     pub pending_modifiers: Option<Modifiers>,
+    /// `percentile`: P9 added `already_perceived` to `modifiers` on its own
+    /// (the caller's modifiers did not hold it). P4 compares the caller's
+    /// modifiers without it, and a new roll request does not carry it: P9
+    /// decides again when that roll arrives. Omitted from JSON when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub already_perceived_added: bool,
     /// `opposed`: the held Stealth total (O1).
     #[serde(default)]
     pub held_total: Option<i64>,
@@ -449,6 +475,7 @@ impl Hider {
             score: None,
             stale: false,
             pending_modifiers: None,
+            already_perceived_added: false,
             held_total: None,
             penalties: Vec::new(),
             precautions: Vec::new(),

@@ -1,0 +1,284 @@
+//! One test per stable error code: each is triggered through `apply`, a
+//! query or the JSON facade, with its message naming the field at fault.
+
+mod common;
+
+use common::*;
+use furtive_core::query::{knockout, KnockoutQuery};
+use furtive_core::{api, Error, State};
+use serde_json::json;
+
+/// Codes no engine path returns yet (kept in `Error::CODES` because the
+/// bindings publish the list). `invalid_scene` names a scene module that
+/// does not exist in furtive-core.
+const RESERVED: &[&str] = &["invalid_scene"];
+
+fn percentile() -> State {
+    state(json!({
+        "ruleset": "percentile",
+        "creatures": [
+            {"id": "spy", "stealthSkill": 60},
+            {"id": "guard", "side": "guards", "acuities": {"visual": 10}},
+            {"id": "watcher", "side": "guards", "acuities": {"visual": 500}}
+        ]
+    }))
+}
+
+fn opposed() -> State {
+    state(json!({
+        "ruleset": "opposed",
+        "creatures": [
+            {"id": "rogue", "side": "party"},
+            {"id": "guard", "side": "guards"},
+            {"id": "captain", "side": "guards"},
+            {"id": "merchant", "side": "neutral"}
+        ]
+    }))
+}
+
+/// Triggers `code` and returns the error. Panics for a code without a trigger,
+/// so a new code fails `every_error_code_has_a_trigger` until it gets one.
+fn trigger(code: &str) -> Error {
+    match code {
+        "unknown_token" => refused(
+            &percentile(),
+            json!({"type": "enterStealth", "hider": "ghost", "roll": 50}),
+        ),
+        "duplicate_token" => api::create_state(json!({
+            "ruleset": "opposed",
+            "creatures": [{"id": "a"}, {"id": "b"}, {"id": "a"}]
+        }))
+        .unwrap_err(),
+        "out_of_range" => refused(
+            &opposed(),
+            json!({"type": "attack", "attacker": "rogue", "target": "guard", "hits": 101}),
+        ),
+        "invalid_input" => refused(
+            &opposed(),
+            json!({"type": "upsertCreature", "creature": {"id": ""}}),
+        ),
+        "unsupported_version" => {
+            let mut old = opposed();
+            old.version = 2;
+            refused(&old, json!({"type": "combatEnd"}))
+        }
+        "wrong_ruleset" => refused(
+            &opposed(),
+            json!({"type": "modifiersChanged", "hider": "rogue", "modifiers": {}}),
+        ),
+        "not_hiding" => refused(&opposed(), json!({"type": "stopHiding", "hider": "rogue"})),
+        "stealth_roll_already_made" => refused(
+            &run(
+                &percentile(),
+                vec![
+                    json!({"type": "turnStart", "combatant": "spy"}),
+                    json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+                ],
+            ),
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        ),
+        "not_hider_turn" => refused(
+            &run(
+                &opposed(),
+                vec![json!({"type": "turnStart", "combatant": "guard"})],
+            ),
+            json!({"type": "enterStealth", "hider": "rogue", "roll": 10}),
+        ),
+        "sprinting" => refused(
+            &opposed(),
+            json!({"type": "enterStealth", "hider": "rogue", "roll": 10, "sprinting": true}),
+        ),
+        "movement_required" => {
+            let mut strict = opposed();
+            strict.settings.allow_zero_length_movement = false;
+            refused(
+                &strict,
+                json!({"type": "enterStealth", "hider": "rogue", "roll": 10, "moved": false}),
+            )
+        }
+        "observer_does_not_perceive" => refused(
+            &run(
+                &opposed(),
+                vec![json!({"type": "enterStealth", "hider": "rogue", "roll": 10})],
+            ),
+            json!({"type": "pointOut", "hider": "rogue", "observer": "guard", "allies": ["captain"]}),
+        ),
+        "not_allied" => refused(
+            &run(
+                &opposed(),
+                vec![
+                    json!({"type": "enterStealth", "hider": "rogue", "roll": 10}),
+                    json!({"type": "perceptionRolled", "hider": "rogue", "observer": "guard", "total": 10}),
+                ],
+            ),
+            json!({"type": "pointOut", "hider": "rogue", "observer": "guard", "allies": ["merchant"]}),
+        ),
+        "hit_zone_not_allowed" => refused(
+            &run(
+                &percentile(),
+                vec![json!({"type": "enterStealth", "hider": "spy", "roll": 50})],
+            ),
+            json!({"type": "attack", "attacker": "spy", "target": "watcher", "hitZone": "head"}),
+        ),
+        "self_reference" => refused(
+            &opposed(),
+            json!({"type": "gmOverride", "hider": "rogue", "observer": "rogue", "perceived": true}),
+        ),
+        other => panic!("no trigger for error code `{other}`"),
+    }
+}
+
+fn expect(code: &str, field: &str) {
+    let error = trigger(code);
+    assert_eq!(error.code(), code, "{error}");
+    assert!(
+        error.to_string().contains(field),
+        "`{code}` message does not name `{field}`: {error}"
+    );
+}
+
+#[test]
+fn error_unknown_token() {
+    expect("unknown_token", "hider: unknown token `ghost`");
+}
+
+#[test]
+fn error_duplicate_token() {
+    expect("duplicate_token", "creatures[2].id");
+}
+
+#[test]
+fn error_out_of_range() {
+    expect("out_of_range", "hits: 101 is out of range 0..=100");
+}
+
+#[test]
+fn error_invalid_input() {
+    expect("invalid_input", "creature.id");
+    let error = api::apply(
+        serde_json::to_value(opposed()).unwrap(),
+        json!({"type": "viewChanged", "hider": "rogue", "view": [{"observer": "guard", "clearView": "yes"}]}),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
+    assert!(
+        error.to_string().starts_with("event.view[0].clearView:"),
+        "{error}"
+    );
+}
+
+#[test]
+fn error_unsupported_version() {
+    expect("unsupported_version", "version: state version 2");
+}
+
+#[test]
+fn error_wrong_ruleset() {
+    expect(
+        "wrong_ruleset",
+        "`modifiersChanged` is not part of the `opposed` ruleset",
+    );
+    let error = knockout(
+        &opposed(),
+        &KnockoutQuery {
+            attacker: "rogue".into(),
+            target: "guard".into(),
+            helmet: false,
+            raw_damage: None,
+            d100: None,
+        },
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "wrong_ruleset");
+}
+
+#[test]
+fn error_not_hiding() {
+    expect("not_hiding", "hider: token `rogue` is not hiding");
+}
+
+#[test]
+fn error_stealth_roll_already_made() {
+    expect("stealth_roll_already_made", "(P9)");
+}
+
+#[test]
+fn error_not_hider_turn() {
+    expect("not_hider_turn", "(O7)");
+}
+
+#[test]
+fn error_sprinting() {
+    expect("sprinting", "sprinting: `rogue`");
+}
+
+#[test]
+fn error_movement_required() {
+    expect("movement_required", "moved: `rogue`");
+}
+
+#[test]
+fn error_observer_does_not_perceive() {
+    expect("observer_does_not_perceive", "observer: `guard`");
+}
+
+#[test]
+fn error_not_allied() {
+    expect("not_allied", "allies: `merchant` is not an ally of `guard`");
+}
+
+#[test]
+fn error_hit_zone_not_allowed() {
+    expect("hit_zone_not_allowed", "hitZone: `spy`");
+}
+
+#[test]
+fn error_self_reference() {
+    expect("self_reference", "observer: `rogue` cannot act on itself");
+}
+
+#[test]
+fn every_error_code_has_a_trigger() {
+    for code in Error::CODES {
+        if RESERVED.contains(code) {
+            continue;
+        }
+        assert_eq!(trigger(code).code(), *code);
+    }
+    for code in RESERVED {
+        assert!(
+            Error::CODES.contains(code),
+            "{code} left CODES: drop it from RESERVED"
+        );
+    }
+    // Every code is unique and snake_case.
+    let mut codes = Error::CODES.to_vec();
+    codes.sort();
+    codes.dedup();
+    assert_eq!(codes.len(), Error::CODES.len());
+    assert!(Error::CODES
+        .iter()
+        .all(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_')));
+}
+
+#[test]
+fn errors_through_the_json_facade_keep_their_code() {
+    let state = serde_json::to_value(percentile()).unwrap();
+    let error = api::apply(
+        state.clone(),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 0}),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "out_of_range");
+    let error =
+        api::can_locate(state.clone(), json!({"observer": "ghost", "hider": "spy"})).unwrap_err();
+    assert_eq!(error.code(), "unknown_token");
+    let error =
+        api::attack_hidden(state, json!({"attacker": "spy", "target": "guard"})).unwrap_err();
+    assert_eq!(error.code(), "wrong_ruleset");
+    let info = furtive_core::ErrorInfo::from(&trigger("not_hiding"));
+    assert_eq!(
+        serde_json::to_value(info).unwrap(),
+        json!({"code": "not_hiding", "message": "hider: token `rogue` is not hiding"})
+    );
+}
