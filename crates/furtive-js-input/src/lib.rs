@@ -68,14 +68,21 @@ pub struct Unreadable;
 pub trait Reader {
     /// A handle to one JavaScript value.
     type Value;
+    /// A handle to one property key, as [`Reader::keys`] found it.
+    type Key;
     /// The kind of `value`, with its content for scalars.
     fn kind(&mut self, value: &Self::Value) -> Result<Kind, Unreadable>;
     /// Element `index` of an array.
     fn element(&mut self, array: &Self::Value, index: u32) -> Result<Self::Value, Unreadable>;
-    /// The own enumerable string keys of an object (`Object.keys`).
-    fn keys(&mut self, object: &Self::Value) -> Result<Vec<String>, Unreadable>;
-    /// Property `key` of an object.
-    fn property(&mut self, object: &Self::Value, key: &str) -> Result<Self::Value, Unreadable>;
+    /// The own enumerable string keys of an object (`Object.keys`), each as
+    /// text and as a handle for [`Reader::property`].
+    fn keys(&mut self, object: &Self::Value) -> Result<Vec<(String, Self::Key)>, Unreadable>;
+    /// The property `key` of an object.
+    fn property(
+        &mut self,
+        object: &Self::Value,
+        key: &Self::Key,
+    ) -> Result<Self::Value, Unreadable>;
 }
 
 /// Converts the argument `argument` (its name, e.g. `"state"`) to a JSON
@@ -180,7 +187,7 @@ impl<R: Reader> Walk<'_, R> {
                 }
                 let keys = self.reader.keys(value).map_err(|_| self.unreadable())?;
                 let mut map = Map::new();
-                for key in keys {
+                for (key, handle) in keys {
                     // Checked before the key joins the path, so a 10 MB key
                     // does not become a 10 MB error message.
                     self.string(&key)?;
@@ -189,7 +196,7 @@ impl<R: Reader> Walk<'_, R> {
                     self.path.push_str(&key);
                     let property = self
                         .reader
-                        .property(value, &key)
+                        .property(value, &handle)
                         .map_err(|_| self.unreadable())?;
                     let kind = self.reader.kind(&property).map_err(|_| self.unreadable())?;
                     // `{ roll: undefined }` means the same as `{}`.
@@ -254,6 +261,7 @@ mod tests {
 
     impl Reader for Fake {
         type Value = Js;
+        type Key = String;
         fn kind(&mut self, value: &Js) -> Result<Kind, Unreadable> {
             Ok(match value {
                 Js::Undefined => Kind::Undefined,
@@ -272,14 +280,14 @@ mod tests {
                 _ => Err(Unreadable),
             }
         }
-        fn keys(&mut self, object: &Js) -> Result<Vec<String>, Unreadable> {
+        fn keys(&mut self, object: &Js) -> Result<Vec<(String, String)>, Unreadable> {
             match object {
-                Js::Obj(fields) => Ok(fields.iter().map(|(k, _)| k.clone()).collect()),
-                Js::Cyclic => Ok(vec!["self".into()]),
+                Js::Obj(fields) => Ok(fields.iter().map(|(k, _)| (k.clone(), k.clone())).collect()),
+                Js::Cyclic => Ok(vec![("self".into(), "self".into())]),
                 _ => Err(Unreadable),
             }
         }
-        fn property(&mut self, object: &Js, key: &str) -> Result<Js, Unreadable> {
+        fn property(&mut self, object: &Js, key: &String) -> Result<Js, Unreadable> {
             match object {
                 Js::Obj(fields) => Ok(fields.iter().find(|(k, _)| k == key).unwrap().1.clone()),
                 Js::Cyclic => Ok(Js::Cyclic),

@@ -94,6 +94,24 @@ impl NapiReader {
     }
 
     fn string(&self, value: sys::napi_value) -> std::result::Result<String, Unreadable> {
+        // Most strings (ids, names, keys) fit a small buffer: one call. napi
+        // copies whole characters only, so a result within 4 bytes of the
+        // end may be cut short; then ask for the length and copy again.
+        let mut small = [0u8; 512];
+        let mut written = 0;
+        // SAFETY: napi writes at most `len - 1` bytes plus a NUL into the buffer.
+        self.check(unsafe {
+            sys::napi_get_value_string_utf8(
+                self.env,
+                value,
+                small.as_mut_ptr().cast(),
+                small.len(),
+                &mut written,
+            )
+        })?;
+        if written + 4 < small.len() - 1 {
+            return String::from_utf8(small[..written].to_vec()).map_err(|_| Unreadable);
+        }
         let mut length = 0;
         // SAFETY: a null buffer asks for the UTF-8 length only; the second
         // call writes at most `length + 1` bytes into a buffer of that size.
@@ -106,7 +124,6 @@ impl NapiReader {
                 &mut length,
             ))?;
             let mut buffer = vec![0u8; length + 1];
-            let mut written = 0;
             self.check(sys::napi_get_value_string_utf8(
                 self.env,
                 value,
@@ -123,6 +140,7 @@ impl NapiReader {
 
 impl Reader for NapiReader {
     type Value = sys::napi_value;
+    type Key = sys::napi_value;
 
     fn kind(&mut self, value: &sys::napi_value) -> std::result::Result<Kind, Unreadable> {
         let value = *value;
@@ -146,8 +164,7 @@ impl Reader for NapiReader {
                 sys::ValueType::napi_string => Kind::String(self.string(value)?),
                 sys::ValueType::napi_symbol => Kind::Symbol,
                 sys::ValueType::napi_function => Kind::Function,
-                // napi_bigint (napi-sys only names it with the `napi6` feature).
-                9 => Kind::BigInt,
+                sys::ValueType::napi_bigint => Kind::BigInt,
                 sys::ValueType::napi_object => {
                     let mut array = false;
                     self.check(sys::napi_is_array(self.env, value, &mut array))?;
@@ -175,25 +192,29 @@ impl Reader for NapiReader {
         Ok(element)
     }
 
-    fn keys(&mut self, object: &sys::napi_value) -> std::result::Result<Vec<String>, Unreadable> {
-        // napi_get_property_names lists enumerable string keys including
-        // inherited ones; keeping the own ones gives `Object.keys`.
+    fn keys(
+        &mut self,
+        object: &sys::napi_value,
+    ) -> std::result::Result<Vec<(String, sys::napi_value)>, Unreadable> {
+        // Own, enumerable, string keys: what `Object.keys` lists.
         let mut names = ptr::null_mut();
         let mut length = 0;
         // SAFETY: `object` is a live object of the current scope.
         unsafe {
-            self.check(sys::napi_get_property_names(self.env, *object, &mut names))?;
+            self.check(sys::napi_get_all_property_names(
+                self.env,
+                *object,
+                sys::KeyCollectionMode::own_only,
+                sys::KeyFilter::enumerable | sys::KeyFilter::skip_symbols,
+                sys::KeyConversion::numbers_to_strings,
+                &mut names,
+            ))?;
             self.check(sys::napi_get_array_length(self.env, names, &mut length))?;
         }
         let mut keys = Vec::with_capacity(length as usize);
         for index in 0..length {
             let name = self.element(&names, index)?;
-            let mut own = false;
-            // SAFETY: `name` is a string key of `object`.
-            self.check(unsafe { sys::napi_has_own_property(self.env, *object, name, &mut own) })?;
-            if own {
-                keys.push(self.string(name)?);
-            }
+            keys.push((self.string(name)?, name));
         }
         Ok(keys)
     }
@@ -201,20 +222,11 @@ impl Reader for NapiReader {
     fn property(
         &mut self,
         object: &sys::napi_value,
-        key: &str,
+        key: &sys::napi_value,
     ) -> std::result::Result<sys::napi_value, Unreadable> {
-        let mut name = ptr::null_mut();
         let mut value = ptr::null_mut();
-        // SAFETY: `key` is valid UTF-8 of the given length.
-        unsafe {
-            self.check(sys::napi_create_string_utf8(
-                self.env,
-                key.as_ptr().cast(),
-                key.len() as isize,
-                &mut name,
-            ))?;
-            self.check(sys::napi_get_property(self.env, *object, name, &mut value))?;
-        }
+        // SAFETY: `key` is a string key of `object`, both of the current scope.
+        self.check(unsafe { sys::napi_get_property(self.env, *object, *key, &mut value) })?;
         Ok(value)
     }
 }

@@ -55,6 +55,7 @@ struct JsReader;
 
 impl Reader for JsReader {
     type Value = JsValue;
+    type Key = JsValue;
 
     fn kind(&mut self, value: &JsValue) -> Result<Kind, Unreadable> {
         Ok(if let Some(s) = value.as_string() {
@@ -92,13 +93,16 @@ impl Reader for JsReader {
         js_sys::Reflect::get_u32(array, index).map_err(|_| Unreadable)
     }
 
-    fn keys(&mut self, object: &JsValue) -> Result<Vec<String>, Unreadable> {
+    fn keys(&mut self, object: &JsValue) -> Result<Vec<(String, JsValue)>, Unreadable> {
         let keys = object_keys(object).map_err(|_| Unreadable)?;
-        Ok(keys.iter().filter_map(|key| key.as_string()).collect())
+        Ok(keys
+            .iter()
+            .filter_map(|key| key.as_string().map(|text| (text, key)))
+            .collect())
     }
 
-    fn property(&mut self, object: &JsValue, key: &str) -> Result<JsValue, Unreadable> {
-        js_sys::Reflect::get(object, &JsValue::from_str(key)).map_err(|_| Unreadable)
+    fn property(&mut self, object: &JsValue, key: &JsValue) -> Result<JsValue, Unreadable> {
+        js_sys::Reflect::get(object, key).map_err(|_| Unreadable)
     }
 }
 
