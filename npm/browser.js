@@ -59,7 +59,15 @@ export function init(input) {
   if (loading === null) {
     loading = load(input).then(
       () => {
-        if (poisoned !== null) wasm.__wbg_reset_state();
+        if (poisoned !== null) {
+          // The module is loaded already; start a fresh instance of it.
+          try {
+            wasm.__wbg_reset_state();
+          } catch (error) {
+            loading = null;
+            throw furtiveError("engine_load_failed", `init: could not start a fresh wasm instance: ${error?.message ?? error}`, error);
+          }
+        }
         ready = true;
         poisoned = null;
       },
