@@ -171,6 +171,11 @@ export interface Hider {
   stale: boolean;
   /** `percentile`: the modifiers the pending new roll will use (P4). */
   pendingModifiers: Modifiers | null;
+  /**
+   * `percentile`: P9 added `already_perceived` to `modifiers` on its own (the
+   * caller's modifiers did not hold it). Present only when true.
+   */
+  alreadyPerceivedAdded?: boolean;
   /** `opposed`: the held Stealth total (O1). */
   heldTotal: number | null;
   /** `opposed`: penalties since the held roll (O6). */
