@@ -3,8 +3,8 @@
 # the test dependencies (npm ci in tests/js) and Debian's Chromium when
 # missing, then runs the shared vectors on napi, wasm in Node and wasm in
 # Chromium, the bad-input tests, the returned shapes against index.d.ts,
-# the TypeScript check and the packed-tarball
-# test. Runs every suite and exits non-zero if any failed.
+# the TypeScript check and the packed-tarball test. Runs every suite and
+# exits non-zero if any failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

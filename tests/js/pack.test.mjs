@@ -103,13 +103,26 @@ test("Chromium: the installed browser entry, imported by URL, gives the same res
       const result = await page.evaluate(async (source) => {
         const furtive = await import("/node_modules/furtive/browser.js");
         const scenario = new Function(`${source}; return scenario;`)();
-        return scenario(furtive);
+        const first = await scenario(furtive);
+        // A panic aborts the wasm instance; the wrapper resets it and the
+        // next calls give the same results as before.
+        let panic = null;
+        try {
+          furtive.__panicForTests();
+        } catch (e) {
+          panic = { isError: e instanceof Error, code: e.code };
+        }
+        const again = await scenario(furtive);
+        return { ...first, panic, sameAfterPanic: JSON.stringify(again) === JSON.stringify(first) };
       }, SCENARIO);
       assert.deepEqual(page.furtiveErrors, [], "the page logged errors");
       return result;
     });
-    assert.equal(browserResult.backend, "wasm");
-    assert.deepEqual({ ...browserResult, backend: "napi" }, nodeResult);
+    const { panic, sameAfterPanic, ...scenarioResult } = browserResult;
+    assert.deepEqual(panic, { isError: true, code: "engine_panicked" });
+    assert.equal(sameAfterPanic, true, "results changed after the wasm instance was reset");
+    assert.equal(scenarioResult.backend, "wasm");
+    assert.deepEqual({ ...scenarioResult, backend: "napi" }, nodeResult);
   } finally {
     await server.close();
   }
