@@ -132,6 +132,9 @@ export const attackHidden = guard("attackHidden");
 export const hiddenFrom = guard("hiddenFrom");
 export const rollRequests = guard("rollRequests");
 export const settle = guard("settle");
+export const parseScene = guard("parseScene");
+export const clearView = guard("clearView");
+export const clearViewMatrix = guard("clearViewMatrix");
 const engineErrorCodes = guard("errorCodes");
 
 /** Every error code a furtive call can throw: the engine's, then the JavaScript layer's. */

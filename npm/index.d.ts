@@ -395,6 +395,138 @@ export interface HiddenAttackResult {
 /** B1, B2: for each observer, the hiders it does not perceive. Observers that perceive everyone are absent. */
 export type HiddenFrom = Record<TokenId, TokenId[]>;
 
+// ---- Scenes (clear view without a canvas; see docs/scene.md) ----
+
+/** A canvas point: pixels (`x` rightward, `y` downward), elevation in scene units. */
+export interface ScenePoint {
+  x: number;
+  y: number;
+  elevation: number;
+}
+
+/** The scene grid. */
+export interface SceneGrid {
+  /** Pixels per grid space, > 0. */
+  size: number;
+  /** Scene distance units per grid space, > 0. */
+  distance: number;
+  /** The distance unit, e.g. `"ft"`. */
+  units: string;
+  /** Foundry `CONST.GRID_TYPES` (kept, not used), when the export has it. */
+  type?: number;
+}
+
+/** A wall segment (Foundry `WallData`), normalized. */
+export interface SceneWall {
+  /** Foundry `_id`, when the export has one. */
+  id?: string;
+  /** `[x0, y0, x1, y1]` in canvas pixels. */
+  c: [number, number, number, number];
+  sight: "none" | "limited" | "normal" | "proximity" | "distance";
+  door: "none" | "door" | "secret";
+  doorState: "closed" | "open" | "locked";
+  direction: "both" | "left" | "right";
+  /** Wall Height module bounds in scene units; absent: unbounded. */
+  height?: { bottom?: number; top?: number };
+}
+
+/** A token on the scene: top-left corner in pixels, size in grid spaces. */
+export interface SceneToken {
+  id: TokenId;
+  name?: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  elevation: number;
+}
+
+/** An ambient light or darkness source (kept; no effect on clear view yet). */
+export interface SceneLight {
+  id?: string;
+  x: number;
+  y: number;
+  dim: number;
+  bright: number;
+  darkness: boolean;
+  hidden: boolean;
+}
+
+/** A scene normalized from a Foundry export (v10+, 0.8/v9 or 0.7 layout). */
+export interface Scene {
+  /** Always 1: marks a normalized scene. */
+  furtiveScene: number;
+  /** The layout the scene was read from. */
+  layout: "v10" | "v0.8" | "v0.7";
+  id?: string;
+  name?: string;
+  /** Scene size in pixels, when the export has it. */
+  width?: number;
+  height?: number;
+  grid: SceneGrid;
+  walls: SceneWall[];
+  tokens: SceneToken[];
+  lights: SceneLight[];
+  /** Darkness level, 0..=1. */
+  darkness: number;
+  globalLight: boolean;
+}
+
+/** What the scene functions accept: a raw Foundry Scene export, or a normalized `Scene`. */
+export type SceneInput = Scene | Record<string, unknown>;
+
+/** One end of a sight line: a scene token's centre, a canvas point, or a token placement's centre. */
+export type SightEnd =
+  | { tokenId: TokenId }
+  | { x: number; y: number; elevation?: number }
+  | { token: { x: number; y: number; width?: number; height?: number; elevation?: number } };
+
+/** `from` is the observer, `to` the target. */
+export interface ClearViewQuery {
+  from: SightEnd;
+  to: SightEnd;
+}
+
+/** A wall of a clear-view answer: its index in the normalized scene's `walls`, and its id. */
+export interface WallRef {
+  index: number;
+  id?: string;
+}
+
+/** Whether `from` has clear view of `to`, their distance, and the walls that decide it. */
+export interface ClearViewAnswer {
+  clearView: boolean;
+  from: ScenePoint;
+  to: ScenePoint;
+  /** Scene distance units. */
+  distance: number;
+  units: string;
+  /** Walls that block on their own. */
+  blockingWalls: WallRef[];
+  /** Limited walls crossed (two or more block). */
+  limitedWalls: WallRef[];
+}
+
+/** A token placement for `clearViewMatrix`: top-left in pixels, size in grid spaces (default 1). */
+export interface TokenPlacement {
+  id: TokenId;
+  x: number;
+  y: number;
+  width?: number;
+  height?: number;
+  elevation?: number;
+}
+
+/** Clear view and distances between every pair of tokens; row and column `i` are `ids[i]`. */
+export interface ClearViewMatrix {
+  ids: TokenId[];
+  /** `clearView[i][j]`: `ids[i]` (observer) has clear view of `ids[j]`; the diagonal is `true`. */
+  clearView: boolean[][];
+  /** Centre-to-centre distance in scene units, symmetric, diagonal 0. */
+  distance: number[][];
+  units: string;
+}
+
 /** Codes of the engine's errors (`errorCodes()` lists them first). */
 export type EngineErrorCode =
   | "unknown_token"
@@ -487,6 +619,15 @@ export declare function rollRequests(state: State, requests: Request[], seed: nu
 
 /** B4: applies `event`, then answers every request with dice from `seed`, until none is left. */
 export declare function settle(state: State, event: Event, seed: number): Outcome;
+
+/** Normalizes a Foundry Scene export. Throws `invalid_scene` naming the path (`walls[12].c`), `duplicate_token`. */
+export declare function parseScene(scene: SceneInput): Scene;
+
+/** Whether `query.from` has clear view of `query.to` on the scene, and their distance. */
+export declare function clearView(scene: SceneInput, query: ClearViewQuery): ClearViewAnswer;
+
+/** Clear view and distances between every pair of `tokens` (default: the scene's own tokens). */
+export declare function clearViewMatrix(scene: SceneInput, tokens?: TokenPlacement[] | null): ClearViewMatrix;
 
 /** Every error code a call can throw: the engine's, then the JavaScript layer's. */
 export declare function errorCodes(): ErrorCode[];

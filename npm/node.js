@@ -55,6 +55,9 @@ export const attackHidden = engine.attackHidden;
 export const hiddenFrom = engine.hiddenFrom;
 export const rollRequests = engine.rollRequests;
 export const settle = engine.settle;
+export const parseScene = engine.parseScene;
+export const clearView = engine.clearView;
+export const clearViewMatrix = engine.clearViewMatrix;
 
 /** Every error code a furtive call can throw: the engine's, then the JavaScript layer's. */
 export function errorCodes() {

@@ -108,6 +108,9 @@ const RETURNS = {
   knockout: returnType("knockout"),
   canPickpocket: returnType("canPickpocket"),
   attackHidden: returnType("attackHidden"),
+  parseScene: returnType("parseScene"),
+  clearView: returnType("clearView"),
+  clearViewMatrix: returnType("clearViewMatrix"),
 };
 const errorCode = declaredType("ErrorCode");
 

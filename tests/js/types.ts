@@ -9,6 +9,9 @@ import * as nodeEntry from "furtive/node";
 import * as browserEntry from "furtive/browser";
 import type {
   Change,
+  ClearViewAnswer,
+  ClearViewMatrix,
+  Scene,
   Config,
   Decision,
   ErrorCode,
@@ -90,6 +93,20 @@ async function scenario(api: Api): Promise<void> {
   const answers: Event[] = api.rollRequests(entered.state, entered.requests, 3);
   const next: Outcome = answers.reduce<Outcome>((o, answer) => api.apply(o.state, answer), entered);
 
+  const raw: Record<string, unknown> = {
+    grid: { size: 100, distance: 5, units: "ft" },
+    walls: [{ c: [150, 0, 150, 300] }],
+    tokens: [{ _id: "a", x: 0, y: 100 }, { _id: "b", x: 200, y: 100 }],
+  };
+  const scene: Scene = api.parseScene(raw);
+  const wallSight: "none" | "limited" | "normal" | "proximity" | "distance" | undefined = scene.walls[0]?.sight;
+  const view: ClearViewAnswer = api.clearView(scene, { from: { tokenId: "a" }, to: { x: 250, y: 150 } });
+  const blockedBy: number[] = view.blockingWalls.map((wall) => wall.index);
+  const matrix: ClearViewMatrix = api.clearViewMatrix(scene);
+  const placed: ClearViewMatrix = api.clearViewMatrix(raw, [{ id: "x", x: 0, y: 0 }, { id: "y", x: 0, y: 200, width: 2 }]);
+  const seen: boolean | undefined = matrix.clearView[0]?.[1];
+  const feet: number | undefined = placed.distance[0]?.[1];
+
   const codes: ErrorCode[] = api.errorCodes();
   try {
     api.apply(state, { type: "enterStealth", hider: "nobody", roll: 37 });
@@ -100,6 +117,7 @@ async function scenario(api: Api): Promise<void> {
     void code, message;
   }
 
+  void wallSight, blockedBy, seen, feet;
   void backend, version, score, perceived, audience, perceives, locate, defend, knockedOut, pocket, hiddenFromGuard, mode, next, codes;
 }
 
@@ -123,6 +141,8 @@ function misuse(api: Api, state: State): void {
   api.perceives(state, { observer: "guard" });
   // @ts-expect-error: not a ruleset
   api.createState({ ruleset: "d20" });
+  // @ts-expect-error: a sight line end needs a token id, a point or a placement
+  api.clearView({}, { from: { id: "a" }, to: { x: 0, y: 0 } });
   // @ts-expect-error: not an error code
   const code: ErrorCode = "on_fire";
   void code;

@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::event::Event;
 use crate::outcome::Request;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
+use crate::scene::{ClearViewQuery, Scene, Token};
 use crate::state::{Config, State};
 
 /// Parses `value` as `T`; errors are `invalid_input` naming `what.path`.
@@ -206,4 +207,47 @@ pub fn settle(state: Value, event: Value, seed: Value) -> Result<Value, Error> {
 /// `errorCodes() -> string[]`: every stable error code.
 pub fn error_codes() -> Value {
     Value::from(Error::CODES.to_vec())
+}
+
+/// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9 or
+/// 0.7 layout) or a normalized scene, returned normalized (`furtiveScene: 1`).
+/// See [`crate::scene`]. Errors: `invalid_scene` naming the path
+/// (`walls[12].c`), `duplicate_token`.
+pub fn parse_scene(scene: Value) -> Result<Value, Error> {
+    to_json(&Scene::from_value(scene)?)
+}
+
+/// `clearView(scene, { from, to }) -> ClearViewAnswer`: whether `from` (the
+/// observer) has clear view of `to`, their distance in scene units, and the
+/// walls that decide it. Each end is `{tokenId}`, `{x, y}` (canvas pixels)
+/// or `{token: {x, y, width?, height?}}`; see [`crate::scene::SightEnd`].
+pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
+    let scene = Scene::from_value(scene)?;
+    let query: ClearViewQuery = parse("query", query)?;
+    to_json(&scene.answer(&query)?)
+}
+
+/// `clearViewMatrix(scene, tokens?) -> { ids, clearView, distance, units }`:
+/// `clearView[i][j]` is whether `ids[i]` has clear view of `ids[j]`;
+/// `distance[i][j]` their centre distance in scene units. `tokens` is an
+/// array of `{id, x, y, width?, height?, elevation?}` (top-left in pixels,
+/// size in grid spaces); `null`/omitted uses the scene's own tokens.
+pub fn clear_view_matrix(scene: Value, tokens: Value) -> Result<Value, Error> {
+    let scene = Scene::from_value(scene)?;
+    if tokens.is_null() {
+        return to_json(&scene.clear_view_matrix(&scene.tokens));
+    }
+    let tokens: Vec<Token> = parse("tokens", tokens)?;
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, token) in tokens.iter().enumerate() {
+        crate::scene::validate_token(token, &format!("tokens[{i}]"))
+            .map_err(crate::scene::as_input)?;
+        if !seen.insert(token.id.as_str()) {
+            return Err(Error::DuplicateToken {
+                field: format!("tokens[{i}].id"),
+                id: token.id.clone(),
+            });
+        }
+    }
+    to_json(&scene.clear_view_matrix(&tokens))
 }

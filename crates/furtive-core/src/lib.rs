@@ -12,8 +12,10 @@
 //! Clause ids refer to `shared/rules-interpretation.md`; `docs/rules.md`
 //! maps each to its code and tests. The engine never rolls dice behind the
 //! caller's back: it returns [`Request`]s, and [`Roller`] answers them from
-//! a seed for callers without dice (B4). [`api`] is the JSON facade the
-//! napi and wasm bindings call.
+//! a seed for callers without dice (B4). [`scene`] reads Foundry Scene
+//! exports and computes clear view and distances between tokens for callers
+//! without a canvas. [`api`] is the JSON facade the napi and wasm bindings
+//! call.
 
 pub mod api;
 mod engine;
@@ -24,6 +26,7 @@ pub mod outcome;
 pub mod percentile;
 pub mod query;
 pub mod roller;
+pub mod scene;
 pub mod state;
 
 pub use engine::{apply, create_state, validate_state};
@@ -31,6 +34,7 @@ pub use error::{Error, ErrorInfo};
 pub use event::{Event, ViewEntry};
 pub use outcome::{Audience, Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
 pub use roller::{roll_requests, settle, Roller};
+pub use scene::{ClearViewMatrix, Point, Scene, SightIndex, SightLine};
 pub use state::{
     Acuities, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone, Modifiers,
     Pair, PairReason, Penalty, PenaltyScope, Ruleset, Settings, SituationModifier, State, Surprise,

@@ -34,8 +34,10 @@ use serde_json::{Map, Number, Value};
 pub const MAX_DEPTH: usize = 64;
 /// Most values (of any kind, containers included) in one argument.
 pub const MAX_VALUES: usize = 1_000_000;
-/// Longest string accepted, in UTF-8 bytes. Token ids, names and labels are short.
-pub const MAX_STRING_BYTES: usize = 65_536;
+/// Longest string accepted, in UTF-8 bytes (1 MiB): room for anything a
+/// Foundry scene export carries (descriptions, data URLs), while a runaway
+/// string is refused before it reaches an error message.
+pub const MAX_STRING_BYTES: usize = 1024 * 1024;
 /// Most string bytes (values and keys) in one argument.
 pub const MAX_TOTAL_STRING_BYTES: usize = 16 * 1024 * 1024;
 
@@ -102,6 +104,19 @@ pub fn to_json<R: Reader>(
     match walk.reader.kind(value).map_err(|_| walk.unreadable())? {
         Kind::Undefined => Err(walk.fail("missing: got `undefined`".into())),
         kind => walk.convert(value, kind, 0),
+    }
+}
+
+/// [`to_json`] for a trailing optional argument: `undefined` (omitted) is
+/// JSON `null`, which the core reads as "absent".
+pub fn to_json_optional<R: Reader>(
+    reader: &mut R,
+    argument: &str,
+    value: &R::Value,
+) -> Result<Value, Error> {
+    match reader.kind(value) {
+        Ok(Kind::Undefined) => Ok(Value::Null),
+        _ => to_json(reader, argument, value),
     }
 }
 
@@ -375,6 +390,16 @@ mod tests {
             ("event".into(), "missing: got `undefined`".into())
         );
         assert_eq!(
+            to_json_optional(&mut Fake, "tokens", &Js::Undefined).unwrap(),
+            Value::Null
+        );
+        assert_eq!(
+            to_json_optional(&mut Fake, "tokens", &Js::Arr(vec![Js::Undefined]))
+                .unwrap_err()
+                .to_string(),
+            "tokens[0]: `undefined` is not a JSON value"
+        );
+        assert_eq!(
             refusal("requests", Js::Arr(vec![Js::Undefined])).0,
             "requests[0]"
         );
@@ -399,7 +424,7 @@ mod tests {
         let long = Js::Str("x".repeat(MAX_STRING_BYTES + 1));
         assert_eq!(
             refusal("state", long).1,
-            "a string of 65537 bytes is longer than the 65536 allowed"
+            "a string of 1048577 bytes is longer than the 1048576 allowed"
         );
         let at_limit = Js::Str("x".repeat(MAX_STRING_BYTES));
         assert!(to_json(&mut Fake, "state", &at_limit).is_ok());
@@ -408,7 +433,7 @@ mod tests {
             refusal("state", long_key),
             (
                 "state".into(),
-                "a string of 65537 bytes is longer than the 65536 allowed".into()
+                "a string of 1048577 bytes is longer than the 1048576 allowed".into()
             )
         );
     }

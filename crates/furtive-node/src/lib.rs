@@ -38,19 +38,39 @@ fn thrown(error: &CoreError) -> napi::Error<Code> {
     napi::Error::new(Code(error.code()), error.to_string())
 }
 
-/// Runs one export: reads the arguments, calls the core, and turns a panic
-/// into an `engine_panicked` error instead of letting it reach Node.
+/// A trailing optional argument: `undefined` (omitted) is JSON `null`.
+const OPTIONAL: bool = true;
+
+/// Runs one export: reads the arguments (`(name, value)`, or `(name, value,
+/// OPTIONAL)` through [`run_with`]), calls the core, and turns a panic into
+/// an `engine_panicked` error instead of letting it reach Node.
 fn run(
     env: &Env,
     arguments: &[(&str, Unknown)],
+    call: impl FnOnce(Vec<Value>) -> std::result::Result<Value, CoreError>,
+) -> napi::Result<Value, Code> {
+    let arguments: Vec<(&str, Unknown, bool)> = arguments
+        .iter()
+        .map(|(name, value)| (*name, *value, !OPTIONAL))
+        .collect();
+    run_with(env, &arguments, call)
+}
+
+fn run_with(
+    env: &Env,
+    arguments: &[(&str, Unknown, bool)],
     call: impl FnOnce(Vec<Value>) -> std::result::Result<Value, CoreError>,
 ) -> napi::Result<Value, Code> {
     let raw = env.raw();
     let result = catch_unwind(AssertUnwindSafe(|| {
         let mut reader = NapiReader { env: raw };
         let mut values = Vec::with_capacity(arguments.len());
-        for (name, value) in arguments {
-            values.push(furtive_js_input::to_json(&mut reader, name, &value.raw())?);
+        for (name, value, optional) in arguments {
+            values.push(if *optional {
+                furtive_js_input::to_json_optional(&mut reader, name, &value.raw())?
+            } else {
+                furtive_js_input::to_json(&mut reader, name, &value.raw())?
+            });
         }
         call(values)
     }));
@@ -324,6 +344,39 @@ pub fn settle(
         |a| {
             let [state, event, seed] = three(a);
             api::settle(state, event, seed)
+        },
+    )
+}
+
+/// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9, 0.7) or
+/// a normalized scene, returned normalized.
+#[napi(js_name = "parseScene", catch_unwind)]
+pub fn parse_scene(env: Env, scene: Unknown) -> napi::Result<Value, Code> {
+    run(&env, &[("scene", scene)], |mut a| {
+        api::parse_scene(a.remove(0))
+    })
+}
+
+/// `clearView(scene, { from, to }) -> ClearViewAnswer`: clear view and distance
+/// between two points or tokens of a scene.
+#[napi(js_name = "clearView", catch_unwind)]
+pub fn clear_view(env: Env, scene: Unknown, query: Unknown) -> napi::Result<Value, Code> {
+    run(&env, &[("scene", scene), ("query", query)], |a| {
+        let [scene, query] = two(a);
+        api::clear_view(scene, query)
+    })
+}
+
+/// `clearViewMatrix(scene, tokens?) -> { ids, clearView, distance, units }`;
+/// omitted (or `null`) tokens = the scene's own.
+#[napi(js_name = "clearViewMatrix", catch_unwind)]
+pub fn clear_view_matrix(env: Env, scene: Unknown, tokens: Unknown) -> napi::Result<Value, Code> {
+    run_with(
+        &env,
+        &[("scene", scene, !OPTIONAL), ("tokens", tokens, OPTIONAL)],
+        |a| {
+            let [scene, tokens] = two(a);
+            api::clear_view_matrix(scene, tokens)
         },
     )
 }

@@ -111,6 +111,12 @@ fn input(argument: &str, value: &JsValue) -> Result<Value, JsValue> {
     furtive_js_input::to_json(&mut JsReader, argument, value).map_err(|e| to_js_error(&e))
 }
 
+/// Like [`input`], for a trailing optional argument: `undefined` (omitted)
+/// is JSON `null`.
+fn optional_input(argument: &str, value: &JsValue) -> Result<Value, JsValue> {
+    furtive_js_input::to_json_optional(&mut JsReader, argument, value).map_err(|e| to_js_error(&e))
+}
+
 /// JSON value -> plain JavaScript value.
 fn output(result: Result<Value, Error>) -> Result<JsValue, JsValue> {
     let value = result.map_err(|e| to_js_error(&e))?;
@@ -213,6 +219,33 @@ pub fn settle(state: JsValue, event: JsValue, seed: JsValue) -> Result<JsValue, 
         input("state", &state)?,
         input("event", &event)?,
         input("seed", &seed)?,
+    ))
+}
+
+/// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9, 0.7) or
+/// a normalized scene, returned normalized.
+#[wasm_bindgen(js_name = "parseScene")]
+pub fn parse_scene(scene: JsValue) -> Result<JsValue, JsValue> {
+    output(api::parse_scene(input("scene", &scene)?))
+}
+
+/// `clearView(scene, { from, to }) -> ClearViewAnswer`: clear view and distance
+/// between two points or tokens of a scene.
+#[wasm_bindgen(js_name = "clearView")]
+pub fn clear_view(scene: JsValue, query: JsValue) -> Result<JsValue, JsValue> {
+    output(api::clear_view(
+        input("scene", &scene)?,
+        input("query", &query)?,
+    ))
+}
+
+/// `clearViewMatrix(scene, tokens?) -> { ids, clearView, distance, units }`;
+/// omitted (or `null`) tokens = the scene's own.
+#[wasm_bindgen(js_name = "clearViewMatrix")]
+pub fn clear_view_matrix(scene: JsValue, tokens: JsValue) -> Result<JsValue, JsValue> {
+    output(api::clear_view_matrix(
+        input("scene", &scene)?,
+        optional_input("tokens", &tokens)?,
     ))
 }
 

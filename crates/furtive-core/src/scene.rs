@@ -1,0 +1,802 @@
+//! Clear view from real Foundry scenes, without a Foundry canvas.
+//!
+//! A game master thinks of stealth in terms of the map: who has clear view
+//! of whom, and how far apart they stand. This module reads a Foundry VTT
+//! Scene document as exported (compendium line, `scene.toObject()`, or the
+//! "Export Data" JSON) and answers both questions for callers without a
+//! canvas (the npm package, the demo, tests). The answers feed the engine's
+//! [`crate::ViewEntry`] (`clearView`, `distance` for enhanced senses, O13).
+//! `docs/scene.md` restates everything below with examples.
+//!
+//! # Formats read
+//!
+//! [`Scene::from_value`] accepts three Foundry layouts and this module's own
+//! normalized form (recognised by its `furtiveScene: 1` field):
+//!
+//! | layout | grid | wall sight field | values |
+//! |---|---|---|---|
+//! | `v10` (v10 to v13) | `grid: {size, distance, units, type}` | `sight` | 0 none, 10 limited, 20 normal, 30 proximity, 40 distance |
+//! | `v0.8` (0.8 and v9) | `grid: 100`, `gridDistance`, `gridUnits` | `sight` | same as v10 (0/10/20) |
+//! | `v0.7` | `grid: 128`, `gridDistance`, `gridUnits` | `sense` | 0 none, 1 normal, 2 limited |
+//!
+//! Sources: Foundry API docs, `CONST.WALL_SENSE_TYPES`, `WALL_DOOR_TYPES`
+//! (0 none, 1 door, 2 secret), `WALL_DOOR_STATES` (0 closed, 1 open,
+//! 2 locked), `WALL_DIRECTIONS` (0 both, 1 left, 2 right), `WallData`
+//! (`c` = `[x0, y0, x1, y1]`), `GridData`, `AmbientLightData` (v8 flat
+//! `dim`/`bright`, v9+ `config.dim`/`config.bright`). The `v0.8` fixture
+//! (`scene-ocd-nort-gate.json`) stores `sight: 20` for normal walls, so 0.8
+//! and v9 already use the 0/10/20 codes; the 0.7 codes 1 (normal) and 2
+//! (limited) are also accepted in a `sight` field, where they cannot be
+//! confused with 10/20. Proximity (30) and distance-proximity (40) walls
+//! (v11+) are kept as such in the normalized scene but block sight like
+//! normal walls: their distance threshold needs the observer's vision
+//! radius, which a scene alone does not have.
+//!
+//! Walls also keep the Wall Height module's `flags["wall-height"]`
+//! (`{bottom, top}`), which Levels scenes such as the Nort Gate fixture use.
+//! Unknown fields are ignored (real exports carry many). Missing optional
+//! fields take Foundry's documented defaults: wall `sight` normal, `door`
+//! none, `ds` closed, `dir` both; token `width`/`height` 1 and `elevation`
+//! 0; grid size 100 px, distance 1, units `""`; JSON `null` counts as
+//! missing. Malformed data is refused
+//! with [`Error::InvalidScene`] whose `field` is the path inside the scene
+//! document (`walls[12].c`, `grid.size`, `tokens[0].width`); nothing panics.
+//!
+//! # Clear view
+//!
+//! The sight line runs centre to centre: a token's centre is
+//! `(x + width * grid.size / 2, y + height * grid.size / 2)` in canvas
+//! pixels (square-grid formula, also used for hex and gridless scenes).
+//! Walls have no height in core Foundry; a wall with the Wall Height
+//! module's `flags["wall-height"]` counts only at its elevations (see
+//! [`WallHeight`]). Along the sight line from observer to target:
+//!
+//! - a wall with sight `normal` (or proximity / distance) blocks;
+//! - a wall with sight `none` never blocks;
+//! - `limited` walls block only when the line crosses two or more of them;
+//! - a door (`door` 1) or secret door (`door` 2) blocks like its sight type
+//!   while closed or locked, and not at all while open;
+//! - a one-way wall (`dir` 1 left, 2 right) counts only for observers on
+//!   its blocking side (see below); from the other side it is ignored,
+//!   including in the limited-wall count;
+//! - zero-length walls never block; two tokens with the same centre have
+//!   clear view of each other.
+//!
+//! ## One-way walls: which side is left
+//!
+//! The docs say `LEFT` "collides only when a ray strikes its left side".
+//! The ray starts at the observer, so a `LEFT` wall blocks observers on its
+//! left and lets observers on its right see through. Left is taken as the
+//! docs of `foundry.utils.orient2dFast` define it: C lies left of AB when
+//! the orientation is positive, in canvas coordinates (y grows downward).
+//! Seen on the screen, standing on `c[0..2]` and facing `c[2..4]`, left is
+//! the viewer's left hand: for a wall drawn west to east, left is north
+//! (smaller `y`). `RIGHT` is the mirror image.
+//!
+//! ## Exact contacts: the shift rule
+//!
+//! Orientation tests are exact for every finite input (Shewchuk's adaptive
+//! predicates, crate `robust`), so integral coordinates, half-pixel token
+//! centres and arbitrary decimals are all decided without rounding. When
+//! the sight line touches a wall exactly (through a wall endpoint, along a
+//! wall, or starting or ending on one), the answer is the one for the same
+//! sight line moved by an infinitely small distance toward `+x` (right on
+//! the screen), or toward `+y` (down) when the sight line is horizontal.
+//! Consequences:
+//!
+//! - a line through the joint of two connected walls that continue on
+//!   opposite sides of it crosses exactly one of them: it is blocked (no
+//!   leak through joints), and a chain of limited walls counts once;
+//! - a line grazing a corner (both walls on the same side) is blocked when
+//!   the walls lie on the shift side (right of a non-horizontal line, below
+//!   a horizontal one), and clear otherwise;
+//! - a line running along a wall is not blocked by that wall;
+//! - an observer exactly on a one-way wall is on the side the shift puts it;
+//! - the shift does not depend on which token looks, so clear view is
+//!   symmetric except for one-way walls.
+//!
+//! # Performance
+//!
+//! [`Scene::clear_view_matrix`] builds a [`SightIndex`] once: the walls that
+//! restrict sight at the tokens' elevations, with their bounding boxes,
+//! bucketed in a uniform grid
+//! of about one wall per cell. Each sight line visits only the cells it
+//! passes through. `benches/clear_view.rs` measures it on the 443-wall
+//! Nort Gate scene; `docs/scene.md` gives the numbers.
+
+mod foundry;
+mod geometry;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::Error;
+use crate::state::TokenId;
+
+pub use geometry::{SightIndex, SightScratch};
+
+/// The version of the normalized scene form, stored in its `furtiveScene` field.
+pub const SCENE_FORMAT: u32 = 1;
+
+/// A point on the canvas: `x`, `y` in pixels (`x` grows rightward, `y`
+/// downward) and an `elevation` in scene distance units (default 0), which
+/// only matters against walls with a height (see [`WallHeight`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default)]
+    pub elevation: f64,
+}
+
+impl Point {
+    /// A point at elevation 0.
+    pub const fn new(x: f64, y: f64) -> Self {
+        Point {
+            x,
+            y,
+            elevation: 0.0,
+        }
+    }
+
+    /// The same point at `elevation`.
+    pub const fn at(self, elevation: f64) -> Self {
+        Point { elevation, ..self }
+    }
+
+    /// Same canvas position (elevation ignored).
+    pub fn same_position(&self, other: &Point) -> bool {
+        self.x == other.x && self.y == other.y
+    }
+}
+
+/// Which Foundry layout a scene was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SceneLayout {
+    /// Foundry v10 to v13: `grid` is an object.
+    #[serde(rename = "v10")]
+    V10,
+    /// Foundry 0.8 and v9: `grid` is a number, walls use `sight`.
+    #[serde(rename = "v0.8")]
+    V08,
+    /// Foundry 0.7: `grid` is a number, walls use `sense`.
+    #[serde(rename = "v0.7")]
+    V07,
+}
+
+/// The scene grid (Foundry `GridData`; `grid`, `gridDistance`, `gridUnits`
+/// and `gridType` before v10).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Grid {
+    /// Pixels per grid space, > 0 (Foundry `grid.size`, default 100).
+    pub size: f64,
+    /// Scene distance units per grid space, > 0 (`grid.distance`, default 1).
+    pub distance: f64,
+    /// Label of the distance unit, e.g. `"ft"` (`grid.units`, default `""`).
+    #[serde(default)]
+    pub units: String,
+    /// `CONST.GRID_TYPES`: 0 gridless, 1 square, 2-5 hexagonal; kept, not used.
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub grid_type: Option<u32>,
+}
+
+impl Default for Grid {
+    fn default() -> Self {
+        Grid {
+            size: 100.0,
+            distance: 1.0,
+            units: String::new(),
+            grid_type: None,
+        }
+    }
+}
+
+/// How a wall restricts sight (`CONST.WALL_SENSE_TYPES`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SightRestriction {
+    /// 0: sight passes.
+    None,
+    /// 10 (0.7: `sense` 2): a sight line is blocked by its second limited wall.
+    Limited,
+    /// 20 (0.7: `sense` 1): blocks.
+    Normal,
+    /// 30 (v11+): blocks here like `normal` (its threshold needs a vision radius).
+    Proximity,
+    /// 40 (v11+): blocks here like `normal` (its threshold needs a vision radius).
+    Distance,
+}
+
+/// The door a wall contains (`CONST.WALL_DOOR_TYPES`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DoorKind {
+    /// 0: a plain wall.
+    None,
+    /// 1: a door.
+    Door,
+    /// 2: a secret door; blocks exactly like a door.
+    Secret,
+}
+
+/// The state of a door (`CONST.WALL_DOOR_STATES`); ignored on plain walls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DoorState {
+    /// 0: closed, blocks.
+    Closed,
+    /// 1: open, sight passes.
+    Open,
+    /// 2: locked (closed), blocks.
+    Locked,
+}
+
+/// Which side a wall blocks from (`CONST.WALL_DIRECTIONS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum WallDirection {
+    /// 0: blocks from both sides.
+    Both,
+    /// 1: blocks only observers on its left (see the module docs).
+    Left,
+    /// 2: blocks only observers on its right.
+    Right,
+}
+
+/// A wall segment (Foundry `WallData`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Wall {
+    /// Foundry `_id`, when the export has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `[x0, y0, x1, y1]` in canvas pixels; direction matters for `dir`.
+    pub c: [f64; 4],
+    pub sight: SightRestriction,
+    pub door: DoorKind,
+    pub door_state: DoorState,
+    pub direction: WallDirection,
+    /// Vertical extent from the Wall Height module; absent: unbounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<WallHeight>,
+}
+
+/// The vertical extent of a wall, from the Wall Height module's
+/// `flags["wall-height"] = {bottom, top}` (used by Levels scenes such as
+/// the Nort Gate fixture), in scene distance units; a missing or `null`
+/// bound is unbounded. Core Foundry walls have no height.
+///
+/// A wall with a height counts on a sight line only when `[bottom, top]`
+/// meets the closed range between the observer's and the target's
+/// elevations. Floors and ceilings (Levels tiles) are not modelled.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallHeight {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bottom: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<f64>,
+}
+
+impl Wall {
+    /// A plain two-way wall with the given sight restriction.
+    pub fn new(c: [f64; 4], sight: SightRestriction) -> Self {
+        Wall {
+            id: None,
+            c,
+            sight,
+            door: DoorKind::None,
+            door_state: DoorState::Closed,
+            direction: WallDirection::Both,
+            height: None,
+        }
+    }
+
+    /// How this wall restricts sight right now: `None` when sight passes
+    /// (sight none, open door, zero length), else whether it is limited.
+    pub fn blocks_as(&self) -> Option<Blocking> {
+        let open = self.door != DoorKind::None && self.door_state == DoorState::Open;
+        let [x0, y0, x1, y1] = self.c;
+        if open || (x0 == x1 && y0 == y1) {
+            return None;
+        }
+        match self.sight {
+            SightRestriction::None => None,
+            SightRestriction::Limited => Some(Blocking::Limited),
+            SightRestriction::Normal | SightRestriction::Proximity | SightRestriction::Distance => {
+                Some(Blocking::Normal)
+            }
+        }
+    }
+}
+
+/// How a wall that restricts sight counts on a sight line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blocking {
+    /// Blocks on its own.
+    Normal,
+    /// Blocks only with another limited wall on the same sight line.
+    Limited,
+}
+
+/// A token on the scene (Foundry `TokenData`), or a placement given by the caller.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Token {
+    /// Foundry `_id` (or the caller's id).
+    pub id: TokenId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Left edge, canvas pixels.
+    pub x: f64,
+    /// Top edge, canvas pixels.
+    pub y: f64,
+    /// Width in grid spaces, > 0 (default 1).
+    #[serde(default = "one")]
+    pub width: f64,
+    /// Height in grid spaces, > 0 (default 1).
+    #[serde(default = "one")]
+    pub height: f64,
+    /// Elevation in scene distance units (default 0); matters only against
+    /// walls with a [`WallHeight`].
+    #[serde(default)]
+    pub elevation: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// An ambient light or darkness source, kept for later use (no effect on clear view yet).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Light {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Origin, canvas pixels.
+    pub x: f64,
+    pub y: f64,
+    /// Dim radius, >= 0, as the export stores it (scene distance units per the 0.8+ docs).
+    pub dim: f64,
+    /// Bright radius, >= 0, same unit as `dim`.
+    pub bright: f64,
+    /// A darkness source: v12+ `config.negative`, or a negative radius (0.8).
+    #[serde(default)]
+    pub darkness: bool,
+    /// Hidden lights are off.
+    #[serde(default)]
+    pub hidden: bool,
+}
+
+/// A scene normalized from any supported layout (`parseScene` returns it as JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Scene {
+    /// Always [`SCENE_FORMAT`]; marks a JSON value as a normalized scene.
+    pub furtive_scene: u32,
+    /// The layout the scene was read from.
+    pub layout: SceneLayout,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Scene width and height in pixels, when the export has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f64>,
+    pub grid: Grid,
+    #[serde(default)]
+    pub walls: Vec<Wall>,
+    #[serde(default)]
+    pub tokens: Vec<Token>,
+    #[serde(default)]
+    pub lights: Vec<Light>,
+    /// Scene darkness level 0..=1 (`darkness`, v12+ `environment.darknessLevel`).
+    #[serde(default)]
+    pub darkness: f64,
+    /// Global illumination (`globalLight`, v12+ `environment.globalLight.enabled`).
+    #[serde(default)]
+    pub global_light: bool,
+}
+
+/// The walls that decide one sight line, by index in [`Scene::walls`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SightLine {
+    /// Normal walls (and closed doors) that block this line from this observer.
+    pub blocking: Vec<usize>,
+    /// Limited walls this line crosses and that count from this observer.
+    pub limited: Vec<usize>,
+}
+
+impl SightLine {
+    /// Clear view: no blocking wall and fewer than two limited walls.
+    pub fn clear(&self) -> bool {
+        self.blocking.is_empty() && self.limited.len() < 2
+    }
+}
+
+/// Clear view and distances between every pair of tokens.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClearViewMatrix {
+    /// Token ids; row and column `i` are `ids[i]`.
+    pub ids: Vec<TokenId>,
+    /// `clear_view[i][j]`: observer `ids[i]` has clear view of `ids[j]`.
+    /// Symmetric except across one-way walls; the diagonal is `true`.
+    pub clear_view: Vec<Vec<bool>>,
+    /// Centre-to-centre distance in scene units (`grid.distance` per
+    /// `grid.size` pixels), symmetric, diagonal 0.
+    pub distance: Vec<Vec<f64>>,
+    /// The unit of `distance` (`grid.units`).
+    pub units: String,
+}
+
+pub(crate) fn invalid(field: impl Into<String>, message: impl Into<String>) -> Error {
+    Error::InvalidScene {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+impl Scene {
+    /// Reads a scene: a Foundry Scene export in any layout of the module
+    /// docs, or a normalized scene (an object with `furtiveScene: 1`).
+    ///
+    /// Errors: [`Error::InvalidScene`] naming the field path inside the
+    /// scene; [`Error::DuplicateToken`] when two tokens share an id.
+    pub fn from_value(value: Value) -> Result<Scene, Error> {
+        let normalized = value
+            .as_object()
+            .is_some_and(|object| object.contains_key("furtiveScene"));
+        if !normalized {
+            return foundry::read_scene(&value);
+        }
+        let scene: Scene = serde_path_to_error::deserialize(value).map_err(|error| {
+            let path = error.path().to_string();
+            let field = if path == "." { "scene".into() } else { path };
+            invalid(field, error.into_inner().to_string())
+        })?;
+        scene.validate()?;
+        Ok(scene)
+    }
+
+    /// Reads a Foundry Scene export (v10+, 0.8/v9 or 0.7 layout).
+    pub fn from_foundry(value: &Value) -> Result<Scene, Error> {
+        foundry::read_scene(value)
+    }
+
+    /// Checks what the type system cannot: finite numbers, positive grid
+    /// and token sizes, radii >= 0, darkness 0..=1, unique token ids, the
+    /// format version. Every parse path calls it; call it after building or
+    /// editing a scene by hand.
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.furtive_scene != SCENE_FORMAT {
+            return Err(invalid(
+                "furtiveScene",
+                format!(
+                    "normalized scene format {} is not supported (this engine reads {SCENE_FORMAT})",
+                    self.furtive_scene
+                ),
+            ));
+        }
+        positive("grid.size", self.grid.size)?;
+        positive("grid.distance", self.grid.distance)?;
+        for (field, value) in [("width", self.width), ("height", self.height)] {
+            if let Some(value) = value {
+                finite(field, value)?;
+            }
+        }
+        if !(0.0..=1.0).contains(&self.darkness) {
+            return Err(invalid(
+                "darkness",
+                format!("must be a number from 0 to 1, got {}", self.darkness),
+            ));
+        }
+        for (i, wall) in self.walls.iter().enumerate() {
+            if wall.c.iter().any(|v| !v.is_finite()) {
+                return Err(invalid(
+                    format!("walls[{i}].c"),
+                    "must hold 4 finite numbers [x0, y0, x1, y1]",
+                ));
+            }
+            if let Some(height) = wall.height {
+                for (name, bound) in [("bottom", height.bottom), ("top", height.top)] {
+                    if let Some(bound) = bound {
+                        finite(&format!("walls[{i}].height.{name}"), bound)?;
+                    }
+                }
+                if let (Some(bottom), Some(top)) = (height.bottom, height.top) {
+                    if bottom > top {
+                        return Err(invalid(
+                            format!("walls[{i}].height"),
+                            format!("bottom {bottom} is above top {top}"),
+                        ));
+                    }
+                }
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, token) in self.tokens.iter().enumerate() {
+            validate_token(token, &format!("tokens[{i}]"))?;
+            if !seen.insert(token.id.as_str()) {
+                return Err(Error::DuplicateToken {
+                    field: format!("tokens[{i}].id"),
+                    id: token.id.clone(),
+                });
+            }
+        }
+        for (i, light) in self.lights.iter().enumerate() {
+            finite(&format!("lights[{i}].x"), light.x)?;
+            finite(&format!("lights[{i}].y"), light.y)?;
+            non_negative(&format!("lights[{i}].dim"), light.dim)?;
+            non_negative(&format!("lights[{i}].bright"), light.bright)?;
+        }
+        Ok(())
+    }
+
+    /// The scene token with this id.
+    pub fn token(&self, id: &str) -> Option<&Token> {
+        self.tokens.iter().find(|token| token.id == id)
+    }
+
+    /// A token's centre in canvas pixels,
+    /// `(x + width * grid.size / 2, y + height * grid.size / 2)`, at the
+    /// token's elevation.
+    pub fn token_center(&self, token: &Token) -> Point {
+        Point {
+            x: token.x + token.width * self.grid.size / 2.0,
+            y: token.y + token.height * self.grid.size / 2.0,
+            elevation: token.elevation,
+        }
+    }
+
+    /// Straight-line distance between two canvas points, in scene distance
+    /// units (`grid.distance` per `grid.size` pixels). Euclidean and flat:
+    /// elevation and Foundry's diagonal measurement rules are not applied.
+    pub fn distance(&self, a: Point, b: Point) -> f64 {
+        (b.x - a.x).hypot(b.y - a.y) * self.grid.distance / self.grid.size
+    }
+
+    /// The walls that decide the sight line from `observer` to `target`
+    /// (all of them, no early exit). Clear view is [`SightLine::clear`].
+    pub fn sight_line(&self, observer: Point, target: Point) -> SightLine {
+        geometry::sight_line(&self.walls, observer, target)
+    }
+
+    /// Whether `observer` has clear view of `target` (see the module docs).
+    pub fn has_clear_view(&self, observer: Point, target: Point) -> bool {
+        self.sight_line(observer, target).clear()
+    }
+
+    /// Builds the wall index used for many sight lines on this scene.
+    pub fn sight_index(&self) -> SightIndex {
+        SightIndex::new(&self.walls)
+    }
+
+    /// Clear view and distance between every pair of `tokens` (centre to
+    /// centre). Pass `&scene.tokens` for the scene's own tokens. Ids are
+    /// not checked for uniqueness here; the JSON facade checks them.
+    pub fn clear_view_matrix(&self, tokens: &[Token]) -> ClearViewMatrix {
+        let centers: Vec<Point> = tokens.iter().map(|t| self.token_center(t)).collect();
+        let (low, high) = centers
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), c| {
+                (low.min(c.elevation), high.max(c.elevation))
+            });
+        let index = SightIndex::for_elevations(&self.walls, low, high);
+        let n = tokens.len();
+        let mut clear_view = vec![vec![true; n]; n];
+        let mut distance = vec![vec![0.0; n]; n];
+        let mut scratch = index.scratch();
+        for i in 0..n {
+            for j in i + 1..n {
+                let (forward, backward) =
+                    index.clear_both_ways(centers[i], centers[j], &mut scratch);
+                clear_view[i][j] = forward;
+                clear_view[j][i] = backward;
+                let d = self.distance(centers[i], centers[j]);
+                distance[i][j] = d;
+                distance[j][i] = d;
+            }
+        }
+        ClearViewMatrix {
+            ids: tokens.iter().map(|t| t.id.clone()).collect(),
+            clear_view,
+            distance,
+            units: self.grid.units.clone(),
+        }
+    }
+}
+
+/// Checks one token's numbers; `path` prefixes field names (`tokens[3]`).
+pub(crate) fn validate_token(token: &Token, path: &str) -> Result<(), Error> {
+    finite(&format!("{path}.x"), token.x)?;
+    finite(&format!("{path}.y"), token.y)?;
+    positive(&format!("{path}.width"), token.width)?;
+    positive(&format!("{path}.height"), token.height)?;
+    finite(&format!("{path}.elevation"), token.elevation)
+}
+
+fn finite(field: &str, value: f64) -> Result<(), Error> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(invalid(
+            field,
+            format!("must be a finite number, got {value}"),
+        ))
+    }
+}
+
+fn positive(field: &str, value: f64) -> Result<(), Error> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(invalid(
+            field,
+            format!("must be a finite number > 0, got {value}"),
+        ))
+    }
+}
+
+fn non_negative(field: &str, value: f64) -> Result<(), Error> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(invalid(
+            field,
+            format!("must be a finite number >= 0, got {value}"),
+        ))
+    }
+}
+
+/// One end of a sight line in a [`ClearViewQuery`]. JSON, one of:
+///
+/// - `{"tokenId": "abc"}`: the centre of the scene's token `abc`;
+/// - `{"x": 150, "y": 250, "elevation": 0}`: a canvas point in pixels
+///   (elevation optional, default 0), used as is;
+/// - `{"token": {"x": 100, "y": 200, "width": 1, "height": 1}}`: a token
+///   placement (top-left corner in pixels, size in grid spaces, default 1),
+///   whose centre is used.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(
+    untagged,
+    expecting = "one of {\"tokenId\": id} (a scene token), {\"x\", \"y\"} (a canvas point in pixels) or {\"token\": {\"x\", \"y\", \"width\"?, \"height\"?}} (a token placement)"
+)]
+pub enum SightEnd {
+    Token(TokenRef),
+    Placement(PlacementRef),
+    Point(Point),
+}
+
+/// `{"tokenId": id}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TokenRef {
+    pub token_id: TokenId,
+}
+
+/// `{"token": {x, y, width?, height?, elevation?}}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacementRef {
+    pub token: Placement,
+}
+
+/// A token placement without an id: top-left corner in pixels, size in grid spaces.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default = "one")]
+    pub width: f64,
+    #[serde(default = "one")]
+    pub height: f64,
+    #[serde(default)]
+    pub elevation: f64,
+}
+
+/// `clearView` query: `{"from": SightEnd, "to": SightEnd}`; `from` is the observer.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClearViewQuery {
+    pub from: SightEnd,
+    pub to: SightEnd,
+}
+
+/// A wall named in a [`ClearViewAnswer`]: its index in the normalized
+/// scene's `walls` and its Foundry `_id` when it has one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallRef {
+    pub index: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+/// The answer to a [`ClearViewQuery`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClearViewAnswer {
+    /// The observer (`from`) has clear view of the target (`to`).
+    pub clear_view: bool,
+    /// The sight line's two ends, canvas pixels.
+    pub from: Point,
+    pub to: Point,
+    /// Distance between them in scene units.
+    pub distance: f64,
+    /// The unit of `distance` (`grid.units`).
+    pub units: String,
+    /// Walls that block this line on their own.
+    pub blocking_walls: Vec<WallRef>,
+    /// Limited walls crossed (blocking when there are two or more).
+    pub limited_walls: Vec<WallRef>,
+}
+
+impl Scene {
+    /// The canvas point of one end of a query; `field` names it in errors
+    /// (`query.from`): [`Error::UnknownToken`] for an unknown `tokenId`,
+    /// [`Error::InvalidInput`] for a bad placement.
+    pub fn resolve(&self, end: &SightEnd, field: &str) -> Result<Point, Error> {
+        match end {
+            SightEnd::Point(point) => Ok(*point),
+            SightEnd::Token(TokenRef { token_id }) => self
+                .token(token_id)
+                .map(|token| self.token_center(token))
+                .ok_or_else(|| Error::UnknownToken {
+                    field: format!("{field}.tokenId"),
+                    id: token_id.clone(),
+                }),
+            SightEnd::Placement(PlacementRef { token }) => {
+                let token = Token {
+                    id: String::new(),
+                    name: None,
+                    x: token.x,
+                    y: token.y,
+                    width: token.width,
+                    height: token.height,
+                    elevation: token.elevation,
+                };
+                validate_token(&token, &format!("{field}.token")).map_err(as_input)?;
+                Ok(self.token_center(&token))
+            }
+        }
+    }
+
+    /// Answers a `clearView` query (see [`ClearViewQuery`]).
+    pub fn answer(&self, query: &ClearViewQuery) -> Result<ClearViewAnswer, Error> {
+        let from = self.resolve(&query.from, "query.from")?;
+        let to = self.resolve(&query.to, "query.to")?;
+        let line = self.sight_line(from, to);
+        let refs = |indices: &[usize]| {
+            indices
+                .iter()
+                .map(|&index| WallRef {
+                    index,
+                    id: self.walls[index].id.clone(),
+                })
+                .collect()
+        };
+        Ok(ClearViewAnswer {
+            clear_view: line.clear(),
+            from,
+            to,
+            distance: self.distance(from, to),
+            units: self.grid.units.clone(),
+            blocking_walls: refs(&line.blocking),
+            limited_walls: refs(&line.limited),
+        })
+    }
+}
+
+/// Caller input is not scene data: report it as `invalid_input`.
+pub(crate) fn as_input(error: Error) -> Error {
+    match error {
+        Error::InvalidScene { field, message } => Error::InvalidInput { field, message },
+        other => other,
+    }
+}

@@ -1,0 +1,414 @@
+//! Reads Foundry Scene exports (v10+, 0.8/v9, 0.7) into a [`Scene`].
+//!
+//! Hand-written over `serde_json::Value` rather than derived: the layouts
+//! differ per field (`grid` number or object, `sight` or `sense`, light
+//! radii flat or under `config`), unknown fields must be ignored, and every
+//! error must name its path (`walls[12].c`).
+
+use serde_json::{Map, Value};
+
+use super::{
+    invalid, DoorKind, DoorState, Grid, Light, Scene, SceneLayout, SightRestriction, Token, Wall,
+    WallDirection, WallHeight, SCENE_FORMAT,
+};
+use crate::error::Error;
+
+type Object = Map<String, Value>;
+
+/// `object[key]`, with JSON `null` read as missing.
+fn get<'a>(object: &'a Object, key: &str) -> Option<&'a Value> {
+    object.get(key).filter(|value| !value.is_null())
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("boolean `{b}`"),
+        Value::Number(n) => format!("number `{n}`"),
+        Value::String(s) => format!("string {s:?}"),
+        Value::Array(items) => format!("an array of {} items", items.len()),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+fn as_object<'a>(value: &'a Value, field: &str) -> Result<&'a Object, Error> {
+    value.as_object().ok_or_else(|| {
+        invalid(
+            field,
+            format!("expected an object, got {}", describe(value)),
+        )
+    })
+}
+
+fn number(value: &Value, field: &str) -> Result<f64, Error> {
+    match value.as_f64() {
+        Some(n) if n.is_finite() => Ok(n),
+        _ => Err(invalid(
+            field,
+            format!("expected a finite number, got {}", describe(value)),
+        )),
+    }
+}
+
+fn opt_number(object: &Object, key: &str, path: &str) -> Result<Option<f64>, Error> {
+    get(object, key)
+        .map(|value| number(value, &join(path, key)))
+        .transpose()
+}
+
+fn required_number(object: &Object, key: &str, path: &str) -> Result<f64, Error> {
+    match get(object, key) {
+        Some(value) => number(value, &join(path, key)),
+        None => Err(invalid(join(path, key), "missing (a number is required)")),
+    }
+}
+
+fn opt_string(object: &Object, key: &str, path: &str) -> Result<Option<String>, Error> {
+    match get(object, key) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(invalid(
+            join(path, key),
+            format!("expected a string, got {}", describe(other)),
+        )),
+    }
+}
+
+fn opt_bool(object: &Object, key: &str, path: &str) -> Result<Option<bool>, Error> {
+    match get(object, key) {
+        None => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(invalid(
+            join(path, key),
+            format!("expected a boolean, got {}", describe(other)),
+        )),
+    }
+}
+
+/// An integer code such as `door` or `dir`, looked up in `table`.
+fn code<T: Copy>(
+    object: &Object,
+    key: &str,
+    path: &str,
+    table: &[(i64, T)],
+    expected: &str,
+) -> Result<Option<T>, Error> {
+    let Some(value) = get(object, key) else {
+        return Ok(None);
+    };
+    let field = join(path, key);
+    let n = value.as_i64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|f| f.fract() == 0.0)
+            .map(|f| f as i64)
+    });
+    n.and_then(|n| table.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .map(Some)
+        .ok_or_else(|| {
+            invalid(
+                field,
+                format!("must be {expected}, got {}", describe(value)),
+            )
+        })
+}
+
+fn array<'a>(object: &'a Object, key: &str) -> Result<&'a [Value], Error> {
+    match get(object, key) {
+        None => Ok(&[]),
+        Some(Value::Array(items)) => Ok(items),
+        Some(other) => Err(invalid(
+            key,
+            format!("expected an array, got {}", describe(other)),
+        )),
+    }
+}
+
+pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
+    let scene = as_object(value, "scene")?;
+    let walls_json = array(scene, "walls")?;
+    let any_sense = walls_json.iter().any(|wall| {
+        wall.as_object()
+            .is_some_and(|w| get(w, "sense").is_some() && get(w, "sight").is_none())
+    });
+    let (grid, layout) = read_grid(scene, any_sense)?;
+    let walls = walls_json
+        .iter()
+        .enumerate()
+        .map(|(i, wall)| read_wall(wall, &format!("walls[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tokens = array(scene, "tokens")?
+        .iter()
+        .enumerate()
+        .map(|(i, token)| read_token(token, &format!("tokens[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let lights = array(scene, "lights")?
+        .iter()
+        .enumerate()
+        .map(|(i, light)| read_light(light, &format!("lights[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let environment = match get(scene, "environment") {
+        Some(value) => Some(as_object(value, "environment")?),
+        None => None,
+    };
+    let mut darkness = opt_number(scene, "darkness", "")?.map(|d| ("darkness", d));
+    let mut global_light = opt_bool(scene, "globalLight", "")?;
+    if let Some(environment) = environment {
+        if darkness.is_none() {
+            darkness = opt_number(environment, "darknessLevel", "environment")?
+                .map(|d| ("environment.darknessLevel", d));
+        }
+        if let Some(value) = get(environment, "globalLight") {
+            let global = as_object(value, "environment.globalLight")?;
+            global_light = global_light.or(opt_bool(global, "enabled", "environment.globalLight")?);
+        }
+    }
+
+    if let Some((field, level)) = darkness {
+        if !(0.0..=1.0).contains(&level) {
+            return Err(invalid(
+                field,
+                format!("must be a number from 0 to 1, got {level}"),
+            ));
+        }
+    }
+    let scene = Scene {
+        furtive_scene: SCENE_FORMAT,
+        layout,
+        id: opt_string(scene, "_id", "")?,
+        name: opt_string(scene, "name", "")?,
+        width: opt_number(scene, "width", "")?,
+        height: opt_number(scene, "height", "")?,
+        grid,
+        walls,
+        tokens,
+        lights,
+        darkness: darkness.map_or(0.0, |(_, level)| level),
+        global_light: global_light.unwrap_or(false),
+    };
+    scene.validate()?;
+    Ok(scene)
+}
+
+/// `grid: {size, distance, units, type}` (v10+) or `grid`, `gridDistance`,
+/// `gridUnits`, `gridType` (0.7 to v9).
+fn read_grid(scene: &Object, any_sense: bool) -> Result<(Grid, SceneLayout), Error> {
+    let defaults = Grid::default();
+    let grid_type = |object: &Object, key: &str, path: &str| -> Result<Option<u32>, Error> {
+        code(
+            object,
+            key,
+            path,
+            &[(0, 0), (1, 1), (2, 2), (3, 3), (4, 4), (5, 5)],
+            "a grid type 0..=5",
+        )
+    };
+    match get(scene, "grid") {
+        Some(Value::Object(grid)) => Ok((
+            Grid {
+                size: opt_number(grid, "size", "grid")?.unwrap_or(defaults.size),
+                distance: opt_number(grid, "distance", "grid")?.unwrap_or(defaults.distance),
+                units: opt_string(grid, "units", "grid")?.unwrap_or_default(),
+                grid_type: grid_type(grid, "type", "grid")?,
+            },
+            SceneLayout::V10,
+        )),
+        Some(value @ Value::Number(_)) => {
+            let size = number(value, "grid")?;
+            Ok((
+                Grid {
+                    size,
+                    distance: opt_number(scene, "gridDistance", "")?.unwrap_or(defaults.distance),
+                    units: opt_string(scene, "gridUnits", "")?.unwrap_or_default(),
+                    grid_type: grid_type(scene, "gridType", "")?,
+                },
+                if any_sense {
+                    SceneLayout::V07
+                } else {
+                    SceneLayout::V08
+                },
+            ))
+        }
+        Some(other) => Err(invalid(
+            "grid",
+            format!(
+                "expected a number or an object {{size, distance, units}}, got {}",
+                describe(other)
+            ),
+        )),
+        None => Ok((
+            Grid {
+                distance: opt_number(scene, "gridDistance", "")?.unwrap_or(defaults.distance),
+                units: opt_string(scene, "gridUnits", "")?.unwrap_or_default(),
+                ..defaults
+            },
+            if any_sense {
+                SceneLayout::V07
+            } else if get(scene, "gridDistance").is_some() {
+                SceneLayout::V08
+            } else {
+                SceneLayout::V10
+            },
+        )),
+    }
+}
+
+fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
+    let wall = as_object(value, path)?;
+    let field = join(path, "c");
+    let c = match get(wall, "c") {
+        None => return Err(invalid(field, "missing (expected [x0, y0, x1, y1])")),
+        Some(Value::Array(items)) if items.len() == 4 => {
+            let mut c = [0.0; 4];
+            for (k, item) in items.iter().enumerate() {
+                c[k] = number(item, &format!("{field}[{k}]"))?;
+            }
+            c
+        }
+        Some(other) => {
+            return Err(invalid(
+                field,
+                format!(
+                    "expected an array of 4 numbers [x0, y0, x1, y1], got {}",
+                    describe(other)
+                ),
+            ))
+        }
+    };
+    use SightRestriction as S;
+    let sight = if get(wall, "sight").is_some() {
+        code(
+            wall,
+            "sight",
+            path,
+            &[
+                (0, S::None),
+                (10, S::Limited),
+                (20, S::Normal),
+                (30, S::Proximity),
+                (40, S::Distance),
+                (1, S::Normal),
+                (2, S::Limited),
+            ],
+            "0 (none), 10 (limited), 20 (normal), 30 (proximity) or 40 (distance)",
+        )?
+    } else {
+        code(
+            wall,
+            "sense",
+            path,
+            &[(0, S::None), (1, S::Normal), (2, S::Limited)],
+            "0 (none), 1 (normal) or 2 (limited)",
+        )?
+    };
+    let height = match get(wall, "flags").and_then(|flags| flags.get("wall-height")) {
+        None | Some(Value::Null) => None,
+        Some(value) => {
+            let field = join(path, "flags.wall-height");
+            let bounds = as_object(value, &field)?;
+            let bottom = opt_number(bounds, "bottom", &field)?;
+            let top = opt_number(bounds, "top", &field)?;
+            (bottom.is_some() || top.is_some()).then_some(WallHeight { bottom, top })
+        }
+    };
+    Ok(Wall {
+        height,
+        id: opt_string(wall, "_id", path)?,
+        c,
+        sight: sight.unwrap_or(S::Normal),
+        door: code(
+            wall,
+            "door",
+            path,
+            &[
+                (0, DoorKind::None),
+                (1, DoorKind::Door),
+                (2, DoorKind::Secret),
+            ],
+            "0 (none), 1 (door) or 2 (secret)",
+        )?
+        .unwrap_or(DoorKind::None),
+        door_state: code(
+            wall,
+            "ds",
+            path,
+            &[
+                (0, DoorState::Closed),
+                (1, DoorState::Open),
+                (2, DoorState::Locked),
+            ],
+            "0 (closed), 1 (open) or 2 (locked)",
+        )?
+        .unwrap_or(DoorState::Closed),
+        direction: code(
+            wall,
+            "dir",
+            path,
+            &[
+                (0, WallDirection::Both),
+                (1, WallDirection::Left),
+                (2, WallDirection::Right),
+            ],
+            "0 (both), 1 (left) or 2 (right)",
+        )?
+        .unwrap_or(WallDirection::Both),
+    })
+}
+
+fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
+    let token = as_object(value, path)?;
+    let id = match opt_string(token, "_id", path)? {
+        Some(id) => id,
+        None => opt_string(token, "id", path)?
+            .ok_or_else(|| invalid(join(path, "_id"), "missing (a token needs an id)"))?,
+    };
+    Ok(Token {
+        id,
+        name: opt_string(token, "name", path)?,
+        x: required_number(token, "x", path)?,
+        y: required_number(token, "y", path)?,
+        width: opt_number(token, "width", path)?.unwrap_or(1.0),
+        height: opt_number(token, "height", path)?.unwrap_or(1.0),
+        elevation: opt_number(token, "elevation", path)?.unwrap_or(0.0),
+    })
+}
+
+/// v9+: `config.{dim, bright, negative}`; 0.7/0.8: flat `dim`/`bright`,
+/// where a negative radius makes darkness (0.8 docs).
+fn read_light(value: &Value, path: &str) -> Result<Light, Error> {
+    let light = as_object(value, path)?;
+    let (dim, bright, negative) = match get(light, "config") {
+        Some(config) => {
+            let config_path = join(path, "config");
+            let config = as_object(config, &config_path)?;
+            (
+                opt_number(config, "dim", &config_path)?.unwrap_or(0.0),
+                opt_number(config, "bright", &config_path)?.unwrap_or(0.0),
+                opt_bool(config, "negative", &config_path)?.unwrap_or(false),
+            )
+        }
+        None => (
+            opt_number(light, "dim", path)?.unwrap_or(0.0),
+            opt_number(light, "bright", path)?.unwrap_or(0.0),
+            false,
+        ),
+    };
+    Ok(Light {
+        id: opt_string(light, "_id", path)?,
+        x: required_number(light, "x", path)?,
+        y: required_number(light, "y", path)?,
+        dim: dim.abs(),
+        bright: bright.abs(),
+        darkness: negative || dim < 0.0 || bright < 0.0,
+        hidden: opt_bool(light, "hidden", path)?.unwrap_or(false),
+    })
+}

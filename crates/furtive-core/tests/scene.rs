@@ -1,0 +1,1300 @@
+//! Clear view from Foundry scenes (`furtive_core::scene`, `api::parse_scene`,
+//! `api::clear_view`, `api::clear_view_matrix`).
+//!
+//! Coordinates are canvas pixels, y down. "Left" of a wall is the viewer's
+//! left hand when standing on `c[0..2]` facing `c[2..4]` on the screen.
+//! Real scenes are read from `shared/fixtures/` beside the repository
+//! (`CARGO_MANIFEST_DIR/../../../shared/fixtures`), or from the directory
+//! in `FURTIVE_FIXTURES`.
+
+use std::path::PathBuf;
+
+use furtive_core::api;
+use furtive_core::scene::{
+    DoorKind, DoorState, Point, Scene, SceneLayout, SightRestriction, Token, Wall, WallDirection,
+};
+use furtive_core::Error;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn fixture(name: &str) -> Value {
+    let dir = std::env::var_os("FURTIVE_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures")
+        });
+    let path = dir.join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read fixture {} ({e}); put shared/ beside the repository or set FURTIVE_FIXTURES",
+            path.display()
+        )
+    });
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A v10-layout scene (grid 100 px = 5 ft) with these walls.
+fn scene(walls: Value) -> Scene {
+    Scene::from_value(json!({
+        "grid": {"size": 100, "distance": 5, "units": "ft", "type": 1},
+        "walls": walls,
+    }))
+    .unwrap()
+}
+
+fn p(x: f64, y: f64) -> Point {
+    Point::new(x, y)
+}
+
+fn sees(scene: &Scene, from: (f64, f64), to: (f64, f64)) -> bool {
+    scene.has_clear_view(p(from.0, from.1), p(to.0, to.1))
+}
+
+/// Clear view both ways, and the same answer from the indexed matrix path.
+fn both_ways(scene: &Scene, a: (f64, f64), b: (f64, f64)) -> (bool, bool) {
+    let forward = sees(scene, a, b);
+    let backward = sees(scene, b, a);
+    let index = scene.sight_index();
+    let mut scratch = index.scratch();
+    assert_eq!(
+        index.clear_both_ways(p(a.0, a.1), p(b.0, b.1), &mut scratch),
+        (forward, backward),
+        "index and brute force disagree for {a:?} <-> {b:?}"
+    );
+    (forward, backward)
+}
+
+fn scene_error(value: Value) -> (String, String) {
+    match Scene::from_value(value) {
+        Err(Error::InvalidScene { field, message }) => (field, message),
+        other => panic!("expected invalid_scene, got {other:?}"),
+    }
+}
+
+const WEST: (f64, f64) = (0.0, 100.0);
+const EAST: (f64, f64) = (200.0, 100.0);
+/// A vertical wall between WEST and EAST, drawn north to south.
+const SPLIT: [f64; 4] = [100.0, 0.0, 100.0, 200.0];
+
+// ---------------------------------------------------------------- wall kinds
+
+#[test]
+fn a_normal_wall_blocks_both_ways() {
+    let scene = scene(json!([{"c": SPLIT, "sight": 20}]));
+    assert_eq!(both_ways(&scene, WEST, EAST), (false, false));
+    assert_eq!(
+        scene.sight_line(p(0.0, 100.0), p(200.0, 100.0)).blocking,
+        vec![0]
+    );
+}
+
+#[test]
+fn a_wall_with_sight_none_does_not_block() {
+    let scene = scene(json!([{"c": SPLIT, "sight": 0, "move": 20}]));
+    assert_eq!(both_ways(&scene, WEST, EAST), (true, true));
+}
+
+#[test]
+fn a_missing_sight_field_is_a_normal_wall() {
+    let scene = scene(json!([{"c": SPLIT}]));
+    assert_eq!(scene.walls[0].sight, SightRestriction::Normal);
+    assert_eq!(both_ways(&scene, WEST, EAST), (false, false));
+}
+
+#[test]
+fn one_limited_wall_does_not_block() {
+    let scene = scene(json!([{"c": SPLIT, "sight": 10}]));
+    assert_eq!(both_ways(&scene, WEST, EAST), (true, true));
+    let line = scene.sight_line(p(0.0, 100.0), p(200.0, 100.0));
+    assert_eq!((line.blocking.len(), line.limited.clone()), (0, vec![0]));
+}
+
+#[test]
+fn two_limited_walls_block() {
+    let scene = scene(json!([
+        {"c": [50, 0, 50, 200], "sight": 10},
+        {"c": [150, 0, 150, 200], "sight": 10},
+    ]));
+    assert_eq!(both_ways(&scene, WEST, EAST), (false, false));
+    // Only the first one lies between WEST and the midpoint.
+    assert_eq!(both_ways(&scene, WEST, (100.0, 100.0)), (true, true));
+}
+
+#[test]
+fn a_limited_wall_and_a_sight_none_wall_do_not_block() {
+    let scene = scene(json!([
+        {"c": [50, 0, 50, 200], "sight": 10},
+        {"c": [150, 0, 150, 200], "sight": 0},
+    ]));
+    assert_eq!(both_ways(&scene, WEST, EAST), (true, true));
+}
+
+#[test]
+fn proximity_and_distance_walls_block_like_normal_walls() {
+    for code in [30, 40] {
+        let scene = scene(json!([{"c": SPLIT, "sight": code}]));
+        assert_eq!(
+            both_ways(&scene, WEST, EAST),
+            (false, false),
+            "sight {code}"
+        );
+    }
+}
+
+#[test]
+fn doors_block_closed_or_locked_and_not_open() {
+    // (door, ds, clear view)
+    let cases = [
+        (1, 0, false), // door, closed
+        (1, 1, true),  // door, open
+        (1, 2, false), // door, locked
+        (2, 0, false), // secret door, closed
+        (2, 1, true),  // secret door, open
+        (2, 2, false), // secret door, locked
+        (0, 1, false), // not a door: `ds` is ignored
+    ];
+    for (door, ds, clear) in cases {
+        let scene = scene(json!([{"c": SPLIT, "sight": 20, "door": door, "ds": ds}]));
+        assert_eq!(
+            both_ways(&scene, WEST, EAST),
+            (clear, clear),
+            "door {door} ds {ds}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_limited_door_counts_as_a_limited_wall_and_an_open_one_not_at_all() {
+    let walls = |ds: u8| {
+        json!([
+            {"c": [50, 0, 50, 200], "sight": 10, "door": 1, "ds": ds},
+            {"c": [150, 0, 150, 200], "sight": 10},
+        ])
+    };
+    assert_eq!(both_ways(&scene(walls(0)), WEST, EAST), (false, false));
+    assert_eq!(both_ways(&scene(walls(1)), WEST, EAST), (true, true));
+}
+
+// ------------------------------------------------------------ one-way walls
+
+#[test]
+fn a_left_wall_drawn_west_to_east_blocks_observers_north_of_it() {
+    // Facing east along the wall, the left hand points north (smaller y).
+    let scene = scene(json!([{"c": [0, 100, 200, 100], "dir": 1}]));
+    let north = (100.0, 0.0);
+    let south = (100.0, 200.0);
+    assert_eq!(both_ways(&scene, north, south), (false, true));
+}
+
+#[test]
+fn a_right_wall_drawn_west_to_east_blocks_observers_south_of_it() {
+    let scene = scene(json!([{"c": [0, 100, 200, 100], "dir": 2}]));
+    assert_eq!(
+        both_ways(&scene, (100.0, 0.0), (100.0, 200.0)),
+        (true, false)
+    );
+}
+
+#[test]
+fn drawing_a_one_way_wall_the_other_way_swaps_its_sides() {
+    // Drawn east to west, left is south.
+    let left = scene(json!([{"c": [200, 100, 0, 100], "dir": 1}]));
+    assert_eq!(
+        both_ways(&left, (100.0, 0.0), (100.0, 200.0)),
+        (true, false)
+    );
+    // Drawn north to south, left is east (facing down the screen).
+    let left = scene(json!([{"c": SPLIT, "dir": 1}]));
+    assert_eq!(both_ways(&left, EAST, WEST), (false, true));
+    let right = scene(json!([{"c": SPLIT, "dir": 2}]));
+    assert_eq!(both_ways(&right, EAST, WEST), (true, false));
+}
+
+#[test]
+fn a_one_way_wall_seen_from_its_open_side_is_not_counted_as_limited() {
+    // Two limited walls; the first is one-way (left of north-to-south = east).
+    let scene = scene(json!([
+        {"c": [50, 0, 50, 200], "sight": 10, "dir": 1},
+        {"c": [150, 0, 150, 200], "sight": 10},
+    ]));
+    // From the east the one-way wall counts: two limited walls.
+    // From the west it does not: one limited wall.
+    assert_eq!(both_ways(&scene, EAST, WEST), (false, true));
+}
+
+#[test]
+fn the_matrix_is_asymmetric_across_one_way_walls() {
+    let scene = scene(json!([{"c": [0, 100, 300, 100], "dir": 1}]));
+    let tokens = vec![
+        token("north", 50.0, -50.0),   // centre (100, 0)
+        token("south", 50.0, 150.0),   // centre (100, 200)
+        token("south2", 150.0, 150.0), // centre (200, 200)
+    ];
+    let matrix = scene.clear_view_matrix(&tokens);
+    assert_eq!(matrix.ids, vec!["north", "south", "south2"]);
+    assert_eq!(
+        matrix.clear_view,
+        vec![
+            vec![true, false, false],
+            vec![true, true, true],
+            vec![true, true, true],
+        ]
+    );
+    assert_eq!(matrix.distance[0][1], 10.0); // 200 px at 5 ft per 100 px
+    assert_eq!(matrix.distance[1][2], 5.0);
+    assert_eq!(matrix.distance[1][0], matrix.distance[0][1]);
+    assert_eq!(matrix.units, "ft");
+}
+
+fn token(id: &str, x: f64, y: f64) -> Token {
+    Token {
+        id: id.into(),
+        name: None,
+        x,
+        y,
+        width: 1.0,
+        height: 1.0,
+        elevation: 0.0,
+    }
+}
+
+// ------------------------------------------------- exact contacts (shift rule)
+
+#[test]
+fn a_target_exactly_on_a_wall_counts_as_just_right_of_it() {
+    // The shift moves the sight line toward +x: a point on a vertical wall
+    // stands just east of it.
+    let scene = scene(json!([{"c": SPLIT}]));
+    let on_wall = (100.0, 100.0);
+    assert_eq!(both_ways(&scene, WEST, on_wall), (false, false));
+    assert_eq!(both_ways(&scene, EAST, on_wall), (true, true));
+}
+
+#[test]
+fn a_line_through_the_joint_of_a_straight_wall_is_blocked_by_exactly_one_segment() {
+    // Two collinear segments meeting at (100, 100); the horizontal sight line
+    // passes through the joint. Shifted down (+y), it crosses the lower one.
+    let scene = scene(json!([
+        {"_id": "upper", "c": [100, 0, 100, 100]},
+        {"_id": "lower", "c": [100, 100, 100, 200]},
+    ]));
+    assert_eq!(both_ways(&scene, WEST, EAST), (false, false));
+    assert_eq!(
+        scene.sight_line(p(0.0, 100.0), p(200.0, 100.0)).blocking,
+        vec![1]
+    );
+}
+
+#[test]
+fn a_chain_of_limited_walls_crossed_at_its_joint_counts_once() {
+    let scene = scene(json!([
+        {"c": [100, 0, 100, 100], "sight": 10},
+        {"c": [100, 100, 100, 200], "sight": 10},
+    ]));
+    assert_eq!(both_ways(&scene, WEST, EAST), (true, true));
+    assert_eq!(
+        scene
+            .sight_line(p(0.0, 100.0), p(200.0, 100.0))
+            .limited
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn a_line_through_the_bend_of_a_wall_is_blocked() {
+    // An L: up from (100, 100) and east from (100, 100). The diagonal from
+    // (0, 200) to (200, 0) passes through the bend between the two arms.
+    let scene = scene(json!([
+        {"c": [100, 0, 100, 100]},
+        {"c": [100, 100, 200, 100]},
+    ]));
+    assert_eq!(
+        both_ways(&scene, (0.0, 200.0), (200.0, 0.0)),
+        (false, false)
+    );
+    // Shifted toward +x, the line meets the east arm just right of the bend.
+    assert_eq!(
+        scene.sight_line(p(0.0, 200.0), p(200.0, 0.0)).blocking,
+        vec![1]
+    );
+}
+
+#[test]
+fn a_line_grazing_a_corner_is_blocked_only_when_the_corner_lies_on_the_shift_side() {
+    // Both arms to the right (+x) of the diagonal (0,0)-(200,200): blocked.
+    let right = scene(json!([
+        {"c": [100, 0, 100, 100]},
+        {"c": [100, 100, 200, 100]},
+    ]));
+    assert_eq!(
+        both_ways(&right, (0.0, 0.0), (200.0, 200.0)),
+        (false, false)
+    );
+    assert_eq!(
+        right.sight_line(p(0.0, 0.0), p(200.0, 200.0)).blocking,
+        vec![0, 1]
+    );
+    // Both arms to the left: clear.
+    let left = scene(json!([
+        {"c": [100, 100, 100, 200]},
+        {"c": [0, 100, 100, 100]},
+    ]));
+    assert_eq!(both_ways(&left, (0.0, 0.0), (200.0, 200.0)), (true, true));
+}
+
+#[test]
+fn a_horizontal_line_touching_a_wall_end_is_shifted_down() {
+    let below = scene(json!([{"c": [100, 100, 100, 200]}]));
+    assert_eq!(both_ways(&below, WEST, EAST), (false, false));
+    let above = scene(json!([{"c": [100, 0, 100, 100]}]));
+    assert_eq!(both_ways(&above, WEST, EAST), (true, true));
+}
+
+#[test]
+fn a_vertical_line_touching_a_wall_end_is_shifted_right() {
+    let north = (100.0, 0.0);
+    let south = (100.0, 200.0);
+    let east = scene(json!([{"c": [100, 100, 200, 100]}]));
+    assert_eq!(both_ways(&east, north, south), (false, false));
+    let west = scene(json!([{"c": [0, 100, 100, 100]}]));
+    assert_eq!(both_ways(&west, north, south), (true, true));
+}
+
+#[test]
+fn an_observer_exactly_on_a_one_way_wall_stands_on_its_shift_side() {
+    // A left wall drawn west to east blocks observers to its north. An
+    // observer on the wall is shifted by (ε, ε²): just south of it.
+    let scene = scene(json!([{"c": [0, 100, 200, 100], "dir": 1}]));
+    assert_eq!(
+        both_ways(&scene, (100.0, 100.0), (100.0, 0.0)),
+        (true, false)
+    );
+}
+
+#[test]
+fn collinear_and_parallel_walls_do_not_block() {
+    let line = ((0.0, 100.0), (300.0, 100.0));
+    for c in [
+        json!([100, 100, 200, 100]),  // along the line, inside it
+        json!([250, 100, 400, 100]),  // along the line, overlapping its end
+        json!([-100, 100, 400, 100]), // along the line, past both ends
+        json!([300, 100, 400, 100]),  // collinear, touching end to end
+        json!([0, 101, 300, 101]),    // parallel, one pixel away
+        json!([0, 99, 300, 99]),      // parallel on the other side
+    ] {
+        let scene = scene(json!([{"c": c}]));
+        assert_eq!(both_ways(&scene, line.0, line.1), (true, true), "wall {c}");
+    }
+}
+
+#[test]
+fn a_wall_crossing_in_an_x_and_a_t_junction_block() {
+    let x = scene(json!([{"c": [50, 50, 150, 150]}]));
+    assert_eq!(both_ways(&x, WEST, EAST), (false, false));
+    // A T: the stem (100,100)-(200,100) ends on the bar (100,0)-(100,200).
+    // A line across the stem is blocked by the stem alone.
+    let t = scene(json!([{"c": [100, 0, 100, 200]}, {"c": [100, 100, 200, 100]}]));
+    assert_eq!(both_ways(&t, (150.0, 50.0), (150.0, 150.0)), (false, false));
+    assert_eq!(
+        t.sight_line(p(150.0, 50.0), p(150.0, 150.0)).blocking,
+        vec![1]
+    );
+}
+
+#[test]
+fn zero_length_walls_and_shared_centres_never_block() {
+    let scene = scene(json!([{"c": [100, 100, 100, 100]}, {"c": SPLIT}]));
+    assert_eq!(both_ways(&scene, WEST, EAST), (false, false));
+    let dot = self::scene(json!([{"c": [100, 100, 100, 100]}]));
+    assert_eq!(both_ways(&dot, WEST, EAST), (true, true));
+    assert_eq!(
+        both_ways(&scene, (100.0, 100.0), (100.0, 100.0)),
+        (true, true)
+    );
+}
+
+#[test]
+fn orientation_is_exact_where_a_plain_float_formula_sees_a_collinear_point() {
+    // A wall from p to q; p lies 3/|t-o| of a pixel on one side of the
+    // sight line o -> t (exact integer orientation -3, below), q far on
+    // the other side, so the wall crosses the line. All eight coordinates
+    // are integers below 2^41, exact in f64, but the products reach 2^80.
+    let o = (502_267_331_504i64, 464_037_853_057i64);
+    let t = (1_557_999_327_560i64, 1_892_701_171_480i64);
+    let wall_p = (932_689_281_965i64, 1_046_503_909_182i64);
+    let wall_q = (932_689_281_522i64, 1_046_503_909_509i64);
+    let exact = |a: (i64, i64), b: (i64, i64), c: (i64, i64)| {
+        let (a, b, c) = (
+            (a.0 as i128, a.1 as i128),
+            (b.0 as i128, b.1 as i128),
+            (c.0 as i128, c.1 as i128),
+        );
+        (a.0 - c.0) * (b.1 - c.1) - (a.1 - c.1) * (b.0 - c.0)
+    };
+    let float = |a: (i64, i64), b: (i64, i64), c: (i64, i64)| {
+        let (a, b, c) = (
+            (a.0 as f64, a.1 as f64),
+            (b.0 as f64, b.1 as f64),
+            (c.0 as f64, c.1 as f64),
+        );
+        (a.0 - c.0) * (b.1 - c.1) - (a.1 - c.1) * (b.0 - c.0)
+    };
+    assert_eq!(exact(o, t, wall_p), -3);
+    assert_eq!(float(o, t, wall_p), 0.0, "the float formula cannot tell");
+    assert!(exact(o, t, wall_q) > 0);
+    assert!(exact(wall_p, wall_q, o).signum() != exact(wall_p, wall_q, t).signum());
+    // A float "0" would be settled by the shift rule (same side as q): clear.
+    // The exact sign puts p opposite q: the wall is crossed.
+    let scene = scene(json!([{
+        "c": [wall_p.0, wall_p.1, wall_q.0, wall_q.1]
+    }]));
+    let (o, t) = ((o.0 as f64, o.1 as f64), (t.0 as f64, t.1 as f64));
+    assert_eq!(both_ways(&scene, o, t), (false, false));
+}
+
+// ------------------------------------------------------------ wall height
+
+#[test]
+fn wall_height_flags_limit_a_wall_to_its_elevations() {
+    let scene = scene(json!([{
+        "c": SPLIT, "flags": {"wall-height": {"bottom": 10, "top": 20}}
+    }]));
+    let line = |a: f64, b: f64| scene.has_clear_view(p(0.0, 100.0).at(a), p(200.0, 100.0).at(b));
+    assert!(line(0.0, 0.0), "below the wall");
+    assert!(!line(15.0, 15.0), "within it");
+    assert!(!line(10.0, 10.0), "at its bottom");
+    assert!(!line(0.0, 30.0), "elevations 0..30 meet 10..20");
+    assert!(line(21.0, 30.0), "above it");
+    let unbounded_top = self::scene(json!([{
+        "c": SPLIT, "flags": {"wall-height": {"bottom": 10, "top": null}}
+    }]));
+    assert!(!unbounded_top.has_clear_view(p(0.0, 100.0).at(500.0), p(200.0, 100.0).at(500.0)));
+    assert!(unbounded_top.has_clear_view(p(0.0, 100.0), p(200.0, 100.0)));
+}
+
+// --------------------------------------------------------------- parsing
+
+#[test]
+fn the_v10_layout_is_read() {
+    let scene = Scene::from_value(json!({
+        "_id": "s1", "name": "Vault", "width": 1000, "height": 800,
+        "grid": {"size": 50, "distance": 1.5, "units": "m", "type": 1, "style": "solidLines"},
+        "environment": {"darknessLevel": 0.75, "globalLight": {"enabled": true}},
+        "walls": [
+            {"_id": "w0", "c": [0, 0, 100, 0], "sight": 0, "light": 20, "move": 20, "sound": 20,
+             "dir": 0, "door": 0, "ds": 0, "threshold": {"sight": null}, "flags": {}},
+            {"_id": "w1", "c": [0, 0, 0, 100], "sight": 10, "dir": 1},
+            {"_id": "w2", "c": [0, 0, 0, 100], "sight": 20, "dir": 2, "door": 2, "ds": 2},
+            {"_id": "w3", "c": [0, 0, 0, 100], "sight": 30, "door": 1, "ds": 1},
+            {"_id": "w4", "c": [0, 0, 0, 100], "sight": 40},
+        ],
+        "tokens": [{"_id": "t1", "name": "Rogue", "x": 100, "y": 150, "width": 2, "height": 2,
+                    "elevation": 5, "sight": {"enabled": true}, "detectionModes": []}],
+        "lights": [{"_id": "l1", "x": 10, "y": 20, "config": {"dim": 30, "bright": 15}},
+                   {"_id": "l2", "x": 30, "y": 40, "config": {"dim": 10, "bright": 5, "negative": true}, "hidden": true}],
+    }))
+    .unwrap();
+    assert_eq!(scene.layout, SceneLayout::V10);
+    assert_eq!(scene.grid.size, 50.0);
+    assert_eq!(scene.grid.distance, 1.5);
+    assert_eq!(scene.grid.units, "m");
+    assert_eq!((scene.darkness, scene.global_light), (0.75, true));
+    let sights: Vec<_> = scene.walls.iter().map(|w| w.sight).collect();
+    use SightRestriction::*;
+    assert_eq!(sights, vec![None, Limited, Normal, Proximity, Distance]);
+    assert_eq!(scene.walls[1].direction, WallDirection::Left);
+    assert_eq!(
+        (
+            scene.walls[2].direction,
+            scene.walls[2].door,
+            scene.walls[2].door_state
+        ),
+        (WallDirection::Right, DoorKind::Secret, DoorState::Locked)
+    );
+    assert_eq!(
+        (scene.walls[3].door, scene.walls[3].door_state),
+        (DoorKind::Door, DoorState::Open)
+    );
+    assert_eq!(scene.walls[4].id.as_deref(), Some("w4"));
+    let rogue = scene.token("t1").unwrap();
+    assert_eq!((rogue.width, rogue.elevation), (2.0, 5.0));
+    // Centre: 100 + 2 * 50 / 2, 150 + 2 * 50 / 2.
+    assert_eq!(scene.token_center(rogue), p(150.0, 200.0).at(5.0));
+    assert_eq!(
+        (
+            scene.lights[0].dim,
+            scene.lights[0].bright,
+            scene.lights[0].darkness
+        ),
+        (30.0, 15.0, false)
+    );
+    assert!(scene.lights[1].darkness && scene.lights[1].hidden);
+    // 100 px at 1.5 m per 50 px.
+    assert_eq!(scene.distance(p(0.0, 0.0), p(60.0, 80.0)), 3.0);
+}
+
+#[test]
+fn legacy_codes_in_a_sight_field_and_0_7_sense_codes_are_read() {
+    let legacy = Scene::from_value(json!({
+        "grid": 100, "gridDistance": 5, "gridUnits": "ft",
+        "walls": [{"c": [0, 0, 1, 1], "sense": 2}, {"c": [0, 0, 1, 1], "sense": 1}, {"c": [0, 0, 1, 1], "sense": 0}],
+    }))
+    .unwrap();
+    assert_eq!(legacy.layout, SceneLayout::V07);
+    use SightRestriction::*;
+    assert_eq!(
+        legacy.walls.iter().map(|w| w.sight).collect::<Vec<_>>(),
+        vec![Limited, Normal, None]
+    );
+    let coded = Scene::from_value(json!({
+        "grid": 100, "walls": [{"c": [0, 0, 1, 1], "sight": 2}, {"c": [0, 0, 1, 1], "sight": 1}],
+    }))
+    .unwrap();
+    assert_eq!(coded.layout, SceneLayout::V08);
+    assert_eq!(
+        coded.walls.iter().map(|w| w.sight).collect::<Vec<_>>(),
+        vec![Limited, Normal]
+    );
+    // Two 0.7 limited walls block like two v10 limited walls.
+    let two = Scene::from_value(json!({
+        "grid": 100,
+        "walls": [{"c": [50, 0, 50, 200], "sense": 2}, {"c": [150, 0, 150, 200], "sense": 2}],
+    }))
+    .unwrap();
+    assert_eq!(both_ways(&two, WEST, EAST), (false, false));
+}
+
+#[test]
+fn missing_optional_fields_take_foundry_defaults() {
+    let scene = Scene::from_value(json!({
+        "walls": [{"c": [0, 0, 10, 0]}],
+        "tokens": [{"id": "a", "x": 0, "y": 0}],
+    }))
+    .unwrap();
+    assert_eq!(
+        (
+            scene.grid.size,
+            scene.grid.distance,
+            scene.grid.units.as_str()
+        ),
+        (100.0, 1.0, "")
+    );
+    let wall = &scene.walls[0];
+    assert_eq!(
+        (
+            wall.sight,
+            wall.door,
+            wall.door_state,
+            wall.direction,
+            wall.height
+        ),
+        (
+            SightRestriction::Normal,
+            DoorKind::None,
+            DoorState::Closed,
+            WallDirection::Both,
+            None
+        )
+    );
+    let token = &scene.tokens[0];
+    assert_eq!(
+        (token.width, token.height, token.elevation),
+        (1.0, 1.0, 0.0)
+    );
+    assert_eq!((scene.darkness, scene.global_light), (0.0, false));
+}
+
+#[test]
+fn the_0_8_fixture_nort_gate_is_read() {
+    let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
+    assert_eq!(scene.layout, SceneLayout::V08);
+    assert_eq!(scene.id.as_deref(), Some("emEWRUvQRVAolFwY"));
+    assert_eq!(
+        (
+            scene.grid.size,
+            scene.grid.distance,
+            scene.grid.units.as_str()
+        ),
+        (100.0, 5.0, "ft")
+    );
+    assert_eq!(scene.walls.len(), 443);
+    let count = |f: &dyn Fn(&Wall) -> bool| scene.walls.iter().filter(|w| f(w)).count();
+    assert_eq!(count(&|w| w.sight == SightRestriction::None), 77);
+    assert_eq!(count(&|w| w.door == DoorKind::Door), 52);
+    assert_eq!(count(&|w| w.door_state == DoorState::Open), 4);
+    assert_eq!(count(&|w| w.height.is_some()), 443);
+    assert!(scene.tokens.is_empty() && scene.lights.is_empty());
+    assert_eq!((scene.darkness, scene.global_light), (0.0, true));
+}
+
+#[test]
+fn the_0_7_fixture_warning_sign_is_read() {
+    let scene = Scene::from_value(fixture("scene-zahi-oota-warning-sign.json")).unwrap();
+    assert_eq!(scene.layout, SceneLayout::V07);
+    assert_eq!(
+        (
+            scene.grid.size,
+            scene.grid.distance,
+            scene.grid.units.as_str()
+        ),
+        (128.0, 5.0, "ft")
+    );
+    assert_eq!(scene.walls.len(), 379);
+    let limited = scene
+        .walls
+        .iter()
+        .filter(|w| w.sight == SightRestriction::Limited)
+        .count();
+    assert_eq!(limited, 21);
+    assert!(scene
+        .walls
+        .iter()
+        .all(|w| w.direction == WallDirection::Both && w.door == DoorKind::None));
+    assert_eq!(scene.tokens.len(), 1);
+    let beiro = &scene.tokens[0];
+    assert_eq!(
+        (beiro.id.as_str(), beiro.name.as_deref()),
+        ("cal7lKu9XSoa4Giw", Some("Beiro"))
+    );
+    // (1024 + 128 / 2, 1920 + 128 / 2)
+    assert_eq!(scene.token_center(beiro), p(1088.0, 1984.0));
+    assert_eq!(scene.lights.len(), 45);
+    assert_eq!(
+        (
+            scene.lights[0].x,
+            scene.lights[0].dim,
+            scene.lights[0].bright
+        ),
+        (284.0, 2.5, 1.0)
+    );
+    assert_eq!((scene.darkness, scene.global_light), (1.0, false));
+}
+
+#[test]
+fn a_normalized_scene_reads_back_unchanged() {
+    for name in [
+        "scene-ocd-nort-gate.json",
+        "scene-zahi-oota-warning-sign.json",
+    ] {
+        let normalized = api::parse_scene(fixture(name)).unwrap();
+        assert_eq!(normalized["furtiveScene"], 1);
+        assert_eq!(
+            api::parse_scene(normalized.clone()).unwrap(),
+            normalized,
+            "{name}"
+        );
+    }
+}
+
+// ------------------------------------------------------------- malformed input
+
+#[test]
+fn malformed_walls_are_refused_naming_the_field() {
+    let walls = |wall: Value| {
+        let mut walls = vec![json!({"c": [0, 0, 1, 1]}); 13];
+        walls[12] = wall;
+        json!({"grid": 100, "walls": walls})
+    };
+    let cases = [
+        (json!({"c": [0, 0, 1]}), "walls[12].c"),
+        (json!({"c": [0, 0, 1, 1, 2]}), "walls[12].c"),
+        (json!({"c": "0,0,1,1"}), "walls[12].c"),
+        (json!({}), "walls[12].c"),
+        (json!({"c": [0, 0, "1", 1]}), "walls[12].c[2]"),
+        (json!({"c": [0, 0, null, 1]}), "walls[12].c[2]"),
+        (json!({"c": [0, 0, 1, 1], "sight": 15}), "walls[12].sight"),
+        (
+            json!({"c": [0, 0, 1, 1], "sight": "normal"}),
+            "walls[12].sight",
+        ),
+        (json!({"c": [0, 0, 1, 1], "sense": 3}), "walls[12].sense"),
+        (json!({"c": [0, 0, 1, 1], "door": 3}), "walls[12].door"),
+        (json!({"c": [0, 0, 1, 1], "ds": 1.5}), "walls[12].ds"),
+        (json!({"c": [0, 0, 1, 1], "dir": -1}), "walls[12].dir"),
+        (json!({"c": [0, 0, 1, 1], "_id": 7}), "walls[12]._id"),
+        (
+            json!({"c": [0, 0, 1, 1], "flags": {"wall-height": {"top": "9"}}}),
+            "walls[12].flags.wall-height.top",
+        ),
+        (
+            json!({"c": [0, 0, 1, 1], "flags": {"wall-height": {"bottom": 9, "top": 0}}}),
+            "walls[12].height",
+        ),
+        (json!([0, 0, 1, 1]), "walls[12]"),
+    ];
+    for (wall, field) in cases {
+        let (got, message) = scene_error(walls(wall.clone()));
+        assert_eq!(got, field, "{wall} -> {message}");
+    }
+}
+
+#[test]
+fn malformed_scene_fields_are_refused_naming_the_field() {
+    let cases = [
+        (json!([]), "scene"),
+        (json!({"walls": {}}), "walls"),
+        (json!({"tokens": "none"}), "tokens"),
+        (json!({"grid": "100"}), "grid"),
+        (json!({"grid": 0}), "grid.size"),
+        (json!({"grid": {"size": -50}}), "grid.size"),
+        (
+            json!({"grid": {"size": 100, "distance": 0}}),
+            "grid.distance",
+        ),
+        (json!({"grid": 100, "gridDistance": "5"}), "gridDistance"),
+        (json!({"grid": {"size": 100, "type": 9}}), "grid.type"),
+        (json!({"darkness": 2}), "darkness"),
+        (
+            json!({"environment": {"darknessLevel": -0.5}}),
+            "environment.darknessLevel",
+        ),
+        (json!({"globalLight": 1}), "globalLight"),
+        (
+            json!({"tokens": [{"_id": "a", "x": 0, "y": 0, "width": 0}]}),
+            "tokens[0].width",
+        ),
+        (json!({"tokens": [{"_id": "a", "y": 0}]}), "tokens[0].x"),
+        (json!({"tokens": [{"x": 0, "y": 0}]}), "tokens[0]._id"),
+        (
+            json!({"tokens": [{"_id": "a", "x": 0, "y": 0, "elevation": true}]}),
+            "tokens[0].elevation",
+        ),
+        (
+            json!({"lights": [{"y": 0, "config": {"dim": 1}}]}),
+            "lights[0].x",
+        ),
+        (
+            json!({"lights": [{"x": 0, "y": 0, "config": {"dim": "far"}}]}),
+            "lights[0].config.dim",
+        ),
+        (
+            json!({"furtiveScene": 2, "layout": "v10", "grid": {"size": 100, "distance": 1}}),
+            "furtiveScene",
+        ),
+        (
+            json!({"furtiveScene": 1, "layout": "v10", "grid": {"size": 100, "distance": 1},
+                   "walls": [{"c": [0, 0, 1, 1], "sight": "opaque", "door": "none",
+                              "doorState": "closed", "direction": "both"}]}),
+            "walls[0].sight",
+        ),
+        (
+            json!({"furtiveScene": 1, "layout": "v10", "grid": {"size": 100, "distance": 1}, "colour": 1}),
+            "colour",
+        ),
+    ];
+    for (value, field) in cases {
+        let (got, message) = scene_error(value.clone());
+        assert_eq!(got, field, "{value} -> {message}");
+    }
+}
+
+#[test]
+fn duplicate_token_ids_are_refused() {
+    let error = Scene::from_value(json!({
+        "tokens": [{"_id": "a", "x": 0, "y": 0}, {"_id": "a", "x": 1, "y": 1}]
+    }))
+    .unwrap_err();
+    assert_eq!(error.code(), "duplicate_token");
+    assert!(error.to_string().starts_with("tokens[1].id"), "{error}");
+}
+
+#[test]
+fn non_finite_numbers_in_a_scene_built_in_rust_are_refused() {
+    // JSON cannot carry NaN or infinity; a scene built or edited in Rust can.
+    let mut scene = scene(json!([{"c": SPLIT}]));
+    scene.walls[0].c[2] = f64::NAN;
+    assert!(
+        matches!(scene.validate(), Err(Error::InvalidScene { field, .. }) if field == "walls[0].c")
+    );
+    let mut scene = self::scene(json!([]));
+    scene.tokens.push(token("a", f64::INFINITY, 0.0));
+    assert!(
+        matches!(scene.validate(), Err(Error::InvalidScene { field, .. }) if field == "tokens[0].x")
+    );
+    let mut scene = self::scene(json!([]));
+    scene.grid.size = f64::NAN;
+    assert!(
+        matches!(scene.validate(), Err(Error::InvalidScene { field, .. }) if field == "grid.size")
+    );
+}
+
+/// Sight codes for generated walls: limited twice as likely, to get pairs.
+const SIGHT_CODES: [u8; 4] = [0, 10, 20, 10];
+
+fn arbitrary_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i32>().prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
+        Just(json!(10)),
+        Just(json!(20)),
+        "[a-z]{0,3}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::from),
+            prop::collection::btree_map(
+                prop_oneof![
+                    Just("c".to_owned()),
+                    Just("sight".to_owned()),
+                    Just("sense".to_owned()),
+                    Just("door".to_owned()),
+                    Just("ds".to_owned()),
+                    Just("dir".to_owned()),
+                    Just("x".to_owned()),
+                    Just("y".to_owned()),
+                    Just("_id".to_owned()),
+                    Just("size".to_owned()),
+                    Just("flags".to_owned()),
+                    Just("wall-height".to_owned()),
+                    Just("config".to_owned()),
+                ],
+                inner,
+                0..5,
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    /// Whatever the scene JSON holds, parsing answers Ok or an error; it never panics.
+    #[test]
+    fn scene_parsing_never_panics(
+        grid in arbitrary_json(),
+        walls in prop::collection::vec(arbitrary_json(), 0..4),
+        tokens in prop::collection::vec(arbitrary_json(), 0..3),
+        lights in prop::collection::vec(arbitrary_json(), 0..3),
+    ) {
+        let value = json!({"grid": grid, "walls": walls, "tokens": tokens, "lights": lights});
+        if let Err(error) = Scene::from_value(value) {
+            prop_assert!(matches!(error.code(), "invalid_scene" | "duplicate_token"), "{error}");
+        }
+    }
+
+    /// The indexed matrix agrees with the brute-force sight line on small
+    /// integer maps, where touching, collinear and joint cases are common.
+    #[test]
+    fn the_indexed_matrix_matches_brute_force(
+        walls in prop::collection::vec(
+            ((0i32..9, 0i32..9, 0i32..9, 0i32..9), 0usize..4, 0u8..3, 0u8..3, 0u8..3),
+            0..14,
+        ),
+        points in prop::collection::vec((0i32..17, 0i32..17, 0u8..3), 2..7),
+    ) {
+        let walls: Vec<Value> = walls
+            .iter()
+            .map(|&((x0, y0, x1, y1), sight, door, dir, floor)| {
+                let mut wall = json!({
+                    "c": [x0 * 50, y0 * 50, x1 * 50, y1 * 50],
+                    "sight": SIGHT_CODES[sight],
+                    "door": u8::from(door == 2),
+                    "ds": u8::from(door == 1),
+                    "dir": dir,
+                });
+                // Floor 0: no height; floors 1 and 2: Wall Height 0..9 and 10..19.
+                if floor > 0 {
+                    let bottom = (floor - 1) * 10;
+                    wall["flags"] = json!({"wall-height": {"bottom": bottom, "top": bottom + 9}});
+                }
+                wall
+            })
+            .collect();
+        let scene = scene(Value::from(walls));
+        // Token centres land on multiples of 25 px, half of them on wall
+        // lines, at elevations 0, 10 or 20.
+        let tokens: Vec<Token> = points
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y, level))| Token {
+                elevation: f64::from(level) * 10.0,
+                ..token(&format!("t{i}"), f64::from(x) * 25.0 - 50.0, f64::from(y) * 25.0 - 50.0)
+            })
+            .collect();
+        let matrix = scene.clear_view_matrix(&tokens);
+        for (i, a) in tokens.iter().enumerate() {
+            for (j, b) in tokens.iter().enumerate() {
+                let expected = scene.has_clear_view(scene.token_center(a), scene.token_center(b));
+                prop_assert_eq!(matrix.clear_view[i][j], expected, "{} -> {}", i, j);
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------- JSON facade
+
+fn warning_sign() -> Value {
+    fixture("scene-zahi-oota-warning-sign.json")
+}
+
+#[test]
+fn clear_view_answers_with_the_deciding_walls() {
+    let answer = api::clear_view(
+        warning_sign(),
+        json!({"from": {"tokenId": "cal7lKu9XSoa4Giw"}, "to": {"x": 1827, "y": 2250}}),
+    )
+    .unwrap();
+    assert_eq!(answer["clearView"], false);
+    assert_eq!(
+        answer["from"],
+        json!({"x": 1088.0, "y": 1984.0, "elevation": 0.0})
+    );
+    assert_eq!(answer["units"], "ft");
+    assert_eq!(answer["blockingWalls"], json!([]));
+    assert_eq!(
+        answer["limitedWalls"],
+        json!([{"index": 358, "id": "gkjnl5lUmwIUqsYO"}, {"index": 364, "id": "qcnu2Q7SJaIqtAcr"}])
+    );
+}
+
+#[test]
+fn clear_view_takes_token_placements() {
+    // A 1x1 placement at (1472, 2086) has its centre at (1536, 2150), inside
+    // the limited-wall ring; only the ring's wall 358 lies between.
+    let answer = api::clear_view(
+        warning_sign(),
+        json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"}}),
+    )
+    .unwrap();
+    assert_eq!(
+        answer["to"],
+        json!({"x": 1088.0, "y": 1984.0, "elevation": 0.0})
+    );
+    assert_eq!(answer["clearView"], true);
+    assert_eq!(
+        answer["limitedWalls"],
+        json!([{"index": 358, "id": "gkjnl5lUmwIUqsYO"}])
+    );
+}
+
+#[test]
+fn clear_view_accepts_a_normalized_scene() {
+    let normalized = api::parse_scene(warning_sign()).unwrap();
+    let query = json!({"from": {"tokenId": "cal7lKu9XSoa4Giw"}, "to": {"x": 1827, "y": 2250}});
+    assert_eq!(
+        api::clear_view(normalized, query.clone()).unwrap(),
+        api::clear_view(warning_sign(), query).unwrap()
+    );
+}
+
+#[test]
+fn clear_view_refuses_bad_queries() {
+    let error = api::clear_view(
+        warning_sign(),
+        json!({"from": {"tokenId": "nobody"}, "to": {"x": 0, "y": 0}}),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "unknown_token");
+    assert!(
+        error.to_string().starts_with("query.from.tokenId"),
+        "{error}"
+    );
+
+    for (query, field) in [
+        (
+            json!({"from": {"x": 0}, "to": {"x": 0, "y": 0}}),
+            "query.from",
+        ),
+        (
+            json!({"from": {"x": 0, "y": 0}, "to": {"x": 0, "y": 0, "width": 1}}),
+            "query.to",
+        ),
+        (
+            json!({"from": "cal7lKu9XSoa4Giw", "to": {"x": 0, "y": 0}}),
+            "query.from",
+        ),
+        (json!({"from": {"x": 0, "y": 0}}), "query"),
+    ] {
+        let error = api::clear_view(warning_sign(), query.clone()).unwrap_err();
+        assert_eq!(error.code(), "invalid_input", "{query}");
+        assert!(error.to_string().starts_with(field), "{query}: {error}");
+    }
+    let error = api::clear_view(
+        warning_sign(),
+        json!({"from": {"token": {"x": 0, "y": 0, "width": -1}}, "to": {"x": 0, "y": 0}}),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
+    assert!(
+        error.to_string().starts_with("query.from.token.width"),
+        "{error}"
+    );
+
+    let error = api::clear_view(json!({"walls": [{"c": [1, 2, 3]}]}), json!({})).unwrap_err();
+    assert_eq!(error.code(), "invalid_scene");
+    assert!(error.to_string().starts_with("walls[0].c:"), "{error}");
+}
+
+#[test]
+fn clear_view_matrix_uses_the_scene_tokens_when_none_are_given() {
+    let matrix = api::clear_view_matrix(warning_sign(), Value::Null).unwrap();
+    assert_eq!(
+        matrix,
+        json!({"ids": ["cal7lKu9XSoa4Giw"], "clearView": [[true]], "distance": [[0.0]], "units": "ft"})
+    );
+}
+
+#[test]
+fn clear_view_matrix_takes_placements() {
+    // Beiro's square, a square 2 grid spaces east of it (centre (1344, 1984),
+    // open cave floor), and a 2x2 token whose centre (1536, 2150) is inside
+    // the limited ring: Beiro and the east token each cross one ring wall.
+    let matrix = api::clear_view_matrix(
+        warning_sign(),
+        json!([
+            {"id": "beiro", "x": 1024, "y": 1920},
+            {"id": "east", "x": 1280, "y": 1920, "elevation": 0},
+            {"id": "ring", "x": 1408, "y": 2022, "width": 2, "height": 2},
+        ]),
+    )
+    .unwrap();
+    assert_eq!(matrix["ids"], json!(["beiro", "east", "ring"]));
+    assert_eq!(
+        matrix["clearView"],
+        json!([[true, true, true], [true, true, true], [true, true, true]])
+    );
+    // 256 px at 5 ft per 128 px.
+    assert_eq!(matrix["distance"][0][1], 10.0);
+    assert_eq!(matrix["distance"][1][0], 10.0);
+}
+
+#[test]
+fn clear_view_matrix_refuses_bad_tokens() {
+    let error = api::clear_view_matrix(
+        warning_sign(),
+        json!([{"id": "a", "x": 0, "y": 0}, {"id": "a", "x": 5, "y": 5}]),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "duplicate_token");
+    assert!(error.to_string().starts_with("tokens[1].id"), "{error}");
+    let error = api::clear_view_matrix(
+        warning_sign(),
+        json!([{"id": "a", "x": 0, "y": 0, "height": 0}]),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
+    assert!(error.to_string().starts_with("tokens[0].height"), "{error}");
+    let error = api::clear_view_matrix(warning_sign(), json!([{"x": 0, "y": 0}])).unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
+    assert!(error.to_string().starts_with("tokens[0]"), "{error}");
+}
+
+// ------------------------------------------------- real scenes, worked by hand
+
+/// Nort Gate, ground floor (tokens at elevation 0: only walls with
+/// wall-height 0..9 count). Tokens are 1x1, grid 100 px = 5 ft.
+fn nort_gate_view(from: (f64, f64), to: (f64, f64), elevation: f64) -> Value {
+    api::clear_view(
+        fixture("scene-ocd-nort-gate.json"),
+        json!({
+            "from": {"x": from.0, "y": from.1, "elevation": elevation},
+            "to": {"x": to.0, "y": to.1, "elevation": elevation},
+        }),
+    )
+    .unwrap()
+}
+
+fn ids(answer: &Value, key: &str) -> Vec<String> {
+    answer[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|wall| wall["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn nort_gate_an_open_door_lets_sight_through() {
+    // (850, 1900) -> (1050, 1900) crosses x = 950 at y = 1900, inside door
+    // kv3XzwiLDsuIK61t (950,1850)-(950,1950), door 1 ds 1 (open). No other
+    // ground-floor wall lies on y = 1900 between x 850 and 1050.
+    let answer = nort_gate_view((850.0, 1900.0), (1050.0, 1900.0), 0.0);
+    assert_eq!(answer["clearView"], true);
+    assert_eq!(answer["distance"], 10.0);
+    assert!(ids(&answer, "blockingWalls").is_empty());
+}
+
+#[test]
+fn nort_gate_a_closed_door_blocks() {
+    // (750, 850) -> (750, 950) crosses y = 900 at x = 750, inside door
+    // YRf3yTCjvueIF7tW (700,900)-(800,900), door 1 ds 0 (closed).
+    let answer = nort_gate_view((750.0, 850.0), (750.0, 950.0), 0.0);
+    assert_eq!(answer["clearView"], false);
+    assert_eq!(ids(&answer, "blockingWalls"), ["YRf3yTCjvueIF7tW"]);
+}
+
+#[test]
+fn nort_gate_a_sight_none_wall_is_a_window() {
+    // (450, 600) outside -> (550, 600) inside crosses x = 500 at y = 600,
+    // inside sVZfHGsxhHyZH0on (500,637)-(500,562): sight 0, move 20.
+    let answer = nort_gate_view((450.0, 600.0), (550.0, 600.0), 0.0);
+    assert_eq!(answer["clearView"], true);
+}
+
+#[test]
+fn nort_gate_a_normal_wall_blocks() {
+    // (850, 700) -> (950, 700) crosses CHXgpSRfPw1bpRHX (900,500)-(900,900).
+    let answer = nort_gate_view((850.0, 700.0), (950.0, 700.0), 0.0);
+    assert_eq!(ids(&answer, "blockingWalls"), ["CHXgpSRfPw1bpRHX"]);
+}
+
+#[test]
+fn nort_gate_a_diagonal_through_a_wall_junction_is_blocked() {
+    // (850, 850) -> (950, 950) passes exactly through (900, 900), where
+    // CHXgpSRfPw1bpRHX comes down from (900,500), dSStAgxFJRVue5Vx comes from
+    // (800,900) and C4DokRNTyEiOFsJF leaves to (1200,900). The first and
+    // last lie right of the line (x > y), the second left: the line passes
+    // between them. Shifted right, it crosses the two on the right.
+    for (from, to) in [
+        ((850.0, 850.0), (950.0, 950.0)),
+        ((950.0, 950.0), (850.0, 850.0)),
+    ] {
+        let answer = nort_gate_view(from, to, 0.0);
+        assert_eq!(answer["clearView"], false);
+        assert_eq!(
+            ids(&answer, "blockingWalls"),
+            ["CHXgpSRfPw1bpRHX", "C4DokRNTyEiOFsJF"]
+        );
+    }
+}
+
+#[test]
+fn nort_gate_grazing_a_corner_depends_on_the_side_of_the_corner() {
+    // Corner (1300, 800): Pbelwqu6OMRlIkxv goes west to (1200,800) and
+    // xNAyFj9vykbvtc3N goes diagonally to (1400,900). The line (1220,760)-(1500,900),
+    // slope 1/2, touches the corner with both walls below it (larger y);
+    // shifted right (= up for this slope) it misses both: clear.
+    let answer = nort_gate_view((1220.0, 760.0), (1500.0, 900.0), 0.0);
+    assert_eq!(answer["clearView"], true);
+    // Corner (1500, 1300): door hRpqWpDwMVoRHSdt comes from (1400,1200),
+    // 6W9RCc7RJxTqyZpm leaves east to (1600,1300). The line
+    // (1300,1200)-(1580,1340), slope 1/2, touches the corner with both walls
+    // above it: shifted up, it crosses both.
+    let answer = nort_gate_view((1300.0, 1200.0), (1580.0, 1340.0), 0.0);
+    assert_eq!(answer["clearView"], false);
+    assert_eq!(
+        ids(&answer, "blockingWalls"),
+        ["6W9RCc7RJxTqyZpm", "hRpqWpDwMVoRHSdt"]
+    );
+}
+
+#[test]
+fn nort_gate_walls_of_other_floors_count_only_at_their_elevations() {
+    // (1250, 1950) -> (1250, 2050) crosses y = 2000, where first-floor wall
+    // fbwT8yY9foEDxtdH (950,2000)-(1600,2000) has wall-height 10..19; no
+    // ground-floor wall lies there, and the second floor's
+    // UBuCauwj0fE0sWYL on the same line has sight 0.
+    let view = |elevation| nort_gate_view((1250.0, 1950.0), (1250.0, 2050.0), elevation);
+    assert_eq!(view(0.0)["clearView"], true);
+    let first_floor = view(10.0);
+    assert_eq!(first_floor["clearView"], false);
+    assert_eq!(ids(&first_floor, "blockingWalls"), ["fbwT8yY9foEDxtdH"]);
+    assert_eq!(view(20.0)["clearView"], true);
+}
+
+#[test]
+fn warning_sign_limited_rings_block_only_when_crossed_through() {
+    let scene = Scene::from_value(warning_sign()).unwrap();
+    let beiro = scene.token_center(scene.token("cal7lKu9XSoa4Giw").unwrap());
+    let line = |from: Point, to: Point| {
+        let line = scene.sight_line(from, to);
+        let id = |i: &usize| scene.walls[*i].id.clone().unwrap();
+        (
+            line.clear(),
+            line.blocking.iter().map(id).collect::<Vec<_>>(),
+            line.limited.iter().map(id).collect::<Vec<_>>(),
+        )
+    };
+    // Beiro (1088,1984) -> (1827,2250) goes through the limited ring near
+    // (1550,2150): in through gkjnl5lUmwIUqsYO (1496,2096)-(1472,2128) at
+    // (1475.4,2123.4), out through qcnu2Q7SJaIqtAcr (1616,2224)-(1616,2144)
+    // at (1616,2174.1). Two limited walls: blocked.
+    assert_eq!(
+        line(beiro, p(1827.0, 2250.0)),
+        (
+            false,
+            vec![],
+            vec!["gkjnl5lUmwIUqsYO".into(), "qcnu2Q7SJaIqtAcr".into()]
+        )
+    );
+    // To the ring's centre (1550,2150): only gkjnl5lUmwIUqsYO: clear, both ways.
+    let centre = p(1550.0, 2150.0);
+    assert_eq!(
+        line(beiro, centre),
+        (true, vec![], vec!["gkjnl5lUmwIUqsYO".into()])
+    );
+    assert!(line(centre, beiro).0);
+    // Through the western ring near (840,1150): (600,1150) -> (1000,1150)
+    // crosses Ffo3SUYVT6goZeI1 (744,1120)-(752,1184) at x 747.8 and
+    // syb2Pd41GnP8CVyN (920,1176)-(936,1112) at x 926.5: blocked.
+    assert_eq!(
+        line(p(600.0, 1150.0), p(1000.0, 1150.0)),
+        (
+            false,
+            vec![],
+            vec!["Ffo3SUYVT6goZeI1".into(), "syb2Pd41GnP8CVyN".into()]
+        )
+    );
+    // Beiro -> (1500,1800) over open cave floor: nothing in between.
+    assert_eq!(line(beiro, p(1500.0, 1800.0)), (true, vec![], vec![]));
+}
+
+#[test]
+fn warning_sign_a_line_through_a_rock_outline_joint_is_blocked_once() {
+    // Beiro (1088,1984) -> (1472,1408), direction 128 * (3, -4.5), passes
+    // exactly through (1344,1600) = Beiro + 128 * (2, -3): the joint of the
+    // rock outline walls 3Tnkl9BagQzWt1W1 (1368,1640)-(1344,1600) and
+    // dBgycjulc9fPBrXe (1344,1600)-(1312,1552), which continue on opposite
+    // sides of the line. Shifted right, the line crosses only the first
+    // (its far end (1368,1640) lies right of the line, where x = 1317.3 at
+    // y = 1640). The target is inside the rock.
+    let scene = Scene::from_value(warning_sign()).unwrap();
+    let line = scene.sight_line(p(1088.0, 1984.0), p(1472.0, 1408.0));
+    let blocking: Vec<_> = line
+        .blocking
+        .iter()
+        .map(|&i| scene.walls[i].id.clone().unwrap())
+        .collect();
+    assert_eq!(blocking, ["3Tnkl9BagQzWt1W1"]);
+    assert!(!line.clear());
+}
+
+#[test]
+fn nort_gate_matrix_matches_single_queries() {
+    // Ten tokens on the ground floor around the central hall and rooms.
+    let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
+    let tokens: Vec<Token> = [
+        (800.0, 1850.0),
+        (1000.0, 1850.0),
+        (700.0, 800.0),
+        (700.0, 900.0),
+        (400.0, 550.0),
+        (1200.0, 1900.0),
+        (1400.0, 2100.0),
+        (600.0, 3000.0),
+        (1300.0, 700.0),
+        (1450.0, 1100.0),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, &(x, y))| token(&format!("t{i}"), x, y))
+    .collect();
+    let matrix = scene.clear_view_matrix(&tokens);
+    for (i, a) in tokens.iter().enumerate() {
+        for (j, b) in tokens.iter().enumerate() {
+            let (a, b) = (scene.token_center(a), scene.token_center(b));
+            assert_eq!(
+                matrix.clear_view[i][j],
+                scene.has_clear_view(a, b),
+                "{i} -> {j}"
+            );
+            assert_eq!(matrix.distance[i][j], scene.distance(a, b));
+        }
+    }
+    // The pair through the open door (t0, t1) sees each other; the pair
+    // across the closed door (t2, t3) does not.
+    assert!(matrix.clear_view[0][1] && matrix.clear_view[1][0]);
+    assert!(!matrix.clear_view[2][3] && !matrix.clear_view[3][2]);
+}
