@@ -8,7 +8,8 @@
 //   module (a fresh copy of wasm-bindgen's glue each time);
 // - the time of one small call through napi, wasm in Node and wasm in
 //   Chromium: `apply` (enterStealth on a 3-creature percentile state) and
-//   `perceives` (a query), each the median of 41 batches of 500 calls.
+//   `perceives` (a query), each the median of 41 batches of 500 calls; the
+//   same on a larger state (20 creatures, 5 of them hiding: 95 pairs).
 
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -29,10 +30,24 @@ const config = {
   ],
 };
 const event = { type: "enterStealth", hider: "spy", roll: 37 };
+const largeConfig = {
+  ruleset: "percentile",
+  creatures: Array.from({ length: 20 }, (_, i) => ({
+    id: "token" + i,
+    name: "Token " + i,
+    side: i < 5 ? "thieves" : "guards",
+    stealthSkill: 40 + i,
+    acuities: { visual: 10 + i, auditory: 20, olfactory: 5 },
+  })),
+};
 function perCall(api) {
   const state = api.createState(config);
   const hidden = api.apply(state, event).state;
   const query = { observer: "tie", hider: "spy" };
+  let large = api.createState(largeConfig);
+  for (let i = 0; i < 5; i++) large = api.apply(large, { type: "enterStealth", hider: "token" + i, roll: 30 + i }).state;
+  const largeEvent = { type: "gmOverride", hider: "token0", observer: "token10", perceived: true };
+  const largeQuery = { observer: "token12", hider: "token3" };
   const time = (fn) => {
     const batches = [];
     for (let i = 0; i < 5; i++) fn(); // warm-up
@@ -43,7 +58,13 @@ function perCall(api) {
     }
     return median(batches);
   };
-  return { applyMicros: time(() => api.apply(state, event)), perceivesMicros: time(() => api.perceives(hidden, query)) };
+  return {
+    applyMicros: time(() => api.apply(state, event)),
+    perceivesMicros: time(() => api.perceives(hidden, query)),
+    largeApplyMicros: time(() => api.apply(large, largeEvent)),
+    largePerceivesMicros: time(() => api.perceives(large, largeQuery)),
+    largeValues: JSON.stringify(large).length,
+  };
 }
 async function instantiation(glueUrl, bytes) {
   const full = [];
@@ -109,5 +130,12 @@ const table = [
   ["wasm in Node: perceives, per call (µs)", round(results.node.wasmCall.perceivesMicros)],
   ["wasm in Chromium: apply, per call (µs)", round(results.chromium.wasmCall.applyMicros)],
   ["wasm in Chromium: perceives, per call (µs)", round(results.chromium.wasmCall.perceivesMicros)],
+  [`large state (20 creatures, 5 hiding; ${results.node.napiCall.largeValues} bytes of JSON):`, ""],
+  ["napi: apply gmOverride, per call (µs)", round(results.node.napiCall.largeApplyMicros)],
+  ["napi: perceives, per call (µs)", round(results.node.napiCall.largePerceivesMicros)],
+  ["wasm in Node: apply gmOverride, per call (µs)", round(results.node.wasmCall.largeApplyMicros)],
+  ["wasm in Node: perceives, per call (µs)", round(results.node.wasmCall.largePerceivesMicros)],
+  ["wasm in Chromium: apply gmOverride, per call (µs)", round(results.chromium.wasmCall.largeApplyMicros)],
+  ["wasm in Chromium: perceives, per call (µs)", round(results.chromium.wasmCall.largePerceivesMicros)],
 ];
 for (const [what, value] of table) console.log(`${what.padEnd(60)} ${value}`);
