@@ -44,6 +44,8 @@ export function runScenario(scenario, seed) {
     const outcome = furtive.apply(state, event);
     state = outcome.state;
     step.events.push(event);
+    step.timeline.push({ event });
+    step.timeline.push(...outcome.log.map((log) => ({ log })));
     step.log.push(...outcome.log);
     step.changes.push(...outcome.changes);
     let requests = outcome.requests;
@@ -52,8 +54,10 @@ export function runScenario(scenario, seed) {
       const next = [];
       requests.forEach((request, i) => {
         step.requests.push({ request, answer: answers[i] });
+        step.timeline.push({ request, answer: answers[i] });
         const answered = furtive.apply(state, answers[i]);
         state = answered.state;
+        step.timeline.push(...answered.log.map((log) => ({ log })));
         step.log.push(...answered.log);
         step.changes.push(...answered.changes);
         next.push(...answered.requests);
@@ -72,55 +76,76 @@ export function runScenario(scenario, seed) {
     const hiderIndex = matrix.ids.indexOf(hider.id);
     return observers.map((o) => {
       const i = matrix.ids.indexOf(o.id);
-      return { observer: o.id, clearView: matrix.clearView[i][hiderIndex], distance: matrix.distances[i][hiderIndex] };
+      return { observer: o.id, clearView: matrix.clearView[i][hiderIndex], distance: matrix.distance[i][hiderIndex] };
     });
   };
 
-  const snapshot = (/** @type {any} */ step) => {
-    step.perceivedBy = {};
-    for (const o of observers) {
-      step.perceivedBy[o.id] = furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed;
-    }
-  };
+  const perceivedNow = () =>
+    Object.fromEntries(observers.map((o) => [o.id, furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed]));
 
-  scenario.path.forEach((waypoint, index) => {
-    const step = { turn: index + 1, at: { x: waypoint.x, y: waypoint.y }, note: waypoint.note, view: look(waypoint), events: [], requests: [], log: [], changes: [] };
-    send({ type: "turnStart", combatant: hider.id, round: index + 1 }, step);
-    if (index === 0) {
-      const [roll] = furtive.rollRequests(state, [{ kind: "stealthRoll", hider: hider.id, modifiers: hider.modifiers ?? { situation: [], free: [] }, clause: ruleset === "opposed" ? "O1" : "P1" }], seed * 1000 + rollCount++);
-      step.requests.push({ request: { kind: "stealthRoll", hider: hider.id }, answer: roll });
-      send({ ...roll, precautions: hider.precautions, view: step.view }, step);
-    } else {
-      send({ type: "viewChanged", hider: hider.id, moved: true, view: step.view }, step);
-      if (waypoint.modifiers && ruleset === "percentile") {
-        send({ type: "modifiersChanged", hider: hider.id, modifiers: waypoint.modifiers }, step);
+  scenario.turns.forEach((turn, index) => {
+    const step = { turn: index + 1, note: turn.note, moves: [], events: [], requests: [], log: [], changes: [], timeline: [] };
+    // The walk is played in turns, as in a combat. The spy hides before the
+    // first turn starts (an ambush): a first roll made in combat would carry
+    // already_perceived (P9).
+    if (index > 0) send({ type: "turnStart", combatant: hider.id, round: index + 1 }, step);
+    turn.moves.forEach((move, m) => {
+      const view = look(move);
+      step.moves.push({ at: { x: move.x, y: move.y }, view, perceivedBy: null });
+      step.timeline.push({ move: m });
+      if (index === 0 && m === 0) {
+        // O1 / P1: the stealth roll, answered by the seeded roller (B4).
+        const request = { kind: "stealthRoll", hider: hider.id, modifiers: hider.modifiers ?? { situation: [], free: [] }, clause: ruleset === "opposed" ? "O1" : "P1" };
+        const [roll] = furtive.rollRequests(state, [request], seed * 1000 + rollCount++);
+        step.requests.push({ request, answer: roll });
+        step.timeline.push({ request, answer: roll });
+        send({ ...roll, precautions: hider.precautions, view }, step);
+        send({ type: "turnStart", combatant: hider.id, round: 1 }, step);
+      } else {
+        send({ type: "viewChanged", hider: hider.id, moved: true, view }, step);
       }
+      step.moves[m].perceivedBy = perceivedNow();
+    });
+    if (turn.modifiers && ruleset === "percentile") {
+      // P4: the situation changed; the engine asks for a new roll.
+      send({ type: "modifiersChanged", hider: hider.id, modifiers: turn.modifiers }, step);
     }
-    snapshot(step);
+    step.perceivedBy = perceivedNow();
     send({ type: "turnEnd", combatant: hider.id }, step);
-    step.afterTurnEnd = {};
-    for (const o of observers) {
-      step.afterTurnEnd[o.id] = furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed;
-    }
+    step.afterTurnEnd = perceivedNow();
     steps.push(step);
   });
 
   let finale = null;
   if (scenario.attack) {
     const attack = scenario.attack;
-    const last = scenario.path[scenario.path.length - 1];
-    const step = { turn: scenario.path.length + 1, at: { x: last.x, y: last.y }, note: "finale: attack", view: look(last), events: [], requests: [], log: [], changes: [] };
-    send({ type: "turnStart", combatant: hider.id, round: scenario.path.length + 1 }, step);
+    const lastTurn = scenario.turns[scenario.turns.length - 1];
+    const last = lastTurn.moves[lastTurn.moves.length - 1];
+    const step = { turn: scenario.turns.length + 1, note: "attack from hiding", target: attack.target, moves: [{ at: { x: last.x, y: last.y }, view: look(last), perceivedBy: perceivedNow() }], events: [], requests: [], log: [], changes: [], timeline: [{ move: 0 }] };
+    send({ type: "turnStart", combatant: hider.id, round: scenario.turns.length + 1 }, step);
     const event = { type: "attack", attacker: hider.id, target: attack.target, noisy: attack.noisy ?? false, hits: attack.hits ?? 1, area: attack.area ?? false };
-    if (ruleset === "percentile" && attack.hitZone) event.hitZone = attack.hitZone;
-    send(event, step);
-    snapshot(step);
-    step.defense = observers.map((o) => ({ defender: o.id, ...furtive.canDefend(state, { defender: o.id, target: attack.target, attacker: hider.id }) }));
-    send({ type: "turnEnd", combatant: hider.id }, step);
-    step.afterTurnEnd = {};
-    for (const o of observers) {
-      step.afterTurnEnd[o.id] = furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed;
+    if (ruleset === "percentile" && attack.hitZone) {
+      // P7: the zone is the attacker's choice only when the attack is a
+      // surprise; the engine refuses it otherwise, and the attack goes on
+      // without it.
+      try {
+        send({ ...event, hitZone: attack.hitZone }, step);
+      } catch (error) {
+        if (/** @type {any} */ (error).code !== "hit_zone_not_allowed") throw error;
+        step.refusals = [{ code: /** @type {any} */ (error).code, message: /** @type {Error} */ (error).message }];
+        send(event, step);
+      }
+    } else {
+      send(event, step);
     }
+    step.perceivedBy = perceivedNow();
+    // P6: who may still defend the target this turn.
+    step.defense = ruleset !== "percentile" ? null : observers
+      .filter((o) => o.id !== attack.target)
+      .map((o) => ({ defender: o.id, ...furtive.canDefend(state, { defender: o.id, target: attack.target, attacker: hider.id }) }));
+    step.targetMayDefend = ruleset !== "percentile" ? null : furtive.canDefend(state, { defender: attack.target, target: attack.target, attacker: hider.id });
+    send({ type: "turnEnd", combatant: hider.id }, step);
+    step.afterTurnEnd = perceivedNow();
     steps.push(step);
     finale = step;
   }
@@ -149,20 +174,29 @@ function print(run, lang) {
   out(`ruleset ${run.ruleset}, seed ${run.seed}, hider ${name(run.hider)}`);
   for (const step of run.steps) {
     out();
-    out(`## Turn ${step.turn}: ${name(run.hider)} at (${step.at.x}, ${step.at.y})${step.note ? ` — ${step.note}` : ""}`);
-    const inView = step.view.filter((v) => v.clearView).map((v) => `${name(v.observer)} (${Math.round(v.distance)} ft)`);
-    out(`clear view: ${inView.length ? inView.join(", ") : "nobody"}`);
-    for (const event of step.events) out(`  event   ${JSON.stringify(event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
-    for (const { request, answer } of step.requests) {
-      const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `roll ${answer.roll}`;
-      out(`  request ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} -> seeded roller: ${value}`);
+    out(`## Turn ${step.turn}${step.note ? `: ${step.note}` : ""}`);
+    for (const item of step.timeline) {
+      if ("move" in item) {
+        const move = step.moves[item.move];
+        const inView = move.view.filter((v) => v.clearView).map((v) => `${name(v.observer)} (${Math.round(v.distance)} ft)`);
+        out(`${name(run.hider)} at (${move.at.x}, ${move.at.y}); clear view: ${inView.length ? inView.join(", ") : "nobody"}`);
+      } else if ("event" in item) {
+        out(`  event   ${JSON.stringify(item.event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
+      } else if ("request" in item) {
+        const { request, answer } = item;
+        const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `roll ${answer.roll}`;
+        out(`  request ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} (${request.clause}) -> seeded roller: ${value}`);
+      } else if (item.log.audience === "gm" && item.log.clause !== "B3") {
+        out(`    [${item.log.clause}] ${text(item.log, lang)}`);
+      }
     }
-    for (const entry of step.log.filter((e) => e.audience === "gm" && e.clause !== "B3")) out(`  [${entry.clause}] ${text(entry, lang)}`);
-    const perceived = Object.entries(step.afterTurnEnd).filter(([, p]) => p).map(([id]) => name(id));
-    out(`perceived by (end of turn): ${perceived.length ? perceived.join(", ") : "nobody"}`);
+    for (const refusal of step.refusals ?? []) out(`  refused [${refusal.code}] ${refusal.message}`);
     if (step.defense) {
-      for (const d of step.defense) out(`  defend? ${name(d.defender)}: ${d.allowed ? "yes" : "no"} — ${text(d, lang)}`);
+      out(`  may ${name(step.target)} defend itself? ${step.targetMayDefend.allowed ? "yes" : "no"} — ${text(step.targetMayDefend, lang)}`);
+      for (const d of step.defense) out(`  may ${name(d.defender)} defend it? ${d.allowed ? "yes" : "no"} — ${text(d, lang)}`);
     }
+    const perceived = Object.entries(step.afterTurnEnd).filter(([, p]) => p).map(([id]) => name(id));
+    out(`perceived by, at the end of the turn: ${perceived.length ? perceived.join(", ") : "nobody"}`);
   }
   out();
   out("## Summary");

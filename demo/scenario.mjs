@@ -12,7 +12,9 @@
 //   "roster": { "<actor name>": { … } },      // percentile only: Furtivité, acuities, Force per actor
 //   "hider": { "id", "actor", "name"?, "side", "precautions"?, "modifiers"? },
 //   "observers": [ { "id", "actor", "name"?, "side", "x", "y" } ],   // token top-left, pixels
-//   "path": [ { "x", "y", "note"?, "modifiers"? } ],                  // one waypoint per turn of the hider
+//   "turns": [ { "note"?, "moves": [ { "x", "y" } ], "modifiers"? } ], // the path: one entry per turn of the
+//                                                                    // hider, its waypoints in order (token top-left, pixels);
+//                                                                    // `modifiers` (percentile): the P2 modifiers from then on
 //   "finale": { "attack": { "target", "noisy"?, "hits"?, "area"?, "hitZone"? } }   // optional
 // }
 //
@@ -127,15 +129,22 @@ export function loadScenario(file) {
     if (ids.has(o.id)) throw new ScenarioError(`observers[${i}].id`, `"${o.id}" is used twice`);
     ids.add(o.id);
   });
-  if (!Array.isArray(scenario.path) || scenario.path.length === 0) {
-    throw new ScenarioError("path", "expected a non-empty array of waypoints");
+  if (!Array.isArray(scenario.turns) || scenario.turns.length === 0) {
+    throw new ScenarioError("turns", "expected a non-empty array of turns");
   }
-  const path = scenario.path.map((/** @type {any} */ w, /** @type {number} */ i) => ({
-    x: number(w.x, `path[${i}].x`),
-    y: number(w.y, `path[${i}].y`),
-    note: w.note ?? "",
-    modifiers: w.modifiers,
-  }));
+  const turns = scenario.turns.map((/** @type {any} */ turn, /** @type {number} */ t) => {
+    if (!Array.isArray(turn?.moves) || turn.moves.length === 0) {
+      throw new ScenarioError(`turns[${t}].moves`, "expected a non-empty array of waypoints");
+    }
+    return {
+      note: turn.note ?? "",
+      modifiers: turn.modifiers,
+      moves: turn.moves.map((/** @type {any} */ w, /** @type {number} */ i) => ({
+        x: number(w?.x, `turns[${t}].moves[${i}].x`),
+        y: number(w?.y, `turns[${t}].moves[${i}].y`),
+      })),
+    };
+  });
   const attack = scenario.finale?.attack;
   if (attack !== undefined && !ids.has(attack.target)) {
     throw new ScenarioError("finale.attack.target", `"${attack.target}" is not an observer id`);
@@ -151,7 +160,7 @@ export function loadScenario(file) {
     scene,
     hider,
     observers,
-    path,
+    turns,
     attack,
   };
 }

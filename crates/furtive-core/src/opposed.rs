@@ -110,6 +110,12 @@ pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
         })
 }
 
+/// A distance or range for explanations: one decimal at most (`7.1`, `10`).
+fn scene_units(value: f64) -> String {
+    let rounded = (value * 10.0).round() / 10.0;
+    format!("{rounded}")
+}
+
 /// O13: the observer's first enhanced sense that reaches the hider and that
 /// the hider's precautions do not counter.
 pub fn uncountered_sense<'a>(
@@ -185,8 +191,8 @@ fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, 
             "O13",
             Some(hider),
             Some(observer),
-            format!("{observer_label} perceives {hider_label} with {} ({kind_en}, range {}, distance {}), no precaution against it: no roll (O13).", sense.sense, sense.range, pair.distance.unwrap_or_default()),
-            format!("{observer_label} perçoit {hider_label} par {} ({kind_fr}, portée {}, distance {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range, pair.distance.unwrap_or_default()),
+            format!("{observer_label} perceives {hider_label} with {} ({kind_en}, range {}, distance {}), no precaution against it: no roll (O13).", sense.sense, sense.range, scene_units(pair.distance.unwrap_or_default())),
+            format!("{observer_label} perçoit {hider_label} par {} ({kind_fr}, portée {}, distance {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range, scene_units(pair.distance.unwrap_or_default())),
             format!("{observer_label} senses {hider_label}."),
             format!("{observer_label} détecte {hider_label}."),
         );

@@ -1,0 +1,48 @@
+/**
+ * Names shared by every part of the module: ids, flag keys, status ids,
+ * the socket channel. No logic.
+ */
+
+/** The module id, as in module.json. */
+export const MODULE_ID = "furtive";
+
+/** The module socket channel (module.json `socket: true`). */
+export const SOCKET = `module.${MODULE_ID}`;
+
+/** Status effect ids registered in `CONFIG.statusEffects`. */
+export const STATUS = Object.freeze({
+  /** The token hides from at least one observer. */
+  hidden: "furtive.hidden",
+  /** The token is defenseless against a surprise attacker (P6). */
+  defenseless: "furtive.defenseless",
+});
+
+/** Scene flag keys (`flags.furtive.*`), readable by every client, number-free. */
+export const SCENE_FLAGS = Object.freeze({
+  /** `{ [observerTokenId]: hiderTokenId[] }`: who does not perceive whom (engine `hiddenFrom`). */
+  visibility: "visibility",
+  /** `hiderTokenId[]`: tokens in a stealth attempt. */
+  hiders: "hiders",
+});
+
+/** The nine P2 situation modifiers: engine id, value shown in the GM dialog. */
+export const SITUATION_MODIFIERS = Object.freeze([
+  { id: "sprint", value: -50 },
+  { id: "already_perceived", value: -100 },
+  { id: "dark", value: 50 },
+  { id: "no_cover", value: -50 },
+  { id: "cluttered", value: 50 },
+  { id: "very_quiet", value: -50 },
+  { id: "very_noisy", value: 50 },
+  { id: "strong_smells", value: 50 },
+  { id: "deserted", value: -50 },
+]);
+
+/** The three defenses the Defend action offers (P6). */
+export const DEFENSES = Object.freeze(["dodge", "parry", "block"]);
+
+/** Hit zones for the first attack of a surprise (P7). */
+export const HIT_ZONES = Object.freeze(["head", "trunk", "arm", "leg"]);
+
+/** Path of a module file, for templates and icons. */
+export const modulePath = (/** @type {string} */ file) => `modules/${MODULE_ID}/${file}`;

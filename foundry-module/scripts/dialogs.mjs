@@ -1,0 +1,184 @@
+/**
+ * Form dialogs (DialogV2, v12 and v13).
+ *
+ * Foundry API: `foundry.applications.api.DialogV2.wait({window: {title},
+ * content, buttons: [{action, label, default, callback(event, button, dialog)}],
+ * rejectClose})`: resolves to the clicked button's callback result, or its
+ * action when it has no callback, or null when dismissed (`rejectClose: false`).
+ * `button.form` is the dialog's form in both versions.
+ */
+
+import { DEFENSES, HIT_ZONES, SITUATION_MODIFIERS } from "./constants.mjs";
+import { escapeHtml, t } from "./i18n.mjs";
+import { renderModuleTemplate } from "./templates.mjs";
+
+/** Checkbox groups read as arrays of values. */
+const MULTI = new Set(["situation", "precautions", "allies"]);
+
+/**
+ * Reads a dialog form into a plain object: checkbox groups in {@link MULTI}
+ * become arrays of checked values, other checkboxes booleans, number inputs numbers.
+ * @param {HTMLFormElement | null} form
+ * @returns {Record<string, any>}
+ */
+export function readForm(form) {
+  /** @type {Record<string, any>} */
+  const data = {};
+  if (!form) return data;
+  for (const element of Array.from(form.elements)) {
+    const input = /** @type {HTMLInputElement} */ (element);
+    if (!input.name) continue;
+    if (input.type === "checkbox") {
+      if (MULTI.has(input.name)) {
+        data[input.name] ??= [];
+        if (input.checked) data[input.name].push(input.value);
+      } else data[input.name] = input.checked;
+    } else if (input.type === "number") data[input.name] = Number(input.value);
+    else data[input.name] = input.value;
+  }
+  for (const name of MULTI) if (form.querySelector(`[name="${name}"]`)) data[name] ??= [];
+  return data;
+}
+
+/**
+ * Shows a form dialog; resolves to the form values, or null when cancelled.
+ * @param {{title: string, template: string, data: object, ok: string}} options
+ * @returns {Promise<Record<string, any> | null>}
+ */
+export async function formDialog({ title, template, data, ok }) {
+  const content = await renderModuleTemplate(template, data);
+  const DialogV2 = /** @type {any} */ (foundry).applications.api.DialogV2;
+  const result = await DialogV2.wait({
+    window: { title },
+    content,
+    buttons: [
+      { action: "ok", label: ok, default: true, callback: (/** @type {Event} */ _event, /** @type {HTMLButtonElement} */ button) => readForm(button.form) },
+      { action: "cancel", label: t("FURTIVE.Dialog.Cancel") },
+    ],
+    rejectClose: false,
+  });
+  return result && typeof result === "object" ? result : null;
+}
+
+/**
+ * The GM's Hide dialog: the nine P2 toggles and a free modifier
+ * (percentile), or the movement and precautions (opposed).
+ * @param {{tokenName: string, requester?: string, intro?: string, ruleset: "percentile" | "opposed", senses: string[], precautions: string[], situation?: string[], moved?: boolean}} options
+ * @returns {Promise<{situation: string[], free: {label: string, value: number}[], moved: boolean, precautions: string[]} | null>}
+ */
+export async function hideDialog({ tokenName, requester, intro, ruleset, senses, precautions, situation = [], moved = true }) {
+  const percentile = ruleset === "percentile";
+  const values = await formDialog({
+    title: t("FURTIVE.Dialog.HideTitle", { name: tokenName }),
+    template: "hide-dialog.hbs",
+    ok: t("FURTIVE.Action.hide"),
+    data: {
+      ruleset,
+      percentile,
+      intro: intro ?? (requester ? t("FURTIVE.Dialog.HideIntroPlayer", { name: tokenName, user: requester }) : t("FURTIVE.Dialog.HideIntro", { name: tokenName })),
+      situationLabel: t("FURTIVE.Dialog.Situation"),
+      situation: SITUATION_MODIFIERS.map((m) => ({ id: m.id, value: m.value > 0 ? `+${m.value}` : String(m.value), label: t(`FURTIVE.Modifier.${m.id}`), checked: situation.includes(m.id) })),
+      freeLabel: t("FURTIVE.Dialog.FreeModifier"),
+      freeNameLabel: t("FURTIVE.Dialog.FreeModifierLabel"),
+      freePlaceholder: t("FURTIVE.Dialog.FreeModifierPlaceholder"),
+      freeValueLabel: t("FURTIVE.Dialog.FreeModifierValue"),
+      moved,
+      movedLabel: t("FURTIVE.Dialog.Moved"),
+      precautionsLabel: t("FURTIVE.Dialog.Precautions"),
+      senses: senses.map((id) => ({ id, checked: precautions.some((p) => p.toLowerCase() === id.toLowerCase()) })),
+    },
+  });
+  if (!values) return null;
+  const free = [];
+  const freeValue = Math.trunc(Number(values.freeValue) || 0);
+  if (freeValue !== 0) free.push({ label: String(values.freeLabel ?? "").trim(), value: freeValue });
+  return { situation: values.situation ?? [], free, moved: Boolean(values.moved ?? true), precautions: values.precautions ?? [] };
+}
+
+/**
+ * The Attack dialog: hit zone (percentile, P7) or noise, hits, area and aim (opposed, O8, O10).
+ * @param {{attackerName: string, targetName: string, ruleset: "percentile" | "opposed"}} options
+ */
+export async function attackDialog({ attackerName, targetName, ruleset }) {
+  return formDialog({
+    title: t("FURTIVE.Dialog.AttackTitle", { attacker: attackerName, target: targetName }),
+    template: "attack-dialog.hbs",
+    ok: t("FURTIVE.Action.attack"),
+    data: {
+      percentile: ruleset === "percentile",
+      intro: t("FURTIVE.Dialog.AttackIntro", { attacker: attackerName, target: targetName }),
+      zoneLabel: t("FURTIVE.Dialog.HitZone"),
+      noZone: t("FURTIVE.Dialog.NoHitZone"),
+      zones: HIT_ZONES.map((id) => ({ id, label: t(`FURTIVE.HitZone.${id}`) })),
+      noisyLabel: t("FURTIVE.Dialog.Noisy"),
+      areaLabel: t("FURTIVE.Dialog.Area"),
+      aimedLabel: t("FURTIVE.Dialog.AimedAtSpace"),
+      hitsLabel: t("FURTIVE.Dialog.Hits"),
+    },
+  });
+}
+
+/**
+ * The Defend dialog: which target, against which attacker, which defense.
+ * @param {{targets: {id: string, name: string, selected?: boolean}[], attackers: {id: string, name: string, selected?: boolean}[]}} options
+ */
+export async function defendDialog({ targets, attackers }) {
+  return formDialog({
+    title: t("FURTIVE.Dialog.DefendTitle"),
+    template: "defend-dialog.hbs",
+    ok: t("FURTIVE.Action.defend"),
+    data: {
+      targetLabel: t("FURTIVE.Dialog.DefendTarget"),
+      attackerLabel: t("FURTIVE.Dialog.DefendAttacker"),
+      defenseLabel: t("FURTIVE.Dialog.Defense"),
+      targets,
+      attackers,
+      defenses: DEFENSES.map((id) => ({ id, label: t(`FURTIVE.Defense.${id}`) })),
+    },
+  });
+}
+
+/**
+ * The Point out dialog (O3): which hider, to which allies.
+ * @param {{hiders: {id: string, name: string}[], allies: {id: string, name: string, checked: boolean}[]}} options
+ */
+export async function pointOutDialog({ hiders, allies }) {
+  return formDialog({
+    title: t("FURTIVE.Dialog.PointOutTitle"),
+    template: "point-out-dialog.hbs",
+    ok: t("FURTIVE.Action.pointOut"),
+    data: { hiderLabel: t("FURTIVE.Dialog.PointOutHider"), alliesLabel: t("FURTIVE.Dialog.PointOutAllies"), hiders, allies },
+  });
+}
+
+/**
+ * The Knockout dialog (P8): the attack's raw damage.
+ * @param {{attackerName: string, targetName: string, explanation: string}} options
+ */
+export async function knockoutDialog({ attackerName, targetName, explanation }) {
+  return formDialog({
+    title: t("FURTIVE.Dialog.KnockoutTitle", { attacker: attackerName, target: targetName }),
+    template: "knockout-dialog.hbs",
+    ok: t("FURTIVE.Action.knockout"),
+    data: { intro: explanation, damageLabel: t("FURTIVE.Dialog.RawDamage") },
+  });
+}
+
+/**
+ * A yes/no question.
+ * @param {{title: string, text: string}} options
+ * @returns {Promise<boolean>}
+ */
+export async function confirmDialog({ title, text }) {
+  const DialogV2 = /** @type {any} */ (foundry).applications.api.DialogV2;
+  const result = await DialogV2.wait({
+    window: { title },
+    content: `<p>${escapeHtml(text)}</p>`,
+    buttons: [
+      { action: "yes", label: t("FURTIVE.Dialog.Yes"), default: true },
+      { action: "no", label: t("FURTIVE.Dialog.Cancel") },
+    ],
+    rejectClose: false,
+  });
+  return result === "yes";
+}

@@ -1,0 +1,168 @@
+/**
+ * The rules engine: the wasm build of furtive-core, loaded when this file is
+ * evaluated (Foundry does not await async hooks), and thin wrappers that
+ * sort its errors.
+ *
+ * - A thrown `Error` with a `code` (see `errorCodes()`) is a rule refusal or
+ *   bad input: it becomes an {@link EngineRefusal} that callers show to the
+ *   user, localized (`FURTIVE.Error.<code>`), with the engine's message.
+ * - An `Error` without a code is a wasm trap: the engine is marked failed, the
+ *   GM is told (`ui.notifications.error`) and every later call throws
+ *   {@link EngineFailure}. The module never silently continues.
+ *
+ * The glue `wasm/furtive_wasm.js` and `wasm/furtive_wasm_bg.wasm` are copied
+ * into the module by `scripts/build-foundry.sh`.
+ */
+
+/** @typedef {import("./types.mjs").EngineState} EngineState */
+/** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
+/** @typedef {import("./types.mjs").Outcome} Outcome */
+/** @typedef {import("./types.mjs").Decision} Decision */
+/** @typedef {import("./types.mjs").KnockoutResult} KnockoutResult */
+/** @typedef {import("./types.mjs").HiddenAttackResult} HiddenAttackResult */
+/** @typedef {import("./types.mjs").WasmEngine} WasmEngine */
+
+/** A rule refusal or invalid input: the engine changed nothing. */
+export class EngineRefusal extends Error {
+  /**
+   * @param {string} code   stable engine error code, e.g. `"not_hider_turn"`
+   * @param {string} message the engine's message (English, names the field)
+   */
+  constructor(code, message) {
+    super(message);
+    this.name = "EngineRefusal";
+    /** @type {string} */
+    this.code = code;
+  }
+}
+
+/** The engine could not load or trapped: nothing more can be decided. */
+export class EngineFailure extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = "EngineFailure";
+  }
+}
+
+/** @type {WasmEngine | null} */
+let wasm = null;
+/** @type {Error | null} */
+let failure = null;
+
+/**
+ * Resolves once the wasm engine is ready; rejects with {@link EngineFailure}
+ * if it cannot load. Started when this file is evaluated.
+ * @type {Promise<void>}
+ */
+export const engineReady = (async () => {
+  try {
+    const glueUrl = new URL("../wasm/furtive_wasm.js", import.meta.url).href;
+    /** @type {any} */
+    const glue = await import(glueUrl);
+    await glue.default({ module_or_path: new URL("../wasm/furtive_wasm_bg.wasm", import.meta.url) });
+    wasm = /** @type {WasmEngine} */ (glue);
+  } catch (error) {
+    markFailed(error);
+    throw failure;
+  }
+})();
+// The rejection is reported through markFailed; keep it from being "unhandled".
+engineReady.catch(() => {});
+
+/** Whether the engine has loaded and has not failed. */
+export function isEngineReady() {
+  return wasm !== null && failure === null;
+}
+
+/** @param {unknown} error */
+function markFailed(error) {
+  const detail = error instanceof Error ? error.message : String(error);
+  failure = new EngineFailure(detail);
+  console.error("furtive | engine failure", error);
+  const ui = /** @type {any} */ (globalThis).ui;
+  const game = /** @type {any} */ (globalThis).game;
+  if (game?.user?.isGM && ui?.notifications) {
+    const text = game.i18n?.format?.("FURTIVE.Engine.Failed", { detail }) ?? `Furtive: the rules engine failed (${detail}).`;
+    ui.notifications.error(text, { permanent: true });
+  }
+}
+
+/**
+ * Calls one engine function and sorts its errors.
+ * @template T
+ * @param {(engine: WasmEngine) => T} call
+ * @returns {T}
+ */
+function guarded(call) {
+  if (failure) throw failure;
+  if (!wasm) throw new EngineFailure("the rules engine is still loading");
+  try {
+    return call(wasm);
+  } catch (error) {
+    const code = /** @type {any} */ (error)?.code;
+    if (typeof code === "string") throw new EngineRefusal(code, /** @type {Error} */ (error).message);
+    markFailed(error);
+    throw failure;
+  }
+}
+
+/**
+ * `createState(config)`: a fresh state.
+ * @param {{ruleset: "percentile" | "opposed", settings?: object, creatures?: object[]}} config
+ * @returns {EngineState}
+ */
+export const createState = (config) => guarded((e) => e.createState(config));
+
+/**
+ * `apply(state, event)`: the reducer.
+ * @param {EngineState} state
+ * @param {EngineEvent} event
+ * @returns {Outcome}
+ */
+export const apply = (state, event) => guarded((e) => e.apply(state, event));
+
+/**
+ * `perceives(state, {observer, hider})`.
+ * @param {EngineState} state
+ * @param {{observer: string, hider: string}} query
+ * @returns {Decision}
+ */
+export const perceives = (state, query) => guarded((e) => e.perceives(state, query));
+
+/**
+ * `canDefend(state, {defender, target, attacker})` (P6).
+ * @param {EngineState} state
+ * @param {{defender: string, target: string, attacker: string}} query
+ * @returns {Decision}
+ */
+export const canDefend = (state, query) => guarded((e) => e.canDefend(state, query));
+
+/**
+ * `knockout(state, {attacker, target, helmet, rawDamage?, d100?})` (P8).
+ * @param {EngineState} state
+ * @param {{attacker: string, target: string, helmet: boolean, rawDamage?: number, d100?: number}} query
+ * @returns {KnockoutResult}
+ */
+export const knockout = (state, query) => guarded((e) => e.knockout(state, query));
+
+/**
+ * `attackHidden(state, {attacker, target, aimedAtSpace, area})` (O10).
+ * @param {EngineState} state
+ * @param {{attacker: string, target: string, aimedAtSpace: boolean, area: boolean}} query
+ * @returns {HiddenAttackResult}
+ */
+export const attackHidden = (state, query) => guarded((e) => e.attackHidden(state, query));
+
+/**
+ * `hiddenFrom(state)`: `{ [observerTokenId]: hiderTokenId[] }` (B1, B2).
+ * @param {EngineState} state
+ * @returns {Record<string, string[]>}
+ */
+export const hiddenFrom = (state) => guarded((e) => e.hiddenFrom(state));
+
+/**
+ * `errorCodes()`: every stable error code.
+ * @returns {string[]}
+ */
+export const errorCodes = () => guarded((e) => e.errorCodes());

@@ -1,0 +1,126 @@
+/**
+ * Every Foundry hook the module listens to, registered in one place.
+ */
+
+import { MODULE_ID, STATUS, modulePath } from "./constants.mjs";
+import * as actions from "./actions.mjs";
+import * as automation from "./automation.mjs";
+import { decorateChatMessage } from "./chat.mjs";
+import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./hud.mjs";
+import { rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
+import { confirmDialog } from "./dialogs.mjs";
+import { resetScene } from "./director.mjs";
+
+/**
+ * Registers the status effects (v12/v13 shape `{id, name, img}`).
+ */
+export function registerStatusEffects() {
+  const effects = [
+    { id: STATUS.hidden, name: "FURTIVE.Status.hidden", img: modulePath("icons/hidden.svg") },
+    { id: STATUS.defenseless, name: "FURTIVE.Status.defenseless", img: modulePath("icons/defenseless.svg") },
+  ];
+  for (const effect of effects) if (!CONFIG.statusEffects.some((s) => s.id === effect.id)) CONFIG.statusEffects.push(effect);
+}
+
+/**
+ * A chat card button was clicked.
+ * @param {string} action
+ * @param {ChatMessage} message
+ * @param {HTMLElement} button
+ */
+function onChatAction(action, message, button) {
+  const flags = /** @type {any} */ (message.flags?.[MODULE_ID] ?? {});
+  const run = (/** @type {() => Promise<unknown>} */ task) =>
+    task()
+      .catch(actions.notifyRefusal)
+      .catch((error) => console.error("furtive |", error));
+  if (action === "defend") {
+    run(async () => {
+      const scene = game.scenes.get(flags.sceneId);
+      if (!scene) return;
+      const target = scene.tokens.get(flags.target);
+      const controlled = canvas?.tokens?.controlled?.map((t) => /** @type {TokenDocument} */ (t.document)) ?? [];
+      const defender = controlled.find((d) => d.isOwner && d.id !== flags.attacker) ?? (target?.isOwner ? target : null);
+      if (!defender || !target) {
+        ui.notifications?.warn(game.i18n.localize("FURTIVE.Notify.SelectDefender"));
+        return;
+      }
+      await actions.defend(defender, target, flags.attacker, /** @type {any} */ (button.dataset.defense));
+    });
+  } else if (action === "perception") {
+    run(() => actions.run("rollPerception", { sceneId: flags.sceneId, hiderId: flags.hider, observerId: flags.observer }));
+  } else if (action === "reroll") {
+    run(() => actions.run("reroll", { sceneId: flags.sceneId, hiderId: flags.hider }));
+  }
+}
+
+/**
+ * GM tool in the token controls: start the viewed scene's stealth over.
+ */
+async function onResetTool() {
+  const scene = canvas?.scene;
+  if (!scene || !game.user?.isGM) return;
+  const yes = await confirmDialog({ title: game.i18n.localize("FURTIVE.Control.Reset"), text: game.i18n.format("FURTIVE.Control.ResetConfirm", { scene: scene.name ?? "" }) });
+  if (yes) await actions.run("reset", { sceneId: scene.id }).catch(actions.notifyRefusal);
+}
+
+/**
+ * `getSceneControlButtons(controls)`: v12 gives an array of controls whose
+ * `tools` is an array (`onClick`); v13 a record of controls whose `tools` is
+ * a record (`onChange`, `order`).
+ * @param {any} controls
+ */
+function onSceneControls(controls) {
+  if (!game.user?.isGM) return;
+  const tool = { name: "furtive-reset", title: "FURTIVE.Control.Reset", icon: "fa-solid fa-user-secret", button: true, visible: true };
+  if (Array.isArray(controls)) {
+    const tokens = controls.find((c) => c.name === "token");
+    tokens?.tools.push({ ...tool, title: game.i18n.localize(tool.title), onClick: onResetTool });
+  } else if (controls?.tokens?.tools) {
+    controls.tokens.tools[tool.name] = { ...tool, order: Object.keys(controls.tokens.tools).length, onChange: () => void onResetTool() };
+  }
+}
+
+/**
+ * Registers every hook. Call once, at `init`.
+ */
+export function registerHooks() {
+  // Visibility lookup: every client, same frame as the scene update.
+  Hooks.on("canvasInit", () => resetLookup());
+  Hooks.on("canvasReady", (/** @type {any} */ board) => {
+    if (!board.scene) return;
+    rebuildLookup(board.scene);
+    refreshPerception();
+    void automation.onSceneReady(board.scene);
+  });
+  Hooks.on("updateScene", (/** @type {Scene} */ scene, /** @type {Record<string, any>} */ changed) => {
+    if (scene.id !== canvas?.scene?.id || !foundry.utils.hasProperty(changed, `flags.${MODULE_ID}`)) return;
+    rebuildLookup(scene);
+    refreshPerception();
+  });
+
+  // Scene controls (v12 array, v13 record).
+  Hooks.on("getSceneControlButtons", onSceneControls);
+
+  // Token HUD (v12 jQuery, v13 HTMLElement) and the GM tooltip.
+  Hooks.on("renderTokenHUD", onRenderTokenHUD);
+  Hooks.on("hoverToken", onHoverToken);
+
+  // Chat cards: v13 renderChatMessageHTML (HTMLElement), v12 renderChatMessage (jQuery).
+  const chatHook = Number(game.release?.generation ?? 12) >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
+  Hooks.on(chatHook, (/** @type {ChatMessage} */ message, /** @type {any} */ html) => {
+    const root = htmlRoot(html);
+    if (root) decorateChatMessage(message, root, onChatAction);
+  });
+
+  // Automation (active GM only; each handler checks).
+  Hooks.on("updateToken", automation.onUpdateToken);
+  Hooks.on("createToken", automation.onCreateToken);
+  Hooks.on("deleteToken", automation.onDeleteToken);
+  Hooks.on("updateActor", automation.onUpdateActor);
+  for (const hook of ["createWall", "updateWall", "deleteWall", "createAmbientLight", "updateAmbientLight", "deleteAmbientLight"]) {
+    Hooks.on(hook, automation.onSightChanged);
+  }
+  Hooks.on("combatTurnChange", automation.onCombatTurnChange);
+  Hooks.on("deleteCombat", automation.onDeleteCombat);
+}

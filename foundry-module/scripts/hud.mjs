@@ -1,0 +1,207 @@
+/**
+ * Token HUD buttons (v12 jQuery, v13 HTMLElement) and the GM's hover tooltip.
+ *
+ * Foundry API: hook `renderTokenHUD(hud, html, data)`: `html` is a jQuery
+ * object in v12 and an HTMLElement in v13; `hud.object` is the Token; the
+ * right column is `.col.right`. Buttons use `data-furtive-action` (not
+ * `data-action`, which v13's ApplicationV2 TokenHUD dispatches itself).
+ * Hook `hoverToken(token, hovered)`; `canvas.clientCoordinatesFromCanvas(point)`;
+ * `game.user.targets` (a Set of Tokens).
+ */
+
+import { modulePath } from "./constants.mjs";
+import * as actions from "./actions.mjs";
+import { stateOf } from "./director.mjs";
+import * as engine from "./engine.mjs";
+import { defendDialog, hideDialog, pointOutDialog } from "./dialogs.mjs";
+import { engineText, t } from "./i18n.mjs";
+import { sideOf } from "./inputs.mjs";
+import { readSettings } from "./settings.mjs";
+import { renderModuleTemplate } from "./templates.mjs";
+import { lookupHiders, lookupPerceives } from "./visibility.mjs";
+
+/**
+ * The HUD root element in both versions.
+ * @param {HTMLElement | {0?: HTMLElement} | null | undefined} html
+ * @returns {HTMLElement | null}
+ */
+export function htmlRoot(html) {
+  if (!html) return null;
+  if (typeof HTMLElement !== "undefined" && html instanceof HTMLElement) return html;
+  return /** @type {any} */ (html)[0] ?? null;
+}
+
+/**
+ * One HUD button.
+ * @param {string} action
+ * @param {string} icon file under icons/
+ * @param {() => unknown} onClick
+ */
+function button(action, icon, onClick) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.className = `control-icon furtive-hud-button furtive-${action}`;
+  element.dataset.furtiveAction = action;
+  const label = t(`FURTIVE.Action.${action}`);
+  element.dataset.tooltip = label;
+  element.setAttribute("aria-label", label);
+  const image = document.createElement("img");
+  image.src = modulePath(`icons/${icon}`);
+  image.alt = label;
+  image.width = 36;
+  image.height = 36;
+  element.append(image);
+  element.addEventListener("click", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    Promise.resolve()
+      .then(onClick)
+      .catch(actions.notifyRefusal)
+      .catch((/** @type {unknown} */ error) => console.error("furtive |", error));
+  });
+  return element;
+}
+
+/**
+ * Tells a player what the GM's answer says (public explanations only).
+ * @param {any} result
+ */
+function showResult(result) {
+  if (game.user?.isGM || !Array.isArray(result?.entries)) return;
+  const text = result.entries.map((/** @type {{en: string, fr: string}} */ e) => engineText(e)).join(" ");
+  if (text) ui.notifications?.info(`${t("FURTIVE.Title")}: ${text}`);
+}
+
+/**
+ * `renderTokenHUD(hud, html, data)`: adds Hide, Reveal, Point out, Attack,
+ * Knockout (when P8 allows it) and Defend.
+ * @param {any} hud the TokenHUD; `hud.object` is the Token
+ * @param {any} html jQuery (v12) or HTMLElement (v13)
+ */
+export function onRenderTokenHUD(hud, html) {
+  const root = htmlRoot(html);
+  const token = /** @type {TokenDocument | undefined} */ (hud?.object?.document);
+  if (!root || !token?.actor || !token.isOwner) return;
+  const column = root.querySelector(".col.right") ?? root;
+  const settings = readSettings();
+  const id = /** @type {string} */ (token.id);
+  const hiding = lookupHiders().includes(id);
+  const group = document.createElement("div");
+  group.className = "furtive-hud";
+
+  group.append(button("hide", "hide.svg", () => actions.hide(token).then(showResult)));
+  if (hiding) group.append(button("reveal", "reveal.svg", () => actions.reveal(token)));
+
+  if (hiding && settings.ruleset === "percentile" && game.user?.isGM) {
+    group.append(button("situation", "situation.svg", () => situationFlow(token)));
+  }
+
+  if (settings.ruleset === "opposed") {
+    const spotted = lookupHiders().filter((h) => h !== id && lookupPerceives(id, h));
+    if (spotted.length) group.append(button("pointOut", "point-out.svg", () => pointOutFlow(token, spotted)));
+  }
+
+  const targets = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).filter((d) => d && d.id !== id);
+  if (targets.length) group.append(button("attack", "attack.svg", () => actions.attackWithDialog(token, targets)));
+  group.append(button("defend", "defend.svg", () => defendFlow(token)));
+  column.append(group);
+
+  if (settings.ruleset === "percentile" && targets.length === 1) {
+    const target = targets[0];
+    actions
+      .canKnockout(token, target)
+      .then((/** @type {any} */ answer) => {
+        if (answer?.allowed) group.append(button("knockout", "knockout.svg", () => actions.knockoutWithDialog(token, target, answer)));
+      })
+      .catch(() => {});
+  }
+}
+
+/**
+ * P4, GM: the situation of a hiding token changed. The Hide dialog opens with
+ * the modifiers in force; the engine then asks for a new roll.
+ * @param {TokenDocument} token
+ */
+async function situationFlow(token) {
+  const scene = /** @type {Scene} */ (token.parent);
+  const hider = stateOf(scene)?.hiders[/** @type {string} */ (token.id)];
+  const current = /** @type {any} */ (hider)?.pendingModifiers ?? /** @type {any} */ (hider)?.modifiers ?? { situation: [], free: [] };
+  const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation: current.situation ?? [] });
+  if (!answer) return;
+  await actions.run("changeModifiers", { sceneId: scene.id, hiderId: token.id, situation: answer.situation, free: answer.free });
+}
+
+/**
+ * Point out: pick the hider and the allies, then ask.
+ * @param {TokenDocument} observer
+ * @param {string[]} hiderIds hiders the observer perceives
+ */
+async function pointOutFlow(observer, hiderIds) {
+  const scene = /** @type {Scene} */ (observer.parent);
+  const settings = readSettings();
+  const side = sideOf(observer, settings);
+  const hiders = hiderIds.map((id) => ({ id, name: scene.tokens.get(id)?.name ?? id }));
+  const allies = scene.tokens
+    .filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id)))
+    .map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", checked: sideOf(t, settings) === side }));
+  const values = await pointOutDialog({ hiders, allies });
+  if (!values) return;
+  await actions.pointOut(observer, values.hider, values.allies ?? []);
+}
+
+/**
+ * Defend from the HUD: the defender is this token; the target is itself or
+ * the user's target; the attacker is chosen from the other tokens.
+ * @param {TokenDocument} defender
+ */
+async function defendFlow(defender) {
+  const scene = /** @type {Scene} */ (defender.parent);
+  const targeted = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).find((d) => d?.id !== defender.id);
+  const others = scene.tokens.filter((t) => t.id !== defender.id && Boolean(t.actor) && (!t.hidden || Boolean(game.user?.isGM)));
+  const targets = [{ id: /** @type {string} */ (defender.id), name: defender.name ?? "", selected: targeted === undefined }, ...others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t.id === targeted?.id }))];
+  const attackers = others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: false }));
+  if (!attackers.length) return;
+  const values = await defendDialog({ targets, attackers });
+  if (!values) return;
+  await actions.defend(defender, values.target, values.attacker, values.defense);
+}
+
+let tooltip = /** @type {HTMLElement | null} */ (null);
+/** Counts hovers, so a slow render never shows a stale tooltip. */
+let hoverSerial = 0;
+
+/**
+ * `hoverToken(token, hovered)`, GM only: a tooltip on a hiding token listing
+ * who perceives it and why (the engine's explanation per observer).
+ * @param {Token} token
+ * @param {boolean} hovered
+ */
+export async function onHoverToken(token, hovered) {
+  tooltip?.remove();
+  tooltip = null;
+  const serial = ++hoverSerial;
+  if (!hovered || !game.user?.isGM || !engine.isEngineReady()) return;
+  const document = /** @type {TokenDocument} */ (token.document);
+  const scene = /** @type {Scene} */ (document.parent);
+  const state = stateOf(scene);
+  const hider = state?.hiders[/** @type {string} */ (document.id)];
+  if (!state || !hider) return;
+  const rows = Object.keys(hider.pairs)
+    .filter((observer) => state.creatures[observer])
+    .map((observer) => {
+      const decision = engine.perceives(state, { observer, hider: /** @type {string} */ (document.id) });
+      const reason = hider.pairs[observer].reason;
+      const why = game.i18n.has?.(`FURTIVE.Reason.${reason}`) ? t(`FURTIVE.Reason.${reason}`) : reason;
+      return { perceived: decision.allowed, clause: decision.clause, text: `${engineText(decision)} ${why}` };
+    });
+  const html = await renderModuleTemplate("tooltip.hbs", { title: t("FURTIVE.Tooltip.Title", { name: document.name ?? "" }), rows });
+  if (serial !== hoverSerial) return;
+  const element = globalThis.document.createElement("div");
+  element.id = "furtive-tooltip";
+  element.innerHTML = html;
+  const board = /** @type {any} */ (canvas);
+  const point = board.clientCoordinatesFromCanvas?.({ x: document.x + document.width * scene.grid.size, y: document.y });
+  if (point) Object.assign(element.style, { left: `${Math.round(point.x + 8)}px`, top: `${Math.round(point.y)}px` });
+  globalThis.document.body.append(element);
+  tooltip = element;
+}

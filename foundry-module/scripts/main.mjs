@@ -1,0 +1,49 @@
+/**
+ * Furtive: stealth automation for Foundry VTT (v12, v13).
+ *
+ * The entry file: starts loading the rules engine (engine.mjs does it when
+ * evaluated), registers settings, status effects, the detection-mode
+ * wrappers and the hooks at `init`, and exposes the API at `ready`.
+ */
+
+import { MODULE_ID } from "./constants.mjs";
+import { createApi } from "./api.mjs";
+import { resetScene, syncScene } from "./director.mjs";
+import { engineReady } from "./engine.mjs";
+import { handleRequest } from "./actions.mjs";
+import { registerHooks, registerStatusEffects } from "./hooks.mjs";
+import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
+import { initSocket } from "./socket.mjs";
+import { isActiveGM } from "./store.mjs";
+import { installDetectionWrappers, setViewerIsGM } from "./visibility.mjs";
+
+Hooks.once("init", () => {
+  registerSettings({
+    onRulesChanged: () => {
+      if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
+    },
+    onRulesetChanged: () => {
+      if (isActiveGM() && canvas?.scene) void resetScene(canvas.scene);
+    },
+  });
+  registerStatusEffects();
+  registerHooks();
+});
+
+Hooks.once("setup", () => {
+  // The canvas is drawn before `ready`: the wrapper must know the viewer now.
+  setViewerIsGM(Boolean(game.user?.isGM));
+  // libWrapper registers after init; detection modes exist by setup.
+  installDetectionWrappers(readSettings().detectionModes);
+});
+
+Hooks.once("ready", async () => {
+  setViewerIsGM(Boolean(game.user?.isGM));
+  initSocket(handleRequest);
+  const api = createApi();
+  const module = /** @type {any} */ (game.modules.get(MODULE_ID));
+  if (module) module.api = api;
+  if (isActiveGM()) await initializeWorld();
+  await engineReady.catch(() => {});
+  Hooks.callAll("furtive.ready", api);
+});

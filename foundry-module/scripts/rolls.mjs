@@ -1,0 +1,25 @@
+/**
+ * Foundry rolls (B4): every die is a Foundry roll that shows in chat (3D dice
+ * work), GM-only when it reveals hidden numbers.
+ *
+ * Foundry API: `new Roll(formula, data)`, `await Roll#evaluate()` (async in
+ * v12 and v13), `Roll#total`, `Roll#toMessage(messageData, {rollMode})`,
+ * `ChatMessage.getSpeaker({token})`, `CONST.DICE_ROLL_MODES`
+ * (`PUBLIC: "publicroll"`, `PRIVATE: "gmroll"`, `BLIND: "blindroll"`, `SELF: "selfroll"`),
+ * `Actor#getRollData()`.
+ */
+
+/**
+ * Rolls a formula for a token's actor and posts it to chat.
+ * @param {string} formula  e.g. `1d20 + @skills.ste.total`
+ * @param {TokenDocument | null} token whose actor's roll data fills `@` references
+ * @param {{flavor: string, secret: boolean}} options `secret`: GM-only roll mode
+ * @returns {Promise<number>} the total, truncated to an integer
+ */
+export async function rollFormula(formula, token, { flavor, secret }) {
+  const roll = new Roll(formula, token?.actor?.getRollData?.() ?? {});
+  await roll.evaluate();
+  const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
+  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor }, { rollMode });
+  return Math.trunc(Number(roll.total));
+}

@@ -1,0 +1,74 @@
+/**
+ * What observers see of a hider right now: clear view and distance, with
+ * Foundry's own geometry. Only for the scene on the canvas.
+ *
+ * Clear view = no sight-blocking wall between the two token centres
+ * (`CONFIG.Canvas.polygonBackends.sight.testCollision(origin, destination,
+ * {type: "sight", mode: "any"})` returns true when a wall blocks). Darkness
+ * and other concealment are not tested: the GM overrides a pair when needed.
+ * Distance = `canvas.grid.measurePath([origin, destination]).distance`, in
+ * scene units (v12+).
+ */
+
+import { isCreatureToken } from "./inputs.mjs";
+
+/** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
+
+/**
+ * The centre of a token from its document (not the animated position).
+ * @param {TokenDocument} token
+ */
+export function centerOf(token) {
+  const size = token.parent?.grid?.size ?? canvas.grid?.size ?? 100;
+  return { x: token.x + (token.width * size) / 2, y: token.y + (token.height * size) / 2 };
+}
+
+/**
+ * Whether walls block sight between two tokens.
+ * @param {TokenDocument} a
+ * @param {TokenDocument} b
+ */
+export function sightBlocked(a, b) {
+  const backend = CONFIG.Canvas.polygonBackends.sight;
+  return Boolean(backend.testCollision(centerOf(a), centerOf(b), { type: "sight", mode: "any" }));
+}
+
+/**
+ * The distance between two tokens in scene units, rounded to 0.01.
+ * @param {TokenDocument} a
+ * @param {TokenDocument} b
+ */
+export function distanceBetween(a, b) {
+  const distance = Number(canvas.grid.measurePath([centerOf(a), centerOf(b)]).distance);
+  return Number.isFinite(distance) ? Math.round(distance * 100) / 100 : undefined;
+}
+
+/**
+ * Whether the canvas shows this scene (geometry needs it).
+ * @param {Scene} scene
+ */
+export function onCanvas(scene) {
+  return Boolean(canvas?.ready && canvas.scene?.id === scene.id);
+}
+
+/**
+ * The view of `hider` for each observer token of the scene (or the listed ones).
+ * @param {Scene} scene
+ * @param {TokenDocument} hider
+ * @param {TokenDocument[]} [observers] default: every other token with an actor
+ * @returns {ViewEntry[]} empty when the scene is not on the canvas
+ */
+export function viewOf(scene, hider, observers) {
+  if (!onCanvas(scene)) return [];
+  const list = observers ?? scene.tokens.filter((t) => t.id !== hider.id && isCreatureToken(t));
+  /** @type {ViewEntry[]} */
+  const view = [];
+  for (const observer of list) {
+    if (observer.id === hider.id) continue;
+    const entry = /** @type {ViewEntry} */ ({ observer: /** @type {string} */ (observer.id), clearView: !sightBlocked(observer, hider) });
+    const distance = distanceBetween(observer, hider);
+    if (distance !== undefined) entry.distance = distance;
+    view.push(entry);
+  }
+  return view;
+}

@@ -1,0 +1,228 @@
+/**
+ * The subset of Foundry VTT's client API (v12 and v13) that Furtive uses,
+ * written from the public API documentation (foundryvtt.com/api), for
+ * `tsc --checkJs`. Not complete, not authoritative: only what the module
+ * calls, with the shapes the docs give. See docs/foundry.md for the pages.
+ */
+
+export {};
+
+declare global {
+  interface FlagDocument {
+    id: string | null;
+    name?: string | null;
+    flags: Record<string, any>;
+    getFlag(scope: string, key: string): any;
+    setFlag(scope: string, key: string, value: unknown): Promise<this>;
+    update(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<this | undefined>;
+    testUserPermission(user: User, permission: string | number, options?: { exact?: boolean }): boolean;
+    readonly isOwner: boolean;
+  }
+
+  /** A Foundry EmbeddedCollection / WorldCollection: a Map of id -> document whose iterator yields documents. */
+  interface DocumentCollection<T> {
+    readonly size: number;
+    get(id: string): T | undefined;
+    has(id: string): boolean;
+    filter(predicate: (document: T) => boolean): T[];
+    find(predicate: (document: T) => boolean): T | undefined;
+    some(predicate: (document: T) => boolean): boolean;
+    map<U>(transform: (document: T) => U): U[];
+    readonly contents: T[];
+    [Symbol.iterator](): IterableIterator<T>;
+  }
+
+  class User {
+    id: string | null;
+    name: string | null;
+    readonly isGM: boolean;
+    targets: Set<Token>;
+  }
+
+  class Item {
+    id: string | null;
+    name: string | null;
+    system: Record<string, any>;
+  }
+
+  class Actor implements FlagDocument {
+    id: string | null;
+    name: string | null;
+    flags: Record<string, any>;
+    system: Record<string, any>;
+    items: DocumentCollection<Item>;
+    getFlag(scope: string, key: string): any;
+    setFlag(scope: string, key: string, value: unknown): Promise<this>;
+    update(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<this | undefined>;
+    testUserPermission(user: User, permission: string | number): boolean;
+    readonly isOwner: boolean;
+    getRollData(): Record<string, any>;
+    /** v11+: toggles a status effect from CONFIG.statusEffects on this actor. */
+    toggleStatusEffect(statusId: string, options?: { active?: boolean; overlay?: boolean }): Promise<unknown>;
+  }
+
+  class TokenDocument implements FlagDocument {
+    id: string | null;
+    name: string | null;
+    flags: Record<string, any>;
+    readonly documentName: "Token";
+    parent: Scene | null;
+    actor: Actor | null;
+    actorLink: boolean;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    elevation: number;
+    hidden: boolean;
+    /** CONST.TOKEN_DISPOSITIONS: SECRET -2, HOSTILE -1, NEUTRAL 0, FRIENDLY 1. */
+    disposition: number;
+    object: Token | null;
+    getFlag(scope: string, key: string): any;
+    setFlag(scope: string, key: string, value: unknown): Promise<this>;
+    update(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<this | undefined>;
+    testUserPermission(user: User, permission: string | number): boolean;
+    readonly isOwner: boolean;
+    hasStatusEffect(statusId: string): boolean;
+  }
+
+  class Token {
+    document: TokenDocument;
+    center: { x: number; y: number };
+    renderFlags: { set(flags: Record<string, boolean>): void };
+  }
+
+  class Scene implements FlagDocument {
+    id: string | null;
+    name: string | null;
+    flags: Record<string, any>;
+    tokens: DocumentCollection<TokenDocument>;
+    grid: { size: number; distance: number; units: string };
+    getFlag(scope: string, key: string): any;
+    setFlag(scope: string, key: string, value: unknown): Promise<this>;
+    update(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<this | undefined>;
+    testUserPermission(user: User, permission: string | number): boolean;
+    readonly isOwner: boolean;
+  }
+
+  class ChatMessage {
+    id: string | null;
+    flags: Record<string, any>;
+    getFlag(scope: string, key: string): any;
+    static create(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<ChatMessage | undefined>;
+    static getSpeaker(options?: { token?: TokenDocument | null; actor?: Actor | null; alias?: string }): Record<string, unknown>;
+  }
+
+  class Combat {
+    id: string | null;
+    scene: Scene | null;
+    round: number;
+    turn: number | null;
+    readonly started: boolean;
+  }
+
+  class Roll {
+    constructor(formula: string, data?: Record<string, unknown>);
+    formula: string;
+    total: number | undefined;
+    /** Async in v12 and v13. */
+    evaluate(options?: Record<string, unknown>): Promise<this>;
+    toMessage(messageData?: Record<string, unknown>, options?: { rollMode?: string; create?: boolean }): Promise<unknown>;
+  }
+
+  interface ClientSettings {
+    register(namespace: string, key: string, data: Record<string, unknown>): void;
+    get(namespace: string, key: string): any;
+    set(namespace: string, key: string, value: unknown): Promise<unknown>;
+  }
+
+  interface Localization {
+    lang: string;
+    localize(key: string): string;
+    format(key: string, data?: Record<string, unknown>): string;
+    has(key: string, fallback?: boolean): boolean;
+  }
+
+  interface Game {
+    user: User | null;
+    users: DocumentCollection<User> & { activeGM: User | null };
+    scenes: DocumentCollection<Scene>;
+    settings: ClientSettings;
+    i18n: Localization;
+    socket: { emit(channel: string, data: unknown): void; on(channel: string, handler: (data: any) => void): void };
+    modules: Map<string, { id: string; active: boolean; api?: unknown }>;
+    system: { id: string };
+    release: { generation: number };
+  }
+
+  interface DetectionModeLike {
+    id: string;
+    _canDetect(visionSource: unknown, target: unknown): boolean;
+  }
+
+  interface StatusEffectConfig {
+    id: string;
+    name: string;
+    img: string;
+  }
+
+  interface GridMeasurePathResult {
+    distance: number;
+    spaces: number;
+    cost: number;
+  }
+
+  interface FoundryCanvas {
+    ready: boolean;
+    scene: Scene | null;
+    grid: { size: number; measurePath(waypoints: { x: number; y: number }[], options?: Record<string, unknown>): GridMeasurePathResult };
+    tokens: { placeables: Token[]; controlled: Token[] };
+    perception: { update(flags: Record<string, boolean>): void };
+    clientCoordinatesFromCanvas?(point: { x: number; y: number }): { x: number; y: number };
+  }
+
+  var game: Game;
+  var canvas: FoundryCanvas;
+  var ui: { notifications?: { info(message: string, options?: object): void; warn(message: string, options?: object): void; error(message: string, options?: object): void } };
+  var CONFIG: {
+    statusEffects: StatusEffectConfig[];
+    Canvas: {
+      detectionModes: Record<string, DetectionModeLike>;
+      polygonBackends: {
+        sight: { testCollision(origin: { x: number; y: number }, destination: { x: number; y: number }, config: { type: string; mode: "any" | "all" | "closest" }): boolean | unknown };
+      };
+    };
+  };
+  var CONST: {
+    DOCUMENT_OWNERSHIP_LEVELS: { INHERIT: -1; NONE: 0; LIMITED: 1; OBSERVER: 2; OWNER: 3 };
+    DICE_ROLL_MODES: { PUBLIC: "publicroll"; PRIVATE: "gmroll"; BLIND: "blindroll"; SELF: "selfroll" };
+    /** v13: `{CLIENT: "client", USER: "user", WORLD: "world"}`. */
+    SETTING_SCOPES?: { CLIENT: "client"; USER?: "user"; WORLD: "world" };
+  };
+  var Hooks: {
+    on(hook: string, fn: (...args: any[]) => unknown): number;
+    once(hook: string, fn: (...args: any[]) => unknown): number;
+    off(hook: string, id: number | ((...args: any[]) => unknown)): void;
+    /** Calls every listener until one returns false; returns false then. */
+    call(hook: string, ...args: unknown[]): boolean;
+    callAll(hook: string, ...args: unknown[]): boolean;
+  };
+  var foundry: {
+    utils: {
+      getProperty(object: object, key: string): any;
+      hasProperty(object: object, key: string): boolean;
+      deepClone<T>(value: T): T;
+      randomID(length?: number): string;
+    };
+    applications?: {
+      api?: { DialogV2?: unknown };
+      handlebars?: { renderTemplate?(path: string, data: object): Promise<string> };
+    };
+  };
+  /** v12 global (deprecated in v13 in favour of foundry.applications.handlebars.renderTemplate). */
+  var renderTemplate: ((path: string, data: object) => Promise<string>) | undefined;
+  /** libWrapper, when its module is active. */
+  var libWrapper: {
+    register(packageId: string, target: string, fn: (...args: any[]) => unknown, type?: "WRAPPER" | "MIXED" | "OVERRIDE", options?: Record<string, unknown>): number;
+  };
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the Foundry module: the wasm engine (scripts/build-wasm.sh), copied
+# into foundry-module/wasm/, then dist/furtive.zip with exactly what Foundry
+# needs (module.json, scripts, lang, styles, templates, icons, wasm) and
+# dist/module.json (the manifest a release publishes beside the zip).
+# Installs `zip` with apt-get when it is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/build-wasm.sh
+
+rm -rf foundry-module/wasm
+mkdir -p foundry-module/wasm
+cp npm/wasm/furtive_wasm.js npm/wasm/furtive_wasm_bg.wasm foundry-module/wasm/
+
+if ! command -v zip >/dev/null 2>&1; then
+  echo "build-foundry: installing zip"
+  apt-get update -qq && apt-get install -y -qq zip >/dev/null
+fi
+
+mkdir -p dist
+rm -rf dist/furtive.zip dist/.stage
+mkdir -p dist/.stage
+cp -R foundry-module/module.json foundry-module/scripts foundry-module/lang foundry-module/styles \
+  foundry-module/templates foundry-module/icons foundry-module/wasm dist/.stage/
+(
+  cd dist/.stage
+  # Fixed timestamps and order, so the same sources give the same zip.
+  find . -type f -exec touch -d '2000-01-01 00:00:00 UTC' {} +
+  find . -type f | sed 's|^\./||' | LC_ALL=C sort | zip -q -X -D ../furtive.zip -@
+)
+rm -rf dist/.stage
+cp foundry-module/module.json dist/module.json
+
+files=$(unzip -Z1 dist/furtive.zip | wc -l)
+size=$(wc -c <dist/furtive.zip)
+echo "build-foundry: dist/furtive.zip has $files files, $size bytes"

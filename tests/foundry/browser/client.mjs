@@ -1,0 +1,74 @@
+/**
+ * One client in an iframe: installs the fake Foundry globals on this window,
+ * loads the real module (module.json esmodules) and draws the canvas: every
+ * token this user's canvas shows, at each frame (the `fake.frame` hook).
+ */
+import { createClient } from "../fake/client.mjs";
+
+const userId = new URLSearchParams(location.search).get("user");
+const server = window.parent.furtiveServer;
+const manifest = await (await fetch("/foundry-module/module.json")).json();
+const ctx = createClient({
+  global: window,
+  server,
+  userId,
+  version: 13,
+  lang: "en",
+  packageBase: (id) => new URL(id === "furtive" ? "/foundry-module/" : `/modules/${id}/`, location.href).href,
+  fetchJson: async (url) => (await fetch(url)).json(),
+  scheduleFrame: (fn) => requestAnimationFrame(fn),
+});
+window.furtiveCtx = ctx;
+
+const board = document.getElementById("board");
+const scale = 0.5;
+function draw() {
+  const g = board.getContext("2d");
+  g.fillStyle = "#2f3a2f";
+  g.fillRect(0, 0, board.width, board.height);
+  g.strokeStyle = "#ddd";
+  g.lineWidth = 4;
+  for (const wall of ctx.canvas.walls.placeables) {
+    const [x0, y0, x1, y1] = wall.document.c;
+    g.strokeStyle = wall.isDoor ? (wall.isOpen ? "#6c6" : "#c93") : "#ddd";
+    g.beginPath();
+    g.moveTo(x0 * scale, y0 * scale);
+    g.lineTo(x1 * scale, y1 * scale);
+    g.stroke();
+  }
+  for (const token of ctx.canvas.tokens.placeables) {
+    const { x, y } = token.center;
+    const hidden = token.document.hasStatusEffect("furtive.hidden");
+    if (!token.visible) continue;
+    g.beginPath();
+    g.arc(x * scale, y * scale, 22, 0, Math.PI * 2);
+    g.fillStyle = token.document.disposition === 1 ? "#3a7bd5" : "#c0392b";
+    g.globalAlpha = hidden ? 0.5 : 1;
+    g.fill();
+    g.globalAlpha = 1;
+    if (hidden) {
+      g.setLineDash([4, 3]);
+      g.strokeStyle = "#fff";
+      g.lineWidth = 2;
+      g.stroke();
+      g.setLineDash([]);
+    }
+    g.fillStyle = "#fff";
+    g.font = "12px sans-serif";
+    g.textAlign = "center";
+    g.fillText(token.name + (hidden ? " (hidden)" : ""), x * scale, y * scale + 36);
+  }
+  g.fillStyle = "#fff";
+  g.textAlign = "left";
+  g.fillText(`${ctx.game.user.name}: ${ctx.canvas.tokens.placeables.filter((t) => t.visible).length} tokens visible`, 8, 16);
+}
+ctx.Hooks.on("fake.frame", draw);
+// Redraw when a status icon changes (the fake does not refresh perception for ordinary statuses).
+for (const hook of ["createActiveEffect", "deleteActiveEffect"]) ctx.Hooks.on(hook, () => requestAnimationFrame(draw));
+
+await ctx.boot(async () => {
+  for (const script of manifest.esmodules) await import(new URL(`/foundry-module/${script}`, location.href).href);
+});
+await ctx.game.modules.get("furtive").api.engineReady;
+ctx.canvas.perception.update({ refreshVision: true });
+window.parent.postMessage({ furtiveClientReady: userId }, "*");

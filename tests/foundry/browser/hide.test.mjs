@@ -1,0 +1,96 @@
+/**
+ * Browser test: headless Chromium (playwright-core, /usr/bin/chromium) opens
+ * a page served from 127.0.0.1 holding three fake Foundry clients (GM, Bob,
+ * Carol) in iframes, each loading the real module files and the real wasm.
+ * The GM clicks the real Hide button of the token HUD and answers the dialog;
+ * the rogue disappears from Bob's canvas (his fighter failed) and stays on
+ * Carol's (her archer succeeded). Screenshot: tests/artifacts/foundry-hide.png.
+ */
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, it } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
+
+import { serve } from "./static-server.mjs";
+import { BOB, CAROL, GM, TOKENS } from "../fixtures/world-data.mjs";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const artifact = path.join(repoRoot, "tests/artifacts/foundry-hide.png");
+
+let site;
+let context;
+let userDataDir;
+before(async () => {
+  site = await serve(repoRoot);
+  userDataDir = await mkdtemp(path.join(os.tmpdir(), "furtive-chromium-"));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    viewport: { width: 1600, height: 760 },
+  });
+});
+after(async () => {
+  await context?.close();
+  await site?.close();
+  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+});
+
+it("the GM hides the rogue from the Token HUD: invisible for the failed observer, visible for the one who succeeded", async () => {
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
+  });
+  await page.goto(`${site.url}tests/foundry/browser/index.html`);
+  await page.waitForFunction(() => window.furtiveReady === true, null, { timeout: 60_000 });
+  const gm = page.frame({ name: GM });
+  const bob = page.frame({ name: BOB });
+  const carol = page.frame({ name: CAROL });
+
+  const visible = (frame, id) => frame.evaluate((tokenId) => window.furtiveCtx.canvas.tokens.get(tokenId).visible, id);
+  assert.equal(await visible(bob, TOKENS.rogue), true, "before hiding, Bob sees the rogue");
+
+  // The GM's d100 is 83 (83 + Furtivité 61 + dark 50 + torch 27 = 221).
+  await gm.evaluate(() => {
+    window.furtiveCtx.CONFIG.Dice.randomUniform = () => (83 - 0.5) / 100;
+    const ctx = window.furtiveCtx;
+    ctx.canvas.hud.token.bind(ctx.canvas.tokens.get("tokenRogue000001"));
+    const hud = document.getElementById("token-hud");
+    const center = ctx.canvas.tokens.get("tokenRogue000001").center;
+    Object.assign(hud.style, { left: `${center.x * 0.5 + 30}px`, top: `${center.y * 0.5 - 40}px` });
+  });
+  await gm.click('#token-hud [data-furtive-action="hide"]');
+  const dialog = gm.locator("dialog");
+  await dialog.waitFor();
+  await dialog.locator('input[name="situation"][value="dark"]').check();
+  await dialog.locator('input[name="freeLabel"]').fill("torch");
+  await dialog.locator('input[name="freeValue"]').fill("27");
+  await page.screenshot({ path: artifact.replace(".png", "-dialog.png") }).catch(() => {});
+  await dialog.locator('button[data-action="ok"]').click();
+
+  await bob.waitForFunction((id) => window.furtiveCtx.canvas.tokens.get(id).visible === false, TOKENS.rogue, { timeout: 30_000 });
+  assert.equal(await visible(bob, TOKENS.rogue), false, "Bob's fighter failed: the rogue is not drawn");
+  assert.equal(await visible(carol, TOKENS.rogue), true, "Carol's archer succeeded: the rogue is drawn");
+  assert.equal(await visible(gm, TOKENS.rogue), true, "the GM sees everything");
+  const detect = (frame, observer) =>
+    frame.evaluate(([o, h]) => {
+      const ctx = window.furtiveCtx;
+      return ctx.CONFIG.Canvas.detectionModes.basicSight._canDetect(ctx.canvas.tokens.get(o).vision, ctx.canvas.tokens.get(h));
+    }, [observer, TOKENS.rogue]);
+  assert.equal(await detect(bob, TOKENS.fighter), false, "the wrapped detection mode refuses Bob's fighter");
+  assert.equal(await detect(carol, TOKENS.archer), true, "and accepts Carol's archer");
+  const score = await gm.evaluate(() => window.furtiveCtx.game.modules.get("furtive").api.getState().hiders.tokenRogue000001.score);
+  assert.equal(score, 221);
+
+  await gm.evaluate(() => window.furtiveCtx.canvas.hud.token.clear());
+  await page.waitForTimeout(150);
+  await mkdir(path.dirname(artifact), { recursive: true });
+  await page.screenshot({ path: artifact, fullPage: true });
+  assert.deepEqual(errors, [], "no page errors");
+});

@@ -1,0 +1,472 @@
+/**
+ * The canvas subset: token and wall placeables, the grid, vision sources,
+ * detection modes, the sight collision backend, the perception manager and the
+ * token HUD. Written from the v12/v13 API docs:
+ *
+ * - `DetectionMode#testVisibility(visionSource, mode, {object, tests})`: false when
+ *   `mode.enabled` is false, else false when `_canDetect(visionSource, object)` is
+ *   false, else true when some test point passes `_testPoint` (range, then line of
+ *   sight through `CONFIG.Canvas.polygonBackends.sight.testCollision` when the mode
+ *   has `walls`).
+ * - base `_canDetect`: a sight mode cannot detect from a blind source or an
+ *   invisible target (CONFIG.specialStatusEffects BLIND / INVISIBLE).
+ * - `canvas.visibility.testVisibility(point, {tolerance, object})`: true when any
+ *   active vision source detects the object through any of its token's detection
+ *   modes; with no active vision source, true only for a GM.
+ * - `Token#isVisible`: GM-hidden tokens only for the GM; true without token vision,
+ *   for a controlled token, for a token with an active vision source; else
+ *   `canvas.visibility.testVisibility(center)`.
+ * - vision sources: a token with sight enabled is a vision source for a user who
+ *   observes it (OBSERVER or better) when it is controlled, or when the user
+ *   controls no token (players: all observed tokens, B2); a GM who controls no
+ *   token has none (sees everything).
+ * - `canvas.perception.update(flags)` only records render flags; they are applied
+ *   at the next frame. Token visibility is recomputed only at a frame with
+ *   `refreshVision`, `initializeVision` or `refreshVisibility` pending, or for a
+ *   token whose own position changed. Toggling an ordinary status effect does NOT
+ *   refresh visibility (only the special BLIND/INVISIBLE statuses re-initialize vision).
+ * - `ClockwiseSweepPolygon.testCollision(origin, destination, {type, mode})`:
+ *   walls whose `type` sense is NONE, and open doors, do not block; two LIMITED
+ *   walls block; `mode` "any" -> boolean, "all" -> points, "closest" -> point|null.
+ * - `canvas.grid.measurePath(waypoints)` -> `{distance, spaces}`; square grid,
+ *   equidistant diagonals (the v12 default `core.gridDiagonals`).
+ * - Token HUD: `renderTokenHUD(hud, html, data)` with jQuery in v12 and
+ *   `(hud, element, context, options)` with an HTMLElement in v13; columns
+ *   `.col.left`, `.col.middle`, `.col.right` holding `.control-icon` controls.
+ */
+import { Collection } from "./utils.mjs";
+
+export const WALL_SENSE = { NONE: 0, LIMITED: 10, NORMAL: 20, PROXIMITY: 30, DISTANCE: 40 };
+export const DOOR_STATES = { CLOSED: 0, OPEN: 1, LOCKED: 2 };
+
+function segmentsIntersect(a, b, c, d) {
+  const orient = (p, q, r) => (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+  const o1 = orient(a, b, c);
+  const o2 = orient(a, b, d);
+  const o3 = orient(c, d, a);
+  const o4 = orient(c, d, b);
+  if (o1 === 0 && o2 === 0) return false; // collinear: treat as grazing, no block
+  return o1 * o2 < 0 && o3 * o4 < 0;
+}
+
+function intersection(a, b, c, d) {
+  const denom = (b.x - a.x) * (d.y - c.y) - (b.y - a.y) * (d.x - c.x);
+  const t = ((c.x - a.x) * (d.y - c.y) - (c.y - a.y) * (d.x - c.x)) / denom;
+  return { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y), t };
+}
+
+export function createCanvasClasses(ctx) {
+  const DETECTION_TYPES = { SIGHT: 0, SOUND: 1, MOVE: 2, OTHER: 3 };
+
+  class DetectionMode {
+    static DETECTION_TYPES = DETECTION_TYPES;
+    static BASIC_MODE_ID = "basicSight";
+    constructor({ id, label, type = DETECTION_TYPES.SIGHT, walls = true, angle = true, tokenConfig = true } = {}) {
+      this.id = id;
+      this.label = label;
+      this.type = type;
+      this.walls = walls;
+      this.angle = angle;
+      this.tokenConfig = tokenConfig;
+    }
+    testVisibility(visionSource, mode, { object, tests } = {}) {
+      if (!mode.enabled) return false;
+      if (!this._canDetect(visionSource, object)) return false;
+      return tests.some((test) => this._testPoint(visionSource, mode, object, test));
+    }
+    _canDetect(visionSource, target) {
+      const source = visionSource.object?.document;
+      const isSight = this.type === DETECTION_TYPES.SIGHT;
+      if (isSight && source?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.BLIND)) return false;
+      const tgt = target?.document;
+      if (isSight && tgt?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.INVISIBLE)) return false;
+      return true;
+    }
+    _testPoint(visionSource, mode, target, test) {
+      if (!this._testRange(visionSource, mode, target, test)) return false;
+      return this._testLOS(visionSource, mode, target, test);
+    }
+    _testLOS(visionSource, mode, target, test) {
+      if (!this.walls) return true;
+      if (test.los?.has(visionSource)) return test.los.get(visionSource);
+      const blocked = ctx.CONFIG.Canvas.polygonBackends.sight.testCollision({ x: visionSource.x, y: visionSource.y }, test.point, { type: "sight", mode: "any", source: visionSource });
+      test.los?.set(visionSource, !blocked);
+      return !blocked;
+    }
+    _testRange(visionSource, mode, target, test) {
+      if (mode.range === null || mode.range === undefined || mode.range === Infinity) return true;
+      const pixels = mode.range * ctx.canvas.dimensions.distancePixels;
+      const radius = target ? Math.min(target.w, target.h) / 2 : 0;
+      return Math.hypot(test.point.x - visionSource.x, test.point.y - visionSource.y) <= pixels + radius;
+    }
+  }
+
+  class DetectionModeLightPerception extends DetectionMode {
+    _testPoint(visionSource, mode, target, test) {
+      if (!super._testPoint(visionSource, mode, target, test)) return false;
+      const scene = ctx.canvas.scene;
+      return Boolean(scene?._source.environment?.globalLight?.enabled ?? true);
+    }
+  }
+  class DetectionModeDarkvision extends DetectionMode {}
+  class DetectionModeInvisibility extends DetectionMode {
+    _canDetect(visionSource, target) {
+      return Boolean(target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.INVISIBLE));
+    }
+  }
+  class DetectionModeTremor extends DetectionMode {
+    _canDetect(visionSource, target) {
+      return !target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.FLY);
+    }
+  }
+  class DetectionModeAll extends DetectionMode {
+    _canDetect() {
+      return true;
+    }
+  }
+
+  class ClockwiseSweepPolygon {
+    static testCollision(origin, destination, { type = "move", mode = "all" } = {}) {
+      const walls = ctx.canvas?.walls?.placeables ?? [];
+      const hits = [];
+      let limited = 0;
+      for (const wall of walls) {
+        const doc = wall.document;
+        const sense = doc[type] ?? WALL_SENSE.NORMAL;
+        if (sense === WALL_SENSE.NONE) continue;
+        if (doc.door > 0 && doc.ds === DOOR_STATES.OPEN) continue;
+        const [x0, y0, x1, y1] = doc.c;
+        const a = { x: x0, y: y0 };
+        const b = { x: x1, y: y1 };
+        if (!segmentsIntersect(origin, destination, a, b)) continue;
+        if (sense === WALL_SENSE.LIMITED) {
+          limited += 1;
+          if (limited < 2) continue;
+        }
+        hits.push(intersection(origin, destination, a, b));
+      }
+      if (mode === "any") return hits.length > 0;
+      hits.sort((p, q) => p.t - q.t);
+      if (mode === "closest") return hits[0] ?? null;
+      return hits;
+    }
+  }
+
+  class PointVisionSource {
+    constructor(token) {
+      this.object = token;
+      this.sourceId = `Token.${token.id}`;
+      this.active = true;
+    }
+    get x() {
+      return this.object.center.x;
+    }
+    get y() {
+      return this.object.center.y;
+    }
+    get data() {
+      return { x: this.x, y: this.y, radius: (this.object.document.sight?.range ?? 0) * ctx.canvas.dimensions.distancePixels };
+    }
+  }
+
+  /** `RenderFlags` (a Set of pending flag names with `set(changes)`). */
+  class RenderFlags extends Set {
+    constructor(onSet) {
+      super();
+      this.onSet = onSet;
+    }
+    set(changes) {
+      for (const [k, v] of Object.entries(changes ?? {})) if (v) this.add(k);
+      this.onSet?.();
+    }
+  }
+
+  class Token {
+    constructor(document) {
+      this.document = document;
+      this.controlled = false;
+      this.hover = false;
+      this.vision = null;
+      this.visible = true;
+      this.renderFlags = new RenderFlags(() => ctx.scheduleFrame());
+    }
+    /** `Token#isTargeted`. */
+    get isTargeted() {
+      return ctx.game.user.targets.has(this);
+    }
+    /** `Token#setTarget(targeted, {user, releaseOthers})`. */
+    setTarget(targeted = true, { releaseOthers = true } = {}) {
+      const targets = ctx.game.user.targets;
+      if (releaseOthers) for (const t of [...targets]) if (t !== this) targets.delete(t);
+      if (targeted) targets.add(this);
+      else targets.delete(this);
+      ctx.Hooks.callAll("targetToken", ctx.game.user, this, targeted);
+    }
+    /** Pointer enters/leaves the token: `hoverToken(token, hovered)`. */
+    _onHoverIn() {
+      this.hover = true;
+      ctx.Hooks.callAll("hoverToken", this, true);
+    }
+    _onHoverOut() {
+      this.hover = false;
+      ctx.Hooks.callAll("hoverToken", this, false);
+    }
+    get id() {
+      return this.document.id;
+    }
+    get name() {
+      return this.document.name;
+    }
+    get actor() {
+      return this.document.actor;
+    }
+    get sourceId() {
+      return `Token.${this.id}`;
+    }
+    get x() {
+      return this.document.x;
+    }
+    get y() {
+      return this.document.y;
+    }
+    get w() {
+      return (this.document.width ?? 1) * ctx.canvas.grid.size;
+    }
+    get h() {
+      return (this.document.height ?? 1) * ctx.canvas.grid.size;
+    }
+    get center() {
+      return { x: this.x + this.w / 2, y: this.y + this.h / 2 };
+    }
+    getCenterPoint() {
+      return this.center;
+    }
+    get isOwner() {
+      return this.document.isOwner;
+    }
+    get observer() {
+      return this.document.testUserPermission(ctx.game.user, "OBSERVER");
+    }
+    get hasSight() {
+      return Boolean(this.document.sight?.enabled);
+    }
+    get layer() {
+      return ctx.canvas.tokens;
+    }
+    get isVisible() {
+      const gm = ctx.game.user.isGM;
+      if (this.document.hidden) return gm;
+      if (!ctx.canvas.visibility.tokenVision) return true;
+      if (this.controlled) return true;
+      if (this.vision?.active) return true;
+      const tolerance = Math.min(this.w, this.h) / 4;
+      return ctx.canvas.visibility.testVisibility(this.center, { tolerance, object: this });
+    }
+    control({ releaseOthers = true } = {}) {
+      if (releaseOthers) for (const t of ctx.canvas.tokens.controlled) if (t !== this) t.release();
+      this.controlled = true;
+      ctx.Hooks.callAll("controlToken", this, true);
+      ctx.canvas.perception.update({ initializeVision: true });
+      return true;
+    }
+    release() {
+      if (!this.controlled) return false;
+      this.controlled = false;
+      ctx.Hooks.callAll("controlToken", this, false);
+      ctx.canvas.perception.update({ initializeVision: true });
+      return true;
+    }
+    renderFlagsSet(flags) {
+      this.renderFlags.set(flags);
+    }
+  }
+
+  class Wall {
+    constructor(document) {
+      this.document = document;
+    }
+    get id() {
+      return this.document.id;
+    }
+    get isDoor() {
+      return this.document.door > 0;
+    }
+    get isOpen() {
+      return this.document.ds === DOOR_STATES.OPEN;
+    }
+  }
+
+  class PlaceablesLayer {
+    constructor(name) {
+      this.name = name;
+      this.objects = new Collection();
+    }
+    get placeables() {
+      return this.objects.contents;
+    }
+    get(id) {
+      return this.objects.get(id);
+    }
+  }
+
+  class TokenLayer extends PlaceablesLayer {
+    get controlled() {
+      return this.placeables.filter((t) => t.controlled);
+    }
+    get ownedTokens() {
+      return this.placeables.filter((t) => t.isOwner);
+    }
+    releaseAll() {
+      for (const t of this.controlled) t.release();
+    }
+  }
+
+  class PerceptionManager {
+    constructor() {
+      this.pending = {};
+    }
+    update(flags = {}) {
+      for (const [k, v] of Object.entries(flags)) if (v) this.pending[k] = true;
+      ctx.scheduleFrame();
+    }
+    initialize() {
+      this.update({ initializeVision: true, initializeLighting: true, refreshVision: true });
+    }
+    refresh() {
+      this.update({ refreshVision: true, refreshLighting: true });
+    }
+  }
+
+  class CanvasVisibility {
+    get tokenVision() {
+      return Boolean(ctx.canvas.scene?._source.tokenVision ?? true);
+    }
+    testVisibility(point, { tolerance = 2, object = null } = {}) {
+      const sources = ctx.canvas.effects.visionSources.filter((s) => s.active);
+      if (!sources.length) return ctx.game.user.isGM;
+      const config = { object, tests: [{ point, los: new Map() }] };
+      const modes = ctx.CONFIG.Canvas.detectionModes;
+      for (const source of sources) {
+        for (const mode of detectionModesOf(source.object)) {
+          const detectionMode = modes[mode.id];
+          if (!detectionMode) continue;
+          if (detectionMode.testVisibility(source, mode, config)) return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** A token's detection modes; light perception and basic sight are implicit. */
+  function detectionModesOf(token) {
+    const declared = token.document.detectionModes ?? [];
+    const modes = [...declared];
+    if (!modes.some((m) => m.id === "lightPerception")) modes.unshift({ id: "lightPerception", enabled: true, range: null });
+    if (!modes.some((m) => m.id === "basicSight")) modes.push({ id: "basicSight", enabled: true, range: token.document.sight?.range ?? 0 });
+    return modes;
+  }
+
+  class GridConfig {
+    constructor(scene) {
+      this.scene = scene;
+    }
+    get size() {
+      return this.scene.grid.size ?? 100;
+    }
+    get distance() {
+      return this.scene.grid.distance ?? 5;
+    }
+    get units() {
+      return this.scene.grid.units ?? "ft";
+    }
+    get type() {
+      return this.scene.grid.type ?? 1;
+    }
+    measurePath(waypoints, options = {}) {
+      let spaces = 0;
+      const segments = [];
+      for (let i = 1; i < waypoints.length; i += 1) {
+        const a = waypoints[i - 1];
+        const b = waypoints[i];
+        const dx = Math.abs(Math.round((b.x - a.x) / this.size));
+        const dy = Math.abs(Math.round((b.y - a.y) / this.size));
+        const s = Math.max(dx, dy);
+        spaces += s;
+        segments.push({ from: a, to: b, spaces: s, distance: s * this.distance });
+      }
+      return { distance: spaces * this.distance, spaces, cost: spaces * this.distance, segments };
+    }
+    measureDistance(origin, target) {
+      return this.measurePath([origin, target]).distance;
+    }
+  }
+
+  class TokenHUD {
+    constructor() {
+      this.object = null;
+      this.element = null;
+    }
+    get rendered() {
+      return Boolean(this.element);
+    }
+    bind(token) {
+      this.object = token;
+      return this.render(true);
+    }
+    clear() {
+      this.element?.remove();
+      this.element = null;
+      this.object = null;
+    }
+    async close() {
+      this.clear();
+    }
+    render() {
+      const doc = ctx.global.document;
+      this.element?.remove();
+      const token = this.object;
+      const v13 = ctx.version >= 13;
+      const container = doc.getElementById("hud") ?? doc.body;
+      const element = doc.createElement(v13 ? "div" : "form");
+      element.id = "token-hud";
+      element.className = "placeable-hud";
+      element.dataset.tokenId = token.id;
+      const control = (action, title, icon) =>
+        v13
+          ? `<button type="button" class="control-icon" data-action="${action}" data-tooltip="${title}"><i class="${icon}"></i></button>`
+          : `<div class="control-icon" data-action="${action}" title="${title}"><i class="${icon}"></i></div>`;
+      element.innerHTML = [
+        `<div class="col left">${control("config", "Configure", "fas fa-cog")}${control("target", "Target", "fas fa-bullseye")}</div>`,
+        `<div class="col middle"><div class="attribute bar1"></div></div>`,
+        `<div class="col right">${control("visibility", "Toggle Visibility", "fas fa-eye-slash")}${control("effects", "Assign Status Effects", "fas fa-person-rays")}${control("combat", "Toggle Combat State", "fas fa-swords")}</div>`,
+      ].join("");
+      container.append(element);
+      this.element = element;
+      const data = { id: token.id, name: token.name, isGM: ctx.game.user.isGM, statusEffects: {} };
+      if (v13) ctx.Hooks.callAll("renderTokenHUD", this, element, data, { force: true });
+      else ctx.Hooks.callAll("renderTokenHUD", this, ctx.global.jQuery(element), data);
+      return this;
+    }
+  }
+
+  return {
+    DetectionMode,
+    DetectionModeLightPerception,
+    DetectionModeDarkvision,
+    DetectionModeInvisibility,
+    DetectionModeTremor,
+    DetectionModeAll,
+    ClockwiseSweepPolygon,
+    PointVisionSource,
+    Token,
+    RenderFlags,
+    Wall,
+    TokenLayer,
+    PlaceablesLayer,
+    PerceptionManager,
+    CanvasVisibility,
+    GridConfig,
+    TokenHUD,
+    detectionModesOf,
+  };
+}

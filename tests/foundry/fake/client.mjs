@@ -1,0 +1,631 @@
+/**
+ * One fake Foundry client (one browser tab of one user). `createClient`
+ * installs the Foundry globals (`game`, `canvas`, `CONFIG`, `CONST`, `Hooks`,
+ * `ui`, `foundry`, `Roll`, `ChatMessage`, ... and optionally `libWrapper`) on
+ * the given global object, which must be the realm the module runs in (an
+ * iframe window in the browser, a jsdom window context in Node). Plain ESM:
+ * no Node-only imports.
+ *
+ * Boot order (hookEvents docs): module scripts evaluated, `init`, translations
+ * loaded, `i18nInit`, `setup`, canvas drawn (`canvasInit`, `canvasReady`), `ready`.
+ */
+import { createCanvasClasses, DOOR_STATES, WALL_SENSE } from "./canvas.mjs";
+import { createDialogV2 } from "./dialog.mjs";
+import { createDice } from "./dice.mjs";
+import { createDocuments, LEVELS } from "./documents.mjs";
+import { createHooks } from "./hooks.mjs";
+import { Localization } from "./i18n.mjs";
+import { createLibWrapper } from "./libwrapper.mjs";
+import { Collection, deepClone, utils } from "./utils.mjs";
+
+const CONST = Object.freeze({
+  DOCUMENT_OWNERSHIP_LEVELS: Object.freeze({ INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 }),
+  USER_ROLES: Object.freeze({ NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 }),
+  DICE_ROLL_MODES: Object.freeze({ PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" }),
+  TOKEN_DISPOSITIONS: Object.freeze({ SECRET: -2, HOSTILE: -1, NEUTRAL: 0, FRIENDLY: 1 }),
+  WALL_SENSE_TYPES: Object.freeze({ ...WALL_SENSE }),
+  WALL_DOOR_TYPES: Object.freeze({ NONE: 0, DOOR: 1, SECRET: 2 }),
+  WALL_DOOR_STATES: Object.freeze({ ...DOOR_STATES }),
+  CHAT_MESSAGE_STYLES: Object.freeze({ OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 }),
+  SETTING_SCOPES: Object.freeze({ CLIENT: "client", WORLD: "world", USER: "user" }),
+});
+
+const DEFAULT_STATUS_EFFECTS = [
+  { id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" },
+  { id: "unconscious", name: "EFFECT.StatusUnconscious", img: "icons/svg/unconscious.svg" },
+  { id: "sleep", name: "EFFECT.StatusAsleep", img: "icons/svg/sleep.svg" },
+  { id: "stun", name: "EFFECT.StatusStunned", img: "icons/svg/daze.svg" },
+  { id: "prone", name: "EFFECT.StatusProne", img: "icons/svg/falling.svg" },
+  { id: "blind", name: "EFFECT.StatusBlind", img: "icons/svg/blind.svg" },
+  { id: "invisible", name: "EFFECT.StatusInvisible", img: "icons/svg/invisible.svg" },
+  { id: "fly", name: "EFFECT.StatusFlying", img: "icons/svg/wing.svg" },
+];
+
+/**
+ * @param {object} options
+ * @param {object} options.global        the realm's global object (window)
+ * @param {object} options.server        a FakeServer (or anything with `connect(userId, deliver)`)
+ * @param {string} options.userId
+ * @param {12|13} [options.version]
+ * @param {string} [options.lang]         "en" or "fr"
+ * @param {boolean} [options.libWrapper]  install the lib-wrapper module
+ * @param {(url: string) => Promise<any>} options.fetchJson  reads a JSON file (lang files)
+ * @param {(id: string) => string} options.packageBase  URL of a package's folder, ending in "/" (Foundry serves `modules/<id>/`)
+ * @param {(fn: Function) => void} [options.scheduleFrame]  how frames are scheduled (default setTimeout 0)
+ */
+export function createClient(options) {
+  const { global, server, userId, version = 13, lang = "en", fetchJson, packageBase } = options;
+  const ctx = {
+    global,
+    version,
+    CONST,
+    utils,
+    warnings: [],
+    errors: [],
+    notifications: [],
+    dialogs: [],
+    frames: [],
+    nextAppId: 1,
+    activeUsers: new Set(),
+    pendingRequests: new Map(),
+    nextRequest: 1,
+    frameScheduled: false,
+    syntheticEpoch: 0,
+  };
+  ctx.Hooks = createHooks({
+    onError: (location, error, { msg }) => {
+      ctx.errors.push({ location, error, msg });
+    },
+  });
+
+  // ------------------------------------------------------------- transport
+  const connection = server.connect(userId, (json) => receive(json));
+  const world = JSON.parse(connection.snapshot);
+  ctx.request = (message) =>
+    new Promise((resolve, reject) => {
+      const requestId = `${userId}-${ctx.nextRequest++}`;
+      ctx.pendingRequests.set(requestId, { resolve, reject });
+      connection.send(JSON.stringify({ ...message, requestId }));
+    });
+
+  // --------------------------------------------------------------- classes
+  const docs = createDocuments(ctx);
+  const dice = createDice(ctx);
+  const canvasClasses = createCanvasClasses(ctx);
+  const DialogV2 = createDialogV2(ctx);
+  Object.assign(ctx, docs, { Roll: dice.Roll });
+  const CLASSES = { User: docs.User, Actor: docs.Actor, Item: docs.Item, ActiveEffect: docs.ActiveEffect, Scene: docs.Scene, Token: docs.TokenDocument, Wall: docs.WallDocument, JournalEntry: docs.JournalEntry, ChatMessage: docs.ChatMessage, Combat: docs.Combat, Combatant: docs.Combatant };
+  ctx.instantiate = (type, source, parent, parentRef) => new CLASSES[type](source, { parent, parentRef });
+
+  ctx.createDocuments = async (type, data, { parent = null, parentRef = null, ...options } = {}) => {
+    const prepared = [];
+    for (const raw of data) {
+      const item = deepClone(raw);
+      const preview = ctx.instantiate(type, deepClone(item), parent, parentRef);
+      if (ctx.Hooks.call(`preCreate${type}`, preview, item, options, ctx.game.user.id) === false) continue;
+      prepared.push(item);
+    }
+    if (!prepared.length) return [];
+    const ids = await ctx.request({ op: "modify", action: "create", type, parent: parentRef, data: prepared, options });
+    return ids.map((created) => findDocument(type, parentRef, created._id));
+  };
+
+  // ------------------------------------------------------------ world data
+  const game = {
+    ready: false,
+    release: { generation: version, build: version === 12 ? 331 : 345 },
+    version: version === 12 ? "12.331" : "13.345",
+    system: { id: world.data.system?.id ?? "worldbuilding", version: world.data.system?.version ?? "1.0.0" },
+    world: { id: world.data.id ?? "fake-world" },
+    userId,
+    paused: false,
+    users: new Collection(),
+    actors: new Collection(),
+    scenes: new Collection(),
+    journal: new Collection(),
+    messages: new Collection(),
+    combats: new Collection(),
+    i18n: new Localization(lang),
+  };
+  ctx.game = game;
+  for (const id of world.activeUsers) ctx.activeUsers.add(id);
+  Object.defineProperty(game.users, "activeGM", {
+    get() {
+      // The designated GM: an active Gamemaster before an Assistant, then by id.
+      const gms = this.filter((u) => u.active && u.isGM).sort((a, b) => b.role - a.role || a.id.localeCompare(b.id));
+      return gms[0] ?? null;
+    },
+  });
+  Object.defineProperty(game.users, "current", { get: () => game.users.get(userId) ?? null });
+  Object.defineProperty(game.users, "players", { get: () => game.users.filter((u) => !u.isGM) });
+  Object.defineProperty(game, "user", { get: () => game.users.get(userId) });
+  Object.defineProperty(game.scenes, "active", { get: () => game.scenes.find((s) => s._source.active) ?? null });
+  Object.defineProperty(game.scenes, "viewed", { get: () => game.scenes.get(ctx.viewedSceneId) ?? null });
+  Object.defineProperty(game.scenes, "current", { get: () => game.scenes.get(ctx.viewedSceneId) ?? null });
+  Object.defineProperty(game, "combat", {
+    get: () => game.combats.find((c) => c._source.active && (!c._source.scene || c._source.scene === ctx.viewedSceneId)) ?? game.combats.find((c) => !c._source.scene || c._source.scene === ctx.viewedSceneId) ?? null,
+  });
+  const TOP = { User: game.users, Actor: game.actors, Scene: game.scenes, JournalEntry: game.journal, ChatMessage: game.messages, Combat: game.combats };
+  const SOURCE_KEYS = { User: "users", Actor: "actors", Scene: "scenes", JournalEntry: "journal", ChatMessage: "messages", Combat: "combats" };
+  for (const [type, key] of Object.entries(SOURCE_KEYS)) {
+    for (const source of world.data[key] ?? []) TOP[type].set(source._id, ctx.instantiate(type, source, null, null));
+  }
+  // `User#targets`: the tokens this user targets (a Set of Token placeables).
+  game.users.get(userId).targets = new Set();
+  ctx.viewedSceneId = (world.data.scenes.find((s) => s.active) ?? world.data.scenes[0])?._id ?? null;
+
+  // --------------------------------------------------------------- modules
+  game.modules = new Collection();
+  const moduleManifests = [...(world.modules ?? [])];
+  if (options.libWrapper) moduleManifests.push({ id: "lib-wrapper", title: "libWrapper", version: "1.12.15", esmodules: [] });
+  for (const manifest of moduleManifests) game.modules.set(manifest.id, { ...deepClone(manifest), active: true, base: packageBase(manifest.id) });
+
+  // -------------------------------------------------------------- settings
+  const clientStorage = new Map();
+  const worldValues = new Map();
+  const userValues = new Map();
+  for (const s of world.data.settings ?? []) (s.user ? userValues : worldValues).set(s.key, s.value);
+  const registered = new Map();
+  const cast = (config, value) => {
+    if (value === undefined || value === null) return value;
+    if (config.type === Number) return Number(value);
+    if (config.type === Boolean) return Boolean(value);
+    if (config.type === String) return String(value);
+    return value;
+  };
+  game.settings = {
+    settings: registered,
+    storage: new Map([["client", clientStorage], ["world", worldValues]]),
+    register(namespace, key, config) {
+      if (!namespace || !key) throw new Error("You must specify both namespace and key portions of the setting");
+      const id = `${namespace}.${key}`;
+      registered.set(id, { ...config, namespace, key, id, scope: config.scope ?? "client" });
+    },
+    registerMenu() {},
+    get(namespace, key) {
+      const id = `${namespace}.${key}`;
+      const config = registered.get(id);
+      if (!config) throw new Error(`"${id}" is not a registered game setting`);
+      const store = config.scope === "client" ? clientStorage : config.scope === "user" ? userValues : worldValues;
+      if (!store.has(id)) return deepClone(config.default);
+      return cast(config, JSON.parse(store.get(id)));
+    },
+    async set(namespace, key, value) {
+      const id = `${namespace}.${key}`;
+      const config = registered.get(id);
+      if (!config) throw new Error(`"${id}" is not a registered game setting`);
+      const json = JSON.stringify(cast(config, value));
+      if (config.scope === "client") {
+        clientStorage.set(id, json);
+        config.onChange?.(game.settings.get(namespace, key), {}, userId);
+        return value;
+      }
+      await ctx.request({ op: "setting", key: id, value: json, scope: config.scope });
+      return game.settings.get(namespace, key);
+    },
+  };
+  game.settings.register("core", "rollMode", { scope: "client", config: true, type: String, default: "publicroll" });
+  game.settings.register("core", "language", { scope: "client", config: true, type: String, default: lang });
+
+  // ---------------------------------------------------------------- socket
+  const socketListeners = new Map();
+  game.socket = {
+    emit(event, ...args) {
+      if (typeof args.at(-1) === "function") args.pop();
+      connection.send(JSON.stringify({ op: "socket", event, args }));
+      return game.socket;
+    },
+    on(event, fn) {
+      if (!socketListeners.has(event)) socketListeners.set(event, []);
+      socketListeners.get(event).push(fn);
+      return game.socket;
+    },
+    off(event, fn) {
+      socketListeners.set(
+        event,
+        (socketListeners.get(event) ?? []).filter((f) => f !== fn),
+      );
+      return game.socket;
+    },
+  };
+
+  // ---------------------------------------------------------------- CONFIG
+  const detectionModes = {
+    lightPerception: new canvasClasses.DetectionModeLightPerception({ id: "lightPerception", label: "DETECTION.LightPerception" }),
+    basicSight: new canvasClasses.DetectionModeDarkvision({ id: "basicSight", label: "DETECTION.BasicSight" }),
+    seeInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "seeInvisibility", label: "DETECTION.SeeInvisibility" }),
+    senseInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "senseInvisibility", label: "DETECTION.SenseInvisibility", walls: false, angle: false }),
+    feelTremor: new canvasClasses.DetectionModeTremor({ id: "feelTremor", label: "DETECTION.FeelTremor", type: 2, walls: false, angle: false }),
+    seeAll: new canvasClasses.DetectionModeAll({ id: "seeAll", label: "DETECTION.SeeAll" }),
+    senseAll: new canvasClasses.DetectionModeAll({ id: "senseAll", label: "DETECTION.SenseAll", walls: false, angle: false }),
+  };
+  const CONFIG = {
+    statusEffects: deepClone(DEFAULT_STATUS_EFFECTS),
+    specialStatusEffects: { DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly" },
+    Canvas: {
+      detectionModes,
+      polygonBackends: { sight: canvasClasses.ClockwiseSweepPolygon, light: canvasClasses.ClockwiseSweepPolygon, sound: canvasClasses.ClockwiseSweepPolygon, move: canvasClasses.ClockwiseSweepPolygon },
+    },
+    Dice: { randomUniform: Math.random, rolls: [dice.Roll], terms: { d: dice.Die } },
+    Token: { documentClass: docs.TokenDocument, objectClass: canvasClasses.Token, hudClass: canvasClasses.TokenHUD },
+    Actor: { documentClass: docs.Actor },
+    ChatMessage: { documentClass: docs.ChatMessage },
+    Combat: { documentClass: docs.Combat },
+    queries: {},
+  };
+  ctx.CONFIG = CONFIG;
+
+  // ------------------------------------------------------------------ ui
+  const notify = (type) => (message, opts = {}) => {
+    const entry = { type, message: String(message), options: opts };
+    ctx.notifications.push(entry);
+    const doc = global.document;
+    const list = doc.getElementById("notifications");
+    if (list) {
+      const li = doc.createElement("li");
+      li.className = `notification ${type}`;
+      li.textContent = entry.message;
+      list.append(li);
+    }
+    return entry;
+  };
+  const ui = {
+    notifications: { info: notify("info"), warn: notify("warning"), error: notify("error"), success: notify("success"), notify: (message, type = "info", opts) => notify(type)(message, opts) },
+    chat: { element: null },
+    combat: null,
+    windows: {},
+  };
+
+  // ---------------------------------------------------------------- canvas
+  const canvas = {
+    ready: false,
+    scene: null,
+    tokens: new canvasClasses.TokenLayer("tokens"),
+    walls: new canvasClasses.PlaceablesLayer("walls"),
+    perception: new canvasClasses.PerceptionManager(),
+    visibility: new canvasClasses.CanvasVisibility(),
+    effects: { visionSources: new Collection() },
+    hud: { token: new canvasClasses.TokenHUD() },
+    /** Identity transform: the fake canvas is drawn at scale 1 from the page origin. */
+    clientCoordinatesFromCanvas: (point) => ({ x: point.x, y: point.y }),
+    grid: null,
+    dimensions: null,
+  };
+  ctx.canvas = canvas;
+
+  function drawCanvas() {
+    const scene = game.scenes.viewed;
+    canvas.scene = scene;
+    if (!scene) return;
+    canvas.grid = new canvasClasses.GridConfig(scene);
+    canvas.dimensions = { size: canvas.grid.size, distance: canvas.grid.distance, distancePixels: canvas.grid.size / canvas.grid.distance, width: scene._source.width ?? 4000, height: scene._source.height ?? 3000 };
+    ctx.Hooks.callAll("canvasInit", canvas);
+    canvas.tokens.objects.clear();
+    canvas.walls.objects.clear();
+    for (const token of scene.tokens) canvas.tokens.objects.set(token.id, new canvasClasses.Token(token));
+    for (const wall of scene.walls) canvas.walls.objects.set(wall.id, new canvasClasses.Wall(wall));
+    initializeVision();
+    for (const token of canvas.tokens.placeables) token.visible = token.isVisible;
+    canvas.ready = true;
+    ctx.Hooks.callAll("canvasReady", canvas);
+  }
+
+  /** Vision sources of this user (see canvas.mjs header). */
+  function initializeVision() {
+    canvas.effects.visionSources.clear();
+    const controlled = canvas.tokens.controlled;
+    for (const token of canvas.tokens.placeables) {
+      token.vision = null;
+      if (!token.hasSight || !token.observer) continue;
+      const active = controlled.length ? token.controlled : !game.user.isGM;
+      if (!active) continue;
+      token.vision = new canvasClasses.PointVisionSource(token);
+      canvas.effects.visionSources.set(token.sourceId, token.vision);
+    }
+  }
+
+  ctx.scheduleFrame = () => {
+    if (ctx.frameScheduled) return;
+    ctx.frameScheduled = true;
+    (options.scheduleFrame ?? ((fn) => setTimeout(fn, 0)))(() => ctx.frame());
+  };
+
+  /** Applies pending render flags, like one rendered frame. */
+  ctx.frame = () => {
+    ctx.frameScheduled = false;
+    if (!canvas.ready) return;
+    const flags = canvas.perception.pending;
+    canvas.perception.pending = {};
+    if (flags.initializeVision) initializeVision();
+    const all = flags.initializeVision || flags.refreshVision || flags.refreshVisibility;
+    for (const token of canvas.tokens.placeables) {
+      if (all || token.renderFlags.has("refreshVisibility") || token.renderFlags.has("refreshPosition")) token.visible = token.isVisible;
+      token.renderFlags.clear();
+    }
+    ctx.frames.push({ flags, visible: Object.fromEntries(canvas.tokens.placeables.map((t) => [t.id, t.visible])), sceneFlags: deepClone(canvas.scene?._source.flags ?? {}) });
+    ctx.Hooks.callAll("fake.frame", canvas);
+  };
+
+  // ------------------------------------------------- applying server changes
+  function findParent(parentRef) {
+    if (!parentRef) return null;
+    if (parentRef.tokenId) {
+      const scene = game.scenes.get(parentRef.sceneId) ?? game.scenes.find((s) => s.tokens.has(parentRef.tokenId));
+      return scene?.tokens.get(parentRef.tokenId)?.actor ?? null;
+    }
+    return TOP[parentRef.type]?.get(parentRef.id) ?? null;
+  }
+
+  function collectionOf(type, parentRef) {
+    if (!parentRef) return TOP[type];
+    const parent = findParent(parentRef);
+    return parent?.[parent.constructor.embedded[type]] ?? null;
+  }
+
+  function findDocument(type, parentRef, id) {
+    return collectionOf(type, parentRef)?.get(id) ?? null;
+  }
+
+  /** The source array behind an embedded collection (kept in sync with the server's). */
+  function sourceListOf(type, parentRef) {
+    if (!parentRef) return null;
+    if (parentRef.tokenId) {
+      const scene = game.scenes.get(parentRef.sceneId) ?? game.scenes.find((s) => s.tokens.has(parentRef.tokenId));
+      const token = scene.tokens.get(parentRef.tokenId);
+      token._source.delta ??= {};
+      token._source.delta.effects ??= [];
+      return token._source.delta.effects;
+    }
+    const parent = TOP[parentRef.type].get(parentRef.id);
+    const key = parent.constructor.embedded[type];
+    parent._source[key] ??= [];
+    return parent._source[key];
+  }
+
+  function afterTokenChange(token, changed) {
+    const placeable = canvas.tokens.get(token.id);
+    if (!placeable) return;
+    if ("x" in changed || "y" in changed || "width" in changed || "height" in changed) {
+      placeable.renderFlagsSet({ refreshPosition: true, refreshVisibility: true });
+      if (placeable.vision) canvas.perception.update({ initializeVision: true });
+    }
+    if ("hidden" in changed || "sight" in changed || "detectionModes" in changed) canvas.perception.update({ initializeVision: true });
+  }
+
+  function afterEffectChange(parentRef, effectSource) {
+    const statuses = effectSource?.statuses ?? [];
+    const special = [CONFIG.specialStatusEffects.INVISIBLE, CONFIG.specialStatusEffects.BLIND];
+    if (statuses.some((s) => special.includes(s))) canvas.perception.update({ initializeVision: true });
+  }
+
+  function applyModify(message) {
+    const { action, type, parent: parentRef, result, options: opts, userId: author } = message;
+    if (["Actor", "Token", "ActiveEffect", "Item"].includes(type)) ctx.syntheticEpoch += 1;
+    const collection = collectionOf(type, parentRef);
+    if (!collection) return;
+    const parentDoc = findParent(parentRef);
+    if (action === "create") {
+      for (const source of result) {
+        const list = sourceListOf(type, parentRef);
+        if (list) list.push(source);
+        const doc = ctx.instantiate(type, list ? list.at(-1) : source, parentDoc, parentRef);
+        collection.set(doc.id, doc);
+        if (parentDoc?._prepare) parentDoc._prepare();
+        if (type === "Token" && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
+          const placeable = new canvasClasses.Token(doc);
+          canvas.tokens.objects.set(doc.id, placeable);
+          canvas.perception.update({ initializeVision: true });
+        }
+        if (type === "Wall" && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
+          canvas.walls.objects.set(doc.id, new canvasClasses.Wall(doc));
+          canvas.perception.update({ initializeVision: true });
+        }
+        if (type === "ActiveEffect") afterEffectChange(parentRef, source);
+        ctx.Hooks.callAll(`create${type}`, doc, opts, author);
+      }
+    } else if (action === "update") {
+      for (const changed of result) {
+        const doc = collection.get(changed._id);
+        if (!doc) continue;
+        const prior = type === "Combat" ? doc._historyData() : null;
+        const { _id, ...diff } = changed;
+        doc._applyUpdate(diff);
+        if (parentDoc?._prepare) parentDoc._prepare();
+        if (type === "Token") afterTokenChange(doc, diff);
+        if (type === "Wall") canvas.perception.update({ initializeVision: true, initializeLighting: true });
+        ctx.Hooks.callAll(`update${type}`, doc, changed, opts, author);
+        if (type === "Combat" && ("turn" in diff || "round" in diff)) {
+          ctx.Hooks.callAll("combatTurnChange", doc, prior, doc._historyData());
+        }
+      }
+    } else if (action === "delete") {
+      for (const id of result) {
+        const doc = collection.get(id);
+        if (!doc) continue;
+        collection.delete(id);
+        const list = sourceListOf(type, parentRef);
+        const index = list ? list.findIndex((s) => s._id === id) : -1;
+        if (index >= 0) list.splice(index, 1);
+        if (parentDoc?._prepare) parentDoc._prepare();
+        if (type === "Token" && canvas.tokens.get(id)) {
+          if (canvas.hud.token.object?.id === id) canvas.hud.token.clear();
+          canvas.tokens.objects.delete(id);
+          canvas.perception.update({ initializeVision: true });
+        }
+        if (type === "Wall" && canvas.walls.get(id)) {
+          canvas.walls.objects.delete(id);
+          canvas.perception.update({ initializeVision: true });
+        }
+        if (type === "ActiveEffect") afterEffectChange(parentRef, doc._source);
+        ctx.Hooks.callAll(`delete${type}`, doc, opts, author);
+      }
+    }
+  }
+
+  function receive(json) {
+    const message = JSON.parse(json);
+    switch (message.op) {
+      case "response": {
+        const pending = ctx.pendingRequests.get(message.requestId);
+        if (!pending) return;
+        ctx.pendingRequests.delete(message.requestId);
+        if (message.error) pending.reject(new Error(message.error));
+        else pending.resolve(message.result);
+        return;
+      }
+      case "modify":
+        return applyModify(message);
+      case "setting": {
+        const store = message.scope === "user" ? userValues : worldValues;
+        store.set(message.key, message.value);
+        const config = registered.get(message.key);
+        if (config?.onChange) {
+          try {
+            config.onChange(game.settings.get(config.namespace, config.key), {}, message.userId);
+          } catch (error) {
+            ctx.errors.push({ location: "Setting#onChange", error });
+          }
+        }
+        return;
+      }
+      case "socket":
+        for (const fn of socketListeners.get(message.event) ?? []) {
+          try {
+            fn(...message.args, message.userId);
+          } catch (error) {
+            ctx.errors.push({ location: "socket", error });
+          }
+        }
+        return;
+      case "userActivity": {
+        if (message.active) ctx.activeUsers.add(message.userId);
+        else ctx.activeUsers.delete(message.userId);
+        const user = game.users.get(message.userId);
+        if (user) ctx.Hooks.callAll("userConnected", user, message.active);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // ------------------------------------------------------------ chat log
+  /**
+   * Renders a visible chat message into `#chat-log` and fires the render hook:
+   * v12 `renderChatMessage(message, html: jQuery, data)`, v13
+   * `renderChatMessageHTML(message, html: HTMLElement, data)`. A blind roll's
+   * content and dice are hidden from non-GM users ("???").
+   */
+  function renderChatMessage(message) {
+    const doc = global.document;
+    const log = doc.getElementById("chat-log");
+    if (!log || !message.visible) return;
+    const li = doc.createElement("li");
+    li.className = `chat-message message${message.whisper.length ? " whisper" : ""}${message._source.blind ? " blind" : ""}`;
+    li.dataset.messageId = message.id;
+    const hidden = message._source.blind && !game.user.isGM;
+    const rolls = hidden ? "" : message.rolls.map((r) => `<div class="dice-roll"><div class="dice-formula">${r.formula}</div><h4 class="dice-total">${r.total}</h4></div>`).join("");
+    const flavor = message._source.flavor ? `<span class="flavor-text">${message._source.flavor}</span>` : "";
+    li.innerHTML = `<header class="message-header"><h4 class="message-sender">${utils.escapeHTML(message._source.speaker?.alias ?? message.author?.name ?? "")}</h4></header><div class="message-content">${flavor}${hidden ? "???" : message._source.content ?? ""}${rolls}</div>`;
+    log.append(li);
+    const data = { message: message.toObject(), user: game.user, author: message.author, isWhisper: message.whisper.length > 0 };
+    if (version >= 13) ctx.Hooks.callAll("renderChatMessageHTML", message, li, data);
+    else ctx.Hooks.callAll("renderChatMessage", message, global.jQuery(li), data);
+  }
+  ctx.Hooks.on("createChatMessage", (message) => renderChatMessage(message));
+
+  // ------------------------------------------------------------- templates
+  /** `renderTemplate(path, data)`: fetches `modules/<id>/...` from the package folder, compiles with Handlebars. */
+  const templateCache = new Map();
+  async function renderTemplate(path, data = {}) {
+    const match = /^modules\/([^/]+)\/(.+)$/.exec(path);
+    if (!match) throw new Error(`renderTemplate: unsupported path ${path}`);
+    const url = new URL(match[2], packageBase(match[1])).href;
+    if (!templateCache.has(url)) {
+      const response = await global.fetch(url);
+      if (!response.ok) throw new Error(`Failed to render template part "${path}": ${response.status}`);
+      templateCache.set(url, global.Handlebars.compile(await response.text()));
+    }
+    return templateCache.get(url)(data, { allowProtoMethodsByDefault: true, allowProtoPropertiesByDefault: true });
+  }
+
+  // -------------------------------------------------------------- globals
+  const foundryNamespace = {
+    utils,
+    applications: { api: { DialogV2 }, hud: { TokenHUD: canvasClasses.TokenHUD }, handlebars: { renderTemplate } },
+    dice: { Roll: dice.Roll, terms: { Die: dice.Die } },
+    canvas: {
+      perception: { DetectionMode: canvasClasses.DetectionMode, DetectionModeLightPerception: canvasClasses.DetectionModeLightPerception, DetectionModeDarkvision: canvasClasses.DetectionModeDarkvision, DetectionModeInvisibility: canvasClasses.DetectionModeInvisibility, DetectionModeTremor: canvasClasses.DetectionModeTremor, DetectionModeAll: canvasClasses.DetectionModeAll },
+      placeables: { Token: canvasClasses.Token, Wall: canvasClasses.Wall },
+      geometry: { ClockwiseSweepPolygon: canvasClasses.ClockwiseSweepPolygon },
+    },
+    documents: { Actor: docs.Actor, TokenDocument: docs.TokenDocument, ChatMessage: docs.ChatMessage, Combat: docs.Combat, Scene: docs.Scene, User: docs.User, ActiveEffect: docs.ActiveEffect },
+    helpers: {},
+  };
+  if (version < 13) {
+    // v12: client classes are globals; these namespaces are v13 additions.
+    delete foundryNamespace.canvas;
+    delete foundryNamespace.documents;
+    delete foundryNamespace.applications.hud;
+    delete foundryNamespace.applications.handlebars;
+  }
+  const globals = {
+    CONST,
+    CONFIG,
+    Hooks: ctx.Hooks,
+    game,
+    canvas,
+    ui,
+    foundry: foundryNamespace,
+    Roll: dice.Roll,
+    ChatMessage: docs.ChatMessage,
+    Actor: docs.Actor,
+    TokenDocument: docs.TokenDocument,
+    Scene: docs.Scene,
+    User: docs.User,
+    Combat: docs.Combat,
+    ActiveEffect: docs.ActiveEffect,
+    JournalEntry: docs.JournalEntry,
+    Token: canvasClasses.Token,
+    TokenHUD: canvasClasses.TokenHUD,
+    DetectionMode: canvasClasses.DetectionMode,
+    ClockwiseSweepPolygon: canvasClasses.ClockwiseSweepPolygon,
+  };
+  // v12: `renderTemplate` is a global (deprecated in v13 in favor of foundry.applications.handlebars).
+  if (version < 13) globals.renderTemplate = renderTemplate;
+  Object.assign(global, globals);
+  if (options.libWrapper) global.libWrapper = createLibWrapper(global);
+  ctx.Hooks.once("init", () => {
+    if (global.libWrapper) ctx.Hooks.callAll("libWrapper.Ready", global.libWrapper);
+  });
+
+  // ----------------------------------------------------------------- boot
+  ctx.boot = async (loadModules, { beforeCanvas } = {}) => {
+    const doc = global.document;
+    if (doc && !doc.getElementById("hud")) {
+      const hud = doc.createElement("div");
+      hud.id = "hud";
+      const notifications = doc.createElement("ol");
+      notifications.id = "notifications";
+      const chat = doc.createElement("ol");
+      chat.id = "chat-log";
+      doc.body.append(hud, notifications, chat);
+    }
+    await loadModules();
+    ctx.Hooks.callAll("init");
+    await game.i18n.initialize(
+      [...game.modules.values()].filter((m) => m.languages).map((m) => ({ id: m.id, languages: m.languages, base: m.base })),
+      fetchJson,
+    );
+    ctx.Hooks.callAll("i18nInit");
+    ctx.Hooks.callAll("setup");
+    if (beforeCanvas) await beforeCanvas(ctx);
+    drawCanvas();
+    game.ready = true;
+    ctx.Hooks.callAll("ready");
+  };
+
+  ctx.disconnect = () => connection.disconnect();
+  ctx.LEVELS = LEVELS;
+  return ctx;
+}

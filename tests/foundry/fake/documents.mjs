@@ -1,0 +1,531 @@
+/**
+ * Client-side documents (v12/v13 `ClientDocumentMixin` subset): each client
+ * holds its own instances built from the source the server sent, and changes
+ * them only when the server broadcasts a change (never optimistically).
+ *
+ * Documented behavior reproduced:
+ * - fields are readable as properties (`token.x`, `actor.system`, `doc.flags`);
+ * - `getFlag(scope, key)`, `setFlag(scope, key, value)` (= `update({"flags.scope.key": value})`,
+ *   objects are MERGED into the stored flag like any update), `unsetFlag` (`-=key`);
+ * - `update(changes, options)`: `preUpdate<Name>` hook on the requesting client
+ *   (returning false cancels), then the server; `update<Name>(doc, changed, options, userId)`
+ *   on every client after the change; an update that changes nothing fires nothing;
+ * - `create`/`delete` likewise with `preCreate`/`create`, `preDelete`/`delete`;
+ * - `testUserPermission(user, level, {exact})`, `getUserLevel(user)`, `isOwner`;
+ *   a token's ownership is its actor's; a GM owns everything;
+ * - `Actor#toggleStatusEffect(id, {active, overlay})` creates/deletes an
+ *   ActiveEffect with `statuses: [id]` from `CONFIG.statusEffects`; `actor.statuses`
+ *   is the Set of statuses of its enabled effects; an unlinked token's actor is
+ *   synthetic and keeps its effects in the token's `delta`;
+ * - `TokenDocument#hasStatusEffect(id)`;
+ * - `Actor#getRollData()` returns `actor.system`.
+ */
+import { Collection, deepClone, getProperty, mergeObject } from "./utils.mjs";
+
+export const LEVELS = { NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 };
+
+export function createDocuments(ctx) {
+  const levelValue = (permission) => (typeof permission === "number" ? permission : LEVELS[permission] ?? 0);
+
+  class ClientDocument {
+    static documentName = "Document";
+    static embedded = {};
+
+    constructor(source, { parent = null, parentRef = null } = {}) {
+      this._source = source;
+      this.parent = parent;
+      this._parentRef = parentRef;
+      this._exposeFields();
+      this._buildEmbedded();
+    }
+
+    get documentName() {
+      return this.constructor.documentName;
+    }
+    get id() {
+      return this._source._id;
+    }
+    get _id() {
+      return this._source._id;
+    }
+    get uuid() {
+      return this.parent ? `${this.parent.uuid}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`;
+    }
+
+    /**
+     * Source fields readable as properties. Like DataModel schema fields they
+     * are accessors on the class prototype (not on each instance), so
+     * documents keep fast property access.
+     */
+    _exposeFields() {
+      const proto = Object.getPrototypeOf(this);
+      for (const key of Object.keys(this._source)) {
+        if (key === "_id" || key in this) continue;
+        if (Object.values(this.constructor.embedded).includes(key)) continue;
+        Object.defineProperty(proto, key, {
+          configurable: true,
+          enumerable: false,
+          get() {
+            return this._source[key];
+          },
+        });
+      }
+    }
+
+    _buildEmbedded() {
+      for (const [type, key] of Object.entries(this.constructor.embedded)) {
+        const collection = new Collection();
+        for (const child of this._source[key] ?? []) {
+          collection.set(child._id, ctx.instantiate(type, child, this, this._embeddedRef()));
+        }
+        Object.defineProperty(this, key, { configurable: true, enumerable: true, value: collection });
+      }
+    }
+
+    _embeddedRef() {
+      return { type: this.documentName, id: this.id };
+    }
+
+    get flags() {
+      return this._source.flags ?? {};
+    }
+
+    getFlag(scope, key) {
+      return getProperty(this.flags?.[scope], key);
+    }
+
+    async setFlag(scope, key, value) {
+      return this.update({ [`flags.${scope}.${key}`]: value });
+    }
+
+    async unsetFlag(scope, key) {
+      const parts = key.split(".");
+      const last = parts.pop();
+      const path = ["flags", scope, ...parts, `-=${last}`].join(".");
+      return this.update({ [path]: null });
+    }
+
+    getUserLevel(user = ctx.game.user) {
+      if (user?.isGM) return LEVELS.OWNER;
+      const ownership = this.ownership ?? {};
+      return ownership[user?.id] ?? ownership.default ?? LEVELS.NONE;
+    }
+
+    testUserPermission(user, permission, { exact = false } = {}) {
+      const level = this.getUserLevel(user);
+      const target = levelValue(permission);
+      return exact ? level === target : level >= target;
+    }
+
+    get isOwner() {
+      return this.testUserPermission(ctx.game.user, "OWNER");
+    }
+
+    get permission() {
+      return this.getUserLevel(ctx.game.user);
+    }
+
+    canUserModify(user, action = "update") {
+      if (user?.isGM) return true;
+      return this.testUserPermission(user, "OWNER");
+    }
+
+    toObject() {
+      return deepClone(this._source);
+    }
+    toJSON() {
+      return deepClone(this._source);
+    }
+
+    async update(changes = {}, options = {}) {
+      const expanded = ctx.utils.expandObject(deepClone(changes));
+      delete expanded._id;
+      const allowed = ctx.Hooks.call(`preUpdate${this.documentName}`, this, expanded, options, ctx.game.user.id);
+      if (allowed === false) return undefined;
+      await ctx.request({ op: "modify", action: "update", type: this.documentName, parent: this._parentRef, updates: [{ _id: this.id, ...expanded }], options });
+      return this;
+    }
+
+    async delete(options = {}) {
+      const allowed = ctx.Hooks.call(`preDelete${this.documentName}`, this, options, ctx.game.user.id);
+      if (allowed === false) return undefined;
+      await ctx.request({ op: "modify", action: "delete", type: this.documentName, parent: this._parentRef, ids: [this.id], options });
+      return this;
+    }
+
+    async createEmbeddedDocuments(type, data, options = {}) {
+      return ctx.createDocuments(type, data, { ...options, parent: this, parentRef: this._embeddedRef() });
+    }
+
+    async updateEmbeddedDocuments(type, updates, options = {}) {
+      const result = await ctx.request({ op: "modify", action: "update", type, parent: this._embeddedRef(), updates, options });
+      const key = this.constructor.embedded[type];
+      return result.map((r) => this[key].get(r._id));
+    }
+
+    async deleteEmbeddedDocuments(type, ids, options = {}) {
+      await ctx.request({ op: "modify", action: "delete", type, parent: this._embeddedRef(), ids, options });
+      return ids;
+    }
+
+    getEmbeddedDocument(type, id) {
+      return this[this.constructor.embedded[type]]?.get(id);
+    }
+
+    static async create(data, options = {}) {
+      const [created] = await ctx.createDocuments(this.documentName, [data], options);
+      return created;
+    }
+
+    static async createDocuments(data, options = {}) {
+      return ctx.createDocuments(this.documentName, data, options);
+    }
+
+    /** Called after the server broadcast an update of this document. */
+    _applyUpdate(changed) {
+      mergeObject(this._source, changed, { performDeletions: true, forcedReplacement: ctx.version >= 13 });
+      this._exposeFields();
+      this._prepare?.();
+    }
+  }
+
+  class User extends ClientDocument {
+    static documentName = "User";
+    get isGM() {
+      return (this._source.role ?? 0) >= 3;
+    }
+    get active() {
+      return ctx.activeUsers.has(this.id);
+    }
+    get character() {
+      return this._source.character ? ctx.game.actors.get(this._source.character) ?? null : null;
+    }
+    hasRole(role, { exact = false } = {}) {
+      const value = typeof role === "number" ? role : { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 }[role];
+      return exact ? this.role === value : this.role >= value;
+    }
+    can(action) {
+      if (this.isGM) return true;
+      return ["TOKEN_CREATE", "MESSAGE_WHISPER", "DICE_ROLL"].includes(action) === false ? false : true;
+    }
+    getUserLevel(user) {
+      return user?.isGM || user?.id === this.id ? LEVELS.OWNER : LEVELS.LIMITED;
+    }
+  }
+
+  class Item extends ClientDocument {
+    static documentName = "Item";
+  }
+
+  class ActiveEffect extends ClientDocument {
+    static documentName = "ActiveEffect";
+    get statuses() {
+      return new Set(this._source.statuses ?? []);
+    }
+    get disabled() {
+      return Boolean(this._source.disabled);
+    }
+    get active() {
+      return !this.disabled;
+    }
+  }
+
+  class Actor extends ClientDocument {
+    static documentName = "Actor";
+    static embedded = { Item: "items", ActiveEffect: "effects" };
+
+    /** `token`: set for the synthetic actor of an unlinked token. */
+    constructor(source, options = {}) {
+      super(source, options);
+      this.token = options.token ?? null;
+      this._prepare();
+    }
+
+    get isToken() {
+      return Boolean(this.token);
+    }
+
+    _prepare() {
+      this.statuses = new Set();
+      for (const effect of this.effects) if (effect.active) for (const status of effect.statuses) this.statuses.add(status);
+    }
+
+    _embeddedRef() {
+      if (this.token) return { type: "Actor", id: this.id, tokenId: this.token.id, sceneId: this.token.parent?.id };
+      return { type: "Actor", id: this.id };
+    }
+
+    getRollData() {
+      return this.system;
+    }
+
+    getActiveTokens() {
+      if (!ctx.canvas?.ready) return [];
+      return ctx.canvas.tokens.placeables.filter((t) => (this.token ? t.document === this.token : t.document.actorLink && t.document.actorId === this.id));
+    }
+
+    get ownership() {
+      return this._source.ownership ?? {};
+    }
+
+    get hasPlayerOwner() {
+      return ctx.game.users.some((u) => !u.isGM && this.testUserPermission(u, "OWNER"));
+    }
+
+    async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
+      const status = ctx.CONFIG.statusEffects.find((e) => e.id === statusId);
+      if (!status) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
+      const existing = this.effects.filter((e) => e.statuses.has(statusId));
+      const state = active ?? !existing.length;
+      if (!state) {
+        if (!existing.length) return undefined;
+        await this.deleteEmbeddedDocuments(
+          "ActiveEffect",
+          existing.map((e) => e.id),
+        );
+        return false;
+      }
+      if (existing.length) return overlay ? true : undefined;
+      const [effect] = await this.createEmbeddedDocuments("ActiveEffect", [
+        { name: ctx.game.i18n.localize(status.name ?? status.label ?? statusId), img: status.img ?? status.icon, statuses: [statusId], disabled: false, flags: overlay ? { core: { overlay: true } } : {} },
+      ]);
+      return effect;
+    }
+  }
+
+  class TokenDocument extends ClientDocument {
+    static documentName = "Token";
+
+    constructor(source, options) {
+      super(source, options);
+      this._synthetic = null;
+    }
+
+    get name() {
+      return this._source.name ?? this.baseActor?.name ?? "";
+    }
+
+    get baseActor() {
+      return ctx.game.actors.get(this._source.actorId) ?? null;
+    }
+
+    get actor() {
+      const base = this.baseActor;
+      if (!base) return null;
+      if (this._source.actorLink) return base;
+      // Synthetic actor: the base data with the token's delta (its effects).
+      const deltaEffects = this._source.delta?.effects ?? [];
+      if (!this._synthetic || this._syntheticEpoch !== ctx.syntheticEpoch) {
+        const source = { ...deepClone(base._source), effects: deepClone(deltaEffects) };
+        if (this._source.delta?.system) source.system = mergeObject(source.system ?? {}, deepClone(this._source.delta.system), { inplace: false });
+        this._synthetic = new Actor(source, { parent: this, token: this });
+        this._syntheticEpoch = ctx.syntheticEpoch;
+      }
+      return this._synthetic;
+    }
+
+    get ownership() {
+      return this.baseActor?.ownership ?? {};
+    }
+
+    getUserLevel(user = ctx.game.user) {
+      if (user?.isGM) return LEVELS.OWNER;
+      return this.baseActor?.getUserLevel(user) ?? LEVELS.NONE;
+    }
+
+    hasStatusEffect(statusId) {
+      return Boolean(this.actor?.statuses.has(statusId));
+    }
+
+    get object() {
+      return ctx.canvas?.tokens?.get(this.id) ?? null;
+    }
+
+    get isLinked() {
+      return Boolean(this._source.actorLink);
+    }
+
+    get detectionModes() {
+      return this._source.detectionModes ?? [];
+    }
+
+    get sight() {
+      return this._source.sight ?? { enabled: false, range: 0 };
+    }
+
+    get hidden() {
+      return Boolean(this._source.hidden);
+    }
+  }
+
+  class WallDocument extends ClientDocument {
+    static documentName = "Wall";
+  }
+
+  class Scene extends ClientDocument {
+    static documentName = "Scene";
+    static embedded = { Token: "tokens", Wall: "walls" };
+    get isView() {
+      return ctx.game.scenes?.viewed === this;
+    }
+    get grid() {
+      return this._source.grid ?? { size: 100, distance: 5, units: "ft" };
+    }
+  }
+
+  class JournalEntry extends ClientDocument {
+    static documentName = "JournalEntry";
+    get visible() {
+      return this.testUserPermission(ctx.game.user, "OBSERVER");
+    }
+  }
+
+  class Combatant extends ClientDocument {
+    static documentName = "Combatant";
+    get token() {
+      const scene = ctx.game.scenes.get(this._source.sceneId ?? this.parent?._source.scene);
+      return scene?.tokens.get(this._source.tokenId) ?? null;
+    }
+    get actor() {
+      return this.token?.actor ?? ctx.game.actors.get(this._source.actorId) ?? null;
+    }
+    get name() {
+      return this._source.name ?? this.token?.name ?? this.actor?.name ?? "";
+    }
+    get isOwner() {
+      return this.token?.isOwner ?? false;
+    }
+  }
+
+  class Combat extends ClientDocument {
+    static documentName = "Combat";
+    static embedded = { Combatant: "combatants" };
+
+    get turns() {
+      return [...this.combatants.contents].sort((a, b) => (b.initiative ?? -Infinity) - (a.initiative ?? -Infinity) || String(a.id).localeCompare(String(b.id)));
+    }
+    get combatant() {
+      return this.started ? this.turns[this._source.turn ?? 0] ?? null : null;
+    }
+    get nextCombatant() {
+      const turns = this.turns;
+      return turns[((this._source.turn ?? 0) + 1) % turns.length] ?? null;
+    }
+    get started() {
+      return (this._source.round ?? 0) > 0;
+    }
+    get scene() {
+      return ctx.game.scenes.get(this._source.scene) ?? null;
+    }
+    get isActive() {
+      return Boolean(this._source.active);
+    }
+    _historyData() {
+      const combatant = this.combatant;
+      return { round: this._source.round ?? 0, turn: this._source.turn ?? null, tokenId: combatant?.tokenId ?? null, combatantId: combatant?.id ?? null };
+    }
+
+    async startCombat() {
+      const updateData = { round: 1, turn: 0 };
+      ctx.Hooks.callAll("combatStart", this, updateData);
+      return this.update(updateData);
+    }
+
+    async nextTurn() {
+      const turns = this.turns;
+      let turn = (this._source.turn ?? 0) + 1;
+      let round = this._source.round ?? 0;
+      if (turn >= turns.length) return this.nextRound();
+      const updateData = { round, turn };
+      const updateOptions = ctx.version >= 13 ? { direction: 1, worldTime: { delta: 0 } } : { advanceTime: 0, direction: 1 };
+      ctx.Hooks.callAll("combatTurn", this, updateData, updateOptions);
+      return this.update(updateData, updateOptions);
+    }
+
+    async nextRound() {
+      const updateData = { round: (this._source.round ?? 0) + 1, turn: 0 };
+      const updateOptions = ctx.version >= 13 ? { direction: 1, worldTime: { delta: 6 } } : { advanceTime: 6, direction: 1 };
+      ctx.Hooks.callAll("combatRound", this, updateData, updateOptions);
+      return this.update(updateData, updateOptions);
+    }
+
+    async previousTurn() {
+      const turn = Math.max(0, (this._source.turn ?? 0) - 1);
+      const updateData = { round: this._source.round, turn };
+      const updateOptions = ctx.version >= 13 ? { direction: -1, worldTime: { delta: 0 } } : { advanceTime: 0, direction: -1 };
+      ctx.Hooks.callAll("combatTurn", this, updateData, updateOptions);
+      return this.update(updateData, updateOptions);
+    }
+
+    async endCombat() {
+      return this.delete();
+    }
+  }
+
+  class ChatMessage extends ClientDocument {
+    static documentName = "ChatMessage";
+
+    get rolls() {
+      return (this._source.rolls ?? []).map((r) => ctx.Roll.fromData(typeof r === "string" ? JSON.parse(r) : r));
+    }
+    get whisper() {
+      return this._source.whisper ?? [];
+    }
+    get author() {
+      return ctx.game.users.get(this._source.author) ?? null;
+    }
+    get isAuthor() {
+      return this._source.author === ctx.game.user.id;
+    }
+    get visible() {
+      if (!this.whisper.length) return true;
+      return this.isAuthor || this.whisper.includes(ctx.game.user.id);
+    }
+    get isRoll() {
+      return (this._source.rolls ?? []).length > 0;
+    }
+
+    /** `ChatMessage.getSpeaker({scene, actor, token, alias})`. */
+    static getSpeaker({ scene, actor, token, alias } = {}) {
+      const tokenDoc = token?.document ?? token ?? null;
+      return {
+        scene: (scene ?? tokenDoc?.parent ?? ctx.game.scenes.viewed)?.id ?? null,
+        actor: (actor ?? tokenDoc?.actor)?.id ?? null,
+        token: tokenDoc?.id ?? null,
+        alias: alias ?? tokenDoc?.name ?? actor?.name ?? ctx.game.user.name,
+      };
+    }
+
+    /** `ChatMessage.getWhisperRecipients(name)`: "GM"/"gm" -> GM users, "players" -> players, else by user name. */
+    static getWhisperRecipients(name) {
+      const lower = String(name).toLowerCase();
+      if (lower === "gm") return ctx.game.users.filter((u) => u.isGM);
+      if (lower === "players") return ctx.game.users.filter((u) => !u.isGM);
+      const byName = ctx.game.users.filter((u) => u.name === name);
+      if (byName.length) return byName;
+      const actor = ctx.game.actors.find((a) => a.name === name);
+      return actor ? ctx.game.users.filter((u) => !u.isGM && actor.testUserPermission(u, "OWNER")) : [];
+    }
+
+    /** `ChatMessage.applyRollMode(data, rollMode)` (CONST.DICE_ROLL_MODES). */
+    static applyRollMode(data, rollMode) {
+      const modes = ctx.CONST.DICE_ROLL_MODES;
+      if (rollMode === "roll") rollMode = ctx.game.settings.get("core", "rollMode");
+      if ([modes.PRIVATE, modes.BLIND].includes(rollMode)) data.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
+      else if (rollMode === modes.SELF) data.whisper = [ctx.game.user.id];
+      else if (rollMode === modes.PUBLIC) data.whisper = [];
+      data.blind = rollMode === modes.BLIND;
+      return data;
+    }
+
+    static async create(data, options = {}) {
+      const copy = { ...data };
+      if (options.rollMode) ChatMessage.applyRollMode(copy, options.rollMode);
+      if (Array.isArray(copy.whisper)) copy.whisper = copy.whisper.map((w) => (typeof w === "string" ? w : w.id));
+      if (copy.rolls) copy.rolls = copy.rolls.map((r) => (typeof r === "string" ? JSON.parse(r) : typeof r.toJSON === "function" ? r.toJSON() : r));
+      return super.create(copy, options);
+    }
+  }
+
+  return { ClientDocument, User, Item, ActiveEffect, Actor, TokenDocument, WallDocument, Scene, JournalEntry, Combatant, Combat, ChatMessage };
+}

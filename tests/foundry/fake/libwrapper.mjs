@@ -1,0 +1,94 @@
+/**
+ * A small libWrapper (the "lib-wrapper" module's public API, from its README):
+ * - `libWrapper.register(package_id, target, fn, type = "MIXED", {chain, perf_mode, bind})`
+ *   `target` is a dotted path from the global scope (e.g.
+ *   `"CONFIG.Canvas.detectionModes.basicSight._canDetect"`); returns a numeric id.
+ * - `WRAPPER` and `MIXED` wrappers are called as `fn.call(this, wrapped, ...args)`;
+ *   a `WRAPPER` that does not call `wrapped` is an error; `OVERRIDE` is called as
+ *   `fn.call(this, ...args)` and replaces the original.
+ * - Several packages may wrap the same target: they chain in registration order
+ *   (the later registration runs first).
+ * - `libWrapper.unregister(package_id, target)`, `libWrapper.unregister_all(package_id)`.
+ * - `libWrapper.WRAPPER/MIXED/OVERRIDE` constants; the hook `libWrapper.Ready` fires during `init`.
+ */
+export function createLibWrapper(global) {
+  const targets = new Map();
+  let nextId = 1;
+
+  function resolve(path) {
+    const parts = path.split(".");
+    const name = parts.pop();
+    let owner = global;
+    for (const part of parts) {
+      owner = owner?.[part];
+      if (owner === undefined || owner === null) throw new Error(`libWrapper: cannot resolve target "${path}"`);
+    }
+    if (typeof owner[name] !== "function") throw new Error(`libWrapper: target "${path}" is not a function`);
+    return { owner, name };
+  }
+
+  function install(record) {
+    const { owner, name, original } = record;
+    owner[name] = function libWrapperDispatch(...args) {
+      const chain = record.wrappers;
+      const call = (index, thisArg, callArgs) => {
+        if (index >= chain.length) return original.apply(thisArg, callArgs);
+        const wrapper = chain[index];
+        if (wrapper.type === "OVERRIDE") return wrapper.fn.apply(thisArg, callArgs);
+        let called = false;
+        const wrapped = (...nextArgs) => {
+          called = true;
+          return call(index + 1, thisArg, nextArgs);
+        };
+        const result = wrapper.fn.call(thisArg, wrapped, ...callArgs);
+        if (wrapper.type === "WRAPPER" && !called) throw new Error(`libWrapper: package "${wrapper.packageId}" did not call the wrapped function of "${record.path}" (WRAPPER)`);
+        return result;
+      };
+      return call(0, this, args);
+    };
+  }
+
+  const libWrapper = {
+    WRAPPER: "WRAPPER",
+    MIXED: "MIXED",
+    OVERRIDE: "OVERRIDE",
+    version: "1.12.15",
+    is_fallback: false,
+    register(packageId, target, fn, type = "MIXED", options = {}) {
+      if (!["WRAPPER", "MIXED", "OVERRIDE"].includes(type)) throw new Error(`libWrapper: invalid type "${type}"`);
+      if (typeof fn !== "function") throw new Error("libWrapper: fn must be a function");
+      let record = targets.get(target);
+      if (!record) {
+        const { owner, name } = resolve(target);
+        record = { path: target, owner, name, original: owner[name], wrappers: [] };
+        targets.set(target, record);
+        install(record);
+      }
+      if (record.wrappers.some((w) => w.packageId === packageId)) throw new Error(`libWrapper: package "${packageId}" already wrapped "${target}"`);
+      if (type === "OVERRIDE" && record.wrappers.some((w) => w.type === "OVERRIDE")) throw new Error(`libWrapper: "${target}" already has an OVERRIDE`);
+      const id = nextId++;
+      const entry = { id, packageId, fn, type, options };
+      // Later registrations run first; OVERRIDE always runs last (innermost).
+      if (type === "OVERRIDE") record.wrappers.push(entry);
+      else record.wrappers.unshift(entry);
+      return id;
+    },
+    unregister(packageId, target) {
+      const record = targets.get(target);
+      if (!record) return;
+      record.wrappers = record.wrappers.filter((w) => !(w.packageId === packageId || w.id === target));
+      if (!record.wrappers.length) {
+        record.owner[record.name] = record.original;
+        targets.delete(target);
+      }
+    },
+    unregister_all(packageId) {
+      for (const target of [...targets.keys()]) libWrapper.unregister(packageId, target);
+    },
+    /** Fake only: the registered wrappers of a target. */
+    _wrappersOf(target) {
+      return targets.get(target)?.wrappers.map((w) => ({ packageId: w.packageId, type: w.type })) ?? [];
+    },
+  };
+  return libWrapper;
+}

@@ -1,0 +1,291 @@
+/**
+ * `foundry.utils` subset and the `Collection` class, written from the public
+ * API docs (foundryvtt.com/api v12/v13, `foundry.utils` namespace and
+ * `foundry.utils.Collection`). Plain ESM, no Node-only imports: it runs in
+ * Node and in the browser.
+ */
+
+/** `getProperty(object, key)`: a dotted path, `undefined` when absent. */
+export function getProperty(object, key) {
+  if (object === undefined || object === null || !key) return undefined;
+  if (key in Object(object)) return object[key];
+  let target = object;
+  for (const part of String(key).split(".")) {
+    if (target === undefined || target === null) return undefined;
+    if (typeof target !== "object" && typeof target !== "function") return undefined;
+    target = target[part];
+  }
+  return target;
+}
+
+/** `setProperty(object, key, value)`: returns whether the value changed. */
+export function setProperty(object, key, value) {
+  const parts = String(key).split(".");
+  const last = parts.pop();
+  let target = object;
+  for (const part of parts) {
+    if (target[part] === undefined || target[part] === null || typeof target[part] !== "object") target[part] = {};
+    target = target[part];
+  }
+  const changed = target[last] !== value;
+  target[last] = value;
+  return changed;
+}
+
+/** `hasProperty(object, key)`. */
+export function hasProperty(object, key) {
+  if (!key) return false;
+  const parts = String(key).split(".");
+  let target = object;
+  for (const part of parts) {
+    if (target === undefined || target === null || typeof target !== "object" || !(part in target)) return false;
+    target = target[part];
+  }
+  return true;
+}
+
+/** Is this a plain object (not an array, not a class instance)? */
+export function isPlainObject(value) {
+  if (value === null || typeof value !== "object") return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === null || proto === Object.prototype || proto?.constructor?.name === "Object";
+}
+
+/** `deepClone(original)`: plain objects and arrays are copied, other values kept. */
+export function deepClone(original) {
+  if (Array.isArray(original)) return original.map(deepClone);
+  if (original instanceof Date) return new Date(original);
+  if (isPlainObject(original)) {
+    const copy = {};
+    for (const [key, value] of Object.entries(original)) copy[key] = deepClone(value);
+    return copy;
+  }
+  return original;
+}
+
+/** `duplicate(original)`: a JSON round trip (deprecated in v12 but present). */
+export function duplicate(original) {
+  return JSON.parse(JSON.stringify(original));
+}
+
+/** `expandObject(obj)`: `{"a.b": 1}` -> `{a: {b: 1}}`. */
+export function expandObject(obj, depth = 0) {
+  if (depth > 32) throw new Error("Maximum object expansion depth exceeded");
+  const expanded = {};
+  for (const [key, value] of Object.entries(obj)) {
+    const v = isPlainObject(value) ? expandObject(value, depth + 1) : value;
+    if (key.includes(".")) {
+      const parts = key.split(".");
+      const last = parts.pop();
+      let target = expanded;
+      for (const part of parts) {
+        if (!isPlainObject(target[part])) target[part] = {};
+        target = target[part];
+      }
+      target[last] = isPlainObject(target[last]) && isPlainObject(v) ? mergeObject(target[last], v, { inplace: false }) : v;
+    } else {
+      expanded[key] = isPlainObject(expanded[key]) && isPlainObject(v) ? mergeObject(expanded[key], v, { inplace: false }) : v;
+    }
+  }
+  return expanded;
+}
+
+/** `flattenObject(obj)`: `{a: {b: 1}}` -> `{"a.b": 1}`. Empty objects stay as values. */
+export function flattenObject(obj, prefix = "") {
+  const flat = {};
+  for (const [key, value] of Object.entries(obj)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (isPlainObject(value) && Object.keys(value).length) Object.assign(flat, flattenObject(value, path));
+    else flat[path] = value;
+  }
+  return flat;
+}
+
+/**
+ * `mergeObject(original, other, options)`, with the documented options
+ * `insertKeys`, `insertValues`, `overwrite`, `recursive`, `inplace`,
+ * `performDeletions` (keys `-=key` delete `key`). Dotted keys in `other` are
+ * expanded first. Arrays are replaced, never merged (documented behavior).
+ * `forcedReplacement` (v13, keys `==key` replace `key` wholesale) is an option
+ * of this fake so the server can enable it per Foundry version.
+ */
+export function mergeObject(original, other = {}, options = {}) {
+  const {
+    insertKeys = true,
+    insertValues = true,
+    overwrite = true,
+    recursive = true,
+    inplace = true,
+    performDeletions = false,
+    forcedReplacement = false,
+  } = options;
+  if (Object.keys(other).some((k) => k.includes("."))) other = expandObject(other);
+  const target = inplace ? original : deepClone(original);
+  for (const [rawKey, value] of Object.entries(other)) {
+    if (performDeletions && rawKey.startsWith("-=")) {
+      delete target[rawKey.slice(2)];
+      continue;
+    }
+    if (forcedReplacement && rawKey.startsWith("==")) {
+      target[rawKey.slice(2)] = deepClone(value);
+      continue;
+    }
+    const key = rawKey;
+    const exists = Object.prototype.hasOwnProperty.call(target, key);
+    if (!exists) {
+      if (isPlainObject(value) ? insertKeys : insertKeys || insertValues) {
+        target[key] = isPlainObject(value) ? mergeObject({}, value, { ...options, inplace: true }) : deepClone(value);
+      }
+      continue;
+    }
+    if (recursive && isPlainObject(value) && isPlainObject(target[key])) {
+      target[key] = mergeObject(target[key], value, { ...options, inplace: true });
+    } else if (overwrite) {
+      target[key] = isPlainObject(value) ? mergeObject({}, value, { ...options, inplace: true }) : deepClone(value);
+    }
+  }
+  return target;
+}
+
+function jsonEqual(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * `diffObject(original, other, {deletionKeys})`: the keys of `other` whose
+ * values differ from `original`, recursing into inner objects. `-=key`
+ * deletions are kept when the key exists; `==key` replacements when they differ.
+ */
+export function diffObject(original, other, { deletionKeys = true } = {}) {
+  const diff = {};
+  for (const [key, value] of Object.entries(other)) {
+    if (deletionKeys && key.startsWith("-=")) {
+      if (Object.prototype.hasOwnProperty.call(original ?? {}, key.slice(2))) diff[key] = value;
+      continue;
+    }
+    if (key.startsWith("==")) {
+      if (!jsonEqual(original?.[key.slice(2)], value)) diff[key] = value;
+      continue;
+    }
+    const before = original?.[key];
+    if (isPlainObject(value) && isPlainObject(before)) {
+      const inner = diffObject(before, value, { deletionKeys });
+      if (Object.keys(inner).length) diff[key] = inner;
+    } else if (!jsonEqual(before, value)) {
+      diff[key] = value;
+    }
+  }
+  return diff;
+}
+
+/** `isEmpty(value)`. */
+export function isEmpty(value) {
+  if (value === undefined || value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (value instanceof Map || value instanceof Set) return value.size === 0;
+  if (typeof value === "object") return Object.keys(value).length === 0;
+  return false;
+}
+
+let idCounter = 0;
+/** `randomID(length = 16)`: alphanumeric. Deterministic sequence in this fake. */
+export function randomID(length = 16) {
+  const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  idCounter += 1;
+  let n = idCounter * 2654435761;
+  let id = "";
+  for (let i = 0; i < length; i += 1) {
+    id += chars[(n + i * 7919) % chars.length];
+    n = Math.floor(n / 3) + 17 * (i + 1);
+  }
+  return id;
+}
+
+/** `debounce(callback, delay)`. */
+export function debounce(callback, delay) {
+  let timeout = null;
+  return function debounced(...args) {
+    if (timeout) clearTimeout(timeout);
+    timeout = setTimeout(() => {
+      timeout = null;
+      callback.apply(this, args);
+    }, delay);
+  };
+}
+
+/** `escapeHTML(value)`. */
+export function escapeHTML(value) {
+  return String(value)
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#x27;");
+}
+
+/**
+ * `foundry.utils.Collection`: a Map with array-like helpers
+ * (`contents`, `find`, `filter`, `map`, `some`, `reduce`, `getName`).
+ * Iterating a Collection yields its values (documented).
+ */
+export class Collection extends Map {
+  get contents() {
+    return Array.from(super.values());
+  }
+  *[Symbol.iterator]() {
+    yield* super.values();
+  }
+  find(predicate) {
+    for (const [key, value] of this.entries()) if (predicate(value, key, this)) return value;
+    return undefined;
+  }
+  filter(predicate) {
+    return this.contents.filter(predicate);
+  }
+  map(transformer) {
+    return this.contents.map(transformer);
+  }
+  some(predicate) {
+    return this.contents.some(predicate);
+  }
+  every(predicate) {
+    return this.contents.every(predicate);
+  }
+  forEach(fn) {
+    for (const value of this.contents) fn(value);
+  }
+  reduce(reducer, initial) {
+    return this.contents.reduce(reducer, initial);
+  }
+  get(key, { strict = false } = {}) {
+    const value = super.get(key);
+    if (strict && value === undefined) throw new Error(`The key ${key} does not exist in the ${this.constructor.name} Collection`);
+    return value;
+  }
+  getName(name, { strict = false } = {}) {
+    const value = this.find((v) => v.name === name);
+    if (strict && value === undefined) throw new Error(`An entry with name ${name} does not exist in the collection`);
+    return value;
+  }
+  toJSON() {
+    return this.map((v) => (typeof v.toJSON === "function" ? v.toJSON() : v));
+  }
+}
+
+/** The `foundry.utils` namespace object installed on each client. */
+export const utils = {
+  getProperty,
+  setProperty,
+  hasProperty,
+  deepClone,
+  duplicate,
+  expandObject,
+  flattenObject,
+  mergeObject: (original, other, options = {}) => mergeObject(original, other, { ...options, forcedReplacement: false }),
+  diffObject,
+  isEmpty,
+  randomID,
+  debounce,
+  escapeHTML,
+  Collection,
+};

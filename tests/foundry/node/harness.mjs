@@ -1,0 +1,147 @@
+/**
+ * Node side of the fake: each client is a jsdom window (its own realm, its own
+ * DOM, its own globals) in which the fake client and the REAL module files are
+ * loaded as ES modules through `vm.SourceTextModule` (run node with
+ * `--experimental-vm-modules`). The server lives in the main realm and talks to
+ * the clients in JSON strings only.
+ *
+ * The platform pieces jsdom lacks are provided per window: `fetch` for file:
+ * URLs (the module's wasm and lang files) and `Response`. jQuery 3 (Foundry
+ * v12 ships jQuery) is loaded into v12 clients.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import vm from "node:vm";
+
+import { JSDOM } from "jsdom";
+
+import { FakeServer } from "../fake/server.mjs";
+
+const require = createRequire(import.meta.url);
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, "../../..");
+/** The module under test; FURTIVE_MODULE_DIR overrides it (e.g. another worktree). */
+export const moduleDir = process.env.FURTIVE_MODULE_DIR ?? path.join(repoRoot, "foundry-module");
+export const fakeDir = path.resolve(here, "../fake");
+
+const CONTENT_TYPES = { ".wasm": "application/wasm", ".json": "application/json", ".js": "text/javascript", ".mjs": "text/javascript" };
+
+/** `fetch` for file: URLs, answering like a static server. */
+async function fileFetch(input) {
+  const url = new URL(typeof input === "string" ? input : input.url ?? String(input));
+  if (url.protocol !== "file:") throw new TypeError(`fetch failed: only file: URLs in this harness (${url.href})`);
+  try {
+    const bytes = await readFile(fileURLToPath(url));
+    return new Response(bytes, { status: 200, headers: { "Content-Type": CONTENT_TYPES[path.extname(url.pathname)] ?? "application/octet-stream" } });
+  } catch {
+    return new Response("not found", { status: 404, statusText: "Not Found" });
+  }
+}
+
+/** An ES module loader for one vm context. */
+function createLoader(context) {
+  const cache = new Map();
+  async function load(url) {
+    if (cache.has(url)) return cache.get(url);
+    const promise = (async () => {
+      const source = await readFile(fileURLToPath(url), "utf8");
+      const module = new vm.SourceTextModule(source, {
+        context,
+        identifier: url,
+        initializeImportMeta(meta) {
+          meta.url = url;
+        },
+        importModuleDynamically: async (specifier, referrer) => {
+          const target = await load(new URL(specifier, referrer.identifier).href);
+          await link(target);
+          await target.evaluate();
+          return target;
+        },
+      });
+      return module;
+    })();
+    cache.set(url, promise);
+    return promise;
+  }
+  async function link(module) {
+    if (module.status === "unlinked") {
+      await module.link(async (specifier, referencing) => {
+        if (!specifier.startsWith(".") && !specifier.startsWith("/") && !specifier.startsWith("file:")) {
+          throw new Error(`bare import "${specifier}" in ${referencing.identifier}: Foundry modules cannot import packages`);
+        }
+        return load(new URL(specifier, referencing.identifier).href);
+      });
+    }
+  }
+  return {
+    async import(url) {
+      const module = await load(url);
+      await link(module);
+      await module.evaluate();
+      return module.namespace;
+    },
+  };
+}
+
+/** Reads module.json of the real module. */
+export async function readManifest() {
+  return JSON.parse(await readFile(path.join(moduleDir, "module.json"), "utf8"));
+}
+
+/**
+ * Starts a world and its clients.
+ * @param {object} options
+ * @param {object} options.world   world source (see fixtures.mjs)
+ * @param {12|13} [options.version]
+ * @param {{userId: string, lang?: string}[]} options.clients  started in order
+ * @param {boolean} [options.libWrapper]
+ * @param {boolean} [options.loadModule]  load the real module (default true)
+ */
+export async function startWorld({ world, version = 13, clients, libWrapper = false, loadModule = true }) {
+  const manifest = await readManifest();
+  const server = new FakeServer(world, { version, modules: [manifest] });
+  const started = {};
+  for (const spec of clients) started[spec.userId] = await startClient({ server, version, libWrapper, loadModule, manifest, ...spec });
+  await server.idle();
+  return { server, clients: started };
+}
+
+export async function startClient({ server, userId, version = 13, lang = "en", libWrapper = false, loadModule = true, manifest, beforeCanvas }) {
+  manifest ??= await readManifest();
+  const dom = new JSDOM("<!doctype html><html><head></head><body></body></html>", { runScripts: "outside-only", url: "https://foundry.test/game" });
+  const window = dom.window;
+  const context = dom.getInternalVMContext();
+  window.fetch = fileFetch;
+  window.Response = Response;
+  window.Request = Request;
+  window.Headers = Headers;
+  window.TextEncoder = TextEncoder;
+  window.TextDecoder = TextDecoder;
+  window.console = console;
+  // Foundry v12 and v13 both ship jQuery as a global.
+  const jquery = await readFile(require.resolve("jquery/dist/jquery.js"), "utf8");
+  vm.runInContext(jquery, context, { filename: "jquery.js" });
+  // Foundry renders its templates with Handlebars (a global).
+  const handlebars = await readFile(require.resolve("handlebars/dist/handlebars.js"), "utf8");
+  vm.runInContext(handlebars, context, { filename: "handlebars.js" });
+  const loader = createLoader(context);
+  const fake = await loader.import(pathToFileURL(path.join(fakeDir, "client.mjs")).href);
+  const moduleBase = pathToFileURL(moduleDir).href + "/";
+  const ctx = fake.createClient({
+    global: window,
+    server,
+    userId,
+    version,
+    lang,
+    libWrapper,
+    packageBase: (id) => (id === "furtive" ? moduleBase : `https://foundry.test/modules/${id}/`),
+    fetchJson: async (url) => JSON.parse(await readFile(fileURLToPath(url), "utf8")),
+  });
+  await ctx.boot(async () => {
+    if (!loadModule) return;
+    for (const script of manifest.esmodules ?? []) await loader.import(new URL(script, moduleBase).href);
+  }, { beforeCanvas });
+  return { ctx, window, dom, loader, userId };
+}

@@ -1,0 +1,141 @@
+/**
+ * Worlds for the tests: one GM and players, a scene with tokens, both
+ * rulesets. Numbers are chosen so every hidden number is distinctive (scanned
+ * for in what players receive).
+ *
+ * percentile (generic preset, Simple Worldbuilding-style paths):
+ *   rogue (Alice)     Furtivité 61; hides with d100 83 + dark +50 + free +27 = score 221
+ *   fighter (Bob)     acuities 50+60+40 = 150  -> does not perceive the rogue (221 > 150)
+ *   archer (Carol)    acuities 100+90+70 = 260 -> perceives the rogue (221 <= 260)
+ *   sentry (Dave)     acuities 40+30+20 = 90   -> does not perceive
+ *   lookout (Dave)    acuities 120+100+90 = 310 -> perceives (Dave sees the rogue, B2)
+ *   guard (GM, NPC)   acuities 70+50+30 = 150, unlinked -> does not perceive
+ *
+ * opposed (dnd5e preset): Stealth 1d20 + skills.ste.total, Perception 1d20 + skills.prc.total.
+ */
+import { startWorld } from "../node/harness.mjs";
+
+export { ALICE, BOB, CAROL, DAVE, DOOR, GM, SCENE, TOKENS, USERS, makeWorld } from "../fixtures/world-data.mjs";
+import { ALICE, BOB, CAROL, DAVE, GM, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
+
+/**
+ * Dice the GM's client will roll, in order: `rig(client, [[100, 83], [20, 15]])`.
+ * Each entry is `[faces, result]`; `CONFIG.Dice.randomUniform` returns the
+ * matching uniform. Rolls beyond the list get 0.5 and are recorded in `extra`.
+ */
+export function rig(client, dice) {
+  const queue = [...dice];
+  const state = { extra: 0, queue };
+  client.ctx.CONFIG.Dice.randomUniform = () => {
+    const next = queue.shift();
+    if (!next) {
+      state.extra += 1;
+      return 0.5;
+    }
+    const [faces, result] = next;
+    return (result - 0.5) / faces;
+  };
+  return state;
+}
+
+/**
+ * Starts the world with the GM and the four players, the real module and the
+ * real wasm, and waits until every client's engine is ready.
+ */
+export async function setup({ ruleset = "percentile", version = 13, libWrapper = false, settings = {}, lang = {}, users = [GM, ALICE, BOB, CAROL, DAVE] } = {}) {
+  const world = makeWorld({ ruleset, settings });
+  const { server, clients } = await startWorld({ world, version, libWrapper, clients: users.map((userId) => ({ userId, lang: lang[userId] ?? "en" })) });
+  for (const client of Object.values(clients)) {
+    const api = client.ctx.game.modules.get("furtive").api;
+    if (!api) throw new Error(`furtive api missing on ${client.userId}`);
+    await api.engineReady;
+  }
+  await server.idle();
+  return { server, clients, gm: clients[GM], alice: clients[ALICE], bob: clients[BOB], carol: clients[CAROL], dave: clients[DAVE], world };
+}
+
+/** The open DialogV2 of a client (the last rendered), or null. */
+export function openDialog(client) {
+  return client.ctx.dialogs.at(-1) ?? null;
+}
+
+/** Waits until a client has an open dialog. */
+export async function waitForDialog(client, server) {
+  for (let i = 0; i < 2000; i += 1) {
+    const dialog = openDialog(client);
+    if (dialog) return dialog;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  throw new Error(`no dialog opened on ${client.userId}`);
+}
+
+/** Clicks a button of a dialog like a user (a real click event on the button). */
+export function clickDialogButton(client, dialog, action) {
+  const button = dialog.element.querySelector(`button[data-action="${action}"]`);
+  if (!button) throw new Error(`dialog has no button ${action}`);
+  button.dispatchEvent(new client.window.MouseEvent("click", { bubbles: true, cancelable: true }));
+}
+
+/** Answers the Hide dialog: situation toggles, free modifier, then the Hide button. */
+export function answerHideDialog(client, dialog, { situation = [], freeLabel = "", freeValue = 0, moved, precautions } = {}) {
+  const form = dialog.element.querySelector("form");
+  for (const input of form.querySelectorAll('input[name="situation"]')) input.checked = situation.includes(input.value);
+  if (form.elements.freeLabel) form.elements.freeLabel.value = freeLabel;
+  if (form.elements.freeValue) form.elements.freeValue.value = String(freeValue);
+  if (moved !== undefined && form.elements.moved) form.elements.moved.checked = moved;
+  if (precautions) for (const input of form.querySelectorAll('input[name="precautions"]')) input.checked = precautions.includes(input.value);
+  clickDialogButton(client, dialog, "ok");
+}
+
+/** A token placeable on a client's canvas. */
+export function placeable(client, tokenId) {
+  return client.ctx.canvas.tokens.get(tokenId);
+}
+
+/** Runs one frame on the client and returns whether the token is drawn visible. */
+export function visibleOn(client, tokenId) {
+  client.ctx.frame();
+  return placeable(client, tokenId).visible;
+}
+
+/** Ends all clients. */
+export function shutdown(env) {
+  for (const client of Object.values(env.clients)) {
+    client.ctx.disconnect();
+    client.window.close();
+  }
+}
+
+/** A value from another realm as plain JSON data (for deepEqual across realms). */
+export function plain(value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/** The furtive API of a client. */
+export function apiOf(client) {
+  return client.ctx.game.modules.get("furtive").api;
+}
+
+/** Every chat message a client holds, as plain data. */
+export function messagesOf(client) {
+  return client.ctx.game.messages.contents.map((m) => plain(m._source));
+}
+
+/** Waits until `predicate()` is true, letting the world run. */
+export async function until(predicate, what = "condition") {
+  for (let i = 0; i < 5000; i += 1) {
+    if (predicate()) return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Hides the rogue as the GM: dark + free "torch" +27, d100 83 -> score 221. */
+export async function hideRogue(env) {
+  rig(env.gm, [[100, 83]]);
+  const pending = apiOf(env.gm).hide(TOKENS.rogue);
+  answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { situation: ["dark"], freeLabel: "torch", freeValue: 27 });
+  const outcome = await pending;
+  await env.server.idle();
+  return outcome;
+}
