@@ -10,3 +10,5 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --workspace
+echo "== JavaScript: the npm package (napi, wasm in Node, wasm in Chromium)"
+bash scripts/test-js.sh

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The JavaScript suites of the npm package: builds both bindings, installs
+# the test dependencies (npm ci in tests/js) and Debian's Chromium when
+# missing, then runs the shared vectors on napi, wasm in Node and wasm in
+# Chromium, the bad-input tests, the scene functions on the shared Foundry
+# fixtures, the returned shapes against index.d.ts,
+# the TypeScript check and the packed-tarball test. Runs every suite and
+# exits non-zero if any failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/build.sh
+
+echo "== npm ci (tests/js)"
+(cd tests/js && npm ci --no-audit --no-fund)
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing chromium (Debian)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+
+failed=()
+run() {
+  local name=$1
+  shift
+  echo "== $name"
+  if ! "$@"; then
+    failed+=("$name")
+  fi
+}
+
+for impl in napi wasm-node wasm-browser; do
+  run "vectors ($impl)" env FURTIVE_IMPL=$impl node --test tests/js/vectors.test.mjs
+done
+run "bad input (napi, wasm)" node --test tests/js/bad-input.test.mjs
+run "scenes (napi, wasm; ../shared/fixtures)" node --test tests/js/scenes.test.mjs
+run "shapes (golden results against index.d.ts)" node --test tests/js/shapes.test.mjs
+run "types (tsc --noEmit)" bash -c 'cd tests/js && npx tsc --noEmit -p tsconfig.json && echo "types: npm/index.d.ts checks against tests/js/types.ts"'
+run "pack (npm pack, install, Node and Chromium)" node --test tests/js/pack.test.mjs
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "test-js: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
+echo "test-js: every JavaScript suite passed"

@@ -1,0 +1,181 @@
+// Bad input through both backends (the napi addon and wasm in Node): each
+// call must throw a real `Error` with a string `code` and a message naming
+// the field, leave its arguments untouched, never crash the process, and
+// leave the engine working. Both backends must throw the same code and the
+// same message. Panics and wasm loading errors are checked at the end.
+//
+//   node --test tests/js/bad-input.test.mjs
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { REPO, loadNodeImpl } from "./impl.mjs";
+
+const backends = { napi: await loadNodeImpl("napi"), wasm: await loadNodeImpl("wasm-node") };
+
+const config = {
+  ruleset: "percentile",
+  creatures: [
+    { id: "spy", stealthSkill: 50 },
+    { id: "guard", acuities: { visual: 10 } },
+  ],
+};
+const state = backends.napi.createState(config);
+const enter = { type: "enterStealth", hider: "spy", roll: 37 };
+
+/** A valid call after every refusal: the engine still works (P1: 50 + 37 = 87). */
+function stillWorks(api) {
+  const outcome = api.apply(api.createState(config), enter);
+  assert.equal(outcome.state.hiders.spy.score, 87);
+}
+
+function nested(depth, leaf, wrap) {
+  let value = leaf;
+  for (let i = 0; i < depth; i++) value = wrap(value);
+  return value;
+}
+
+function garbage(length) {
+  // Deterministic junk: every UTF-16 code unit, lone surrogates included.
+  let text = "";
+  let seed = 12345;
+  const chunk = [];
+  for (let i = 0; i < 4096; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    chunk.push(seed & 0xffff);
+  }
+  const block = String.fromCharCode(...chunk);
+  while (text.length < length) text += block;
+  return text.slice(0, length);
+}
+
+const tenMegabytes = garbage(10 * 1024 * 1024);
+const cyclic = { ...state };
+cyclic.self = cyclic;
+const throwingGetter = {
+  type: "enterStealth",
+  roll: 37,
+  get hider() {
+    throw new Error("getter blew up");
+  },
+};
+const throwingProxy = new Proxy({}, {
+  ownKeys() {
+    throw new Error("ownKeys blew up");
+  },
+});
+
+// [name, call, expected code, the field the message must name (prefix)]
+const cases = [
+  ["wrong type: number for a string", (f) => f.apply(state, { ...enter, hider: 3 }), "invalid_input", "event.hider"],
+  ["wrong type: string for an integer", (f) => f.apply(state, { ...enter, roll: "37" }), "invalid_input", "event.roll"],
+  ["wrong type: state is a string", (f) => f.apply("state", enter), "invalid_input", "state"],
+  ["wrong type: event is an array", (f) => f.apply(state, [enter]), "invalid_input", "event"],
+  ["wrong type: boolean setting", (f) => f.createState({ ...config, settings: { checkDie: true } }), "invalid_input", "config.settings.checkDie"],
+  ["missing field", (f) => f.apply(state, { type: "enterStealth", hider: "spy" }), "invalid_input", "event"],
+  ["missing query field", (f) => f.perceives(state, { observer: "guard" }), "invalid_input", "query"],
+  ["unknown field", (f) => f.apply(state, { ...enter, rol: 1 }), "invalid_input", "event"],
+  ["NaN", (f) => f.apply(state, { ...enter, roll: NaN }), "invalid_input", "event.roll"],
+  ["NaN in a nested optional field", (f) => f.apply(state, { ...enter, view: [{ observer: "guard", clearView: true, distance: NaN }] }), "invalid_input", "event.view[0].distance"],
+  ["Infinity", (f) => f.apply(state, { ...enter, roll: Infinity }), "invalid_input", "event.roll"],
+  ["-Infinity in a creature", (f) => f.createState({ ruleset: "percentile", creatures: [{ id: "a", acuities: { visual: -Infinity } }] }), "invalid_input", "config.creatures[0].acuities.visual"],
+  ["negative unsigned number", (f) => f.createState({ ruleset: "percentile", creatures: [{ id: "a", stealthSkill: -1 }] }), "invalid_input", "config.creatures[0].stealthSkill"],
+  ["negative d100", (f) => f.apply(state, { ...enter, roll: -5 }), "out_of_range", "roll"],
+  ["fraction for an integer", (f) => f.apply(state, { ...enter, roll: 37.5 }), "invalid_input", "event.roll"],
+  ["huge number", (f) => f.apply(state, { ...enter, roll: 1e300 }), "invalid_input", "event.roll"],
+  ["huge hit count", (f) => f.apply(state, { type: "attack", attacker: "spy", target: "guard", hits: 2 ** 32 }), "invalid_input", "event.hits"],
+  ["huge seed", (f) => f.settle(state, enter, 2 ** 60), "out_of_range", "seed"],
+  ["negative seed", (f) => f.settle(state, enter, -1), "out_of_range", "seed"],
+  ["unknown hider", (f) => f.apply(state, { ...enter, hider: "ghost" }), "unknown_token", "hider"],
+  ["unknown observer", (f) => f.perceives(state, { observer: "nobody", hider: "spy" }), "unknown_token", "observer"],
+  ["state from a future version", (f) => f.apply({ ...state, version: 99 }, { type: "combatEnd" }), "unsupported_version", "version"],
+  ["10 MB garbage string as the state", (f) => f.apply(tenMegabytes, enter), "invalid_input", "state"],
+  ["10 MB garbage string as an id", (f) => f.apply(state, { ...enter, hider: tenMegabytes }), "invalid_input", "event.hider"],
+  ["10 MB garbage string as a key", (f) => f.apply(state, { ...enter, [tenMegabytes]: 1 }), "invalid_input", "event"],
+  ["deeply nested arrays", (f) => f.apply(state, nested(100_000, enter, (v) => [v])), "invalid_input", "event[0][0][0]"],
+  ["deeply nested objects in the state", (f) => f.apply({ ...state, creatures: nested(100_000, {}, (v) => ({ v })) }, enter), "invalid_input", "state.creatures.v.v.v"],
+  ["cyclic state", (f) => f.apply(cyclic, enter), "invalid_input", "state.self.self"],
+  ["undefined event", (f) => f.apply(state, undefined), "invalid_input", "event"],
+  ["missing arguments", (f) => f.apply(), "invalid_input", "state"],
+  ["undefined array element", (f) => f.rollRequests(state, [undefined], 1), "invalid_input", "requests[0]"],
+  ["array hole", (f) => f.rollRequests(state, [, { kind: "stealthRoll" }], 1), "invalid_input", "requests[0]"], // eslint-disable-line no-sparse-arrays
+  ["null event", (f) => f.apply(state, null), "invalid_input", "event"],
+  ["null query", (f) => f.perceives(state, null), "invalid_input", "query"],
+  ["function as the event", (f) => f.apply(state, () => enter), "invalid_input", "event"],
+  ["function as a field", (f) => f.apply(state, { ...enter, hider: () => "spy" }), "invalid_input", "event.hider"],
+  ["symbol as the query", (f) => f.perceives(state, Symbol("query")), "invalid_input", "query"],
+  ["symbol as a field", (f) => f.apply(state, { ...enter, hider: Symbol("spy") }), "invalid_input", "event.hider"],
+  ["BigInt as a field", (f) => f.apply(state, { ...enter, roll: 37n }), "invalid_input", "event.roll"],
+  ["BigInt as the seed", (f) => f.settle(state, enter, 7n), "invalid_input", "seed"],
+  ["a getter that throws", (f) => f.apply(state, throwingGetter), "invalid_input", "event.hider"],
+  ["a proxy whose ownKeys trap throws", (f) => f.apply(state, throwingProxy), "invalid_input", "event"],
+  ["a Map instead of an object", (f) => f.apply(state, new Map(Object.entries(enter))), "invalid_input", "event"],
+];
+
+const stateBefore = JSON.stringify(state);
+
+for (const [name, call, code, field] of cases) {
+  test(`bad input: ${name}`, () => {
+    const thrown = {};
+    for (const [backend, api] of Object.entries(backends)) {
+      let error;
+      assert.throws(() => call(api), (e) => ((error = e), true), `${backend} did not throw`);
+      assert.ok(error instanceof Error, `${backend}: threw ${typeof error}, not an Error`);
+      assert.equal(typeof error.code, "string", `${backend}: no string code`);
+      assert.ok(api.errorCodes().includes(error.code), `${backend}: code ${error.code} is not in errorCodes()`);
+      assert.equal(error.code, code, `${backend}: ${error.message}`);
+      assert.ok(error.message.startsWith(`${field}`), `${backend}: message does not name ${field}: ${error.message.slice(0, 200)}`);
+      assert.ok(error.message.length < 2000, `${backend}: message of ${error.message.length} characters`);
+      thrown[backend] = { code: error.code, message: error.message };
+      stillWorks(api);
+    }
+    assert.deepEqual(thrown.wasm, thrown.napi, "napi and wasm must refuse with the same code and message");
+    assert.equal(JSON.stringify(state), stateBefore, "a refused call changed its argument");
+  });
+}
+
+test("a panic in the engine is an engine_panicked error, and the engine keeps working", () => {
+  for (const [backend, api] of Object.entries(backends)) {
+    for (let round = 0; round < 3; round++) {
+      assert.throws(
+        () => api.__panicForTests(),
+        (e) => e instanceof Error && e.code === "engine_panicked" && e.message.includes("deliberate panic for tests"),
+        backend,
+      );
+      stillWorks(api);
+    }
+  }
+});
+
+/** Runs a short ES module in a fresh Node process; returns its stdout. */
+function node(source) {
+  return execFileSync(process.execPath, ["--input-type=module", "-e", source], {
+    cwd: fileURLToPath(REPO),
+    encoding: "utf8",
+  });
+}
+
+test("wasm: calls before init throw engine_not_ready; bad bytes reject with engine_load_failed; a retry loads", () => {
+  const output = node(`
+    import { readFile } from "node:fs/promises";
+    import * as furtive from "./npm/browser.js";
+    const codes = [];
+    try { furtive.createState({ ruleset: "opposed" }); } catch (e) { codes.push(e.code); }
+    try { await furtive.init(new Uint8Array([0, 97, 115, 109, 9, 9, 9, 9])); } catch (e) { codes.push(e.code, e instanceof Error); }
+    try { furtive.createState({ ruleset: "opposed" }); } catch (e) { codes.push(e.code); }
+    await furtive.init(await readFile("npm/wasm/furtive_wasm_bg.wasm"));
+    codes.push(furtive.createState({ ruleset: "opposed" }).ruleset);
+    console.log(JSON.stringify(codes));
+  `);
+  assert.deepEqual(JSON.parse(output), ["engine_not_ready", "engine_load_failed", true, "engine_not_ready", "opposed"]);
+});
+
+test("wasm: init() with no argument reads the .wasm next to browser.js in Node", () => {
+  const output = node(`
+    import * as furtive from "./npm/browser.js";
+    await furtive.init();
+    console.log(furtive.backend, furtive.createState({ ruleset: "percentile" }).version);
+  `);
+  assert.equal(output.trim(), "wasm 1");
+});

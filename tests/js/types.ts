@@ -1,0 +1,151 @@
+// Type-checks the published types (npm/index.d.ts) against a use of the
+// whole public API, from both entry points (`furtive/node`, `furtive/browser`)
+// and the bare `furtive`. Checked with `tsc --noEmit -p tests/js` (never run):
+// the runtime shapes are checked against the same fields by the vector
+// goldens on both backends.
+
+import * as bare from "furtive";
+import * as nodeEntry from "furtive/node";
+import * as browserEntry from "furtive/browser";
+import type {
+  Change,
+  ClearViewAnswer,
+  ClearViewMatrix,
+  Scene,
+  Config,
+  Decision,
+  ErrorCode,
+  Event,
+  FurtiveError,
+  HiddenAttackResult,
+  HiddenFrom,
+  KnockoutResult,
+  LogEntry,
+  Outcome,
+  Pair,
+  Request,
+  State,
+} from "furtive";
+
+type Api = typeof bare;
+// Both entry points expose exactly the same API.
+const entries: Api[] = [nodeEntry, browserEntry, bare];
+const sameShape: typeof nodeEntry = browserEntry;
+void sameShape;
+
+async function scenario(api: Api): Promise<void> {
+  await api.init();
+  const backend: "napi" | "wasm" = api.backend;
+
+  const config: Config = {
+    ruleset: "percentile",
+    settings: { showNumbersToPlayers: true },
+    creatures: [
+      { id: "spy", name: "Spy", side: "thieves", stealthSkill: 49, strength: 12 },
+      { id: "guard", acuities: { visual: 30, auditory: 20 } },
+    ],
+  };
+  const state: State = api.createState(config);
+  const version: number = state.version;
+
+  const event: Event = {
+    type: "enterStealth",
+    hider: "spy",
+    roll: 37,
+    modifiers: { situation: ["dark"], free: [{ label: "fog", value: 10 }] },
+  };
+  const outcome: Outcome = api.apply(state, event);
+  const score: number | null = outcome.state.hiders["spy"].score;
+  const pair: Pair | undefined = outcome.state.hiders["spy"].pairs["guard"];
+  const perceived: boolean | undefined = pair?.perceived;
+  for (const change of outcome.changes satisfies Change[]) {
+    if (change.kind === "visibility") {
+      const observer: string = change.observer;
+      void observer;
+    } else {
+      const status: "hidden" | "defenseless" = change.status;
+      const endsAt: string | undefined = change.expires?.turnEndOf;
+      void status, endsAt;
+    }
+  }
+  for (const request of outcome.requests satisfies Request[]) {
+    if (request.kind === "stealthRoll") {
+      const situation: string[] = request.modifiers.situation;
+      void situation;
+    }
+  }
+  const log: LogEntry[] = outcome.log;
+  const audience: "gm" | "public" | undefined = log[0]?.audience;
+
+  const perceives: Decision = api.perceives(outcome.state, { observer: "guard", hider: "spy" });
+  const locate: Decision = api.canLocate(outcome.state, { observer: "guard", hider: "spy" });
+  const defend: Decision = api.canDefend(outcome.state, { defender: "guard", target: "guard", attacker: "spy" });
+  const knock: KnockoutResult = api.knockout(outcome.state, { attacker: "spy", target: "guard", helmet: false, rawDamage: 12, d100: 40 });
+  const knockedOut: boolean | null = knock.knockedOut;
+  const pocket: Decision = api.canPickpocket(outcome.state, { hider: "spy", target: "guard", held: false, visible: true });
+  const lookup: HiddenFrom = api.hiddenFrom(outcome.state);
+  const hiddenFromGuard: string[] | undefined = lookup["guard"];
+
+  const opposed: State = api.createState({ ruleset: "opposed", creatures: [{ id: "rogue" }, { id: "orc", perceptionModifier: 2 }] });
+  const entered: Outcome = api.settle(opposed, { type: "enterStealth", hider: "rogue", roll: 15, moved: true, view: [{ observer: "orc", clearView: false }] }, 7);
+  const attack: HiddenAttackResult = api.attackHidden(entered.state, { attacker: "orc", target: "rogue", aimedAtSpace: true });
+  const mode: "normal" | "disadvantage" | "miss" = attack.mode;
+  const answers: Event[] = api.rollRequests(entered.state, entered.requests, 3);
+  const next: Outcome = answers.reduce<Outcome>((o, answer) => api.apply(o.state, answer), entered);
+
+  const raw: Record<string, unknown> = {
+    grid: { size: 100, distance: 5, units: "ft" },
+    walls: [{ c: [150, 0, 150, 300] }],
+    tokens: [{ _id: "a", x: 0, y: 100 }, { _id: "b", x: 200, y: 100 }],
+  };
+  const scene: Scene = api.parseScene(raw);
+  const wallSight: "none" | "limited" | "normal" | "proximity" | "distance" | undefined = scene.walls[0]?.sight;
+  const view: ClearViewAnswer = api.clearView(scene, { from: { tokenId: "a" }, to: { x: 250, y: 150 } });
+  const blockedBy: number[] = view.blockingWalls.map((wall) => wall.index);
+  const matrix: ClearViewMatrix = api.clearViewMatrix(scene);
+  const placed: ClearViewMatrix = api.clearViewMatrix(raw, [{ id: "x", x: 0, y: 0 }, { id: "y", x: 0, y: 200, width: 2 }]);
+  const seen: boolean | undefined = matrix.clearView[0]?.[1];
+  const feet: number | undefined = placed.distance[0]?.[1];
+
+  const codes: ErrorCode[] = api.errorCodes();
+  try {
+    api.apply(state, { type: "enterStealth", hider: "nobody", roll: 37 });
+  } catch (error) {
+    const furtive = error as FurtiveError;
+    const code: ErrorCode = furtive.code;
+    const message: string = furtive.message;
+    void code, message;
+  }
+
+  void wallSight, blockedBy, seen, feet;
+  void backend, version, score, perceived, audience, perceives, locate, defend, knockedOut, pocket, hiddenFromGuard, mode, next, codes;
+}
+
+// init() accepts what the wasm backend can load from.
+async function loaders(): Promise<void> {
+  await browserEntry.init();
+  await browserEntry.init(new URL("https://example.invalid/furtive_wasm_bg.wasm"));
+  await browserEntry.init("/modules/furtive/furtive_wasm_bg.wasm");
+  await browserEntry.init(fetch("/furtive_wasm_bg.wasm"));
+  await browserEntry.init(new Uint8Array([0, 97, 115, 109]));
+  await browserEntry.init(await WebAssembly.compile(new Uint8Array()));
+}
+
+// Wrong uses must not type-check.
+function misuse(api: Api, state: State): void {
+  // @ts-expect-error: an unknown event type
+  api.apply(state, { type: "explode", hider: "spy" });
+  // @ts-expect-error: roll is a number
+  api.apply(state, { type: "enterStealth", hider: "spy", roll: "37" });
+  // @ts-expect-error: a query needs both ids
+  api.perceives(state, { observer: "guard" });
+  // @ts-expect-error: not a ruleset
+  api.createState({ ruleset: "d20" });
+  // @ts-expect-error: a sight line end needs a token id, a point or a placement
+  api.clearView({}, { from: { id: "a" }, to: { x: 0, y: 0 } });
+  // @ts-expect-error: not an error code
+  const code: ErrorCode = "on_fire";
+  void code;
+}
+
+void entries, scenario, loaders, misuse;
