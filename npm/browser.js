@@ -12,6 +12,7 @@
 // throws `engine_poisoned` until `init()` succeeds again.
 
 import initWasm, * as wasm from "./wasm/furtive_wasm.js";
+import { SIGNATURES as SIGNATURES_OF, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES, furtiveError } from "./errors.js";
 
 /** Which engine this entry point runs. */
@@ -105,6 +106,7 @@ function panicked(error) {
 
 function guard(name) {
   const call = wasm[name];
+  const encode = name in SIGNATURES_OF ? (args) => encodeArguments(name, args) : () => [];
   return function (...args) {
     if (!ready) {
       if (poisoned !== null) {
@@ -112,8 +114,9 @@ function guard(name) {
       }
       throw furtiveError("engine_not_ready", `${name}: the wasm engine is not loaded yet; await init() first`);
     }
+    const texts = encode(args);
     try {
-      return call(...args);
+      return call(...texts);
     } catch (error) {
       if (error instanceof Error && typeof error.code === "string") throw error;
       throw panicked(error);

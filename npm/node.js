@@ -13,6 +13,7 @@
 // the wasm backend (read from disk by `init()`); `backend` tells which runs.
 
 import { createRequire } from "node:module";
+import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES } from "./errors.js";
 
 function addonFile() {
@@ -44,20 +45,24 @@ export async function init(input) {
   if (!addon) await engine.init(input);
 }
 
-export const createState = engine.createState;
-export const apply = engine.apply;
-export const perceives = engine.perceives;
-export const canLocate = engine.canLocate;
-export const canDefend = engine.canDefend;
-export const knockout = engine.knockout;
-export const canPickpocket = engine.canPickpocket;
-export const attackHidden = engine.attackHidden;
-export const hiddenFrom = engine.hiddenFrom;
-export const rollRequests = engine.rollRequests;
-export const settle = engine.settle;
-export const parseScene = engine.parseScene;
-export const clearView = engine.clearView;
-export const clearViewMatrix = engine.clearViewMatrix;
+/** An addon function with its arguments serialized (see arguments.js); the wasm fallback does it itself. */
+const bind = (/** @type {keyof typeof SIGNATURES} */ name) =>
+  addon ? (/** @type {unknown[]} */ ...args) => addon[name](...encodeArguments(name, args)) : engine[name];
+
+export const createState = bind("createState");
+export const apply = bind("apply");
+export const perceives = bind("perceives");
+export const canLocate = bind("canLocate");
+export const canDefend = bind("canDefend");
+export const knockout = bind("knockout");
+export const canPickpocket = bind("canPickpocket");
+export const attackHidden = bind("attackHidden");
+export const hiddenFrom = bind("hiddenFrom");
+export const rollRequests = bind("rollRequests");
+export const settle = bind("settle");
+export const parseScene = bind("parseScene");
+export const clearView = bind("clearView");
+export const clearViewMatrix = bind("clearViewMatrix");
 
 /** Every error code a furtive call can throw: the engine's, then the JavaScript layer's. */
 export function errorCodes() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Foundry module: the wasm engine (scripts/build-wasm.sh), copied
 # into foundry-module/wasm/, then dist/furtive.zip with exactly what Foundry
-# needs (module.json, scripts, lang, styles, templates, icons, wasm) and
+# needs (module.json, scripts, lang, styles, templates, icons, engine) and
 # dist/module.json (the manifest a release publishes beside the zip).
 # Installs `zip` with apt-get when it is missing.
 set -euo pipefail
@@ -9,9 +9,11 @@ cd "$(dirname "$0")/.."
 
 bash scripts/build-wasm.sh
 
-rm -rf foundry-module/wasm
-mkdir -p foundry-module/wasm
-cp npm/wasm/furtive_wasm.js npm/wasm/furtive_wasm_bg.wasm foundry-module/wasm/
+# The module loads the engine through the npm package's wasm entry point.
+rm -rf foundry-module/engine
+mkdir -p foundry-module/engine/wasm
+cp npm/browser.js npm/arguments.js npm/errors.js foundry-module/engine/
+cp npm/wasm/furtive_wasm.js npm/wasm/furtive_wasm_bg.wasm foundry-module/engine/wasm/
 
 if ! command -v zip >/dev/null 2>&1; then
   echo "build-foundry: installing zip"
@@ -22,7 +24,7 @@ mkdir -p dist
 rm -rf dist/furtive.zip dist/.stage
 mkdir -p dist/.stage
 cp -R foundry-module/module.json foundry-module/scripts foundry-module/lang foundry-module/styles \
-  foundry-module/templates foundry-module/icons foundry-module/wasm dist/.stage/
+  foundry-module/templates foundry-module/icons foundry-module/engine dist/.stage/
 (
   cd dist/.stage
   # Fixed timestamps and order, so the same sources give the same zip.

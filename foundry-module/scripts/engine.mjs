@@ -10,8 +10,10 @@
  *   GM is told (`ui.notifications.error`) and every later call throws
  *   {@link EngineFailure}. The module never silently continues.
  *
- * The glue `wasm/furtive_wasm.js` and `wasm/furtive_wasm_bg.wasm` are copied
- * into the module by `scripts/build-foundry.sh`.
+ * The npm package's wasm entry point (`browser.js`, with `arguments.js`,
+ * `errors.js` and `wasm/`) is copied into the module's `engine/` folder by
+ * `scripts/build-foundry.sh`. A panic resets the wasm instance there and
+ * comes back as the code `engine_panicked`, which the GM is told about.
  */
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
@@ -57,11 +59,14 @@ let failure = null;
  */
 export const engineReady = (async () => {
   try {
-    const glueUrl = new URL("../wasm/furtive_wasm.js", import.meta.url).href;
+    // The npm package's wasm entry point (copied into engine/ by
+    // scripts/build-foundry.sh): it serializes arguments, maps errors to
+    // codes and resets the wasm instance after a panic.
+    const engineUrl = new URL("../engine/browser.js", import.meta.url).href;
     /** @type {any} */
-    const glue = await import(glueUrl);
-    await glue.default({ module_or_path: new URL("../wasm/furtive_wasm_bg.wasm", import.meta.url) });
-    wasm = /** @type {WasmEngine} */ (glue);
+    const furtive = await import(engineUrl);
+    await furtive.init(fetch(new URL("../engine/wasm/furtive_wasm_bg.wasm", import.meta.url)));
+    wasm = /** @type {WasmEngine} */ (furtive);
   } catch (error) {
     markFailed(error);
     throw failure;
@@ -101,6 +106,11 @@ function guarded(call) {
     return call(wasm);
   } catch (error) {
     const code = /** @type {any} */ (error)?.code;
+    if (code === "engine_panicked") {
+      // The package reset the wasm instance: later calls work. Tell the GM.
+      const ui = /** @type {any} */ (globalThis).ui;
+      if (/** @type {any} */ (globalThis).game?.user?.isGM) ui?.notifications?.error(/** @type {Error} */ (error).message);
+    }
     if (typeof code === "string") throw new EngineRefusal(code, /** @type {Error} */ (error).message);
     markFailed(error);
     throw failure;

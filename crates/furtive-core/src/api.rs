@@ -88,6 +88,18 @@ fn locate_event_error(what: &str, value: &Value) -> Option<Error> {
     None
 }
 
+/// Parses the JSON text of one argument, as the bindings receive it: the
+/// JavaScript side serializes every argument with the platform's own
+/// `JSON.stringify`, and this reads it back with `serde_json` (whose
+/// recursion limit, 128 levels, stops absurdly deep input without touching
+/// the stack). Errors are `invalid_input` naming the argument.
+pub fn parse_json(argument: &str, text: &str) -> Result<Value, Error> {
+    serde_json::from_str(text).map_err(|e| Error::InvalidInput {
+        field: argument.to_owned(),
+        message: format!("not valid JSON text: {e}"),
+    })
+}
+
 fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
     serde_json::to_value(value).map_err(|e| Error::InvalidInput {
         field: "output".into(),

@@ -1,0 +1,109 @@
+// How both backends hand JavaScript values to the engine: every argument is
+// serialized with the platform's own `JSON.stringify`, and the engine reads
+// the text back with serde_json, so both backends accept, refuse and word
+// everything identically. A `JSON.stringify` replacer refuses what JSON
+// would silently turn into something else, naming the path of the value:
+// NaN and Infinity (JSON would write null), functions, symbols and BigInts,
+// `undefined` array elements and holes, nesting deeper than 64 levels, and
+// strings or keys over 1 MiB. An `undefined` object property is absent, as
+// in JSON; lone UTF-16 surrogates become U+FFFD.
+
+import { furtiveError } from "./errors.js";
+
+/** The arguments of each engine function, in order; `?` marks an optional one. */
+export const SIGNATURES = Object.freeze({
+  createState: ["config"],
+  apply: ["state", "event"],
+  perceives: ["state", "query"],
+  canLocate: ["state", "query"],
+  canDefend: ["state", "query"],
+  knockout: ["state", "query"],
+  canPickpocket: ["state", "query"],
+  attackHidden: ["state", "query"],
+  hiddenFrom: ["state"],
+  rollRequests: ["state", "requests", "seed"],
+  settle: ["state", "event", "seed"],
+  parseScene: ["scene"],
+  clearView: ["scene", "query"],
+  clearViewMatrix: ["scene", "tokens?"],
+});
+
+/** Deepest nesting accepted (the engine's shapes nest a few levels). */
+export const MAX_DEPTH = 64;
+/** Longest string or key accepted, in UTF-16 code units. */
+export const MAX_STRING = 1024 * 1024;
+
+/** A refusal raised inside the replacer, with the path of the bad value. */
+class Refusal extends Error {}
+
+/**
+ * `JSON.stringify(value)` that refuses non-JSON data, naming its path
+ * (`event.view[0].distance`).
+ * @param {string} argument the argument's name, the root of every path
+ * @param {unknown} value
+ * @returns {string | undefined}
+ */
+function stringify(argument, value) {
+  /** @type {WeakMap<object, {path: string, depth: number}>} */
+  const places = new WeakMap();
+  return JSON.stringify(value, function (key, item) {
+    const holder = places.get(this);
+    const path = holder === undefined ? argument : Array.isArray(this) ? `${holder.path}[${key}]` : `${holder.path}.${key}`;
+    const depth = holder === undefined ? 0 : holder.depth + 1;
+    if (key.length > MAX_STRING) throw new Refusal(`${holder?.path ?? argument}: a key of ${key.length} characters is too long (at most ${MAX_STRING})`);
+    switch (typeof item) {
+      case "number":
+        if (!Number.isFinite(item)) throw new Refusal(`${path}: ${item} is not a JSON number`);
+        return item;
+      case "string":
+        if (item.length > MAX_STRING) throw new Refusal(`${path}: a string of ${item.length} characters is too long (at most ${MAX_STRING})`);
+        return item.toWellFormed();
+      case "bigint":
+        throw new Refusal(`${path}: a BigInt is not JSON data; use a number`);
+      case "function":
+      case "symbol":
+        throw new Refusal(`${path}: a ${typeof item} is not JSON data`);
+      case "undefined":
+        if (Array.isArray(this)) throw new Refusal(`${path}: undefined is not JSON data`);
+        return item;
+      case "object":
+        if (item !== null) {
+          if (depth >= MAX_DEPTH) throw new Refusal(`${path}: nested deeper than ${MAX_DEPTH} levels`);
+          places.set(item, { path, depth });
+        }
+        return item;
+      default:
+        return item;
+    }
+  });
+}
+
+/**
+ * The JSON text of each argument of `name`, as the engine takes them.
+ * Throws `invalid_input` naming the argument when a value is missing or is
+ * not JSON data.
+ * @param {keyof typeof SIGNATURES} name
+ * @param {unknown[]} args
+ * @returns {string[]}
+ */
+export function encodeArguments(name, args) {
+  return SIGNATURES[name].map((spec, i) => {
+    const optional = spec.endsWith("?");
+    const argument = optional ? spec.slice(0, -1) : spec;
+    const value = args[i];
+    if (value === undefined) {
+      if (optional) return "null";
+      throw furtiveError("invalid_input", `${argument}: missing (undefined)`);
+    }
+    let text;
+    try {
+      text = stringify(argument, value);
+    } catch (error) {
+      if (error instanceof Refusal) throw furtiveError("invalid_input", error.message);
+      // A cycle, or a getter or proxy trap that threw.
+      throw furtiveError("invalid_input", `${argument}: not JSON data (${error?.message ?? error})`, error);
+    }
+    if (text === undefined) throw furtiveError("invalid_input", `${argument}: a ${typeof value} is not JSON data`);
+    return text;
+  });
+}
