@@ -6,7 +6,8 @@
  * - `run(kind, payload)` runs an action where it belongs: on the active GM
  *   directly, else through the socket (the GM checks the asking user owns the
  *   acting token, and answers without hidden numbers).
- * - `handleRequest(kind, payload, user)` is the active GM's side.
+ * - `handleRequest(kind, payload, user, remote)` is the active GM's side; a
+ *   `remote` request (from the socket, sender unverified) is never a GM's.
  *
  * The module decides no rule: it builds the event, and the engine applies or
  * refuses it (EngineRefusal, shown localized).
@@ -102,25 +103,29 @@ const OWNED = {
 };
 
 /**
- * The active GM's side of every action. Checks that `user` owns the acting
- * token (GMs own everything), then runs the action.
+ * The active GM's side of every action. A GM-only kind runs only for a local
+ * GM caller (this client, `remote` false); otherwise the asking user must own
+ * the acting token, and the action runs unprivileged: number-free result,
+ * Hide options ignored (the GM's dialog decides).
  * @param {string} kind
  * @param {Record<string, any>} payload ids only: `sceneId`, `tokenId`, ...
- * @param {User} user the asking user
- * @returns {Promise<any>} number-free for players
+ * @param {User} user the asking user (for a remote request: the claimed, unverified user)
+ * @param {boolean} [remote] the request came over the socket
+ * @returns {Promise<any>} number-free unless a local GM asked
  */
-export async function handleRequest(kind, payload, user) {
+export async function handleRequest(kind, payload, user, remote = false) {
   const handler = GM_ACTIONS[kind];
   if (!handler) throw new EngineRefusal("unknown_action", `kind: unknown action \`${kind}\``);
   const scene = requireScene(payload.sceneId);
-  if (!user.isGM) {
+  const privileged = Boolean(user.isGM) && !remote;
+  if (!privileged) {
     const field = OWNED[kind];
     if (!field) throw new EngineRefusal("gm_only", `${kind}: only a GM may do this`);
     const token = scene.tokens.get(payload[field]);
     if (!token) throw new EngineRefusal("unknown_token", `${field}: unknown token \`${payload[field]}\``);
     if (!token.testUserPermission(user, "OWNER")) throw new EngineRefusal("not_owner", `${field}: ${user.name} does not own ${token.name}`);
   }
-  return handler(scene, payload, user);
+  return handler(scene, payload, user, privileged);
 }
 
 /**
@@ -129,7 +134,7 @@ export async function handleRequest(kind, payload, user) {
  * @param {Record<string, any>} payload
  */
 export function run(kind, payload) {
-  if (isActiveGM()) return handleRequest(kind, payload, /** @type {User} */ (game.user));
+  if (isActiveGM()) return handleRequest(kind, payload, /** @type {User} */ (game.user), false);
   return socketRequest(kind, payload);
 }
 
@@ -144,10 +149,18 @@ function knownView(scene, view) {
   return view.filter((entry) => creatures[entry.observer]);
 }
 
-/** @type {Record<string, (scene: Scene, payload: Record<string, any>, user: User) => Promise<any>>} */
+/**
+ * `privileged`: a local GM caller; else the result must hold no hidden number.
+ * @type {Record<string, (scene: Scene, payload: Record<string, any>, user: User, privileged: boolean) => Promise<any>>}
+ */
 const GM_ACTIONS = {
-  /** Hide: the GM's dialog (unless `options.dialog === false`), a Foundry stealth roll, then enterStealth. */
-  async hide(scene, { tokenId, options = {} }, user) {
+  /**
+   * Hide: the GM's dialog (unless a GM caller passes `options.dialog === false`),
+   * a Foundry stealth roll, then enterStealth. A player's options are ignored:
+   * the GM's dialog always opens and sets the modifiers.
+   */
+  async hide(scene, { tokenId, options: asked = {} }, user, privileged) {
+    const options = privileged ? asked : {};
     const token = requireToken(scene.tokens.get(tokenId), "tokenId");
     const settings = readSettings();
     let choice = {
@@ -175,7 +188,7 @@ const GM_ACTIONS = {
     if (options.dialog !== false) {
       const answer = await hideDialog({
         tokenName: token.name ?? "",
-        requester: user.id === game.user?.id ? undefined : user.name ?? "",
+        requester: privileged ? undefined : user.name ?? "",
         ruleset: settings.ruleset,
         senses: senseNames(settings.enhancedSenses),
         precautions: choice.precautions,
@@ -199,41 +212,41 @@ const GM_ACTIONS = {
       view: knownView(scene, viewOf(scene, token)),
     });
     await clearPending(scene, /** @type {string} */ (token.id));
-    return user.isGM ? outcome : publicResult(outcome);
+    return privileged ? outcome : publicResult(outcome);
   },
 
   /**
    * Reveal: the hider stops hiding. A token the engine does not know as
    * hiding but still showing the hidden status (left over) loses the status.
    */
-  async reveal(scene, { tokenId }, user) {
+  async reveal(scene, { tokenId }, user, privileged) {
     try {
       const outcome = await dispatch(scene, { type: "stopHiding", hider: tokenId });
-      return user.isGM ? outcome : publicResult(outcome);
+      return privileged ? outcome : publicResult(outcome);
     } catch (error) {
       const token = scene.tokens.get(tokenId);
       if (error instanceof EngineRefusal && error.code === "not_hiding" && token?.hasStatusEffect?.(STATUS.hidden)) {
         await token.actor?.toggleStatusEffect(STATUS.hidden, { active: false });
-        return user.isGM ? null : { ok: true, entries: [] };
+        return privileged ? null : { ok: true, entries: [] };
       }
       throw error;
     }
   },
 
   /** Sprint (O12, P2/P4). */
-  async sprint(scene, { tokenId }, user) {
+  async sprint(scene, { tokenId }, user, privileged) {
     const outcome = await dispatch(scene, { type: "sprint", token: tokenId });
-    return user.isGM ? outcome : publicResult(outcome);
+    return privileged ? outcome : publicResult(outcome);
   },
 
   /** Point out (O3): the observer names allies who then perceive the hider. */
-  async pointOut(scene, { observerId, hiderId, allies = [] }, user) {
+  async pointOut(scene, { observerId, hiderId, allies = [] }, user, privileged) {
     const outcome = await dispatch(scene, { type: "pointOut", hider: hiderId, observer: observerId, allies: allies.map(String) });
-    return user.isGM ? outcome : publicResult(outcome);
+    return privileged ? outcome : publicResult(outcome);
   },
 
   /** Attack (P6/P7, O8/O9), with the O10 answer for a hidden target and a card with Defend buttons. */
-  async attack(scene, { attackerId, targetId, noisy = false, hits = 1, area = false, hitZone = null, aimedAtSpace = true }, user) {
+  async attack(scene, { attackerId, targetId, noisy = false, hits = 1, area = false, hitZone = null, aimedAtSpace = true }, user, privileged) {
     const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
     const target = requireToken(scene.tokens.get(targetId), "targetId");
     const settings = readSettings();
@@ -250,24 +263,24 @@ const GM_ACTIONS = {
     if (hitZone) event.hitZone = hitZone;
     const outcome = await dispatch(scene, /** @type {any} */ (event));
     await postAttackCard({ sceneId: /** @type {string} */ (scene.id), attacker, target, lines });
-    return user.isGM ? outcome : publicResult(outcome);
+    return privileged ? outcome : publicResult(outcome);
   },
 
   /** Damage taken by a hider (O11). */
-  async damageTaken(scene, { targetId, attackerId, hits = 1 }, user) {
+  async damageTaken(scene, { targetId, attackerId, hits = 1 }, user, privileged) {
     const outcome = await dispatch(scene, { type: "damageTaken", target: targetId, attacker: attackerId, hits: Math.trunc(Number(hits) || 1) });
-    return user.isGM ? outcome : publicResult(outcome);
+    return privileged ? outcome : publicResult(outcome);
   },
 
   /** May the attacker attempt a knockout now (P8)? Players get only `allowed` and the explanation. */
-  async canKnockout(scene, { attackerId, targetId }, user) {
+  async canKnockout(scene, { attackerId, targetId }, user, privileged) {
     const target = requireToken(scene.tokens.get(targetId), "targetId");
     const result = engine.knockout(queryState(scene), { attacker: attackerId, target: targetId, helmet: wearsHelmet(target.actor ?? null, readSettings().helmet) });
-    return user.isGM || readSettings().showNumbers ? result : { allowed: result.allowed, clause: result.clause, en: result.allowed ? "" : result.en, fr: result.allowed ? "" : result.fr };
+    return privileged ? result : { allowed: result.allowed, clause: result.clause, en: result.allowed ? "" : result.en, fr: result.allowed ? "" : result.fr };
   },
 
   /** Knockout (P8): a GM-only d100 against the base Furtivité; damage ÷ 4; unconscious on success. */
-  async knockout(scene, { attackerId, targetId, rawDamage = 0 }, user) {
+  async knockout(scene, { attackerId, targetId, rawDamage = 0 }, user, privileged) {
     const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
     const target = requireToken(scene.tokens.get(targetId), "targetId");
     const settings = readSettings();
@@ -287,7 +300,7 @@ const GM_ACTIONS = {
     if (result.knockedOut && CONFIG.statusEffects.some((s) => s.id === "unconscious")) {
       await target.actor?.toggleStatusEffect("unconscious", { active: true });
     }
-    if (user.isGM || settings.showNumbers) return result;
+    if (privileged) return result;
     return { allowed: true, knockedOut: result.knockedOut };
   },
 
@@ -327,10 +340,10 @@ const GM_ACTIONS = {
   },
 
   /** The GM makes a pending new stealth roll (P4) with the requested modifiers. */
-  async reroll(scene, { hiderId }, user) {
+  async reroll(scene, { hiderId }, user, privileged) {
     const request = pendingStealthRoll(scene, hiderId);
     const modifiers = request?.modifiers ?? { situation: [], free: [] };
-    return GM_ACTIONS.hide(scene, { tokenId: hiderId, options: { dialog: false, situation: modifiers.situation, free: modifiers.free } }, user);
+    return GM_ACTIONS.hide(scene, { tokenId: hiderId, options: { dialog: false, situation: modifiers.situation, free: modifiers.free } }, user, privileged);
   },
 };
 

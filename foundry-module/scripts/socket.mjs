@@ -7,6 +7,13 @@
  * - `{type: "reply", id, userId, ok: true, result}` or
  *   `{type: "reply", id, userId, ok: false, error: {code, message}}` from the active GM.
  *
+ * Sender identity: the public docs (foundryvtt.com/api, community wiki
+ * "Sockets") give `game.socket.on` listeners the data only, no
+ * server-checked sender. The payload's `userId` is the sender's own claim, so
+ * a request is never trusted as a GM's: it runs as `remote` (player-allowed
+ * kinds only, ownership checked for the claimed user, GM's dialog for Hide),
+ * and its reply (seen by every client) carries ok/error and public entries only.
+ *
  * Foundry API: `game.socket.emit(channel, data)`, `game.socket.on(channel, fn)`
  * (a client does not receive its own emits), `game.users.activeGM`.
  */
@@ -15,7 +22,7 @@ import { SOCKET } from "./constants.mjs";
 import { EngineRefusal } from "./engine.mjs";
 import { isActiveGM } from "./store.mjs";
 
-/** @typedef {(kind: string, payload: Record<string, any>, user: User) => Promise<unknown>} RequestHandler */
+/** @typedef {(kind: string, payload: Record<string, any>, user: User, remote: boolean) => Promise<unknown>} RequestHandler */
 
 /** Error codes whose engine message may quote a hidden number. */
 const NUMERIC_CODES = new Set(["out_of_range", "invalid_input", "failed"]);
@@ -31,17 +38,18 @@ export function initSocket(handle) {
   game.socket.on(SOCKET, async (/** @type {any} */ message) => {
     if (message?.type === "request") {
       if (!isActiveGM()) return;
+      // The claimed user: unverified (see above), so the request runs as remote.
       const user = game.users.get(message.userId);
       if (!user) return;
       try {
-        const result = await handle(String(message.kind), message.payload ?? {}, user);
+        const result = await handle(String(message.kind), message.payload ?? {}, user, true);
         game.socket.emit(SOCKET, { type: "reply", id: message.id, userId: user.id, ok: true, result });
       } catch (error) {
         const e = /** @type {any} */ (error);
         const code = typeof e?.code === "string" ? e.code : "failed";
         if (code === "failed") console.error("furtive | request failed", error);
-        // Range and shape errors may quote a rolled value: players get the code only.
-        const text = user.isGM || !NUMERIC_CODES.has(code) ? String(e?.message ?? e) : "";
+        // Range and shape errors may quote a rolled value: every client sees the reply, so the code only.
+        const text = NUMERIC_CODES.has(code) ? "" : String(e?.message ?? e);
         game.socket.emit(SOCKET, { type: "reply", id: message.id, userId: user.id, ok: false, error: { code, message: text } });
       }
     } else if (message?.type === "reply" && message.userId === game.user?.id) {
