@@ -144,6 +144,7 @@ export function runScenario(scenario, seed) {
       .filter((o) => o.id !== attack.target)
       .map((o) => ({ defender: o.id, ...furtive.canDefend(state, { defender: o.id, target: attack.target, attacker: hider.id }) }));
     step.targetMayDefend = ruleset !== "percentile" ? null : furtive.canDefend(state, { defender: attack.target, target: attack.target, attacker: hider.id });
+    if (step.defense) step.timeline.push({ defense: true });
     send({ type: "turnEnd", combatant: hider.id }, step);
     step.afterTurnEnd = perceivedNow();
     steps.push(step);
@@ -159,6 +160,12 @@ export function runScenario(scenario, seed) {
   return { name: scenario.name, ruleset, seed, hider: hider.id, names, steps, finale: finale !== null, summary, state };
 }
 
+/** The demo's own words, in both languages (the engine's explanations come with both). */
+const FRAME = {
+  en: { at: "at", clearView: "clear view", nobody: "nobody", event: "event", request: "request", roll: "roll", roller: "seeded roller", refused: "refused", yes: "yes", no: "no", turn: "Turn", summary: "Summary", observer: "observer", firstTurn: "first perceives on turn", atEnd: "perceives at the end", never: "never", ruleset: "ruleset", hider: "hider", perceivedBy: "perceived by, at the end of the turn", mayDefendItself: (n) => `may ${n} defend itself?`, mayDefend: (n) => `may ${n} defend it?` },
+  fr: { at: "en", clearView: "vue dégagée", nobody: "personne", event: "évènement", request: "demande", roll: "jet", roller: "dés à graine", refused: "refusé", yes: "oui", no: "non", turn: "Tour", summary: "Résumé", observer: "observateur", firstTurn: "perçoit à partir du tour", atEnd: "perçoit à la fin", never: "jamais", ruleset: "règles", hider: "personnage caché", perceivedBy: "perçu, à la fin du tour, par", mayDefendItself: (n) => `${n} peut-il se défendre ?`, mayDefend: (n) => `${n} peut-il le défendre ?` },
+};
+
 /** @param {string} lang */
 const text = (/** @type {any} */ entry, lang) => (lang === "fr" ? entry.fr : entry.en);
 
@@ -168,41 +175,43 @@ const text = (/** @type {any} */ entry, lang) => (lang === "fr" ? entry.fr : ent
  * @param {string} lang
  */
 function print(run, lang) {
+  const t = FRAME[lang];
   const out = (/** @type {string} */ line = "") => process.stdout.write(`${line}\n`);
   const name = (/** @type {string} */ id) => run.names[id] ?? id;
   out(`# ${run.name}`);
-  out(`ruleset ${run.ruleset}, seed ${run.seed}, hider ${name(run.hider)}`);
+  out(`${t.ruleset} ${run.ruleset}, seed ${run.seed}, ${t.hider} ${name(run.hider)}`);
   for (const step of run.steps) {
     out();
-    out(`## Turn ${step.turn}${step.note ? `: ${step.note}` : ""}`);
+    out(`## ${t.turn} ${step.turn}${step.note ? `: ${step.note}` : ""}`);
+    const gmKeys = new Set(step.log.filter((e) => e.audience === "gm").map((e) => `${e.clause}|${e.hider}|${e.observer}`));
     for (const item of step.timeline) {
       if ("move" in item) {
         const move = step.moves[item.move];
         const inView = move.view.filter((v) => v.clearView).map((v) => `${name(v.observer)} (${Math.round(v.distance)} ft)`);
-        out(`${name(run.hider)} at (${move.at.x}, ${move.at.y}); clear view: ${inView.length ? inView.join(", ") : "nobody"}`);
+        out(`${name(run.hider)} ${t.at} (${move.at.x}, ${move.at.y}); ${t.clearView}: ${inView.length ? inView.join(", ") : t.nobody}`);
       } else if ("event" in item) {
-        out(`  event   ${JSON.stringify(item.event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
+        out(`  ${t.event}   ${JSON.stringify(item.event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
       } else if ("request" in item) {
         const { request, answer } = item;
-        const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `roll ${answer.roll}`;
-        out(`  request ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} (${request.clause}) -> seeded roller: ${value}`);
-      } else if (item.log.audience === "gm" && item.log.clause !== "B3") {
-        out(`    [${item.log.clause}] ${text(item.log, lang)}`);
+        const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `${t.roll} ${answer.roll}`;
+        out(`  ${t.request} ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} (${request.clause}) -> ${t.roller}: ${value}`);
+      } else if ("defense" in item) {
+        out(`  ${t.mayDefendItself(name(step.target))} ${step.targetMayDefend.allowed ? t.yes : t.no} — ${text(step.targetMayDefend, lang)}`);
+        for (const d of step.defense) out(`  ${t.mayDefend(name(d.defender))} ${d.allowed ? t.yes : t.no} — ${text(d, lang)}`);
+      } else if (item.log.clause !== "B3") {
+        const key = `${item.log.clause}|${item.log.hider}|${item.log.observer}`;
+        if (item.log.audience === "gm" || !gmKeys.has(key)) out(`    [${item.log.clause}] ${text(item.log, lang)}`);
       }
     }
-    for (const refusal of step.refusals ?? []) out(`  refused [${refusal.code}] ${refusal.message}`);
-    if (step.defense) {
-      out(`  may ${name(step.target)} defend itself? ${step.targetMayDefend.allowed ? "yes" : "no"} — ${text(step.targetMayDefend, lang)}`);
-      for (const d of step.defense) out(`  may ${name(d.defender)} defend it? ${d.allowed ? "yes" : "no"} — ${text(d, lang)}`);
-    }
+    for (const refusal of step.refusals ?? []) out(`  ${t.refused} [${refusal.code}] ${refusal.message}`);
     const perceived = Object.entries(step.afterTurnEnd).filter(([, p]) => p).map(([id]) => name(id));
-    out(`perceived by, at the end of the turn: ${perceived.length ? perceived.join(", ") : "nobody"}`);
+    out(`${t.perceivedBy}: ${perceived.length ? perceived.join(", ") : t.nobody}`);
   }
   out();
-  out("## Summary");
-  out("| observer | first perceives on turn | perceives at the end |");
+  out(`## ${t.summary}`);
+  out(`| ${t.observer} | ${t.firstTurn} | ${t.atEnd} |`);
   out("|---|---|---|");
-  for (const row of run.summary) out(`| ${row.name} | ${row.firstPerceivedTurn ?? "never"} | ${row.perceivesAtEnd ? "yes" : "no"} |`);
+  for (const row of run.summary) out(`| ${row.name} | ${row.firstPerceivedTurn ?? t.never} | ${row.perceivesAtEnd ? t.yes : t.no} |`);
   out();
 }
 
@@ -218,8 +227,8 @@ function main() {
   if (values.lang !== "en" && values.lang !== "fr") throw new ScenarioError("--lang", 'expected "en" or "fr"');
   let seedOverride;
   if (values.seed !== undefined) {
-    seedOverride = Number(values.seed);
-    if (!Number.isSafeInteger(seedOverride) || seedOverride < 0 || seedOverride > 9_000_000_000) {
+    seedOverride = /^\d{1,10}$/.test(values.seed) ? Number(values.seed) : NaN;
+    if (!Number.isSafeInteger(seedOverride) || seedOverride > 9_000_000_000) {
       throw new ScenarioError("--seed", "expected an integer from 0 to 9000000000");
     }
   }
@@ -235,6 +244,11 @@ function main() {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // A closed pipe (`| head`) ends the demo quietly.
+  process.stdout.on("error", (error) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
   try {
     main();
   } catch (error) {

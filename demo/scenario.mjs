@@ -150,6 +150,9 @@ export function loadScenario(file) {
     throw new ScenarioError("finale.attack.target", `"${attack.target}" is not an observer id`);
   }
   const seed = scenario.seed === undefined ? 1 : number(scenario.seed, "seed");
+  if (!Number.isSafeInteger(seed) || seed < 0 || seed > 9_000_000_000) {
+    throw new ScenarioError("seed", "expected an integer from 0 to 9000000000");
+  }
   return {
     name: scenario.name ?? file,
     description: scenario.description ?? "",
