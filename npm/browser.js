@@ -138,6 +138,8 @@ export const settle = guard("settle");
 export const parseScene = guard("parseScene");
 export const clearView = guard("clearView");
 export const clearViewMatrix = guard("clearViewMatrix");
+/** The nine P2 situation modifiers and their values: `[{ id, value }]`. */
+export const situationModifiers = guard("situationModifiers");
 const engineErrorCodes = guard("errorCodes");
 
 /** Every error code a furtive call can throw: the engine's, then the JavaScript layer's. */

@@ -631,3 +631,5 @@ export declare function clearViewMatrix(scene: SceneInput, tokens?: TokenPlaceme
 
 /** Every error code a call can throw: the engine's, then the JavaScript layer's. */
 export declare function errorCodes(): ErrorCode[];
+/** The nine P2 situation modifiers in the order of the rule text, with their values (`dark`: 50...). */
+export declare function situationModifiers(): { id: SituationModifier; value: number }[];

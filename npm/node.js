@@ -64,6 +64,9 @@ export const parseScene = bind("parseScene");
 export const clearView = bind("clearView");
 export const clearViewMatrix = bind("clearViewMatrix");
 
+/** The nine P2 situation modifiers and their values: `[{ id, value }]`. */
+export const situationModifiers = addon ? () => addon.situationModifiers() : engine.situationModifiers;
+
 /** Every error code a furtive call can throw: the engine's, then the JavaScript layer's. */
 export function errorCodes() {
   return addon ? [...addon.errorCodes(), ...BINDING_ERROR_CODES] : engine.errorCodes();

@@ -36,6 +36,7 @@ done
 run "bad input (napi, wasm)" node --test tests/js/bad-input.test.mjs
 run "scenes (napi, wasm; ../shared/fixtures)" node --test tests/js/scenes.test.mjs
 run "shapes (golden results against index.d.ts)" node --test tests/js/shapes.test.mjs
+run "situation modifiers (napi, wasm)" node --test tests/js/modifiers.test.mjs
 run "types (tsc --noEmit)" bash -c 'cd tests/js && npx tsc --noEmit -p tsconfig.json && echo "types: npm/index.d.ts checks against tests/js/types.ts"'
 run "pack (npm pack, install, Node and Chromium)" node --test tests/js/pack.test.mjs
 

@@ -25,19 +25,6 @@ export const SCENE_FLAGS = Object.freeze({
   hiders: "hiders",
 });
 
-/** The nine P2 situation modifiers: engine id, value shown in the GM dialog. */
-export const SITUATION_MODIFIERS = Object.freeze([
-  { id: "sprint", value: -50 },
-  { id: "already_perceived", value: -100 },
-  { id: "dark", value: 50 },
-  { id: "no_cover", value: -50 },
-  { id: "cluttered", value: 50 },
-  { id: "very_quiet", value: -50 },
-  { id: "very_noisy", value: 50 },
-  { id: "strong_smells", value: 50 },
-  { id: "deserted", value: -50 },
-]);
-
 /** The three defenses the Defend action offers (P6). */
 export const DEFENSES = Object.freeze(["dodge", "parry", "block"]);
 

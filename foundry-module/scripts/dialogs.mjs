@@ -8,7 +8,8 @@
  * `button.form` is the dialog's form in both versions.
  */
 
-import { DEFENSES, HIT_ZONES, SITUATION_MODIFIERS } from "./constants.mjs";
+import { DEFENSES, HIT_ZONES } from "./constants.mjs";
+import { situationModifiers } from "./engine.mjs";
 import { escapeHtml, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 
@@ -77,7 +78,7 @@ export async function hideDialog({ tokenName, requester, intro, ruleset, senses,
       percentile,
       intro: intro ?? (requester ? t("FURTIVE.Dialog.HideIntroPlayer", { name: tokenName, user: requester }) : t("FURTIVE.Dialog.HideIntro", { name: tokenName })),
       situationLabel: t("FURTIVE.Dialog.Situation"),
-      situation: SITUATION_MODIFIERS.map((m) => ({ id: m.id, value: m.value > 0 ? `+${m.value}` : String(m.value), label: t(`FURTIVE.Modifier.${m.id}`), checked: situation.includes(m.id) })),
+      situation: (percentile ? situationModifiers() : []).map((m) => ({ id: m.id, value: m.value > 0 ? `+${m.value}` : String(m.value), label: t(`FURTIVE.Modifier.${m.id}`), checked: situation.includes(m.id) })),
       freeLabel: t("FURTIVE.Dialog.FreeModifier"),
       freeNameLabel: t("FURTIVE.Dialog.FreeModifierLabel"),
       freePlaceholder: t("FURTIVE.Dialog.FreeModifierPlaceholder"),

@@ -176,3 +176,10 @@ export const hiddenFrom = (state) => guarded((e) => e.hiddenFrom(state));
  * @returns {string[]}
  */
 export const errorCodes = () => guarded((e) => e.errorCodes());
+
+/**
+ * `situationModifiers()`: the nine P2 situation modifiers with their values,
+ * from the engine (the Hide dialog shows them).
+ * @returns {{id: string, value: number}[]}
+ */
+export const situationModifiers = () => guarded((e) => e.situationModifiers());

@@ -143,6 +143,7 @@
  * @property {(state: EngineState, requests: Request[], seed: number) => EngineEvent[]} rollRequests
  * @property {(state: EngineState, event: EngineEvent, seed: number) => Outcome} settle
  * @property {() => string[]} errorCodes
+ * @property {() => {id: string, value: number}[]} situationModifiers
  */
 
 export {};

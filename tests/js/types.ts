@@ -24,6 +24,7 @@ import type {
   Outcome,
   Pair,
   Request,
+  SituationModifier,
   State,
 } from "furtive";
 
@@ -108,6 +109,8 @@ async function scenario(api: Api): Promise<void> {
   const feet: number | undefined = placed.distance[0]?.[1];
 
   const codes: ErrorCode[] = api.errorCodes();
+  const modifiers: { id: SituationModifier; value: number }[] = api.situationModifiers();
+  void modifiers;
   try {
     api.apply(state, { type: "enterStealth", hider: "nobody", roll: 37 });
   } catch (error) {

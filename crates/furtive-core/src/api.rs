@@ -216,6 +216,18 @@ pub fn settle(state: Value, event: Value, seed: Value) -> Result<Value, Error> {
     to_json(&crate::settle(&state, event, parse_seed(&seed)?)?)
 }
 
+/// `situationModifiers() -> [{ id, value }]`: the nine P2 situation
+/// modifiers in the order of the rule text, with their values, for UIs that
+/// offer them (the Foundry module's Hide dialog).
+pub fn situation_modifiers() -> Value {
+    Value::Array(
+        crate::state::SituationModifier::ALL
+            .iter()
+            .map(|m| serde_json::json!({ "id": m.id(), "value": m.value() }))
+            .collect(),
+    )
+}
+
 /// `errorCodes() -> string[]`: every stable error code.
 pub fn error_codes() -> Value {
     Value::from(Error::CODES.to_vec())

@@ -1149,3 +1149,22 @@ fn p9_allies_perceiving_the_hider_do_not_add_minus_100() {
         .situation
         .contains(&SituationModifier::AlreadyPerceived));
 }
+
+#[test]
+fn p2_situation_modifiers_lists_the_nine_with_their_values() {
+    let list = furtive_core::api::situation_modifiers();
+    assert_eq!(
+        list,
+        json!([
+            {"id": "sprint", "value": -50},
+            {"id": "already_perceived", "value": -100},
+            {"id": "dark", "value": 50},
+            {"id": "no_cover", "value": -50},
+            {"id": "cluttered", "value": 50},
+            {"id": "very_quiet", "value": -50},
+            {"id": "very_noisy", "value": 50},
+            {"id": "strong_smells", "value": 50},
+            {"id": "deserted", "value": -50}
+        ])
+    );
+}

@@ -118,6 +118,12 @@ export!(
     "clearViewMatrix", clear_view_matrix, api::clear_view_matrix, scene, tokens
 );
 
+/// `situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values.
+#[napi(js_name = "situationModifiers")]
+pub fn situation_modifiers() -> Value {
+    api::situation_modifiers()
+}
+
 /// `errorCodes() -> string[]`: every stable error code of the engine.
 #[napi(js_name = "errorCodes")]
 pub fn error_codes() -> Value {

@@ -121,6 +121,12 @@ export!(
     "clearViewMatrix", clear_view_matrix, api::clear_view_matrix, scene, tokens
 );
 
+/// `situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values.
+#[wasm_bindgen(js_name = "situationModifiers")]
+pub fn situation_modifiers() -> Result<JsValue, JsValue> {
+    output(Ok(api::situation_modifiers()))
+}
+
 /// `errorCodes() -> string[]`: every stable error code of the engine.
 #[wasm_bindgen(js_name = "errorCodes")]
 pub fn error_codes() -> Result<JsValue, JsValue> {
