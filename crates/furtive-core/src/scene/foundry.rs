@@ -134,6 +134,15 @@ fn array<'a>(object: &'a Object, key: &str) -> Result<&'a [Value], Error> {
 
 pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
     let scene = as_object(value, "scene")?;
+    // Every Scene export has a `walls` array (empty when it has no wall); an
+    // object without one is not a scene, and reading it as an empty map
+    // would make every token see every other.
+    if get(scene, "walls").is_none() {
+        return Err(invalid(
+            "walls",
+            "missing: a Foundry Scene export has a `walls` array".to_owned(),
+        ));
+    }
     let walls_json = array(scene, "walls")?;
     let any_sense = walls_json.iter().any(|wall| {
         wall.as_object()
