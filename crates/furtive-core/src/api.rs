@@ -17,75 +17,53 @@ use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, Pi
 use crate::scene::{ClearViewQuery, Scene, Token};
 use crate::state::{Config, State};
 
-/// Parses `value` as `T`; errors are `invalid_input` naming `what.path`.
-pub fn parse<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, Error> {
+/// Parses `value` as `T`; on failure, the path of the bad value inside
+/// `value` (`""` for `value` itself, `"a.b[2]"`) and serde's message.
+fn parse_at_path<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
     serde_path_to_error::deserialize(value).map_err(|error| {
         let path = error.path().to_string();
-        let field = if path == "." || path.is_empty() {
-            what.to_owned()
-        } else if path.starts_with('[') {
-            format!("{what}{path}")
-        } else {
-            format!("{what}.{path}")
-        };
-        Error::InvalidInput {
-            field,
-            message: error.into_inner().to_string(),
-        }
+        let path = if path == "." { String::new() } else { path };
+        (path, error.into_inner().to_string())
     })
 }
 
-/// Parses an event. `Event` is an internally tagged enum (`type`), and
-/// serde buffers such enums before reading their fields, so the path of a
-/// bad field is lost (`event: invalid type: integer `3`, expected a
-/// string`). When that happens, the fields of the event are parsed one by
-/// one with their types to name the bad one (`event.hider: ...`). The
-/// accept/refuse decision is always `Event`'s own; this only words the error.
-/// (Fix: event errors used to name no field.)
-pub fn parse_event(what: &str, value: Value) -> Result<Event, Error> {
-    match parse::<Event>(what, value.clone()) {
-        Ok(event) => Ok(event),
-        Err(Error::InvalidInput { field, message }) if field == what => {
-            Err(locate_event_error(what, &value).unwrap_or(Error::InvalidInput { field, message }))
-        }
-        Err(error) => Err(error),
+/// `what` followed by a path from [`parse_at_path`]: `event`, `event.hider`, `tokens[2]`.
+fn field_at(what: &str, path: &str) -> String {
+    if path.is_empty() || path.starts_with('[') {
+        format!("{what}{path}")
+    } else {
+        format!("{what}.{path}")
     }
 }
 
-/// The first field of an event object that does not parse as the type that
-/// field has in every event (field names mean the same in all of them).
-fn locate_event_error(what: &str, value: &Value) -> Option<Error> {
-    use crate::event::ViewEntry;
-    use crate::state::{Creature, HitZone, Modifiers};
-    fn check<T: DeserializeOwned>(field: &str, value: &Value) -> Option<Error> {
-        parse::<T>(field, value.clone()).err()
-    }
-    let object = value.as_object()?;
-    for (key, field_value) in object {
-        let field = format!("{what}.{key}");
-        let error = match key.as_str() {
-            "type" => check::<String>(&field, field_value),
-            "hider" | "observer" | "attacker" | "target" | "token" | "combatant" => {
-                check::<String>(&field, field_value)
-            }
-            "roll" | "total" => check::<i64>(&field, field_value),
-            "hits" => check::<u32>(&field, field_value),
-            "round" => check::<Option<u32>>(&field, field_value),
-            "moved" | "sprinting" | "noisy" | "area" | "perceived" => {
-                check::<bool>(&field, field_value)
-            }
-            "modifiers" => check::<Modifiers>(&field, field_value),
-            "precautions" | "allies" => check::<Vec<String>>(&field, field_value),
-            "view" => check::<Vec<ViewEntry>>(&field, field_value),
-            "creature" => check::<Creature>(&field, field_value),
-            "hitZone" => check::<Option<HitZone>>(&field, field_value),
-            _ => None,
-        };
-        if error.is_some() {
-            return error;
-        }
-    }
-    None
+/// Parses `value` as `T`; errors are `invalid_input` naming `what.path`.
+pub fn parse<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, Error> {
+    parse_at_path(value).map_err(|(path, message)| Error::InvalidInput {
+        field: field_at(what, &path),
+        message,
+    })
+}
+
+/// Parses an event (`{"type": ..., ...}`); errors are `invalid_input`
+/// naming the field as the caller wrote it: `event.type` for an unknown
+/// type, `event.hider` for a bad field, `event` for a missing one.
+pub fn parse_event(what: &str, value: Value) -> Result<Event, Error> {
+    let (tag, keyed) =
+        crate::event::key_by_type(value).map_err(|(field, message)| Error::InvalidInput {
+            field: field_at(what, field.unwrap_or("")),
+            message,
+        })?;
+    parse_at_path::<crate::event::EventByName>(keyed)
+        .map(Event::from)
+        .map_err(|(path, message)| {
+            // The path starts at the key, which is the tag: `sprint.token`.
+            // An error before it (the tag names no event) is the type's.
+            let field = match path.strip_prefix(tag.as_str()) {
+                Some(rest) if !path.is_empty() => format!("{what}{rest}"),
+                _ => format!("{what}.type"),
+            };
+            Error::InvalidInput { field, message }
+        })
 }
 
 /// Parses the JSON text of one argument, as the bindings receive it: the

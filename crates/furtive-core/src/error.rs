@@ -78,9 +78,9 @@ pub enum Error {
     #[error("{field}: `{id}` cannot act on itself")]
     SelfReference { field: String, id: String },
 
-    /// Malformed scene data. Reserved: no engine path returns it yet (there
-    /// is no scene module in furtive-core); kept so the published code list
-    /// stays stable.
+    /// Malformed scene data: a Foundry Scene export or a normalized scene
+    /// that [`crate::Scene::from_value`] cannot read. `field` is the path
+    /// inside the scene (`walls[12].c`).
     #[error("{field}: {message}")]
     InvalidScene { field: String, message: String },
 }
