@@ -44,26 +44,50 @@ pub fn parse<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, Error> 
     })
 }
 
-/// Parses an event (`{"type": ..., ...}`); errors are `invalid_input`
-/// naming the field as the caller wrote it: `event.type` for an unknown
-/// type, `event.hider` for a bad field, `event` for a missing one.
-pub fn parse_event(what: &str, value: Value) -> Result<Event, Error> {
-    let (tag, keyed) =
-        crate::event::key_by_type(value).map_err(|(field, message)| Error::InvalidInput {
+/// Parses an internally tagged enum (see `crate::tagged`) through its
+/// externally tagged twin `B`; errors are `invalid_input` naming the field
+/// as the caller wrote it: `event.type` for an unknown type, `event.hider`
+/// for a bad field, `event` for a missing one.
+fn parse_tagged<T: From<B>, B: DeserializeOwned>(
+    what: &str,
+    tag: &'static str,
+    value: Value,
+) -> Result<T, Error> {
+    let (name, keyed) =
+        crate::tagged::key_by_tag(tag, value).map_err(|(field, message)| Error::InvalidInput {
             field: field_at(what, field.unwrap_or("")),
             message,
         })?;
-    parse_at_path::<crate::event::EventByName>(keyed)
-        .map(Event::from)
-        .map_err(|(path, message)| {
-            // The path starts at the key, which is the tag: `sprint.token`.
-            // An error before it (the tag names no event) is the type's.
-            let field = match path.strip_prefix(tag.as_str()) {
-                Some(rest) if !path.is_empty() => format!("{what}{rest}"),
-                _ => format!("{what}.type"),
-            };
-            Error::InvalidInput { field, message }
+    parse_at_path::<B>(keyed)
+        .map(T::from)
+        .map_err(|(path, message)| Error::InvalidInput {
+            field: field_at(what, &crate::tagged::field_in_variant(&name, tag, &path)),
+            message,
         })
+}
+
+/// Parses an event (`{"type": ..., ...}`); errors name the field as in
+/// [`parse`]: `event.type` for an unknown type, `event.hider` for a bad
+/// field, `event` for a missing one.
+pub fn parse_event(what: &str, value: Value) -> Result<Event, Error> {
+    parse_tagged::<Event, crate::event::EventByName>(what, "type", value)
+}
+
+/// Parses the `requests` argument of `rollRequests`: an array of
+/// `{"kind": ..., ...}`; errors name `requests[i].field`.
+fn parse_requests(value: Value) -> Result<Vec<Request>, Error> {
+    let items: Vec<Value> = parse("requests", value)?;
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            parse_tagged::<Request, crate::outcome::RequestByName>(
+                &format!("requests[{i}]"),
+                "kind",
+                item,
+            )
+        })
+        .collect()
 }
 
 /// Parses the JSON text of one argument, as the bindings receive it: the
@@ -179,7 +203,7 @@ pub fn hidden_from(state: Value) -> Result<Value, Error> {
 pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value, Error> {
     let state: State = parse("state", state)?;
     crate::engine::validate_state(&state)?;
-    let requests: Vec<Request> = parse("requests", requests)?;
+    let requests = parse_requests(requests)?;
     to_json(&crate::roll_requests(
         &state,
         &requests,

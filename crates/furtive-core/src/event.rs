@@ -3,9 +3,9 @@
 //! JSON shape: an object with a `type` tag in camelCase and camelCase fields,
 //! e.g. `{"type":"perceptionRolled","hider":"h","observer":"o","total":17}`.
 
-use serde::de::Unexpected;
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
+
+use crate::tagged::tagged_enum;
 
 use crate::state::{Creature, HitZone, Modifiers, TokenId};
 
@@ -21,59 +21,10 @@ pub struct ViewEntry {
     pub distance: Option<f64>,
 }
 
-/// Declares [`Event`] once and derives two views of it:
-///
-/// - `Event` itself serializes internally tagged (`{"type": "enterStealth", ...}`);
-/// - `EventByName` (crate-private) has the same variants and fields,
-///   externally tagged (`{"enterStealth": {...}}`), and is what events are
-///   read as.
-///
-/// Reading an internally tagged enum makes serde buffer the whole object
-/// (its `Content` type) and then read every variant from that buffer: it
-/// doubled the code of every event variant in the wasm build (about 75 KB)
-/// and lost the path of a bad field. Reading the externally tagged view
-/// after moving `type` to the key avoids both; the JSON shape is unchanged.
-macro_rules! events {
-    (
-        $(#[$meta:meta])*
-        pub enum Event {
-            $(
-                $(#[$variant_meta:meta])*
-                $variant:ident {
-                    $( $(#[$field_meta:meta])* $field:ident : $type:ty ),* $(,)?
-                }
-            ),* $(,)?
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, PartialEq, Serialize)]
-        #[serde(tag = "type", rename_all = "camelCase", rename_all_fields = "camelCase")]
-        pub enum Event {
-            $(
-                $(#[$variant_meta])*
-                $variant { $( $(#[$field_meta])* $field: $type ),* },
-            )*
-        }
-
-        /// [`Event`] keyed by its tag, externally tagged; see `events!`.
-        #[derive(Deserialize)]
-        #[serde(rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
-        pub(crate) enum EventByName {
-            $( $variant { $( $(#[$field_meta])* $field: $type ),* }, )*
-        }
-
-        impl From<EventByName> for Event {
-            fn from(event: EventByName) -> Event {
-                match event {
-                    $( EventByName::$variant { $($field),* } => Event::$variant { $($field),* }, )*
-                }
-            }
-        }
-    };
-}
-
-events! {
+tagged_enum! {
+tag = "type", by_name = EventByName;
 /// An event for [`crate::apply`].
+#[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     /// Add a creature, or replace the data of a known one (token created,
     /// duplicated or its actor changed). Pairs are kept.
@@ -226,68 +177,4 @@ impl Event {
             Event::GmOverride { .. } => "gmOverride",
         }
     }
-}
-
-/// Reads an event object with serde: the `type` tag is moved to the key and
-/// the externally tagged view is read (see `events!`). The bindings go
-/// through [`crate::api::parse_event`] instead, which also names the field.
-impl<'de> Deserialize<'de> for Event {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error as _;
-        let (_, keyed) = key_by_type(Value::deserialize(deserializer)?)
-            .map_err(|(_, message)| D::Error::custom(message))?;
-        EventByName::deserialize(keyed)
-            .map(Event::from)
-            .map_err(D::Error::custom)
-    }
-}
-
-/// A failure to read the `type` tag: the field at fault (`None` for the
-/// event itself, `Some("type")` for the tag) and the message.
-pub(crate) type TagError = (Option<&'static str>, String);
-
-/// Moves the `type` tag of an event object to the key:
-/// `{"type": "sprint", "token": "t"}` becomes `("sprint", {"sprint": {"token": "t"}})`.
-pub(crate) fn key_by_type(value: Value) -> Result<(String, Value), TagError> {
-    let mut fields = match value {
-        Value::Object(fields) => fields,
-        other => {
-            return Err((
-                None,
-                format!(
-                    "invalid type: {}, expected an event object with a `type`",
-                    unexpected(&other)
-                ),
-            ))
-        }
-    };
-    match fields.remove("type") {
-        Some(Value::String(tag)) => {
-            let mut keyed = Map::new();
-            keyed.insert(tag.clone(), Value::Object(fields));
-            Ok((tag, Value::Object(keyed)))
-        }
-        Some(other) => Err((
-            Some("type"),
-            format!("invalid type: {}, expected a string", unexpected(&other)),
-        )),
-        None => Err((None, "missing field `type`".to_owned())),
-    }
-}
-
-/// How serde words a JSON value it did not expect (`integer `3``, `null`).
-fn unexpected(value: &Value) -> String {
-    let unexpected = match value {
-        Value::Null => Unexpected::Other("null"),
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => Unexpected::Unsigned(u),
-            (_, Some(i), _) => Unexpected::Signed(i),
-            (_, _, f) => Unexpected::Float(f.unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
-    };
-    unexpected.to_string()
 }

@@ -28,6 +28,7 @@ pub mod query;
 pub mod roller;
 pub mod scene;
 pub mod state;
+mod tagged;
 
 pub use engine::{apply, create_state, validate_state};
 pub use error::{Error, ErrorInfo};

@@ -91,7 +91,7 @@ pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
         .iter()
         .fold(hider.held_total.unwrap_or(0), |total, penalty| {
             let applies = match &penalty.scope {
-                PenaltyScope::All => true,
+                PenaltyScope::All {} => true,
                 PenaltyScope::AlliesOf {
                     attacker,
                     side: attacker_side,
@@ -599,7 +599,7 @@ fn attack(
         if let Some(record) = state.hiders.get_mut(attacker) {
             record.penalties.push(Penalty {
                 amount,
-                scope: PenaltyScope::All,
+                scope: PenaltyScope::All {},
                 clause: "O8".into(),
             });
         }

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::tagged::tagged_enum;
+
 use crate::state::{Modifiers, State, TokenId};
 
 /// A status effect the engine toggles on a token.
@@ -23,14 +25,11 @@ pub struct Expiry {
     pub turn_end_of: TokenId,
 }
 
+tagged_enum! {
+tag = "kind", by_name = ChangeByName;
 /// Something visible changed. Computed by comparing the state before and
 /// after the event, so every change is reported exactly once.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Change {
     /// Whether `observer` perceives `hider` changed.
     Visibility {
@@ -47,14 +46,12 @@ pub enum Change {
         expires: Option<Expiry>,
     },
 }
+}
 
+tagged_enum! {
+tag = "kind", by_name = RequestByName;
 /// A roll the caller must make and feed back as an event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Request {
     /// `observer` makes a Perception check against `hider` (O4, O9); answer
     /// with a `perceptionRolled` event.
@@ -70,6 +67,7 @@ pub enum Request {
         modifiers: Modifiers,
         clause: String,
     },
+}
 }
 
 /// Who may read a log entry.

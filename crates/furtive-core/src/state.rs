@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::tagged::tagged_enum;
+
 /// The state format this engine reads and writes.
 pub const STATE_VERSION: u32 = 1;
 
@@ -284,16 +286,18 @@ impl Modifiers {
     }
 }
 
+tagged_enum! {
+tag = "kind", by_name = PenaltyScopeByName;
 /// Which observers a penalty applies to (O6).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", tag = "kind", deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PenaltyScope {
     /// Every observer (O8).
-    All,
+    All {},
     /// Every creature on `side` except `attacker` itself: the attacker's
     /// allies (O11). The side is kept so the scope survives the attacker
     /// leaving the scene.
     AlliesOf { attacker: TokenId, side: String },
+}
 }
 
 /// A penalty that lowers the held total (O6).

@@ -201,7 +201,7 @@ fn event_errors_name_the_field() {
         ),
         (
             json!([{"type": "combatEnd"}]),
-            "event: invalid type: sequence, expected an event object with a `type`",
+            "event: invalid type: sequence, expected an object with a `type`",
         ),
         (json!({"hider": "rogue"}), "event: missing field `type`"),
     ];
@@ -209,6 +209,44 @@ fn event_errors_name_the_field() {
         let actual = message(event);
         assert!(actual.starts_with(expected), "{actual}");
     }
+}
+
+/// The other tagged enums name their fields too: `requests[i]` of
+/// `rollRequests` exactly, a penalty `scope` inside a state after the path
+/// of the scope.
+#[test]
+fn request_and_penalty_scope_errors_name_the_field() {
+    let state = serde_json::to_value(opposed()).unwrap();
+    let error = api::roll_requests(
+        state.clone(),
+        json!([{"kind": "stealthRoll", "hider": "rogue", "modifiers": {}, "clause": "O7"}, {"kind": "perceptionCheck", "hider": 1, "observer": "guard"}]),
+        json!(1),
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("requests[1].hider: invalid type: integer `1`, expected a string"),
+        "{error}"
+    );
+    let error = api::roll_requests(state, json!([{"hider": "rogue"}]), json!(1)).unwrap_err();
+    assert_eq!(error.to_string(), "requests[0]: missing field `kind`");
+
+    let hiding = api::apply(
+        serde_json::to_value(opposed()).unwrap(),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 12, "moved": true}),
+    )
+    .unwrap()["state"]
+        .clone();
+    let mut bad = hiding.clone();
+    bad["hiders"]["rogue"]["penalties"] = json!([{"amount": 5, "clause": "O11", "scope": {"kind": "alliesOf", "attacker": 3, "side": "guards"}}]);
+    let error = api::perceives(bad, json!({"observer": "guard", "hider": "rogue"})).unwrap_err();
+    assert!(
+        error.to_string().starts_with(
+            "state.hiders.rogue.penalties[0].scope: attacker: invalid type: integer `3`, expected a string"
+        ),
+        "{error}"
+    );
 }
 
 /// `Event` also reads and writes through plain serde, in the same shape.

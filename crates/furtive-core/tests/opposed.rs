@@ -523,7 +523,7 @@ fn o8_noisy_attack_penalties_are_global_and_cumulative() {
     assert!(record
         .penalties
         .iter()
-        .all(|p| p.scope == PenaltyScope::All && p.clause == "O8"));
+        .all(|p| p.scope == PenaltyScope::All {} && p.clause == "O8"));
     for observer in ["guard", "friend", "merchant", "dog"] {
         assert_eq!(effective(&scene, observer), 3, "{observer}");
     }

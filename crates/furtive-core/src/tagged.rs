@@ -1,0 +1,155 @@
+//! Internally tagged enums that serde reads without buffering.
+//!
+//! The JSON shape of [`crate::Event`] (`{"type": "enterStealth", ...}`),
+//! [`crate::Request`], [`crate::Change`] and [`crate::state::PenaltyScope`]
+//! (`{"kind": ...}`) is serde's internally tagged representation. Reading
+//! that representation with serde's derive buffers the whole object first
+//! (serde's private `Content` type) and then reads the variant from the
+//! buffer. In the wasm build this doubled the code of every variant (about
+//! 100 KB of 700 KB) and lost the path of a bad field inside the enum.
+//!
+//! [`tagged_enum!`] declares such an enum once and derives two views of it:
+//! the public enum, serialized internally tagged, and a crate-private
+//! externally tagged twin (`{"enterStealth": {...}}`) with the same
+//! variants and fields. Reading moves the tag to the key ([`key_by_tag`])
+//! and reads the twin, which serde does without buffering. The JSON shape,
+//! the field names and the error messages are serde's own.
+
+use serde::de::Unexpected;
+use serde_json::{Map, Value};
+
+/// Declares an internally tagged enum: `tag = "type", by_name = EventByName;`
+/// then the enum, whose variants all have braces (`CombatEnd {}`).
+macro_rules! tagged_enum {
+    (
+        tag = $tag:literal, by_name = $by_name:ident;
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $(
+                $(#[$variant_meta:meta])*
+                $variant:ident {
+                    $( $(#[$field_meta:meta])* $field:ident : $type:ty ),* $(,)?
+                }
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(serde::Serialize)]
+        #[serde(tag = $tag, rename_all = "camelCase", rename_all_fields = "camelCase")]
+        pub enum $name {
+            $(
+                $(#[$variant_meta])*
+                $variant { $( $(#[$field_meta])* $field: $type ),* },
+            )*
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`] keyed by its `", $tag, "`, externally tagged: what it is read as (`crate::tagged`).")]
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
+        pub(crate) enum $by_name {
+            $( $variant { $( $(#[$field_meta])* $field: $type ),* }, )*
+        }
+
+        impl From<$by_name> for $name {
+            fn from(value: $by_name) -> $name {
+                match value {
+                    $( $by_name::$variant { $($field),* } => $name::$variant { $($field),* }, )*
+                }
+            }
+        }
+
+        /// Reads the internally tagged shape. A bad field inside is named
+        /// at the start of the message (`attacker: invalid type: ...`),
+        /// after the path of the enum itself.
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use serde::de::Error as _;
+                let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
+                let (tag, keyed) = $crate::tagged::key_by_tag($tag, value).map_err(|(field, message)| {
+                    D::Error::custom(match field {
+                        Some(field) => format!("{field}: {message}"),
+                        None => message,
+                    })
+                })?;
+                serde_path_to_error::deserialize::<_, $by_name>(keyed)
+                    .map($name::from)
+                    .map_err(|error| {
+                        let path = error.path().to_string();
+                        let message = error.into_inner();
+                        let field = $crate::tagged::field_in_variant(&tag, $tag, &path);
+                        if field.is_empty() {
+                            D::Error::custom(message)
+                        } else {
+                            D::Error::custom(format_args!("{field}: {message}"))
+                        }
+                    })
+            }
+        }
+    };
+}
+pub(crate) use tagged_enum;
+
+/// A failure to read the tag: the field at fault (`None` for the object
+/// itself, `Some(tag)` for the tag) and serde's message.
+pub(crate) type TagError = (Option<&'static str>, String);
+
+/// Moves the tag of an object to the key: with `tag = "type"`,
+/// `{"type": "sprint", "token": "t"}` becomes `("sprint", {"sprint": {"token": "t"}})`.
+pub(crate) fn key_by_tag(tag: &'static str, value: Value) -> Result<(String, Value), TagError> {
+    let mut fields = match value {
+        Value::Object(fields) => fields,
+        other => {
+            return Err((
+                None,
+                format!(
+                    "invalid type: {}, expected an object with a `{tag}`",
+                    unexpected(&other)
+                ),
+            ))
+        }
+    };
+    match fields.remove(tag) {
+        Some(Value::String(name)) => {
+            let mut keyed = Map::new();
+            keyed.insert(name.clone(), Value::Object(fields));
+            Ok((name, Value::Object(keyed)))
+        }
+        Some(other) => Err((
+            Some(tag),
+            format!("invalid type: {}, expected a string", unexpected(&other)),
+        )),
+        None => Err((None, format!("missing field `{tag}`"))),
+    }
+}
+
+/// Where an error of the keyed twin lies in the caller's object, from the
+/// path `serde_path_to_error` reports inside `{name: {...}}`: the tag for
+/// an error before the key (an unknown variant), `""` for the object
+/// itself (`name`: a missing field), else the field path (`name.view[0]`
+/// gives `view[0]`).
+pub(crate) fn field_in_variant(name: &str, tag: &str, path: &str) -> String {
+    if path.is_empty() || path == "." {
+        return tag.to_owned();
+    }
+    match path.strip_prefix(name) {
+        Some(rest) => rest.trim_start_matches('.').to_owned(),
+        None => tag.to_owned(),
+    }
+}
+
+/// How serde words a JSON value it did not expect (`integer `3``, `null`).
+fn unexpected(value: &Value) -> String {
+    let unexpected = match value {
+        Value::Null => Unexpected::Other("null"),
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Unexpected::Unsigned(u),
+            (_, Some(i), _) => Unexpected::Signed(i),
+            (_, _, f) => Unexpected::Float(f.unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    };
+    unexpected.to_string()
+}
