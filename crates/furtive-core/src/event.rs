@@ -22,7 +22,7 @@ pub struct ViewEntry {
 }
 
 tagged_enum! {
-tag = "type", by_name = EventByName;
+tag = "type", by_name = EventByName, deny_unknown_fields;
 /// An event for [`crate::apply`].
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {

@@ -47,6 +47,7 @@ impl Roller {
             Request::PerceptionCheck {
                 hider, observer, ..
             } => {
+                state.creature("hider", hider)?;
                 let creature = state.creature("observer", observer)?;
                 let total = self.die(state.settings.check_die) + creature.perception_modifier;
                 Ok(Event::PerceptionRolled {
@@ -86,9 +87,22 @@ impl Roller {
 }
 
 /// Answers every request in order with one generator seeded by `seed`.
+/// Errors: `unknown_token` naming the request (`requests[2].hider`).
 pub fn roll_requests(state: &State, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
     let mut roller = Roller::new(seed);
-    requests.iter().map(|r| roller.answer(state, r)).collect()
+    requests
+        .iter()
+        .enumerate()
+        .map(|(i, request)| {
+            roller.answer(state, request).map_err(|error| match error {
+                Error::UnknownToken { field, id } => Error::UnknownToken {
+                    field: format!("requests[{i}].{field}"),
+                    id,
+                },
+                other => other,
+            })
+        })
+        .collect()
 }
 
 /// Applies `event`, then answers its requests with the seeded roller and

@@ -287,7 +287,7 @@ impl Modifiers {
 }
 
 tagged_enum! {
-tag = "kind", by_name = PenaltyScopeByName;
+tag = "kind", by_name = PenaltyScopeByName, deny_unknown_fields;
 /// Which observers a penalty applies to (O6).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PenaltyScope {

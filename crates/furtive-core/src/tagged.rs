@@ -14,18 +14,19 @@
 //! externally tagged twin (`{"enterStealth": {...}}`) with the same
 //! variants and fields. Reading moves the tag to the key ([`key_by_tag`])
 //! and reads the twin, which serde does without buffering. The JSON shape,
-//! the field names and the error messages are serde's own. The twins deny
-//! unknown fields, as `Event` and `PenaltyScope` always did; `Request` and
-//! `Change` now do too.
+//! the field names and the error messages are serde's own. `Event` and
+//! `PenaltyScope` refuse unknown fields, as they always did; `Request` and
+//! `Change` ignore them, as they always did.
 
 use serde::de::Unexpected;
 use serde_json::{Map, Value};
 
-/// Declares an internally tagged enum: `tag = "type", by_name = EventByName;`
+/// Declares an internally tagged enum: `tag = "type", by_name = EventByName`,
+/// optionally `, deny_unknown_fields` (refuse fields no variant has), `;`,
 /// then the enum, whose variants all have braces (`CombatEnd {}`).
 macro_rules! tagged_enum {
     (
-        tag = $tag:literal, by_name = $by_name:ident;
+        tag = $tag:literal, by_name = $by_name:ident $(, $deny:ident)?;
         $(#[$meta:meta])*
         pub enum $name:ident {
             $(
@@ -48,7 +49,8 @@ macro_rules! tagged_enum {
 
         #[doc = concat!("[`", stringify!($name), "`] keyed by its `", $tag, "`, externally tagged: what it is read as (`crate::tagged`).")]
         #[derive(serde::Deserialize)]
-        #[serde(rename_all = "camelCase", rename_all_fields = "camelCase", deny_unknown_fields)]
+        #[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+        $( #[serde($deny)] )?
         pub(crate) enum $by_name {
             $( $variant { $( $(#[$field_meta])* $field: $type ),* }, )*
         }

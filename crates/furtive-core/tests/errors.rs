@@ -229,8 +229,30 @@ fn request_and_penalty_scope_errors_name_the_field() {
             .starts_with("requests[1].hider: invalid type: integer `1`, expected a string"),
         "{error}"
     );
-    let error = api::roll_requests(state, json!([{"hider": "rogue"}]), json!(1)).unwrap_err();
+    let error =
+        api::roll_requests(state.clone(), json!([{"hider": "rogue"}]), json!(1)).unwrap_err();
     assert_eq!(error.to_string(), "requests[0]: missing field `kind`");
+    // B4: a request naming a token the state does not know is refused.
+    let error = api::roll_requests(
+        state.clone(),
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4"},
+               {"kind": "perceptionCheck", "hider": "nobody", "observer": "guard", "clause": "O4"}]),
+        json!(1),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "unknown_token");
+    assert_eq!(
+        error.to_string(),
+        "requests[1].hider: unknown token `nobody`"
+    );
+    // Requests ignore fields they do not have, as callers may tag them.
+    let answers = api::roll_requests(
+        state,
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4", "mine": 1}]),
+        json!(1),
+    )
+    .unwrap();
+    assert_eq!(answers[0]["type"], "perceptionRolled");
 
     let hiding = api::apply(
         serde_json::to_value(opposed()).unwrap(),
