@@ -10,6 +10,11 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo test"
 cargo test --workspace
+echo "== bench/wasm-floor (scripts/wasm-floor.sh) still builds against furtive-core"
+rustup target add wasm32-unknown-unknown >/dev/null
+cargo fmt --manifest-path bench/wasm-floor/Cargo.toml -- --check
+CARGO_TARGET_DIR=target/wasm-floor cargo clippy --manifest-path bench/wasm-floor/Cargo.toml \
+  --target wasm32-unknown-unknown -- -D warnings
 echo "== JavaScript: the npm package (napi, wasm in Node, wasm in Chromium)"
 bash scripts/test-js.sh
 echo "== Foundry module: fake Foundry (Node), headless Chromium, tsc --checkJs, dist/furtive.zip"

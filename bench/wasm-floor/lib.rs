@@ -88,7 +88,11 @@ pub fn floor(which: u32) {
             }),
         )),
         7 => keep(hidden_from(&state)),
-        8 => keep(roll_requests(&state, &black_box(Vec::<Request>::new()), black_box(5))),
+        8 => keep(roll_requests(
+            &state,
+            &black_box(Vec::<Request>::new()),
+            black_box(5),
+        )),
         9 => keep(settle(&state, black_box(Event::CombatEnd {}), black_box(5))),
         10 => keep(validate_state(&state)),
         _ => {
