@@ -2,7 +2,7 @@
 // Furtive's main job, outside Foundry: a hider walks past guards on a real
 // Foundry scene, and the engine decides, step by step, who perceives it.
 //
-// Usage: node demo/run.mjs [--scenario FILE]... [--seed N] [--json]
+// Usage: node demo/run.mjs [--scenario FILE]... [--seed N] [--json] [--lang en|fr]
 // Without --scenario it runs the two shipped scenarios (opposed, then percentile).
 //
 // It uses the npm package `furtive` exactly as a user would (the napi backend
@@ -132,7 +132,9 @@ export function runScenario(scenario, seed) {
         send({ ...event, hitZone: attack.hitZone }, step);
       } catch (error) {
         if (/** @type {any} */ (error).code !== "hit_zone_not_allowed") throw error;
-        step.refusals = [{ code: /** @type {any} */ (error).code, message: /** @type {Error} */ (error).message }];
+        const refused = { ...event, hitZone: attack.hitZone };
+        step.refusals = [{ event: refused, code: /** @type {any} */ (error).code, message: /** @type {Error} */ (error).message }];
+        step.timeline.push({ refusal: 0 });
         send(event, step);
       }
     } else {
@@ -195,6 +197,10 @@ function print(run, lang) {
         const { request, answer } = item;
         const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `${t.roll} ${answer.roll}`;
         out(`  ${t.request} ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} (${request.clause}) -> ${t.roller}: ${value}`);
+      } else if ("refusal" in item) {
+        const refusal = step.refusals[item.refusal];
+        out(`  ${t.event}   ${JSON.stringify(refusal.event)}`);
+        out(`  ${t.refused} [${refusal.code}] ${refusal.message}`);
       } else if ("defense" in item) {
         out(`  ${t.mayDefendItself(name(step.target))} ${step.targetMayDefend.allowed ? t.yes : t.no} — ${text(step.targetMayDefend, lang)}`);
         for (const d of step.defense) out(`  ${t.mayDefend(name(d.defender))} ${d.allowed ? t.yes : t.no} — ${text(d, lang)}`);
@@ -203,7 +209,6 @@ function print(run, lang) {
         if (item.log.audience === "gm" || !gmKeys.has(key)) out(`    [${item.log.clause}] ${text(item.log, lang)}`);
       }
     }
-    for (const refusal of step.refusals ?? []) out(`  ${t.refused} [${refusal.code}] ${refusal.message}`);
     const perceived = Object.entries(step.afterTurnEnd).filter(([, p]) => p).map(([id]) => name(id));
     out(`${t.perceivedBy}: ${perceived.length ? perceived.join(", ") : t.nobody}`);
   }

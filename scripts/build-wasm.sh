@@ -37,4 +37,11 @@ wasm-bindgen --target web --out-dir npm/wasm --out-name furtive_wasm \
   target/wasm32-unknown-unknown/wasm-release/furtive_wasm.wasm
 
 wasm=npm/wasm/furtive_wasm_bg.wasm
-echo "build-wasm: $wasm is $(wc -c <"$wasm") bytes raw, $(gzip -9 -c "$wasm" | wc -c) bytes gzipped (budget 153600 raw, 61440 gzipped)"
+raw=$(wc -c <"$wasm")
+gzipped=$(gzip -9 -c "$wasm" | wc -c)
+echo "build-wasm: $wasm is $raw bytes raw, $gzipped bytes gzipped"
+if [ "$raw" -gt 153600 ] || [ "$gzipped" -gt 61440 ]; then
+  # Reported, not enforced: the engine alone is over the budget
+  # (scripts/wasm-floor.sh), so failing here would fail every build.
+  echo "build-wasm: over the size budget of 153600 bytes raw, 61440 gzipped (see scripts/wasm-floor.sh)"
+fi

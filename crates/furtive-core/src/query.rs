@@ -227,8 +227,8 @@ pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error
         return Ok(decision(
             true,
             "P6",
-            format!("{t} is not surprised by {a}: {d} may defend."),
-            format!("{t} n'est pas surpris par {a} : {d} peut défendre."),
+            format!("{t} is not surprised by {a}: {d} may defend (P6)."),
+            format!("{t} n'est pas surpris par {a} : {d} peut défendre (P6)."),
         ));
     }
     if query.defender == query.target {
@@ -238,8 +238,8 @@ pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error
         return Ok(decision(
             false,
             "P6",
-            format!("{d} is the attacker."),
-            format!("{d} est l'attaquant."),
+            format!("{d} is the attacker (P6)."),
+            format!("{d} est l'attaquant (P6)."),
         ));
     }
     Ok(if state.perceives(&query.defender, &query.attacker) {
