@@ -105,8 +105,9 @@ fn describe_modifiers(modifiers: &Modifiers) -> (String, String) {
     for m in &modifiers.situation {
         if !seen.contains(m) {
             seen.push(*m);
-            en.push(format!("{} {:+}", m.id(), m.value()));
-            fr.push(format!("{} {:+}", m.id(), m.value()));
+            let (name_en, name_fr) = m.names();
+            en.push(format!("{name_en} {:+}", m.value()));
+            fr.push(format!("{name_fr} {:+}", m.value()));
         }
     }
     for m in &modifiers.free {
@@ -186,8 +187,8 @@ fn enter_stealth(
             "P9",
             Some(hider),
             None,
-            format!("{perceiving} observer(s) already perceive {label}: already_perceived -100 is added (P9)."),
-            format!("{perceiving} observateur(s) perçoivent déjà {label} : already_perceived -100 s'applique (P9)."),
+            format!("{perceiving} observer(s) already perceive {label}: already perceived -100 is added (P9)."),
+            format!("{perceiving} observateur(s) perçoivent déjà {label} : déjà perçu -100 s'applique (P9)."),
         );
     }
     let score = stealth_score(stealth_skill, d100, &modifiers);
@@ -503,8 +504,8 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
             "P9",
             Some(combatant),
             None,
-            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries already_perceived -100 (P9)."),
-            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit already_perceived -100 (P9)."),
+            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries already perceived -100 (P9)."),
+            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."),
             format!("The surprise turn is over: everyone perceives {label}; a new stealth roll will be harder (P9)."),
             format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité sera plus difficile (P9)."),
         );

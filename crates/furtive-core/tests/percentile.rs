@@ -1084,7 +1084,11 @@ fn p2_the_modifier_list_is_worded_in_both_languages() {
     );
     let p4 = &entries_for(&outcome, "P4", Audience::Gm)[0];
     assert!(p4.en.contains("(dark +50, GM +5, fog -5)"), "{}", p4.en);
-    assert!(p4.fr.contains("(dark +50, MJ +5, fog -5)"), "{}", p4.fr);
+    assert!(
+        p4.fr.contains("(obscurité +50, MJ +5, fog -5)"),
+        "{}",
+        p4.fr
+    );
 }
 
 #[test]
