@@ -10,7 +10,7 @@
 
 import { STATUS } from "./constants.mjs";
 import { dispatch, reportRefusal, stateOf, syncScene, upsertToken } from "./director.mjs";
-import { isActiveGM } from "./store.mjs";
+import { forgetScene, isActiveGM } from "./store.mjs";
 import { onCanvas, viewOf } from "./view.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
@@ -156,6 +156,14 @@ export async function onDeleteCombat(combat) {
   const scene = combat.scene ?? canvas?.scene;
   if (!isActiveGM() || !scene || !combat.started) return;
   await dispatch(scene, { type: "combatEnd" }).catch(reportRefusal);
+}
+
+/**
+ * `deleteScene(scene, options, userId)`: each GM forgets its stored state of the scene.
+ * @param {Scene} scene
+ */
+export async function onDeleteScene(scene) {
+  await forgetScene(/** @type {string} */ (scene.id));
 }
 
 /**

@@ -123,4 +123,5 @@ export function registerHooks() {
   }
   Hooks.on("combatTurnChange", automation.onCombatTurnChange);
   Hooks.on("deleteCombat", automation.onDeleteCombat);
+  Hooks.on("deleteScene", automation.onDeleteScene);
 }

@@ -101,6 +101,22 @@ export function hasForeignState(scene) {
 }
 
 /**
+ * Forgets a deleted scene's record. Every GM client runs it for its own
+ * copy (the setting is per user), so a deleted scene leaves no hidden
+ * numbers behind. Writes nothing when there is no record.
+ * Foundry API: `deleteScene(scene, options, userId)` hook, `game.settings.set`.
+ * @param {string} sceneId
+ */
+export async function forgetScene(sceneId) {
+  warned.delete(sceneId);
+  if (!game.user?.isGM) return;
+  const all = records();
+  if (!(sceneId in all)) return;
+  const { [sceneId]: _removed, ...rest } = all;
+  await game.settings.set(MODULE_ID, STATE_SETTING, rest);
+}
+
+/**
  * Saves a scene's record and publishes its lookup (active GM only). Writes
  * nothing when neither changed.
  * @param {Scene} scene

@@ -184,3 +184,23 @@ describe("Deleted and duplicated tokens leave no stale pairs (percentile)", () =
     assert.deepEqual(plain(apiOf(env.carol).hiddenFrom(TOKENS.sentry)).includes(TOKENS.rogue), false);
   });
 });
+
+describe("A deleted scene leaves no stored state (percentile)", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile" });
+    await hideRogue(env);
+  });
+  after(() => shutdown(env));
+
+  const stored = () => plain(env.gm.ctx.game.settings.get("furtive", "gmState"));
+
+  it("the GM's record of the scene, with its hidden numbers, is removed", async () => {
+    assert.ok(stored()[SCENE], "the hide stored a record for the scene");
+    assert.match(stored()[SCENE].raw, /"score"/);
+    await env.gm.ctx.game.scenes.get(SCENE).delete();
+    await env.server.idle();
+    assert.equal(env.gm.ctx.game.scenes.get(SCENE), undefined, "the scene is gone");
+    assert.equal(stored()[SCENE], undefined);
+  });
+});
