@@ -110,8 +110,19 @@ fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
 }
 
 /// Parses a seed: an integer 0..=2^53-1 (exact in a JavaScript number).
+/// Errors: `invalid_input` when it is not a number, `out_of_range` when it
+/// is a number outside that range or with a fraction.
 pub fn parse_seed(value: &Value) -> Result<u64, Error> {
     const MAX: u64 = (1 << 53) - 1;
+    if !value.is_number() {
+        return Err(Error::InvalidInput {
+            field: "seed".into(),
+            message: format!(
+                "invalid type: {}, expected an integer 0..={MAX}",
+                crate::tagged::unexpected(value)
+            ),
+        });
+    }
     match value.as_u64() {
         Some(seed) if seed <= MAX => Ok(seed),
         _ => match value.as_f64() {

@@ -143,7 +143,7 @@ pub(crate) fn field_in_variant(name: &str, tag: &str, path: &str) -> String {
 }
 
 /// How serde words a JSON value it did not expect (`integer `3``, `null`).
-fn unexpected(value: &Value) -> String {
+pub(crate) fn unexpected(value: &Value) -> String {
     let unexpected = match value {
         Value::Null => Unexpected::Other("null"),
         Value::Bool(b) => Unexpected::Bool(*b),
