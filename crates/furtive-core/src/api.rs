@@ -111,7 +111,8 @@ fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
 
 /// Parses a seed: an integer 0..=2^53-1 (exact in a JavaScript number).
 /// Errors: `invalid_input` when it is not a number, `out_of_range` when it
-/// is a number outside that range or with a fraction.
+/// is a number outside that range or with a fraction. (B4 Fix: a seed
+/// that is not a number used to be `out_of_range`.)
 pub fn parse_seed(value: &Value) -> Result<u64, Error> {
     const MAX: u64 = (1 << 53) - 1;
     if !value.is_number() {

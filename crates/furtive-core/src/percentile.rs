@@ -97,7 +97,7 @@ fn describe_tier(stealth_skill: u32, d100: u32) -> (String, String) {
 
 /// The active modifiers for explanations, in English and French (B3).
 /// (Fix: the empty list and unlabelled GM modifiers were English in the
-/// French text.)
+/// French text; B3/P2 Fix: situation modifiers were named by their ids.)
 fn describe_modifiers(modifiers: &Modifiers) -> (String, String) {
     let mut en: Vec<String> = Vec::new();
     let mut fr: Vec<String> = Vec::new();

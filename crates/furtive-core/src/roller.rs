@@ -88,6 +88,7 @@ impl Roller {
 
 /// Answers every request in order with one generator seeded by `seed`.
 /// Errors: `unknown_token` naming the request (`requests[2].hider`).
+/// (B4 Fix: a Perception check naming an unknown hider used to be answered.)
 pub fn roll_requests(state: &State, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
     let mut roller = Roller::new(seed);
     requests
