@@ -84,6 +84,9 @@ export function loadScenario(file) {
   }
   const base = dirname(resolve(file));
   const ruleset = scenario.ruleset;
+  if (ruleset === undefined && Array.isArray(scenario.walls)) {
+    throw new ScenarioError("scenario", `${file} looks like a Foundry scene export, not a scenario; a scenario names its scene in "scene" (format: demo/scenario.mjs)`);
+  }
   if (ruleset !== "opposed" && ruleset !== "percentile") {
     throw new ScenarioError("ruleset", 'expected "opposed" or "percentile"');
   }

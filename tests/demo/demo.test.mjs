@@ -180,4 +180,9 @@ test("a bad scenario or seed is refused with a message naming the field", () => 
   const result = spawnSync(process.execPath, ["demo/run.mjs", "--seed", "-1"], { cwd: root, encoding: "utf8" });
   assert.equal(result.status, 2);
   assert.match(result.stderr, /--seed/);
+  // A Foundry scene export given where a scenario belongs says so.
+  const scene = fileURLToPath(new URL("../../../shared/fixtures/scene-ocd-nort-gate.json", import.meta.url));
+  const wrongFile = spawnSync(process.execPath, ["demo/run.mjs", "--scenario", scene], { cwd: root, encoding: "utf8" });
+  assert.equal(wrongFile.status, 2);
+  assert.match(wrongFile.stderr, /looks like a Foundry scene export, not a scenario/);
 });
