@@ -53,17 +53,10 @@ fn parse_tagged<T: From<B>, B: DeserializeOwned>(
     tag: &'static str,
     value: Value,
 ) -> Result<T, Error> {
-    let (name, keyed) =
-        crate::tagged::key_by_tag(tag, value).map_err(|(field, message)| Error::InvalidInput {
-            field: field_at(what, field.unwrap_or("")),
-            message,
-        })?;
-    parse_at_path::<B>(keyed)
-        .map(T::from)
-        .map_err(|(path, message)| Error::InvalidInput {
-            field: field_at(what, &crate::tagged::field_in_variant(&name, tag, &path)),
-            message,
-        })
+    crate::tagged::read::<T, B>(tag, value).map_err(|(field, message)| Error::InvalidInput {
+        field: field_at(what, &field),
+        message,
+    })
 }
 
 /// Parses an event (`{"type": ..., ...}`); errors name the field as in

@@ -18,7 +18,7 @@
 //! `PenaltyScope` refuse unknown fields, as they always did; `Request` and
 //! `Change` ignore them, as they always did.
 
-use serde::de::Unexpected;
+use serde::de::{DeserializeOwned, Unexpected};
 use serde_json::{Map, Value};
 
 /// Declares an internally tagged enum: `tag = "type", by_name = EventByName`,
@@ -70,37 +70,48 @@ macro_rules! tagged_enum {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 use serde::de::Error as _;
                 let value = <serde_json::Value as serde::Deserialize>::deserialize(deserializer)?;
-                let (tag, keyed) = $crate::tagged::key_by_tag($tag, value).map_err(|(field, message)| {
-                    D::Error::custom(match field {
-                        Some(field) => format!("{field}: {message}"),
-                        None => message,
-                    })
-                })?;
-                serde_path_to_error::deserialize::<_, $by_name>(keyed)
-                    .map($name::from)
-                    .map_err(|error| {
-                        let path = error.path().to_string();
-                        let message = error.into_inner();
-                        let field = $crate::tagged::field_in_variant(&tag, $tag, &path);
-                        if field.is_empty() {
-                            D::Error::custom(message)
-                        } else {
-                            D::Error::custom(format_args!("{field}: {message}"))
-                        }
-                    })
+                $crate::tagged::read::<$name, $by_name>($tag, value).map_err(|(field, message)| {
+                    if field.is_empty() {
+                        D::Error::custom(message)
+                    } else {
+                        D::Error::custom(format_args!("{field}: {message}"))
+                    }
+                })
             }
         }
     };
 }
 pub(crate) use tagged_enum;
 
+/// Reads `value`, an object tagged by `tag`, as `T` through its externally
+/// tagged twin `B`. On failure: the field at fault inside the object (`""`
+/// for the object itself, the tag for an unknown variant, `view[0]` for a
+/// field) and serde's message. Used by `tagged_enum!`'s `Deserialize` and
+/// by `crate::api` (which also names the argument).
+pub(crate) fn read<T: From<B>, B: DeserializeOwned>(
+    tag: &'static str,
+    value: Value,
+) -> Result<T, (String, String)> {
+    let (name, keyed) = key_by_tag(tag, value)
+        .map_err(|(field, message)| (field.unwrap_or("").to_owned(), message))?;
+    serde_path_to_error::deserialize::<_, B>(keyed)
+        .map(T::from)
+        .map_err(|error| {
+            let path = error.path().to_string();
+            (
+                field_in_variant(&name, tag, &path),
+                error.into_inner().to_string(),
+            )
+        })
+}
+
 /// A failure to read the tag: the field at fault (`None` for the object
 /// itself, `Some(tag)` for the tag) and serde's message.
-pub(crate) type TagError = (Option<&'static str>, String);
+type TagError = (Option<&'static str>, String);
 
 /// Moves the tag of an object to the key: with `tag = "type"`,
 /// `{"type": "sprint", "token": "t"}` becomes `("sprint", {"sprint": {"token": "t"}})`.
-pub(crate) fn key_by_tag(tag: &'static str, value: Value) -> Result<(String, Value), TagError> {
+fn key_by_tag(tag: &'static str, value: Value) -> Result<(String, Value), TagError> {
     let mut fields = match value {
         Value::Object(fields) => fields,
         other => {
@@ -132,7 +143,7 @@ pub(crate) fn key_by_tag(tag: &'static str, value: Value) -> Result<(String, Val
 /// an error before the key (an unknown variant), `""` for the object
 /// itself (`name`: a missing field), else the field path (`name.view[0]`
 /// gives `view[0]`).
-pub(crate) fn field_in_variant(name: &str, tag: &str, path: &str) -> String {
+fn field_in_variant(name: &str, tag: &str, path: &str) -> String {
     if path.is_empty() || path == "." {
         return tag.to_owned();
     }
