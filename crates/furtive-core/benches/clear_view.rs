@@ -85,6 +85,7 @@ fn open_floor_tokens(scene: &Scene, n: usize) -> Vec<Token> {
                 width: 1.0,
                 height: 1.0,
                 elevation: 0.0,
+                darkvision: 0.0,
             });
             if tokens.len() == n {
                 return tokens;

@@ -129,16 +129,50 @@ fn a_limited_wall_and_a_sight_none_wall_do_not_block() {
     assert_eq!(both_ways(&scene, WEST, EAST), (true, true));
 }
 
+/// A proximity wall (sight 30) as issue 12 tried it: grid 100 px = 5 ft,
+/// `threshold.sight` 10 ft. Foundry's `WallThresholdData.sight` is the
+/// "minimum distance from a vision source for which this wall blocks
+/// vision", and `WALL_SENSE_TYPES.PROXIMITY` "senses bypass the wall within
+/// a certain proximity threshold". Expected: from (400, 500), 5 ft from the
+/// wall (< 10 ft), the wall does not block: clear view. From (900, 500),
+/// 20 ft away (>= 10 ft), it blocks.
 #[test]
-fn proximity_and_distance_walls_block_like_normal_walls() {
-    for code in [30, 40] {
-        let scene = scene(json!([{"c": SPLIT, "sight": code}]));
-        assert_eq!(
-            both_ways(&scene, WEST, EAST),
-            (false, false),
-            "sight {code}"
-        );
-    }
+fn b5_a_proximity_wall_blocks_only_sources_at_or_beyond_its_threshold() {
+    let scene = scene(json!([{"c": [500, 0, 500, 1000], "sight": 30, "threshold": {"sight": 10}}]));
+    assert_eq!(
+        both_ways(&scene, (400.0, 500.0), (900.0, 500.0)),
+        (true, false)
+    );
+    // Exactly at the threshold (10 ft = 200 px): "minimum distance ... for
+    // which this wall blocks" includes it.
+    assert_eq!(
+        both_ways(&scene, (300.0, 500.0), (900.0, 500.0)),
+        (false, false)
+    );
+}
+
+/// A distance wall (sight 40, "reverse proximity"): `WALL_SENSE_TYPES.
+/// DISTANCE` "senses bypass the wall outside a certain proximity
+/// threshold". Expected, the mirror of the proximity case: from (400, 500),
+/// 5 ft away, it blocks; from (900, 500), 20 ft away, clear view.
+#[test]
+fn b5_a_distance_wall_blocks_only_sources_closer_than_its_threshold() {
+    let scene = scene(json!([{"c": [500, 0, 500, 1000], "sight": 40, "threshold": {"sight": 10}}]));
+    assert_eq!(
+        both_ways(&scene, (400.0, 500.0), (900.0, 500.0)),
+        (false, true)
+    );
+}
+
+/// Without a threshold (missing or `null`: 0 ft), every source is at or
+/// beyond it. Expected: a proximity wall blocks like a normal wall, a
+/// distance wall never blocks.
+#[test]
+fn b5_threshold_walls_without_a_threshold() {
+    let proximity = scene(json!([{"c": SPLIT, "sight": 30}]));
+    assert_eq!(both_ways(&proximity, WEST, EAST), (false, false));
+    let distance = scene(json!([{"c": SPLIT, "sight": 40, "threshold": {"sight": null}}]));
+    assert_eq!(both_ways(&distance, WEST, EAST), (true, true));
 }
 
 #[test]
@@ -255,6 +289,7 @@ fn token(id: &str, x: f64, y: f64) -> Token {
         width: 1.0,
         height: 1.0,
         elevation: 0.0,
+        darkvision: 0.0,
     }
 }
 
@@ -471,6 +506,152 @@ fn wall_height_flags_limit_a_wall_to_its_elevations() {
     }]));
     assert!(!unbounded_top.has_clear_view(p(0.0, 100.0).at(500.0), p(200.0, 100.0).at(500.0)));
     assert!(unbounded_top.has_clear_view(p(0.0, 100.0), p(200.0, 100.0)));
+}
+
+/// Issue 12's low wall: grid 100 px = 5 ft, a wall 0-5 ft high, an
+/// observer on the ground (elevation 0) and a target at elevation 30 ft,
+/// 40 ft (800 px) apart. B5: "the sight line is tested in three dimensions
+/// ... a line passing above a low wall is clear". With the wall half way,
+/// the line is at 0 + 0.5 * 30 = 15 ft where it crosses the wall, above its
+/// top (5 ft). Expected: clear view both ways.
+#[test]
+fn b5_a_sight_line_passing_above_a_low_wall_is_clear() {
+    let low = |x: f64| {
+        scene(json!([{"c": [x, 0, x, 1000], "flags": {"wall-height": {"bottom": 0, "top": 5}}}]))
+    };
+    let ground = p(0.0, 500.0);
+    let high = p(800.0, 500.0).at(30.0);
+    let scene = low(400.0);
+    assert!(scene.has_clear_view(ground, high));
+    assert!(scene.has_clear_view(high, ground));
+    let index = scene.sight_index();
+    assert_eq!(
+        index.clear_both_ways(ground, high, &mut index.scratch()),
+        (true, true)
+    );
+    // The same wall 50 px from the observer: the line is at 30 * 50 / 800
+    // = 1.875 ft there, below the top: blocked both ways.
+    let near = low(50.0);
+    assert!(!near.has_clear_view(ground, high));
+    assert!(!near.has_clear_view(high, ground));
+    // The matrix (indexed path) says the same for tokens.
+    let mut observer = token("observer", -50.0, 450.0);
+    let mut target = token("target", 750.0, 450.0);
+    target.elevation = 30.0;
+    let matrix = scene.clear_view_matrix(&[observer.clone(), target.clone()]);
+    assert_eq!(matrix.clear_view, vec![vec![true, true], vec![true, true]]);
+    observer.elevation = 0.0;
+    target.elevation = 0.0;
+    let flat = scene.clear_view_matrix(&[observer, target]);
+    assert_eq!(flat.clear_view, vec![vec![true, false], vec![false, true]]);
+}
+
+/// B5 at the exact top: the line's elevation where it crosses the wall is
+/// `z(s) = z0 + s (z1 - z0)`, `s` the crossing's parameter along the line,
+/// and the wall counts when `bottom <= z(s) <= top`. Expected: observer at
+/// 0 ft, target at 10 ft, wall half way, so `z = 5` exactly: a wall 0-5
+/// blocks (the top is included), a wall whose top is 4.999999 does not, and
+/// a wall from 5.000001 up does not.
+#[test]
+fn b5_the_line_elevation_at_the_crossing_is_compared_exactly() {
+    let with = |bottom: Value, top: Value| {
+        scene(json!([{"c": SPLIT, "flags": {"wall-height": {"bottom": bottom, "top": top}}}]))
+    };
+    let (o, t) = (p(0.0, 100.0), p(200.0, 100.0).at(10.0));
+    assert!(!with(json!(0), json!(5)).has_clear_view(o, t));
+    assert!(with(json!(0), json!(4.999999)).has_clear_view(o, t));
+    assert!(with(json!(5.000001), json!(null)).has_clear_view(o, t));
+    assert!(!with(json!(5), json!(null)).has_clear_view(t, o));
+}
+
+/// Wall Height before 4.0 stored `flags.wallHeight = {wallHeightBottom,
+/// wallHeightTop}`. Expected: read as the same bounds, with the same
+/// answers as the 4.0 flags (issue 12's low wall: clear over it, blocked
+/// along the ground).
+#[test]
+fn b5_wall_height_flags_written_before_4_0_are_read() {
+    let scene = scene(json!([{"c": [400, 0, 400, 1000],
+        "flags": {"wallHeight": {"wallHeightBottom": 0, "wallHeightTop": 5}}}]));
+    let height = scene.walls[0].height.unwrap();
+    assert_eq!((height.bottom, height.top), (Some(0.0), Some(5.0)));
+    assert!(scene.has_clear_view(p(0.0, 500.0), p(800.0, 500.0).at(30.0)));
+    assert!(!scene.has_clear_view(p(0.0, 500.0), p(800.0, 500.0)));
+}
+
+/// Nort Gate stores its floors as the Levels module does: four full-map
+/// tiles with `flags.levels.rangeBottom` 10, 20, 30 and 40 (its
+/// `flags.levels.sceneLevels` is the Levels UI's list of levels, with no
+/// area: not a floor). B5: "floors of a multi-level map (Levels) block
+/// between levels". At (1350, 950), a room walled on the ground floor
+/// (walls 0-9 ft) and on the second floor (10-19 ft), one token at 0 ft and
+/// one 15 ft above it. Expected: the line crosses the floor at 10 ft inside
+/// its tile: blocked both ways (today clear). Two tokens at 10 and 15 ft,
+/// both on the second floor: clear. At 0 and 9 ft: clear.
+#[test]
+fn b5_a_levels_floor_blocks_between_floors_on_nort_gate() {
+    let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
+    let floors: Vec<_> = scene.floors.iter().map(|f| f.elevation).collect();
+    assert_eq!(floors, vec![10.0, 20.0, 30.0, 40.0]);
+    let ground = p(1350.0, 950.0);
+    let above = ground.at(15.0);
+    let line = scene.sight_line(ground, above);
+    assert_eq!(line.floors, vec![0]);
+    assert!(!scene.has_clear_view(ground, above));
+    assert!(!scene.has_clear_view(above, ground));
+    assert!(scene.has_clear_view(ground.at(10.0), above));
+    assert!(scene.has_clear_view(ground, ground.at(9.0)));
+    let mut low = token("low", 1300.0, 900.0);
+    let mut high = token("high", 1300.0, 900.0);
+    high.elevation = 15.0;
+    let matrix = scene.clear_view_matrix(&[low.clone(), high.clone()]);
+    assert_eq!(
+        matrix.clear_view,
+        vec![vec![true, false], vec![false, true]]
+    );
+    // The JSON answer names the floor tile.
+    let answer = api::clear_view(
+        fixture("scene-ocd-nort-gate.json"),
+        json!({"from": {"x": 1350, "y": 950}, "to": {"x": 1350, "y": 950, "elevation": 15}}),
+    )
+    .unwrap();
+    assert_eq!(answer["clearView"], json!(false));
+    assert_eq!(
+        answer["blockingFloors"],
+        json!([{"index": 0, "id": "g3ZzeJIws14dxwRe"}])
+    );
+    low.elevation = 12.0;
+    high.x += 100.0;
+    let same_floor = scene.clear_view_matrix(&[low, high]);
+    assert_eq!(same_floor.clear_view[0][1], same_floor.clear_view[1][0]);
+}
+
+/// A floor blocks only where the line meets its plane inside the tile.
+/// Expected: a 100 x 100 px tile at 10 ft under the middle of a line from
+/// (0, 0) at 0 ft to (400, 0) at 20 ft (which meets 10 ft at x = 200):
+/// blocked when the tile spans x 150..250, clear when it spans 250..350,
+/// blocked on its edge (x 200..300, the edge is part of the tile), and
+/// turned 90° about its centre a 400 x 20 tile still covers x = 200.
+#[test]
+fn b5_a_floor_blocks_only_inside_its_tile() {
+    let with = |x: f64, width: f64, height: f64, rotation: f64| {
+        Scene::from_value(json!({
+            "grid": {"size": 100, "distance": 5},
+            "walls": [],
+            "tiles": [{"x": x, "y": -height / 2.0, "width": width, "height": height,
+                       "rotation": rotation, "flags": {"levels": {"rangeBottom": 10, "rangeTop": 19}}}],
+        }))
+        .unwrap()
+    };
+    let (o, t) = (p(0.0, 0.0), p(400.0, 0.0).at(20.0));
+    assert!(!with(150.0, 100.0, 100.0, 0.0).has_clear_view(o, t));
+    assert!(with(250.0, 100.0, 100.0, 0.0).has_clear_view(o, t));
+    assert!(!with(200.0, 100.0, 100.0, 0.0).has_clear_view(t, o));
+    // 400 x 20 centred on x = 200, turned 90°: 20 x 400, still over x = 200.
+    assert!(!with(0.0, 400.0, 20.0, 90.0).has_clear_view(o, t));
+    // Centred on x = 300 and turned 90°: spans x 290..310, misses x = 200.
+    assert!(with(100.0, 400.0, 20.0, 90.0).has_clear_view(o, t));
+    // Turned 45°: the 400 x 20 strip centred on (200, 0) still covers its centre.
+    assert!(!with(0.0, 400.0, 20.0, 45.0).has_clear_view(o, t));
 }
 
 // --------------------------------------------------------------- parsing
@@ -828,8 +1009,9 @@ fn non_finite_numbers_in_a_scene_built_in_rust_are_refused() {
     );
 }
 
-/// Sight codes for generated walls: limited twice as likely, to get pairs.
-const SIGHT_CODES: [u8; 4] = [0, 10, 20, 10];
+/// Sight codes for generated walls: limited twice as likely, to get pairs;
+/// proximity and distance walls get random thresholds.
+const SIGHT_CODES: [u8; 6] = [0, 10, 20, 10, 30, 40];
 
 fn arbitrary_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -876,8 +1058,9 @@ proptest! {
         walls in prop::collection::vec(arbitrary_json(), 0..4),
         tokens in prop::collection::vec(arbitrary_json(), 0..3),
         lights in prop::collection::vec(arbitrary_json(), 0..3),
+        tiles in prop::collection::vec(arbitrary_json(), 0..3),
     ) {
-        let value = json!({"grid": grid, "walls": walls, "tokens": tokens, "lights": lights});
+        let value = json!({"grid": grid, "walls": walls, "tokens": tokens, "lights": lights, "tiles": tiles});
         if let Err(error) = Scene::from_value(value) {
             prop_assert!(matches!(error.code(), "invalid_scene" | "duplicate_token"), "{error}");
         }
@@ -888,10 +1071,11 @@ proptest! {
     #[test]
     fn the_indexed_matrix_matches_brute_force(
         walls in prop::collection::vec(
-            ((0i32..9, 0i32..9, 0i32..9, 0i32..9), 0usize..4, 0u8..3, 0u8..3, 0u8..3),
+            ((0i32..9, 0i32..9, 0i32..9, 0i32..9), 0usize..6, 0u8..3, 0u8..3, 0u8..3),
             0..14,
         ),
         points in prop::collection::vec((0i32..17, 0i32..17, 0u8..3), 2..7),
+        tiles in prop::collection::vec((0i32..9, 0i32..9, 0i32..9, 0i32..9, 0u8..3), 0..3),
     ) {
         let walls: Vec<Value> = walls
             .iter()
@@ -903,15 +1087,36 @@ proptest! {
                     "ds": u8::from(door == 1),
                     "dir": dir,
                 });
-                // Floor 0: no height; floors 1 and 2: Wall Height 0..9 and 10..19.
+                // Floor 0: no height; floors 1 and 2: Wall Height 0..9 and
+                // 10..19, or 0..5 and 3..25 (lines pass above and below).
                 if floor > 0 {
-                    let bottom = (floor - 1) * 10;
-                    wall["flags"] = json!({"wall-height": {"bottom": bottom, "top": bottom + 9}});
+                    let (bottom, top) = match (floor, x0 % 2) {
+                        (1, 0) => (0, 9),
+                        (_, 0) => (10, 19),
+                        (1, _) => (0, 5),
+                        _ => (3, 25),
+                    };
+                    wall["flags"] = json!({"wall-height": {"bottom": bottom, "top": top}});
                 }
+                // Proximity and distance walls get a threshold of 0, 5 or 10 ft.
+                wall["threshold"] = json!({"sight": (y1 % 3) * 5});
                 wall
             })
             .collect();
-        let scene = scene(Value::from(walls));
+        // Levels floors at 5 or 10 ft (tokens stand at 0, 10 and 20).
+        let tiles: Vec<Value> = tiles
+            .iter()
+            .map(|&(x, y, w, h, level)| json!({
+                "x": x * 50 - 50, "y": y * 50 - 50, "width": w * 50, "height": h * 50,
+                "flags": {"levels": {"rangeBottom": 5 + 5 * i32::from(level % 2), "rangeTop": 30}},
+            }))
+            .collect();
+        let scene = Scene::from_value(json!({
+            "grid": {"size": 100, "distance": 5, "units": "ft"},
+            "walls": walls,
+            "tiles": tiles,
+        }))
+        .unwrap();
         // Token centres land on multiples of 25 px, half of them on wall
         // lines, at elevations 0, 10 or 20.
         let tokens: Vec<Token> = points

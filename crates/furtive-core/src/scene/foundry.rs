@@ -8,8 +8,8 @@
 use serde_json::{Map, Value};
 
 use super::{
-    invalid, DoorKind, DoorState, Grid, Light, Scene, SceneLayout, SightRestriction, Token, Wall,
-    WallDirection, WallHeight, SCENE_FORMAT,
+    invalid, DarknessRange, DoorKind, DoorState, Floor, Grid, Light, Scene, SceneLayout,
+    SightRestriction, Token, Wall, WallDirection, WallHeight, WallThreshold, SCENE_FORMAT,
 };
 use crate::error::Error;
 
@@ -164,6 +164,12 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
         .enumerate()
         .map(|(i, light)| read_light(light, &format!("lights[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut floors = Vec::new();
+    for (i, tile) in array(scene, "tiles")?.iter().enumerate() {
+        if let Some(floor) = read_floor(tile, &format!("tiles[{i}]"))? {
+            floors.push(floor);
+        }
+    }
 
     let environment = match get(scene, "environment") {
         Some(value) => Some(as_object(value, "environment")?),
@@ -171,6 +177,10 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
     };
     let mut darkness = opt_number(scene, "darkness", "")?.map(|d| ("darkness", d));
     let mut global_light = opt_bool(scene, "globalLight", "")?;
+    // v9 to v11: "a darkness level between 0 and 1, beyond which point
+    // global illumination is temporarily disabled"; null: no threshold.
+    let mut global_light_darkness =
+        opt_number(scene, "globalLightThreshold", "")?.map(|max| DarknessRange { min: 0.0, max });
     if let Some(environment) = environment {
         if darkness.is_none() {
             darkness = opt_number(environment, "darknessLevel", "environment")?
@@ -179,6 +189,9 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
         if let Some(value) = get(environment, "globalLight") {
             let global = as_object(value, "environment.globalLight")?;
             global_light = global_light.or(opt_bool(global, "enabled", "environment.globalLight")?);
+            if global_light_darkness.is_none() {
+                global_light_darkness = read_range(global, "darkness", "environment.globalLight")?;
+            }
         }
     }
 
@@ -201,8 +214,10 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
         walls,
         tokens,
         lights,
+        floors,
         darkness: darkness.map_or(0.0, |(_, level)| level),
         global_light: global_light.unwrap_or(false),
+        global_light_darkness,
     };
     scene.validate()?;
     Ok(scene)
@@ -319,18 +334,61 @@ fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
             "0 (none), 1 (normal) or 2 (limited)",
         )?
     };
-    let height = match get(wall, "flags").and_then(|flags| flags.get("wall-height")) {
-        None | Some(Value::Null) => None,
+    // Wall Height 4.0+: `flags["wall-height"] = {bottom, top}`; before 4.0:
+    // `flags.wallHeight = {wallHeightBottom, wallHeightTop}`. The newer wins.
+    let flags = get(wall, "flags");
+    let bounds = |key: &str, bottom: &str, top: &str| -> Result<Option<WallHeight>, Error> {
+        match flags.and_then(|flags| flags.get(key)) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => {
+                let field = join(path, &format!("flags.{key}"));
+                let object = as_object(value, &field)?;
+                let bottom = opt_number(object, bottom, &field)?;
+                let top = opt_number(object, top, &field)?;
+                Ok((bottom.is_some() || top.is_some()).then_some(WallHeight { bottom, top }))
+            }
+        }
+    };
+    let height = match bounds("wall-height", "bottom", "top")? {
+        Some(height) => Some(height),
+        None => bounds("wallHeight", "wallHeightBottom", "wallHeightTop")?,
+    };
+    let light = if get(wall, "sight").is_some() || get(wall, "light").is_some() {
+        code(
+            wall,
+            "light",
+            path,
+            &[
+                (0, S::None),
+                (10, S::Limited),
+                (20, S::Normal),
+                (30, S::Proximity),
+                (40, S::Distance),
+                (1, S::Normal),
+                (2, S::Limited),
+            ],
+            "0 (none), 10 (limited), 20 (normal), 30 (proximity) or 40 (distance)",
+        )?
+    } else {
+        None // 0.7: `sense` restricts sight and light alike
+    };
+    let threshold = match get(wall, "threshold") {
+        None => None,
         Some(value) => {
-            let field = join(path, "flags.wall-height");
-            let bounds = as_object(value, &field)?;
-            let bottom = opt_number(bounds, "bottom", &field)?;
-            let top = opt_number(bounds, "top", &field)?;
-            (bottom.is_some() || top.is_some()).then_some(WallHeight { bottom, top })
+            let field = join(path, "threshold");
+            let object = as_object(value, &field)?;
+            let threshold = WallThreshold {
+                sight: opt_number(object, "sight", &field)?,
+                light: opt_number(object, "light", &field)?,
+                attenuation: opt_bool(object, "attenuation", &field)?.unwrap_or(false),
+            };
+            (threshold != WallThreshold::default()).then_some(threshold)
         }
     };
     Ok(Wall {
         height,
+        light,
+        threshold,
         id: opt_string(wall, "_id", path)?,
         c,
         sight: sight.unwrap_or(S::Normal),
@@ -388,14 +446,71 @@ fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
         width: opt_number(token, "width", path)?.unwrap_or(1.0),
         height: opt_number(token, "height", path)?.unwrap_or(1.0),
         elevation: opt_number(token, "elevation", path)?.unwrap_or(0.0),
+        darkvision: read_darkvision(token, path)?,
     })
+}
+
+/// Pre-v10 `dimSight` ("dim vision" in distance units, where dnd5e puts
+/// darkvision); v10+ `sight.range` when `sight.visionMode` is
+/// `"darkvision"`. Negative or missing: 0.
+fn read_darkvision(token: &Object, path: &str) -> Result<f64, Error> {
+    if let Some(sight) = get(token, "sight").filter(|value| value.is_object()) {
+        let field = join(path, "sight");
+        let sight = as_object(sight, &field)?;
+        let mode = opt_string(sight, "visionMode", &field)?;
+        if mode.as_deref() == Some("darkvision") {
+            return Ok(opt_number(sight, "range", &field)?.unwrap_or(0.0).max(0.0));
+        }
+        return Ok(0.0);
+    }
+    Ok(opt_number(token, "dimSight", path)?.unwrap_or(0.0).max(0.0))
+}
+
+/// `{min, max}` at `object[key]`, each optional (0 and 1).
+fn read_range(object: &Object, key: &str, path: &str) -> Result<Option<DarknessRange>, Error> {
+    match get(object, key) {
+        None => Ok(None),
+        Some(value) => {
+            let field = join(path, key);
+            let range = as_object(value, &field)?;
+            Ok(Some(DarknessRange {
+                min: opt_number(range, "min", &field)?.unwrap_or(0.0),
+                max: opt_number(range, "max", &field)?.unwrap_or(1.0),
+            }))
+        }
+    }
+}
+
+/// A Levels floor: a tile whose `flags.levels.rangeBottom` is a number.
+fn read_floor(value: &Value, path: &str) -> Result<Option<Floor>, Error> {
+    let tile = as_object(value, path)?;
+    let Some(levels) = get(tile, "flags").and_then(|flags| flags.get("levels")) else {
+        return Ok(None);
+    };
+    let field = join(path, "flags.levels");
+    let levels = match levels {
+        Value::Null => return Ok(None),
+        other => as_object(other, &field)?,
+    };
+    let Some(elevation) = opt_number(levels, "rangeBottom", &field)? else {
+        return Ok(None);
+    };
+    Ok(Some(Floor {
+        id: opt_string(tile, "_id", path)?,
+        x: required_number(tile, "x", path)?,
+        y: required_number(tile, "y", path)?,
+        width: required_number(tile, "width", path)?.abs(),
+        height: required_number(tile, "height", path)?.abs(),
+        rotation: opt_number(tile, "rotation", path)?.unwrap_or(0.0),
+        elevation,
+    }))
 }
 
 /// v9+: `config.{dim, bright, negative}`; 0.7/0.8: flat `dim`/`bright`,
 /// where a negative radius makes darkness (0.8 docs).
 fn read_light(value: &Value, path: &str) -> Result<Light, Error> {
     let light = as_object(value, path)?;
-    let (dim, bright, negative) = match get(light, "config") {
+    let (dim, bright, negative, angle, active) = match get(light, "config") {
         Some(config) => {
             let config_path = join(path, "config");
             let config = as_object(config, &config_path)?;
@@ -403,15 +518,37 @@ fn read_light(value: &Value, path: &str) -> Result<Light, Error> {
                 opt_number(config, "dim", &config_path)?.unwrap_or(0.0),
                 opt_number(config, "bright", &config_path)?.unwrap_or(0.0),
                 opt_bool(config, "negative", &config_path)?.unwrap_or(false),
+                opt_number(config, "angle", &config_path)?,
+                read_range(config, "darkness", &config_path)?,
             )
         }
         None => (
             opt_number(light, "dim", path)?.unwrap_or(0.0),
             opt_number(light, "bright", path)?.unwrap_or(0.0),
             false,
+            opt_number(light, "angle", path)?,
+            // v8: "a value of the Scene darkness level, above which this
+            // light source will be active".
+            opt_number(light, "darknessThreshold", path)?
+                .filter(|threshold| *threshold > 0.0)
+                .map(|min| DarknessRange { min, max: 1.0 }),
         ),
     };
+    let levels_bottom = match get(light, "flags").and_then(|flags| flags.get("levels")) {
+        Some(levels @ Value::Object(_)) => {
+            let field = join(path, "flags.levels");
+            opt_number(as_object(levels, &field)?, "rangeBottom", &field)?
+        }
+        _ => None,
+    };
     Ok(Light {
+        elevation: opt_number(light, "elevation", path)?
+            .or(levels_bottom)
+            .unwrap_or(0.0),
+        angle: angle.unwrap_or(360.0),
+        rotation: opt_number(light, "rotation", path)?.unwrap_or(0.0),
+        walls: opt_bool(light, "walls", path)?.unwrap_or(true),
+        active,
         id: opt_string(light, "_id", path)?,
         x: required_number(light, "x", path)?,
         y: required_number(light, "y", path)?,
