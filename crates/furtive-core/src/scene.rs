@@ -127,6 +127,8 @@
 
 mod foundry;
 mod geometry;
+mod light;
+mod sight;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -135,6 +137,8 @@ use crate::error::Error;
 use crate::state::TokenId;
 
 pub use geometry::{SightIndex, SightScratch};
+pub use light::{concealed, Lighting, LitBy};
+pub use sight::{ClearViewFrom, SceneSight, SceneUpdate, View};
 
 /// The version of the normalized scene form, stored in its `furtiveScene` field.
 pub const SCENE_FORMAT: u32 = 1;
@@ -619,6 +623,8 @@ pub struct ClearViewMatrix {
     /// Centre-to-centre distance in scene units (`grid.distance` per
     /// `grid.size` pixels), symmetric, diagonal 0.
     pub distance: Vec<Vec<f64>>,
+    /// `in_darkness[i]`: `ids[i]` stands in darkness (see [`Lighting`]).
+    pub in_darkness: Vec<bool>,
     /// The unit of `distance` (`grid.units`).
     pub units: String,
 }
@@ -685,34 +691,7 @@ impl Scene {
             ));
         }
         for (i, wall) in self.walls.iter().enumerate() {
-            if wall.c.iter().any(|v| !v.is_finite()) {
-                return Err(invalid(
-                    format!("walls[{i}].c"),
-                    "must hold 4 finite numbers [x0, y0, x1, y1]",
-                ));
-            }
-            if let Some(threshold) = wall.threshold {
-                for (name, value) in [("sight", threshold.sight), ("light", threshold.light)] {
-                    if let Some(value) = value {
-                        non_negative(&format!("walls[{i}].threshold.{name}"), value)?;
-                    }
-                }
-            }
-            if let Some(height) = wall.height {
-                for (name, bound) in [("bottom", height.bottom), ("top", height.top)] {
-                    if let Some(bound) = bound {
-                        finite(&format!("walls[{i}].height.{name}"), bound)?;
-                    }
-                }
-                if let (Some(bottom), Some(top)) = (height.bottom, height.top) {
-                    if bottom > top {
-                        return Err(invalid(
-                            format!("walls[{i}].height"),
-                            format!("bottom {bottom} is above top {top}"),
-                        ));
-                    }
-                }
-            }
+            validate_wall(wall, &format!("walls[{i}]"))?;
         }
         let mut seen = std::collections::BTreeSet::new();
         for (i, token) in self.tokens.iter().enumerate() {
@@ -782,38 +761,35 @@ impl Scene {
         SightIndex::new(self)
     }
 
-    /// Clear view and distance between every pair of `tokens` (centre to
-    /// centre). Pass `&scene.tokens` for the scene's own tokens. Ids are
-    /// not checked for uniqueness here; the JSON facade checks them.
+    /// Clear view (B5: sight line and no concealment by darkness) and
+    /// distance between every pair of `tokens` (centre to centre). Pass
+    /// `&scene.tokens` for the scene's own tokens. Ids are not checked for
+    /// uniqueness here; the JSON facade checks them. Builds its indexes for
+    /// this call; [`SceneSight`] keeps them between calls.
     pub fn clear_view_matrix(&self, tokens: &[Token]) -> ClearViewMatrix {
-        let centers: Vec<Point> = tokens.iter().map(|t| self.token_center(t)).collect();
-        let (low, high) = centers
+        let (low, high) = tokens
             .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), c| {
-                (low.min(c.elevation), high.max(c.elevation))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), t| {
+                (low.min(t.elevation), high.max(t.elevation))
             });
         let index = SightIndex::build(self, Sense::Sight, low, high);
-        let n = tokens.len();
-        let mut clear_view = vec![vec![true; n]; n];
-        let mut distance = vec![vec![0.0; n]; n];
         let mut scratch = index.scratch();
-        for i in 0..n {
-            for j in i + 1..n {
-                let (forward, backward) =
-                    index.clear_both_ways(centers[i], centers[j], &mut scratch);
-                clear_view[i][j] = forward;
-                clear_view[j][i] = backward;
-                let d = self.distance(centers[i], centers[j]);
-                distance[i][j] = d;
-                distance[j][i] = d;
-            }
-        }
-        ClearViewMatrix {
-            ids: tokens.iter().map(|t| t.id.clone()).collect(),
-            clear_view,
-            distance,
-            units: self.grid.units.clone(),
-        }
+        let lighting = self.lighting_of_all(tokens, &mut scratch);
+        sight::matrix(self, tokens, &index, &lighting, &mut scratch)
+    }
+
+    /// The lighting at each token's centre (one light index for the call,
+    /// none when the scene is lit everywhere).
+    fn lighting_of_all(&self, tokens: &[Token], scratch: &mut SightScratch) -> Vec<Lighting> {
+        let index = if self.lit_everywhere() {
+            SightIndex::build(self, Sense::Light, f64::INFINITY, f64::NEG_INFINITY)
+        } else {
+            self.light_index()
+        };
+        tokens
+            .iter()
+            .map(|token| self.lighting(&index, self.token_center(token), scratch))
+            .collect()
     }
 }
 
@@ -825,6 +801,39 @@ pub(crate) fn validate_token(token: &Token, path: &str) -> Result<(), Error> {
     positive(&format!("{path}.height"), token.height)?;
     finite(&format!("{path}.elevation"), token.elevation)?;
     non_negative(&format!("{path}.darkvision"), token.darkvision)
+}
+
+/// Checks one wall's numbers; `path` prefixes field names (`walls[3]`).
+pub(crate) fn validate_wall(wall: &Wall, path: &str) -> Result<(), Error> {
+    if wall.c.iter().any(|v| !v.is_finite()) {
+        return Err(invalid(
+            format!("{path}.c"),
+            "must hold 4 finite numbers [x0, y0, x1, y1]",
+        ));
+    }
+    if let Some(threshold) = wall.threshold {
+        for (name, value) in [("sight", threshold.sight), ("light", threshold.light)] {
+            if let Some(value) = value {
+                non_negative(&format!("{path}.threshold.{name}"), value)?;
+            }
+        }
+    }
+    if let Some(height) = wall.height {
+        for (name, bound) in [("bottom", height.bottom), ("top", height.top)] {
+            if let Some(bound) = bound {
+                finite(&format!("{path}.height.{name}"), bound)?;
+            }
+        }
+        if let (Some(bottom), Some(top)) = (height.bottom, height.top) {
+            if bottom > top {
+                return Err(invalid(
+                    format!("{path}.height"),
+                    format!("bottom {bottom} is above top {top}"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks one light's numbers; `path` prefixes field names (`lights[3]`).
@@ -946,12 +955,17 @@ pub struct Placement {
     pub elevation: f64,
 }
 
-/// `clearView` query: `{"from": SightEnd, "to": SightEnd}`; `from` is the observer.
+/// `clearView` query: `{"from": SightEnd, "to": SightEnd, "darkvision"?:
+/// number}`; `from` is the observer. `darkvision` (scene units, >= 0) is
+/// how far the observer sees in darkness; absent: the observer token's
+/// `darkvision` when `from` is a `tokenId`, else 0.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClearViewQuery {
     pub from: SightEnd,
     pub to: SightEnd,
+    #[serde(default)]
+    pub darkvision: Option<f64>,
 }
 
 /// A wall named in a [`ClearViewAnswer`]: its index in the normalized
@@ -968,8 +982,15 @@ pub struct WallRef {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClearViewAnswer {
-    /// The observer (`from`) has clear view of the target (`to`).
+    /// The observer (`from`) has clear view of the target (`to`) (B5): a
+    /// sight line and no concealment by darkness.
     pub clear_view: bool,
+    /// No wall or floor blocks the line (light aside).
+    pub sight_line: bool,
+    /// The lighting at the target.
+    pub target_lighting: Lighting,
+    /// The observer's range of sight in darkness used, scene units.
+    pub darkvision: f64,
     /// The sight line's two ends, canvas pixels.
     pub from: Point,
     pub to: Point,
@@ -1018,11 +1039,22 @@ impl Scene {
         }
     }
 
-    /// Answers a `clearView` query (see [`ClearViewQuery`]).
+    /// Answers a `clearView` query (see [`ClearViewQuery`]) through a
+    /// [`SceneSight`] built for this one query (a copy of the scene); keep
+    /// a [`SceneSight`] to ask many.
     pub fn answer(&self, query: &ClearViewQuery) -> Result<ClearViewAnswer, Error> {
-        let from = self.resolve(&query.from, "query.from")?;
-        let to = self.resolve(&query.to, "query.to")?;
-        let line = self.sight_line(from, to);
+        SceneSight::new(self.clone()).answer(query)
+    }
+
+    /// The answer for a sight line already decided.
+    pub(crate) fn answer_with(
+        &self,
+        from: Point,
+        to: Point,
+        line: &SightLine,
+        target_lighting: Lighting,
+        darkvision: f64,
+    ) -> ClearViewAnswer {
         let refs = |indices: &[usize]| {
             indices
                 .iter()
@@ -1032,11 +1064,15 @@ impl Scene {
                 })
                 .collect()
         };
-        Ok(ClearViewAnswer {
-            clear_view: line.clear(),
+        let distance = self.distance(from, to);
+        ClearViewAnswer {
+            clear_view: line.clear() && !light::concealed(&target_lighting, distance, darkvision),
+            sight_line: line.clear(),
+            target_lighting,
+            darkvision,
             from,
             to,
-            distance: self.distance(from, to),
+            distance,
             units: self.grid.units.clone(),
             blocking_walls: refs(&line.blocking),
             limited_walls: refs(&line.limited),
@@ -1048,7 +1084,7 @@ impl Scene {
                     id: self.floors[index].id.clone(),
                 })
                 .collect(),
-        })
+        }
     }
 }
 

@@ -11,7 +11,8 @@ use std::path::PathBuf;
 
 use furtive_core::api;
 use furtive_core::scene::{
-    DoorKind, DoorState, Point, Scene, SceneLayout, SightRestriction, Token, Wall, WallDirection,
+    DoorKind, DoorState, LitBy, Point, Scene, SceneLayout, SceneSight, SightRestriction, Token,
+    Wall, WallDirection,
 };
 use furtive_core::Error;
 use proptest::prelude::*;
@@ -33,10 +34,12 @@ fn fixture(name: &str) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// A v10-layout scene (grid 100 px = 5 ft) with these walls.
+/// A v10-layout scene (grid 100 px = 5 ft) with these walls, in broad
+/// daylight (global illumination on), so that only walls decide.
 fn scene(walls: Value) -> Scene {
     Scene::from_value(json!({
         "grid": {"size": 100, "distance": 5, "units": "ft", "type": 1},
+        "globalLight": true,
         "walls": walls,
     }))
     .unwrap()
@@ -1041,6 +1044,34 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
                     Just("flags".to_owned()),
                     Just("wall-height".to_owned()),
                     Just("config".to_owned()),
+                    prop::sample::select(vec![
+                        "wallHeight",
+                        "wallHeightTop",
+                        "threshold",
+                        "light",
+                        "levels",
+                        "rangeBottom",
+                        "width",
+                        "height",
+                        "rotation",
+                        "angle",
+                        "dim",
+                        "negative",
+                        "darkness",
+                        "wallId",
+                        "tokenId",
+                        "lightId",
+                        "state",
+                        "hidden",
+                        "darkvision",
+                        "elevation",
+                        "wall",
+                        "token",
+                        "walls",
+                        "darknessThreshold",
+                        "dimSight",
+                    ])
+                    .prop_map(str::to_owned),
                 ],
                 inner,
                 0..5,
@@ -1051,6 +1082,74 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
+    /// Updates through a [`SceneSight`] answer like a handle built fresh
+    /// from the updated scene: door toggles, token moves, walls added and
+    /// removed, lights toggled and moved, the darkness level.
+    #[test]
+    fn handle_updates_match_a_fresh_handle(
+        steps in prop::collection::vec((0u8..7, 0i32..9, 0i32..9, 0u8..4), 1..12),
+    ) {
+        let scene = Scene::from_value(json!({
+            "grid": {"size": 100, "distance": 5, "units": "ft"},
+            "darkness": 0.6, "globalLight": true, "globalLightThreshold": 0.5,
+            "walls": [
+                {"_id": "d0", "c": [200, 0, 200, 400], "door": 1},
+                {"_id": "d1", "c": [0, 200, 400, 200], "door": 2, "ds": 1, "sight": 10},
+                {"_id": "w0", "c": [100, 100, 300, 300], "light": 0},
+            ],
+            "lights": [{"_id": "l0", "x": 100, "y": 100, "config": {"dim": 10}},
+                       {"_id": "l1", "x": 300, "y": 300, "config": {"dim": 5, "negative": true}}],
+            "tokens": [
+                {"_id": "t0", "x": 0, "y": 0}, {"_id": "t1", "x": 300, "y": 300, "darkvision": 10},
+                {"_id": "t2", "x": 300, "y": 0}, {"_id": "t3", "x": 0, "y": 300, "elevation": 10},
+            ],
+        }))
+        .unwrap();
+        let mut sight = SceneSight::new(scene);
+        let mut added = 0;
+        for &(kind, x, y, which) in &steps {
+            let (x, y) = (f64::from(x) * 50.0, f64::from(y) * 50.0);
+            let update = match kind {
+                0 => json!({"type": "door", "wallId": format!("d{}", which % 2), "state": which % 3}),
+                1 => json!({"type": "tokenMoved", "tokenId": format!("t{which}"), "x": x, "y": y}),
+                2 => {
+                    added += 1;
+                    json!({"type": "wall", "wall": {"_id": format!("n{added}"), "c": [x, y, y, x], "sight": 20}})
+                }
+                3 => json!({"type": "wallRemoved", "wallId": "w0"}),
+                4 => json!({"type": "lightHidden", "lightId": format!("l{}", which % 2), "hidden": which >= 2}),
+                5 => json!({"type": "light", "light": {"_id": "l0", "x": x, "y": y, "config": {"dim": 10}}}),
+                _ => json!({"type": "darkness", "darkness": f64::from(which) / 4.0}),
+            };
+            // Removing w0 twice is refused; either way the handle stays consistent.
+            let _ = sight.update_json(update);
+            let matrix = sight.clear_view_matrix();
+            let mut fresh = SceneSight::new(sight.scene().clone());
+            prop_assert_eq!(&matrix, &fresh.clear_view_matrix());
+            prop_assert_eq!(sight.clear_view_from("t1").unwrap().clear_view, matrix.clear_view[1].clone());
+        }
+    }
+
+    /// Whatever an update holds, the handle answers Ok or an error; it never panics.
+    #[test]
+    fn handle_updates_never_panic(update in arbitrary_json(), kind in 0usize..12) {
+        let kinds = ["door", "wall", "wallRemoved", "token", "tokenMoved", "tokenRemoved",
+                     "darkvision", "light", "lightRemoved", "lightHidden", "darkness", "other"];
+        let mut sight = SceneSight::new(lit_scene(json!({"tokens": [one_token("a", 0.0, 0.0, 0.0)]})));
+        let mut value = json!({"type": kinds[kind]});
+        if let Value::Object(fields) = &update {
+            for (key, field) in fields {
+                value[key] = field.clone();
+            }
+        }
+        for candidate in [update, value] {
+            if let Err(error) = sight.update_json(candidate) {
+                prop_assert!(matches!(error.code(), "invalid_input" | "unknown_token"), "{error}");
+            }
+            let _ = sight.clear_view_matrix();
+        }
+    }
+
     /// Whatever the scene JSON holds, parsing answers Ok or an error; it never panics.
     #[test]
     fn scene_parsing_never_panics(
@@ -1113,6 +1212,7 @@ proptest! {
             .collect();
         let scene = Scene::from_value(json!({
             "grid": {"size": 100, "distance": 5, "units": "ft"},
+            "globalLight": true,
             "walls": walls,
             "tiles": tiles,
         }))
@@ -1167,9 +1267,13 @@ fn clear_view_answers_with_the_deciding_walls() {
 fn clear_view_takes_token_placements() {
     // A 1x1 placement at (1472, 2086) has its centre at (1536, 2150), inside
     // the limited-wall ring; only the ring's wall 358 lies between.
+    // The cave is dark (darkness 1, no global light) and no light reaches
+    // Beiro: the placement sees Beiro only with darkvision reaching the
+    // 22.6 ft between them (B5).
     let answer = api::clear_view(
         warning_sign(),
-        json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"}}),
+        json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"},
+               "darkvision": 60}),
     )
     .unwrap();
     assert_eq!(
@@ -1177,6 +1281,20 @@ fn clear_view_takes_token_placements() {
         json!({"x": 1088.0, "y": 1984.0, "elevation": 0.0})
     );
     assert_eq!(answer["clearView"], true);
+    assert_eq!(answer["sightLine"], true);
+    assert_eq!(
+        answer["targetLighting"],
+        json!({"dark": true, "by": "noLight"})
+    );
+    let without = api::clear_view(
+        warning_sign(),
+        json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"}}),
+    )
+    .unwrap();
+    assert_eq!(
+        (without["clearView"].clone(), without["sightLine"].clone()),
+        (json!(false), json!(true))
+    );
     assert_eq!(
         answer["limitedWalls"],
         json!([{"index": 358, "id": "gkjnl5lUmwIUqsYO"}])
@@ -1246,7 +1364,8 @@ fn clear_view_matrix_uses_the_scene_tokens_when_none_are_given() {
     let matrix = api::clear_view_matrix(warning_sign(), Value::Null).unwrap();
     assert_eq!(
         matrix,
-        json!({"ids": ["cal7lKu9XSoa4Giw"], "clearView": [[true]], "distance": [[0.0]], "units": "ft"})
+        json!({"ids": ["cal7lKu9XSoa4Giw"], "clearView": [[true]], "distance": [[0.0]],
+               "inDarkness": [true], "units": "ft"})
     );
 }
 
@@ -1255,15 +1374,17 @@ fn clear_view_matrix_takes_placements() {
     // Beiro's square, a square 2 grid spaces east of it (centre (1344, 1984),
     // open cave floor), and a 2x2 token whose centre (1536, 2150) is inside
     // the limited ring: Beiro and the east token each cross one ring wall.
+    // The cave is dark: with 60 ft of darkvision each, they see each other.
     let matrix = api::clear_view_matrix(
         warning_sign(),
         json!([
-            {"id": "beiro", "x": 1024, "y": 1920},
-            {"id": "east", "x": 1280, "y": 1920, "elevation": 0},
-            {"id": "ring", "x": 1408, "y": 2022, "width": 2, "height": 2},
+            {"id": "beiro", "x": 1024, "y": 1920, "darkvision": 60},
+            {"id": "east", "x": 1280, "y": 1920, "elevation": 0, "darkvision": 60},
+            {"id": "ring", "x": 1408, "y": 2022, "width": 2, "height": 2, "darkvision": 60},
         ]),
     )
     .unwrap();
+    assert_eq!(matrix["inDarkness"], json!([true, true, true]));
     assert_eq!(matrix["ids"], json!(["beiro", "east", "ring"]));
     assert_eq!(
         matrix["clearView"],
@@ -1511,4 +1632,336 @@ fn nort_gate_matrix_matches_single_queries() {
     // across the closed door (t2, t3) does not.
     assert!(matrix.clear_view[0][1] && matrix.clear_view[1][0]);
     assert!(!matrix.clear_view[2][3] && !matrix.clear_view[3][2]);
+}
+
+// ------------------------------------------------------- light and darkness
+
+/// A 1000 x 1000 px scene, grid 100 px = 5 ft, with these extra fields.
+fn lit_scene(extra: Value) -> Scene {
+    let mut scene = json!({
+        "grid": {"size": 100, "distance": 5, "units": "ft"},
+        "walls": [],
+    });
+    for (key, value) in extra.as_object().unwrap() {
+        scene[key] = value.clone();
+    }
+    Scene::from_value(scene).unwrap()
+}
+
+fn one_token(id: &str, x: f64, y: f64, darkvision: f64) -> Value {
+    json!({"_id": id, "x": x - 50.0, "y": y - 50.0, "width": 1, "height": 1, "darkvision": darkvision})
+}
+
+/// B5: "a hider in darkness (no light reaching its position ...) is not in
+/// clear view of an observer whose senses do not see in darkness at that
+/// distance". A scene at darkness 1 without global light or lights, an
+/// observer at (100, 500) and a hider 40 ft east at (900, 500), no wall.
+/// Expected: a sight line, but no clear view without darkvision or with
+/// 30 ft of it; clear view with 40 ft (the distance itself) or 60 ft.
+#[test]
+fn b5_a_hider_in_darkness_is_not_in_clear_view_of_an_observer_without_darkvision() {
+    for (darkvision, expected) in [(0.0, false), (30.0, false), (40.0, true), (60.0, true)] {
+        let scene = lit_scene(json!({"darkness": 1, "globalLight": false, "tokens": [
+            one_token("observer", 100.0, 500.0, darkvision), one_token("hider", 900.0, 500.0, 0.0),
+        ]}));
+        let mut sight = SceneSight::new(scene.clone());
+        let view = sight.view("observer", "hider").unwrap();
+        assert_eq!(view.distance, 40.0);
+        assert!(view.sight_line && view.target_in_darkness);
+        assert_eq!(view.clear_view, expected, "darkvision {darkvision}");
+        assert_eq!(
+            scene.clear_view_matrix(&scene.tokens).clear_view[0][1],
+            expected
+        );
+    }
+}
+
+/// Global illumination per the Foundry docs: v9 to v11 `globalLight` with
+/// `globalLightThreshold`, "a darkness level between 0 and 1, beyond which
+/// point global illumination is temporarily disabled"; v12+
+/// `environment.globalLight.enabled` with its `darkness` range. Expected at
+/// darkness 0.5: threshold 0.4 or range max 0.4, dark; threshold 0.6 or no
+/// threshold, lit; `globalLight` off, dark.
+#[test]
+fn b5_global_illumination_lights_every_position_up_to_its_darkness_threshold() {
+    let point = p(500.0, 500.0);
+    let dark = |extra: Value| {
+        let scene = lit_scene(extra);
+        SceneSight::new(scene).in_darkness(point)
+    };
+    assert!(dark(
+        json!({"darkness": 0.5, "globalLight": true, "globalLightThreshold": 0.4})
+    ));
+    assert!(!dark(
+        json!({"darkness": 0.5, "globalLight": true, "globalLightThreshold": 0.6})
+    ));
+    assert!(!dark(
+        json!({"darkness": 0.5, "globalLight": true, "globalLightThreshold": null})
+    ));
+    assert!(dark(json!({"darkness": 0.5, "globalLight": false})));
+    assert!(dark(json!({"environment": {"darknessLevel": 0.5,
+        "globalLight": {"enabled": true, "darkness": {"min": 0, "max": 0.4}}}})));
+    assert!(!dark(json!({"environment": {"darknessLevel": 0.5,
+        "globalLight": {"enabled": true, "darkness": {"min": 0, "max": 1}}}})));
+}
+
+/// An ambient light lights what lies within its dim radius (scene units,
+/// `AmbientLightData`) unless a wall that restricts light stands between.
+/// A light at (500, 500) with dim 10 ft (200 px) in a dark scene. Expected:
+/// (650, 500), 7.5 ft away: lit by it; (750, 500), 12.5 ft: dark; (650,
+/// 500) behind a wall at x = 600: dark; behind a wall that blocks sight but
+/// not light (`light: 0`): lit; with the light's `walls: false`: lit.
+#[test]
+fn b5_an_ambient_light_lights_within_its_radius_unless_a_wall_stops_it() {
+    let light = json!({"_id": "torch", "x": 500, "y": 500, "config": {"dim": 10, "bright": 5}});
+    let dark_at = |walls: Value, light: Value, x: f64| {
+        let scene = lit_scene(json!({"darkness": 1, "walls": walls, "lights": [light]}));
+        SceneSight::new(scene).lighting_at(p(x, 500.0))
+    };
+    let lit = dark_at(json!([]), light.clone(), 650.0);
+    assert_eq!(
+        serde_json::to_value(&lit).unwrap(),
+        json!({"dark": false, "by": "light", "source": {"index": 0, "id": "torch"}})
+    );
+    assert!(dark_at(json!([]), light.clone(), 750.0).dark);
+    let wall = json!([{"c": [600, 0, 600, 1000], "sight": 20, "light": 20}]);
+    assert!(dark_at(wall, light.clone(), 650.0).dark);
+    let window = json!([{"c": [600, 0, 600, 1000], "sight": 20, "light": 0}]);
+    assert!(!dark_at(window, light.clone(), 650.0).dark);
+    let mut unbounded = light;
+    unbounded["walls"] = json!(false);
+    let wall = json!([{"c": [600, 0, 600, 1000]}]);
+    assert!(!dark_at(wall, unbounded, 650.0).dark);
+}
+
+/// B5: "inside a darkness source" is darkness, whatever other light there
+/// is. A scene in broad daylight (global illumination) with a darkness
+/// source (v12+ `config.negative`) of 10 ft at (500, 500), a hider at its
+/// centre and an observer 20 ft west. Expected: the hider is in darkness;
+/// no clear view without darkvision, clear view with 20 ft of it; outside
+/// the source (15 ft from it) it is lit.
+#[test]
+fn b5_inside_a_darkness_source_is_dark() {
+    for (darkvision, expected) in [(0.0, false), (20.0, true)] {
+        let scene = lit_scene(json!({"globalLight": true, "lights": [
+            {"_id": "gloom", "x": 500, "y": 500, "config": {"dim": 10, "negative": true}}],
+            "tokens": [one_token("observer", 100.0, 500.0, darkvision), one_token("hider", 500.0, 500.0, 0.0)]}));
+        let mut sight = SceneSight::new(scene);
+        let lighting = sight.lighting_of("hider").unwrap();
+        assert_eq!((lighting.dark, lighting.by), (true, LitBy::DarknessSource));
+        assert_eq!(sight.clear_view("observer", "hider").unwrap(), expected);
+        assert!(!sight.in_darkness(p(800.0, 500.0)));
+    }
+}
+
+/// A light is on only at the darkness levels of its activation range
+/// (v9+ `config.darkness {min, max}`; v8 `darknessThreshold`, "a value of
+/// the Scene darkness level, above which this light source will be
+/// active"), and only when not hidden. Expected at darkness 0.3: a light
+/// active from 0.5 is off (dark), one active up to 0.4 is on (lit); a v8
+/// light with threshold 0.2 is on; a hidden light is off.
+#[test]
+fn b5_lights_follow_their_darkness_activation_range() {
+    let dark = |light: Value| {
+        let scene = lit_scene(json!({"darkness": 0.3, "lights": [light]}));
+        SceneSight::new(scene).in_darkness(p(500.0, 500.0))
+    };
+    assert!(dark(
+        json!({"x": 500, "y": 500, "config": {"dim": 5, "darkness": {"min": 0.5, "max": 1}}})
+    ));
+    assert!(!dark(
+        json!({"x": 500, "y": 500, "config": {"dim": 5, "darkness": {"min": 0, "max": 0.4}}})
+    ));
+    assert!(!dark(
+        json!({"x": 500, "y": 500, "dim": 5, "darknessThreshold": 0.2})
+    ));
+    assert!(dark(json!({"x": 500, "y": 500, "dim": 5, "hidden": true})));
+}
+
+/// A light with an emission angle lights a cone centred on its rotation
+/// (0 faces down the screen). Expected for a 90° cone at (500, 500),
+/// rotation 0, dim 20 ft: (500, 700) below it lit, (500, 300) above it
+/// dark, (700, 500) beside it (90° off its axis) dark; turned to 180°,
+/// (500, 300) lit.
+#[test]
+fn b5_a_light_cone_lights_only_within_its_angle() {
+    let dark_at = |rotation: f64, x: f64, y: f64| {
+        let scene = lit_scene(json!({"darkness": 1, "lights": [
+            {"x": 500, "y": 500, "rotation": rotation, "config": {"dim": 20, "angle": 90}}]}));
+        SceneSight::new(scene).in_darkness(p(x, y))
+    };
+    assert!(!dark_at(0.0, 500.0, 700.0));
+    assert!(dark_at(0.0, 500.0, 300.0));
+    assert!(dark_at(0.0, 700.0, 500.0));
+    assert!(!dark_at(180.0, 500.0, 300.0));
+}
+
+// ----------------------------------------------------------- scene handle
+
+/// O4: "When an unperceiving observer gets the hider in clear view (either
+/// one moved, a door opened, light changed)". Through one [`SceneSight`],
+/// without re-reading the scene: a dark room, a torch off (hidden), a door
+/// between observer and hider. Expected: closed door, no clear view; door
+/// opened, still none (dark, no darkvision); torch lit, clear view; torch
+/// moved out of reach, none; torch back and the hider steps behind a new
+/// wall, none; the wall removed, clear view again.
+#[test]
+fn o4_doors_lights_walls_and_moves_change_clear_view_through_the_handle() {
+    let scene = lit_scene(json!({"darkness": 1,
+        "walls": [{"_id": "door", "c": [500, 0, 500, 1000], "door": 1, "ds": 0}],
+        "lights": [{"_id": "torch", "x": 800, "y": 500, "hidden": true, "config": {"dim": 10}}],
+        "tokens": [one_token("observer", 100.0, 500.0, 0.0), one_token("hider", 900.0, 500.0, 0.0)]}));
+    let mut sight = SceneSight::new(scene);
+    assert!(!sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "door", "wallId": "door", "state": "open"}))
+        .unwrap();
+    let view = sight.view("observer", "hider").unwrap();
+    assert!(view.sight_line && view.target_in_darkness && !view.clear_view);
+    sight
+        .update_json(json!({"type": "lightHidden", "lightId": "torch", "hidden": false}))
+        .unwrap();
+    assert!(sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "light", "light":
+            {"_id": "torch", "x": 100, "y": 100, "config": {"dim": 10}}}))
+        .unwrap();
+    assert!(!sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!([
+            {"type": "light", "light": {"_id": "torch", "x": 800, "y": 500, "config": {"dim": 10}}},
+            {"type": "wall", "wall": {"_id": "screen", "c": [850, 0, 850, 1000]}},
+            {"type": "tokenMoved", "tokenId": "hider", "x": 850, "y": 450},
+        ]))
+        .unwrap();
+    // The hider's centre (900, 500) is behind the screen, as is the torch's reach.
+    assert!(!sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "wallRemoved", "wallId": "screen"}))
+        .unwrap();
+    assert!(sight.clear_view("observer", "hider").unwrap());
+    // Every answer equals a handle built fresh from the updated scene.
+    let mut fresh = SceneSight::new(sight.scene().clone());
+    assert_eq!(sight.clear_view_matrix(), fresh.clear_view_matrix());
+}
+
+/// The darkness level is part of the scene's light: raising it past the
+/// global light's threshold darkens everything (a change of view, O4).
+#[test]
+fn o4_the_darkness_level_is_a_change_of_view() {
+    let scene = lit_scene(
+        json!({"darkness": 0.2, "globalLight": true, "globalLightThreshold": 0.5,
+        "tokens": [one_token("observer", 100.0, 500.0, 0.0), one_token("hider", 900.0, 500.0, 0.0)]}),
+    );
+    let mut sight = SceneSight::new(scene);
+    assert!(sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "darkness", "darkness": 0.8}))
+        .unwrap();
+    assert!(!sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "darkvision", "tokenId": "observer", "darkvision": 60}))
+        .unwrap();
+    assert!(sight.clear_view("observer", "hider").unwrap());
+}
+
+#[test]
+fn the_handle_answers_one_observer_and_pairs_like_the_matrix() {
+    let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
+    let mut raw = fixture("scene-ocd-nort-gate.json");
+    raw["tokens"] = json!([
+        {"_id": "a", "x": 1300, "y": 900}, {"_id": "b", "x": 1300, "y": 900, "elevation": 15},
+        {"_id": "c", "x": 1000, "y": 2000}, {"_id": "d", "x": 1100, "y": 2300},
+    ]);
+    let mut sight = SceneSight::from_value(raw).unwrap();
+    let matrix = sight.clear_view_matrix();
+    assert_eq!(
+        matrix,
+        scene.clear_view_matrix(&sight.scene().tokens.clone())
+    );
+    for (i, observer) in matrix.ids.iter().enumerate() {
+        let from = sight.clear_view_from(observer).unwrap();
+        assert_eq!(from.clear_view, matrix.clear_view[i]);
+        assert_eq!(from.distance, matrix.distance[i]);
+        for (j, target) in matrix.ids.iter().enumerate() {
+            assert_eq!(
+                sight.clear_view(observer, target).unwrap(),
+                matrix.clear_view[i][j]
+            );
+        }
+    }
+    assert!(!matrix.clear_view[0][1], "a floor between a and b");
+}
+
+#[test]
+fn the_handle_refuses_bad_updates_and_changes_nothing() {
+    let scene = lit_scene(json!({
+        "walls": [{"_id": "w", "c": [500, 0, 500, 1000]}],
+        "lights": [{"_id": "l", "x": 0, "y": 0, "config": {"dim": 5}}],
+        "tokens": [one_token("a", 100.0, 500.0, 0.0)]}));
+    let mut sight = SceneSight::new(scene.clone());
+    for (update, code, field) in [
+        (
+            json!({"type": "door", "wallId": "w", "state": "open"}),
+            "invalid_input",
+            "updates[1].wallId",
+        ),
+        (
+            json!({"type": "door", "wallId": "nope", "state": "open"}),
+            "invalid_input",
+            "updates[1].wallId",
+        ),
+        (
+            json!({"type": "door", "wallId": "w", "state": "ajar"}),
+            "invalid_input",
+            "updates[1].state",
+        ),
+        (
+            json!({"type": "tokenMoved", "tokenId": "nobody", "x": 0, "y": 0}),
+            "unknown_token",
+            "updates[1].tokenId",
+        ),
+        (
+            json!({"type": "tokenMoved", "tokenId": "a", "x": "left", "y": 0}),
+            "invalid_input",
+            "updates[1].x",
+        ),
+        (
+            json!({"type": "wall", "wall": {"c": [0, 0, 1, 1]}}),
+            "invalid_input",
+            "updates[1].wall._id",
+        ),
+        (
+            json!({"type": "wall", "wall": {"_id": "v", "c": [0, 0, 1]}}),
+            "invalid_input",
+            "updates[1].wall.c",
+        ),
+        (
+            json!({"type": "lightHidden", "lightId": "l", "hidden": 1}),
+            "invalid_input",
+            "updates[1].hidden",
+        ),
+        (
+            json!({"type": "darkness", "darkness": 2}),
+            "invalid_input",
+            "updates[1].darkness",
+        ),
+        (
+            json!({"type": "darkvision", "tokenId": "a", "darkvision": -5}),
+            "invalid_input",
+            "updates[1].darkvision",
+        ),
+        (
+            json!({"type": "teleport"}),
+            "invalid_input",
+            "updates[1].type",
+        ),
+    ] {
+        // The first update of each batch is valid; the batch is refused whole.
+        let batch = json!([{"type": "tokenMoved", "tokenId": "a", "x": 300, "y": 300}, update]);
+        let error = sight.update_json(batch.clone()).unwrap_err();
+        assert_eq!(error.code(), code, "{batch}: {error}");
+        assert!(error.to_string().starts_with(field), "{batch}: {error}");
+        assert_eq!(sight.scene(), &scene, "{batch} changed the scene");
+    }
 }

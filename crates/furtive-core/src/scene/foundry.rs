@@ -28,7 +28,7 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-fn describe(value: &Value) -> String {
+pub(super) fn describe(value: &Value) -> String {
     match value {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("boolean `{b}`"),
@@ -39,7 +39,7 @@ fn describe(value: &Value) -> String {
     }
 }
 
-fn as_object<'a>(value: &'a Value, field: &str) -> Result<&'a Object, Error> {
+pub(super) fn as_object<'a>(value: &'a Value, field: &str) -> Result<&'a Object, Error> {
     value.as_object().ok_or_else(|| {
         invalid(
             field,
@@ -48,7 +48,7 @@ fn as_object<'a>(value: &'a Value, field: &str) -> Result<&'a Object, Error> {
     })
 }
 
-fn number(value: &Value, field: &str) -> Result<f64, Error> {
+pub(super) fn number(value: &Value, field: &str) -> Result<f64, Error> {
     match value.as_f64() {
         Some(n) if n.is_finite() => Ok(n),
         _ => Err(invalid(
@@ -286,7 +286,7 @@ fn read_grid(scene: &Object, any_sense: bool) -> Result<(Grid, SceneLayout), Err
     }
 }
 
-fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
+pub(super) fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
     let wall = as_object(value, path)?;
     let field = join(path, "c");
     let c = match get(wall, "c") {
@@ -431,7 +431,7 @@ fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
     })
 }
 
-fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
+pub(super) fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
     let token = as_object(value, path)?;
     let id = match opt_string(token, "_id", path)? {
         Some(id) => id,
@@ -446,7 +446,21 @@ fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
         width: opt_number(token, "width", path)?.unwrap_or(1.0),
         height: opt_number(token, "height", path)?.unwrap_or(1.0),
         elevation: opt_number(token, "elevation", path)?.unwrap_or(0.0),
-        darkvision: read_darkvision(token, path)?,
+        darkvision: match get(token, "darkvision") {
+            // Not a Foundry field: a caller's own value (`SceneSight` updates).
+            Some(value) => {
+                let field = join(path, "darkvision");
+                let range = number(value, &field)?;
+                if range < 0.0 {
+                    return Err(invalid(
+                        field,
+                        format!("must be a number >= 0, got {range}"),
+                    ));
+                }
+                range
+            }
+            None => read_darkvision(token, path)?,
+        },
     })
 }
 
@@ -508,7 +522,7 @@ fn read_floor(value: &Value, path: &str) -> Result<Option<Floor>, Error> {
 
 /// v9+: `config.{dim, bright, negative}`; 0.7/0.8: flat `dim`/`bright`,
 /// where a negative radius makes darkness (0.8 docs).
-fn read_light(value: &Value, path: &str) -> Result<Light, Error> {
+pub(super) fn read_light(value: &Value, path: &str) -> Result<Light, Error> {
     let light = as_object(value, path)?;
     let (dim, bright, negative, angle, active) = match get(light, "config") {
         Some(config) => {
