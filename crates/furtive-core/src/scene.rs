@@ -441,6 +441,61 @@ pub struct Token {
     /// `sight.visionMode` is `"darkvision"`; callers may set it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub darkvision: f64,
+    /// The light the token carries (a torch, a lantern), centred on the
+    /// token and moving with it; absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<TokenLight>,
+}
+
+/// A light carried by a token (v10+ `light` = `LightData`: `dim`,
+/// `bright`, `angle`, `negative`, `darkness`; 0.7 to v9 `dimLight`,
+/// `brightLight`, `lightAngle`, a negative radius making darkness), emitted
+/// from the token's centre at its elevation, turned with the token's
+/// `rotation`. It lights like an ambient [`Light`] with `walls: true`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TokenLight {
+    /// Dim radius, >= 0, scene distance units.
+    pub dim: f64,
+    /// Bright radius, >= 0, scene distance units.
+    pub bright: f64,
+    /// Emission angle in degrees, `0 < angle <= 360` (default 360).
+    #[serde(default = "full_circle", skip_serializing_if = "is_full_circle")]
+    pub angle: f64,
+    /// The token's rotation, degrees (0 faces down the screen).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: f64,
+    /// A darkness source.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub darkness: bool,
+    /// Darkness levels at which it is on; absent: always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<DarknessRange>,
+}
+
+impl Token {
+    /// The light this token carries, as an ambient light at its centre
+    /// (id `None`), when it has one with a radius.
+    pub fn carried_light(&self, grid: &Grid) -> Option<Light> {
+        let light = self.light.as_ref()?;
+        if light.dim.max(light.bright) <= 0.0 {
+            return None;
+        }
+        Some(Light {
+            id: None,
+            x: self.x + self.width * grid.size / 2.0,
+            y: self.y + self.height * grid.size / 2.0,
+            dim: light.dim,
+            bright: light.bright,
+            darkness: light.darkness,
+            hidden: false,
+            elevation: self.elevation,
+            angle: light.angle,
+            rotation: light.rotation,
+            walls: true,
+            active: light.active,
+        })
+    }
 }
 
 fn one() -> f64 {
@@ -800,7 +855,26 @@ pub(crate) fn validate_token(token: &Token, path: &str) -> Result<(), Error> {
     positive(&format!("{path}.width"), token.width)?;
     positive(&format!("{path}.height"), token.height)?;
     finite(&format!("{path}.elevation"), token.elevation)?;
-    non_negative(&format!("{path}.darkvision"), token.darkvision)
+    non_negative(&format!("{path}.darkvision"), token.darkvision)?;
+    if let Some(light) = &token.light {
+        let path = format!("{path}.light");
+        non_negative(&format!("{path}.dim"), light.dim)?;
+        non_negative(&format!("{path}.bright"), light.bright)?;
+        finite(&format!("{path}.rotation"), light.rotation)?;
+        if !(light.angle > 0.0 && light.angle <= 360.0) {
+            return Err(invalid(
+                format!("{path}.angle"),
+                format!(
+                    "must be a number of degrees in 0 < angle <= 360, got {}",
+                    light.angle
+                ),
+            ));
+        }
+        if let Some(range) = light.active {
+            validate_range(&format!("{path}.active"), range)?;
+        }
+    }
+    Ok(())
 }
 
 /// Checks one wall's numbers; `path` prefixes field names (`walls[3]`).
@@ -1032,6 +1106,7 @@ impl Scene {
                     height: token.height,
                     elevation: token.elevation,
                     darkvision: 0.0,
+                    light: None,
                 };
                 validate_token(&token, &format!("{field}.token")).map_err(as_input)?;
                 Ok(self.token_center(&token))

@@ -293,6 +293,7 @@ fn token(id: &str, x: f64, y: f64) -> Token {
         height: 1.0,
         elevation: 0.0,
         darkvision: 0.0,
+        light: None,
     }
 }
 
@@ -1100,7 +1101,8 @@ proptest! {
             "lights": [{"_id": "l0", "x": 100, "y": 100, "config": {"dim": 10}},
                        {"_id": "l1", "x": 300, "y": 300, "config": {"dim": 5, "negative": true}}],
             "tokens": [
-                {"_id": "t0", "x": 0, "y": 0}, {"_id": "t1", "x": 300, "y": 300, "darkvision": 10},
+                {"_id": "t0", "x": 0, "y": 0, "light": {"dim": 5}},
+                {"_id": "t1", "x": 300, "y": 300, "darkvision": 10},
                 {"_id": "t2", "x": 300, "y": 0}, {"_id": "t3", "x": 0, "y": 300, "elevation": 10},
             ],
         }))
@@ -1963,5 +1965,39 @@ fn the_handle_refuses_bad_updates_and_changes_nothing() {
         assert_eq!(error.code(), code, "{batch}: {error}");
         assert!(error.to_string().starts_with(field), "{batch}: {error}");
         assert_eq!(sight.scene(), &scene, "{batch} changed the scene");
+    }
+}
+
+/// B5 with a carried light: a hider carrying a lit torch is not in
+/// darkness, whatever the scene's darkness; the torch moves with its
+/// bearer. Dark scene (darkness 1), an observer without darkvision at
+/// (100, 500), a torch-bearer at (900, 500) with dim 20 ft (v10 `light`;
+/// the same with 0.7-v9 `dimLight`), a hider at (900, 700), 10 ft from it.
+/// Expected: the observer has clear view of both; once the bearer walks to
+/// (900, 100), 30 ft from the hider, the hider is dark and out of clear
+/// view, and the bearer still in it.
+#[test]
+fn b5_a_light_carried_by_a_token_moves_with_it() {
+    for bearer in [
+        json!({"_id": "bearer", "x": 850, "y": 450, "light": {"dim": 20, "bright": 10}}),
+        json!({"_id": "bearer", "x": 850, "y": 450, "dimLight": 20, "brightLight": 10}),
+    ] {
+        let scene = lit_scene(json!({"darkness": 1, "tokens": [
+            one_token("observer", 100.0, 500.0, 0.0), bearer, one_token("hider", 900.0, 700.0, 0.0)]}));
+        assert_eq!(scene.tokens[1].light.as_ref().map(|l| l.dim), Some(20.0));
+        let mut sight = SceneSight::new(scene);
+        assert!(sight.clear_view("observer", "bearer").unwrap());
+        assert!(sight.clear_view("observer", "hider").unwrap());
+        assert_eq!(
+            serde_json::to_value(sight.lighting_of("hider").unwrap()).unwrap(),
+            json!({"dark": false, "by": "tokenLight", "source": {"index": 1, "id": "bearer"}})
+        );
+        sight
+            .update_json(json!({"type": "tokenMoved", "tokenId": "bearer", "x": 850, "y": 50}))
+            .unwrap();
+        assert!(sight.clear_view("observer", "bearer").unwrap());
+        assert!(!sight.clear_view("observer", "hider").unwrap());
+        let mut fresh = SceneSight::new(sight.scene().clone());
+        assert_eq!(sight.clear_view_matrix(), fresh.clear_view_matrix());
     }
 }

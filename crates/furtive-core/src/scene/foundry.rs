@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use super::{
     invalid, DarknessRange, DoorKind, DoorState, Floor, Grid, Light, Scene, SceneLayout,
-    SightRestriction, Token, Wall, WallDirection, WallHeight, WallThreshold, SCENE_FORMAT,
+    SightRestriction, Token, TokenLight, Wall, WallDirection, WallHeight, WallThreshold,
+    SCENE_FORMAT,
 };
 use crate::error::Error;
 
@@ -461,7 +462,47 @@ pub(super) fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
             }
             None => read_darkvision(token, path)?,
         },
+        light: read_token_light(token, path)?,
     })
+}
+
+/// v10+ `light` (`LightData`: `dim`, `bright`, `angle`, `negative`,
+/// `darkness`); 0.7 to v9 `dimLight`, `brightLight`, `lightAngle` (a
+/// negative radius makes darkness). `rotation` is the token's. No radius:
+/// no light.
+fn read_token_light(token: &Object, path: &str) -> Result<Option<TokenLight>, Error> {
+    let rotation = opt_number(token, "rotation", path)?.unwrap_or(0.0);
+    let light = match get(token, "light") {
+        Some(value @ Value::Object(_)) => {
+            let field = join(path, "light");
+            let light = as_object(value, &field)?;
+            let dim = opt_number(light, "dim", &field)?.unwrap_or(0.0);
+            let bright = opt_number(light, "bright", &field)?.unwrap_or(0.0);
+            TokenLight {
+                dim: dim.abs(),
+                bright: bright.abs(),
+                angle: opt_number(light, "angle", &field)?.unwrap_or(360.0),
+                rotation,
+                darkness: opt_bool(light, "negative", &field)?.unwrap_or(false)
+                    || dim < 0.0
+                    || bright < 0.0,
+                active: read_range(light, "darkness", &field)?,
+            }
+        }
+        _ => {
+            let dim = opt_number(token, "dimLight", path)?.unwrap_or(0.0);
+            let bright = opt_number(token, "brightLight", path)?.unwrap_or(0.0);
+            TokenLight {
+                dim: dim.abs(),
+                bright: bright.abs(),
+                angle: opt_number(token, "lightAngle", path)?.unwrap_or(360.0),
+                rotation,
+                darkness: dim < 0.0 || bright < 0.0,
+                active: None,
+            }
+        }
+    };
+    Ok((light.dim.max(light.bright) > 0.0).then_some(light))
 }
 
 /// Pre-v10 `dimSight` ("dim vision" in distance units, where dnd5e puts

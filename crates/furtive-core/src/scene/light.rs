@@ -14,16 +14,21 @@ pub enum LitBy {
     Global,
     /// An ambient light reaches the position (`source` names it).
     Light,
+    /// A light carried by a token reaches the position (`source` names the
+    /// token: its index in the scene's `tokens` and its id).
+    TokenLight,
     /// Inside an active darkness source (`source` names it): dark, whatever
     /// other light there is.
     DarknessSource,
+    /// Inside a darkness source carried by a token (`source` names the token).
+    TokenDarkness,
     /// No light reaches the position: dark.
     NoLight,
 }
 
 /// Whether a position is in darkness, and why. JSON: `{"dark": bool,
-/// "by": "global" | "light" | "darknessSource" | "noLight", "source"?:
-/// {"index", "id"?}}`.
+/// "by": "global" | "light" | "tokenLight" | "darknessSource" |
+/// "tokenDarkness" | "noLight", "source"?: {"index", "id"?}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Lighting {
@@ -36,14 +41,30 @@ pub struct Lighting {
     pub source: Option<super::WallRef>,
 }
 
+/// A light source: an ambient light (by index in `lights`) or a token's.
+#[derive(Clone, Copy)]
+enum Source {
+    Ambient(usize),
+    Token(usize),
+}
+
 impl Lighting {
-    fn of(scene: &Scene, by: LitBy, source: Option<usize>) -> Lighting {
+    fn of(scene: &Scene, by: LitBy, source: Option<Source>) -> Lighting {
         Lighting {
-            dark: matches!(by, LitBy::DarknessSource | LitBy::NoLight),
+            dark: matches!(
+                by,
+                LitBy::DarknessSource | LitBy::TokenDarkness | LitBy::NoLight
+            ),
             by,
-            source: source.map(|index| super::WallRef {
-                index,
-                id: scene.lights[index].id.clone(),
+            source: source.map(|source| match source {
+                Source::Ambient(index) => super::WallRef {
+                    index,
+                    id: scene.lights[index].id.clone(),
+                },
+                Source::Token(index) => super::WallRef {
+                    index,
+                    id: Some(scene.tokens[index].id.clone()),
+                },
             }),
         }
     }
@@ -78,6 +99,17 @@ impl Scene {
                 .lights
                 .iter()
                 .any(|light| light.darkness && self.light_is_on(light))
+            && !self
+                .carried_lights()
+                .any(|(_, light)| light.darkness && self.light_is_on(&light))
+    }
+
+    /// The lights tokens carry, with the token's index.
+    fn carried_lights(&self) -> impl Iterator<Item = (usize, Light)> + '_ {
+        self.tokens
+            .iter()
+            .enumerate()
+            .filter_map(|(i, token)| token.carried_light(&self.grid).map(|light| (i, light)))
     }
 
     /// The lighting at `point` (see the module docs, "Light and darkness").
@@ -122,17 +154,29 @@ impl Scene {
             .iter()
             .position(|light| light.darkness && reaches(light))
         {
-            return Lighting::of(self, LitBy::DarknessSource, Some(i));
+            return Lighting::of(self, LitBy::DarknessSource, Some(Source::Ambient(i)));
+        }
+        if let Some((i, _)) = self
+            .carried_lights()
+            .find(|(_, light)| light.darkness && reaches(light))
+        {
+            return Lighting::of(self, LitBy::TokenDarkness, Some(Source::Token(i)));
         }
         if self.global_illumination() {
             return Lighting::of(self, LitBy::Global, None);
         }
-        match self
+        if let Some(i) = self
             .lights
             .iter()
             .position(|light| !light.darkness && reaches(light))
         {
-            Some(i) => Lighting::of(self, LitBy::Light, Some(i)),
+            return Lighting::of(self, LitBy::Light, Some(Source::Ambient(i)));
+        }
+        match self
+            .carried_lights()
+            .find(|(_, light)| !light.darkness && reaches(light))
+        {
+            Some((i, _)) => Lighting::of(self, LitBy::TokenLight, Some(Source::Token(i))),
             None => Lighting::of(self, LitBy::NoLight, None),
         }
     }

@@ -430,6 +430,16 @@ impl SceneSight {
         self.update_all(updates)
     }
 
+    /// Forgets what depends on token `slot`: its own lighting, and
+    /// everyone's when it carries a light.
+    fn forget_token(&mut self, slot: usize) {
+        if self.scene.tokens[slot].light.is_some() {
+            self.forget_all_lighting();
+        } else {
+            self.lighting[slot] = None;
+        }
+    }
+
     fn forget_all_lighting(&mut self) {
         self.lighting.iter_mut().for_each(|known| *known = None);
     }
@@ -507,9 +517,12 @@ impl SceneSight {
             }
             SceneUpdate::Token { token } => {
                 validate_token(&token, &format!("{path}.token")).map_err(as_input)?;
+                if token.light.is_some() {
+                    self.forget_all_lighting();
+                }
                 match self.tokens.get(&token.id) {
                     Some(&slot) => {
-                        self.lighting[slot] = None;
+                        self.forget_token(slot);
                         Ok(Undo::TokenReplaced(
                             slot,
                             std::mem::replace(&mut self.scene.tokens[slot], token),
@@ -538,7 +551,7 @@ impl SceneSight {
                     token.elevation = elevation;
                 }
                 validate_token(&token, path).map_err(as_input)?;
-                self.lighting[slot] = None;
+                self.forget_token(slot);
                 Ok(Undo::TokenReplaced(
                     slot,
                     std::mem::replace(&mut self.scene.tokens[slot], token),
@@ -546,6 +559,7 @@ impl SceneSight {
             }
             SceneUpdate::TokenRemoved { token_id } => {
                 let slot = self.token_slot(&token_id, &format!("{path}.tokenId"))?;
+                self.forget_token(slot);
                 let token = self.scene.tokens.remove(slot);
                 self.lighting.remove(slot);
                 self.remap_tokens();
@@ -635,10 +649,12 @@ impl SceneSight {
                 self.remap_walls();
             }
             Undo::TokenReplaced(slot, token) => {
-                self.lighting[slot] = None;
+                self.forget_token(slot);
                 self.scene.tokens[slot] = token;
+                self.forget_token(slot);
             }
             Undo::TokenAdded => {
+                self.forget_token(self.scene.tokens.len() - 1);
                 self.scene.tokens.pop();
                 self.lighting.pop();
                 self.remap_tokens();
@@ -647,6 +663,7 @@ impl SceneSight {
                 self.scene.tokens.insert(slot, token);
                 self.lighting.insert(slot, None);
                 self.remap_tokens();
+                self.forget_token(slot);
             }
             Undo::LightReplaced(slot, light) => {
                 self.forget_all_lighting();
