@@ -80,8 +80,10 @@
 //! A Levels [`Floor`] at elevation `h` blocks when one end is below `h` and
 //! the other at or above it (a token standing on a floor is above it), and
 //! the point where the line meets the plane `z = h` lies inside the tile's
-//! rectangle (edges included). Both comparisons are exact (one
-//! `orient3d`, or one `orient2d` in a vertical plane; no division).
+//! rectangle (edges included), unless a Levels [`Hole`] open at `h`
+//! contains that point. All these comparisons are exact (`orient3d`, or
+//! `orient2d` in a vertical plane; no division), except for rotated tiles
+//! (not a multiple of 90°) and elliptic holes, placed in floating point.
 //!
 //! ## One-way walls: which side is left
 //!
@@ -541,6 +543,42 @@ impl DarknessRange {
     }
 }
 
+/// A Levels hole: a drawing with `flags.levels.drawingMode` 1 ("Hole" in
+/// the Levels drawing config; 2 stair and 3 elevator are not holes), an
+/// area where the floors whose elevation lies in `bottom..=top` (its
+/// `rangeBottom`, `rangeTop`; missing: unbounded) are open, like a
+/// balcony's opening or the open sky around a building.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Hole {
+    /// The drawing's Foundry `_id`, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bottom: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<f64>,
+    /// The area, canvas pixels, turned as the drawing was.
+    pub shape: HoleShape,
+}
+
+/// The area of a [`Hole`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub enum HoleShape {
+    /// A polygon (a drawn rectangle, polygon or freehand shape), absolute
+    /// canvas points; inside by the even-odd rule, edges included.
+    Polygon(Vec<[f64; 2]>),
+    /// An ellipse: centre, radii (pixels), rotation (degrees clockwise).
+    Ellipse {
+        x: f64,
+        y: f64,
+        radius_x: f64,
+        radius_y: f64,
+        rotation: f64,
+    },
+}
+
 /// A Levels floor: a tile with `flags.levels.rangeBottom` (the Levels
 /// module by theripper93), a horizontal plane at `elevation` (that bottom,
 /// scene distance units) over the tile's rectangle (`x`, `y`, `width`,
@@ -634,6 +672,9 @@ pub struct Scene {
     /// Levels floors (tiles with `flags.levels.rangeBottom`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub floors: Vec<Floor>,
+    /// Levels holes (drawings with `flags.levels.drawingMode` 1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<Hole>,
     /// Scene darkness level 0..=1 (`darkness`, v12+ `environment.darknessLevel`).
     #[serde(default)]
     pub darkness: f64,
@@ -772,6 +813,37 @@ impl Scene {
         }
         if let Some(range) = self.global_light_darkness {
             validate_range("globalLightDarkness", range)?;
+        }
+        for (i, hole) in self.holes.iter().enumerate() {
+            let path = format!("holes[{i}]");
+            for (name, bound) in [("bottom", hole.bottom), ("top", hole.top)] {
+                if let Some(bound) = bound {
+                    finite(&format!("{path}.{name}"), bound)?;
+                }
+            }
+            match &hole.shape {
+                HoleShape::Polygon(points) => {
+                    if points.iter().flatten().any(|v| !v.is_finite()) {
+                        return Err(invalid(
+                            format!("{path}.shape"),
+                            "polygon points must be finite numbers",
+                        ));
+                    }
+                }
+                HoleShape::Ellipse {
+                    x,
+                    y,
+                    radius_x,
+                    radius_y,
+                    rotation,
+                } => {
+                    finite(&format!("{path}.shape.x"), *x)?;
+                    finite(&format!("{path}.shape.y"), *y)?;
+                    non_negative(&format!("{path}.shape.radiusX"), *radius_x)?;
+                    non_negative(&format!("{path}.shape.radiusY"), *radius_y)?;
+                    finite(&format!("{path}.shape.rotation"), *rotation)?;
+                }
+            }
         }
         Ok(())
     }

@@ -585,12 +585,15 @@ fn b5_wall_height_flags_written_before_4_0_are_read() {
 /// Nort Gate stores its floors as the Levels module does: four full-map
 /// tiles with `flags.levels.rangeBottom` 10, 20, 30 and 40 (its
 /// `flags.levels.sceneLevels` is the Levels UI's list of levels, with no
-/// area: not a floor). B5: "floors of a multi-level map (Levels) block
-/// between levels". At (1350, 950), a room walled on the ground floor
+/// area: not a floor), and one Levels hole (a polygon drawing with
+/// `drawingMode` 1, range 0-600) covering everything outside the building.
+/// B5: "floors of a multi-level map (Levels) block between levels". At
+/// (1350, 950), a room inside the building walled on the ground floor
 /// (walls 0-9 ft) and on the second floor (10-19 ft), one token at 0 ft and
 /// one 15 ft above it. Expected: the line crosses the floor at 10 ft inside
-/// its tile: blocked both ways (today clear). Two tokens at 10 and 15 ft,
-/// both on the second floor: clear. At 0 and 9 ft: clear.
+/// its tile and outside the hole: blocked both ways (today clear). Two
+/// tokens at 10 and 15 ft, both on the second floor: clear. At 0 and 9 ft:
+/// clear.
 #[test]
 fn b5_a_levels_floor_blocks_between_floors_on_nort_gate() {
     let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
@@ -627,6 +630,60 @@ fn b5_a_levels_floor_blocks_between_floors_on_nort_gate() {
     high.x += 100.0;
     let same_floor = scene.clear_view_matrix(&[low, high]);
     assert_eq!(same_floor.clear_view[0][1], same_floor.clear_view[1][0]);
+}
+
+/// Outside Nort Gate's building the Levels hole opens every floor (the
+/// open sky): at (250, 250), tokens at 0 and 15 ft. Expected: clear both
+/// ways; inside the building at (1250, 2350), blocked.
+#[test]
+fn b5_a_levels_hole_opens_the_floors_outside_the_building_on_nort_gate() {
+    let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
+    assert_eq!(scene.holes.len(), 1);
+    assert_eq!(scene.holes[0].id.as_deref(), Some("rOLSG4eE3EIKALgA"));
+    let outside = p(250.0, 250.0);
+    assert!(scene.has_clear_view(outside, outside.at(15.0)));
+    assert!(scene.has_clear_view(outside.at(15.0), outside));
+    let inside = p(1250.0, 2350.0);
+    assert!(!scene.has_clear_view(inside, inside.at(15.0)));
+    // A slanted line from (0, 1000) at 0 ft to (1000, 1000) at 25 ft meets
+    // 10 ft at x = 400, outside the building (open), and 20 ft at x = 800,
+    // inside it: blocked by the floor at 20 ft only.
+    let line = scene.sight_line(p(0.0, 1000.0), p(1000.0, 1000.0).at(25.0));
+    assert_eq!(line.floors, vec![1]);
+}
+
+/// A Levels hole opens a floor where the line meets it, for the floors in
+/// the hole's range; a tile with Levels' "Allow Sight" (`noCollision`) is
+/// no floor. A full-map floor at 10 ft with a 200 x 200 px rectangular hole
+/// (v10 `shape`) at (400..600, 400..600), range 0-15. Expected: a vertical
+/// line at (500, 500) from 0 to 15 ft clear; at (300, 300) blocked; with the
+/// hole's range 12-20 (not the floor's 10 ft) blocked; a slanted line from
+/// (300, 500) at 0 ft to (700, 500) at 20 ft meets 10 ft at x = 500: clear.
+#[test]
+fn b5_a_levels_hole_opens_the_floor_in_its_range() {
+    let with = |bottom: f64, top: f64, no_collision: bool| {
+        Scene::from_value(json!({
+            "grid": {"size": 100, "distance": 5},
+            "walls": [],
+            "tiles": [{"x": 0, "y": 0, "width": 1000, "height": 1000,
+                       "flags": {"levels": {"rangeBottom": 10, "rangeTop": 19, "noCollision": no_collision}}}],
+            "drawings": [{"_id": "hole", "x": 400, "y": 400, "shape": {"type": "r", "width": 200, "height": 200},
+                          "flags": {"levels": {"drawingMode": 1, "rangeBottom": bottom, "rangeTop": top}}},
+                         {"x": 0, "y": 0, "shape": {"type": "r", "width": 1000, "height": 1000},
+                          "flags": {"levels": {"drawingMode": 2, "rangeBottom": 0, "rangeTop": 9}}}],
+        }))
+        .unwrap()
+    };
+    let scene = with(0.0, 15.0, false);
+    assert_eq!(scene.holes.len(), 1, "a stair (mode 2) is no hole");
+    assert!(scene.has_clear_view(p(500.0, 500.0), p(500.0, 500.0).at(15.0)));
+    assert!(!scene.has_clear_view(p(300.0, 300.0), p(300.0, 300.0).at(15.0)));
+    assert!(!with(12.0, 20.0, false).has_clear_view(p(500.0, 500.0), p(500.0, 500.0).at(15.0)));
+    assert!(scene.has_clear_view(p(300.0, 500.0), p(700.0, 500.0).at(20.0)));
+    // The hole's edge belongs to it: x = 600 exactly.
+    assert!(scene.has_clear_view(p(400.0, 500.0), p(800.0, 500.0).at(20.0)));
+    assert!(!scene.has_clear_view(p(410.0, 500.0), p(810.0, 500.0).at(20.0)));
+    assert!(with(12.0, 20.0, true).floors.is_empty());
 }
 
 /// A floor blocks only where the line meets its plane inside the tile.
@@ -1160,8 +1217,10 @@ proptest! {
         tokens in prop::collection::vec(arbitrary_json(), 0..3),
         lights in prop::collection::vec(arbitrary_json(), 0..3),
         tiles in prop::collection::vec(arbitrary_json(), 0..3),
+        drawings in prop::collection::vec(arbitrary_json(), 0..3),
     ) {
-        let value = json!({"grid": grid, "walls": walls, "tokens": tokens, "lights": lights, "tiles": tiles});
+        let value = json!({"grid": grid, "walls": walls, "tokens": tokens, "lights": lights,
+                           "tiles": tiles, "drawings": drawings});
         if let Err(error) = Scene::from_value(value) {
             prop_assert!(matches!(error.code(), "invalid_scene" | "duplicate_token"), "{error}");
         }
@@ -1204,6 +1263,15 @@ proptest! {
                 wall
             })
             .collect();
+        // A Levels hole: a triangle over part of the map, for floors at 5 ft.
+        let holes: Vec<Value> = tiles
+            .iter()
+            .take(1)
+            .map(|&(x, y, w, h, _)| json!({
+                "x": 0, "y": 0, "shape": {"type": "p", "points": [x * 50, y * 50, w * 50, h * 50, x * 50, h * 50]},
+                "flags": {"levels": {"drawingMode": 1, "rangeBottom": 0, "rangeTop": 5}},
+            }))
+            .collect();
         // Levels floors at 5 or 10 ft (tokens stand at 0, 10 and 20).
         let tiles: Vec<Value> = tiles
             .iter()
@@ -1217,6 +1285,7 @@ proptest! {
             "globalLight": true,
             "walls": walls,
             "tiles": tiles,
+            "drawings": holes,
         }))
         .unwrap();
         // Token centres land on multiples of 25 px, half of them on wall

@@ -8,9 +8,9 @@
 use serde_json::{Map, Value};
 
 use super::{
-    invalid, DarknessRange, DoorKind, DoorState, Floor, Grid, Light, Scene, SceneLayout,
-    SightRestriction, Token, TokenLight, Wall, WallDirection, WallHeight, WallThreshold,
-    SCENE_FORMAT,
+    invalid, DarknessRange, DoorKind, DoorState, Floor, Grid, Hole, HoleShape, Light, Scene,
+    SceneLayout, SightRestriction, Token, TokenLight, Wall, WallDirection, WallHeight,
+    WallThreshold, SCENE_FORMAT,
 };
 use crate::error::Error;
 
@@ -171,6 +171,12 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
             floors.push(floor);
         }
     }
+    let mut holes = Vec::new();
+    for (i, drawing) in array(scene, "drawings")?.iter().enumerate() {
+        if let Some(hole) = read_hole(drawing, &format!("drawings[{i}]"))? {
+            holes.push(hole);
+        }
+    }
 
     let environment = match get(scene, "environment") {
         Some(value) => Some(as_object(value, "environment")?),
@@ -216,6 +222,7 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
         tokens,
         lights,
         floors,
+        holes,
         darkness: darkness.map_or(0.0, |(_, level)| level),
         global_light: global_light.unwrap_or(false),
         global_light_darkness,
@@ -536,7 +543,127 @@ fn read_range(object: &Object, key: &str, path: &str) -> Result<Option<DarknessR
     }
 }
 
-/// A Levels floor: a tile whose `flags.levels.rangeBottom` is a number.
+/// A Levels hole: a drawing whose `flags.levels.drawingMode` is 1. Shape:
+/// 0.7 to v9 `type` (`r` rectangle, `e` ellipse, `p` polygon, `f`
+/// freehand) with `points: [[x, y], ...]`; v10+ `shape: {type, width,
+/// height, points: [x0, y0, x1, y1, ...]}`. Points are relative to the
+/// drawing's `x`, `y`; `rotation` turns it about the centre of its
+/// `width` x `height` box. Text drawings and unknown types are skipped.
+fn read_hole(value: &Value, path: &str) -> Result<Option<Hole>, Error> {
+    let drawing = as_object(value, path)?;
+    let Some(levels) = get(drawing, "flags").and_then(|flags| flags.get("levels")) else {
+        return Ok(None);
+    };
+    let field = join(path, "flags.levels");
+    let levels = match levels {
+        Value::Null => return Ok(None),
+        other => as_object(other, &field)?,
+    };
+    let mode = opt_number(levels, "drawingMode", &field)?;
+    if mode != Some(1.0) {
+        return Ok(None);
+    }
+    let bottom = opt_number(levels, "rangeBottom", &field)?;
+    let top = opt_number(levels, "rangeTop", &field)?;
+    let (shape_object, shape_path) = match get(drawing, "shape") {
+        Some(shape) => {
+            let shape_path = join(path, "shape");
+            (as_object(shape, &shape_path)?, shape_path)
+        }
+        None => (drawing, path.to_owned()),
+    };
+    let kind = opt_string(shape_object, "type", &shape_path)?;
+    let x = opt_number(drawing, "x", path)?.unwrap_or(0.0);
+    let y = opt_number(drawing, "y", path)?.unwrap_or(0.0);
+    let width = opt_number(shape_object, "width", &shape_path)?.unwrap_or(0.0);
+    let height = opt_number(shape_object, "height", &shape_path)?.unwrap_or(0.0);
+    let rotation = opt_number(drawing, "rotation", path)?.unwrap_or(0.0);
+    let centre = (x + width / 2.0, y + height / 2.0);
+    let turn = |(px, py): (f64, f64)| -> [f64; 2] {
+        if rotation.rem_euclid(360.0) == 0.0 {
+            return [px, py];
+        }
+        let (sin, cos) = rotation.to_radians().sin_cos();
+        let (dx, dy) = (px - centre.0, py - centre.1);
+        [
+            centre.0 + dx * cos - dy * sin,
+            centre.1 + dx * sin + dy * cos,
+        ]
+    };
+    let shape = match kind.as_deref() {
+        Some("r") => HoleShape::Polygon(
+            [
+                (x, y),
+                (x + width, y),
+                (x + width, y + height),
+                (x, y + height),
+            ]
+            .into_iter()
+            .map(turn)
+            .collect(),
+        ),
+        Some("e") => HoleShape::Ellipse {
+            x: centre.0,
+            y: centre.1,
+            radius_x: width.abs() / 2.0,
+            radius_y: height.abs() / 2.0,
+            rotation,
+        },
+        Some("p") | Some("f") => {
+            let points_path = join(&shape_path, "points");
+            let items: &[Value] = match get(shape_object, "points") {
+                None => &[],
+                Some(Value::Array(items)) => items,
+                Some(other) => {
+                    return Err(invalid(
+                        points_path,
+                        format!("expected an array, got {}", describe(other)),
+                    ))
+                }
+            };
+            let mut points = Vec::new();
+            if items.iter().all(|item| item.is_array()) {
+                // 0.7 to v9: [[x, y], ...]
+                for (k, item) in items.iter().enumerate() {
+                    let pair = item.as_array().map(Vec::as_slice).unwrap_or(&[]);
+                    let [px, py] = pair else {
+                        return Err(invalid(
+                            format!("{points_path}[{k}]"),
+                            format!("expected [x, y], got {}", describe(item)),
+                        ));
+                    };
+                    let px = number(px, &format!("{points_path}[{k}][0]"))?;
+                    let py = number(py, &format!("{points_path}[{k}][1]"))?;
+                    points.push(turn((x + px, y + py)));
+                }
+            } else {
+                // v10+: [x0, y0, x1, y1, ...]
+                if !items.len().is_multiple_of(2) {
+                    return Err(invalid(
+                        points_path,
+                        format!("expected pairs of numbers, got {} numbers", items.len()),
+                    ));
+                }
+                for k in (0..items.len()).step_by(2) {
+                    let px = number(&items[k], &format!("{points_path}[{k}]"))?;
+                    let py = number(&items[k + 1], &format!("{points_path}[{}]", k + 1))?;
+                    points.push(turn((x + px, y + py)));
+                }
+            }
+            HoleShape::Polygon(points)
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(Hole {
+        id: opt_string(drawing, "_id", path)?,
+        bottom,
+        top,
+        shape,
+    }))
+}
+
+/// A Levels floor: a tile whose `flags.levels.rangeBottom` is a number,
+/// unless its Levels "Allow Sight" option (`noCollision`) is on.
 fn read_floor(value: &Value, path: &str) -> Result<Option<Floor>, Error> {
     let tile = as_object(value, path)?;
     let Some(levels) = get(tile, "flags").and_then(|flags| flags.get("levels")) else {
@@ -550,6 +677,9 @@ fn read_floor(value: &Value, path: &str) -> Result<Option<Floor>, Error> {
     let Some(elevation) = opt_number(levels, "rangeBottom", &field)? else {
         return Ok(None);
     };
+    if opt_bool(levels, "noCollision", &field)? == Some(true) {
+        return Ok(None);
+    }
     Ok(Some(Floor {
         id: opt_string(tile, "_id", path)?,
         x: required_number(tile, "x", path)?,

@@ -19,7 +19,8 @@ use std::cmp::Ordering;
 use robust::{orient2d, orient3d, Coord, Coord3D};
 
 use super::{
-    Blocking, Floor, Point, Scene, Sense, SightLine, SightRestriction, Wall, WallDirection,
+    Blocking, Floor, Hole, HoleShape, Point, Scene, Sense, SightLine, SightRestriction, Wall,
+    WallDirection,
 };
 
 fn orient(a: Point, b: Point, c: Point) -> f64 {
@@ -366,33 +367,172 @@ impl FloorPlane {
                 (local(o), local(t))
             }
         };
-        // Sign of X.x - bound, X the crossing point: orient2d in the
-        // vertical (x, z) plane of (o.x, o.z), (t.x, t.z), (bound, h) is
-        // (X.x - bound)(t.z - o.z).
-        let rising = t.elevation > o.elevation;
-        let vs = |oa: f64, ta: f64, bound: f64| -> Ordering {
-            let s = sign(orient2d(
-                Coord {
-                    x: oa,
-                    y: o.elevation,
-                },
-                Coord {
-                    x: ta,
-                    y: t.elevation,
-                },
-                Coord { x: bound, y: h },
-            ));
-            if rising {
-                s
-            } else {
-                s.reverse()
-            }
-        };
-        vs(o.x, t.x, self.min.x) != Ordering::Less
-            && vs(o.x, t.x, self.max.x) != Ordering::Greater
-            && vs(o.y, t.y, self.min.y) != Ordering::Less
-            && vs(o.y, t.y, self.max.y) != Ordering::Greater
+        let x = PlaneCrossing { o, t, h };
+        x.cmp_x(self.min.x) != Ordering::Less
+            && x.cmp_x(self.max.x) != Ordering::Greater
+            && x.cmp_y(self.min.y) != Ordering::Less
+            && x.cmp_y(self.max.y) != Ordering::Greater
     }
+}
+
+/// The point `X` where the line `o → t` meets the plane `z = h`, known
+/// implicitly (`o.z != t.z`, `h` between them): every comparison is exact.
+#[derive(Debug, Clone, Copy)]
+struct PlaneCrossing {
+    o: Point,
+    t: Point,
+    h: f64,
+}
+
+impl PlaneCrossing {
+    fn rising(&self) -> bool {
+        self.t.elevation > self.o.elevation
+    }
+
+    /// Sign of `X.x - bound`: `orient2d` in the vertical (x, z) plane of
+    /// `(o.x, o.z)`, `(t.x, t.z)`, `(bound, h)` is `(X.x - bound)(t.z - o.z)`.
+    fn cmp_axis(&self, oa: f64, ta: f64, bound: f64) -> Ordering {
+        let s = sign(orient2d(
+            Coord {
+                x: oa,
+                y: self.o.elevation,
+            },
+            Coord {
+                x: ta,
+                y: self.t.elevation,
+            },
+            Coord {
+                x: bound,
+                y: self.h,
+            },
+        ));
+        if self.rising() {
+            s
+        } else {
+            s.reverse()
+        }
+    }
+
+    fn cmp_x(&self, bound: f64) -> Ordering {
+        self.cmp_axis(self.o.x, self.t.x, bound)
+    }
+
+    fn cmp_y(&self, bound: f64) -> Ordering {
+        self.cmp_axis(self.o.y, self.t.y, bound)
+    }
+
+    /// Sign of `orient2d(p, q, X)`. With `A`, `B` the orientations of `o`
+    /// and `t`, it is that of `(1 - s) A + s B`, `s` the parameter of `X`:
+    /// when `A` and `B` differ in sign, `X` lies past the point where the
+    /// line crosses the line `pq` exactly when the line's elevation there
+    /// is on `o`'s side of `h` ([`crossing_height_vs`]).
+    fn side(&self, p: Point, q: Point) -> Ordering {
+        let a = sign(orient(p, q, self.o));
+        let b = sign(orient(p, q, self.t));
+        if a == b || a == Ordering::Equal {
+            return b;
+        }
+        if b == Ordering::Equal {
+            // X before t, t on the line: X on o's side, unless X is t.
+            return if self.h == self.t.elevation {
+                Ordering::Equal
+            } else {
+                a
+            };
+        }
+        let at_crossing = crossing_height_vs(self.o, self.t, p, q, self.h);
+        let past = if self.rising() {
+            at_crossing == Ordering::Less
+        } else {
+            at_crossing == Ordering::Greater
+        };
+        match at_crossing {
+            Ordering::Equal => Ordering::Equal,
+            _ if past => b,
+            _ => a,
+        }
+    }
+
+    /// Inside a polygon by the even-odd rule, edges included.
+    fn in_polygon(&self, points: &[[f64; 2]]) -> bool {
+        let n = points.len();
+        if n < 3 {
+            return false;
+        }
+        let mut inside = false;
+        for k in 0..n {
+            let p = Point::new(points[k][0], points[k][1]);
+            let q = Point::new(points[(k + 1) % n][0], points[(k + 1) % n][1]);
+            // On the edge: inside.
+            if self.side(p, q) == Ordering::Equal
+                && self.cmp_x(p.x.min(q.x)) != Ordering::Less
+                && self.cmp_x(p.x.max(q.x)) != Ordering::Greater
+                && self.cmp_y(p.y.min(q.y)) != Ordering::Less
+                && self.cmp_y(p.y.max(q.y)) != Ordering::Greater
+            {
+                return true;
+            }
+            // Half-open rule: the edge spans X.y when exactly one end is above it.
+            let p_above = self.cmp_y(p.y) == Ordering::Less;
+            let q_above = self.cmp_y(q.y) == Ordering::Less;
+            if p_above != q_above {
+                // X left of the edge's point at X.y: sign(orient) * sign(q.y - p.y) > 0.
+                let side = self.side(p, q);
+                let left = if q.y > p.y {
+                    side == Ordering::Greater
+                } else {
+                    side == Ordering::Less
+                };
+                if left {
+                    inside = !inside;
+                }
+            }
+        }
+        inside
+    }
+
+    /// Inside an ellipse (floating point: the crossing is computed).
+    fn in_ellipse(&self, cx: f64, cy: f64, rx: f64, ry: f64, rotation: f64) -> bool {
+        if rx <= 0.0 || ry <= 0.0 {
+            return false;
+        }
+        let s = (self.h - self.o.elevation) / (self.t.elevation - self.o.elevation);
+        let x = self.o.x + s * (self.t.x - self.o.x) - cx;
+        let y = self.o.y + s * (self.t.y - self.o.y) - cy;
+        let (sin, cos) = rotation.to_radians().sin_cos();
+        let (u, v) = (x * cos + y * sin, -x * sin + y * cos);
+        (u / rx).powi(2) + (v / ry).powi(2) <= 1.0
+    }
+
+    fn in_hole(&self, hole: &Hole) -> bool {
+        if hole.bottom.is_some_and(|b| self.h < b) || hole.top.is_some_and(|t| self.h > t) {
+            return false;
+        }
+        match &hole.shape {
+            HoleShape::Polygon(points) => self.in_polygon(points),
+            HoleShape::Ellipse {
+                x,
+                y,
+                radius_x,
+                radius_y,
+                rotation,
+            } => self.in_ellipse(*x, *y, *radius_x, *radius_y, *rotation),
+        }
+    }
+}
+
+/// Whether a floor blocks `o → t`: it meets the line inside its tile and
+/// no Levels hole open at its elevation contains that point.
+fn floor_blocks(floor: &FloorPlane, holes: &[Hole], o: Point, t: Point) -> bool {
+    floor.blocks(o, t)
+        && !holes.iter().any(|hole| {
+            PlaneCrossing {
+                o,
+                t,
+                h: floor.elevation,
+            }
+            .in_hole(hole)
+        })
 }
 
 fn pixels_per_unit(scene: &Scene) -> f64 {
@@ -411,7 +551,12 @@ pub(super) fn sight_line(scene: &Scene, sense: Sense, observer: Point, target: P
         }
     }
     for (index, floor) in scene.floors.iter().enumerate() {
-        if FloorPlane::new(index, floor).blocks(observer, target) {
+        if floor_blocks(
+            &FloorPlane::new(index, floor),
+            &scene.holes,
+            observer,
+            target,
+        ) {
             line.floors.push(index);
         }
     }
@@ -443,6 +588,7 @@ fn record(wall: &SightWall, observer: Point, target: Point, line: &mut SightLine
 pub struct SightIndex {
     walls: Vec<SightWall>,
     floors: Vec<FloorPlane>,
+    holes: Vec<Hole>,
     /// Position in `walls` of each scene wall (`u32::MAX`: not indexed).
     positions: Vec<u32>,
     origin: Point,
@@ -531,6 +677,7 @@ impl SightIndex {
         let mut index = SightIndex {
             walls,
             floors,
+            holes: scene.holes.clone(),
             positions,
             origin,
             cell,
@@ -694,7 +841,7 @@ impl SightIndex {
     ) -> SightLine {
         let mut line = SightLine::default();
         for floor in &self.floors {
-            if floor.blocks(observer, target) {
+            if floor_blocks(floor, &self.holes, observer, target) {
                 line.floors.push(floor.index);
             }
         }
@@ -713,7 +860,11 @@ impl SightIndex {
     /// Whether the line `source → target` is clear, for `source` only (one
     /// direction); stops at the first decisive wall.
     pub fn clear(&self, source: Point, target: Point, scratch: &mut SightScratch) -> bool {
-        if self.floors.iter().any(|floor| floor.blocks(source, target)) {
+        if self
+            .floors
+            .iter()
+            .any(|floor| floor_blocks(floor, &self.holes, source, target))
+        {
             return false;
         }
         if source.same_position(&target) {
@@ -738,7 +889,11 @@ impl SightIndex {
     /// Clear view both ways along one segment: `(a sees b, b sees a)`.
     /// The two differ only across one-way walls and threshold walls.
     pub fn clear_both_ways(&self, a: Point, b: Point, scratch: &mut SightScratch) -> (bool, bool) {
-        if self.floors.iter().any(|floor| floor.blocks(a, b)) {
+        if self
+            .floors
+            .iter()
+            .any(|floor| floor_blocks(floor, &self.holes, a, b))
+        {
             return (false, false);
         }
         if a.same_position(&b) {
@@ -817,5 +972,58 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 1000, "only {checked} crossings");
+    }
+
+    /// `PlaneCrossing::in_polygon` agrees with the even-odd rule on the
+    /// floating-point crossing wherever that is far from every edge.
+    #[test]
+    fn the_implicit_crossing_is_located_in_polygons() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % 2001) as f64 - 1000.0
+        };
+        let mut checked = 0;
+        for _ in 0..5_000 {
+            let o = Point::new(next(), next()).at(next().abs() / 10.0);
+            let t = Point::new(next(), next()).at(-next().abs() / 10.0 - 1.0);
+            let h = next() / 1000.0 * 10.0;
+            if !(t.elevation < h && h < o.elevation) {
+                continue;
+            }
+            let points: Vec<[f64; 2]> = (0..6).map(|_| [next(), next()]).collect();
+            let s = (h - o.elevation) / (t.elevation - o.elevation);
+            let (x, y) = (o.x + s * (t.x - o.x), o.y + s * (t.y - o.y));
+            let n = points.len();
+            let mut inside = false;
+            let mut near = false;
+            for k in 0..n {
+                let (p, q) = (points[k], points[(k + 1) % n]);
+                let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
+                let length = dx.hypot(dy);
+                let along = ((x - p[0]) * dx + (y - p[1]) * dy) / (length * length);
+                let (cx, cy) = (
+                    p[0] + along.clamp(0.0, 1.0) * dx,
+                    p[1] + along.clamp(0.0, 1.0) * dy,
+                );
+                near |= (x - cx).hypot(y - cy) < 1e-6 || (y - p[1]).abs() < 1e-6;
+                if (p[1] > y) != (q[1] > y) && x < p[0] + (y - p[1]) * dx / dy {
+                    inside = !inside;
+                }
+            }
+            if near {
+                continue;
+            }
+            let crossing = PlaneCrossing { o, t, h };
+            assert_eq!(
+                crossing.in_polygon(&points),
+                inside,
+                "{o:?} {t:?} {h} {points:?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 1000, "only {checked} cases");
     }
 }
