@@ -1154,7 +1154,9 @@ proptest! {
                 {"_id": "d0", "c": [200, 0, 200, 400], "door": 1},
                 {"_id": "d1", "c": [0, 200, 400, 200], "door": 2, "ds": 1, "sight": 10},
                 {"_id": "w0", "c": [100, 100, 300, 300], "light": 0},
+                {"_id": "w1", "c": [0, 300, 400, 0], "flags": {"wall-height": {"bottom": 5, "top": 12}}},
             ],
+            "tiles": [{"x": 150, "y": 0, "width": 200, "height": 400, "flags": {"levels": {"rangeBottom": 10}}}],
             "lights": [{"_id": "l0", "x": 100, "y": 100, "config": {"dim": 10}},
                        {"_id": "l1", "x": 300, "y": 300, "config": {"dim": 5, "negative": true}}],
             "tokens": [
@@ -1170,7 +1172,8 @@ proptest! {
             let (x, y) = (f64::from(x) * 50.0, f64::from(y) * 50.0);
             let update = match kind {
                 0 => json!({"type": "door", "wallId": format!("d{}", which % 2), "state": which % 3}),
-                1 => json!({"type": "tokenMoved", "tokenId": format!("t{which}"), "x": x, "y": y}),
+                1 => json!({"type": "tokenMoved", "tokenId": format!("t{which}"), "x": x, "y": y,
+                            "elevation": f64::from(y as i32 % 4) * 5.0}),
                 2 => {
                     added += 1;
                     json!({"type": "wall", "wall": {"_id": format!("n{added}"), "c": [x, y, y, x], "sight": 20}})
@@ -1186,6 +1189,15 @@ proptest! {
             let mut fresh = SceneSight::new(sight.scene().clone());
             prop_assert_eq!(&matrix, &fresh.clear_view_matrix());
             prop_assert_eq!(sight.clear_view_from("t1").unwrap().clear_view, matrix.clear_view[1].clone());
+            // A point query between two tokens' elevations, on the index as it stands.
+            let answer = sight.answer(&serde_json::from_value(json!({
+                "from": {"tokenId": "t0"}, "to": {"x": x, "y": y, "elevation": f64::from(which % 3) * 5.0}}))
+                .unwrap()).unwrap();
+            let expected = SceneSight::new(sight.scene().clone()).answer(&serde_json::from_value(json!({
+                "from": {"tokenId": "t0"}, "to": {"x": x, "y": y, "elevation": f64::from(which % 3) * 5.0}}))
+                .unwrap()).unwrap();
+            prop_assert_eq!(answer, expected);
+
         }
     }
 

@@ -12,8 +12,8 @@ use super::foundry;
 use super::light::{concealed, Lighting};
 use super::{
     as_input, validate_light, validate_token, validate_wall, ClearViewAnswer, ClearViewMatrix,
-    ClearViewQuery, DoorKind, DoorState, Light, Point, Scene, SightEnd, SightIndex, SightScratch,
-    Token, TokenRef, Wall,
+    ClearViewQuery, DoorKind, DoorState, Light, Point, Scene, Sense, SightEnd, SightIndex,
+    SightScratch, Token, TokenRef, Wall,
 };
 use crate::error::Error;
 use crate::state::TokenId;
@@ -41,7 +41,12 @@ pub struct SceneSight {
     tokens: BTreeMap<TokenId, usize>,
     walls: BTreeMap<String, usize>,
     lights: BTreeMap<String, usize>,
-    sight: Option<SightIndex>,
+    /// The sight index and the elevations it covers (`low..=high`, always
+    /// including every token's elevation): walls that meet no elevation
+    /// in that range are left out, as on Nort Gate's upper floors when all
+    /// tokens stand on the ground.
+    sight: Option<(f64, f64, SightIndex)>,
+    /// The light index, all elevations; `None` also while every position is lit.
     light: Option<SightIndex>,
     /// Lighting at each token's centre, by position in `scene.tokens`.
     lighting: Vec<Option<Lighting>>,
@@ -226,12 +231,49 @@ impl SceneSight {
             })
     }
 
-    fn indexes(&mut self) {
-        if self.sight.is_none() {
-            self.sight = Some(SightIndex::new(&self.scene));
+    /// Makes sure the sight index covers `low..=high` and every token's
+    /// elevation (an empty range, `low > high`, asks for the tokens only),
+    /// and the light index exists when some position may be dark.
+    fn indexes_covering(&mut self, low: f64, high: f64) {
+        let wanted = (low <= high).then_some((low, high));
+        let covered = match (&self.sight, wanted) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some((from, to, _)), Some((low, high))) => *from <= low && high <= *to,
+        };
+        if !covered {
+            let (mut from, mut to) = self
+                .scene
+                .tokens
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(from, to), token| {
+                    (from.min(token.elevation), to.max(token.elevation))
+                });
+            if let Some((low, high)) = wanted {
+                (from, to) = (from.min(low), to.max(high));
+            }
+            if let Some((old_from, old_to, _)) = &self.sight {
+                (from, to) = (from.min(*old_from), to.max(*old_to));
+            }
+            let index = SightIndex::build(&self.scene, Sense::Sight, from, to);
+            self.sight = Some((from, to, index));
         }
         if self.light.is_none() && !self.scene.lit_everywhere() {
             self.light = Some(self.scene.light_index());
+        }
+    }
+
+    fn indexes(&mut self) {
+        self.indexes_covering(f64::INFINITY, f64::NEG_INFINITY);
+    }
+
+    /// Drops the sight index when `elevation` (a token's, new or restored)
+    /// lies outside the elevations it covers.
+    fn token_at(&mut self, elevation: f64) {
+        if let Some((from, to, _)) = &self.sight {
+            if elevation < *from || elevation > *to {
+                self.sight = None;
+            }
         }
     }
 
@@ -239,12 +281,12 @@ impl SceneSight {
         self.indexes();
         match &self.light {
             Some(index) => self.scene.lighting(index, point, &mut self.scratch),
-            // Lit everywhere: global illumination and no darkness source.
-            None => self.scene.lighting(
-                self.sight.as_ref().expect("built by indexes()"),
-                point,
-                &mut self.scratch,
-            ),
+            // Lit everywhere: global illumination and no darkness source,
+            // so no line is tested.
+            None => {
+                let index = &self.sight.as_ref().expect("built by indexes()").2;
+                self.scene.lighting(index, point, &mut self.scratch)
+            }
         }
     }
 
@@ -290,7 +332,7 @@ impl SceneSight {
                 distance,
             };
         }
-        let index = self.sight.as_ref().expect("built by indexes()");
+        let index = &self.sight.as_ref().expect("built by indexes()").2;
         let sight_line = index.clear(o, t, &mut self.scratch);
         let lighting = self.token_lighting(target);
         let darkvision = self.scene.tokens[observer].darkvision;
@@ -345,7 +387,7 @@ impl SceneSight {
         self.indexes();
         let n = self.scene.tokens.len();
         let lighting: Vec<Lighting> = (0..n).map(|slot| self.token_lighting(slot)).collect();
-        let index = self.sight.as_ref().expect("built by indexes()");
+        let index = &self.sight.as_ref().expect("built by indexes()").2;
         matrix(
             &self.scene,
             &self.scene.tokens,
@@ -381,8 +423,11 @@ impl SceneSight {
             }
             _ => self.lighting_at_point(to),
         };
-        self.indexes();
-        let index = self.sight.as_ref().expect("built by indexes()");
+        self.indexes_covering(
+            from.elevation.min(to.elevation),
+            from.elevation.max(to.elevation),
+        );
+        let index = &self.sight.as_ref().expect("built by indexes()").2;
         let line = index.sight_line(from, to, &mut self.scratch);
         Ok(self
             .scene
@@ -467,7 +512,10 @@ impl SceneSight {
     fn set_door(&mut self, slot: usize, state: DoorState) {
         self.scene.walls[slot].door_state = state;
         let open = self.scene.walls[slot].is_open();
-        for index in [&mut self.sight, &mut self.light].into_iter().flatten() {
+        if let Some((_, _, index)) = &mut self.sight {
+            index.set_door_open(slot, open);
+        }
+        if let Some(index) = &mut self.light {
             index.set_door_open(slot, open);
         }
         self.forget_all_lighting();
@@ -520,6 +568,7 @@ impl SceneSight {
                 if token.light.is_some() {
                     self.forget_all_lighting();
                 }
+                self.token_at(token.elevation);
                 match self.tokens.get(&token.id) {
                     Some(&slot) => {
                         self.forget_token(slot);
@@ -552,6 +601,7 @@ impl SceneSight {
                 }
                 validate_token(&token, path).map_err(as_input)?;
                 self.forget_token(slot);
+                self.token_at(token.elevation);
                 Ok(Undo::TokenReplaced(
                     slot,
                     std::mem::replace(&mut self.scene.tokens[slot], token),
@@ -650,6 +700,7 @@ impl SceneSight {
             }
             Undo::TokenReplaced(slot, token) => {
                 self.forget_token(slot);
+                self.token_at(token.elevation);
                 self.scene.tokens[slot] = token;
                 self.forget_token(slot);
             }
@@ -660,6 +711,7 @@ impl SceneSight {
                 self.remap_tokens();
             }
             Undo::TokenRemoved(slot, token) => {
+                self.token_at(token.elevation);
                 self.scene.tokens.insert(slot, token);
                 self.lighting.insert(slot, None);
                 self.remap_tokens();
