@@ -17,7 +17,9 @@
 //! - `pair`: one pair on Nort Gate as exported (all five floors of walls,
 //!   Levels floors): `api/clear_view` (JSON, the scene read for the call:
 //!   the old way) against `SceneSight::clear_view` on a handle (the scene
-//!   read once), and `SceneSight` after a door toggle (an O(1) update);
+//!   read once), the same for the longest pair of the 50 with clear view
+//!   (no early exit), and `SceneSight` after a door toggle (an O(1)
+//!   update);
 //! - `handle/matrix`: `SceneSight::clear_view_matrix` on Nort Gate as
 //!   exported, 10, 50 and 200 tokens, against `Scene::clear_view_matrix`
 //!   (indexes built per call);

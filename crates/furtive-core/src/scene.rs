@@ -64,8 +64,17 @@
 //! - a one-way wall (`dir` 1 left, 2 right) counts only for observers on
 //!   its blocking side (see below); from the other side it is ignored,
 //!   including in the limited-wall count;
-//! - zero-length walls never block; two tokens with the same centre have
-//!   clear view of each other.
+//! - zero-length walls never block; two tokens with the same centre and
+//!   elevation have a sight line to each other.
+//!
+//! That is the sight line ([`Scene::sight_line`], [`Scene::has_clear_view`]).
+//! Clear view (B5: "a sight line and no concealment") also needs light:
+//! a target in darkness is concealed from an observer whose `darkvision`
+//! does not reach it (see [`Lighting`] and `docs/scene.md`, "Light and
+//! darkness"). [`Scene::clear_view_matrix`], [`Scene::answer`] and
+//! [`SceneSight`] answer clear view; [`SceneSight`] keeps the scene and
+//! its indexes between questions and takes updates (doors, walls, tokens,
+//! lights, darkness level).
 //!
 //! ## Height (B5)
 //!
@@ -120,12 +129,13 @@
 //!
 //! # Performance
 //!
-//! [`Scene::clear_view_matrix`] builds a [`SightIndex`] once: the walls that
-//! restrict sight at the tokens' elevations, with their bounding boxes,
-//! bucketed in a uniform grid
-//! of about one wall per cell. Each sight line visits only the cells it
-//! passes through. `benches/clear_view.rs` measures it on the 443-wall
-//! Nort Gate scene; `docs/scene.md` gives the numbers.
+//! [`Scene::clear_view_matrix`] builds a [`SightIndex`] once per call, and
+//! [`SceneSight`] once for many calls: the walls that restrict sight at
+//! the tokens' elevations, with their bounding boxes, bucketed in a
+//! uniform grid of about one wall per cell, and the floors. Each sight
+//! line visits only the cells it passes through. `benches/clear_view.rs`
+//! measures it on the 443-wall Nort Gate scene; `docs/scene.md` gives the
+//! numbers.
 
 mod foundry;
 mod geometry;
@@ -147,7 +157,7 @@ pub const SCENE_FORMAT: u32 = 1;
 
 /// A point on the canvas: `x`, `y` in pixels (`x` grows rightward, `y`
 /// downward) and an `elevation` in scene distance units (default 0), which
-/// only matters against walls with a height (see [`WallHeight`]).
+/// matters against walls with a height ([`WallHeight`]) and floors ([`Floor`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Point {
@@ -461,7 +471,7 @@ pub struct TokenLight {
     pub dim: f64,
     /// Bright radius, >= 0, scene distance units.
     pub bright: f64,
-    /// Emission angle in degrees, `0 < angle <= 360` (default 360).
+    /// Emission angle in degrees, `0..=360` (default 360).
     #[serde(default = "full_circle", skip_serializing_if = "is_full_circle")]
     pub angle: f64,
     /// The token's rotation, degrees (0 faces down the screen).
@@ -562,9 +572,14 @@ pub struct Hole {
     pub shape: HoleShape,
 }
 
-/// The area of a [`Hole`].
+/// The area of a [`Hole`]. JSON: `{"polygon": [[x, y], ...]}` or
+/// `{"ellipse": {"x", "y", "radiusX", "radiusY", "rotation"}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
 pub enum HoleShape {
     /// A polygon (a drawn rectangle, polygon or freehand shape), absolute
     /// canvas points; inside by the even-odd rule, edges included.
@@ -629,8 +644,8 @@ pub struct Light {
     /// the Levels `flags.levels.rangeBottom`, else 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub elevation: f64,
-    /// Emission angle in degrees, `0 < angle <= 360` (`config.angle`, 0.8
-    /// `angle`; default 360), centred on `rotation`.
+    /// Emission angle in degrees, `0..=360` (`config.angle`, 0.8 `angle`;
+    /// default 360), centred on `rotation`.
     #[serde(default = "full_circle", skip_serializing_if = "is_full_circle")]
     pub angle: f64,
     /// Degrees; 0 faces down the screen (+y), growing clockwise (Foundry's
@@ -908,11 +923,10 @@ impl Scene {
     /// The lighting at each token's centre (one light index for the call,
     /// none when the scene is lit everywhere).
     fn lighting_of_all(&self, tokens: &[Token], scratch: &mut SightScratch) -> Vec<Lighting> {
-        let index = if self.lit_everywhere() {
-            SightIndex::build(self, Sense::Light, f64::INFINITY, f64::NEG_INFINITY)
-        } else {
-            self.light_index()
-        };
+        if self.lit_everywhere() {
+            return vec![Lighting::everywhere(); tokens.len()];
+        }
+        let index = self.light_index();
         tokens
             .iter()
             .map(|token| self.lighting(&index, self.token_center(token), scratch))
@@ -933,11 +947,11 @@ pub(crate) fn validate_token(token: &Token, path: &str) -> Result<(), Error> {
         non_negative(&format!("{path}.dim"), light.dim)?;
         non_negative(&format!("{path}.bright"), light.bright)?;
         finite(&format!("{path}.rotation"), light.rotation)?;
-        if !(light.angle > 0.0 && light.angle <= 360.0) {
+        if !(0.0..=360.0).contains(&light.angle) {
             return Err(invalid(
                 format!("{path}.angle"),
                 format!(
-                    "must be a number of degrees in 0 < angle <= 360, got {}",
+                    "must be a number of degrees from 0 to 360, got {}",
                     light.angle
                 ),
             ));
@@ -990,11 +1004,11 @@ pub(crate) fn validate_light(light: &Light, path: &str) -> Result<(), Error> {
     non_negative(&format!("{path}.bright"), light.bright)?;
     finite(&format!("{path}.elevation"), light.elevation)?;
     finite(&format!("{path}.rotation"), light.rotation)?;
-    if !(light.angle > 0.0 && light.angle <= 360.0) {
+    if !(0.0..=360.0).contains(&light.angle) {
         return Err(invalid(
             format!("{path}.angle"),
             format!(
-                "must be a number of degrees in 0 < angle <= 360, got {}",
+                "must be a number of degrees from 0 to 360, got {}",
                 light.angle
             ),
         ));

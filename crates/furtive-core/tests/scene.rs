@@ -2082,3 +2082,35 @@ fn b5_a_light_carried_by_a_token_moves_with_it() {
         assert_eq!(sight.clear_view_matrix(), fresh.clear_view_matrix());
     }
 }
+
+/// The normalized form keeps everything light and height need: reading it
+/// back gives the same scene and the same answers.
+#[test]
+fn the_normalized_form_round_trips_floors_holes_thresholds_and_lights() {
+    let raw = json!({
+        "grid": {"size": 100, "distance": 5, "units": "ft"},
+        "environment": {"darknessLevel": 0.7, "globalLight": {"enabled": true, "darkness": {"min": 0, "max": 0.5}}},
+        "walls": [{"_id": "w", "c": [0, 0, 100, 0], "sight": 30, "light": 10,
+                   "threshold": {"sight": 10, "light": 5, "attenuation": true},
+                   "flags": {"wallHeight": {"wallHeightBottom": 0, "wallHeightTop": 5}}}],
+        "tokens": [{"_id": "t", "x": 0, "y": 0, "rotation": 90,
+                    "light": {"dim": 20, "bright": 10, "angle": 60, "darkness": {"min": 0.2, "max": 1}},
+                    "sight": {"visionMode": "darkvision", "range": 60}}],
+        "lights": [{"_id": "l", "x": 5, "y": 5, "elevation": 3, "rotation": 45, "walls": false,
+                    "config": {"dim": 10, "angle": 90, "darkness": {"min": 0.1, "max": 0.9}}}],
+        "tiles": [{"_id": "f", "x": 0, "y": 0, "width": 100, "height": 50, "rotation": 30,
+                   "flags": {"levels": {"rangeBottom": 10, "rangeTop": 19}}}],
+        "drawings": [{"_id": "e", "x": 0, "y": 0, "shape": {"type": "e", "width": 40, "height": 20},
+                      "flags": {"levels": {"drawingMode": 1, "rangeBottom": 0}}}],
+    });
+    let scene = Scene::from_value(raw).unwrap();
+    assert_eq!(scene.tokens[0].darkvision, 60.0);
+    assert_eq!(scene.tokens[0].light.as_ref().unwrap().rotation, 90.0);
+    assert_eq!(scene.global_light_darkness.unwrap().max, 0.5);
+    let normalized = api::parse_scene(serde_json::to_value(&scene).unwrap()).unwrap();
+    assert_eq!(
+        normalized["holes"][0]["shape"]["ellipse"]["radiusX"],
+        json!(20.0)
+    );
+    assert_eq!(Scene::from_value(normalized).unwrap(), scene);
+}

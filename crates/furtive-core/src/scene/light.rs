@@ -49,6 +49,16 @@ enum Source {
 }
 
 impl Lighting {
+    /// Lit by global illumination: the answer everywhere when
+    /// [`Scene::lit_everywhere`].
+    pub fn everywhere() -> Lighting {
+        Lighting {
+            dark: false,
+            by: LitBy::Global,
+            source: None,
+        }
+    }
+
     fn of(scene: &Scene, by: LitBy, source: Option<Source>) -> Lighting {
         Lighting {
             dark: matches!(

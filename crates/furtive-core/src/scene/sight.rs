@@ -281,12 +281,8 @@ impl SceneSight {
         self.indexes();
         match &self.light {
             Some(index) => self.scene.lighting(index, point, &mut self.scratch),
-            // Lit everywhere: global illumination and no darkness source,
-            // so no line is tested.
-            None => {
-                let index = &self.sight.as_ref().expect("built by indexes()").2;
-                self.scene.lighting(index, point, &mut self.scratch)
-            }
+            // Global illumination and no darkness source.
+            None => Lighting::everywhere(),
         }
     }
 
