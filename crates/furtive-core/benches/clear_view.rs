@@ -175,6 +175,28 @@ fn bench(c: &mut Criterion) {
             )
         })
     });
+    // The worst case: the longest pair with clear view (every wall near
+    // the line is tested, no early exit).
+    let matrix = sight.clear_view_matrix();
+    let (mut far, mut best) = ((0, 0), -1.0);
+    for i in 0..tokens.len() {
+        for j in 0..tokens.len() {
+            if matrix.clear_view[i][j] && matrix.distance[i][j] > best {
+                (far, best) = ((i, j), matrix.distance[i][j]);
+            }
+        }
+    }
+    let (from, to) = (&tokens[far.0], &tokens[far.1]);
+    println!("longest clear pair: {} -> {}, {best} ft", from.id, to.id);
+    group.bench_function("handle/clear_view_longest_clear", |bench| {
+        bench.iter(|| {
+            black_box(
+                sight
+                    .clear_view(black_box(&from.id), black_box(&to.id))
+                    .unwrap(),
+            )
+        })
+    });
     let door = sight
         .scene()
         .walls
