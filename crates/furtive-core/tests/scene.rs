@@ -2114,3 +2114,75 @@ fn the_normalized_form_round_trips_floors_holes_thresholds_and_lights() {
     );
     assert_eq!(Scene::from_value(normalized).unwrap(), scene);
 }
+
+// ------------------------------------------- the engine fed by scene sight
+
+/// The view entries for `hider`: one per other token of the handle, as the
+/// engine's `enterStealth` / `viewChanged` take them.
+fn view_of(sight: &mut SceneSight, hider: &str) -> Value {
+    let ids: Vec<String> = sight.scene().tokens.iter().map(|t| t.id.clone()).collect();
+    let entries: Vec<Value> = ids
+        .iter()
+        .filter(|id| id.as_str() != hider)
+        .map(|observer| {
+            let view = sight.view(observer, hider).unwrap();
+            json!({"observer": observer, "clearView": view.clear_view, "distance": view.distance})
+        })
+        .collect();
+    Value::from(entries)
+}
+
+/// O2: "at entry, every observer that has the hider in clear view (line of
+/// sight and no concealment) perceives it automatically"; B5: darkness is
+/// concealment. A dark courtyard (darkness 1, no global light), the rogue
+/// entering stealth at (900, 500) with a torch (hidden) beside it; a guard
+/// at (100, 500) without darkvision and an archer at (100, 700) with 60 ft
+/// of darkvision (41 ft away). Expected: the archer watches the entry and
+/// perceives the rogue; the guard, with a sight line but no light, does
+/// not. O4: "when an unperceiving observer gets the hider in clear view
+/// (... light changed), it makes one immediate Perception check": once the
+/// torch is lit, the guard gets one O4 check and the archer none.
+#[test]
+fn o2_o4_darkness_hides_an_entry_and_a_lit_torch_brings_the_guard_into_view() {
+    let scene = lit_scene(json!({"darkness": 1,
+        "lights": [{"_id": "torch", "x": 850, "y": 500, "hidden": true, "config": {"dim": 10, "bright": 5}}],
+        "tokens": [one_token("rogue", 900.0, 500.0, 0.0), one_token("guard", 100.0, 500.0, 0.0),
+                   one_token("archer", 100.0, 700.0, 60.0)]}));
+    let mut sight = SceneSight::new(scene);
+    let state = api::create_state(json!({"ruleset": "opposed",
+        "creatures": [{"id": "rogue"}, {"id": "guard"}, {"id": "archer"}]}))
+    .unwrap();
+    let view = view_of(&mut sight, "rogue");
+    assert_eq!(view[0]["clearView"], json!(false), "guard: {view}");
+    assert_eq!(view[1]["clearView"], json!(true), "archer: {view}");
+    let entered = api::apply(
+        state,
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 30, "moved": true, "view": view}),
+    )
+    .unwrap();
+    let perceives = |observer: &str| {
+        api::perceives(
+            entered["state"].clone(),
+            json!({"observer": observer, "hider": "rogue"}),
+        )
+        .unwrap()["allowed"]
+            .clone()
+    };
+    assert_eq!(perceives("archer"), json!(true));
+    assert_eq!(perceives("guard"), json!(false));
+
+    sight
+        .update_json(json!({"type": "lightHidden", "lightId": "torch", "hidden": false}))
+        .unwrap();
+    let view = view_of(&mut sight, "rogue");
+    assert_eq!(view[0]["clearView"], json!(true), "guard: {view}");
+    let changed = api::apply(
+        entered["state"].clone(),
+        json!({"type": "viewChanged", "hider": "rogue", "view": view}),
+    )
+    .unwrap();
+    assert_eq!(
+        changed["requests"],
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4"}])
+    );
+}
