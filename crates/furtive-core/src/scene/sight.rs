@@ -51,6 +51,9 @@ pub struct SceneSight {
     /// Lighting at each token's centre, by position in `scene.tokens`.
     lighting: Vec<Option<Lighting>>,
     scratch: SightScratch,
+    /// Whether the light index is known to be there when needed (checked
+    /// again after anything that may change the scene's light).
+    light_checked: bool,
 }
 
 /// The answer for one observer and one target token.
@@ -184,6 +187,7 @@ impl SceneSight {
             light: None,
             lighting: vec![None; scene.tokens.len()],
             scratch: SightScratch::default(),
+            light_checked: false,
             scene,
         };
         sight.remap_tokens();
@@ -258,8 +262,11 @@ impl SceneSight {
             let index = SightIndex::build(&self.scene, Sense::Sight, from, to);
             self.sight = Some((from, to, index));
         }
-        if self.light.is_none() && !self.scene.lit_everywhere() {
-            self.light = Some(self.scene.light_index());
+        if !self.light_checked {
+            if self.light.is_none() && !self.scene.lit_everywhere() {
+                self.light = Some(self.scene.light_index());
+            }
+            self.light_checked = true;
         }
     }
 
@@ -483,6 +490,7 @@ impl SceneSight {
 
     fn forget_all_lighting(&mut self) {
         self.lighting.iter_mut().for_each(|known| *known = None);
+        self.light_checked = false;
     }
 
     fn drop_indexes(&mut self) {
