@@ -1233,8 +1233,18 @@ proptest! {
     ) {
         let value = json!({"grid": grid, "walls": walls, "tokens": tokens, "lights": lights,
                            "tiles": tiles, "drawings": drawings});
-        if let Err(error) = Scene::from_value(value) {
-            prop_assert!(matches!(error.code(), "invalid_scene" | "duplicate_token"), "{error}");
+        match Scene::from_value(value) {
+            Err(error) => {
+                prop_assert!(matches!(error.code(), "invalid_scene" | "duplicate_token"), "{error}");
+            }
+            // Whatever was read, the questions answer without panicking.
+            Ok(scene) => {
+                let mut sight = SceneSight::new(scene.clone());
+                let matrix = sight.clear_view_matrix();
+                prop_assert_eq!(matrix.ids.len(), scene.tokens.len());
+                let _ = sight.lighting_at(p(1.0, 2.0).at(3.0));
+                let _ = scene.clear_view_matrix(&scene.tokens);
+            }
         }
     }
 
