@@ -31,10 +31,13 @@ use crate::state::TokenId;
 /// the one for light), O(walls). A pair then costs the walls near its
 /// line; the lighting of a token is computed once and kept until the token
 /// moves or a light, door, wall or the darkness level changes. Updates
-/// ([`SceneUpdate`]): a door costs O(1) (both indexes are patched in
-/// place); a token move forgets that token's lighting only; a light or the
-/// darkness level forgets the lighting of every token (O(tokens)); a wall
-/// added, changed or removed drops both indexes, rebuilt on the next query.
+/// ([`SceneUpdate`]): a door patches both indexes in place in O(1) and
+/// forgets every token's lighting (O(tokens), light may pass the door); a
+/// token move forgets that token's lighting only (everyone's when it
+/// carries a light), and the sight index only when its elevation leaves
+/// the range the index covers; a light or the darkness level forgets the
+/// lighting of every token; a wall added, changed or removed drops both
+/// indexes, rebuilt on the next query.
 #[derive(Debug, Clone)]
 pub struct SceneSight {
     scene: Scene,
