@@ -57,6 +57,28 @@ export function enhancedSenses(actor) {
     .map(([sense, { targeting }]) => ({ sense, range: Number(ranges[sense]), targeting }));
 }
 
+/** dnd5e senses that see in darkness: darkvision, blindsight and truesight
+ * (tremorsense feels, it does not see). */
+export const SENSES_IN_DARKNESS = ["darkvision", "blindsight", "truesight"];
+
+/**
+ * How far a dnd5e actor sees in darkness, for the engine's scene sight
+ * (`darkvision` of `clearViewMatrix`, docs/scene.md "Light and darkness"):
+ * the longest of its darkvision, blindsight and truesight, from
+ * `system.attributes.senses` in the SRD 5.1 flat shape
+ * (`{ darkvision: 60, blindsight: 0, … }`) or the SRD 5.2 `{ ranges }` shape
+ * (`null` for none). Feet in the SRD, the scene's distance unit; 0 when the
+ * actor has none of them. This reads the sheet; whether the hider is
+ * concealed is the engine's decision (B5).
+ * @param {any} actor
+ * @returns {number}
+ */
+export function darkvision(actor) {
+  const senses = actor.system.attributes?.senses ?? {};
+  const ranges = senses.ranges ?? senses;
+  return Math.max(0, ...SENSES_IN_DARKNESS.map((sense) => Number(ranges[sense]) || 0));
+}
+
 /**
  * A creature for the `opposed` ruleset from a dnd5e actor.
  * @param {any} actor

@@ -6,8 +6,9 @@
 // Without --scenario it runs the two shipped scenarios (opposed, then percentile).
 //
 // It uses the npm package `furtive` exactly as a user would (the napi backend
-// in Node): clear view from the scene's walls, events into `apply`, requests
-// answered by the seeded roller (B4), explanations from the log (B3).
+// in Node): clear view from the scene's walls, floors and light (B5), events
+// into `apply`, requests answered by the seeded roller (B4), explanations from
+// the log (B3).
 
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -34,7 +35,16 @@ export function runScenario(scenario, seed) {
     settings: scenario.settings,
     creatures: [creatureOf(hider), ...observers.map(creatureOf)],
   });
-  const scene = furtive.parseScene(scenario.scene);
+  // The scene as lit at each turn: the scenario's lights lit by then (the
+  // engine decides what they reach, B5).
+  const scenes = new Map();
+  const sceneAt = (/** @type {number} */ turn) => {
+    const lit = scenario.lights.filter((l) => l.litAtTurn <= turn);
+    if (!scenes.has(lit.length)) {
+      scenes.set(lit.length, furtive.parseScene({ ...scenario.scene, lights: [...scenario.scene.lights, ...lit.map((l) => l.normalized)] }));
+    }
+    return scenes.get(lit.length);
+  };
   const names = Object.fromEntries([hider, ...observers].map((t) => [t.id, t.name]));
   let rollCount = 0;
   const steps = [];
@@ -66,19 +76,25 @@ export function runScenario(scenario, seed) {
     }
   };
 
-  /** Clear view and distance from each observer to the hider standing at `at`. */
-  const look = (/** @type {{x: number, y: number}} */ at) => {
+  /**
+   * Clear view and distance from each observer to the hider standing at `at`
+   * on turn `turn` (walls, floors, light and darkvision: B5, the engine's),
+   * and whether the hider stands in darkness there.
+   */
+  const survey = (/** @type {{x: number, y: number}} */ at, /** @type {number} */ turn) => {
     const tokens = [
       { id: hider.id, x: at.x, y: at.y, width: hider.width, height: hider.height },
-      ...observers.map((o) => ({ id: o.id, x: o.x, y: o.y, width: o.width, height: o.height })),
+      ...observers.map((o) => ({ id: o.id, x: o.x, y: o.y, width: o.width, height: o.height, elevation: o.elevation, darkvision: o.darkvision })),
     ];
-    const matrix = furtive.clearViewMatrix(scene, tokens);
+    const matrix = furtive.clearViewMatrix(sceneAt(turn), tokens);
     const hiderIndex = matrix.ids.indexOf(hider.id);
-    return observers.map((o) => {
+    const view = observers.map((o) => {
       const i = matrix.ids.indexOf(o.id);
       return { observer: o.id, clearView: matrix.clearView[i][hiderIndex], distance: matrix.distance[i][hiderIndex] };
     });
+    return { view, inDarkness: matrix.inDarkness[hiderIndex] };
   };
+  const look = (/** @type {{x: number, y: number}} */ at, /** @type {number} */ turn) => survey(at, turn).view;
 
   const perceivedNow = () =>
     Object.fromEntries(observers.map((o) => [o.id, furtive.perceives(state, { observer: o.id, hider: hider.id }).allowed]));
@@ -89,9 +105,20 @@ export function runScenario(scenario, seed) {
     // first turn starts (an ambush): a first roll made in combat would carry
     // already_perceived (P9).
     if (index > 0) send({ type: "turnStart", combatant: hider.id, round: index + 1 }, step);
+    const lit = index > 0 ? scenario.lights.filter((l) => l.litAtTurn === index + 1) : [];
+    if (lit.length > 0) {
+      // A light turned on is a change of view (B5, O4): the hider has not
+      // moved, the view from every observer is asked again.
+      const previous = scenario.turns[index - 1].moves[scenario.turns[index - 1].moves.length - 1];
+      const { view, inDarkness } = survey(previous, index + 1);
+      step.lightsLit = { lights: lit.map(({ normalized, ...light }) => light), at: { x: previous.x, y: previous.y }, view, inDarkness, perceivedBy: null };
+      step.timeline.push({ lightsLit: true });
+      send({ type: "viewChanged", hider: hider.id, moved: false, view }, step);
+      step.lightsLit.perceivedBy = perceivedNow();
+    }
     turn.moves.forEach((move, m) => {
-      const view = look(move);
-      step.moves.push({ at: { x: move.x, y: move.y }, view, perceivedBy: null });
+      const { view, inDarkness } = survey(move, index + 1);
+      step.moves.push({ at: { x: move.x, y: move.y }, view, inDarkness, perceivedBy: null });
       step.timeline.push({ move: m });
       if (index === 0 && m === 0) {
         // O1 / P1: the stealth roll, answered by the seeded roller (B4).
@@ -121,7 +148,7 @@ export function runScenario(scenario, seed) {
     const attack = scenario.attack;
     const lastTurn = scenario.turns[scenario.turns.length - 1];
     const last = lastTurn.moves[lastTurn.moves.length - 1];
-    const step = { turn: scenario.turns.length + 1, note: "attack from hiding", target: attack.target, moves: [{ at: { x: last.x, y: last.y }, view: look(last), perceivedBy: perceivedNow() }], events: [], requests: [], log: [], changes: [], timeline: [{ move: 0 }] };
+    const step = { turn: scenario.turns.length + 1, note: "attack from hiding", target: attack.target, moves: [{ at: { x: last.x, y: last.y }, ...survey(last, scenario.turns.length + 1), perceivedBy: perceivedNow() }], events: [], requests: [], log: [], changes: [], timeline: [{ move: 0 }] };
     send({ type: "turnStart", combatant: hider.id, round: scenario.turns.length + 1 }, step);
     const event = { type: "attack", attacker: hider.id, target: attack.target, noisy: attack.noisy ?? false, hits: attack.hits ?? 1, area: attack.area ?? false };
     if (ruleset === "percentile" && attack.hitZone) {
@@ -159,13 +186,15 @@ export function runScenario(scenario, seed) {
     firstPerceivedTurn: steps.find((s) => s.perceivedBy[o.id] || s.afterTurnEnd[o.id])?.turn ?? null,
     perceivesAtEnd: steps[steps.length - 1].afterTurnEnd[o.id],
   }));
-  return { name: scenario.name, ruleset, seed, hider: hider.id, names, steps, finale: finale !== null, summary, state };
+  const observerList = observers.map((o) => ({ observer: o.id, x: o.x, y: o.y, elevation: o.elevation, darkvision: o.darkvision }));
+  const lighting = { darkness: scenario.scene.darkness, globalLight: scenario.scene.globalLight };
+  return { name: scenario.name, ruleset, seed, hider: hider.id, names, lighting, observers: observerList, steps, finale: finale !== null, summary, state };
 }
 
 /** The demo's own words, in both languages (the engine's explanations come with both). */
 const FRAME = {
-  en: { at: "at", clearView: "clear view", nobody: "nobody", event: "event", request: "request", roll: "roll", roller: "seeded roller", refused: "refused", yes: "yes", no: "no", turn: "Turn", summary: "Summary", observer: "observer", firstTurn: "first perceives on turn", atEnd: "perceives at the end", never: "never", ruleset: "ruleset", hider: "hider", perceivedBy: "perceived by, at the end of the turn", mayDefendItself: (n) => `may ${n} defend itself?`, mayDefend: (n) => `may ${n} defend it?` },
-  fr: { at: "en", clearView: "vue dégagée", nobody: "personne", event: "évènement", request: "demande", roll: "jet", roller: "dés à graine", refused: "refusé", yes: "oui", no: "non", turn: "Tour", summary: "Résumé", observer: "observateur", firstTurn: "perçoit à partir du tour", atEnd: "perçoit à la fin", never: "jamais", ruleset: "règles", hider: "personnage caché", perceivedBy: "perçu, à la fin du tour, par", mayDefendItself: (n) => `${n} peut-il se défendre ?`, mayDefend: (n) => `${n} peut-il le défendre ?` },
+  en: { lighting: (l) => `scene darkness ${l.darkness}, global light ${l.globalLight ? "on" : "off"}`, posted: "posted at", elevation: "elevation", seesInDark: "sees in darkness to", lightLit: "light lit", brightDim: (l) => `bright ${l.bright} ft, dim ${l.dim} ft`, inDarkness: "in darkness", lit: "lit", at: "at", clearView: "clear view", nobody: "nobody", event: "event", request: "request", roll: "roll", roller: "seeded roller", refused: "refused", yes: "yes", no: "no", turn: "Turn", summary: "Summary", observer: "observer", firstTurn: "first perceives on turn", atEnd: "perceives at the end", never: "never", ruleset: "ruleset", hider: "hider", perceivedBy: "perceived by, at the end of the turn", mayDefendItself: (n) => `may ${n} defend itself?`, mayDefend: (n) => `may ${n} defend it?` },
+  fr: { lighting: (l) => `obscurité de la scène ${l.darkness}, lumière globale ${l.globalLight ? "allumée" : "éteinte"}`, posted: "posté en", elevation: "altitude", seesInDark: "voit dans le noir jusqu'à", lightLit: "lumière allumée", brightDim: (l) => `vive ${l.bright} ft, faible ${l.dim} ft`, inDarkness: "dans le noir", lit: "éclairé", at: "en", clearView: "vue dégagée", nobody: "personne", event: "évènement", request: "demande", roll: "jet", roller: "dés à graine", refused: "refusé", yes: "oui", no: "non", turn: "Tour", summary: "Résumé", observer: "observateur", firstTurn: "perçoit à partir du tour", atEnd: "perçoit à la fin", never: "jamais", ruleset: "règles", hider: "personnage caché", perceivedBy: "perçu, à la fin du tour, par", mayDefendItself: (n) => `${n} peut-il se défendre ?`, mayDefend: (n) => `${n} peut-il le défendre ?` },
 };
 
 /** @param {string} lang */
@@ -181,16 +210,28 @@ function print(run, lang) {
   const out = (/** @type {string} */ line = "") => process.stdout.write(`${line}\n`);
   const name = (/** @type {string} */ id) => run.names[id] ?? id;
   out(`# ${run.name}`);
-  out(`${t.ruleset} ${run.ruleset}, seed ${run.seed}, ${t.hider} ${name(run.hider)}`);
+  out(`${t.ruleset} ${run.ruleset}, seed ${run.seed}, ${t.hider} ${name(run.hider)}; ${t.lighting(run.lighting)}`);
+  for (const o of run.observers) {
+    const extras = [o.elevation ? `${t.elevation} ${o.elevation} ft` : "", o.darkvision ? `${t.seesInDark} ${o.darkvision} ft` : ""].filter(Boolean);
+    out(`- ${name(o.observer)} ${t.posted} (${o.x}, ${o.y})${extras.length ? `, ${extras.join(", ")}` : ""}`);
+  }
+  // Say where the hider stands lit or dark only in a run where some place is dark.
+  const anyDark = run.steps.some((step) => step.moves.some((move) => move.inDarkness));
   for (const step of run.steps) {
     out();
     out(`## ${t.turn} ${step.turn}${step.note ? `: ${step.note}` : ""}`);
     const gmKeys = new Set(step.log.filter((e) => e.audience === "gm").map((e) => `${e.clause}|${e.hider}|${e.observer}`));
+    const position = (/** @type {any} */ move) => {
+      const inView = move.view.filter((/** @type {any} */ v) => v.clearView).map((/** @type {any} */ v) => `${name(v.observer)} (${Math.round(v.distance)} ft)`);
+      const light = anyDark ? ` (${move.inDarkness ? t.inDarkness : t.lit})` : "";
+      out(`${name(run.hider)} ${t.at} (${move.at.x}, ${move.at.y})${light}; ${t.clearView}: ${inView.length ? inView.join(", ") : t.nobody}`);
+    };
     for (const item of step.timeline) {
       if ("move" in item) {
-        const move = step.moves[item.move];
-        const inView = move.view.filter((v) => v.clearView).map((v) => `${name(v.observer)} (${Math.round(v.distance)} ft)`);
-        out(`${name(run.hider)} ${t.at} (${move.at.x}, ${move.at.y}); ${t.clearView}: ${inView.length ? inView.join(", ") : t.nobody}`);
+        position(step.moves[item.move]);
+      } else if ("lightsLit" in item) {
+        for (const l of step.lightsLit.lights) out(`  ${t.lightLit} "${l.id}" (${l.x}, ${l.y}), ${t.brightDim(l)}${l.note ? `: ${l.note}` : ""}`);
+        position(step.lightsLit);
       } else if ("event" in item) {
         out(`  ${t.event}   ${JSON.stringify(item.event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
       } else if ("request" in item) {
