@@ -3,7 +3,8 @@
 // Foundry scene, and the engine decides, step by step, who perceives it.
 //
 // Usage: node demo/run.mjs [--scenario FILE]... [--seed N] [--json] [--lang en|fr]
-// Without --scenario it runs the two shipped scenarios (opposed, then percentile).
+// Without --scenario it runs the three shipped scenarios (opposed, percentile,
+// then the night run).
 //
 // It uses the npm package `furtive` exactly as a user would (the napi backend
 // in Node): clear view from the scene's walls, floors and light (B5), events
@@ -17,7 +18,7 @@ import * as furtive from "furtive";
 import { opposedCreature, percentileCreature } from "./actors.mjs";
 import { loadScenario, ScenarioError } from "./scenario.mjs";
 
-const SHIPPED = ["scenarios/nort-gate-opposed.json", "scenarios/nort-gate-percentile.json"].map((p) =>
+const SHIPPED = ["scenarios/nort-gate-opposed.json", "scenarios/nort-gate-percentile.json", "scenarios/nort-gate-night.json"].map((p) =>
   fileURLToPath(new URL(p, import.meta.url)),
 );
 

@@ -4,6 +4,8 @@
 # stealth demo on a real Foundry scene. Arguments go to demo/run.mjs:
 #   bash scripts/demo.sh --seed 42
 #   bash scripts/demo.sh --scenario demo/scenarios/nort-gate-opposed.json --json
+# Without --scenario it plays the three shipped scenarios: opposed, percentile,
+# then the night run (nort-gate-night.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

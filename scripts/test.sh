@@ -19,6 +19,6 @@ echo "== JavaScript: the npm package (napi, wasm in Node, wasm in Chromium)"
 bash scripts/test-js.sh
 echo "== Foundry module: fake Foundry (Node), headless Chromium, tsc --checkJs, dist/furtive.zip"
 bash scripts/test-foundry.sh
-echo "== The demo on Nort Gate (both rulesets)"
+echo "== The demo on Nort Gate (both rulesets, and the night run)"
 (cd demo && npm install --no-audit --no-fund --silent)
 node --test tests/demo/

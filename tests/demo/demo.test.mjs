@@ -1,4 +1,4 @@
-// The demo (README's first command) on Nort Gate, in both rulesets, with a
+// The demo (README's first command) on Nort Gate, in both rulesets and by night, with a
 // fixed seed. The expectations are written from the rules and from the
 // scene's walls, not copied from the program's output: the dice are inputs
 // (read from the run's requests), everything decided from them is checked
@@ -9,8 +9,16 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
+
+// The npm package as the demo installs it (demo/node_modules/furtive -> ../npm).
+import * as furtive from "../../demo/node_modules/furtive/node.js";
+import { darkvision } from "../../demo/actors.mjs";
+import { loadScenario } from "../../demo/scenario.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -170,7 +178,8 @@ test("--seed replays a run exactly, and another seed rolls other dice", () => {
   const a = demo("--seed", "5");
   const b = demo("--seed", "5");
   assert.deepEqual(a, b);
-  assert.equal(a.length, 2, "both shipped scenarios run by default");
+  assert.equal(a.length, 3, "the three shipped scenarios run by default");
+  assert.deepEqual(a.map((run) => run.name.split(",")[0]), ["Nort Gate", "Nort Gate", "Nort Gate by night"]);
   const c = demo("--seed", "6");
   const rolls = (runs) => runs.flatMap((r) => r.steps.flatMap((s) => s.requests.map((q) => q.answer.roll ?? q.answer.total)));
   assert.notDeepEqual(rolls(a), rolls(c));
@@ -185,4 +194,182 @@ test("a bad scenario or seed is refused with a message naming the field", () => 
   const wrongFile = spawnSync(process.execPath, ["demo/run.mjs", "--scenario", scene], { cwd: root, encoding: "utf8" });
   assert.equal(wrongFile.status, 2);
   assert.match(wrongFile.stderr, /looks like a Foundry scene export, not a scenario/);
+});
+
+// ---- The night run (demo/scenarios/nort-gate-night.json) ----
+//
+// Nort Gate at darkness 1 with global light off: no light reaches any place
+// until the scenario's torch (dim 40 ft = 800 px, at 1000,1900, inside the
+// open gate) is lit on turn 3. The scenario adds one wall, lowCourtyardWall
+// (780,1650)-(780,2150), Wall Height 0-5 ft. Grid 100 px = 5 ft.
+// Gate guard: SRD Guard (darkvision 0) at 1450,1850 (centre 1500,1900, 0 ft).
+// Goblin lookout: SRD Goblin (darkvision 60 ft) at 1000,1850 (centre
+// 1050,1900) at 16 ft, on the first-floor gallery above the gate, whose west
+// side (950,1800)-(950,2000) is a wall of sight 0 at 10-19 ft; the gallery
+// floor is the Levels floor tile at 10 ft, open outside the keep (the Levels
+// hole, x < 950 at the gate).
+const NIGHT = "demo/scenarios/nort-gate-night.json";
+
+/** The engine's answer for one line on the night scene (lights lit by `turn`). */
+function nightView(scenario, turn, from, to, observerDarkvision) {
+  const lights = scenario.lights.filter((l) => l.litAtTurn <= turn).map((l) => l.normalized);
+  return furtive.clearView({ ...scenario.scene, lights }, { from: { token: from }, to: { token: to }, darkvision: observerDarkvision });
+}
+
+test("night, opposed: dark courtyard, torch and a lookout over a low wall follow B5, O2, O4 and O5", () => {
+  const [run] = demo("--scenario", NIGHT, "--seed", "11");
+  const scenario = loadScenario(fileURLToPath(new URL(`../../${NIGHT}`, import.meta.url)));
+  assert.equal(run.ruleset, "opposed");
+  assert.deepEqual(run.lighting, { darkness: 1, globalLight: false });
+  // Darkvision comes from the SRD actors' senses: Guard 0, Goblin 60 ft.
+  assert.deepEqual(run.observers.map((o) => [o.observer, o.elevation, o.darkvision]), [["gate-guard", 0, 0], ["lookout", 16, 60]]);
+  const view = (move, observer) => move.view.find((v) => v.observer === observer).clearView;
+
+  // Turn 1, spy at 600,1400 (centre 650,1450): the gate guard's line meets the
+  // keep's west wall QHbvRCG6S1EpLxsM, the lookout's the gallery's north wall
+  // fzl9HYI7uYRgEK9s. O2: nobody has clear view at entry, so nobody perceives
+  // the spy and nothing is rolled.
+  const [first, second, third] = run.steps;
+  const stealth = first.requests.find((r) => r.request.kind === "stealthRoll").answer.roll;
+  assert.equal(first.moves[0].inDarkness, true);
+  assert.deepEqual(first.moves[0].view.map((v) => v.clearView), [false, false]);
+  assert.deepEqual(first.afterTurnEnd, { "gate-guard": false, lookout: false });
+  assert.equal(first.requests.filter((r) => r.request.kind === "perceptionCheck").length, 0);
+
+  // Turn 2, spy in front of the open gate at 800,1850 (centre 850,1900): the
+  // gate guard's line runs along y = 1900 through the open gate door
+  // kv3XzwiLDsuIK61t (950,1850)-(950,1950): a sight line. But no light reaches
+  // the spy (darkness 1, no global light, the torch is not lit) and the Guard
+  // has no darkvision. B5: "a hider in darkness ... is not in clear view of an
+  // observer whose senses do not see in darkness at that distance": no clear
+  // view, so no O4 check. The lookout's line from 16 ft to 0 ft meets the
+  // gallery floor (10 ft) 6/16 of the way, at x = 1050 - 200 * 3/8 = 975,
+  // inside the keep: the floor blocks (B5).
+  const atGate = second.moves[1];
+  assert.deepEqual(atGate.at, { x: 800, y: 1850 });
+  assert.equal(atGate.inDarkness, true);
+  assert.equal(view(atGate, "gate-guard"), false);
+  assert.equal(view(atGate, "lookout"), false);
+  const spyAtGate = { x: 800, y: 1850 };
+  const guardToken = { x: 1450, y: 1850 };
+  const lookoutToken = { x: 1000, y: 1850, elevation: 16 };
+  const darkGate = nightView(scenario, 2, guardToken, spyAtGate, 0);
+  assert.equal(darkGate.sightLine, true, "the sight line through the open gate is there");
+  assert.equal(darkGate.targetLighting.dark, true);
+  assert.equal(nightView(scenario, 2, lookoutToken, spyAtGate, 60).blockingFloors.length, 1);
+  assert.equal(second.requests.length, 0, "no Perception check in the dark");
+  assert.deepEqual(second.afterTurnEnd, { "gate-guard": false, lookout: false });
+
+  // Turn 3 starts with the torch lit, the spy still at 800,1850, 150 px =
+  // 7.5 ft from it along y = 1900 through the open gate: inside its dim
+  // radius, the spy is lit. B5: "a change of light is a change of view (O4)":
+  // the gate guard, now with clear view (sight line, no concealment), makes
+  // one immediate Perception check; a tie is perceived. The lookout's line
+  // is still cut by the floor.
+  const lit = third.lightsLit;
+  assert.deepEqual(lit.lights.map((l) => l.id), ["gateTorch"]);
+  assert.deepEqual(lit.at, spyAtGate);
+  assert.equal(lit.inDarkness, false);
+  assert.equal(view(lit, "gate-guard"), true);
+  assert.equal(view(lit, "lookout"), false);
+  const checks = third.requests.filter((r) => r.request.kind === "perceptionCheck");
+  assert.equal(checks[0].request.observer, "gate-guard");
+  assert.equal(checks[0].request.clause, "O4");
+  const guardPerceives = checks[0].answer.total >= stealth;
+  assert.deepEqual(lit.perceivedBy, { "gate-guard": guardPerceives, lookout: false });
+
+  // The spy vaults the low wall to 500,1850 (centre 550,1900). The gate
+  // guard's line stays at 0 ft and crosses lowCourtyardWall (0-5 ft) at
+  // x = 780: blocked. The lookout's line (16 ft to 0 ft, 500 px) crosses
+  // x = 780 at s = 270/500, at 16 * (1 - 0.54) = 7.36 ft, above the 5 ft top:
+  // B5, "a line passing above a low wall is clear"; it meets the 10 ft floor
+  // at x = 862.5, outside the keep (the Levels hole), and the ground-floor
+  // walls at x = 950 at 12.8 ft, above their 9 ft top; the gallery's west
+  // side does not restrict sight. The torch is at ground level behind the
+  // low wall, so the spy stands in darkness, 25 ft from the lookout, within
+  // its 60 ft darkvision: not concealed. Clear view: one O4 check.
+  const overWall = third.moves[0];
+  assert.deepEqual(overWall.at, { x: 500, y: 1850 });
+  assert.equal(overWall.inDarkness, true);
+  assert.equal(view(overWall, "gate-guard"), false);
+  assert.equal(view(overWall, "lookout"), true);
+  assert.equal(overWall.view.find((v) => v.observer === "lookout").distance, 25);
+  const spyBehindWall = { x: 500, y: 1850 };
+  assert.deepEqual(nightView(scenario, 3, guardToken, spyBehindWall, 0).blockingWalls.map((w) => w.id), ["lowCourtyardWall"]);
+  // The same line from the gallery's floor plan at ground level would hit the low wall:
+  assert.deepEqual(nightView(scenario, 3, { ...lookoutToken, elevation: 0 }, spyBehindWall, 60).blockingWalls.map((w) => w.id), ["lowCourtyardWall"]);
+  assert.equal(checks.length, 2, "one O4 check each, never rolled again");
+  assert.equal(checks[1].request.observer, "lookout");
+  assert.equal(checks[1].request.clause, "O4");
+  const lookoutPerceives = checks[1].answer.total >= stealth;
+  assert.deepEqual(overWall.perceivedBy, { "gate-guard": guardPerceives, lookout: lookoutPerceives });
+
+  // The spy ends at 600,2300 (centre 650,2350): the gate guard's line meets
+  // the keep's wall 6R1H7yX5aQzpNFQJ, the lookout's the gallery's south wall
+  // fbwT8yY9foEDxtdH. O5: a pair that failed its check in clear view is
+  // exposed, and becomes perceived at the end of the turn "unless the hider
+  // moved during that turn and the view is now broken": the spy moved and no
+  // view holds, so the stored O4 results stand.
+  const last = third.moves[1];
+  assert.deepEqual(last.view.map((v) => v.clearView), [false, false]);
+  assert.deepEqual(third.afterTurnEnd, { "gate-guard": guardPerceives, lookout: lookoutPerceives });
+  // With seed 11 the dice tell the scenario's story: the gate guard's check
+  // ties the spy's total (perceived), the lookout's fails.
+  assert.equal(checks[0].answer.total, stealth);
+  assert.equal(lookoutPerceives, false);
+});
+
+test("darkvision comes from the dnd5e senses in both SRD shapes", () => {
+  const srd51 = JSON.parse(readFileSync(fileURLToPath(new URL("../../../shared/fixtures/dnd5e-srd51-monsters.json", import.meta.url)), "utf8"));
+  const srd52 = JSON.parse(readFileSync(fileURLToPath(new URL("../../../shared/fixtures/dnd5e-srd52-monsters.json", import.meta.url)), "utf8"));
+  const by = (list, name) => list.find((a) => a.name === name);
+  // SRD 5.1 flat senses: Goblin darkvision 60; Giant Spider darkvision 60 and blindsight 10 (the longest counts); Guard none.
+  assert.equal(darkvision(by(srd51, "Goblin")), 60);
+  assert.equal(darkvision(by(srd51, "Giant Spider")), 60);
+  assert.equal(darkvision(by(srd51, "Guard")), 0);
+  // SRD 5.2 `ranges` with null for none: Goblin Warrior 60, Guard 0.
+  assert.equal(darkvision(by(srd52, "Goblin Warrior")), 60);
+  assert.equal(darkvision(by(srd52, "Guard")), 0);
+});
+
+test("the night scenario's fields are checked, each error naming its field and running nothing", () => {
+  const night = JSON.parse(readFileSync(fileURLToPath(new URL(`../../${NIGHT}`, import.meta.url)), "utf8"));
+  const fixtures = fileURLToPath(new URL("../../../shared/fixtures/", import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), "furtive-night-"));
+  const refused = (change, field, message) => {
+    const scenario = structuredClone(night);
+    scenario.scene = join(fixtures, "scene-ocd-nort-gate.json");
+    scenario.actors = join(fixtures, "dnd5e-srd51-monsters.json");
+    change(scenario);
+    const file = join(dir, "scenario.json");
+    writeFileSync(file, JSON.stringify(scenario));
+    const result = spawnSync(process.execPath, ["demo/run.mjs", "--scenario", file], { cwd: root, encoding: "utf8" });
+    assert.equal(result.status, 2, `${field}: ${result.stderr}`);
+    assert.equal(result.stdout, "", "nothing is played");
+    assert.equal(result.stderr, `furtive demo: [invalid_scenario] ${field}: ${message}\n`);
+  };
+  // The unchanged copy runs (the paths are the only difference).
+  const ok = structuredClone(night);
+  ok.scene = join(fixtures, "scene-ocd-nort-gate.json");
+  ok.actors = join(fixtures, "dnd5e-srd51-monsters.json");
+  writeFileSync(join(dir, "ok.json"), JSON.stringify(ok));
+  assert.equal(spawnSync(process.execPath, ["demo/run.mjs", "--scenario", join(dir, "ok.json")], { cwd: root, encoding: "utf8" }).status, 0);
+
+  refused((s) => (s.lighting = { darkness: 1.5 }), "lighting.darkness", "expected a darkness level from 0 (midday) to 1 (midnight)");
+  refused((s) => (s.lighting = { globalLight: "off" }), "lighting.globalLight", "expected true or false");
+  refused((s) => (s.lighting = { darknessLevel: 1 }), "lighting.darknessLevel", "unknown field (expected darkness or globalLight)");
+  refused((s) => (s.lighting = [1]), "lighting", "expected an object { darkness?, globalLight? }");
+  refused((s) => (s.lights[0].dim = -40), "lights[0].dim", "expected a number >= 0 (scene units)");
+  refused((s) => delete s.lights[0].bright, "lights[0].bright", "expected a finite number");
+  refused((s) => (s.lights[0].litAtTurn = 4), "lights[0].litAtTurn", "expected a turn number from 1 to 3");
+  refused((s) => (s.lights[0].litAtTurn = 2.5), "lights[0].litAtTurn", "expected a turn number from 1 to 3");
+  refused((s) => s.lights.push({ ...s.lights[0] }), "lights[1].id", '"gateTorch" is already a light of the scene or of this scenario');
+  refused((s) => (s.lights = { gateTorch: {} }), "lights", "expected an array of lights");
+  // Walls are read by the engine's scene reader (parseScene), whose error names the path.
+  refused((s) => (s.walls[0].c = [780, 1650, 780]), "walls[0].c", "expected an array of 4 numbers [x0, y0, x1, y1], got an array of 3 items");
+  refused((s) => (s.walls[0].flags["wall-height"].top = "5 ft"), "walls[0].flags.wall-height.top", 'expected a finite number, got string "5 ft"');
+  refused((s) => (s.walls[0]._id = "QHbvRCG6S1EpLxsM"), "walls[0]._id", '"QHbvRCG6S1EpLxsM" is already a wall of the scene or of this scenario');
+  refused((s) => delete s.walls[0]._id, "walls[0]._id", "expected a non-empty string");
+  refused((s) => (s.observers[1].elevation = "balcony"), "observers[1].elevation", "expected a finite number");
+  refused((s) => (s.observers[1].darkvision = -60), "observers[1].darkvision", "expected a number >= 0 (scene units)");
 });
