@@ -125,30 +125,100 @@ export function createCanvasClasses(ctx) {
     }
   }
 
+  /**
+   * `PointSourcePolygon.testCollision(origin, destination, {type, mode, source})`
+   * (static; https://foundryvtt.com/api/classes/foundry.canvas.geometry.PointSourcePolygon.html,
+   * config `PointSourcePolygonConfig`: `type` is required,
+   * https://foundryvtt.com/api/v14/interfaces/foundry.canvas.geometry.types.PointSourcePolygonConfig.html).
+   * Edges tested, per `CONST.WALL_SENSE_TYPES`
+   * (https://foundryvtt.com/api/enums/foundry.CONST.WALL_SENSE_TYPES.html) and `WallData`
+   * (https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.WallData.html):
+   * - NONE does not block; an open door does not block;
+   * - LIMITED: the second LIMITED edge crossed blocks, the first is bypassed;
+   * - NORMAL blocks;
+   * - PROXIMITY: "senses bypass the wall within a certain proximity threshold": blocks only when
+   *   the origin is at least `threshold[type]` (grid units) from the crossing
+   *   (`WallThresholdData`, https://foundryvtt.com/api/interfaces/foundry.documents.types.WallThresholdData.html);
+   * - DISTANCE: "senses bypass the wall outside a certain proximity threshold": blocks only
+   *   when the origin is nearer than `threshold[type]`;
+   * - one-way walls (`dir`, `CONST.WALL_DIRECTIONS` BOTH 0, LEFT 1, RIGHT 2; wall article
+   *   https://foundryvtt.com/article/walls/): a directional wall blocks only a ray that
+   *   reaches it from the side it faces (LEFT: the ray starts left of A->B);
+   * - the scene's edges (the scene rectangle, `canvas.dimensions.sceneRect`) block sight,
+   *   light and sound like NORMAL walls (v12+ scene boundary edges).
+   */
   class ClockwiseSweepPolygon {
-    static testCollision(origin, destination, { type = "move", mode = "all" } = {}) {
-      const walls = ctx.canvas?.walls?.placeables ?? [];
-      const hits = [];
-      let limited = 0;
-      for (const wall of walls) {
+    static testCollision(origin, destination, { type, mode = "all" } = {}) {
+      if (!["sight", "light", "sound", "move"].includes(type)) throw new Error(`PointSourcePolygon.testCollision: config.type must be one of sight, light, sound, move (got ${type})`);
+      const edges = [];
+      for (const wall of ctx.canvas?.walls?.placeables ?? []) {
         const doc = wall.document;
-        const sense = doc[type] ?? WALL_SENSE.NORMAL;
-        if (sense === WALL_SENSE.NONE) continue;
-        if (doc.door > 0 && doc.ds === DOOR_STATES.OPEN) continue;
-        const [x0, y0, x1, y1] = doc.c;
+        edges.push({ c: doc.c, sense: doc[type] ?? WALL_SENSE.NORMAL, door: doc.door ?? 0, ds: doc.ds ?? 0, dir: doc.dir ?? 0, threshold: doc.threshold?.[type] ?? null });
+      }
+      const rect = ctx.canvas?.dimensions?.sceneRect;
+      if (rect && type !== "move") {
+        const { x, y, width, height } = rect;
+        for (const c of [[x, y, x + width, y], [x + width, y, x + width, y + height], [x + width, y + height, x, y + height], [x, y + height, x, y]]) edges.push({ c, sense: WALL_SENSE.NORMAL, door: 0, ds: 0, dir: 0, threshold: null });
+      }
+      const hits = [];
+      const limited = [];
+      const distancePixels = ctx.canvas?.dimensions?.distancePixels ?? 1;
+      for (const edge of edges) {
+        if (edge.sense === WALL_SENSE.NONE) continue;
+        if (edge.door > 0 && edge.ds === DOOR_STATES.OPEN) continue;
+        const [x0, y0, x1, y1] = edge.c;
         const a = { x: x0, y: y0 };
         const b = { x: x1, y: y1 };
         if (!segmentsIntersect(origin, destination, a, b)) continue;
-        if (sense === WALL_SENSE.LIMITED) {
-          limited += 1;
-          if (limited < 2) continue;
+        if (edge.dir) {
+          const side = (b.x - a.x) * (origin.y - a.y) - (b.y - a.y) * (origin.x - a.x);
+          // LEFT (1) blocks rays coming from its left side, RIGHT (2) from its right side.
+          if (edge.dir === 1 && side >= 0) continue;
+          if (edge.dir === 2 && side <= 0) continue;
         }
-        hits.push(intersection(origin, destination, a, b));
+        const hit = intersection(origin, destination, a, b);
+        if (edge.sense === WALL_SENSE.PROXIMITY || edge.sense === WALL_SENSE.DISTANCE) {
+          const distance = Math.hypot(hit.x - origin.x, hit.y - origin.y) / distancePixels;
+          const threshold = edge.threshold ?? 0;
+          if (edge.sense === WALL_SENSE.PROXIMITY && distance < threshold) continue;
+          if (edge.sense === WALL_SENSE.DISTANCE && distance >= threshold) continue;
+        }
+        if (edge.sense === WALL_SENSE.LIMITED) {
+          limited.push(hit);
+          continue;
+        }
+        hits.push(hit);
+      }
+      if (limited.length >= 2) {
+        limited.sort((p, q) => p.t - q.t);
+        hits.push(...limited.slice(1));
       }
       if (mode === "any") return hits.length > 0;
       hits.sort((p, q) => p.t - q.t);
       if (mode === "closest") return hits[0] ?? null;
       return hits;
+    }
+  }
+
+  /**
+   * A light source that may provide vision (`AmbientLight` "Provides Vision",
+   * `LightData#vision`, https://foundryvtt.com/api/interfaces/foundry.documents.types.AmbientLightData.html;
+   * lighting article https://foundryvtt.com/article/lighting/): its area, within its bright
+   * or dim radius and not blocked for light, is seen by the user whatever detection mode.
+   */
+  class PointLightSource {
+    constructor(document) {
+      this.document = document;
+      this.active = !document.hidden;
+    }
+    get data() {
+      return { x: this.document.x, y: this.document.y, vision: Boolean(this.document.vision), radius: Math.max(this.document.config?.dim ?? 0, this.document.config?.bright ?? 0) * ctx.canvas.dimensions.distancePixels };
+    }
+    /** Whether this light covers the point (in range, line not blocked for light). */
+    covers(point) {
+      const { x, y, radius } = this.data;
+      if (Math.hypot(point.x - x, point.y - y) > radius) return false;
+      return !ctx.CONFIG.Canvas.polygonBackends.light.testCollision({ x, y }, point, { type: "light", mode: "any" });
     }
   }
 
@@ -341,9 +411,20 @@ export function createCanvasClasses(ctx) {
     get tokenVision() {
       return Boolean(ctx.canvas.scene?._source.tokenVision ?? true);
     }
+    /**
+     * `CanvasVisibility#testVisibility(point, {tolerance, object})`
+     * (https://foundryvtt.com/api/classes/foundry.canvas.groups.CanvasVisibility.html):
+     * no active vision source: only a GM sees; a point inside an active light source that
+     * provides vision is visible before any detection mode is asked (lighting article
+     * https://foundryvtt.com/article/lighting/ "Provides Vision"); else some vision source
+     * must detect the object through one of its token's detection modes.
+     */
     testVisibility(point, { tolerance = 2, object = null } = {}) {
       const sources = ctx.canvas.effects.visionSources.filter((s) => s.active);
       if (!sources.length) return ctx.game.user.isGM;
+      for (const light of ctx.canvas.effects.lightSources) {
+        if (light.active && light.data.vision && light.covers(point)) return true;
+      }
       const config = { object, tests: [{ point, los: new Map() }] };
       const modes = ctx.CONFIG.Canvas.detectionModes;
       for (const source of sources) {
@@ -442,7 +523,26 @@ export function createCanvasClasses(ctx) {
       ].join("");
       container.append(element);
       this.element = element;
-      const data = { id: token.id, name: token.name, isGM: ctx.game.user.isGM, statusEffects: {} };
+      // The status palette: `CONFIG.statusEffects` entries whose `hud` is not false (and, with
+      // `hud.actorTypes`, only for those actor types): StatusEffectConfig
+      // https://foundryvtt.com/api/interfaces/CONFIG._StatusEffectConfig.html "Should this effect
+      // appear in the Token HUD?". Clicking one toggles it on the token's actor.
+      const palette = doc.createElement("div");
+      palette.className = "status-effects";
+      const statusEffects = {};
+      for (const status of Object.values(ctx.CONFIG.statusEffects ?? {})) {
+        if (status.hud === false) continue;
+        if (status.hud?.actorTypes && !status.hud.actorTypes.includes(token.actor?.type)) continue;
+        statusEffects[status.id] = { id: status.id, title: status.name, src: status.img, isActive: token.document.hasStatusEffect(status.id) };
+        const img = doc.createElement("img");
+        img.className = "effect-control";
+        img.dataset.statusId = status.id;
+        img.src = status.img ?? "";
+        img.addEventListener("click", () => void token.actor?.toggleStatusEffect(status.id));
+        palette.append(img);
+      }
+      element.append(palette);
+      const data = { id: token.id, name: token.name, isGM: ctx.game.user.isGM, statusEffects };
       if (v13) ctx.Hooks.callAll("renderTokenHUD", this, element, data, { force: true });
       else ctx.Hooks.callAll("renderTokenHUD", this, ctx.global.jQuery(element), data);
       return this;
@@ -457,6 +557,7 @@ export function createCanvasClasses(ctx) {
     DetectionModeTremor,
     DetectionModeAll,
     ClockwiseSweepPolygon,
+    PointLightSource,
     PointVisionSource,
     Token,
     RenderFlags,

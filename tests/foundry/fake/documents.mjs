@@ -211,7 +211,17 @@ export function createDocuments(ctx) {
     getUserLevel(user) {
       return user?.isGM || user?.id === this.id ? LEVELS.OWNER : LEVELS.LIMITED;
     }
+    /**
+     * v13 `User#query(queryName, queryData, {timeout})`: runs `CONFIG.queries[queryName]` on
+     * this user's client and resolves with its result; rejects when this user is not active
+     * or the handler throws (wiki "Sockets", https://foundryvtt.com/api/variables/CONFIG.queries.html).
+     * Removed on v12 (see createDocuments).
+     */
+    async query(queryName, queryData, { timeout } = {}) {
+      return ctx.request({ op: "query", userId: this.id, queryName, queryData, timeout });
+    }
   }
+  if (ctx.version < 13) delete User.prototype.query;
 
   class Item extends ClientDocument {
     static documentName = "Item";
