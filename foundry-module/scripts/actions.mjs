@@ -27,7 +27,7 @@ import { isActiveGM } from "./store.mjs";
 import { socketRequest } from "./socket.mjs";
 import { viewOf } from "./view.mjs";
 import { recentlyMoved } from "./automation.mjs";
-import { lookupPerceives } from "./visibility.mjs";
+import { isVisibilityGuardInstalled, lookupPerceives } from "./visibility.mjs";
 
 /** @typedef {import("./types.mjs").Outcome} Outcome */
 /** @typedef {import("./types.mjs").Decision} Decision */
@@ -163,6 +163,11 @@ const GM_ACTIONS = {
     const options = privileged ? asked : {};
     const token = requireToken(scene.tokens.get(tokenId), "tokenId");
     const settings = readSettings();
+    // Token Vision off shows every token before any detection mode is asked:
+    // only the Token#isVisible guard hides there. Without it, the GM is told now.
+    if (/** @type {any} */ (scene).tokenVision === false && !isVisibilityGuardInstalled()) {
+      ui.notifications?.warn(t("FURTIVE.Notify.TokenVisionOff", { scene: scene.name ?? "" }));
+    }
     let choice = {
       situation: Array.isArray(options.situation) ? options.situation.map(String) : [],
       free: Array.isArray(options.free) ? options.free.map((/** @type {any} */ m) => ({ label: String(m.label ?? ""), value: Math.trunc(Number(m.value) || 0) })) : [],

@@ -192,7 +192,12 @@ async function commit(scene, record) {
   const hiders = Object.entries(record.state.hiders)
     .filter(([, h]) => h.phase === "hiding")
     .map(([id]) => id);
-  await saveRecord(scene, record, engine.hiddenFrom(record.state), hiders);
+  // One entry per known observer (an empty list: perceives every hider), so an
+  // observer without an entry is one the engine does not know (B1, fail closed).
+  const hiddenFrom = /** @type {Record<string, string[]>} */ ({});
+  const published = engine.hiddenFrom(record.state);
+  for (const id of Object.keys(record.state.creatures)) hiddenFrom[id] = published[id] ?? [];
+  await saveRecord(scene, record, hiddenFrom, hiders);
 }
 
 /**
@@ -350,7 +355,15 @@ export async function upsertToken(scene, token) {
   const creature = creatureOf(token, readSettings());
   const known = record.state.creatures[/** @type {string} */ (token.id)];
   if (known && sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) return;
-  await dispatch(scene, { type: "upsertCreature", creature }, { chat: false }).catch(reportRefusal);
+  try {
+    await dispatch(scene, { type: "upsertCreature", creature }, { chat: false });
+  } catch (error) {
+    if (!(error instanceof EngineRefusal)) return reportRefusal(error);
+    // B1: the GM is told which token and why (the engine names the field); a
+    // creature whose new data is refused leaves the state, so it perceives no hider.
+    ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", { name: token.name ?? "", reason: refusalText(error) }));
+    if (known) await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
+  }
 }
 
 /**

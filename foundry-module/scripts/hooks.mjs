@@ -7,7 +7,8 @@ import * as actions from "./actions.mjs";
 import * as automation from "./automation.mjs";
 import { decorateChatMessage } from "./chat.mjs";
 import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./hud.mjs";
-import { rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
+import { forgetViewerObservers, installDetectionWrappers, rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
+import { readSettings } from "./settings.mjs";
 import { confirmDialog } from "./dialogs.mjs";
 import { resetScene } from "./director.mjs";
 
@@ -86,7 +87,16 @@ function onSceneControls(controls) {
  */
 export function registerHooks() {
   // Visibility lookup: every client, same frame as the scene update.
-  Hooks.on("canvasInit", () => resetLookup());
+  // canvasInit(canvas): the scene is known before any token is drawn, so the
+  // lookup is built from its flags now (B1: no frame before it); modes a
+  // system registered since setup are wrapped too.
+  Hooks.on("canvasInit", (/** @type {any} */ board) => {
+    resetLookup();
+    installDetectionWrappers(readSettings().ignoredDetectionModes);
+    if (board?.scene) rebuildLookup(board.scene);
+  });
+  // The user's observer tokens (controlled, else owned) change with control and ownership.
+  for (const hook of ["controlToken", "createToken", "deleteToken", "updateActor", "updateToken"]) Hooks.on(hook, () => forgetViewerObservers());
   Hooks.on("canvasReady", (/** @type {any} */ board) => {
     if (!board.scene) return;
     rebuildLookup(board.scene);

@@ -15,7 +15,7 @@ import { registerHooks, registerStatusEffects } from "./hooks.mjs";
 import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
 import { initSocket } from "./socket.mjs";
 import { isActiveGM } from "./store.mjs";
-import { installDetectionWrappers, setViewerIsGM } from "./visibility.mjs";
+import { installDetectionWrappers, installVisibilityGuard, setViewerIsGM } from "./visibility.mjs";
 
 Hooks.once("init", () => {
   registerSettings({
@@ -33,12 +33,15 @@ Hooks.once("init", () => {
 Hooks.once("setup", () => {
   // The canvas is drawn before `ready`: the wrapper must know the viewer now.
   setViewerIsGM(Boolean(game.user?.isGM));
-  // libWrapper registers after init; detection modes exist by setup.
-  installDetectionWrappers(readSettings().detectionModes);
+  // libWrapper registers after init; detection modes exist by setup (modes
+  // registered later are wrapped at ready and at each canvasInit).
+  installDetectionWrappers(readSettings().ignoredDetectionModes);
+  installVisibilityGuard();
 });
 
 Hooks.once("ready", async () => {
   setViewerIsGM(Boolean(game.user?.isGM));
+  installDetectionWrappers(readSettings().ignoredDetectionModes);
   initSocket(handleRequest);
   const api = createApi();
   const module = /** @type {any} */ (game.modules.get(MODULE_ID));
