@@ -28,6 +28,7 @@ import { socketRequest } from "./socket.mjs";
 import { viewOf } from "./view.mjs";
 import { recentlyMoved } from "./automation.mjs";
 import { isVisibilityGuardInstalled, lookupPerceives } from "./visibility.mjs";
+import { setStatus } from "./statuses.mjs";
 
 /** @typedef {import("./types.mjs").Outcome} Outcome */
 /** @typedef {import("./types.mjs").Decision} Decision */
@@ -231,7 +232,8 @@ const GM_ACTIONS = {
     } catch (error) {
       const token = scene.tokens.get(tokenId);
       if (error instanceof EngineRefusal && error.code === "not_hiding" && token?.hasStatusEffect?.(STATUS.hidden)) {
-        await token.actor?.toggleStatusEffect(STATUS.hidden, { active: false });
+        // Left over: off, unless another token of the same linked actor still hides.
+        await setStatus(scene, token, "hidden", false, queryState(scene));
         return privileged ? null : { ok: true, entries: [] };
       }
       throw error;

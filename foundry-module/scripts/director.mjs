@@ -20,6 +20,7 @@ import { creatureOf, isCreatureToken } from "./inputs.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { hasForeignState, isActiveGM, loadRecord, saveRecord } from "./store.mjs";
+import { setStatus } from "./statuses.mjs";
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
 /** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
@@ -96,8 +97,8 @@ function currentRecord(scene, settings, quiet = false) {
  */
 async function clearStatuses(scene) {
   for (const token of scene.tokens) {
-    for (const status of Object.values(STATUS)) {
-      if (token.hasStatusEffect?.(status)) await token.actor?.toggleStatusEffect(status, { active: false });
+    for (const key of /** @type {("hidden" | "defenseless")[]} */ (["hidden", "defenseless"])) {
+      if (token.hasStatusEffect?.(STATUS[key])) await setStatus(scene, token, key, false, null);
     }
   }
 }
@@ -208,9 +209,9 @@ async function commit(scene, record) {
 async function applyStatuses(scene, outcome) {
   for (const change of outcome.changes) {
     if (change.kind !== "status" || !change.token || !change.status) continue;
-    const actor = scene.tokens.get(change.token)?.actor;
-    if (!actor) continue;
-    await actor.toggleStatusEffect(STATUS[change.status], { active: Boolean(change.active) });
+    const token = scene.tokens.get(change.token);
+    // Never throws: the state is already saved (statuses.mjs).
+    if (token) await setStatus(scene, token, change.status, Boolean(change.active), outcome.state);
   }
 }
 

@@ -69,6 +69,8 @@ declare global {
     parent: Scene | null;
     actor: Actor | null;
     actorLink: boolean;
+    /** The id of the base Actor (TokenData#actorId). */
+    actorId: string | null;
     x: number;
     y: number;
     width: number;
@@ -153,6 +155,8 @@ declare global {
     modules: Map<string, { id: string; active: boolean; api?: unknown }>;
     system: { id: string };
     release: { generation: number };
+    /** The core version string, e.g. "13.345". */
+    version: string;
   }
 
   interface DetectionModeLike {
