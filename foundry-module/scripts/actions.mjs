@@ -303,7 +303,7 @@ const GM_ACTIONS = {
       content: `<div class="furtive-card furtive-gm"><p><span class="furtive-clause">${result.clause}</span> ${escapeHtml(engineText(result))}</p><p>${escapeHtml(t("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }))}</p></div>`,
       flags: { [MODULE_ID]: { kind: "knockout", entries: [{ clause: result.clause, en: result.en, fr: result.fr }] } },
     });
-    await postLine(t(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }));
+    await postLine(t(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
     if (result.knockedOut && CONFIG.statusEffects.some((s) => s.id === "unconscious")) {
       await target.actor?.toggleStatusEffect("unconscious", { active: true });
     }
@@ -393,7 +393,7 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
   const decision = /** @type {Decision} */ (await run("canDefend", { sceneId: defender.parent?.id, defenderId: defender.id, targetId: target.id, attackerId: attacker.id }));
   if (!decision.allowed) {
     ui.notifications?.warn(engineText(decision));
-    await postLine(`${t("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" })} ${engineText(decision)}`);
+    await postLine(`${t("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" })} ${engineText(decision)}`, { named: [defender, target, attacker] });
     return { allowed: false, decision };
   }
   const formula = readSettings()[/** @type {"dodgeFormula" | "parryFormula" | "blockFormula"} */ (`${defense}Formula`)];

@@ -21,6 +21,7 @@ import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { hasForeignState, isActiveGM, loadRecord, saveRecord } from "./store.mjs";
 import { setStatus } from "./statuses.mjs";
+import { audienceOf } from "./secrecy.mjs";
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
 /** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
@@ -177,7 +178,10 @@ async function process(scene, event, options) {
   const important = ACTIONS.has(event.type) || outcome.changes.length > 0 || outcome.requests.length > 0;
   if (options.chat !== false && important && outcome.log.length) {
     const name = scene.tokens.get(event.hider ?? event.attacker ?? event.token ?? event.target ?? event.combatant ?? "")?.name ?? "";
-    await postLog(outcome.log, { titleKey: `FURTIVE.Chat.Event.${event.type}`, titleData: { name } });
+    // B1: the public lines go to the users who may see every token the event names.
+    const ids = [event.hider, event.attacker, event.token, event.target, event.combatant, event.observer, ...(Array.isArray(event.allies) ? event.allies : [])];
+    const audience = audienceOf(ids.filter(Boolean).map((id) => scene.tokens.get(String(id))));
+    await postLog(outcome.log, { titleKey: `FURTIVE.Chat.Event.${event.type}`, titleData: { name }, audience });
   }
   await announceDefenseless(scene, outcome);
   await answerRequests(scene, record, outcome, settings);

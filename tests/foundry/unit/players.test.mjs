@@ -162,8 +162,10 @@ describe("P2 setting on: the player sees their own score", () => {
   });
   after(() => shutdown(env));
 
-  it("Alice's chat shows her stealth score", () => {
-    const chat = env.alice.window.document.getElementById("chat-log").textContent;
-    assert.match(chat, /(?<![\w.])221(?!\w)/);
+  it("Alice's chat shows her stealth score", async () => {
+    // The line is posted after the state is saved (template render: real I/O the server does not see).
+    const chat = () => env.alice.window.document.getElementById("chat-log").textContent;
+    await until(() => /(?<![\w.])221(?!\w)/.test(chat()), "Alice's line with her score");
+    assert.match(chat(), /(?<![\w.])221(?!\w)/);
   });
 });
