@@ -534,12 +534,13 @@ export function createCanvasClasses(ctx) {
         if (status.hud === false) continue;
         if (status.hud?.actorTypes && !status.hud.actorTypes.includes(token.actor?.type)) continue;
         statusEffects[status.id] = { id: status.id, title: status.name, src: status.img, isActive: token.document.hasStatusEffect(status.id) };
-        const img = doc.createElement("img");
-        img.className = "effect-control";
-        img.dataset.statusId = status.id;
-        img.src = status.img ?? "";
-        img.addEventListener("click", () => void token.actor?.toggleStatusEffect(status.id));
-        palette.append(img);
+        // A labelled control, not an <img>: the fake serves no core icons.
+        const control = doc.createElement("div");
+        control.className = "effect-control";
+        control.dataset.statusId = status.id;
+        control.title = ctx.game.i18n.localize(status.name ?? status.id);
+        control.addEventListener("click", () => void token.actor?.toggleStatusEffect(status.id));
+        palette.append(control);
       }
       element.append(palette);
       const data = { id: token.id, name: token.name, isGM: ctx.game.user.isGM, statusEffects };
