@@ -139,7 +139,8 @@ export function mayDetect(visionSource, target) {
   if (viewerIsGM) return true;
   const targetDocument = target?.document;
   if (!targetDocument) return true;
-  if (lookupSceneId === null) return !(targetDocument.hasStatusEffect?.(STATUS.hidden) && !targetDocument.isOwner);
+  // B1: no lookup for the target's scene yet (page load, a scene being drawn).
+  if (lookupSceneId === null || (targetDocument.parent && targetDocument.parent.id !== lookupSceneId)) return !(targetDocument.hasStatusEffect?.(STATUS.hidden) && !targetDocument.isOwner);
   if (!hiderIds.has(targetDocument.id)) return true;
   // B1: an observer without an entry (unknown or refused) perceives no hider.
   const hidden = lookup.get(visionSource?.object?.document?.id);
@@ -175,7 +176,7 @@ export function guardVisible(token, original) {
   if (document.isOwner && !document.hidden) return true;
   const visible = original();
   if (!visible) return false;
-  if (lookupSceneId === null) return !document.hasStatusEffect?.(STATUS.hidden);
+  if (lookupSceneId === null || (document.parent && document.parent.id !== lookupSceneId)) return !document.hasStatusEffect?.(STATUS.hidden);
   if (!hiderIds.has(document.id)) return true;
   return observersOfViewer().some((observerId) => lookupPerceives(observerId, document.id));
 }

@@ -157,15 +157,34 @@ export function createDocuments(ctx) {
       return ctx.createDocuments(type, data, { ...options, parent: this, parentRef: this._embeddedRef() });
     }
 
+    /**
+     * `updateEmbeddedDocuments` / `deleteEmbeddedDocuments` run the same
+     * workflow as `Document.updateDocuments` / `deleteDocuments`: the
+     * `preUpdate<Name>` / `preDelete<Name>` hooks fire on the requesting client for
+     * each document, and one returning false leaves that document out
+     * (https://foundryvtt.com/api/functions/hookEvents.preUpdateDocument.html,
+     * https://foundryvtt.com/api/functions/hookEvents.preDeleteDocument.html).
+     */
     async updateEmbeddedDocuments(type, updates, options = {}) {
-      const result = await ctx.request({ op: "modify", action: "update", type, parent: this._embeddedRef(), updates, options });
       const key = this.constructor.embedded[type];
+      const kept = updates.filter((update) => {
+        const doc = this[key]?.get(update._id);
+        return !doc || ctx.Hooks.call(`preUpdate${type}`, doc, update, options, ctx.game.user.id) !== false;
+      });
+      if (!kept.length) return [];
+      const result = await ctx.request({ op: "modify", action: "update", type, parent: this._embeddedRef(), updates: kept, options });
       return result.map((r) => this[key].get(r._id));
     }
 
     async deleteEmbeddedDocuments(type, ids, options = {}) {
-      await ctx.request({ op: "modify", action: "delete", type, parent: this._embeddedRef(), ids, options });
-      return ids;
+      const key = this.constructor.embedded[type];
+      const kept = ids.filter((id) => {
+        const doc = this[key]?.get(id);
+        return !doc || ctx.Hooks.call(`preDelete${type}`, doc, options, ctx.game.user.id) !== false;
+      });
+      if (!kept.length) return [];
+      await ctx.request({ op: "modify", action: "delete", type, parent: this._embeddedRef(), ids: kept, options });
+      return kept;
     }
 
     getEmbeddedDocument(type, id) {

@@ -67,6 +67,25 @@ describe("The Token HUD's status palette", () => {
   });
 });
 
+describe("A Furtive status taken off by hand asks for a Reveal", () => {
+  let env;
+  before(async () => {
+    env = await setup({});
+    await hideRogue(env);
+  });
+  after(() => shutdown(env));
+
+  it("deleting furtive.hidden from the rogue's actor reveals it instead", async () => {
+    const actor = env.gm.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.rogue).actor;
+    await actor.toggleStatusEffect("furtive.hidden", { active: false });
+    const hiding = () => apiOf(env.gm).getState()?.hiders?.[TOKENS.rogue]?.phase === "hiding";
+    await until(() => apiOf(env.gm).getState() && !hiding(), "the engine reveals the rogue");
+    await env.server.idle();
+    assert.equal(hiding(), false);
+    assert.equal(actor.statuses.has("furtive.hidden"), false, "and the status follows the engine");
+  });
+});
+
 describe("Linked actors: the statuses of one token do not change another token of the same actor", () => {
   let env;
   let copyId;
