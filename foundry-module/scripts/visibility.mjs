@@ -139,12 +139,13 @@ export function mayDetect(visionSource, target) {
   if (viewerIsGM) return true;
   const targetDocument = target?.document;
   if (!targetDocument) return true;
-  // B1: no lookup for the target's scene yet (page load, a scene being drawn).
-  if (lookupSceneId === null || (targetDocument.parent && targetDocument.parent.id !== lookupSceneId)) return !(targetDocument.hasStatusEffect?.(STATUS.hidden) && !targetDocument.isOwner);
-  if (!hiderIds.has(targetDocument.id)) return true;
-  // B1: an observer without an entry (unknown or refused) perceives no hider.
+  // B1: no lookup yet (page load). A lookup of another scene than the token's is
+  // caught by the Token#isVisible guard (once per token, not per mode and source).
+  if (lookupSceneId === null) return !(targetDocument.hasStatusEffect?.(STATUS.hidden) && !targetDocument.isOwner);
   const hidden = lookup.get(visionSource?.object?.document?.id);
-  return hidden !== undefined && !hidden.has(targetDocument.id);
+  if (hidden !== undefined) return !hidden.has(targetDocument.id);
+  // B1: an observer without an entry (unknown or refused) perceives no hider.
+  return !hiderIds.has(targetDocument.id);
 }
 
 /**

@@ -331,8 +331,10 @@ export function createClient(options) {
     canvas.dimensions = { size: canvas.grid.size, distance: canvas.grid.distance, distancePixels: canvas.grid.size / canvas.grid.distance, width, height, sceneRect: { x: 0, y: 0, width, height } };
     ctx.Hooks.callAll("canvasInit", canvas);
     canvas.tokens.objects.clear();
+    // Token placeables are instances of CONFIG.Token.objectClass, which a system may
+    // replace with a subclass (https://foundryvtt.com/api/variables/CONFIG.Token.html).
     canvas.walls.objects.clear();
-    for (const token of scene.tokens) canvas.tokens.objects.set(token.id, new canvasClasses.Token(token));
+    for (const token of scene.tokens) canvas.tokens.objects.set(token.id, new (CONFIG.Token.objectClass ?? canvasClasses.Token)(token));
     for (const wall of scene.walls) canvas.walls.objects.set(wall.id, new canvasClasses.Wall(wall));
     // Ambient lights of the scene (static in this fake: drawn with the canvas).
     canvas.effects.lightSources.clear();
@@ -445,7 +447,7 @@ export function createClient(options) {
         collection.set(doc.id, doc);
         if (parentDoc?._prepare) parentDoc._prepare();
         if (type === "Token" && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
-          const placeable = new canvasClasses.Token(doc);
+          const placeable = new (CONFIG.Token.objectClass ?? canvasClasses.Token)(doc);
           canvas.tokens.objects.set(doc.id, placeable);
           canvas.perception.update({ initializeVision: true });
         }
