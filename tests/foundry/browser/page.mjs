@@ -9,10 +9,14 @@
  * - `two-tokens`: GM and Dave, who owns the sentry (fails) and the lookout
  *   (succeeds); the door is open so the lookout has line of sight;
  * - `tremor`: GM and Bob, whose fighter also has tremorsense (feelTremor);
- * - `defend`: GM and Bob (fighter fails), for Bob's Defend dialog.
+ * - `defend`: GM and Bob (fighter fails), for Bob's Defend dialog;
+ * - `own-token`: GM and Alice, who owns the rogue and the guard (the guard
+ *   does not perceive the rogue);
+ * - `refused`: GM and Bob, whose fighter has a visual acuity of -10 (the
+ *   engine refuses the creature).
  */
 import { FakeServer } from "../fake/server.mjs";
-import { BOB, CAROL, DAVE, DOOR, GM, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
+import { ALICE, BOB, CAROL, DAVE, DOOR, GM, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
 
 const SCENARIOS = {
   hide: { title: "the GM hides the rogue from the Token HUD", clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter: fails)"], [CAROL, "Carol (Archer: succeeds)"]] },
@@ -28,6 +32,16 @@ const SCENARIOS = {
     clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter with tremorsense: fails)"]],
   },
   defend: { title: "Bob, whose fighter does not perceive the rogue, opens Defend", clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter: fails)"]] },
+  "own-token": {
+    title: "Alice owns the rogue and the guard, and controls the guard",
+    edit: (w) => (w.actors.find((a) => a._id === "actorGuard000001").ownership = { default: 0, [ALICE]: 3 }),
+    clients: [[GM, "Gamemaster (GM)"], [ALICE, "Alice (Rogue hides; controls the Guard, who fails)"]],
+  },
+  refused: {
+    title: "the fighter's visual acuity is -10: the engine refuses it",
+    edit: (w) => (w.actors.find((a) => a._id === "actorFighter0001").system.attributes.visual_acuity.value = -10),
+    clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter refused by the engine)"]],
+  },
 };
 
 const scenario = SCENARIOS[new URLSearchParams(location.search).get("scenario") ?? "hide"] ?? SCENARIOS.hide;

@@ -7,7 +7,10 @@
  * - `two-tokens.png`: Dave owns a sentry that fails and a lookout that succeeds:
  *   he sees the rogue (B2), and not when he controls the sentry alone;
  * - `tremor.png`: Bob's fighter also has tremorsense: still no rogue;
- * - `defend.png`: Bob's Defend dialog does not list the rogue (B1).
+ * - `defend.png`: Bob's Defend dialog does not list the rogue (B1);
+ * - `own-token.png`: Alice, controlling a guard who does not perceive her
+ *   hiding rogue, still sees the rogue (B2);
+ * - `refused.png`: the engine refused Bob's fighter: Bob does not see the rogue (B1).
  * The GM hides the rogue through the API (d100 83, dark, torch +27: score 221).
  */
 import assert from "node:assert/strict";
@@ -20,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 import { serve } from "./static-server.mjs";
-import { BOB, CAROL, DAVE, GM, TOKENS } from "../fixtures/world-data.mjs";
+import { ALICE, BOB, CAROL, DAVE, GM, TOKENS } from "../fixtures/world-data.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../../..");
@@ -114,6 +117,32 @@ describe("headless Chromium: every way a hider could show", () => {
     assert.equal(tremor, false);
     await redraw(frames[BOB]);
     await page.screenshot({ path: path.join(shots, "tremor.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("a player always sees their own hider, even controlling a token that does not perceive it", async () => {
+    const { page, frames, errors } = await open("own-token", [GM, ALICE]);
+    await gmHidesRogue(frames[GM]);
+    await frames[ALICE].waitForFunction(() => (window.furtiveCtx.canvas.scene.getFlag("furtive", "hiders") ?? []).length > 0, null, { timeout: 30_000 });
+    await frames[ALICE].evaluate(() => window.furtiveCtx.canvas.tokens.get("tokenGuard000001").control());
+    await redraw(frames[ALICE]);
+    await redraw(frames[ALICE]);
+    assert.equal(await frames[ALICE].evaluate(() => window.furtiveCtx.canvas.tokens.controlled.map((t) => t.id).join()), "tokenGuard000001");
+    assert.equal(await visible(frames[ALICE], TOKENS.rogue), true);
+    await page.screenshot({ path: path.join(shots, "own-token.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("an observer the engine refused perceives no hider", async () => {
+    const { page, frames, errors } = await open("refused", [GM, BOB]);
+    await gmHidesRogue(frames[GM]);
+    await waitHidden(frames[BOB], TOKENS.rogue);
+    const known = await frames[GM].evaluate(() => Boolean(window.furtiveCtx.game.modules.get("furtive").api.getState().creatures.tokenFighter0001));
+    assert.equal(known, false, "the engine refused the fighter");
+    await redraw(frames[BOB]);
+    await page.screenshot({ path: path.join(shots, "refused.png") });
     assert.deepEqual(errors, []);
     await page.close();
   });
