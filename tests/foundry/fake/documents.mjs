@@ -237,7 +237,14 @@ export function createDocuments(ctx) {
      * Removed on v12 (see createDocuments).
      */
     async query(queryName, queryData, { timeout } = {}) {
-      return ctx.request({ op: "query", userId: this.id, queryName, queryData, timeout });
+      const answer = ctx.request({ op: "query", userId: this.id, queryName, queryData, timeout });
+      if (!timeout) return answer;
+      // `timeout` (ms): the query rejects when the user does not answer in time.
+      let timer;
+      const expired = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`The query "${queryName}" timed out`)), timeout);
+      });
+      return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
     }
   }
   if (ctx.version < 13) delete User.prototype.query;
