@@ -10,9 +10,12 @@
  *   has `walls`).
  * - base `_canDetect`: a sight mode cannot detect from a blind source or an
  *   invisible target (CONFIG.specialStatusEffects BLIND / INVISIBLE).
- * - `canvas.visibility.testVisibility(point, {tolerance, object})`: true when any
- *   active vision source detects the object through any of its token's detection
- *   modes; with no active vision source, true only for a GM.
+ * - `canvas.visibility.testVisibility(point, {tolerance, object})`: with no active
+ *   vision source, true only for a GM; true inside an active light that provides
+ *   vision (before any detection mode); else true when any active vision source
+ *   detects the object through any of its token's detection modes.
+ * - every core detection mode: lightPerception, basicSight, seeInvisibility,
+ *   senseInvisibility, feelTremor, seeAll, senseAll (`CONFIG.Canvas.detectionModes`).
  * - `Token#isVisible`: GM-hidden tokens only for the GM; true without token vision,
  *   for a controlled token, for a token with an active vision source; else
  *   `canvas.visibility.testVisibility(center)`.
@@ -26,8 +29,11 @@
  *   token whose own position changed. Toggling an ordinary status effect does NOT
  *   refresh visibility (only the special BLIND/INVISIBLE statuses re-initialize vision).
  * - `ClockwiseSweepPolygon.testCollision(origin, destination, {type, mode})`:
- *   walls whose `type` sense is NONE, and open doors, do not block; two LIMITED
- *   walls block; `mode` "any" -> boolean, "all" -> points, "closest" -> point|null.
+ *   `type` is required; walls whose `type` sense is NONE, and open doors, do not
+ *   block; the second LIMITED wall blocks; PROXIMITY / DISTANCE walls by their
+ *   threshold; one-way walls from one side; the scene's edges block sight;
+ *   `mode` "any" -> boolean, "all" -> points, "closest" -> point|null (see the class).
+ * - Token HUD status palette: `CONFIG.statusEffects` entries whose `hud` is not false.
  * - `canvas.grid.measurePath(waypoints)` -> `{distance, spaces}`; square grid,
  *   equidistant diagonals (the v12 default `core.gridDiagonals`).
  * - Token HUD: `renderTokenHUD(hud, html, data)` with jQuery in v12 and
