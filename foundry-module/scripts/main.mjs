@@ -19,16 +19,16 @@ import { isActiveGM } from "./store.mjs";
 import { installDetectionWrappers, installVisibilityGuard, setViewerIsGM } from "./visibility.mjs";
 
 /**
- * False on a Foundry whose CONFIG.statusEffects is not an array (v14): the
- * module then registers nothing and tells the GM at ready (module.json
- * compatibility.maximum is 13).
+ * False on a Foundry newer than 13 (module.json compatibility.maximum) or whose
+ * CONFIG.statusEffects is not an array (v14): the module then registers
+ * nothing and tells the GM at ready.
  */
 let supported = true;
 
 Hooks.once("init", () => {
-  if (!statusEffectsSupported()) {
+  if (!statusEffectsSupported() || Number(game.release?.generation ?? 13) > 13) {
     supported = false;
-    console.error(`furtive | Foundry ${game.release?.generation ?? "?"} is not supported (CONFIG.statusEffects is not an array): Furtive stays inactive.`);
+    console.error(`furtive | Foundry ${game.release?.generation ?? "?"} is not supported (Furtive supports 12 and 13): Furtive stays inactive.`);
     return;
   }
   registerSettings({
