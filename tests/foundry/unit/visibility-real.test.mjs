@@ -42,6 +42,21 @@ for (const libWrapper of [false, true]) {
   });
 }
 
+describe("Token Vision off where the visibility guard cannot be installed (fault 1)", () => {
+  let env;
+  before(async () => {
+    // A system that leaves no Token class in CONFIG.Token.objectClass: the guard has nothing to wrap.
+    const system = (ctx) => ctx.Hooks.once("init", () => (ctx.CONFIG.Token.objectClass = undefined));
+    env = await setup({ system, users: [GM, BOB], world: (w) => (w.scenes[0].tokenVision = false) });
+    await hideRogue(env);
+  });
+  after(() => shutdown(env));
+
+  it("the GM is told at the moment they hide", () => {
+    assert.ok(env.gm.ctx.notifications.some((n) => /Token Vision is off/.test(n.message)), JSON.stringify(env.gm.ctx.notifications.map((n) => n.message)));
+  });
+});
+
 describe("Every detection mode, a system's mode and a vision light (fault 2)", () => {
   let env;
   before(async () => {
