@@ -115,8 +115,19 @@ export function createCanvasClasses(ctx) {
     }
   }
   class DetectionModeDarkvision extends DetectionMode {}
+  /** A sight-type mode cannot detect from a blind source (the "See" versions of the core modes). */
+  const blindSight = (mode, visionSource) => mode.type === DETECTION_TYPES.SIGHT && Boolean(visionSource.object?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.BLIND));
+  /**
+   * `DetectionModeInvisibility` (seeInvisibility, senseInvisibility): "Detection mode that see
+   * invisible creatures. This detection mode allows the source to: See/Detect the invisible target
+   * as if visible. The "See" version needs sight and is affected by blindness"
+   * (https://foundryvtt.com/api/v11/classes/client.DetectionModeInvisibility.html; the v12/v13
+   * pages keep the class without restating it). So a blind source detects nothing through
+   * seeInvisibility, and senseInvisibility (not a sight mode) is not affected.
+   */
   class DetectionModeInvisibility extends DetectionMode {
     _canDetect(visionSource, target) {
+      if (blindSight(this, visionSource)) return false;
       return Boolean(target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.INVISIBLE));
     }
   }
@@ -125,9 +136,14 @@ export function createCanvasClasses(ctx) {
       return !target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.FLY);
     }
   }
+  /**
+   * `DetectionModeAll` (seeAll, senseAll): detects every target, but "The "See All" detection mode
+   * [is] suppressed by Blindness since it requires sight" (core's own issue tracker, fixed in v10:
+   * https://github.com/foundryvtt/foundryvtt/issues/8001); senseAll is not a sight mode.
+   */
   class DetectionModeAll extends DetectionMode {
-    _canDetect() {
-      return true;
+    _canDetect(visionSource) {
+      return !blindSight(this, visionSource);
     }
   }
 

@@ -257,10 +257,14 @@ export function createClient(options) {
     lightPerception: new canvasClasses.DetectionModeLightPerception({ id: "lightPerception", label: "DETECTION.LightPerception" }),
     basicSight: new canvasClasses.DetectionModeDarkvision({ id: "basicSight", label: "DETECTION.BasicSight" }),
     seeInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "seeInvisibility", label: "DETECTION.SeeInvisibility" }),
-    senseInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "senseInvisibility", label: "DETECTION.SenseInvisibility", walls: false, angle: false }),
+    // The "Sense" modes are not sight modes (type OTHER = 3): blindness does not suppress them
+    // (DetectionModeInvisibility v11 page "The "See" version needs sight and is affected by
+    // blindness"; foundryvtt/foundryvtt#8001 for See All). Their exact type value has no v12/v13
+    // page here; OTHER is the reading.
+    senseInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "senseInvisibility", label: "DETECTION.SenseInvisibility", type: 3, walls: false, angle: false }),
     feelTremor: new canvasClasses.DetectionModeTremor({ id: "feelTremor", label: "DETECTION.FeelTremor", type: 2, walls: false, angle: false }),
     seeAll: new canvasClasses.DetectionModeAll({ id: "seeAll", label: "DETECTION.SeeAll" }),
-    senseAll: new canvasClasses.DetectionModeAll({ id: "senseAll", label: "DETECTION.SenseAll", walls: false, angle: false }),
+    senseAll: new canvasClasses.DetectionModeAll({ id: "senseAll", label: "DETECTION.SenseAll", type: 3, walls: false, angle: false }),
   };
   const CONFIG = {
     // v12/v13: an array of StatusEffectConfig (https://foundryvtt.com/api/variables/CONFIG.statusEffects.html);

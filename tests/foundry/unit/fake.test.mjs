@@ -173,3 +173,26 @@ describe("fake: vision", () => {
     clients[ALICE].ctx.disconnect();
   });
 });
+
+describe("fake: independent review against the public docs", () => {
+  it("seeInvisibility and seeAll need sight (a blind source detects nothing through them); the Sense versions do not", async () => {
+    // DetectionModeInvisibility page (v11): "The "See" version needs sight and is affected by blindness";
+    // foundryvtt/foundryvtt#8001: See All is suppressed by Blindness.
+    const env = await bare({ users: [GM] });
+    const ctx = env.clients[GM].ctx;
+    const modes = ctx.CONFIG.Canvas.detectionModes;
+    const withStatuses = (...ids) => ({ document: { hasStatusEffect: (id) => ids.includes(id) } });
+    const blindSource = { object: withStatuses("blind") };
+    const seeingSource = { object: withStatuses() };
+    const invisible = withStatuses("invisible");
+    assert.equal(modes.seeInvisibility._canDetect(seeingSource, invisible), true);
+    assert.equal(modes.seeInvisibility._canDetect(blindSource, invisible), false);
+    assert.equal(modes.senseInvisibility._canDetect(blindSource, invisible), true);
+    assert.equal(modes.seeInvisibility._canDetect(seeingSource, withStatuses()), false, "only invisible targets");
+    assert.equal(modes.seeAll._canDetect(seeingSource, invisible), true);
+    assert.equal(modes.seeAll._canDetect(blindSource, invisible), false);
+    assert.equal(modes.senseAll._canDetect(blindSource, invisible), true);
+    env.close();
+  });
+
+});
