@@ -195,4 +195,23 @@ describe("fake: independent review against the public docs", () => {
     env.close();
   });
 
+  it("combatTurn/combatRound updateOptions are {advanceTime, direction} in v12 and v13, {direction, worldTime} in v14", async () => {
+    for (const [version, expected] of [
+      [12, { advanceTime: 0, direction: 1 }],
+      [13, { advanceTime: 0, direction: 1 }],
+      [14, { direction: 1, worldTime: { delta: 0 } }],
+    ]) {
+      const env = await bare({ version, users: [GM] });
+      const ctx = env.clients[GM].ctx;
+      const combat = new ctx.Combat({ _id: "combatReview0001", round: 1, turn: 0, combatants: [] });
+      combat.update = async () => combat;
+      const seen = [];
+      ctx.Hooks.on("combatTurn", (_combat, _data, options) => seen.push(plain(options)));
+      Object.defineProperty(combat, "turns", { get: () => [{}, {}] });
+      await combat.nextTurn();
+      assert.deepEqual(seen, [expected], `v${version}`);
+      env.close();
+    }
+  });
+
 });
