@@ -214,4 +214,18 @@ describe("fake: independent review against the public docs", () => {
     }
   });
 
+  it("a WRAPPER that does not call wrapped is unregistered by libWrapper (no throw); unregister of nothing throws unless fail is false", async () => {
+    const env = await bare({ libWrapper: true, users: [GM] });
+    const { window } = env.clients[GM];
+    const calls = [];
+    window.furtiveReview = { run: () => (calls.push("original"), "original") };
+    window.libWrapper.register("lazy", "furtiveReview.run", () => (calls.push("lazy"), "lazy"), "WRAPPER");
+    assert.doesNotThrow(() => window.furtiveReview.run());
+    assert.equal(window.furtiveReview.run(), "original", "the wrapper is gone after its first call");
+    assert.deepEqual(calls, ["lazy", "original"]);
+    assert.equal(window.libWrapper._errors.length, 1);
+    assert.throws(() => window.libWrapper.unregister("lazy", "furtiveReview.run"));
+    assert.doesNotThrow(() => window.libWrapper.unregister("lazy", "furtiveReview.run", false));
+    env.close();
+  });
 });
