@@ -257,7 +257,9 @@ export function createCanvasClasses(ctx) {
       return this.object.center.y;
     }
     get data() {
-      return { x: this.x, y: this.y, radius: (this.object.document.sight?.range ?? 0) * ctx.canvas.dimensions.distancePixels };
+      // A null sight range is unlimited (TokenSightData#range), not 0.
+      const range = this.object.document.sight?.range;
+      return { x: this.x, y: this.y, radius: range === null ? Infinity : (range ?? 0) * ctx.canvas.dimensions.distancePixels };
     }
   }
 
@@ -460,12 +462,20 @@ export function createCanvasClasses(ctx) {
     }
   }
 
-  /** A token's detection modes; light perception and basic sight are implicit. */
+  /**
+   * A token's detection modes; light perception and basic sight are implicit (no public page
+   * states how core adds them; this is the fake's reading). Basic sight reaches as far as the
+   * token's sight: `TokenSightData#range` "How far in distance units the Token can see without the
+   * aid of a light source. If null, the sight range is unlimited"
+   * (https://foundryvtt.com/api/interfaces/foundry.documents.types.TokenSightData.html), so a null
+   * sight range stays null (unlimited, `TokenDetectionMode#range` null = unlimited), never 0.
+   */
   function detectionModesOf(token) {
     const declared = token.document.detectionModes ?? [];
     const modes = [...declared];
     if (!modes.some((m) => m.id === "lightPerception")) modes.unshift({ id: "lightPerception", enabled: true, range: null });
-    if (!modes.some((m) => m.id === "basicSight")) modes.push({ id: "basicSight", enabled: true, range: token.document.sight?.range ?? 0 });
+    const sightRange = token.document.sight?.range;
+    if (!modes.some((m) => m.id === "basicSight")) modes.push({ id: "basicSight", enabled: true, range: sightRange === undefined ? 0 : sightRange });
     return modes;
   }
 

@@ -228,4 +228,23 @@ describe("fake: independent review against the public docs", () => {
     assert.doesNotThrow(() => window.libWrapper.unregister("lazy", "furtiveReview.run", false));
     env.close();
   });
+
+  it("a token whose sight range is null sees without limit through basic sight (TokenSightData#range: null is unlimited)", async () => {
+    for (const [range, expected] of [
+      [null, true],
+      [5, false],
+    ]) {
+      const world = makeWorld({});
+      world.scenes[0].environment = { globalLight: { enabled: false } };
+      world.scenes[0].tokens.find((t) => t._id === TOKENS.fighter).sight = { enabled: true, range };
+      const { clients } = await startWorld({ world, loadModule: false, clients: [{ userId: BOB }] });
+      const fighter = placeable(clients[BOB], TOKENS.fighter);
+      fighter.control();
+      clients[BOB].ctx.frame();
+      const archer = placeable(clients[BOB], TOKENS.archer);
+      assert.equal(clients[BOB].ctx.canvas.visibility.testVisibility(archer.center, { object: archer }), expected, `sight range ${range}`);
+      clients[BOB].ctx.disconnect();
+      clients[BOB].window.close();
+    }
+  });
 });
