@@ -131,9 +131,16 @@ export function createCanvasClasses(ctx) {
       return Boolean(target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.INVISIBLE));
     }
   }
+  /**
+   * `DetectionModeTremor` (feelTremor): "Detection mode that see creatures in contact with the
+   * ground" (https://foundryvtt.com/api/v10/classes/client.DetectionModeTremor.html; the class is
+   * unchanged in the v12/v13 namespaces, which do not restate it). A flying or hovering target
+   * (`CONFIG.specialStatusEffects` FLY, HOVER) is not in contact with the ground.
+   */
   class DetectionModeTremor extends DetectionMode {
     _canDetect(visionSource, target) {
-      return !target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.FLY);
+      const special = ctx.CONFIG.specialStatusEffects;
+      return ![special.FLY, special.HOVER].some((status) => target?.document?.hasStatusEffect?.(status));
     }
   }
   /**

@@ -195,6 +195,18 @@ describe("fake: independent review against the public docs", () => {
     env.close();
   });
 
+  it("feelTremor detects only targets in contact with the ground (not flying, not hovering)", async () => {
+    // DetectionModeTremor page: "Detection mode that see creatures in contact with the ground".
+    const env = await bare({ users: [GM] });
+    const tremor = env.clients[GM].ctx.CONFIG.Canvas.detectionModes.feelTremor;
+    const withStatuses = (...ids) => ({ document: { hasStatusEffect: (id) => ids.includes(id) } });
+    const source = { object: withStatuses("blind") };
+    assert.equal(tremor._canDetect(source, withStatuses()), true, "on the ground, even from a blind source");
+    assert.equal(tremor._canDetect(source, withStatuses("fly")), false);
+    assert.equal(tremor._canDetect(source, withStatuses("hover")), false);
+    env.close();
+  });
+
   it("combatTurn/combatRound updateOptions are {advanceTime, direction} in v12 and v13, {direction, worldTime} in v14", async () => {
     for (const [version, expected] of [
       [12, { advanceTime: 0, direction: 1 }],
