@@ -206,6 +206,9 @@ export function createCanvasClasses(ctx) {
           if (edge.dir === 2 && side <= 0) continue;
         }
         const hit = intersection(origin, destination, a, b);
+        // `WallThresholdData#sight`: "Minimum distance from a vision source for which this wall
+        // blocks vision" (https://foundryvtt.com/api/interfaces/foundry.documents.types.WallThresholdData.html);
+        // which point of the wall the distance is measured to is not documented: here the crossing.
         if (edge.sense === WALL_SENSE.PROXIMITY || edge.sense === WALL_SENSE.DISTANCE) {
           const distance = Math.hypot(hit.x - origin.x, hit.y - origin.y) / distancePixels;
           const threshold = edge.threshold ?? 0;
@@ -354,6 +357,11 @@ export function createCanvasClasses(ctx) {
     get layer() {
       return ctx.canvas.tokens;
     }
+    /**
+     * Independent review (issue 11, public docs only): the Token API pages list `isVisible` without describing its order of
+     * tests (GM-hidden, Token Vision off, controlled, own vision source, then the visibility test);
+     * this order is the fake's reading, with no public page to cite.
+     */
     get isVisible() {
       const gm = ctx.game.user.isGM;
       if (this.document.hidden) return gm;

@@ -9,7 +9,8 @@
  *   objects are MERGED into the stored flag like any update), `unsetFlag` (`-=key`);
  * - `update(changes, options)`: `preUpdate<Name>` hook on the requesting client
  *   (returning false cancels), then the server; `update<Name>(doc, changed, options, userId)`
- *   on every client after the change; an update that changes nothing fires nothing;
+ *   on every client after the change; an update that changes nothing fires nothing (no public page
+ *   states this; the fake's reading);
  * - `create`/`delete` likewise with `preCreate`/`create`, `preDelete`/`delete`;
  * - `testUserPermission(user, level, {exact})`, `getUserLevel(user)`, `isOwner`;
  *   a token's ownership is its actor's; a GM owns everything;
