@@ -27,7 +27,8 @@ import { isActiveGM } from "./store.mjs";
 import { socketRequest } from "./socket.mjs";
 import { viewOf } from "./view.mjs";
 import { recentlyMoved } from "./automation.mjs";
-import { lookupPerceives } from "./visibility.mjs";
+import { isVisibilityGuardInstalled, lookupPerceives } from "./visibility.mjs";
+import { setStatus } from "./statuses.mjs";
 
 /** @typedef {import("./types.mjs").Outcome} Outcome */
 /** @typedef {import("./types.mjs").Decision} Decision */
@@ -163,6 +164,11 @@ const GM_ACTIONS = {
     const options = privileged ? asked : {};
     const token = requireToken(scene.tokens.get(tokenId), "tokenId");
     const settings = readSettings();
+    // Token Vision off shows every token before any detection mode is asked:
+    // only the Token#isVisible guard hides there. Without it, the GM is told now.
+    if (/** @type {any} */ (scene).tokenVision === false && !isVisibilityGuardInstalled()) {
+      ui.notifications?.warn(t("FURTIVE.Notify.TokenVisionOff", { scene: scene.name ?? "" }));
+    }
     let choice = {
       situation: Array.isArray(options.situation) ? options.situation.map(String) : [],
       free: Array.isArray(options.free) ? options.free.map((/** @type {any} */ m) => ({ label: String(m.label ?? ""), value: Math.trunc(Number(m.value) || 0) })) : [],
@@ -226,7 +232,8 @@ const GM_ACTIONS = {
     } catch (error) {
       const token = scene.tokens.get(tokenId);
       if (error instanceof EngineRefusal && error.code === "not_hiding" && token?.hasStatusEffect?.(STATUS.hidden)) {
-        await token.actor?.toggleStatusEffect(STATUS.hidden, { active: false });
+        // Left over: off, unless another token of the same linked actor still hides.
+        await setStatus(scene, token, "hidden", false, queryState(scene));
         return privileged ? null : { ok: true, entries: [] };
       }
       throw error;
@@ -296,7 +303,7 @@ const GM_ACTIONS = {
       content: `<div class="furtive-card furtive-gm"><p><span class="furtive-clause">${result.clause}</span> ${escapeHtml(engineText(result))}</p><p>${escapeHtml(t("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }))}</p></div>`,
       flags: { [MODULE_ID]: { kind: "knockout", entries: [{ clause: result.clause, en: result.en, fr: result.fr }] } },
     });
-    await postLine(t(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }));
+    await postLine(t(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
     if (result.knockedOut && CONFIG.statusEffects.some((s) => s.id === "unconscious")) {
       await target.actor?.toggleStatusEffect("unconscious", { active: true });
     }
@@ -386,7 +393,7 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
   const decision = /** @type {Decision} */ (await run("canDefend", { sceneId: defender.parent?.id, defenderId: defender.id, targetId: target.id, attackerId: attacker.id }));
   if (!decision.allowed) {
     ui.notifications?.warn(engineText(decision));
-    await postLine(`${t("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" })} ${engineText(decision)}`);
+    await postLine(`${t("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" })} ${engineText(decision)}`, { named: [defender, target, attacker] });
     return { allowed: false, decision };
   }
   const formula = readSettings()[/** @type {"dodgeFormula" | "parryFormula" | "blockFormula"} */ (`${defense}Formula`)];

@@ -9,6 +9,7 @@
  */
 
 import { STATUS } from "./constants.mjs";
+import { setStatus } from "./statuses.mjs";
 import { dispatch, reportRefusal, stateOf, syncScene, upsertToken } from "./director.mjs";
 import { forgetScene, isActiveGM } from "./store.mjs";
 import { onCanvas, viewOf } from "./view.mjs";
@@ -88,8 +89,8 @@ export async function onCreateToken(token) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
   if (!token.actorLink && token.actor) {
-    for (const status of Object.values(STATUS)) {
-      if (token.hasStatusEffect?.(status)) await token.actor.toggleStatusEffect(status, { active: false });
+    for (const key of /** @type {("hidden" | "defenseless")[]} */ (["hidden", "defenseless"])) {
+      if (token.hasStatusEffect?.(STATUS[key])) await setStatus(scene, token, key, false, null);
     }
   }
   await upsertToken(scene, token);

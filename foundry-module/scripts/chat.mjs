@@ -15,6 +15,7 @@
 import { DEFENSES, MODULE_ID } from "./constants.mjs";
 import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
+import { audienceOf } from "./secrecy.mjs";
 
 /** @typedef {import("./types.mjs").LogEntry} LogEntry */
 
@@ -38,10 +39,12 @@ function lines(entries) {
 /**
  * Posts the explanation of one outcome: a GM card with the `gm` entries and a
  * public message with the `public` entries. Either is skipped when empty.
+ * The public message goes to `audience` only when given (B1: the users who may
+ * see every token it names, secrecy.mjs `audienceOf`).
  * @param {LogEntry[]} log
- * @param {{titleKey: string, titleData?: Record<string, string>}} title
+ * @param {{titleKey: string, titleData?: Record<string, string>, audience?: string[] | null}} title
  */
-export async function postLog(log, { titleKey, titleData }) {
+export async function postLog(log, { titleKey, titleData, audience = null }) {
   const strip = (/** @type {LogEntry} */ e) => ({ clause: e.clause, en: e.en, fr: e.fr });
   const gm = log.filter((e) => e.audience === "gm").map(strip);
   const pub = log.filter((e) => e.audience === "public").map(strip);
@@ -57,6 +60,7 @@ export async function postLog(log, { titleKey, titleData }) {
   if (pub.length) {
     await ChatMessage.create({
       speaker: speaker(),
+      ...(audience ? { whisper: audience } : {}),
       content: await renderModuleTemplate("log-card.hbs", { title, gm: false, lines: lines(pub) }),
       flags: { [MODULE_ID]: { kind: "log", titleKey, titleData: titleData ?? {}, entries: pub, gm: false } },
     });
@@ -64,8 +68,9 @@ export async function postLog(log, { titleKey, titleData }) {
 }
 
 /**
- * Posts a public card for an attack on `target`, with one Defend button per
- * defense (the Defend action asks the engine first, P6).
+ * Posts a card for an attack on `target`, with one Defend button per defense
+ * (the Defend action asks the engine first, P6), to the users who may see both
+ * tokens named (B1; public when everyone may).
  * @param {{sceneId: string, attacker: TokenDocument, target: TokenDocument, lines?: {clause: string, en: string, fr: string}[]}} data
  */
 export async function postAttackCard({ sceneId, attacker, target, lines: extra = [] }) {
@@ -75,8 +80,10 @@ export async function postAttackCard({ sceneId, attacker, target, lines: extra =
     defendLabel: t("FURTIVE.Chat.DefendPrompt"),
     defenses: DEFENSES.map((id) => ({ id, label: t(`FURTIVE.Defense.${id}`) })),
   });
+  const audience = audienceOf([attacker, target]);
   await ChatMessage.create({
     speaker: speaker(),
+    ...(audience ? { whisper: audience } : {}),
     content,
     flags: { [MODULE_ID]: { kind: "attack", sceneId, attacker: attacker.id, target: target.id, entries: extra } },
   });
@@ -126,15 +133,18 @@ export async function postPerceptionRequest({ sceneId, hider, observer, clause }
 }
 
 /**
- * Posts one public line (refusals, results) without numbers.
+ * Posts one line (refusals, results) without numbers: to the GMs
+ * (`whisperGM`), to the users who may see the named tokens (`named`, B1), or
+ * to everyone.
  * @param {string} text already localized
- * @param {{whisperGM?: boolean}} [options]
+ * @param {{whisperGM?: boolean, named?: (TokenDocument | null | undefined)[]}} [options]
  */
-export async function postLine(text, { whisperGM = false } = {}) {
+export async function postLine(text, { whisperGM = false, named = [] } = {}) {
+  const audience = whisperGM ? gmUserIds() : audienceOf(named);
   await ChatMessage.create({
     speaker: speaker(),
     content: `<div class="furtive-card furtive-line"><p>${escapeHtml(text)}</p></div>`,
-    ...(whisperGM ? { whisper: gmUserIds() } : {}),
+    ...(audience ? { whisper: audience } : {}),
   });
 }
 

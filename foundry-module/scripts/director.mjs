@@ -20,6 +20,8 @@ import { creatureOf, isCreatureToken } from "./inputs.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { hasForeignState, isActiveGM, loadRecord, saveRecord } from "./store.mjs";
+import { setStatus } from "./statuses.mjs";
+import { audienceOf } from "./secrecy.mjs";
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
 /** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
@@ -96,8 +98,8 @@ function currentRecord(scene, settings, quiet = false) {
  */
 async function clearStatuses(scene) {
   for (const token of scene.tokens) {
-    for (const status of Object.values(STATUS)) {
-      if (token.hasStatusEffect?.(status)) await token.actor?.toggleStatusEffect(status, { active: false });
+    for (const key of /** @type {("hidden" | "defenseless")[]} */ (["hidden", "defenseless"])) {
+      if (token.hasStatusEffect?.(STATUS[key])) await setStatus(scene, token, key, false, null);
     }
   }
 }
@@ -176,7 +178,10 @@ async function process(scene, event, options) {
   const important = ACTIONS.has(event.type) || outcome.changes.length > 0 || outcome.requests.length > 0;
   if (options.chat !== false && important && outcome.log.length) {
     const name = scene.tokens.get(event.hider ?? event.attacker ?? event.token ?? event.target ?? event.combatant ?? "")?.name ?? "";
-    await postLog(outcome.log, { titleKey: `FURTIVE.Chat.Event.${event.type}`, titleData: { name } });
+    // B1: the public lines go to the users who may see every token the event names.
+    const ids = [event.hider, event.attacker, event.token, event.target, event.combatant, event.observer, ...(Array.isArray(event.allies) ? event.allies : [])];
+    const audience = audienceOf(ids.filter(Boolean).map((id) => scene.tokens.get(String(id))));
+    await postLog(outcome.log, { titleKey: `FURTIVE.Chat.Event.${event.type}`, titleData: { name }, audience });
   }
   await announceDefenseless(scene, outcome);
   await answerRequests(scene, record, outcome, settings);
@@ -192,7 +197,12 @@ async function commit(scene, record) {
   const hiders = Object.entries(record.state.hiders)
     .filter(([, h]) => h.phase === "hiding")
     .map(([id]) => id);
-  await saveRecord(scene, record, engine.hiddenFrom(record.state), hiders);
+  // One entry per known observer (an empty list: perceives every hider), so an
+  // observer without an entry is one the engine does not know (B1, fail closed).
+  const hiddenFrom = /** @type {Record<string, string[]>} */ ({});
+  const published = engine.hiddenFrom(record.state);
+  for (const id of Object.keys(record.state.creatures)) hiddenFrom[id] = published[id] ?? [];
+  await saveRecord(scene, record, hiddenFrom, hiders);
 }
 
 /**
@@ -203,9 +213,9 @@ async function commit(scene, record) {
 async function applyStatuses(scene, outcome) {
   for (const change of outcome.changes) {
     if (change.kind !== "status" || !change.token || !change.status) continue;
-    const actor = scene.tokens.get(change.token)?.actor;
-    if (!actor) continue;
-    await actor.toggleStatusEffect(STATUS[change.status], { active: Boolean(change.active) });
+    const token = scene.tokens.get(change.token);
+    // Never throws: the state is already saved (statuses.mjs).
+    if (token) await setStatus(scene, token, change.status, Boolean(change.active), outcome.state);
   }
 }
 
@@ -350,7 +360,15 @@ export async function upsertToken(scene, token) {
   const creature = creatureOf(token, readSettings());
   const known = record.state.creatures[/** @type {string} */ (token.id)];
   if (known && sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) return;
-  await dispatch(scene, { type: "upsertCreature", creature }, { chat: false }).catch(reportRefusal);
+  try {
+    await dispatch(scene, { type: "upsertCreature", creature }, { chat: false });
+  } catch (error) {
+    if (!(error instanceof EngineRefusal)) return reportRefusal(error);
+    // B1: the GM is told which token and why (the engine names the field); a
+    // creature whose new data is refused leaves the state, so it perceives no hider.
+    ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", { name: token.name ?? "", reason: refusalText(error) }));
+    if (known) await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
+  }
 }
 
 /**

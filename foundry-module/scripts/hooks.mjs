@@ -2,25 +2,16 @@
  * Every Foundry hook the module listens to, registered in one place.
  */
 
-import { MODULE_ID, STATUS, modulePath } from "./constants.mjs";
+import { MODULE_ID } from "./constants.mjs";
 import * as actions from "./actions.mjs";
 import * as automation from "./automation.mjs";
 import { decorateChatMessage } from "./chat.mjs";
 import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./hud.mjs";
-import { rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
+import { forgetViewerObservers, installDetectionWrappers, rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
+import { readSettings } from "./settings.mjs";
 import { confirmDialog } from "./dialogs.mjs";
 import { resetScene } from "./director.mjs";
-
-/**
- * Registers the status effects (v12/v13 shape `{id, name, img}`).
- */
-export function registerStatusEffects() {
-  const effects = [
-    { id: STATUS.hidden, name: "FURTIVE.Status.hidden", img: modulePath("icons/hidden.svg") },
-    { id: STATUS.defenseless, name: "FURTIVE.Status.defenseless", img: modulePath("icons/defenseless.svg") },
-  ];
-  for (const effect of effects) if (!CONFIG.statusEffects.some((s) => s.id === effect.id)) CONFIG.statusEffects.push(effect);
-}
+import { ensureStatusEffects, registerStatusGuards } from "./statuses.mjs";
 
 /**
  * A chat card button was clicked.
@@ -85,8 +76,21 @@ function onSceneControls(controls) {
  * Registers every hook. Call once, at `init`.
  */
 export function registerHooks() {
+  // Status effects: again after systems may have replaced CONFIG.statusEffects (statuses.mjs).
+  for (const hook of ["i18nInit", "setup", "ready"]) Hooks.once(hook, () => ensureStatusEffects());
+  registerStatusGuards({ hide: (token) => actions.hide(token), reveal: (token) => actions.reveal(token), onError: (error) => Promise.resolve(error).then(actions.notifyRefusal).catch((e) => console.error("furtive |", e)) });
+
   // Visibility lookup: every client, same frame as the scene update.
-  Hooks.on("canvasInit", () => resetLookup());
+  // canvasInit(canvas): the scene is known before any token is drawn, so the
+  // lookup is built from its flags now (B1: no frame before it); modes a
+  // system registered since setup are wrapped too.
+  Hooks.on("canvasInit", (/** @type {any} */ board) => {
+    resetLookup();
+    installDetectionWrappers(readSettings().ignoredDetectionModes);
+    if (board?.scene) rebuildLookup(board.scene);
+  });
+  // The user's observer tokens (controlled, else owned) change with control and ownership.
+  for (const hook of ["controlToken", "createToken", "deleteToken", "updateActor", "updateToken"]) Hooks.on(hook, () => forgetViewerObservers());
   Hooks.on("canvasReady", (/** @type {any} */ board) => {
     if (!board.scene) return;
     rebuildLookup(board.scene);

@@ -19,6 +19,7 @@ import { sideOf } from "./inputs.mjs";
 import { readSettings } from "./settings.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 import { lookupHiders, lookupPerceives } from "./visibility.mjs";
+import { nameable } from "./secrecy.mjs";
 
 /**
  * The HUD root element in both versions.
@@ -141,8 +142,8 @@ async function pointOutFlow(observer, hiderIds) {
   const settings = readSettings();
   const side = sideOf(observer, settings);
   const hiders = hiderIds.map((id) => ({ id, name: scene.tokens.get(id)?.name ?? id }));
-  const allies = scene.tokens
-    .filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id)))
+  // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
+  const allies = nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id))))
     .map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", checked: sideOf(t, settings) === side }));
   const values = await pointOutDialog({ hiders, allies });
   if (!values) return;
@@ -157,7 +158,8 @@ async function pointOutFlow(observer, hiderIds) {
 async function defendFlow(defender) {
   const scene = /** @type {Scene} */ (defender.parent);
   const targeted = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).find((d) => d?.id !== defender.id);
-  const others = scene.tokens.filter((t) => t.id !== defender.id && Boolean(t.actor) && (!t.hidden || Boolean(game.user?.isGM)));
+  // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
+  const others = nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== defender.id && Boolean(t.actor)));
   const targets = [{ id: /** @type {string} */ (defender.id), name: defender.name ?? "", selected: targeted === undefined }, ...others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t.id === targeted?.id }))];
   const attackers = others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: false }));
   if (!attackers.length) return;

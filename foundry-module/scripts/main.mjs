@@ -11,13 +11,26 @@ import { createApi } from "./api.mjs";
 import { resetScene, syncScene } from "./director.mjs";
 import { engineReady } from "./engine.mjs";
 import { handleRequest } from "./actions.mjs";
-import { registerHooks, registerStatusEffects } from "./hooks.mjs";
+import { registerHooks } from "./hooks.mjs";
+import { ensureStatusEffects, statusEffectsSupported } from "./statuses.mjs";
 import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
 import { initSocket } from "./socket.mjs";
 import { isActiveGM } from "./store.mjs";
-import { installDetectionWrappers, setViewerIsGM } from "./visibility.mjs";
+import { installDetectionWrappers, installVisibilityGuard, setViewerIsGM } from "./visibility.mjs";
+
+/**
+ * False on a Foundry newer than 13 (module.json compatibility.maximum) or whose
+ * CONFIG.statusEffects is not an array (v14): the module then registers
+ * nothing and tells the GM at ready.
+ */
+let supported = true;
 
 Hooks.once("init", () => {
+  if (!statusEffectsSupported() || Number(game.release?.generation ?? 13) > 13) {
+    supported = false;
+    console.error(`furtive | Foundry ${game.release?.generation ?? "?"} is not supported (Furtive supports 12 and 13): Furtive stays inactive.`);
+    return;
+  }
   registerSettings({
     onRulesChanged: () => {
       if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
@@ -26,19 +39,27 @@ Hooks.once("init", () => {
       if (isActiveGM() && canvas?.scene) void resetScene(canvas.scene);
     },
   });
-  registerStatusEffects();
+  ensureStatusEffects();
   registerHooks();
 });
 
 Hooks.once("setup", () => {
+  if (!supported) return;
   // The canvas is drawn before `ready`: the wrapper must know the viewer now.
   setViewerIsGM(Boolean(game.user?.isGM));
-  // libWrapper registers after init; detection modes exist by setup.
-  installDetectionWrappers(readSettings().detectionModes);
+  // libWrapper registers after init; detection modes exist by setup (modes
+  // registered later are wrapped at ready and at each canvasInit).
+  installDetectionWrappers(readSettings().ignoredDetectionModes);
+  installVisibilityGuard();
 });
 
 Hooks.once("ready", async () => {
+  if (!supported) {
+    if (game.user?.isGM) ui.notifications?.error(game.i18n.format("FURTIVE.Notify.Unsupported", { version: String(game.release?.generation ?? game.version ?? "?") }), { permanent: true });
+    return;
+  }
   setViewerIsGM(Boolean(game.user?.isGM));
+  installDetectionWrappers(readSettings().ignoredDetectionModes);
   initSocket(handleRequest);
   const api = createApi();
   const module = /** @type {any} */ (game.modules.get(MODULE_ID));

@@ -51,7 +51,7 @@ const INPUTS = [
  * @property {string} dodgeFormula
  * @property {string} parryFormula
  * @property {string} blockFormula
- * @property {string[]} detectionModes      detection mode ids hiding affects
+ * @property {string[]} ignoredDetectionModes detection mode ids the GM opted out (every other mode is wrapped)
  * @property {boolean} showNumbers          P2: players see their score and modifiers
  * @property {boolean} autoPerception       O4: roll Perception checks automatically
  * @property {boolean} zeroLengthMovement   O1: a zero-length movement may enter stealth
@@ -94,12 +94,12 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
   for (const [key, type, fallback] of INPUTS) {
     settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: true, type, default: fallback });
   }
-  settings.register(MODULE_ID, "detectionModes", {
-    ...label("detectionModes"),
+  settings.register(MODULE_ID, "ignoredDetectionModes", {
+    ...label("ignoredDetectionModes"),
     scope: "world",
     config: true,
     type: String,
-    default: "basicSight, lightPerception",
+    default: "",
     requiresReload: true,
   });
   settings.register(MODULE_ID, "showNumbers", {
@@ -144,7 +144,7 @@ export function readSettings() {
   return /** @type {FurtiveSettings} */ ({
     ...values,
     ruleset: get("ruleset") === "opposed" ? "opposed" : "percentile",
-    detectionModes: String(get("detectionModes") ?? "")
+    ignoredDetectionModes: String(get("ignoredDetectionModes") ?? "")
       .split(/[\s,;]+/)
       .filter(Boolean),
     showNumbers: Boolean(get("showNumbers")),

@@ -1,25 +1,41 @@
 /**
- * The module socket: players' requests go to the active GM, who answers the
- * asking user. Requests carry ids only; answers carry no hidden numbers.
+ * Players' requests to the active GM, and the answers. Requests carry ids
+ * only; answers carry no hidden numbers.
  *
- * Message shapes (channel `module.furtive`, module.json `socket: true`):
- * - `{type: "request", id, userId, kind, payload}` from a client;
- * - `{type: "reply", id, userId, ok: true, result}` or
- *   `{type: "reply", id, userId, ok: false, error: {code, message}}` from the active GM.
+ * Two transports:
+ * - **v13+ queries** where `CONFIG.queries` exists: the player calls
+ *   `game.users.activeGM.query("furtive.request", {kind, payload, requestId, userId})`
+ *   and the promise resolves with the GM's answer, delivered to that player only
+ *   (https://foundryvtt.com/api/variables/CONFIG.queries.html; community wiki
+ *   "Sockets", https://foundryvtt.wiki/en/development/api/sockets, queries). A
+ *   query handler is given the query data only, so the claimed `userId` is
+ *   confirmed by asking that user back (`user.query("furtive.confirm",
+ *   {requestId})`): only the claimed user's own client answers its queries, and
+ *   it confirms only a request it is waiting for.
+ * - **v12 module socket** (`module.furtive`, module.json `socket: true`): the
+ *   server passes every listener the id of the user who emitted, after the data
+ *   (wiki "Sockets"; issue 11). That id is the requester's identity; the
+ *   payload's `userId`, if any, is ignored. Replies go to every client, so each
+ *   names its recipient (`to`) and a client accepts a reply only from the active
+ *   GM's user id as given by the server, for a request it is waiting for:
+ *   another player cannot forge one.
  *
- * Sender identity: the public docs (foundryvtt.com/api, community wiki
- * "Sockets") give `game.socket.on` listeners the data only, no
- * server-checked sender. The payload's `userId` is the sender's own claim, so
- * a request is never trusted as a GM's: it runs as `remote` (player-allowed
- * kinds only, ownership checked for the claimed user, GM's dialog for Hide),
- * and its reply (seen by every client) carries ok/error and public entries only.
+ * The socket namespace of a package opens when the world is launched: right
+ * after the module is first enabled, a browser reload is not enough and
+ * nothing is relayed until the world is relaunched (wiki "Sockets"). Each
+ * player's client says hello at `ready`; the active GM answers. A GM who hears
+ * no player within {@link timing}.helloMs while players are connected is told
+ * to relaunch the world, and a player whose hello got no answer gets a refusal
+ * (`socket_closed`) at once instead of waiting for the 10-minute timeout.
  *
- * Foundry API: `game.socket.emit(channel, data)`, `game.socket.on(channel, fn)`
- * (a client does not receive its own emits), `game.users.activeGM`.
+ * Foundry API: `game.socket.emit(channel, data)`, `game.socket.on(channel, (data, senderId) => ...)`
+ * (a client does not receive its own emits), `game.users.activeGM`, `User#query`,
+ * `CONFIG.queries`, hook `userConnected(user, connected)`.
  */
 
-import { SOCKET } from "./constants.mjs";
+import { MODULE_ID, SOCKET } from "./constants.mjs";
 import { EngineRefusal } from "./engine.mjs";
+import { t } from "./i18n.mjs";
 import { isActiveGM } from "./store.mjs";
 
 /** @typedef {(kind: string, payload: Record<string, any>, user: User, remote: boolean) => Promise<unknown>} RequestHandler */
@@ -27,58 +43,182 @@ import { isActiveGM } from "./store.mjs";
 /** Error codes whose engine message may quote a hidden number. */
 const NUMERIC_CODES = new Set(["out_of_range", "invalid_input", "failed"]);
 
-/** Answers waiting on this client, by request id. */
-const waiting = /** @type {Map<string, {resolve: (value: unknown) => void, reject: (error: Error) => void, timer: ReturnType<typeof setTimeout>}>} */ (new Map());
+/** The query names (system and module queries must be prefixed). */
+const QUERY_REQUEST = `${MODULE_ID}.request`;
+const QUERY_CONFIRM = `${MODULE_ID}.confirm`;
 
 /**
- * Listens on the socket. Call once, at `ready`.
+ * Delays (ms). `helloMs`: how long a hello may go unanswered before the
+ * socket is taken for closed; `requestMs`: how long a request may wait for
+ * the GM (who may have a dialog open).
+ */
+export const timing = { helloMs: 5_000, requestMs: 600_000 };
+
+/** Answers waiting on this client, by request id. */
+const waiting = /** @type {Map<string, {resolve: (value: unknown) => void, reject: (error: Error) => void, timer: ReturnType<typeof setTimeout>}>} */ (new Map());
+/** Request ids this client sent over a query and still waits for (for `furtive.confirm`). */
+const asked = /** @type {Set<string>} */ (new Set());
+
+/** Player side: whether the active GM answered our hello (the socket works). */
+let welcomed = false;
+/** GM side: players heard from since ready. */
+const heard = /** @type {Set<string>} */ (new Set());
+/** GM side: whether the GM was told the socket is closed. */
+let toldClosed = false;
+
+/** Whether this Foundry has the v13 query system. */
+function hasQueries() {
+  const queries = /** @type {any} */ (CONFIG).queries;
+  return Boolean(queries && typeof queries === "object" && typeof (/** @type {any} */ (globalThis).User?.prototype?.query ?? game.user?.query) === "function");
+}
+
+/**
+ * What a failed request answers: the code, and the message unless it may quote a number.
+ * @param {unknown} error
+ */
+function failure(error) {
+  const e = /** @type {any} */ (error);
+  const code = typeof e?.code === "string" ? e.code : "failed";
+  if (code === "failed") console.error("furtive | request failed", error);
+  return { ok: false, error: { code, message: NUMERIC_CODES.has(code) ? "" : String(e?.message ?? e) } };
+}
+
+/**
+ * Runs one request on the active GM for a verified user; never throws.
+ * @param {RequestHandler} handle
+ * @param {User} user
+ * @param {any} message
+ */
+async function answer(handle, user, message) {
+  try {
+    return { ok: true, result: await handle(String(message.kind), message.payload ?? {}, user, true) };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/**
+ * Listens for requests (active GM) and answers (players). Call once, at `ready`.
  * @param {RequestHandler} handle runs a request on the active GM
  */
 export function initSocket(handle) {
-  game.socket.on(SOCKET, async (/** @type {any} */ message) => {
-    if (message?.type === "request") {
+  game.socket.on(SOCKET, async (/** @type {any} */ message, /** @type {string | undefined} */ senderId) => {
+    const sender = senderId ? game.users.get(senderId) : undefined;
+    if (!sender) return;
+    if (message?.type === "hello") {
+      heard.add(String(sender.id));
+      if (isActiveGM()) game.socket.emit(SOCKET, { type: "welcome", to: sender.id });
+    } else if (message?.type === "probe") {
+      if (!game.user?.isGM && !hasQueries() && sender.id === game.users.activeGM?.id) void sayHello();
+    } else if (message?.type === "welcome") {
+      if (message.to === game.user?.id && sender.id === game.users.activeGM?.id) welcomed = true;
+    } else if (message?.type === "request") {
+      heard.add(String(sender.id));
       if (!isActiveGM()) return;
-      // The claimed user: unverified (see above), so the request runs as remote.
-      const user = game.users.get(message.userId);
-      if (!user) return;
-      try {
-        const result = await handle(String(message.kind), message.payload ?? {}, user, true);
-        game.socket.emit(SOCKET, { type: "reply", id: message.id, userId: user.id, ok: true, result });
-      } catch (error) {
-        const e = /** @type {any} */ (error);
-        const code = typeof e?.code === "string" ? e.code : "failed";
-        if (code === "failed") console.error("furtive | request failed", error);
-        // Range and shape errors may quote a rolled value: every client sees the reply, so the code only.
-        const text = NUMERIC_CODES.has(code) ? "" : String(e?.message ?? e);
-        game.socket.emit(SOCKET, { type: "reply", id: message.id, userId: user.id, ok: false, error: { code, message: text } });
-      }
-    } else if (message?.type === "reply" && message.userId === game.user?.id) {
-      const entry = waiting.get(message.id);
-      if (!entry) return;
-      waiting.delete(message.id);
-      clearTimeout(entry.timer);
-      if (message.ok) entry.resolve(message.result);
-      else entry.reject(new EngineRefusal(message.error?.code ?? "failed", message.error?.message ?? ""));
+      const reply = await answer(handle, sender, message);
+      game.socket.emit(SOCKET, { type: "reply", id: message.id, to: sender.id, ...reply });
+    } else if (message?.type === "reply") {
+      // Only the active GM answers, only to us, only a request we wait for.
+      if (message.to !== game.user?.id || sender.id !== game.users.activeGM?.id || !sender.isGM) return;
+      settle(String(message.id), message);
     }
   });
+
+  if (hasQueries()) {
+    const queries = /** @type {Record<string, Function>} */ (/** @type {any} */ (CONFIG).queries);
+    queries[QUERY_REQUEST] = async (/** @type {any} */ data) => {
+      if (!isActiveGM()) return { ok: false, error: { code: "no_gm", message: "this user is not the active GM" } };
+      const user = game.users.get(String(data?.userId ?? ""));
+      if (!user) return { ok: false, error: { code: "unknown_user", message: "userId: unknown user" } };
+      const confirmed = await /** @type {any} */ (user).query(QUERY_CONFIRM, { requestId: String(data?.requestId ?? "") }, { timeout: timing.helloMs }).catch(() => false);
+      if (confirmed !== true) return { ok: false, error: { code: "unverified_user", message: `userId: ${user.name} did not send this request` } };
+      return answer(handle, user, data);
+    };
+    queries[QUERY_CONFIRM] = (/** @type {any} */ data) => asked.has(String(data?.requestId ?? ""));
+  }
+
+  // The hello handshake matters where requests use the module socket (v12).
+  if (hasQueries()) return;
+  if (isActiveGM()) watchPlayers();
+  else if (!game.user?.isGM) void sayHello();
+}
+
+/** Player: says hello to the active GM; resolves true once welcomed, false after `helloMs`. */
+function sayHello() {
+  welcomed = false;
+  game.socket.emit(SOCKET, { type: "hello" });
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const poll = () => {
+      if (welcomed) return resolve(true);
+      if (Date.now() - started >= timing.helloMs) return resolve(false);
+      setTimeout(poll, Math.min(50, timing.helloMs));
+    };
+    poll();
+  });
+}
+
+/** Active GM: asks every connected player to say hello, and when one connects; tells the GM when none can. */
+function watchPlayers() {
+  const check = (/** @type {User} */ user) =>
+    setTimeout(() => {
+      if (toldClosed || heard.has(String(user.id)) || !user.active || !isActiveGM()) return;
+      toldClosed = true;
+      ui.notifications?.error(t("FURTIVE.Notify.SocketClosed", { name: user.name ?? "" }), { permanent: true });
+    }, timing.helloMs);
+  for (const user of game.users.filter((u) => u.active && !u.isGM)) check(user);
+  Hooks.on("userConnected", (/** @type {User} */ user, /** @type {boolean} */ connected) => {
+    if (connected && !user.isGM) check(user);
+  });
+  game.socket.emit(SOCKET, { type: "probe" });
+}
+
+/**
+ * Resolves or rejects a waiting request.
+ * @param {string} id
+ * @param {any} message `{ok, result}` or `{ok: false, error}`
+ */
+function settle(id, message) {
+  const entry = waiting.get(id);
+  if (!entry) return;
+  waiting.delete(id);
+  asked.delete(id);
+  clearTimeout(entry.timer);
+  if (message?.ok) entry.resolve(message.result);
+  else entry.reject(new EngineRefusal(message?.error?.code ?? "failed", message?.error?.message ?? ""));
 }
 
 /**
  * Sends a request to the active GM and waits for the answer.
  * @param {string} kind
  * @param {Record<string, any>} payload
- * @param {number} [timeoutMs] default 10 minutes (the GM may have a dialog open)
- * @returns {Promise<any>} the GM's result; rejects with EngineRefusal (`no_gm`, `timeout`, or the GM's refusal)
+ * @returns {Promise<any>} the GM's result; rejects with EngineRefusal (`no_gm`,
+ *   `socket_closed`, `timeout`, or the GM's refusal)
  */
-export function socketRequest(kind, payload, timeoutMs = 600_000) {
-  if (!game.users.activeGM) return Promise.reject(new EngineRefusal("no_gm", "no GM is connected"));
+export async function socketRequest(kind, payload) {
+  const gm = game.users.activeGM;
+  if (!gm) throw new EngineRefusal("no_gm", "no GM is connected");
   const id = foundry.utils.randomID();
-  return new Promise((resolve, reject) => {
+  const done = new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       waiting.delete(id);
+      asked.delete(id);
       reject(new EngineRefusal("timeout", "the GM did not answer"));
-    }, timeoutMs);
+    }, timing.requestMs);
     waiting.set(id, { resolve, reject, timer });
-    game.socket.emit(SOCKET, { type: "request", id, userId: game.user?.id, kind, payload });
   });
+  if (hasQueries()) {
+    asked.add(id);
+    /** @type {any} */ (gm).query(QUERY_REQUEST, { kind, payload, requestId: id, userId: game.user?.id }, { timeout: timing.requestMs }).then(
+      (/** @type {any} */ reply) => settle(id, reply),
+      (/** @type {any} */ error) => settle(id, { ok: false, error: { code: "failed", message: String(error?.message ?? error) } }),
+    );
+    return done;
+  }
+  if (!welcomed && !(await sayHello())) {
+    settle(id, { ok: false, error: { code: "socket_closed", message: t("FURTIVE.Notify.SocketClosedPlayer") } });
+    return done;
+  }
+  game.socket.emit(SOCKET, { type: "request", id, kind, payload });
+  return done;
 }

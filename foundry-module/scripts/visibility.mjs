@@ -1,40 +1,60 @@
 /**
- * Per-observer visibility on every client: the lookup and the detection hook.
+ * Per-observer visibility on every client: the lookup, the detection-mode
+ * wrappers and the token visibility guard.
  *
- * The active GM publishes, on the Scene, `flags.furtive.visibility`: the
- * engine's `hiddenFrom(state)` as entries `[observerTokenId, hiderTokenId[]][]`
- * (an array, because Foundry merges objects on update and would keep stale
- * keys). Every client rebuilds a `Map<observerId, Set<hiderId>>` from it in
- * the `updateScene` / `canvasInit` hooks and refreshes perception at once, so
- * the next frame already draws the new visibility.
+ * The active GM publishes, on the Scene, `flags.furtive.visibility`: entries
+ * `[observerTokenId, hiderTokenId[]][]`, one for EVERY creature the engine
+ * knows (the engine's `hiddenFrom(state)`, with an empty list for an observer
+ * who perceives every hider), and `flags.furtive.hiders`: ids of tokens in a
+ * stealth attempt. Every client rebuilds a `Map<observerId, Set<hiderId>>` from
+ * them at `canvasInit` (before any token is drawn) and on `updateScene`, and
+ * refreshes perception at once, so the next frame already draws the new
+ * visibility.
  *
- * The hot path, `DetectionMode#_canDetect(visionSource, target)` of the
- * sight-based modes, answers from that Map only (B1, B2):
- * - GM users: unchanged (B2, a GM sees everything);
- * - the vision source's token does not perceive the target: `false`;
- * - otherwise the original test runs, so Foundry still combines every vision
- *   source of a player (B2: a player sees a hider if any of their tokens does);
- * - before the lookup of the viewed scene is built (page load), a token with
- *   the `furtive.hidden` status is not detected by vision sources of a user
- *   who does not own it (B1, fail closed).
+ * Two layers, both answering from that Map only (B1, B2), never deciding a rule:
+ * - `DetectionMode#_canDetect(visionSource, target)` of EVERY detection mode in
+ *   `CONFIG.Canvas.detectionModes` (core's seven and any a system or module
+ *   registers later; the GM can opt a mode out in the settings): false when the
+ *   vision source's token does not perceive the hider, or is not a known
+ *   observer (absent from the lookup: refused or unknown, B1); else the
+ *   original test runs (Foundry still combines every vision source, B2).
+ * - `Token#isVisible` (a getter on the Token placeable class): for a player,
+ *   a token they own is always visible (B2) unless the GM hid it; a hider is
+ *   visible only if Foundry would show it AND one of the player's tokens (the
+ *   controlled ones, else every owned one) perceives it. This covers what the
+ *   detection modes never see: scenes with Token Vision off (every token is
+ *   visible before any mode is asked) and lights that provide vision.
+ * - GM users: unchanged (B2, a GM sees everything).
+ * - Before the lookup of the viewed scene is built, a token with the
+ *   `furtive.hidden` status is not shown to a user who does not own it (B1).
  *
- * Foundry API: `CONFIG.Canvas.detectionModes[id]` (DetectionMode instances),
- * `DetectionMode#_canDetect(visionSource, target): boolean` (protected),
- * `PointVisionSource#object` (the Token), `libWrapper.register(id, target, fn, "MIXED")`,
- * `canvas.perception.update({refreshVision: true})`, `Token#renderFlags.set({refreshVisibility: true})`,
- * `TokenDocument#hasStatusEffect(statusId)`.
+ * Foundry API: `CONFIG.Canvas.detectionModes[id]` (DetectionMode instances;
+ * https://foundryvtt.com/api/classes/foundry.canvas.perception.DetectionMode.html
+ * `_canDetect(visionSource, target)`), `PointVisionSource#object` (the Token),
+ * `Token#isVisible` (https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html,
+ * v12: https://foundryvtt.com/api/v12/classes/client.Token.html), `CONFIG.Token.objectClass`,
+ * `libWrapper.register(id, target, fn, "MIXED")` (getters supported, README
+ * https://github.com/ruipin/fvtt-lib-wrapper#summary), `canvas.perception.update({refreshVision: true})`,
+ * `Token#renderFlags.set({refreshVisibility: true})`, `TokenDocument#hasStatusEffect(statusId)`,
+ * `canvas.tokens.controlled`, `TokenDocument#isOwner`.
  */
 
 import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
 
-/** observer token id -> ids of the hiders it does not perceive. */
+/** observer token id -> ids of the hiders it does not perceive (one entry per known observer). */
 const lookup = /** @type {Map<string, Set<string>>} */ (new Map());
 /** The scene the lookup was built for; null until built (B1). */
 let lookupSceneId = /** @type {string | null} */ (null);
 /** Ids of tokens in a stealth attempt on the lookup's scene. */
 let hiderIds = /** @type {Set<string>} */ (new Set());
-/** Whether this client's user is a GM (cached at ready: it never changes in a session). */
+/** Whether this client's user is a GM (cached at setup: it never changes in a session). */
 let viewerIsGM = false;
+/** Ids of this user's observer tokens (controlled, else owned), or null to recompute. */
+let viewerObservers = /** @type {string[] | null} */ (null);
+/** Detection mode ids already wrapped on this client. */
+const wrappedModes = /** @type {Set<string>} */ (new Set());
+/** Whether the `Token#isVisible` guard is installed. */
+let guardInstalled = false;
 
 /** @param {boolean} isGM */
 export function setViewerIsGM(isGM) {
@@ -56,6 +76,7 @@ export function rebuildLookup(scene) {
   const hiders = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders);
   hiderIds = new Set(Array.isArray(hiders) ? hiders.map(String) : []);
   lookupSceneId = scene.id;
+  viewerObservers = null;
 }
 
 /** Forgets the lookup: detection fails closed until it is rebuilt (B1). */
@@ -63,6 +84,12 @@ export function resetLookup() {
   lookup.clear();
   hiderIds = new Set();
   lookupSceneId = null;
+  viewerObservers = null;
+}
+
+/** The user's tokens changed (control, ownership, creation): recompute the observers. */
+export function forgetViewerObservers() {
+  viewerObservers = null;
 }
 
 /**
@@ -75,21 +102,25 @@ export function isLookupReady(sceneId) {
 
 /**
  * Whether `observerId` perceives `hiderId`, from the published lookup
- * (number-free, available on every client).
+ * (number-free, available on every client). A token that is not hiding is
+ * perceived; an observer the engine does not know perceives no hider (B1).
  * @param {string} observerId
  * @param {string} hiderId
  */
 export function lookupPerceives(observerId, hiderId) {
-  return !lookup.get(observerId)?.has(hiderId);
+  if (!hiderIds.has(hiderId)) return true;
+  const hidden = lookup.get(observerId);
+  return hidden !== undefined && !hidden.has(hiderId);
 }
 
 /**
- * Hider ids the observer does not perceive.
+ * Hider ids the observer does not perceive (every hider for an unknown observer).
  * @param {string} observerId
  * @returns {string[]}
  */
 export function lookupHiddenFrom(observerId) {
-  return [...(lookup.get(observerId) ?? [])];
+  const hidden = lookup.get(observerId);
+  return hidden === undefined ? [...hiderIds] : [...hidden];
 }
 
 /** Ids of tokens in a stealth attempt on the viewed scene. */
@@ -108,33 +139,120 @@ export function mayDetect(visionSource, target) {
   if (viewerIsGM) return true;
   const targetDocument = target?.document;
   if (!targetDocument) return true;
-  if (lookupSceneId !== null) {
-    const hidden = lookup.get(visionSource?.object?.document?.id);
-    return hidden === undefined || !hidden.has(targetDocument.id);
-  }
-  // B1: the lookup is not built yet.
-  return !(targetDocument.hasStatusEffect?.(STATUS.hidden) && !targetDocument.isOwner);
+  // B1: no lookup yet (page load). A lookup of another scene than the token's is
+  // caught by the Token#isVisible guard (once per token, not per mode and source).
+  if (lookupSceneId === null) return !(targetDocument.hasStatusEffect?.(STATUS.hidden) && !targetDocument.isOwner);
+  const hidden = lookup.get(visionSource?.object?.document?.id);
+  if (hidden !== undefined) return !hidden.has(targetDocument.id);
+  // B1: an observer without an entry (unknown or refused) perceives no hider.
+  return !hiderIds.has(targetDocument.id);
 }
 
 /**
- * Wraps `_canDetect` of the named detection modes. Through libWrapper when it
- * is active (MIXED: the original is still called when the lookup allows it),
- * else by setting `_canDetect` on the mode instance.
- * @param {string[]} modeIds ids in `CONFIG.Canvas.detectionModes`
- * @returns {string[]} the ids actually wrapped
+ * This user's observer tokens, as Foundry picks vision sources: the
+ * controlled tokens, else every token the user owns.
+ * @returns {string[]}
  */
-export function installDetectionWrappers(modeIds) {
-  const modes = CONFIG.Canvas.detectionModes;
-  const useLibWrapper = Boolean(game.modules.get("lib-wrapper")?.active && globalThis.libWrapper);
+function observersOfViewer() {
+  if (viewerObservers) return viewerObservers;
+  const layer = /** @type {any} */ (globalThis).canvas?.tokens;
+  const controlled = (layer?.controlled ?? []).filter((/** @type {any} */ t) => t.document?.isOwner);
+  const tokens = controlled.length ? controlled : (layer?.placeables ?? []).filter((/** @type {any} */ t) => t.document?.isOwner);
+  const ids = tokens.map((/** @type {any} */ t) => String(t.document.id));
+  viewerObservers = ids;
+  return ids;
+}
+
+/**
+ * The `Token#isVisible` guard: what this client may draw of a token.
+ * @param {any} token the Token placeable
+ * @param {() => boolean} original Foundry's own answer
+ * @returns {boolean}
+ */
+export function guardVisible(token, original) {
+  if (viewerIsGM) return original();
+  const document = token?.document;
+  if (!document) return original();
+  // B2: a player always sees the tokens they own (unless the GM hid them).
+  if (document.isOwner && !document.hidden) return true;
+  const visible = original();
+  if (!visible) return false;
+  if (lookupSceneId === null || (document.parent && document.parent.id !== lookupSceneId)) return !document.hasStatusEffect?.(STATUS.hidden);
+  if (!hiderIds.has(document.id)) return true;
+  return observersOfViewer().some((observerId) => lookupPerceives(observerId, document.id));
+}
+
+/** Whether the `Token#isVisible` guard is installed on this client. */
+export function isVisibilityGuardInstalled() {
+  return guardInstalled;
+}
+
+/**
+ * Wraps the `isVisible` getter of `CONFIG.Token.objectClass` (the Token class
+ * the system uses). Through libWrapper when active (MIXED), else by redefining
+ * the getter on that class's prototype.
+ * @returns {boolean} whether the guard is installed
+ */
+export function installVisibilityGuard() {
+  if (guardInstalled) return true;
+  const TokenClass = /** @type {any} */ (CONFIG).Token?.objectClass;
+  if (!TokenClass?.prototype) return false;
+  if (useLibWrapper()) {
+    try {
+      globalThis.libWrapper.register(MODULE_ID, "CONFIG.Token.objectClass.prototype.isVisible", function (/** @type {() => boolean} */ wrapped) {
+        // @ts-ignore `this` is the Token
+        return guardVisible(this, () => wrapped());
+      }, "MIXED");
+      guardInstalled = true;
+      return true;
+    } catch (error) {
+      console.warn("furtive | libWrapper could not wrap Token#isVisible; wrapping directly", error);
+    }
+  }
+  let getter = null;
+  for (let holder = TokenClass.prototype; holder && !getter; holder = Object.getPrototypeOf(holder)) getter = Object.getOwnPropertyDescriptor(holder, "isVisible")?.get ?? null;
+  if (!getter) return false;
+  const original = getter;
+  Object.defineProperty(TokenClass.prototype, "isVisible", {
+    configurable: true,
+    get() {
+      return guardVisible(this, () => original.call(this));
+    },
+  });
+  guardInstalled = true;
+  return true;
+}
+
+/** Whether libWrapper is active on this client. */
+function useLibWrapper() {
+  return Boolean(game.modules.get("lib-wrapper")?.active && globalThis.libWrapper);
+}
+
+/**
+ * Wraps `_canDetect` of every detection mode in `CONFIG.Canvas.detectionModes`
+ * except the ignored ones, including modes registered since the last call
+ * (call at setup, ready and canvasInit). Through libWrapper when it is active
+ * (MIXED: the original is still called when the lookup allows it), else by
+ * setting `_canDetect` on the mode instance.
+ * @param {string[]} ignored mode ids the GM opted out (settings)
+ * @returns {string[]} the ids wrapped by this call
+ */
+export function installDetectionWrappers(ignored = []) {
+  const modes = /** @type {Record<string, DetectionModeLike>} */ (CONFIG.Canvas.detectionModes ?? {});
+  const skip = new Set(ignored);
   const wrapped = [];
-  for (const id of modeIds) {
-    const mode = modes[id];
+  for (const [id, mode] of Object.entries(modes)) {
+    if (skip.has(id) || wrappedModes.has(id)) continue;
     if (!mode || typeof mode._canDetect !== "function") continue;
-    if (useLibWrapper && /^[A-Za-z_$][\w$]*$/.test(id) && registerLibWrapper(id)) {
+    if (useLibWrapper() && /^[A-Za-z_$][\w$]*$/.test(id) && registerLibWrapper(id)) {
+      wrappedModes.add(id);
       wrapped.push(id);
       continue;
     }
-    if (wrapDirectly(mode)) wrapped.push(id);
+    if (wrapDirectly(mode)) {
+      wrappedModes.add(id);
+      wrapped.push(id);
+    }
   }
   return wrapped;
 }

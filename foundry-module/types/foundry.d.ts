@@ -36,7 +36,11 @@ declare global {
     id: string | null;
     name: string | null;
     readonly isGM: boolean;
+    /** Whether the user is connected. */
+    readonly active: boolean;
     targets: Set<Token>;
+    /** v13+: runs `CONFIG.queries[name](data, {timeout})` on this user's client (wiki "Sockets"). Absent in v12. */
+    query?(queryName: string, queryData: unknown, options?: { timeout?: number }): Promise<any>;
   }
 
   class Item {
@@ -69,6 +73,8 @@ declare global {
     parent: Scene | null;
     actor: Actor | null;
     actorLink: boolean;
+    /** The id of the base Actor (TokenData#actorId). */
+    actorId: string | null;
     x: number;
     y: number;
     width: number;
@@ -149,10 +155,13 @@ declare global {
     scenes: DocumentCollection<Scene>;
     settings: ClientSettings;
     i18n: Localization;
-    socket: { emit(channel: string, data: unknown): void; on(channel: string, handler: (data: any) => void): void };
+    /** Listeners get the emitted data, then the id of the user who emitted it (wiki "Sockets"). */
+    socket: { emit(channel: string, data: unknown): void; on(channel: string, handler: (data: any, senderId?: string) => void): void };
     modules: Map<string, { id: string; active: boolean; api?: unknown }>;
     system: { id: string };
     release: { generation: number };
+    /** The core version string, e.g. "13.345". */
+    version: string;
   }
 
   interface DetectionModeLike {

@@ -2,21 +2,58 @@
  * The top page: the fake Foundry server (the world) and one iframe per
  * client. Each iframe is its own realm with its own Foundry globals, loading
  * the real module files and the real wasm (client.html).
+ *
+ * `?scenario=` picks the world and the clients (browser/hide.test.mjs):
+ * - `hide` (default): GM, Bob (fighter fails), Carol (archer succeeds);
+ * - `vision-off`: the same with Token Vision off on the scene;
+ * - `two-tokens`: GM and Dave, who owns the sentry (fails) and the lookout
+ *   (succeeds); the door is open so the lookout has line of sight;
+ * - `tremor`: GM and Bob, whose fighter also has tremorsense (feelTremor);
+ * - `defend`: GM and Bob (fighter fails), for Bob's Defend dialog;
+ * - `own-token`: GM and Alice, who owns the rogue and the guard (the guard
+ *   does not perceive the rogue);
+ * - `refused`: GM and Bob, whose fighter has a visual acuity of -10 (the
+ *   engine refuses the creature).
  */
 import { FakeServer } from "../fake/server.mjs";
-import { BOB, CAROL, GM, makeWorld } from "../fixtures/world-data.mjs";
+import { ALICE, BOB, CAROL, DAVE, DOOR, GM, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
 
+const SCENARIOS = {
+  hide: { title: "the GM hides the rogue from the Token HUD", clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter: fails)"], [CAROL, "Carol (Archer: succeeds)"]] },
+  "vision-off": { title: "Token Vision is off on this scene", edit: (w) => (w.scenes[0].tokenVision = false), clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter: fails)"], [CAROL, "Carol (Archer: succeeds)"]] },
+  "two-tokens": {
+    title: "Dave owns the sentry (fails) and the lookout (succeeds); the door is open",
+    edit: (w) => (w.scenes[0].walls.find((wall) => wall._id === DOOR).ds = 1),
+    clients: [[GM, "Gamemaster (GM)"], [DAVE, "Dave (Sentry fails, Lookout succeeds)"]],
+  },
+  tremor: {
+    title: "Bob's fighter also feels tremors (feelTremor)",
+    edit: (w) => (w.scenes[0].tokens.find((t) => t._id === TOKENS.fighter).detectionModes = [{ id: "feelTremor", enabled: true, range: 60 }]),
+    clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter with tremorsense: fails)"]],
+  },
+  defend: { title: "Bob, whose fighter does not perceive the rogue, opens Defend", clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter: fails)"]] },
+  "own-token": {
+    title: "Alice owns the rogue and the guard, and controls the guard",
+    edit: (w) => (w.actors.find((a) => a._id === "actorGuard000001").ownership = { default: 0, [ALICE]: 3 }),
+    clients: [[GM, "Gamemaster (GM)"], [ALICE, "Alice (Rogue hides; controls the Guard, who fails)"]],
+  },
+  refused: {
+    title: "the fighter's visual acuity is -10: the engine refuses it",
+    edit: (w) => (w.actors.find((a) => a._id === "actorFighter0001").system.attributes.visual_acuity.value = -10),
+    clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter refused by the engine)"]],
+  },
+};
+
+const scenario = SCENARIOS[new URLSearchParams(location.search).get("scenario") ?? "hide"] ?? SCENARIOS.hide;
+document.querySelector("h1").textContent = `Furtive: ${scenario.title}`;
 const manifest = await (await fetch("/foundry-module/module.json")).json();
-const server = new FakeServer(makeWorld({ ruleset: "percentile" }), { version: 13, modules: [manifest] });
+const world = makeWorld({ ruleset: "percentile" });
+scenario.edit?.(world);
+const server = new FakeServer(world, { version: 13, modules: [manifest] });
 window.furtiveServer = server;
 window.furtiveClients = {};
 
-const clients = [
-  [GM, "Gamemaster (GM)"],
-  [BOB, "Bob (Fighter: fails)"],
-  [CAROL, "Carol (Archer: succeeds)"],
-];
-for (const [userId, label] of clients) {
+for (const [userId, label] of scenario.clients) {
   const box = document.createElement("div");
   box.className = "client";
   const title = document.createElement("h2");

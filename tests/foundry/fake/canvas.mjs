@@ -10,9 +10,12 @@
  *   has `walls`).
  * - base `_canDetect`: a sight mode cannot detect from a blind source or an
  *   invisible target (CONFIG.specialStatusEffects BLIND / INVISIBLE).
- * - `canvas.visibility.testVisibility(point, {tolerance, object})`: true when any
- *   active vision source detects the object through any of its token's detection
- *   modes; with no active vision source, true only for a GM.
+ * - `canvas.visibility.testVisibility(point, {tolerance, object})`: with no active
+ *   vision source, true only for a GM; true inside an active light that provides
+ *   vision (before any detection mode); else true when any active vision source
+ *   detects the object through any of its token's detection modes.
+ * - every core detection mode: lightPerception, basicSight, seeInvisibility,
+ *   senseInvisibility, feelTremor, seeAll, senseAll (`CONFIG.Canvas.detectionModes`).
  * - `Token#isVisible`: GM-hidden tokens only for the GM; true without token vision,
  *   for a controlled token, for a token with an active vision source; else
  *   `canvas.visibility.testVisibility(center)`.
@@ -26,8 +29,11 @@
  *   token whose own position changed. Toggling an ordinary status effect does NOT
  *   refresh visibility (only the special BLIND/INVISIBLE statuses re-initialize vision).
  * - `ClockwiseSweepPolygon.testCollision(origin, destination, {type, mode})`:
- *   walls whose `type` sense is NONE, and open doors, do not block; two LIMITED
- *   walls block; `mode` "any" -> boolean, "all" -> points, "closest" -> point|null.
+ *   `type` is required; walls whose `type` sense is NONE, and open doors, do not
+ *   block; the second LIMITED wall blocks; PROXIMITY / DISTANCE walls by their
+ *   threshold; one-way walls from one side; the scene's edges block sight;
+ *   `mode` "any" -> boolean, "all" -> points, "closest" -> point|null (see the class).
+ * - Token HUD status palette: `CONFIG.statusEffects` entries whose `hud` is not false.
  * - `canvas.grid.measurePath(waypoints)` -> `{distance, spaces}`; square grid,
  *   equidistant diagonals (the v12 default `core.gridDiagonals`).
  * - Token HUD: `renderTokenHUD(hud, html, data)` with jQuery in v12 and
@@ -109,46 +115,142 @@ export function createCanvasClasses(ctx) {
     }
   }
   class DetectionModeDarkvision extends DetectionMode {}
+  /** A sight-type mode cannot detect from a blind source (the "See" versions of the core modes). */
+  const blindSight = (mode, visionSource) => mode.type === DETECTION_TYPES.SIGHT && Boolean(visionSource.object?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.BLIND));
+  /**
+   * `DetectionModeInvisibility` (seeInvisibility, senseInvisibility): "Detection mode that see
+   * invisible creatures. This detection mode allows the source to: See/Detect the invisible target
+   * as if visible. The "See" version needs sight and is affected by blindness"
+   * (https://foundryvtt.com/api/v11/classes/client.DetectionModeInvisibility.html; the v12/v13
+   * pages keep the class without restating it). So a blind source detects nothing through
+   * seeInvisibility, and senseInvisibility (not a sight mode) is not affected.
+   */
   class DetectionModeInvisibility extends DetectionMode {
     _canDetect(visionSource, target) {
+      if (blindSight(this, visionSource)) return false;
       return Boolean(target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.INVISIBLE));
     }
   }
+  /**
+   * `DetectionModeTremor` (feelTremor): "Detection mode that see creatures in contact with the
+   * ground" (https://foundryvtt.com/api/v10/classes/client.DetectionModeTremor.html; the class is
+   * unchanged in the v12/v13 namespaces, which do not restate it). A flying or hovering target
+   * (`CONFIG.specialStatusEffects` FLY, HOVER) is not in contact with the ground.
+   */
   class DetectionModeTremor extends DetectionMode {
     _canDetect(visionSource, target) {
-      return !target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.FLY);
+      const special = ctx.CONFIG.specialStatusEffects;
+      return ![special.FLY, special.HOVER].some((status) => target?.document?.hasStatusEffect?.(status));
     }
   }
+  /**
+   * `DetectionModeAll` (seeAll, senseAll): detects every target, but "The "See All" detection mode
+   * [is] suppressed by Blindness since it requires sight" (core's own issue tracker, fixed in v10:
+   * https://github.com/foundryvtt/foundryvtt/issues/8001); senseAll is not a sight mode.
+   */
   class DetectionModeAll extends DetectionMode {
-    _canDetect() {
-      return true;
+    _canDetect(visionSource) {
+      return !blindSight(this, visionSource);
     }
   }
 
+  /**
+   * `PointSourcePolygon.testCollision(origin, destination, {type, mode, source})`
+   * (static; https://foundryvtt.com/api/classes/foundry.canvas.geometry.PointSourcePolygon.html,
+   * config `PointSourcePolygonConfig`: `type` is required,
+   * https://foundryvtt.com/api/v14/interfaces/foundry.canvas.geometry.types.PointSourcePolygonConfig.html).
+   * Edges tested, per `CONST.WALL_SENSE_TYPES`
+   * (https://foundryvtt.com/api/enums/foundry.CONST.WALL_SENSE_TYPES.html) and `WallData`
+   * (https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.WallData.html):
+   * - NONE does not block; an open door does not block;
+   * - LIMITED: the second LIMITED edge crossed blocks, the first is bypassed;
+   * - NORMAL blocks;
+   * - PROXIMITY: "senses bypass the wall within a certain proximity threshold": blocks only when
+   *   the origin is at least `threshold[type]` (grid units) from the crossing
+   *   (`WallThresholdData`, https://foundryvtt.com/api/interfaces/foundry.documents.types.WallThresholdData.html);
+   * - DISTANCE: "senses bypass the wall outside a certain proximity threshold": blocks only
+   *   when the origin is nearer than `threshold[type]`;
+   * - one-way walls (`dir`, `CONST.WALL_DIRECTIONS` BOTH 0, LEFT 1, RIGHT 2; wall article
+   *   https://foundryvtt.com/article/walls/): a directional wall blocks only a ray that
+   *   reaches it from the side it faces (LEFT: the ray starts left of A->B);
+   * - the scene's edges (the scene rectangle, `canvas.dimensions.sceneRect`) block sight,
+   *   light and sound like NORMAL walls (v12+ scene boundary edges).
+   */
   class ClockwiseSweepPolygon {
-    static testCollision(origin, destination, { type = "move", mode = "all" } = {}) {
-      const walls = ctx.canvas?.walls?.placeables ?? [];
-      const hits = [];
-      let limited = 0;
-      for (const wall of walls) {
+    static testCollision(origin, destination, { type, mode = "all" } = {}) {
+      if (!["sight", "light", "sound", "move"].includes(type)) throw new Error(`PointSourcePolygon.testCollision: config.type must be one of sight, light, sound, move (got ${type})`);
+      const edges = [];
+      for (const wall of ctx.canvas?.walls?.placeables ?? []) {
         const doc = wall.document;
-        const sense = doc[type] ?? WALL_SENSE.NORMAL;
-        if (sense === WALL_SENSE.NONE) continue;
-        if (doc.door > 0 && doc.ds === DOOR_STATES.OPEN) continue;
-        const [x0, y0, x1, y1] = doc.c;
+        edges.push({ c: doc.c, sense: doc[type] ?? WALL_SENSE.NORMAL, door: doc.door ?? 0, ds: doc.ds ?? 0, dir: doc.dir ?? 0, threshold: doc.threshold?.[type] ?? null });
+      }
+      const rect = ctx.canvas?.dimensions?.sceneRect;
+      if (rect && type !== "move") {
+        const { x, y, width, height } = rect;
+        for (const c of [[x, y, x + width, y], [x + width, y, x + width, y + height], [x + width, y + height, x, y + height], [x, y + height, x, y]]) edges.push({ c, sense: WALL_SENSE.NORMAL, door: 0, ds: 0, dir: 0, threshold: null });
+      }
+      const hits = [];
+      const limited = [];
+      const distancePixels = ctx.canvas?.dimensions?.distancePixels ?? 1;
+      for (const edge of edges) {
+        if (edge.sense === WALL_SENSE.NONE) continue;
+        if (edge.door > 0 && edge.ds === DOOR_STATES.OPEN) continue;
+        const [x0, y0, x1, y1] = edge.c;
         const a = { x: x0, y: y0 };
         const b = { x: x1, y: y1 };
         if (!segmentsIntersect(origin, destination, a, b)) continue;
-        if (sense === WALL_SENSE.LIMITED) {
-          limited += 1;
-          if (limited < 2) continue;
+        if (edge.dir) {
+          const side = (b.x - a.x) * (origin.y - a.y) - (b.y - a.y) * (origin.x - a.x);
+          // LEFT (1) blocks rays coming from its left side, RIGHT (2) from its right side.
+          if (edge.dir === 1 && side >= 0) continue;
+          if (edge.dir === 2 && side <= 0) continue;
         }
-        hits.push(intersection(origin, destination, a, b));
+        const hit = intersection(origin, destination, a, b);
+        // `WallThresholdData#sight`: "Minimum distance from a vision source for which this wall
+        // blocks vision" (https://foundryvtt.com/api/interfaces/foundry.documents.types.WallThresholdData.html);
+        // which point of the wall the distance is measured to is not documented: here the crossing.
+        if (edge.sense === WALL_SENSE.PROXIMITY || edge.sense === WALL_SENSE.DISTANCE) {
+          const distance = Math.hypot(hit.x - origin.x, hit.y - origin.y) / distancePixels;
+          const threshold = edge.threshold ?? 0;
+          if (edge.sense === WALL_SENSE.PROXIMITY && distance < threshold) continue;
+          if (edge.sense === WALL_SENSE.DISTANCE && distance >= threshold) continue;
+        }
+        if (edge.sense === WALL_SENSE.LIMITED) {
+          limited.push(hit);
+          continue;
+        }
+        hits.push(hit);
+      }
+      if (limited.length >= 2) {
+        limited.sort((p, q) => p.t - q.t);
+        hits.push(...limited.slice(1));
       }
       if (mode === "any") return hits.length > 0;
       hits.sort((p, q) => p.t - q.t);
       if (mode === "closest") return hits[0] ?? null;
       return hits;
+    }
+  }
+
+  /**
+   * A light source that may provide vision (`AmbientLight` "Provides Vision",
+   * `LightData#vision`, https://foundryvtt.com/api/interfaces/foundry.documents.types.AmbientLightData.html;
+   * lighting article https://foundryvtt.com/article/lighting/): its area, within its bright
+   * or dim radius and not blocked for light, is seen by the user whatever detection mode.
+   */
+  class PointLightSource {
+    constructor(document) {
+      this.document = document;
+      this.active = !document.hidden;
+    }
+    get data() {
+      return { x: this.document.x, y: this.document.y, vision: Boolean(this.document.vision), radius: Math.max(this.document.config?.dim ?? 0, this.document.config?.bright ?? 0) * ctx.canvas.dimensions.distancePixels };
+    }
+    /** Whether this light covers the point (in range, line not blocked for light). */
+    covers(point) {
+      const { x, y, radius } = this.data;
+      if (Math.hypot(point.x - x, point.y - y) > radius) return false;
+      return !ctx.CONFIG.Canvas.polygonBackends.light.testCollision({ x, y }, point, { type: "light", mode: "any" });
     }
   }
 
@@ -165,7 +267,9 @@ export function createCanvasClasses(ctx) {
       return this.object.center.y;
     }
     get data() {
-      return { x: this.x, y: this.y, radius: (this.object.document.sight?.range ?? 0) * ctx.canvas.dimensions.distancePixels };
+      // A null sight range is unlimited (TokenSightData#range), not 0.
+      const range = this.object.document.sight?.range;
+      return { x: this.x, y: this.y, radius: range === null ? Infinity : (range ?? 0) * ctx.canvas.dimensions.distancePixels };
     }
   }
 
@@ -253,6 +357,11 @@ export function createCanvasClasses(ctx) {
     get layer() {
       return ctx.canvas.tokens;
     }
+    /**
+     * Independent review (issue 11, public docs only): the Token API pages list `isVisible` without describing its order of
+     * tests (GM-hidden, Token Vision off, controlled, own vision source, then the visibility test);
+     * this order is the fake's reading, with no public page to cite.
+     */
     get isVisible() {
       const gm = ctx.game.user.isGM;
       if (this.document.hidden) return gm;
@@ -341,9 +450,20 @@ export function createCanvasClasses(ctx) {
     get tokenVision() {
       return Boolean(ctx.canvas.scene?._source.tokenVision ?? true);
     }
+    /**
+     * `CanvasVisibility#testVisibility(point, {tolerance, object})`
+     * (https://foundryvtt.com/api/classes/foundry.canvas.groups.CanvasVisibility.html):
+     * no active vision source: only a GM sees; a point inside an active light source that
+     * provides vision is visible before any detection mode is asked (lighting article
+     * https://foundryvtt.com/article/lighting/ "Provides Vision"); else some vision source
+     * must detect the object through one of its token's detection modes.
+     */
     testVisibility(point, { tolerance = 2, object = null } = {}) {
       const sources = ctx.canvas.effects.visionSources.filter((s) => s.active);
       if (!sources.length) return ctx.game.user.isGM;
+      for (const light of ctx.canvas.effects.lightSources) {
+        if (light.active && light.data.vision && light.covers(point)) return true;
+      }
       const config = { object, tests: [{ point, los: new Map() }] };
       const modes = ctx.CONFIG.Canvas.detectionModes;
       for (const source of sources) {
@@ -357,12 +477,20 @@ export function createCanvasClasses(ctx) {
     }
   }
 
-  /** A token's detection modes; light perception and basic sight are implicit. */
+  /**
+   * A token's detection modes; light perception and basic sight are implicit (no public page
+   * states how core adds them; this is the fake's reading). Basic sight reaches as far as the
+   * token's sight: `TokenSightData#range` "How far in distance units the Token can see without the
+   * aid of a light source. If null, the sight range is unlimited"
+   * (https://foundryvtt.com/api/interfaces/foundry.documents.types.TokenSightData.html), so a null
+   * sight range stays null (unlimited, `TokenDetectionMode#range` null = unlimited), never 0.
+   */
   function detectionModesOf(token) {
     const declared = token.document.detectionModes ?? [];
     const modes = [...declared];
     if (!modes.some((m) => m.id === "lightPerception")) modes.unshift({ id: "lightPerception", enabled: true, range: null });
-    if (!modes.some((m) => m.id === "basicSight")) modes.push({ id: "basicSight", enabled: true, range: token.document.sight?.range ?? 0 });
+    const sightRange = token.document.sight?.range;
+    if (!modes.some((m) => m.id === "basicSight")) modes.push({ id: "basicSight", enabled: true, range: sightRange === undefined ? 0 : sightRange });
     return modes;
   }
 
@@ -442,7 +570,27 @@ export function createCanvasClasses(ctx) {
       ].join("");
       container.append(element);
       this.element = element;
-      const data = { id: token.id, name: token.name, isGM: ctx.game.user.isGM, statusEffects: {} };
+      // The status palette: `CONFIG.statusEffects` entries whose `hud` is not false (and, with
+      // `hud.actorTypes`, only for those actor types): StatusEffectConfig
+      // https://foundryvtt.com/api/interfaces/CONFIG._StatusEffectConfig.html "Should this effect
+      // appear in the Token HUD?". Clicking one toggles it on the token's actor.
+      const palette = doc.createElement("div");
+      palette.className = "status-effects";
+      const statusEffects = {};
+      for (const status of Object.values(ctx.CONFIG.statusEffects ?? {})) {
+        if (status.hud === false) continue;
+        if (status.hud?.actorTypes && !status.hud.actorTypes.includes(token.actor?.type)) continue;
+        statusEffects[status.id] = { id: status.id, title: status.name, src: status.img, isActive: token.document.hasStatusEffect(status.id) };
+        // A labelled control, not an <img>: the fake serves no core icons.
+        const control = doc.createElement("div");
+        control.className = "effect-control";
+        control.dataset.statusId = status.id;
+        control.title = ctx.game.i18n.localize(status.name ?? status.id);
+        control.addEventListener("click", () => void token.actor?.toggleStatusEffect(status.id));
+        palette.append(control);
+      }
+      element.append(palette);
+      const data = { id: token.id, name: token.name, isGM: ctx.game.user.isGM, statusEffects };
       if (v13) ctx.Hooks.callAll("renderTokenHUD", this, element, data, { force: true });
       else ctx.Hooks.callAll("renderTokenHUD", this, ctx.global.jQuery(element), data);
       return this;
@@ -457,6 +605,7 @@ export function createCanvasClasses(ctx) {
     DetectionModeTremor,
     DetectionModeAll,
     ClockwiseSweepPolygon,
+    PointLightSource,
     PointVisionSource,
     Token,
     RenderFlags,

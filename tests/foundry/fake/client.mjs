@@ -18,7 +18,18 @@ import { Localization } from "./i18n.mjs";
 import { createLibWrapper } from "./libwrapper.mjs";
 import { Collection, deepClone, utils } from "./utils.mjs";
 
-const CONST = Object.freeze({
+/**
+ * `CONST` per version. `SETTING_SCOPES.USER` exists from v13 on
+ * (https://foundryvtt.com/api/variables/CONST.SETTING_SCOPES.html lists CLIENT, USER, WORLD);
+ * the v12 constant has CLIENT and WORLD only (issue 11, checked against the v12 pages).
+ * @param {number} version
+ */
+function makeConst(version) {
+  const scopes = version >= 13 ? { CLIENT: "client", WORLD: "world", USER: "user" } : { CLIENT: "client", WORLD: "world" };
+  return Object.freeze({ ...BASE_CONST, SETTING_SCOPES: Object.freeze(scopes) });
+}
+
+const BASE_CONST = Object.freeze({
   DOCUMENT_OWNERSHIP_LEVELS: Object.freeze({ INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 }),
   USER_ROLES: Object.freeze({ NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 }),
   DICE_ROLL_MODES: Object.freeze({ PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" }),
@@ -27,7 +38,6 @@ const CONST = Object.freeze({
   WALL_DOOR_TYPES: Object.freeze({ NONE: 0, DOOR: 1, SECRET: 2 }),
   WALL_DOOR_STATES: Object.freeze({ ...DOOR_STATES }),
   CHAT_MESSAGE_STYLES: Object.freeze({ OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 }),
-  SETTING_SCOPES: Object.freeze({ CLIENT: "client", WORLD: "world", USER: "user" }),
 });
 
 const DEFAULT_STATUS_EFFECTS = [
@@ -46,7 +56,11 @@ const DEFAULT_STATUS_EFFECTS = [
  * @param {object} options.global        the realm's global object (window)
  * @param {object} options.server        a FakeServer (or anything with `connect(userId, deliver)`)
  * @param {string} options.userId
- * @param {12|13} [options.version]
+ * @param {12|13|14} [options.version]  14: only what the module's soft init failure needs
+ *   (`CONFIG.statusEffects` is a record by id, https://foundryvtt.com/api/v14/variables/CONFIG.statusEffects.html)
+ * @param {(ctx: object) => void} [options.system]  the game system's script, evaluated before
+ *   the modules' scripts (systems load first): registers its own hooks (e.g. replaces
+ *   `CONFIG.statusEffects` at `ready`, registers a detection mode at `setup`)
  * @param {string} [options.lang]         "en" or "fr"
  * @param {boolean} [options.libWrapper]  install the lib-wrapper module
  * @param {(url: string) => Promise<any>} options.fetchJson  reads a JSON file (lang files)
@@ -55,6 +69,7 @@ const DEFAULT_STATUS_EFFECTS = [
  */
 export function createClient(options) {
   const { global, server, userId, version = 13, lang = "en", fetchJson, packageBase } = options;
+  const CONST = makeConst(version);
   const ctx = {
     global,
     version,
@@ -113,8 +128,8 @@ export function createClient(options) {
   // ------------------------------------------------------------ world data
   const game = {
     ready: false,
-    release: { generation: version, build: version === 12 ? 331 : 345 },
-    version: version === 12 ? "12.331" : "13.345",
+    release: { generation: version, build: version === 12 ? 331 : version === 13 ? 345 : 350 },
+    version: version === 12 ? "12.331" : version === 13 ? "13.345" : "14.350",
     system: { id: world.data.system?.id ?? "worldbuilding", version: world.data.system?.version ?? "1.0.0" },
     world: { id: world.data.id ?? "fake-world" },
     userId,
@@ -194,6 +209,12 @@ export function createClient(options) {
       const id = `${namespace}.${key}`;
       const config = registered.get(id);
       if (!config) throw new Error(`"${id}" is not a registered game setting`);
+      // Independent review (issue 11, public docs only): the stored text of the wiki "Settings" page that this review could read
+      // does not state this rule, and no API page does; it is kept as the conservative reading.
+      // World settings cannot be written before `ready` (community wiki "Settings",
+      // https://foundryvtt.wiki/en/development/api/settings: the world's Setting documents
+      // are not available to write until the game is ready).
+      if (config.scope === "world" && !game.ready) throw new Error(`Cannot set the world setting "${id}" before the game is ready`);
       const json = JSON.stringify(cast(config, value));
       if (config.scope === "client") {
         clientStorage.set(id, json);
@@ -208,9 +229,18 @@ export function createClient(options) {
   game.settings.register("core", "language", { scope: "client", config: true, type: String, default: lang });
 
   // ---------------------------------------------------------------- socket
+  // `game.socket.on(event, fn)`: Foundry's server relays a package event to every other
+  // client and calls each listener with the emitted arguments followed by the id of the user
+  // who emitted it (community wiki "Sockets", https://foundryvtt.wiki/en/development/api/sockets;
+  // issue 11). The sender id comes from the server's session, not from the payload.
+  // Independent review (issue 11, public docs only): the wiki text this review could read shows the emit/listen pattern and
+  // "emitted to every client" but not the trailing sender id; no API page documents the listener's
+  // arguments. Kept as the issue's reading; unverified.
   const socketListeners = new Map();
   game.socket = {
     emit(event, ...args) {
+      // A trailing acknowledgement function is dropped and never called: whether Foundry's server
+      // acknowledges package events is not documented (no public page found).
       if (typeof args.at(-1) === "function") args.pop();
       connection.send(JSON.stringify({ op: "socket", event, args }));
       return game.socket;
@@ -234,13 +264,19 @@ export function createClient(options) {
     lightPerception: new canvasClasses.DetectionModeLightPerception({ id: "lightPerception", label: "DETECTION.LightPerception" }),
     basicSight: new canvasClasses.DetectionModeDarkvision({ id: "basicSight", label: "DETECTION.BasicSight" }),
     seeInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "seeInvisibility", label: "DETECTION.SeeInvisibility" }),
-    senseInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "senseInvisibility", label: "DETECTION.SenseInvisibility", walls: false, angle: false }),
+    // The "Sense" modes are not sight modes (type OTHER = 3): blindness does not suppress them
+    // (DetectionModeInvisibility v11 page "The "See" version needs sight and is affected by
+    // blindness"; foundryvtt/foundryvtt#8001 for See All). Their exact type value has no v12/v13
+    // page here; OTHER is the reading.
+    senseInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "senseInvisibility", label: "DETECTION.SenseInvisibility", type: 3, walls: false, angle: false }),
     feelTremor: new canvasClasses.DetectionModeTremor({ id: "feelTremor", label: "DETECTION.FeelTremor", type: 2, walls: false, angle: false }),
     seeAll: new canvasClasses.DetectionModeAll({ id: "seeAll", label: "DETECTION.SeeAll" }),
-    senseAll: new canvasClasses.DetectionModeAll({ id: "senseAll", label: "DETECTION.SenseAll", walls: false, angle: false }),
+    senseAll: new canvasClasses.DetectionModeAll({ id: "senseAll", label: "DETECTION.SenseAll", type: 3, walls: false, angle: false }),
   };
   const CONFIG = {
-    statusEffects: deepClone(DEFAULT_STATUS_EFFECTS),
+    // v12/v13: an array of StatusEffectConfig (https://foundryvtt.com/api/variables/CONFIG.statusEffects.html);
+    // v14: a record by id (https://foundryvtt.com/api/v14/variables/CONFIG.statusEffects.html).
+    statusEffects: version >= 14 ? Object.fromEntries(deepClone(DEFAULT_STATUS_EFFECTS).map((s) => [s.id, s])) : deepClone(DEFAULT_STATUS_EFFECTS),
     specialStatusEffects: { DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly" },
     Canvas: {
       detectionModes,
@@ -254,6 +290,9 @@ export function createClient(options) {
     queries: {},
   };
   ctx.CONFIG = CONFIG;
+  // v12 has no query system: CONFIG.queries and User#query are v13 additions
+  // (https://foundryvtt.com/api/variables/CONFIG.queries.html; wiki "Sockets", queries section).
+  if (version < 13) delete CONFIG.queries;
 
   // ------------------------------------------------------------------ ui
   const notify = (type) => (message, opts = {}) => {
@@ -284,7 +323,7 @@ export function createClient(options) {
     walls: new canvasClasses.PlaceablesLayer("walls"),
     perception: new canvasClasses.PerceptionManager(),
     visibility: new canvasClasses.CanvasVisibility(),
-    effects: { visionSources: new Collection() },
+    effects: { visionSources: new Collection(), lightSources: new Collection() },
     hud: { token: new canvasClasses.TokenHUD() },
     /** Identity transform: the fake canvas is drawn at scale 1 from the page origin. */
     clientCoordinatesFromCanvas: (point) => ({ x: point.x, y: point.y }),
@@ -298,19 +337,32 @@ export function createClient(options) {
     canvas.scene = scene;
     if (!scene) return;
     canvas.grid = new canvasClasses.GridConfig(scene);
-    canvas.dimensions = { size: canvas.grid.size, distance: canvas.grid.distance, distancePixels: canvas.grid.size / canvas.grid.distance, width: scene._source.width ?? 4000, height: scene._source.height ?? 3000 };
+    const width = scene._source.width ?? 4000;
+    const height = scene._source.height ?? 3000;
+    canvas.dimensions = { size: canvas.grid.size, distance: canvas.grid.distance, distancePixels: canvas.grid.size / canvas.grid.distance, width, height, sceneRect: { x: 0, y: 0, width, height } };
     ctx.Hooks.callAll("canvasInit", canvas);
     canvas.tokens.objects.clear();
+    // Token placeables are instances of CONFIG.Token.objectClass, which a system may
+    // replace with a subclass (https://foundryvtt.com/api/variables/CONFIG.Token.html).
     canvas.walls.objects.clear();
-    for (const token of scene.tokens) canvas.tokens.objects.set(token.id, new canvasClasses.Token(token));
+    for (const token of scene.tokens) canvas.tokens.objects.set(token.id, new (CONFIG.Token.objectClass ?? canvasClasses.Token)(token));
     for (const wall of scene.walls) canvas.walls.objects.set(wall.id, new canvasClasses.Wall(wall));
+    // Ambient lights of the scene (static in this fake: drawn with the canvas).
+    canvas.effects.lightSources.clear();
+    for (const light of scene._source.lights ?? []) canvas.effects.lightSources.set(`AmbientLight.${light._id}`, new canvasClasses.PointLightSource(light));
     initializeVision();
     for (const token of canvas.tokens.placeables) token.visible = token.isVisible;
     canvas.ready = true;
     ctx.Hooks.callAll("canvasReady", canvas);
   }
 
-  /** Vision sources of this user (see canvas.mjs header). */
+  /**
+   * Vision sources of this user (see canvas.mjs header). That a player sees through every token they
+   * observe only while controlling none matches the public Shared Vision module docs ("By default,
+   * you can do this in Foundry by giving every player observer permissions, but in that case tokens
+   * will only share vision if the player has no tokens selected",
+   * https://materialfoundry.github.io/SharedVision); no core API page states it.
+   */
   function initializeVision() {
     canvas.effects.visionSources.clear();
     const controlled = canvas.tokens.controlled;
@@ -412,7 +464,7 @@ export function createClient(options) {
         collection.set(doc.id, doc);
         if (parentDoc?._prepare) parentDoc._prepare();
         if (type === "Token" && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
-          const placeable = new canvasClasses.Token(doc);
+          const placeable = new (CONFIG.Token.objectClass ?? canvasClasses.Token)(doc);
           canvas.tokens.objects.set(doc.id, placeable);
           canvas.perception.update({ initializeVision: true });
         }
@@ -497,6 +549,17 @@ export function createClient(options) {
           }
         }
         return;
+      case "query": {
+        // The target side of `User#query`: the registered handler answers.
+        const handler = CONFIG.queries?.[message.queryName];
+        const send = (result, error) => connection.send(JSON.stringify({ op: "queryResult", queryId: message.queryId, result, error }));
+        if (typeof handler !== "function") return send(undefined, `No query handler "${message.queryName}"`);
+        Promise.resolve()
+          .then(() => handler(message.queryData, { timeout: message.timeout ?? undefined }))
+          .then((result) => send(result === undefined ? null : JSON.parse(JSON.stringify(result))))
+          .catch((error) => send(undefined, String(error?.message ?? error)));
+        return;
+      }
       case "userActivity": {
         if (message.active) ctx.activeUsers.add(message.userId);
         else ctx.activeUsers.delete(message.userId);
@@ -594,7 +657,11 @@ export function createClient(options) {
   // v12: `renderTemplate` is a global (deprecated in v13 in favor of foundry.applications.handlebars).
   if (version < 13) globals.renderTemplate = renderTemplate;
   Object.assign(global, globals);
-  if (options.libWrapper) global.libWrapper = createLibWrapper(global);
+  let initStarted = false;
+  ctx.Hooks.once("init", () => {
+    initStarted = true;
+  });
+  if (options.libWrapper) global.libWrapper = createLibWrapper(global, () => initStarted);
   ctx.Hooks.once("init", () => {
     if (global.libWrapper) ctx.Hooks.callAll("libWrapper.Ready", global.libWrapper);
   });
@@ -611,6 +678,7 @@ export function createClient(options) {
       chat.id = "chat-log";
       doc.body.append(hud, notifications, chat);
     }
+    options.system?.(ctx);
     await loadModules();
     ctx.Hooks.callAll("init");
     await game.i18n.initialize(

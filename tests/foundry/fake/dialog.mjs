@@ -6,8 +6,11 @@
  * Documented behavior reproduced:
  * - `DialogV2.wait({window: {title}, content, buttons, rejectClose, render, close, modal})`
  *   resolves with the clicked button's `callback(event, button, dialog)` result, or
- *   the button's `action` when it has no callback; dismissing resolves `null`, or
- *   rejects when `rejectClose` is true.
+ *   the button's `action` when it has no callback OR its callback returns nothing
+ *   (`DialogV2Button.callback`: "The value returned from this function will be used as the
+ *   dialog's submitted value. Otherwise, the button's identifier is used.",
+ *   https://foundryvtt.com/api/v12/interfaces/foundry.DialogV2Button.html); dismissing
+ *   resolves `null`, or rejects when `rejectClose` is true.
  * - `DialogV2.prompt({ok, ...})` and `DialogV2.confirm({yes, no, ...})` wrap `wait`.
  * - The callback's third argument is the `HTMLDialogElement` in v12
  *   (`DialogV2ButtonCallback` v12 docs) and the `DialogV2` instance in v13.
@@ -75,7 +78,10 @@ export function createDialogV2(ctx) {
     async _onButton(event, button) {
       const spec = (this.options.buttons ?? []).find((b) => b.action === button.dataset.action);
       let result = spec?.action;
-      if (spec?.callback) result = await spec.callback(event, button, ctx.version >= 13 ? this : this.element);
+      if (spec?.callback) {
+        const returned = await spec.callback(event, button, ctx.version >= 13 ? this : this.element);
+        result = returned === undefined ? spec.action : returned;
+      }
       this.options.submit?.(result, this);
       this._settle?.({ result });
       await this.close({ submitted: true });
@@ -105,6 +111,9 @@ export function createDialogV2(ctx) {
       });
     }
 
+    // The `rejectClose` defaults of `wait` (false), `prompt` (true) and `confirm` (false) are not
+    // stated on the DialogV2WaitOptions pages (v12/v13 say only "Throw a Promise rejection if the
+    // dialog is dismissed"): no public source, the fake's reading.
     static async prompt({ ok = {}, ...options } = {}) {
       return DialogV2.wait({ ...options, buttons: [{ action: "ok", label: "Confirm", default: true, ...ok }], rejectClose: options.rejectClose ?? true });
     }

@@ -9,7 +9,8 @@
  *   objects are MERGED into the stored flag like any update), `unsetFlag` (`-=key`);
  * - `update(changes, options)`: `preUpdate<Name>` hook on the requesting client
  *   (returning false cancels), then the server; `update<Name>(doc, changed, options, userId)`
- *   on every client after the change; an update that changes nothing fires nothing;
+ *   on every client after the change; an update that changes nothing fires nothing (no public page
+ *   states this; the fake's reading);
  * - `create`/`delete` likewise with `preCreate`/`create`, `preDelete`/`delete`;
  * - `testUserPermission(user, level, {exact})`, `getUserLevel(user)`, `isOwner`;
  *   a token's ownership is its actor's; a GM owns everything;
@@ -157,15 +158,34 @@ export function createDocuments(ctx) {
       return ctx.createDocuments(type, data, { ...options, parent: this, parentRef: this._embeddedRef() });
     }
 
+    /**
+     * `updateEmbeddedDocuments` / `deleteEmbeddedDocuments` run the same
+     * workflow as `Document.updateDocuments` / `deleteDocuments`: the
+     * `preUpdate<Name>` / `preDelete<Name>` hooks fire on the requesting client for
+     * each document, and one returning false leaves that document out
+     * (https://foundryvtt.com/api/functions/hookEvents.preUpdateDocument.html,
+     * https://foundryvtt.com/api/functions/hookEvents.preDeleteDocument.html).
+     */
     async updateEmbeddedDocuments(type, updates, options = {}) {
-      const result = await ctx.request({ op: "modify", action: "update", type, parent: this._embeddedRef(), updates, options });
       const key = this.constructor.embedded[type];
+      const kept = updates.filter((update) => {
+        const doc = this[key]?.get(update._id);
+        return !doc || ctx.Hooks.call(`preUpdate${type}`, doc, update, options, ctx.game.user.id) !== false;
+      });
+      if (!kept.length) return [];
+      const result = await ctx.request({ op: "modify", action: "update", type, parent: this._embeddedRef(), updates: kept, options });
       return result.map((r) => this[key].get(r._id));
     }
 
     async deleteEmbeddedDocuments(type, ids, options = {}) {
-      await ctx.request({ op: "modify", action: "delete", type, parent: this._embeddedRef(), ids, options });
-      return ids;
+      const key = this.constructor.embedded[type];
+      const kept = ids.filter((id) => {
+        const doc = this[key]?.get(id);
+        return !doc || ctx.Hooks.call(`preDelete${type}`, doc, options, ctx.game.user.id) !== false;
+      });
+      if (!kept.length) return [];
+      await ctx.request({ op: "modify", action: "delete", type, parent: this._embeddedRef(), ids: kept, options });
+      return kept;
     }
 
     getEmbeddedDocument(type, id) {
@@ -211,7 +231,24 @@ export function createDocuments(ctx) {
     getUserLevel(user) {
       return user?.isGM || user?.id === this.id ? LEVELS.OWNER : LEVELS.LIMITED;
     }
+    /**
+     * v13 `User#query(queryName, queryData, {timeout})`: runs `CONFIG.queries[queryName]` on
+     * this user's client and resolves with its result; rejects when this user is not active
+     * or the handler throws (wiki "Sockets", https://foundryvtt.com/api/variables/CONFIG.queries.html).
+     * Removed on v12 (see createDocuments).
+     */
+    async query(queryName, queryData, { timeout } = {}) {
+      const answer = ctx.request({ op: "query", userId: this.id, queryName, queryData, timeout });
+      if (!timeout) return answer;
+      // `timeout` (ms): the query rejects when the user does not answer in time.
+      let timer;
+      const expired = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`The query "${queryName}" timed out`)), timeout);
+      });
+      return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
+    }
   }
+  if (ctx.version < 13) delete User.prototype.query;
 
   class Item extends ClientDocument {
     static documentName = "Item";
@@ -431,20 +468,30 @@ export function createDocuments(ctx) {
       return this.update(updateData);
     }
 
+    /**
+     * `updateOptions` of the `combatTurn` / `combatRound` hooks: `{advanceTime, direction}` in v12
+     * (https://foundryvtt.com/api/v12/functions/hookEvents.combatTurn.html) AND v13
+     * (https://foundryvtt.com/api/functions/hookEvents.combatTurn.html, the v13 pages); v14 has
+     * `{direction, worldTime: {delta}}` (https://foundryvtt.com/api/v14/functions/hookEvents.combatRound.html).
+     */
+    _turnOptions(direction, seconds) {
+      return ctx.version >= 14 ? { direction, worldTime: { delta: seconds } } : { advanceTime: seconds, direction };
+    }
+
     async nextTurn() {
       const turns = this.turns;
       let turn = (this._source.turn ?? 0) + 1;
       let round = this._source.round ?? 0;
       if (turn >= turns.length) return this.nextRound();
       const updateData = { round, turn };
-      const updateOptions = ctx.version >= 13 ? { direction: 1, worldTime: { delta: 0 } } : { advanceTime: 0, direction: 1 };
+      const updateOptions = this._turnOptions(1, 0);
       ctx.Hooks.callAll("combatTurn", this, updateData, updateOptions);
       return this.update(updateData, updateOptions);
     }
 
     async nextRound() {
       const updateData = { round: (this._source.round ?? 0) + 1, turn: 0 };
-      const updateOptions = ctx.version >= 13 ? { direction: 1, worldTime: { delta: 6 } } : { advanceTime: 6, direction: 1 };
+      const updateOptions = this._turnOptions(1, 6);
       ctx.Hooks.callAll("combatRound", this, updateData, updateOptions);
       return this.update(updateData, updateOptions);
     }
@@ -452,7 +499,7 @@ export function createDocuments(ctx) {
     async previousTurn() {
       const turn = Math.max(0, (this._source.turn ?? 0) - 1);
       const updateData = { round: this._source.round, turn };
-      const updateOptions = ctx.version >= 13 ? { direction: -1, worldTime: { delta: 0 } } : { advanceTime: 0, direction: -1 };
+      const updateOptions = this._turnOptions(-1, 0);
       ctx.Hooks.callAll("combatTurn", this, updateData, updateOptions);
       return this.update(updateData, updateOptions);
     }

@@ -16,8 +16,19 @@
  *   open: foundryvtt/foundryvtt#8335), except whispered chat messages (author and
  *   whisper recipients only) and `user`-scope settings (that user only).
  * - `game.socket.emit("module.<id>", ...)` reaches every OTHER connected client,
- *   never the sender (wiki "Sockets"), and only for packages whose manifest has
- *   `socket: true`.
+ *   never the sender, with the sender's user id appended to the listener's
+ *   arguments, and only for packages whose manifest had `socket: true` when the
+ *   WORLD WAS LAUNCHED (independent review, issue 11: the wiki text this review could read says a
+ *   package "must request a socket namespace from the server" with `socket: true`, but not when
+ *   the namespace opens; the relaunch rule and the trailing sender id are unverified here): the
+ *   socket namespace is opened at launch, so a module
+ *   enabled (or given `socket: true`) later gets no relay until the world is
+ *   relaunched; reloading a browser is not enough (community wiki "Sockets",
+ *   https://foundryvtt.wiki/en/development/api/sockets; issue 11).
+ * - v13 queries: `User#query(name, data, {timeout})` runs `CONFIG.queries[name](data, {timeout})`
+ *   on that user's client and resolves with its return value
+ *   (https://foundryvtt.com/api/variables/CONFIG.queries.html; wiki "Sockets", queries).
+ *   They travel on core's own socket, so they need no package socket.
  * Every string delivered to a user is logged in `received(userId)` so tests can
  * scan exactly what a player's client was sent.
  */
@@ -43,7 +54,7 @@ export class FakeServer {
    * @param {{version?: 12|13, modules?: object[], schedule?: (fn: Function) => void}} options
    *   `modules`: package manifests (module.json objects) active in the world.
    */
-  constructor(world, { version = 13, modules = [], schedule } = {}) {
+  constructor(world, { version = 13, modules = [], schedule, socketsClosed = [] } = {}) {
     this.version = version;
     this.world = deepClone(world);
     for (const key of Object.values(TOP_LEVEL)) this.world[key] ??= [];
@@ -54,6 +65,10 @@ export class FakeServer {
       scene.flags ??= {};
     }
     this.modules = modules;
+    /** Packages whose socket namespace was opened at launch (`socketsClosed`: enabled since, not relaunched). */
+    this.socketPackages = new Set(modules.filter((m) => m.socket === true && !socketsClosed.includes(m.id)).map((m) => m.id));
+    this.queries = new Map();
+    this.nextQuery = 1;
     this.schedule = schedule ?? ((fn) => setTimeout(fn, 0));
     /** @type {Map<number, {userId: string, deliver: (json: string) => void}>} */
     this.connections = new Map();
@@ -158,6 +173,10 @@ export class FakeServer {
         return this.setSetting(connectionId, userId, message);
       case "socket":
         return this.relaySocket(connectionId, userId, message);
+      case "query":
+        return this.routeQuery(connectionId, userId, message);
+      case "queryResult":
+        return this.answerQuery(message);
       default:
         throw new Error(`Unknown operation ${message.op}`);
     }
@@ -359,9 +378,34 @@ export class FakeServer {
 
   relaySocket(connectionId, userId, message) {
     const [kind, id] = String(message.event).split(".");
-    const known = (kind === "module" && this.modules.some((m) => m.id === id && m.socket === true)) || (kind === "system" && this.world.system?.id === id);
+    const known = (kind === "module" && this.socketPackages.has(id)) || (kind === "system" && this.world.system?.id === id);
     if (!known) return; // the real server ignores events of packages without a socket
     this.broadcast({ op: "socket", event: message.event, args: message.args, userId }, () => true, { except: connectionId });
+  }
+
+  /** Relaunches the world: every socket-enabled package gets its namespace. */
+  relaunch() {
+    this.socketPackages = new Set(this.modules.filter((m) => m.socket === true).map((m) => m.id));
+  }
+
+  /** `User#query`: sends the query to the target user's first connection. */
+  routeQuery(connectionId, userId, message) {
+    const target = [...this.connections.entries()].find(([, c]) => c.userId === message.userId);
+    if (!target) throw new Error(`User ${message.userId} is not active`);
+    const queryId = `q${this.nextQuery++}`;
+    this.queries.set(queryId, { connectionId, requestId: message.requestId });
+    const json = JSON.stringify({ op: "query", queryId, queryName: message.queryName, queryData: message.queryData, timeout: message.timeout ?? null });
+    this.enqueue(() => {
+      this.record(target[1].userId, json);
+      target[1].deliver(json);
+    });
+  }
+
+  answerQuery(message) {
+    const pending = this.queries.get(message.queryId);
+    if (!pending) return;
+    this.queries.delete(message.queryId);
+    this.reply(pending.connectionId, { op: "response", requestId: pending.requestId, result: message.result, error: message.error });
   }
 
   // ----------------------------------------------------------------- helpers

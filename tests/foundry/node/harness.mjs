@@ -98,17 +98,19 @@ export async function readManifest() {
  * @param {{userId: string, lang?: string}[]} options.clients  started in order
  * @param {boolean} [options.libWrapper]
  * @param {boolean} [options.loadModule]  load the real module (default true)
+ * @param {(ctx: object) => void} [options.system]  the game system's script (see fake/client.mjs)
+ * @param {string[]} [options.socketsClosed]  packages enabled since the world was launched (no socket relay)
  */
-export async function startWorld({ world, version = 13, clients, libWrapper = false, loadModule = true }) {
+export async function startWorld({ world, version = 13, clients, libWrapper = false, loadModule = true, system, socketsClosed = [] }) {
   const manifest = await readManifest();
-  const server = new FakeServer(world, { version, modules: [manifest] });
+  const server = new FakeServer(world, { version, modules: [manifest], socketsClosed });
   const started = {};
-  for (const spec of clients) started[spec.userId] = await startClient({ server, version, libWrapper, loadModule, manifest, ...spec });
+  for (const spec of clients) started[spec.userId] = await startClient({ server, version, libWrapper, loadModule, manifest, system, ...spec });
   await server.idle();
   return { server, clients: started };
 }
 
-export async function startClient({ server, userId, version = 13, lang = "en", libWrapper = false, loadModule = true, manifest, beforeCanvas }) {
+export async function startClient({ server, userId, version = 13, lang = "en", libWrapper = false, loadModule = true, manifest, beforeCanvas, system }) {
   manifest ??= await readManifest();
   const dom = new JSDOM("<!doctype html><html><head></head><body></body></html>", { runScripts: "outside-only", url: "https://foundry.test/game" });
   const window = dom.window;
@@ -136,6 +138,7 @@ export async function startClient({ server, userId, version = 13, lang = "en", l
     version,
     lang,
     libWrapper,
+    system,
     packageBase: (id) => (id === "furtive" ? moduleBase : `https://foundry.test/modules/${id}/`),
     fetchJson: async (url) => JSON.parse(await readFile(fileURLToPath(url), "utf8")),
   });

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, BOB, DAVE, GM, SCENE, TOKENS, answerHideDialog, hideRogue, apiOf, clickDialogButton, messagesOf, placeable, plain, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, CAROL, DAVE, GM, SCENE, TOKENS, answerHideDialog, hideRogue, apiOf, clickDialogButton, messagesOf, placeable, plain, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
 
 describe("Hide (percentile): the GM's dialog, the roll, the result", () => {
   let env;
@@ -56,7 +56,7 @@ describe("Hide (percentile): the GM's dialog, the roll, the result", () => {
     assert.ok(env.gm.ctx.CONFIG.statusEffects.some((s) => s.id === "furtive.defenseless" && s.name && s.img));
   });
 
-  it("the stealth roll is a GM-only Foundry roll; the GM gets the full card, everyone a public line", () => {
+  it("the stealth roll is a GM-only Foundry roll; the GM gets the full card, the players who may see the rogue a line without numbers (B1)", () => {
     const gmMessages = messagesOf(env.gm);
     const roll = gmMessages.find((m) => m.rolls?.length && m.rolls[0].formula === "1d100");
     assert.ok(roll, "a 1d100 roll message");
@@ -66,8 +66,10 @@ describe("Hide (percentile): the GM's dialog, the roll, the result", () => {
     assert.ok(gmCard && gmCard.whisper.includes(GM), "GM-only explanation card");
     assert.match(gmCard.content, /221/, "the GM card carries the score");
     const publicCard = gmMessages.find((m) => m.flags?.furtive?.kind === "log" && !m.flags.furtive.gm);
-    assert.ok(publicCard && publicCard.whisper.length === 0, "a public line");
-    assert.ok(messagesOf(env.bob).some((m) => m._id === publicCard._id), "players receive the public line");
+    assert.ok(publicCard, "a line for players");
+    assert.deepEqual([...publicCard.whisper].sort(), [ALICE, CAROL, DAVE, GM].sort(), "the owner and the players with a token that perceives the rogue");
+    assert.ok(messagesOf(env.carol).some((m) => m._id === publicCard._id), "Carol (her archer perceives the rogue) receives it");
+    assert.ok(!messagesOf(env.bob).some((m) => m._id === publicCard._id), "Bob (his fighter does not perceive the rogue) does not");
   });
 });
 

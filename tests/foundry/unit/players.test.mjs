@@ -87,13 +87,15 @@ describe("A player's Hide through the socket", () => {
     assert.deepEqual(numbersIn(JSON.stringify(answer.result)), []);
   });
 
-  it("the request went through the module socket to the GM only as ids", () => {
-    const requests = env.server.received(GM).filter((json) => json.includes('"op":"socket"')).map((json) => JSON.parse(json));
-    const request = requests.find((m) => m.args[0]?.type === "request" && m.args[0].kind === "hide");
+  it("the request went to the GM only, as ids, through a v13 query (no other client saw it)", () => {
+    const queries = env.server.received(GM).map((json) => JSON.parse(json)).filter((m) => m.op === "query" && m.queryName === "furtive.request");
+    const request = queries.find((m) => m.queryData.kind === "hide");
     assert.ok(request, "the GM received the request");
-    assert.equal(request.event, "module.furtive");
-    assert.equal(request.userId, ALICE);
-    assert.equal(request.args[0].payload.tokenId, TOKENS.rogue);
+    assert.equal(request.queryData.userId, ALICE);
+    assert.equal(request.queryData.payload.tokenId, TOKENS.rogue);
+    for (const userId of [BOB, CAROL]) assert.ok(!env.server.received(userId).some((json) => json.includes("furtive.request")), `${userId} never received it`);
+    const confirm = env.server.received(ALICE).map((json) => JSON.parse(json)).find((m) => m.op === "query" && m.queryName === "furtive.confirm");
+    assert.equal(confirm?.queryData.requestId, request.queryData.requestId, "the GM asked Alice to confirm her own request");
   });
 
   it("the result changed the world for everyone", () => {
@@ -160,8 +162,10 @@ describe("P2 setting on: the player sees their own score", () => {
   });
   after(() => shutdown(env));
 
-  it("Alice's chat shows her stealth score", () => {
-    const chat = env.alice.window.document.getElementById("chat-log").textContent;
-    assert.match(chat, /(?<![\w.])221(?!\w)/);
+  it("Alice's chat shows her stealth score", async () => {
+    // The line is posted after the state is saved (template render: real I/O the server does not see).
+    const chat = () => env.alice.window.document.getElementById("chat-log").textContent;
+    await until(() => /(?<![\w.])221(?!\w)/.test(chat()), "Alice's line with her score");
+    assert.match(chat(), /(?<![\w.])221(?!\w)/);
   });
 });

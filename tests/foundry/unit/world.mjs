@@ -42,9 +42,10 @@ export function rig(client, dice) {
  * Starts the world with the GM and the four players, the real module and the
  * real wasm, and waits until every client's engine is ready.
  */
-export async function setup({ ruleset = "percentile", version = 13, libWrapper = false, settings = {}, lang = {}, users = [GM, ALICE, BOB, CAROL, DAVE] } = {}) {
+export async function setup({ ruleset = "percentile", version = 13, libWrapper = false, settings = {}, lang = {}, users = [GM, ALICE, BOB, CAROL, DAVE], world: edit, system, socketsClosed } = {}) {
   const world = makeWorld({ ruleset, settings });
-  const { server, clients } = await startWorld({ world, version, libWrapper, clients: users.map((userId) => ({ userId, lang: lang[userId] ?? "en" })) });
+  edit?.(world);
+  const { server, clients } = await startWorld({ world, version, libWrapper, system, socketsClosed, clients: users.map((userId) => ({ userId, lang: lang[userId] ?? "en" })) });
   for (const client of Object.values(clients)) {
     const api = client.ctx.game.modules.get("furtive").api;
     if (!api) throw new Error(`furtive api missing on ${client.userId}`);

@@ -1,0 +1,173 @@
+/**
+ * Browser test, real headless Chromium (playwright-core, /usr/bin/chromium):
+ * the ways a hider could show in a real world (issue 11), each drawn by the
+ * fake Foundry clients in iframes running the real module and the real wasm,
+ * with a screenshot in tests/foundry/browser/screenshots/:
+ * - `vision-off.png`: Token Vision off; Bob's canvas does not draw the rogue;
+ * - `two-tokens.png`: Dave owns a sentry that fails and a lookout that succeeds:
+ *   he sees the rogue (B2), and not when he controls the sentry alone;
+ * - `tremor.png`: Bob's fighter also has tremorsense: still no rogue;
+ * - `defend.png`: Bob's Defend dialog does not list the rogue (B1);
+ * - `own-token.png`: Alice, controlling a guard who does not perceive her
+ *   hiding rogue, still sees the rogue (B2);
+ * - `refused.png`: the engine refused Bob's fighter: Bob does not see the rogue (B1).
+ * The GM hides the rogue through the API (d100 83, dark, torch +27: score 221).
+ */
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
+
+import { serve } from "./static-server.mjs";
+import { ALICE, BOB, CAROL, DAVE, GM, TOKENS } from "../fixtures/world-data.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, "../../..");
+const shots = path.join(here, "screenshots");
+
+let site;
+let context;
+let userDataDir;
+before(async () => {
+  site = await serve(repoRoot);
+  userDataDir = await mkdtemp(path.join(os.tmpdir(), "furtive-chromium-"));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    viewport: { width: 1100, height: 720 },
+  });
+  await mkdir(shots, { recursive: true });
+});
+after(async () => {
+  await context?.close();
+  await site?.close();
+  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+});
+
+/** Opens a scenario page; returns the page, its frames by user id and the errors it logged. */
+async function open(scenario, userIds) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
+  });
+  await page.goto(`${site.url}tests/foundry/browser/index.html?scenario=${scenario}`);
+  await page.waitForFunction(() => window.furtiveReady === true, null, { timeout: 60_000 });
+  const frames = Object.fromEntries(userIds.map((id) => [id, page.frame({ name: id })]));
+  return { page, frames, errors };
+}
+
+/** The GM hides the rogue: d100 83, dark +50, torch +27 (score 221). */
+async function gmHidesRogue(gm) {
+  await gm.evaluate(async () => {
+    const ctx = window.furtiveCtx;
+    ctx.CONFIG.Dice.randomUniform = () => (83 - 0.5) / 100;
+    await ctx.game.modules.get("furtive").api.hide("tokenRogue000001", { dialog: false, situation: ["dark"], free: [{ label: "torch", value: 27 }] });
+  });
+}
+
+const visible = (frame, id) => frame.evaluate((tokenId) => window.furtiveCtx.canvas.tokens.get(tokenId).visible, id);
+const waitHidden = (frame, id) => frame.waitForFunction((tokenId) => window.furtiveCtx.canvas.tokens.get(tokenId).visible === false, id, { timeout: 30_000 });
+const redraw = (frame) => frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+describe("headless Chromium: every way a hider could show", () => {
+  it("Token Vision off: the failed observer's canvas does not draw the rogue", async () => {
+    const { page, frames, errors } = await open("vision-off", [GM, BOB, CAROL]);
+    assert.equal(await frames[BOB].evaluate(() => window.furtiveCtx.canvas.scene.tokenVision), false);
+    assert.equal(await visible(frames[BOB], TOKENS.rogue), true, "before hiding, Bob sees the rogue");
+    await gmHidesRogue(frames[GM]);
+    await waitHidden(frames[BOB], TOKENS.rogue);
+    assert.equal(await visible(frames[CAROL], TOKENS.rogue), true, "Carol's archer succeeded");
+    assert.equal(await visible(frames[GM], TOKENS.rogue), true);
+    await redraw(frames[BOB]);
+    await page.screenshot({ path: path.join(shots, "vision-off.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("a player with two tokens sees the hider when one of them perceives it, not through the other alone", async () => {
+    const { page, frames, errors } = await open("two-tokens", [GM, DAVE]);
+    await gmHidesRogue(frames[GM]);
+    await frames[DAVE].waitForFunction(() => (window.furtiveCtx.canvas.scene.getFlag("furtive", "hiders") ?? []).length > 0, null, { timeout: 30_000 });
+    await redraw(frames[DAVE]);
+    assert.equal(await visible(frames[DAVE], TOKENS.rogue), true, "the lookout perceives the rogue");
+    await page.screenshot({ path: path.join(shots, "two-tokens.png") });
+    await frames[DAVE].evaluate(() => window.furtiveCtx.canvas.tokens.get("tokenSentry00001").control());
+    await waitHidden(frames[DAVE], TOKENS.rogue);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("tremorsense does not reveal the hider to an observer who failed", async () => {
+    const { page, frames, errors } = await open("tremor", [GM, BOB]);
+    const modes = await frames[BOB].evaluate(() => window.furtiveCtx.canvas.tokens.get("tokenFighter0001").document.detectionModes.map((m) => m.id));
+    assert.deepEqual(modes, ["feelTremor"]);
+    await gmHidesRogue(frames[GM]);
+    await waitHidden(frames[BOB], TOKENS.rogue);
+    const tremor = await frames[BOB].evaluate(() => {
+      const ctx = window.furtiveCtx;
+      return ctx.CONFIG.Canvas.detectionModes.feelTremor._canDetect(ctx.canvas.tokens.get("tokenFighter0001").vision, ctx.canvas.tokens.get("tokenRogue000001"));
+    });
+    assert.equal(tremor, false);
+    await redraw(frames[BOB]);
+    await page.screenshot({ path: path.join(shots, "tremor.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("a player always sees their own hider, even controlling a token that does not perceive it", async () => {
+    const { page, frames, errors } = await open("own-token", [GM, ALICE]);
+    await gmHidesRogue(frames[GM]);
+    await frames[ALICE].waitForFunction(() => (window.furtiveCtx.canvas.scene.getFlag("furtive", "hiders") ?? []).length > 0, null, { timeout: 30_000 });
+    await frames[ALICE].evaluate(() => window.furtiveCtx.canvas.tokens.get("tokenGuard000001").control());
+    await redraw(frames[ALICE]);
+    await redraw(frames[ALICE]);
+    assert.equal(await frames[ALICE].evaluate(() => window.furtiveCtx.canvas.tokens.controlled.map((t) => t.id).join()), "tokenGuard000001");
+    assert.equal(await visible(frames[ALICE], TOKENS.rogue), true);
+    await page.screenshot({ path: path.join(shots, "own-token.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("an observer the engine refused perceives no hider", async () => {
+    const { page, frames, errors } = await open("refused", [GM, BOB]);
+    await gmHidesRogue(frames[GM]);
+    await waitHidden(frames[BOB], TOKENS.rogue);
+    const known = await frames[GM].evaluate(() => Boolean(window.furtiveCtx.game.modules.get("furtive").api.getState().creatures.tokenFighter0001));
+    assert.equal(known, false, "the engine refused the fighter");
+    await redraw(frames[BOB]);
+    await page.screenshot({ path: path.join(shots, "refused.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("the Defend dialog of a player who does not perceive the hider does not list it", async () => {
+    const { page, frames, errors } = await open("defend", [GM, BOB]);
+    await gmHidesRogue(frames[GM]);
+    await waitHidden(frames[BOB], TOKENS.rogue);
+    await frames[BOB].evaluate(() => {
+      const ctx = window.furtiveCtx;
+      const fighter = ctx.canvas.tokens.get("tokenFighter0001");
+      ctx.canvas.hud.token.bind(fighter);
+      Object.assign(document.getElementById("token-hud").style, { left: `${fighter.center.x * 0.5 + 30}px`, top: `${fighter.center.y * 0.5 - 40}px` });
+    });
+    await frames[BOB].click('#token-hud [data-furtive-action="defend"]');
+    const dialog = frames[BOB].locator("dialog");
+    await dialog.waitFor();
+    await frames[BOB].evaluate(() => window.furtiveCtx.canvas.hud.token.clear());
+    // Show every option of the dialog's lists in the screenshot (a closed <select> shows one).
+    await dialog.evaluate((element) => element.querySelectorAll("select").forEach((select) => (select.size = select.options.length)));
+    const text = await dialog.textContent();
+    assert.match(text, /Archer/);
+    assert.doesNotMatch(text, /Rogue/);
+    await page.screenshot({ path: path.join(shots, "defend.png") });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
