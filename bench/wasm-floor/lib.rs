@@ -112,8 +112,11 @@ pub fn floor(which: u32) {
                 walls: vec![],
                 tokens: vec![],
                 lights: vec![],
+                floors: vec![],
+                holes: vec![],
                 darkness: 0.0,
                 global_light: false,
+                global_light_darkness: None,
             });
             black_box(scene.clear_view_matrix(&scene.tokens));
             let query = black_box(ClearViewQuery {
@@ -123,6 +126,7 @@ pub fn floor(which: u32) {
                 to: SightEnd::Token(TokenRef {
                     token_id: "b".into(),
                 }),
+                darkvision: None,
             });
             keep(scene.answer(&query));
         }
