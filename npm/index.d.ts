@@ -137,6 +137,7 @@ export type PairReason =
   | "pointed_out"
   | "enhanced_sense"
   | "surprise_ended"
+  | "attacked"
   | "gm_override";
 
 /** One hider, one observer. */
@@ -151,6 +152,8 @@ export interface Pair {
   perceptionTotal: number | null;
   /** `opposed`: a Perception check was requested and not answered yet. */
   checkPending: boolean;
+  /** `opposed` (O5): exposed since the hider's last turn end; present only when true. */
+  exposed?: boolean;
 }
 
 /** Where a hider's attempt stands. */
@@ -177,6 +180,8 @@ export interface Hider {
    * caller's modifiers did not hold it). Present only when true.
    */
   alreadyPerceivedAdded?: boolean;
+  /** `percentile` (P9): attacked from hiding; revealed at its turn end. Present only when true. */
+  attacked?: boolean;
   /** `opposed`: the held Stealth total (O1). */
   heldTotal?: number;
   /** `opposed`: penalties since the held roll (O6). */
@@ -260,7 +265,10 @@ export type Event =
   | {
       type: "attack";
       attacker: TokenId;
-      target: TokenId;
+      /** The targets of this one attack instance (O8: several count once). */
+      targets?: TokenId[];
+      /** The single target, as callers wrote it before `targets`; not with `targets`. */
+      target?: TokenId;
       noisy?: boolean;
       /** 0..=100, default 1. */
       hits?: number;

@@ -225,7 +225,7 @@ pub fn hidden_from(state: Value) -> Result<Value, Error> {
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
 pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value, Error> {
     let state = read_state(state)?;
-    crate::engine::validate_state(&state)?;
+    crate::validate::validate_state(&state)?;
     let requests = parse_requests(requests)?;
     to_json(&crate::roll_requests(
         &state,

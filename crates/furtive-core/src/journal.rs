@@ -17,6 +17,7 @@ use std::ops::Deref;
 
 use serde::{Deserialize, Serialize};
 
+use crate::event::ViewEntry;
 use crate::outcome::{Change, Expiry, Status};
 use crate::state::{Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId};
 
@@ -597,6 +598,17 @@ impl<'a> Tx<'a> {
             Slot::Pair(old),
         );
         record.pairs.get_mut(observer)
+    }
+
+    /// Updates the stored clear view and distance of the pairs named in
+    /// `view`; a pair missing for an observer is created with `new_pair`.
+    pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: impl Fn() -> Pair) {
+        for entry in view {
+            if let Some(pair) = self.pair_entry(hider, &entry.observer, &new_pair) {
+                pair.clear_view = entry.clear_view;
+                pair.distance = entry.distance;
+            }
+        }
     }
 
     /// Removes a pair, if there is one.

@@ -20,6 +20,9 @@
 //! call.
 
 pub mod api;
+pub mod clause;
+mod combat;
+mod context;
 mod engine;
 pub mod error;
 pub mod event;
@@ -30,20 +33,25 @@ pub mod outcome;
 pub mod percentile;
 pub mod query;
 pub mod roller;
+mod rules;
 pub mod scene;
 pub mod session;
 pub mod state;
 mod tagged;
+mod validate;
 
-pub use engine::{apply, create_state, diff, validate_state};
+pub use clause::Clause;
+pub use engine::{apply, create_state};
 pub use error::{Error, ErrorInfo};
 pub use event::{Event, ViewEntry};
 pub use outcome::{Audience, Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
 pub use roller::{roll_requests, settle, Roller};
 pub use scene::{ClearViewMatrix, Point, Scene, SightIndex, SightLine};
+pub use session::diff;
 pub use session::{Effects, HiddenFromChange, Session};
 pub use state::{
     Acuities, Attempt, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone,
     Modifiers, OpposedAttempt, Pair, PairReason, Penalty, PenaltyScope, PercentileAttempt, Ruleset,
     Settings, SituationModifier, State, Surprise, TokenId, STATE_VERSION,
 };
+pub use validate::validate_state;

@@ -6,8 +6,12 @@
 //! What version 2 changed, and why:
 //! - a hider no longer has `stale`: it duplicated `pendingModifiers`
 //!   (`stale` was true exactly when a P4 roll was pending);
-//! - a pair no longer has `exposed`: it was written, never read; O5 derives
-//!   it from the pair ([`crate::Pair::is_exposed`]);
+//! - a pair's `exposed` changes meaning: version 1 wrote the pair's
+//!   exposure as it is now ([`crate::Pair::is_exposed`]) and never read it;
+//!   version 2 remembers an exposure until the end of the hider's turn,
+//!   where O5 reads it (*Decided*: a hider that did not move is revealed to
+//!   an observer it was exposed to, even one that walked out of view). It
+//!   is omitted when false;
 //! - each ruleset has its own attempt record ([`crate::state::Attempt`]): a
 //!   `percentile` hider keeps `d100`, `modifiers`, `score`,
 //!   `pendingModifiers`, `alreadyPerceivedAdded`, an `opposed` hider keeps
@@ -27,10 +31,12 @@ const PERCENTILE_FIELDS: [&str; 5] = [
     "pendingModifiers",
     "alreadyPerceivedAdded",
 ];
+// (`attacked`, P9, is new in version 2: a version 1 state has none.)
 const OPPOSED_FIELDS: [&str; 3] = ["heldTotal", "penalties", "precautions"];
 
 /// Rewrites a version 1 state (JSON) as version 2: drops every hider's
-/// `stale` and every pair's `exposed`, drops the other ruleset's attempt
+/// `stale` and every pair's `exposed: false` (a pair exposed now stays
+/// exposed: O5 remembers it until the hider's turn end), drops the other ruleset's attempt
 /// fields (version 1 wrote them as `null` or empty, and never read them),
 /// and sets `version: 2`. Anything it does not recognise is left as it is
 /// for the version 2 reader to refuse with a clear message.
@@ -58,7 +64,12 @@ pub fn migrate_v1(mut state: Value) -> Value {
             if let Some(pairs) = hider.get_mut("pairs").and_then(Value::as_object_mut) {
                 for pair in pairs.values_mut() {
                     if let Some(pair) = pair.as_object_mut() {
-                        pair.remove("exposed");
+                        // Version 1 wrote `exposed` as the pair is now
+                        // (`Pair::is_exposed`); version 2 remembers it until
+                        // the hider's turn end (O5) and omits it when false.
+                        if pair.get("exposed") != Some(&Value::Bool(true)) {
+                            pair.remove("exposed");
+                        }
                     }
                 }
             }

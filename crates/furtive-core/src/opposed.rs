@@ -6,73 +6,119 @@
 //! result is compared again (O6, O8, O11). Exposure (O5) reveals at the end
 //! of the hider's turn. Enhanced senses bypass stealth unless countered (O13).
 
-use crate::engine::{self, Ctx};
+use crate::clause::Clause;
+use crate::context::{self, Ctx};
 use crate::error::Error;
-use crate::event::{Event, ViewEntry};
+use crate::event::ViewEntry;
 use crate::journal::Tx;
 use crate::outcome::Request;
+use crate::query::{require, AttackMode, HiddenAttackQuery, HiddenAttackResult};
+use crate::rules::{wrong_ruleset, AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
-    PenaltyScope, State,
+    PenaltyScope, Ruleset, State, TokenId,
 };
+use crate::{combat, validate};
 
 /// O8 and O11: each noisy attack instance or damaging hit costs 5.
 pub const PENALTY_PER_HIT: i64 = 5;
 
-pub(crate) fn apply(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
-    match event {
-        Event::EnterStealth {
-            hider,
-            roll,
-            moved,
-            sprinting,
-            precautions,
-            view,
-            ..
-        } => enter_stealth(tx, hider, *roll, *moved, *sprinting, precautions, view, ctx),
-        Event::ViewChanged { hider, moved, view } => view_changed(tx, hider, *moved, view, ctx),
-        Event::PerceptionRolled {
-            hider,
-            observer,
-            total,
-        } => perception_rolled(tx, hider, observer, *total, ctx),
-        Event::PointOut {
-            hider,
-            observer,
-            allies,
-        } => point_out(tx, hider, observer, allies, ctx),
-        Event::Attack {
-            attacker,
-            target,
-            noisy,
-            hits,
-            area,
-            hit_zone,
-        } => {
-            if hit_zone.is_some() {
-                return Err(Error::WrongRuleset {
-                    what: "hitZone".into(),
-                    ruleset: "opposed".into(),
-                });
-            }
-            attack(tx, attacker, target, *noisy, *hits, *area, ctx)
-        }
-        Event::DamageTaken {
-            target,
-            attacker,
-            hits,
-        } => damage_taken(tx, target, attacker, *hits, ctx),
-        Event::Sprint { token } => {
-            sprint(tx, token, ctx);
-            Ok(())
-        }
-        Event::ModifiersChanged { .. } => Err(Error::WrongRuleset {
-            what: event.kind().to_owned(),
-            ruleset: "opposed".into(),
-        }),
-        // Handled by the engine for both rulesets.
-        _ => Ok(()),
+/// The `opposed` ruleset (O1-O13). It has no `modifiersChanged` (P4):
+/// that event keeps the trait's `wrong_ruleset`.
+pub(crate) struct OpposedRules;
+
+impl Rules for OpposedRules {
+    const RULESET: Ruleset = Ruleset::Opposed;
+
+    fn enter_stealth(tx: &mut Tx, roll: &StealthRoll, ctx: &mut Ctx) -> Result<(), Error> {
+        enter_stealth(
+            tx,
+            roll.hider,
+            roll.roll,
+            roll.moved,
+            roll.sprinting,
+            roll.precautions,
+            roll.view,
+            ctx,
+        )
     }
+
+    fn view_changed(
+        tx: &mut Tx,
+        hider: &str,
+        moved: bool,
+        view: &[ViewEntry],
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        view_changed(tx, hider, moved, view, ctx)
+    }
+
+    fn perception_rolled(
+        tx: &mut Tx,
+        hider: &str,
+        observer: &str,
+        total: i64,
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        perception_rolled(tx, hider, observer, total, ctx)?;
+        note_exposure(tx, hider, observer);
+        Ok(())
+    }
+
+    fn point_out(
+        tx: &mut Tx,
+        hider: &str,
+        observer: &str,
+        allies: &[TokenId],
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        point_out(tx, hider, observer, allies, ctx)
+    }
+
+    fn attack(tx: &mut Tx, attack_: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
+        // P7's hit zone belongs to `percentile`.
+        if attack_.hit_zone.is_some() {
+            return Err(wrong_ruleset("hitZone", Self::RULESET));
+        }
+        attack(
+            tx,
+            attack_.attacker,
+            &attack_.targets,
+            attack_.noisy,
+            attack_.hits,
+            attack_.area,
+            ctx,
+        )
+    }
+
+    fn damage_taken(
+        tx: &mut Tx,
+        target: &str,
+        attacker: &str,
+        hits: u32,
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        damage_taken(tx, target, attacker, hits, ctx)
+    }
+
+    fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
+        sprint(tx, token, ctx);
+        Ok(())
+    }
+
+    fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
+        observer_updated(tx, observer, ctx);
+    }
+
+    fn turn_started(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+        turn_start(tx, combatant, ctx);
+    }
+
+    fn turn_ending(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+        turn_end(tx, combatant, ctx);
+    }
+
+    fn combat_ending(_tx: &mut Tx, _ctx: &mut Ctx) {}
 }
 
 /// O6: the held total as `observer` faces it: held total minus every
@@ -157,6 +203,9 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
         return;
     };
     if pair.perceived {
+        if pair.reason == PairReason::EnhancedSense {
+            locate(tx, hider, observer, trigger, ctx);
+        }
         return;
     }
     let stored = pair.perception_total;
@@ -167,8 +216,8 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
         // Nothing decides this pair yet: out of view, never checked.
         return;
     }
-    let hider_label = engine::label_ref(state, hider);
-    let observer_label = engine::label_ref(state, observer);
+    let hider_label = context::label_ref(state, hider);
+    let observer_label = context::label_ref(state, observer);
     let effective = effective_total(state, record, observer);
     if let Some(sense) = sense {
         let kind_en = if sense.targeting {
@@ -182,7 +231,7 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
             "sans ciblage"
         };
         ctx.both(
-            "O13",
+            Clause::O13,
             Some(hider),
             Some(observer),
             format!("{observer_label} perceives {hider_label} with {} ({kind_en}, range {}, distance {}), no precaution against it: no roll (O13).", sense.sense, sense.range, scene_units(distance.unwrap_or_default())),
@@ -192,6 +241,7 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
         );
         if let Some(pair) = tx.pair_mut(hider, observer) {
             pair.perceived = true;
+            pair.exposed = false;
             pair.reason = PairReason::EnhancedSense;
         }
         return;
@@ -199,9 +249,9 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
     if let Some(total) = stored {
         if total >= effective {
             let (clause, reason) = match trigger {
-                Trigger::View => ("O4", PairReason::PerceptionCheck),
-                Trigger::Penalty => ("O6", PairReason::Penalty),
-                Trigger::FreshRoll => ("O7", PairReason::PerceptionCheck),
+                Trigger::View => (Clause::O4, PairReason::PerceptionCheck),
+                Trigger::Penalty => (Clause::O6, PairReason::Penalty),
+                Trigger::FreshRoll => (Clause::O7, PairReason::PerceptionCheck),
             };
             ctx.both(
                 clause,
@@ -214,6 +264,7 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
             );
             if let Some(pair) = tx.pair_mut(hider, observer) {
                 pair.perceived = true;
+                pair.exposed = false;
                 pair.reason = reason;
             }
             return;
@@ -223,10 +274,10 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
         ctx.requests.push(Request::PerceptionCheck {
             hider: hider.to_owned(),
             observer: observer.to_owned(),
-            clause: "O4".into(),
+            clause: Clause::O4.into(),
         });
         ctx.gm(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
             format!("{observer_label} comes into clear view of {hider_label}: immediate Perception check against {effective} (O4)."),
@@ -234,6 +285,100 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
         );
         if let Some(pair) = tx.pair_mut(hider, observer) {
             pair.check_pending = true;
+        }
+    }
+}
+
+/// Whether `observer` knows `hider`'s exact space (O13): it perceives the
+/// hider, and not only through a non-targeting enhanced sense (pair reason
+/// `enhanced_sense` while no targeting sense reaches the hider). A
+/// successful O4 check locates it (the reason becomes `perception_check`).
+pub fn locates(state: &State, hider: &str, observer: &str) -> bool {
+    if !state.perceives(observer, hider) {
+        return false;
+    }
+    let Some(record) = state.hiders.get(hider) else {
+        return true;
+    };
+    match record.pairs.get(observer) {
+        Some(pair) if pair.reason == PairReason::EnhancedSense => {
+            uncountered_sense(state, record, observer, pair.distance).is_some_and(|s| s.targeting)
+        }
+        _ => true,
+    }
+}
+
+/// O13, *Decided*: an observer that perceives only the hider's presence
+/// (non-targeting sense) and has it in clear view makes one O4 check to
+/// locate it; a stored result locates it once it reaches the effective
+/// total (O6 penalties included). Until then O10 applies to its attacks.
+fn locate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
+    let state: &State = tx.state();
+    if locates(state, hider, observer) {
+        return;
+    }
+    let Some(record) = state.hiders.get(hider) else {
+        return;
+    };
+    let Some(pair) = record.pairs.get(observer) else {
+        return;
+    };
+    let effective = effective_total(state, record, observer);
+    let hider_label = context::label_ref(state, hider);
+    let observer_label = context::label_ref(state, observer);
+    match pair.perception_total {
+        Some(total) if total >= effective => {
+            let reason = match trigger {
+                Trigger::Penalty => PairReason::Penalty,
+                Trigger::View | Trigger::FreshRoll => PairReason::PerceptionCheck,
+            };
+            ctx.both(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                format!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label}, who sensed {hider_label}, now locates it (O13, O4)."),
+                format!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label}, qui détectait {hider_label}, le situe maintenant (O13, O4)."),
+                format!("{observer_label} pinpoints {hider_label}."),
+                format!("{observer_label} situe précisément {hider_label}."),
+            );
+            if let Some(pair) = tx.pair_mut(hider, observer) {
+                pair.reason = reason;
+            }
+        }
+        None if pair.clear_view && !pair.check_pending => {
+            ctx.requests.push(Request::PerceptionCheck {
+                hider: hider.to_owned(),
+                observer: observer.to_owned(),
+                clause: Clause::O13.into(),
+            });
+            ctx.gm(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                format!("{observer_label} senses {hider_label} and now has it in clear view: one Perception check against {effective} to locate it; until it succeeds, O10 applies (O13, O4)."),
+                format!("{observer_label} détecte {hider_label} et l'a maintenant en vue dégagée : un test de Perception contre {effective} pour le situer ; tant qu'il n'a pas réussi, O10 s'applique (O13, O4)."),
+            );
+            if let Some(pair) = tx.pair_mut(hider, observer) {
+                pair.check_pending = true;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// O5: remembers that a pair is exposed (clear view, failed check). The
+/// memory outlives the view: it is read and cleared at the end of the
+/// hider's turn, where a hider that did not move is revealed to every
+/// observer it was exposed to, even one that walked out of view.
+fn note_exposure(tx: &mut Tx, hider: &str, observer: &str) {
+    let exposed_now = tx
+        .hiders
+        .get(hider)
+        .and_then(|h| h.pairs.get(observer))
+        .is_some_and(|p| p.is_exposed() && !p.exposed);
+    if exposed_now {
+        if let Some(pair) = tx.pair_mut(hider, observer) {
+            pair.exposed = true;
         }
     }
 }
@@ -268,16 +413,16 @@ fn enter_stealth(
             id: hider.to_owned(),
         });
     }
-    if !(-engine::MAX_VALUE..=engine::MAX_VALUE).contains(&total) {
+    if !(-validate::MAX_VALUE..=validate::MAX_VALUE).contains(&total) {
         return Err(Error::out_of_range(
             "roll",
             total,
-            -engine::MAX_VALUE,
-            engine::MAX_VALUE,
+            -validate::MAX_VALUE,
+            validate::MAX_VALUE,
         ));
     }
-    engine::check_roll_allowed(tx, hider, "O7")?;
-    let label = engine::label(tx, hider);
+    combat::check_roll_allowed(tx, hider, Clause::O7)?;
+    let label = context::label(tx, hider);
 
     let fresh_roll = tx
         .hiders
@@ -308,11 +453,11 @@ fn enter_stealth(
                 Pair::new(false, PairReason::NotInViewAtEntry)
             });
         }
-        engine::record_view(tx, hider, view, || {
+        tx.record_view(hider, view, || {
             Pair::new(false, PairReason::NotInViewAtEntry)
         });
         ctx.both(
-            "O7",
+            Clause::O7,
             Some(hider),
             None,
             format!("{label} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7)."),
@@ -322,8 +467,9 @@ fn enter_stealth(
         );
         for observer in observers_of(tx, hider) {
             reevaluate(tx, hider, &observer, Trigger::FreshRoll, ctx);
+            note_exposure(tx, hider, &observer);
         }
-        engine::note_roll(tx, hider);
+        combat::note_roll(tx, hider);
         return Ok(());
     }
 
@@ -351,7 +497,7 @@ fn enter_stealth(
         pair.distance = entry.distance;
     }
     ctx.both(
-        "O1",
+        Clause::O1,
         Some(hider),
         None,
         format!("{label} enters stealth: Stealth check {total} is held (O1)."),
@@ -368,7 +514,7 @@ fn enter_stealth(
         if pair.clear_view {
             decided.push((observer.clone(), PairReason::WatchedAtEntry));
             ctx.both(
-                "O2",
+                Clause::O2,
                 Some(hider),
                 Some(observer),
                 format!("{observer_label} has {label} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."),
@@ -379,7 +525,7 @@ fn enter_stealth(
         } else if let Some(sense) = uncountered_sense(state, &record, observer, pair.distance) {
             decided.push((observer.clone(), PairReason::EnhancedSense));
             ctx.both(
-                "O13",
+                Clause::O13,
                 Some(hider),
                 Some(observer),
                 format!("{observer_label} perceives {label} with {} (range {}), no precaution against it: no roll (O13).", sense.sense, sense.range),
@@ -389,7 +535,7 @@ fn enter_stealth(
             );
         } else {
             ctx.gm(
-                "O2",
+                Clause::O2,
                 Some(hider),
                 Some(observer),
                 format!("{observer_label} has no clear view of {label} at entry: starts unperceiving (O2)."),
@@ -400,11 +546,12 @@ fn enter_stealth(
     for (observer, reason) in decided {
         if let Some(pair) = record.pairs.get_mut(&observer) {
             pair.perceived = true;
+            pair.exposed = false;
             pair.reason = reason;
         }
     }
     tx.insert_hider(hider, record);
-    engine::note_roll(tx, hider);
+    combat::note_roll(tx, hider);
     Ok(())
 }
 
@@ -416,17 +563,18 @@ fn view_changed(
     view: &[ViewEntry],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    engine::require_hiding(tx, hider)?;
+    tx.hiding(hider)?;
     if moved {
         if let Some(head) = tx.head_mut(hider) {
             *head.moved_this_turn = true;
         }
     }
-    engine::record_view(tx, hider, view, || {
+    tx.record_view(hider, view, || {
         Pair::new(false, PairReason::NotInViewAtEntry)
     });
     for entry in view {
         reevaluate(tx, hider, &entry.observer, Trigger::View, ctx);
+        note_exposure(tx, hider, &entry.observer);
     }
     Ok(())
 }
@@ -439,10 +587,12 @@ fn perception_rolled(
     total: i64,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let hider_label = engine::label(tx, hider);
-    let observer_label = engine::label(tx, observer);
-    let record = engine::require_hiding(tx, hider)?;
+    let hider_label = context::label(tx, hider);
+    let observer_label = context::label(tx, observer);
+    let record = tx.hiding(hider)?;
     let effective = effective_total(tx, record, observer);
+    // A targeting sense already gives the space (O13).
+    let presence_located = locates(tx, hider, observer);
     // O4: a stored result is never rolled again in this stealth attempt;
     // only a requested check (O9 sets `check_pending`) replaces it. (Fix: an
     // unrequested second check used to overwrite the stored result.)
@@ -453,7 +603,7 @@ fn perception_rolled(
         .and_then(|p| p.perception_total)
     {
         ctx.gm(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
             format!("{observer_label} already made its Perception check against {hider_label} ({stored}); a stored result is never rolled again in this attempt: {total} is ignored (O4)."),
@@ -468,9 +618,33 @@ fn perception_rolled(
     };
     pair.perception_total = Some(total);
     pair.check_pending = false;
+    if pair.perceived && pair.reason == PairReason::EnhancedSense && !presence_located {
+        // O13: the check that locates a hider sensed only by its presence.
+        if total >= effective {
+            pair.reason = PairReason::PerceptionCheck;
+            ctx.both(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                format!("Perception {total} ≥ stealth total {effective}: {observer_label}, who sensed {hider_label}, now locates it (O13, O4)."),
+                format!("Perception {total} ≥ total de discrétion {effective} : {observer_label}, qui détectait {hider_label}, le situe maintenant (O13, O4)."),
+                format!("{observer_label} pinpoints {hider_label}."),
+                format!("{observer_label} situe précisément {hider_label}."),
+            );
+        } else {
+            ctx.gm(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                format!("Perception {total} < stealth total {effective}: {observer_label} senses {hider_label} but does not locate it; O10 applies to its attacks; the result is stored (O13, O4)."),
+                format!("Perception {total} < total de discrétion {effective} : {observer_label} détecte {hider_label} mais ne le situe pas ; O10 s'applique à ses attaques ; le résultat est enregistré (O13, O4)."),
+            );
+        }
+        return Ok(());
+    }
     if pair.perceived {
         ctx.gm(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
             format!("{observer_label} already perceives {hider_label}; Perception {total} is stored (O4)."),
@@ -481,8 +655,9 @@ fn perception_rolled(
     pair.reason = PairReason::PerceptionCheck;
     if total >= effective {
         pair.perceived = true;
+        pair.exposed = false;
         ctx.both(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
             format!("Perception {total} ≥ stealth total {effective}: {observer_label} perceives {hider_label} (O4)."),
@@ -492,7 +667,7 @@ fn perception_rolled(
         );
     } else {
         ctx.gm(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
             format!("Perception {total} < stealth total {effective}: {observer_label} does not perceive {hider_label}; the result is stored (O4)."),
@@ -510,7 +685,7 @@ fn point_out(
     allies: &[String],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    engine::require_hiding(tx, hider)?;
+    tx.hiding(hider)?;
     if !tx.perceives(observer, hider) {
         return Err(Error::ObserverDoesNotPerceive {
             observer: observer.to_owned(),
@@ -525,9 +700,9 @@ fn point_out(
             });
         }
     }
-    let hider_label = engine::label(tx, hider);
-    let observer_label = engine::label(tx, observer);
-    let names: Vec<String> = allies.iter().map(|a| engine::label(tx, a)).collect();
+    let hider_label = context::label(tx, hider);
+    let observer_label = context::label(tx, observer);
+    let names: Vec<String> = allies.iter().map(|a| context::label(tx, a)).collect();
     for ally in allies {
         let already = tx
             .hiders
@@ -540,12 +715,13 @@ fn point_out(
         if let Some(pair) = tx.pair_entry(hider, ally, || Pair::new(true, PairReason::PointedOut)) {
             if !pair.perceived {
                 pair.perceived = true;
+                pair.exposed = false;
                 pair.reason = PairReason::PointedOut;
             }
         }
     }
     ctx.public(
-        "O3",
+        Clause::O3,
         Some(hider),
         Some(observer),
         format!(
@@ -567,28 +743,33 @@ fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
     }
 }
 
-/// O8, O9: an attack. From hiding, a noisy attack is a global penalty and
-/// the target makes an immediate Perception check.
+/// O8, O9: one attack instance. From hiding, a noisy instance is one global
+/// penalty (each hit counts; an area effect or several targets count once),
+/// and each target that does not perceive the attacker makes an immediate
+/// Perception check.
 fn attack(
     tx: &mut Tx,
     attacker: &str,
-    target: &str,
+    targets: &[&str],
     noisy: bool,
     hits: u32,
     area: bool,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let attacker_label = engine::label(tx, attacker);
-    let target_label = engine::label(tx, target);
+    let attacker_label = context::label(tx, attacker);
     let hiding = tx
         .hiders
         .get(attacker)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
+    let single = match targets {
+        [target] => Some(*target),
+        _ => None,
+    };
     if !hiding {
         ctx.gm(
-            "O8",
+            Clause::O8,
             Some(attacker),
-            Some(target),
+            single,
             format!("{attacker_label} is not hiding: the attack has no stealth effect."),
             format!(
                 "{attacker_label} ne se cache pas : l'attaque n'a pas d'effet sur la discrétion."
@@ -597,7 +778,8 @@ fn attack(
         return Ok(());
     }
     if noisy {
-        let instances = if area { 1 } else { i64::from(hits.max(1)) };
+        let once = area || targets.len() > 1;
+        let instances = if once { 1 } else { i64::from(hits.max(1)) };
         let amount = PENALTY_PER_HIT * instances;
         if let Some(attempt) = tx
             .head_mut(attacker)
@@ -606,21 +788,27 @@ fn attack(
             attempt.penalties.push(Penalty {
                 amount,
                 scope: PenaltyScope::All {},
-                clause: "O8".into(),
+                clause: Clause::O8.into(),
             });
         }
-        let how_en = if area {
-            "an area effect counts once".to_owned()
+        let (how_en, how_fr) = if area {
+            (
+                "an area effect counts once".to_owned(),
+                "un effet de zone compte une fois".to_owned(),
+            )
+        } else if once {
+            (
+                format!("one attack on {} targets counts once", targets.len()),
+                format!("une attaque sur {} cibles compte une fois", targets.len()),
+            )
         } else {
-            format!("{instances} hit(s) × 5")
-        };
-        let how_fr = if area {
-            "un effet de zone compte une fois".to_owned()
-        } else {
-            format!("{instances} coup(s) × 5")
+            (
+                format!("{instances} hit(s) × 5"),
+                format!("{instances} coup(s) × 5"),
+            )
         };
         ctx.gm(
-            "O8",
+            Clause::O8,
             Some(attacker),
             None,
             format!("Noisy attack by {attacker_label}: -{amount} to the held total for every observer ({how_en}) (O8)."),
@@ -629,14 +817,18 @@ fn attack(
         recompare_all(tx, attacker, ctx);
     } else {
         ctx.gm(
-            "O8",
+            Clause::O8,
             Some(attacker),
             None,
             format!("Silent attack by {attacker_label}: no penalty (O8)."),
             format!("Attaque silencieuse de {attacker_label} : aucun malus (O8)."),
         );
     }
-    if !tx.perceives(target, attacker) {
+    for &target in targets {
+        if tx.perceives(target, attacker) {
+            continue;
+        }
+        let target_label = context::label(tx, target);
         let effective = tx
             .hiders
             .get(attacker)
@@ -650,10 +842,10 @@ fn attack(
         ctx.requests.push(Request::PerceptionCheck {
             hider: attacker.to_owned(),
             observer: target.to_owned(),
-            clause: "O9".into(),
+            clause: Clause::O9.into(),
         });
         ctx.both(
-            "O9",
+            Clause::O9,
             Some(attacker),
             Some(target),
             format!("{target_label} knows the direction of the attack and makes an immediate Perception check against {effective} (O9)."),
@@ -674,10 +866,10 @@ fn damage_taken(
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
     let side = tx.creature("attacker", attacker)?.side.clone();
-    let attacker_label = engine::label(tx, attacker);
-    let target_label = engine::label(tx, target);
+    let attacker_label = context::label(tx, attacker);
+    let target_label = context::label(tx, target);
     let amount = PENALTY_PER_HIT * i64::from(hits);
-    engine::require_hiding(tx, target)?;
+    tx.hiding(target)?;
     if let Some(attempt) = tx
         .head_mut(target)
         .and_then(|head| head.attempt.opposed_mut())
@@ -688,11 +880,11 @@ fn damage_taken(
                 attacker: attacker.to_owned(),
                 side: side.clone(),
             },
-            clause: "O11".into(),
+            clause: Clause::O11.into(),
         });
     }
     ctx.gm(
-        "O11",
+        Clause::O11,
         Some(target),
         Some(attacker),
         format!("{target_label} takes {hits} damaging hit(s) from {attacker_label}: -{amount} against the allies of {attacker_label} (side `{side}`), not {attacker_label} itself (O11)."),
@@ -704,7 +896,7 @@ fn damage_taken(
 
 /// O12: sprinting while hidden ends the attempt.
 fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
-    let label = engine::label(tx, token);
+    let label = context::label(tx, token);
     let hiding = tx
         .hiders
         .get(token)
@@ -712,7 +904,7 @@ fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
     if hiding {
         tx.remove_hider(token);
         ctx.public(
-            "O12",
+            Clause::O12,
             Some(token),
             None,
             format!("{label} sprints: the stealth attempt ends and everyone perceives them (O12)."),
@@ -720,7 +912,7 @@ fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
         );
     } else {
         ctx.gm(
-            "O12",
+            Clause::O12,
             Some(token),
             None,
             format!("{label} sprints and cannot enter stealth this movement (O12)."),
@@ -738,9 +930,9 @@ pub(crate) fn turn_start(state: &State, combatant: &str, ctx: &mut Ctx) {
         .get(combatant)
         .is_some_and(|h| h.phase == HiderPhase::Hiding)
     {
-        let label = engine::label(state, combatant);
+        let label = context::label(state, combatant);
         ctx.gm(
-            "O7",
+            Clause::O7,
             Some(combatant),
             None,
             format!("Turn of {label}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7)."),
@@ -749,9 +941,13 @@ pub(crate) fn turn_start(state: &State, combatant: &str, ctx: &mut Ctx) {
     }
 }
 
-/// O5: at the end of the hider's turn, exposed pairs whose view holds become perceived.
+/// O5: at the end of the hider's turn, its exposed pairs (clear view and a
+/// failed check, now or earlier in the turn) become perceived, unless the
+/// hider moved during the turn and the view is now broken. *Decided* (the
+/// seed read literally): a hider that did not move is revealed to its
+/// exposed observers even when one of them walked out of view.
 pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
-    let label = engine::label(tx, combatant);
+    let label = context::label(tx, combatant);
     let Some(record) = tx
         .hiders
         .get(combatant)
@@ -762,36 +958,62 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
     let moved = record.moved_this_turn;
     // (Fix: a pair whose first check was still pending counted as exposed;
     // O5 needs a failed check, see `Pair::is_exposed`.)
-    let exposed: Vec<String> = record
-        .pairs
-        .iter()
-        .filter(|(o, p)| p.is_exposed() && tx.creatures.contains_key(*o))
-        .map(|(o, _)| o.clone())
+    let mut in_view = Vec::new();
+    let mut broken = Vec::new();
+    let mut remembered = Vec::new();
+    for (observer, pair) in &record.pairs {
+        if pair.exposed {
+            remembered.push(observer.clone());
+        }
+        if pair.perceived || !tx.creatures.contains_key(observer) {
+            continue;
+        }
+        if pair.is_exposed() {
+            in_view.push(observer.clone());
+        } else if pair.exposed {
+            broken.push(observer.clone());
+        }
+    }
+    let revealed: Vec<(String, bool)> = in_view
+        .into_iter()
+        .map(|o| (o, true))
+        .chain(broken.iter().filter(|_| !moved).map(|o| (o.clone(), false)))
         .collect();
-    let broken: Vec<String> = record
-        .pairs
-        .iter()
-        .filter(|(_, p)| !p.clear_view && !p.perceived && p.perception_total.is_some())
-        .map(|(o, _)| o.clone())
-        .collect();
-    for observer in exposed {
-        let observer_label = engine::label(tx, &observer);
-        if let Some(pair) = tx.pair_mut(combatant, &observer) {
+    for (observer, still_in_view) in &revealed {
+        let observer_label = context::label(tx, observer);
+        if let Some(pair) = tx.pair_mut(combatant, observer) {
             pair.perceived = true;
+            pair.exposed = false;
             pair.reason = PairReason::Exposure;
         }
-        ctx.public(
-            "O5",
-            Some(combatant),
-            Some(&observer),
-            format!("{label} ends the turn still in clear view of {observer_label}: {observer_label} perceives {label} (O5)."),
-            format!("{label} finit son tour toujours en vue dégagée de {observer_label} : {observer_label} perçoit {label} (O5)."),
-        );
+        if *still_in_view {
+            ctx.public(
+                Clause::O5,
+                Some(combatant),
+                Some(observer),
+                format!("{label} ends the turn still in clear view of {observer_label}: {observer_label} perceives {label} (O5)."),
+                format!("{label} finit son tour toujours en vue dégagée de {observer_label} : {observer_label} perçoit {label} (O5)."),
+            );
+        } else {
+            ctx.public(
+                Clause::O5,
+                Some(combatant),
+                Some(observer),
+                format!("{label} did not move this turn: the broken view does not keep it hidden from {observer_label}, who perceives {label} (O5)."),
+                format!("{label} ne s'est pas déplacé ce tour-ci : la vue rompue ne le cache pas de {observer_label}, qui perçoit {label} (O5)."),
+            );
+        }
+    }
+    // The exposure is settled: what is left of it ends with the turn.
+    for observer in &remembered {
+        if let Some(pair) = tx.pair_mut(combatant, observer) {
+            pair.exposed = false;
+        }
     }
     if moved && !broken.is_empty() {
-        let names: Vec<String> = broken.iter().map(|o| engine::label(tx, o)).collect();
+        let names: Vec<String> = broken.iter().map(|o| context::label(tx, o)).collect();
         ctx.gm(
-            "O5",
+            Clause::O5,
             Some(combatant),
             None,
             format!(
@@ -828,4 +1050,94 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
         }
         reevaluate(tx, &hider, observer, Trigger::View, ctx);
     }
+}
+
+// ---------------------------------------------------------------- queries
+
+/// O10, O13: how an attacker rolls against a hider.
+pub(crate) fn attack_hidden(
+    state: &State,
+    query: &HiddenAttackQuery,
+) -> Result<HiddenAttackResult, Error> {
+    require(state, Ruleset::Opposed, "attackHidden")?;
+    state.creature("attacker", &query.attacker)?;
+    state.creature("target", &query.target)?;
+    let a = context::label(state, &query.attacker);
+    let t = context::label(state, &query.target);
+    let result = |mode, clause: Clause, en: String, fr: String| HiddenAttackResult {
+        mode,
+        clause: clause.id().to_owned(),
+        en,
+        fr,
+    };
+    if query.area {
+        return Ok(result(
+            AttackMode::Normal,
+            Clause::O10,
+            format!("An area effect covering {t}'s space affects it normally (O10)."),
+            format!("Un effet de zone couvrant la case de {t} l'affecte normalement (O10)."),
+        ));
+    }
+    let record = state.hiders.get(&query.target);
+    if let Some(record) = record {
+        let pair = record.pairs.get(&query.attacker);
+        let targeting = uncountered_sense(
+            state,
+            record,
+            &query.attacker,
+            pair.and_then(|p| p.distance),
+        )
+        .filter(|s| s.targeting)
+        .cloned();
+        if let Some(sense) = targeting {
+            return Ok(result(
+                AttackMode::Normal,
+                Clause::O13,
+                format!(
+                    "{a}'s {} gives {t}'s exact space: a normal attack (O13).",
+                    sense.sense
+                ),
+                format!(
+                    "Le sens {} de {a} donne la case exacte de {t} : attaque normale (O13).",
+                    sense.sense
+                ),
+            ));
+        }
+        // O13: a non-targeting sense gives presence only, so O10 still
+        // applies to an attacker that perceives the hider only through it.
+        // (Fix: such an attacker used to attack normally.)
+        let presence_only = pair.is_some_and(|p| p.reason == PairReason::EnhancedSense);
+        if state.perceives(&query.attacker, &query.target) {
+            if !presence_only {
+                return Ok(result(
+                    AttackMode::Normal,
+                    Clause::O10,
+                    format!("{a} perceives {t}: a normal attack (O10)."),
+                    format!("{a} perçoit {t} : attaque normale (O10)."),
+                ));
+            }
+            return Ok(if query.aimed_at_space {
+                result(AttackMode::Disadvantage, Clause::O13, format!("{a} senses {t}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."))
+            } else {
+                result(AttackMode::Miss, Clause::O13, format!("{a} senses {t}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."))
+            });
+        }
+    } else {
+        return Ok(result(
+            AttackMode::Normal,
+            Clause::O10,
+            format!("{t} is not hiding: a normal attack (O10)."),
+            format!("{t} ne se cache pas : attaque normale (O10)."),
+        ));
+    }
+    Ok(if query.aimed_at_space {
+        result(AttackMode::Disadvantage, Clause::O10, format!("{a} does not perceive {t} but aims at its actual space: Accuracy with disadvantage (O10)."), format!("{a} ne perçoit pas {t} mais vise sa case réelle : Précision avec désavantage (O10)."))
+    } else {
+        result(
+            AttackMode::Miss,
+            Clause::O10,
+            format!("{a} does not perceive {t} and aims elsewhere: the attack misses (O10)."),
+            format!("{a} ne perçoit pas {t} et vise ailleurs : l'attaque échoue (O10)."),
+        )
+    })
 }

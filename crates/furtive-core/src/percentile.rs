@@ -6,14 +6,22 @@
 //! after which everyone perceives the hider (P9). Knockout (P8), pickpocket
 //! (P10) and locating (P5) are queries, in [`crate::query`].
 
-use crate::engine::{self, Ctx};
+use std::collections::BTreeSet;
+
+use crate::clause::Clause;
+use crate::combat;
+use crate::context::{self, Ctx};
 use crate::error::Error;
-use crate::event::{Event, ViewEntry};
+use crate::event::ViewEntry;
 use crate::journal::Tx;
-use crate::outcome::Request;
+use crate::outcome::{Decision, Request};
+use crate::query::{
+    decision, require, DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery,
+};
+use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
-    Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt,
-    SituationModifier, State, Surprise,
+    Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt, Ruleset,
+    SituationModifier, State, Surprise, TokenId,
 };
 
 /// P1: the tier value added to Furtivité: F < 50 -> floor(D/2);
@@ -39,46 +47,97 @@ pub fn perceives(score: i64, acuity_sum: i64) -> bool {
     score <= acuity_sum
 }
 
-pub(crate) fn apply(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
-    match event {
-        Event::EnterStealth {
-            hider,
-            roll,
-            modifiers,
-            sprinting,
-            view,
-            ..
-        } => enter_stealth(tx, hider, *roll, modifiers, *sprinting, view, ctx),
-        Event::ViewChanged { hider, moved, view } => {
-            engine::require_hiding(tx, hider)?;
-            engine::record_view(tx, hider, view, || {
-                Pair::new(true, PairReason::AcuityComparison)
-            });
-            if *moved {
-                if let Some(head) = tx.head_mut(hider) {
-                    *head.moved_this_turn = true;
-                }
+/// The `percentile` ruleset (P1-P11). It has no `perceptionRolled`,
+/// `pointOut` or `damageTaken` (opposed clauses): those keep the trait's
+/// `wrong_ruleset`.
+pub(crate) struct PercentileRules;
+
+impl Rules for PercentileRules {
+    const RULESET: Ruleset = Ruleset::Percentile;
+
+    fn enter_stealth(tx: &mut Tx, roll: &StealthRoll, ctx: &mut Ctx) -> Result<(), Error> {
+        enter_stealth(
+            tx,
+            roll.hider,
+            roll.roll,
+            roll.modifiers,
+            roll.sprinting,
+            roll.view,
+            ctx,
+        )
+    }
+
+    /// Clear view plays no part in P3; it is stored for the caller.
+    fn view_changed(
+        tx: &mut Tx,
+        hider: &str,
+        moved: bool,
+        view: &[ViewEntry],
+        _ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        tx.hiding(hider)?;
+        tx.record_view(hider, view, || {
+            Pair::new(true, PairReason::AcuityComparison)
+        });
+        if moved {
+            if let Some(head) = tx.head_mut(hider) {
+                *head.moved_this_turn = true;
             }
-            Ok(())
         }
-        Event::Attack {
-            attacker,
-            target,
-            hit_zone,
-            ..
-        } => attack(tx, attacker, target, *hit_zone, ctx),
-        Event::ModifiersChanged { hider, modifiers } => {
-            modifiers_changed(tx, hider, modifiers, ctx)
+        Ok(())
+    }
+
+    fn attack(tx: &mut Tx, attack_: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
+        attack(
+            tx,
+            attack_.attacker,
+            &attack_.targets,
+            attack_.hit_zone,
+            ctx,
+        )
+    }
+
+    fn modifiers_changed(
+        tx: &mut Tx,
+        hider: &str,
+        modifiers: &Modifiers,
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        modifiers_changed(tx, hider, modifiers, ctx)
+    }
+
+    fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
+        sprint(tx, token, ctx)
+    }
+
+    fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
+        observer_updated(tx, observer, ctx);
+    }
+
+    fn turn_started(_tx: &mut Tx, _combatant: &str, _ctx: &mut Ctx) {}
+
+    fn turn_ending(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+        turn_end(tx, combatant, ctx);
+    }
+
+    /// P6 / P9: a surprise still running (made outside combat, or by a
+    /// combatant whose turn is not the current one) ends with the combat,
+    /// and so does the turn of a hider that attacked: everyone perceives
+    /// the attacker, as at the end of its turn. (Fix: the surprises used to
+    /// be dropped without the P9 reveal.)
+    fn combat_ending(tx: &mut Tx, ctx: &mut Ctx) {
+        let attacked = tx.hiders.iter().filter(|(_, h)| {
+            h.phase == HiderPhase::Hiding && h.attempt.percentile().is_some_and(|a| a.attacked)
+        });
+        let attackers: BTreeSet<TokenId> = tx
+            .surprises
+            .iter()
+            .map(|s| s.attacker.clone())
+            .chain(attacked.map(|(id, _)| id.clone()))
+            .collect();
+        for attacker in attackers {
+            turn_end(tx, &attacker, ctx);
         }
-        Event::Sprint { token } => sprint(tx, token, ctx),
-        Event::PerceptionRolled { .. } | Event::PointOut { .. } | Event::DamageTaken { .. } => {
-            Err(Error::WrongRuleset {
-                what: event.kind().to_owned(),
-                ruleset: "percentile".into(),
-            })
-        }
-        // Handled by the engine for both rulesets.
-        _ => Ok(()),
     }
 }
 
@@ -144,9 +203,9 @@ fn enter_stealth(
         return Err(Error::out_of_range("roll", d100, 1, 100));
     }
     let d100 = d100 as u32;
-    engine::check_roll_allowed(tx, hider, "P9")?;
+    combat::check_roll_allowed(tx, hider, Clause::P9)?;
     let state: &State = tx.state();
-    let label = engine::label(state, hider);
+    let label = context::label(state, hider);
     let hider_creature = state.creature("hider", hider)?;
     let stealth_skill = hider_creature.stealth_skill;
 
@@ -189,7 +248,7 @@ fn enter_stealth(
             .push(SituationModifier::AlreadyPerceived);
         already_perceived_added = true;
         ctx.gm(
-            "P9",
+            Clause::P9,
             Some(hider),
             None,
             format!("{perceiving} observer(s) already perceive {label}: already perceived -100 is added (P9)."),
@@ -201,7 +260,7 @@ fn enter_stealth(
     let (list_en, list_fr) = describe_modifiers(&modifiers);
     let modifier_total = modifiers.total();
     ctx.both(
-        "P1",
+        Clause::P1,
         Some(hider),
         None,
         format!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({list_en}) (P1, P2)."),
@@ -210,12 +269,19 @@ fn enter_stealth(
         format!("{label} fait un jet de Furtivité."),
     );
 
+    // P9: an attack made this turn still reveals the hider at its end,
+    // whatever roll it makes after it.
+    let attacked = previous
+        .filter(|p| p.phase == HiderPhase::Hiding)
+        .and_then(|p| p.attempt.percentile())
+        .is_some_and(|a| a.attacked);
     let mut record = Hider::new(Attempt::Percentile(PercentileAttempt {
         d100,
         modifiers,
         score,
         pending_modifiers: None,
         already_perceived_added,
+        attacked,
     }));
     if let Some(previous) = previous {
         record.moved_this_turn = previous.moved_this_turn;
@@ -255,7 +321,7 @@ fn enter_stealth(
         pair.reason = PairReason::AcuityComparison;
     }
     tx.insert_hider(hider, record);
-    engine::note_roll(tx, hider);
+    combat::note_roll(tx, hider);
     Ok(())
 }
 
@@ -273,7 +339,7 @@ fn compare(
     let perceived = perceives(score, acuity_sum);
     if perceived {
         ctx.gm(
-            "P3",
+            Clause::P3,
             Some(hider),
             Some(observer),
             format!("score {score} ≤ acuity sum {acuity_sum}: {observer_label} perceives {hider_label} (P3)."),
@@ -281,7 +347,7 @@ fn compare(
         );
     } else {
         ctx.gm(
-            "P3",
+            Clause::P3,
             Some(hider),
             Some(observer),
             format!("score {score} > acuity sum {acuity_sum}: {observer_label} does not perceive {hider_label} (P3)."),
@@ -312,7 +378,7 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
         .filter_map(|(id, h)| {
             let score = h.attempt.percentile()?.score;
             let perceived = compare(
-                &engine::label(tx, id),
+                &context::label(tx, id),
                 score,
                 id,
                 observer,
@@ -333,16 +399,67 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
     }
 }
 
-/// P6, P7: an attack by a hider on a target that does not perceive it.
+/// P6, P7, P9: one attack instance against `targets` (O8: several for an
+/// area effect or a multi-target spell). Each target that does not perceive
+/// a hiding attacker is surprised (P6), with the chosen hit zone (P7). Any
+/// attack from hiding, surprise or not, reveals the attacker at the end of
+/// its turn (P9, *Decided*: "il a attiré l'attention").
 fn attack(
+    tx: &mut Tx,
+    attacker: &str,
+    targets: &[&str],
+    hit_zone: Option<HitZone>,
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    let surprises = |tx: &Tx| {
+        tx.surprises
+            .iter()
+            .filter(|s| s.attacker == attacker)
+            .count()
+    };
+    let before = surprises(tx);
+    for &target in targets {
+        attack_target(tx, attacker, target, hit_zone, ctx)?;
+    }
+    // A surprise already says the attacker is seen at its turn end (P6).
+    let surprised = surprises(tx) > before;
+    let from_hiding = tx
+        .hiders
+        .get(attacker)
+        .filter(|h| h.phase == HiderPhase::Hiding)
+        .and_then(|h| h.attempt.percentile())
+        .is_some_and(|a| !a.attacked);
+    if from_hiding {
+        if let Some(attempt) = tx
+            .head_mut(attacker)
+            .and_then(|head| head.attempt.percentile_mut())
+        {
+            attempt.attacked = true;
+        }
+    }
+    if from_hiding && !surprised {
+        let label = context::label(tx, attacker);
+        ctx.gm(
+            Clause::P9,
+            Some(attacker),
+            None,
+            format!("{label} attacked from hiding: everyone will perceive {label} at the end of its turn (P9)."),
+            format!("{label} a attaqué depuis sa cachette : tout le monde le percevra à la fin de son tour (P9)."),
+        );
+    }
+    Ok(())
+}
+
+/// P6, P7: an attack by a hider on one target that does not perceive it.
+fn attack_target(
     tx: &mut Tx,
     attacker: &str,
     target: &str,
     hit_zone: Option<HitZone>,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let attacker_label = engine::label(tx, attacker);
-    let target_label = engine::label(tx, target);
+    let attacker_label = context::label(tx, attacker);
+    let target_label = context::label(tx, target);
     if tx.surprise(attacker, target).is_some() {
         if hit_zone.is_some() {
             return Err(Error::HitZoneNotAllowed {
@@ -357,7 +474,7 @@ fn attack(
             surprise.attacks = surprise.attacks.saturating_add(1);
         }
         ctx.gm(
-            "P6",
+            Clause::P6,
             Some(attacker),
             Some(target),
             format!("{target_label} is still defenseless against {attacker_label} this turn (P6)."),
@@ -376,7 +493,7 @@ fn attack(
             });
         }
         ctx.gm(
-            "P6",
+            Clause::P6,
             Some(attacker),
             Some(target),
             format!("{target_label} perceives {attacker_label}: no surprise (P6)."),
@@ -391,7 +508,7 @@ fn attack(
         first_hit_zone: hit_zone,
     });
     ctx.public(
-        "P6",
+        Clause::P6,
         Some(attacker),
         Some(target),
         format!("Surprise! {target_label} is defenseless against {attacker_label} until the end of {attacker_label}'s turn; allies that do not perceive {attacker_label} cannot defend {target_label} (P6)."),
@@ -400,7 +517,7 @@ fn attack(
     if let Some(zone) = hit_zone {
         let (en, fr) = zone_names(zone);
         ctx.public(
-            "P7",
+            Clause::P7,
             Some(attacker),
             Some(target),
             format!("{attacker_label} chooses the hit zone of this first attack: {en} (P7)."),
@@ -442,7 +559,8 @@ fn callers_modifiers(record: &PercentileAttempt) -> Modifiers {
 
 /// The percentile roll of a token that is hiding, or `not_hiding`.
 fn hiding_attempt<'a>(state: &'a State, hider: &str) -> Result<&'a PercentileAttempt, Error> {
-    engine::require_hiding(state, hider)?
+    state
+        .hiding(hider)?
         .attempt
         .percentile()
         .ok_or_else(|| Error::NotHiding {
@@ -457,11 +575,11 @@ fn modifiers_changed(
     modifiers: &Modifiers,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let label = engine::label(tx, hider);
+    let label = context::label(tx, hider);
     let record = hiding_attempt(tx, hider)?;
     if callers_modifiers(record).same_as(modifiers) {
         ctx.gm(
-            "P4",
+            Clause::P4,
             Some(hider),
             None,
             format!("The modifiers of {label} did not change: the score stays (P4)."),
@@ -480,10 +598,10 @@ fn modifiers_changed(
     ctx.requests.push(Request::StealthRoll {
         hider: hider.to_owned(),
         modifiers: modifiers.clone(),
-        clause: "P4".into(),
+        clause: Clause::P4.into(),
     });
     ctx.both(
-        "P4",
+        Clause::P4,
         Some(hider),
         None,
         format!("The situation changed ({list_en}): {label} must roll again; score {score} stays in force until the new roll (P4)."),
@@ -497,9 +615,9 @@ fn modifiers_changed(
 /// P2/P4: sprinting while hiding turns the `sprint` modifier on.
 fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
     let Ok(record) = hiding_attempt(tx, token) else {
-        let label = engine::label(tx, token);
+        let label = context::label(tx, token);
         ctx.gm(
-            "P2",
+            Clause::P2,
             Some(token),
             None,
             format!("{label} sprints; not hiding, so nothing changes."),
@@ -514,7 +632,9 @@ fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
     modifiers_changed(tx, token, &modifiers, ctx)
 }
 
-/// P6 expiry and P9 reveal at the end of `combatant`'s turn.
+/// P6 expiry and P9 reveal at the end of `combatant`'s turn: its surprises
+/// end, and a hider that attacked this turn (surprise or not) is perceived
+/// by everyone; its record stays, `revealed`, so the next roll carries -100.
 pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
     let ended: Vec<Surprise> = tx
         .surprises
@@ -522,47 +642,74 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
         .filter(|s| s.attacker == combatant)
         .cloned()
         .collect();
-    if ended.is_empty() {
+    let attacked = tx
+        .hiders
+        .get(combatant)
+        .filter(|h| h.phase == HiderPhase::Hiding)
+        .and_then(|h| h.attempt.percentile())
+        .is_some_and(|a| a.attacked);
+    if ended.is_empty() && !attacked {
         return;
     }
-    tx.surprises_mut().retain(|s| s.attacker != combatant);
-    let label = engine::label(tx, combatant);
+    let label = context::label(tx, combatant);
+    if !ended.is_empty() {
+        tx.surprises_mut().retain(|s| s.attacker != combatant);
+    }
     for surprise in &ended {
-        let target_label = engine::label(tx, &surprise.target);
+        let target_label = context::label(tx, &surprise.target);
         ctx.public(
-            "P6",
+            Clause::P6,
             Some(combatant),
             Some(&surprise.target),
             format!("{target_label} is no longer defenseless against {label} (P6)."),
             format!("{target_label} n'est plus sans défense face à {label} (P6)."),
         );
     }
-    if let Some(record) = tx.hiders.get(combatant) {
-        let observers: Vec<String> = record.pairs.keys().cloned().collect();
-        let pending = record
-            .attempt
-            .percentile()
-            .is_some_and(|a| a.pending_modifiers.is_some());
-        tx.set_phase(combatant, HiderPhase::Revealed);
-        if pending {
-            if let Some(attempt) = tx
-                .head_mut(combatant)
-                .and_then(|head| head.attempt.percentile_mut())
-            {
-                attempt.pending_modifiers = None;
-            }
+    let Some(record) = tx.hiders.get(combatant) else {
+        return;
+    };
+    let observers: Vec<String> = record.pairs.keys().cloned().collect();
+    let reason = if ended.is_empty() {
+        PairReason::Attacked
+    } else {
+        PairReason::SurpriseEnded
+    };
+    let needs_reset = record
+        .attempt
+        .percentile()
+        .is_some_and(|a| a.pending_modifiers.is_some() || a.attacked);
+    tx.set_phase(combatant, HiderPhase::Revealed);
+    if needs_reset {
+        if let Some(attempt) = tx
+            .head_mut(combatant)
+            .and_then(|head| head.attempt.percentile_mut())
+        {
+            attempt.pending_modifiers = None;
+            attempt.attacked = false;
         }
-        for observer in observers {
-            if let Some(pair) = tx.pair_mut(combatant, &observer) {
-                pair.perceived = true;
-                pair.reason = PairReason::SurpriseEnded;
-            }
+    }
+    for observer in observers {
+        if let Some(pair) = tx.pair_mut(combatant, &observer) {
+            pair.perceived = true;
+            pair.reason = reason;
         }
-        // B3 / P2: the -100 is a modifier, hidden from players by default;
-        // the public text names it without the number. (Fix: the public
-        // entry used to show "-100" whatever the setting.)
+    }
+    // B3 / P2: the -100 is a modifier, hidden from players by default;
+    // the public text names it without the number. (Fix: the public
+    // entry used to show "-100" whatever the setting.)
+    if ended.is_empty() {
         ctx.both(
-            "P9",
+            Clause::P9,
+            Some(combatant),
+            None,
+            format!("{label} attacked this turn and drew attention: everyone perceives {label}; a new stealth roll carries already perceived -100 (P9)."),
+            format!("{label} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."),
+            format!("{label} attacked this turn and drew attention: everyone perceives {label}; a new stealth roll will be harder (P9)."),
+            format!("{label} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité sera plus difficile (P9)."),
+        );
+    } else {
+        ctx.both(
+            Clause::P9,
             Some(combatant),
             None,
             format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries already perceived -100 (P9)."),
@@ -571,4 +718,213 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
             format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité sera plus difficile (P9)."),
         );
     }
+}
+
+// ---------------------------------------------------------------- queries
+// P5, P6, P8, P10: questions about the state that change nothing; the
+// public wrappers (validation, JSON) are in `crate::query`.
+
+/// P5: an observer that does not perceive the hider may not locate it.
+pub(crate) fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
+    require(state, Ruleset::Percentile, "canLocate")?;
+    state.creature("observer", &query.observer)?;
+    state.creature("hider", &query.hider)?;
+    let o = context::label(state, &query.observer);
+    let h = context::label(state, &query.hider);
+    Ok(if state.perceives(&query.observer, &query.hider) {
+        decision(
+            true,
+            Clause::P5,
+            format!("{o} perceives {h} and may roll acuities to locate it (P5)."),
+            format!("{o} perçoit {h} et peut faire des jets d'acuité pour le situer (P5)."),
+        )
+    } else {
+        decision(
+            false,
+            Clause::P5,
+            format!("{o} does not perceive {h}: it may not attempt to locate it (P5)."),
+            format!("{o} ne perçoit pas {h} : il ne peut pas tenter de le situer (P5)."),
+        )
+    })
+}
+
+/// P6: may the defender defend the target against the attacker? (In
+/// `opposed` there are no surprises, so this answers yes.)
+pub(crate) fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
+    state.creature("defender", &query.defender)?;
+    state.creature("target", &query.target)?;
+    state.creature("attacker", &query.attacker)?;
+    let d = context::label(state, &query.defender);
+    let t = context::label(state, &query.target);
+    let a = context::label(state, &query.attacker);
+    if state.surprise(&query.attacker, &query.target).is_none() {
+        return Ok(decision(
+            true,
+            Clause::P6,
+            format!("{t} is not surprised by {a}: {d} may defend (P6)."),
+            format!("{t} n'est pas surpris par {a} : {d} peut défendre (P6)."),
+        ));
+    }
+    if query.defender == query.target {
+        return Ok(decision(false, Clause::P6, format!("{t} is defenseless against {a} this turn: no dodge, block or parry (P6)."), format!("{t} est sans défense face à {a} ce tour-ci : ni esquive, ni blocage, ni parade (P6).")));
+    }
+    if query.defender == query.attacker {
+        return Ok(decision(
+            false,
+            Clause::P6,
+            format!("{d} is the attacker (P6)."),
+            format!("{d} est l'attaquant (P6)."),
+        ));
+    }
+    Ok(if state.perceives(&query.defender, &query.attacker) {
+        decision(
+            true,
+            Clause::P6,
+            format!("{d} perceives {a} and may defend {t} (P6)."),
+            format!("{d} perçoit {a} et peut défendre {t} (P6)."),
+        )
+    } else {
+        decision(
+            false,
+            Clause::P6,
+            format!("{d} does not perceive {a} and cannot defend {t} this turn (P6)."),
+            format!("{d} ne perçoit pas {a} et ne peut pas défendre {t} ce tour-ci (P6)."),
+        )
+    })
+}
+
+/// P7 + P8: the knockout attempt after a surprise attack to the head.
+pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
+    require(state, Ruleset::Percentile, "knockout")?;
+    let attacker = state.creature("attacker", &query.attacker)?;
+    state.creature("target", &query.target)?;
+    if let Some(d100) = query.d100 {
+        if !(1..=100).contains(&d100) {
+            return Err(Error::out_of_range("d100", d100, 1, 100));
+        }
+    }
+    if let Some(raw) = query.raw_damage {
+        if raw > 100_000 {
+            return Err(Error::out_of_range("rawDamage", raw, 0, 100_000));
+        }
+    }
+    let chance = attacker
+        .base_stealth_skill
+        .unwrap_or(attacker.stealth_skill);
+    let minutes = 1 + attacker.strength / 5;
+    let a = context::label(state, &query.attacker);
+    let t = context::label(state, &query.target);
+    let refuse = |en: String, fr: String| KnockoutResult {
+        allowed: false,
+        chance,
+        minutes,
+        damage: None,
+        knocked_out: None,
+        clause: Clause::P8.into(),
+        en,
+        fr,
+    };
+    let Some(surprise) = state.surprise(&query.attacker, &query.target) else {
+        return Ok(refuse(
+            format!("{t} is not defenseless against {a}: no knockout (P8)."),
+            format!("{t} n'est pas sans défense face à {a} : pas d'assommement (P8)."),
+        ));
+    };
+    match surprise.first_hit_zone {
+        Some(HitZone::Head) => {}
+        Some(zone) => {
+            let (en, fr) = zone_names(zone);
+            return Ok(refuse(
+                format!("The first attack aimed at the {en}, not the head: no knockout (P7, P8)."),
+                format!(
+                    "La première attaque visait {fr}, pas la tête : pas d'assommement (P7, P8)."
+                ),
+            ));
+        }
+        None => {
+            return Ok(refuse(
+                "The first attack did not choose the head: no knockout (P7, P8).".into(),
+                "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8).".into(),
+            ));
+        }
+    }
+    // P7/P8: the knockout is part of the first attack of the surprise (the
+    // one whose zone the attacker chose); a later attack cannot attempt it.
+    if surprise.attacks > 1 {
+        return Ok(refuse(
+            format!("The knockout belongs to the first attack of the surprise; {a} has attacked {t} again since: no knockout (P7, P8)."),
+            format!("L'assommement fait partie de la première attaque de la surprise ; {a} a attaqué {t} de nouveau depuis : pas d'assommement (P7, P8)."),
+        ));
+    }
+    if query.helmet {
+        return Ok(refuse(
+            format!("{t} wears a helmet: no knockout (P8)."),
+            format!("{t} porte un casque : pas d'assommement (P8)."),
+        ));
+    }
+    let damage = query.raw_damage.map(|raw| raw / 4);
+    let knocked_out = query.d100.map(|d| d <= chance);
+    let (en, fr) = match (knocked_out, query.d100) {
+        (Some(true), Some(d)) => (
+            format!("Knockout: d100 {d} ≤ base Furtivité {chance}: {t} is knocked out for {minutes} minute(s) (P8)."),
+            format!("Assommement : d100 {d} ≤ Furtivité de base {chance} : {t} est assommé pendant {minutes} minute(s) (P8)."),
+        ),
+        (Some(false), Some(d)) => (
+            format!("Knockout: d100 {d} > base Furtivité {chance}: {t} stays conscious (P8)."),
+            format!("Assommement : d100 {d} > Furtivité de base {chance} : {t} reste conscient (P8)."),
+        ),
+        _ => (
+            format!("{a} may try to knock {t} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."),
+            format!("{a} peut tenter d'assommer {t} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."),
+        ),
+    };
+    Ok(KnockoutResult {
+        allowed: true,
+        chance,
+        minutes,
+        damage,
+        knocked_out,
+        clause: Clause::P8.into(),
+        en,
+        fr,
+    })
+}
+
+/// P10: may the hider take the object from the target?
+pub(crate) fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
+    require(state, Ruleset::Percentile, "canPickpocket")?;
+    state.creature("hider", &query.hider)?;
+    state.creature("target", &query.target)?;
+    let h = context::label(state, &query.hider);
+    let t = context::label(state, &query.target);
+    if state.perceives(&query.target, &query.hider) {
+        return Ok(decision(
+            false,
+            Clause::P10,
+            format!("{t} perceives {h}: no pickpocketing (P10)."),
+            format!("{t} perçoit {h} : pas de vol à la tire (P10)."),
+        ));
+    }
+    if query.held {
+        return Ok(decision(
+            false,
+            Clause::P10,
+            format!("{t} holds that object: it cannot be taken (P10)."),
+            format!("{t} tient cet objet : il ne peut pas être pris (P10)."),
+        ));
+    }
+    if !query.visible {
+        return Ok(decision(
+            false,
+            Clause::P10,
+            "A hidden object cannot be taken this way (P10).".into(),
+            "Un objet caché ne peut pas être pris ainsi (P10).".into(),
+        ));
+    }
+    Ok(decision(
+        true,
+        Clause::P10,
+        format!("{h} may take the object from {t} for one minor action (P10)."),
+        format!("{h} peut prendre l'objet à {t} pour une action mineure (P10)."),
+    ))
 }

@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::clause::Clause;
 use crate::error::Error;
 use crate::outcome::Decision;
-use crate::percentile::zone_names;
-use crate::state::{HitZone, PairReason, Ruleset, State, TokenId};
-use crate::{engine, opposed};
+use crate::state::{Ruleset, State, TokenId};
+use crate::{context, validate};
 
 /// `{ observer, hider }`: for [`perceives`] and [`can_locate`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,7 +120,7 @@ pub struct HiddenAttackResult {
 /// Foundry module publishes after each state change; its detection-mode
 /// hook answers from it without calling the engine.
 pub fn hidden_from(state: &State) -> Result<BTreeMap<TokenId, Vec<TokenId>>, Error> {
-    engine::validate_state(state)?;
+    validate::validate_state(state)?;
     Ok(hidden_from_in(state))
 }
 
@@ -140,16 +140,16 @@ pub(crate) fn hidden_from_in(state: &State) -> BTreeMap<TokenId, Vec<TokenId>> {
     lookup
 }
 
-fn decision(allowed: bool, clause: &str, en: String, fr: String) -> Decision {
+pub(crate) fn decision(allowed: bool, clause: Clause, en: String, fr: String) -> Decision {
     Decision {
         allowed,
-        clause: clause.to_owned(),
+        clause: clause.id().to_owned(),
         en,
         fr,
     }
 }
 
-fn require(state: &State, ruleset: Ruleset, what: &str) -> Result<(), Error> {
+pub(crate) fn require(state: &State, ruleset: Ruleset, what: &str) -> Result<(), Error> {
     if state.ruleset != ruleset {
         return Err(Error::WrongRuleset {
             what: what.to_owned(),
@@ -160,24 +160,43 @@ fn require(state: &State, ruleset: Ruleset, what: &str) -> Result<(), Error> {
 }
 
 /// Does `observer` perceive `hider`? (P3 / O2-O13 / B2: a token that is not
-/// hiding is perceived.) Errors: `unknown_token`, `unsupported_version`.
+/// hiding is perceived; B1: an observer the engine does not know perceives
+/// no hider.) Errors: `unknown_token` (the hider), `unsupported_version`.
 pub fn perceives(state: &State, query: &PairQuery) -> Result<Decision, Error> {
-    engine::validate_state(state)?;
+    validate::validate_state(state)?;
     perceives_in(state, query)
 }
 
 /// [`perceives`] on a state already validated.
 pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
-    state.creature("observer", &query.observer)?;
     state.creature("hider", &query.hider)?;
-    let o = engine::label(state, &query.observer);
-    let h = engine::label(state, &query.hider);
+    let o = context::label(state, &query.observer);
+    let h = context::label(state, &query.hider);
+    if !state.creatures.contains_key(&query.observer) {
+        // B1: an observer the engine does not know perceives no hider; a
+        // token that is not hiding is perceived by everyone (B2).
+        return Ok(if state.perceives(&query.observer, &query.hider) {
+            decision(
+                true,
+                Clause::B2,
+                format!("{h} is not hiding: everyone perceives it, {o} too (B2)."),
+                format!("{h} ne se cache pas : tout le monde le perçoit, {o} aussi (B2)."),
+            )
+        } else {
+            decision(
+                false,
+                Clause::B1,
+                format!("{o} is not known to the engine: it perceives no hider until the GM adds it (B1)."),
+                format!("{o} n'est pas connu du moteur : il ne perçoit aucune créature cachée tant que le MJ ne l'a pas ajouté (B1)."),
+            )
+        });
+    }
     let reason = state
         .hiders
         .get(&query.hider)
         .and_then(|r| r.pairs.get(&query.observer))
         .map(|p| p.reason.clause())
-        .unwrap_or("B3");
+        .unwrap_or(Clause::B3);
     Ok(if state.perceives(&query.observer, &query.hider) {
         decision(
             true,
@@ -198,32 +217,8 @@ pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision,
 /// P5 (`percentile`): an observer that does not perceive the hider may not
 /// make acuity rolls to locate it. Errors: `wrong_ruleset` in `opposed`.
 pub fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
-    engine::validate_state(state)?;
-    can_locate_in(state, query)
-}
-
-/// [`can_locate`] on a state already validated.
-pub(crate) fn can_locate_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
-    require(state, Ruleset::Percentile, "canLocate")?;
-    state.creature("observer", &query.observer)?;
-    state.creature("hider", &query.hider)?;
-    let o = engine::label(state, &query.observer);
-    let h = engine::label(state, &query.hider);
-    Ok(if state.perceives(&query.observer, &query.hider) {
-        decision(
-            true,
-            "P5",
-            format!("{o} perceives {h} and may roll acuities to locate it (P5)."),
-            format!("{o} perçoit {h} et peut faire des jets d'acuité pour le situer (P5)."),
-        )
-    } else {
-        decision(
-            false,
-            "P5",
-            format!("{o} does not perceive {h}: it may not attempt to locate it (P5)."),
-            format!("{o} ne perçoit pas {h} : il ne peut pas tenter de le situer (P5)."),
-        )
-    })
+    validate::validate_state(state)?;
+    crate::percentile::can_locate(state, query)
 }
 
 /// P6: may `defender` use a defense for `target` against `attacker`?
@@ -231,52 +226,8 @@ pub(crate) fn can_locate_in(state: &State, query: &PairQuery) -> Result<Decision
 /// defend itself and no one else may defend it, except one that itself
 /// perceives the attacker. In `opposed` there is no surprise rule: always allowed.
 pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
-    engine::validate_state(state)?;
-    can_defend_in(state, query)
-}
-
-/// [`can_defend`] on a state already validated.
-pub(crate) fn can_defend_in(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
-    state.creature("defender", &query.defender)?;
-    state.creature("target", &query.target)?;
-    state.creature("attacker", &query.attacker)?;
-    let d = engine::label(state, &query.defender);
-    let t = engine::label(state, &query.target);
-    let a = engine::label(state, &query.attacker);
-    if state.surprise(&query.attacker, &query.target).is_none() {
-        return Ok(decision(
-            true,
-            "P6",
-            format!("{t} is not surprised by {a}: {d} may defend (P6)."),
-            format!("{t} n'est pas surpris par {a} : {d} peut défendre (P6)."),
-        ));
-    }
-    if query.defender == query.target {
-        return Ok(decision(false, "P6", format!("{t} is defenseless against {a} this turn: no dodge, block or parry (P6)."), format!("{t} est sans défense face à {a} ce tour-ci : ni esquive, ni blocage, ni parade (P6).")));
-    }
-    if query.defender == query.attacker {
-        return Ok(decision(
-            false,
-            "P6",
-            format!("{d} is the attacker (P6)."),
-            format!("{d} est l'attaquant (P6)."),
-        ));
-    }
-    Ok(if state.perceives(&query.defender, &query.attacker) {
-        decision(
-            true,
-            "P6",
-            format!("{d} perceives {a} and may defend {t} (P6)."),
-            format!("{d} perçoit {a} et peut défendre {t} (P6)."),
-        )
-    } else {
-        decision(
-            false,
-            "P6",
-            format!("{d} does not perceive {a} and cannot defend {t} this turn (P6)."),
-            format!("{d} ne perçoit pas {a} et ne peut pas défendre {t} ce tour-ci (P6)."),
-        )
-    })
+    validate::validate_state(state)?;
+    crate::percentile::can_defend(state, query)
 }
 
 /// P7 + P8 (`percentile`): the knockout attempt after a surprise attack to
@@ -288,151 +239,15 @@ pub(crate) fn can_defend_in(state: &State, query: &DefenseQuery) -> Result<Decis
 /// minutes; no criticals (P11).
 /// Errors: `wrong_ruleset`, `unknown_token`, `out_of_range` (d100, rawDamage).
 pub fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
-    engine::validate_state(state)?;
-    knockout_in(state, query)
-}
-
-/// [`knockout`] on a state already validated.
-pub(crate) fn knockout_in(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
-    require(state, Ruleset::Percentile, "knockout")?;
-    let attacker = state.creature("attacker", &query.attacker)?;
-    state.creature("target", &query.target)?;
-    if let Some(d100) = query.d100 {
-        if !(1..=100).contains(&d100) {
-            return Err(Error::out_of_range("d100", d100, 1, 100));
-        }
-    }
-    if let Some(raw) = query.raw_damage {
-        if raw > 100_000 {
-            return Err(Error::out_of_range("rawDamage", raw, 0, 100_000));
-        }
-    }
-    let chance = attacker
-        .base_stealth_skill
-        .unwrap_or(attacker.stealth_skill);
-    let minutes = 1 + attacker.strength / 5;
-    let a = engine::label(state, &query.attacker);
-    let t = engine::label(state, &query.target);
-    let refuse = |en: String, fr: String| KnockoutResult {
-        allowed: false,
-        chance,
-        minutes,
-        damage: None,
-        knocked_out: None,
-        clause: "P8".into(),
-        en,
-        fr,
-    };
-    let Some(surprise) = state.surprise(&query.attacker, &query.target) else {
-        return Ok(refuse(
-            format!("{t} is not defenseless against {a}: no knockout (P8)."),
-            format!("{t} n'est pas sans défense face à {a} : pas d'assommement (P8)."),
-        ));
-    };
-    match surprise.first_hit_zone {
-        Some(HitZone::Head) => {}
-        Some(zone) => {
-            let (en, fr) = zone_names(zone);
-            return Ok(refuse(
-                format!("The first attack aimed at the {en}, not the head: no knockout (P7, P8)."),
-                format!(
-                    "La première attaque visait {fr}, pas la tête : pas d'assommement (P7, P8)."
-                ),
-            ));
-        }
-        None => {
-            return Ok(refuse(
-                "The first attack did not choose the head: no knockout (P7, P8).".into(),
-                "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8).".into(),
-            ));
-        }
-    }
-    // P7/P8: the knockout is part of the first attack of the surprise (the
-    // one whose zone the attacker chose); a later attack cannot attempt it.
-    if surprise.attacks > 1 {
-        return Ok(refuse(
-            format!("The knockout belongs to the first attack of the surprise; {a} has attacked {t} again since: no knockout (P7, P8)."),
-            format!("L'assommement fait partie de la première attaque de la surprise ; {a} a attaqué {t} de nouveau depuis : pas d'assommement (P7, P8)."),
-        ));
-    }
-    if query.helmet {
-        return Ok(refuse(
-            format!("{t} wears a helmet: no knockout (P8)."),
-            format!("{t} porte un casque : pas d'assommement (P8)."),
-        ));
-    }
-    let damage = query.raw_damage.map(|raw| raw / 4);
-    let knocked_out = query.d100.map(|d| d <= chance);
-    let (en, fr) = match (knocked_out, query.d100) {
-        (Some(true), Some(d)) => (
-            format!("Knockout: d100 {d} ≤ base Furtivité {chance}: {t} is knocked out for {minutes} minute(s) (P8)."),
-            format!("Assommement : d100 {d} ≤ Furtivité de base {chance} : {t} est assommé pendant {minutes} minute(s) (P8)."),
-        ),
-        (Some(false), Some(d)) => (
-            format!("Knockout: d100 {d} > base Furtivité {chance}: {t} stays conscious (P8)."),
-            format!("Assommement : d100 {d} > Furtivité de base {chance} : {t} reste conscient (P8)."),
-        ),
-        _ => (
-            format!("{a} may try to knock {t} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."),
-            format!("{a} peut tenter d'assommer {t} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."),
-        ),
-    };
-    Ok(KnockoutResult {
-        allowed: true,
-        chance,
-        minutes,
-        damage,
-        knocked_out,
-        clause: "P8".into(),
-        en,
-        fr,
-    })
+    validate::validate_state(state)?;
+    crate::percentile::knockout(state, query)
 }
 
 /// P10 (`percentile`): while the target does not perceive the hider, the
 /// hider may take one visible object the target is not holding (one minor action).
 pub fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
-    engine::validate_state(state)?;
-    can_pickpocket_in(state, query)
-}
-
-/// [`can_pickpocket`] on a state already validated.
-pub(crate) fn can_pickpocket_in(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
-    require(state, Ruleset::Percentile, "canPickpocket")?;
-    state.creature("hider", &query.hider)?;
-    state.creature("target", &query.target)?;
-    let h = engine::label(state, &query.hider);
-    let t = engine::label(state, &query.target);
-    if state.perceives(&query.target, &query.hider) {
-        return Ok(decision(
-            false,
-            "P10",
-            format!("{t} perceives {h}: no pickpocketing (P10)."),
-            format!("{t} perçoit {h} : pas de vol à la tire (P10)."),
-        ));
-    }
-    if query.held {
-        return Ok(decision(
-            false,
-            "P10",
-            format!("{t} holds that object: it cannot be taken (P10)."),
-            format!("{t} tient cet objet : il ne peut pas être pris (P10)."),
-        ));
-    }
-    if !query.visible {
-        return Ok(decision(
-            false,
-            "P10",
-            "A hidden object cannot be taken this way (P10).".into(),
-            "Un objet caché ne peut pas être pris ainsi (P10).".into(),
-        ));
-    }
-    Ok(decision(
-        true,
-        "P10",
-        format!("{h} may take the object from {t} for one minor action (P10)."),
-        format!("{h} peut prendre l'objet à {t} pour une action mineure (P10)."),
-    ))
+    validate::validate_state(state)?;
+    crate::percentile::can_pickpocket(state, query)
 }
 
 /// O10 (`opposed`): how `attacker` rolls against the hider `target`.
@@ -445,94 +260,6 @@ pub fn attack_hidden(
     state: &State,
     query: &HiddenAttackQuery,
 ) -> Result<HiddenAttackResult, Error> {
-    engine::validate_state(state)?;
-    attack_hidden_in(state, query)
-}
-
-/// [`attack_hidden`] on a state already validated.
-pub(crate) fn attack_hidden_in(
-    state: &State,
-    query: &HiddenAttackQuery,
-) -> Result<HiddenAttackResult, Error> {
-    require(state, Ruleset::Opposed, "attackHidden")?;
-    state.creature("attacker", &query.attacker)?;
-    state.creature("target", &query.target)?;
-    let a = engine::label(state, &query.attacker);
-    let t = engine::label(state, &query.target);
-    let result = |mode, clause: &str, en: String, fr: String| HiddenAttackResult {
-        mode,
-        clause: clause.to_owned(),
-        en,
-        fr,
-    };
-    if query.area {
-        return Ok(result(
-            AttackMode::Normal,
-            "O10",
-            format!("An area effect covering {t}'s space affects it normally (O10)."),
-            format!("Un effet de zone couvrant la case de {t} l'affecte normalement (O10)."),
-        ));
-    }
-    let record = state.hiders.get(&query.target);
-    if let Some(record) = record {
-        let pair = record.pairs.get(&query.attacker);
-        let targeting = opposed::uncountered_sense(
-            state,
-            record,
-            &query.attacker,
-            pair.and_then(|p| p.distance),
-        )
-        .filter(|s| s.targeting)
-        .cloned();
-        if let Some(sense) = targeting {
-            return Ok(result(
-                AttackMode::Normal,
-                "O13",
-                format!(
-                    "{a}'s {} gives {t}'s exact space: a normal attack (O13).",
-                    sense.sense
-                ),
-                format!(
-                    "Le sens {} de {a} donne la case exacte de {t} : attaque normale (O13).",
-                    sense.sense
-                ),
-            ));
-        }
-        // O13: a non-targeting sense gives presence only, so O10 still
-        // applies to an attacker that perceives the hider only through it.
-        // (Fix: such an attacker used to attack normally.)
-        let presence_only = pair.is_some_and(|p| p.reason == PairReason::EnhancedSense);
-        if state.perceives(&query.attacker, &query.target) {
-            if !presence_only {
-                return Ok(result(
-                    AttackMode::Normal,
-                    "O10",
-                    format!("{a} perceives {t}: a normal attack (O10)."),
-                    format!("{a} perçoit {t} : attaque normale (O10)."),
-                ));
-            }
-            return Ok(if query.aimed_at_space {
-                result(AttackMode::Disadvantage, "O13", format!("{a} senses {t}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."))
-            } else {
-                result(AttackMode::Miss, "O13", format!("{a} senses {t}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."))
-            });
-        }
-    } else {
-        return Ok(result(
-            AttackMode::Normal,
-            "O10",
-            format!("{t} is not hiding: a normal attack (O10)."),
-            format!("{t} ne se cache pas : attaque normale (O10)."),
-        ));
-    }
-    Ok(if query.aimed_at_space {
-        result(AttackMode::Disadvantage, "O10", format!("{a} does not perceive {t} but aims at its actual space: Accuracy with disadvantage (O10)."), format!("{a} ne perçoit pas {t} mais vise sa case réelle : Précision avec désavantage (O10)."))
-    } else {
-        result(
-            AttackMode::Miss,
-            "O10",
-            format!("{a} does not perceive {t} and aims elsewhere: the attack misses (O10)."),
-            format!("{a} ne perçoit pas {t} et vise ailleurs : l'attaque échoue (O10)."),
-        )
-    })
+    validate::validate_state(state)?;
+    crate::opposed::attack_hidden(state, query)
 }

@@ -11,22 +11,24 @@
 //! the whole state, except [`Session::snapshot`] and the queries that are
 //! about the whole table ([`Session::hidden_from`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::{self, Ctx};
+use crate::context::Ctx;
+use crate::engine;
 use crate::error::Error;
 use crate::event::Event;
-use crate::journal::{Journal, Tx};
-use crate::outcome::{Change, Decision, LogEntry, Request};
+use crate::journal::{is_hidden, Journal, Tx};
+use crate::outcome::{Change, Decision, Expiry, LogEntry, Request, Status};
 use crate::query::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
     PickpocketQuery,
 };
 use crate::roller::{Roller, MAX_SETTLE_ROUNDS};
 use crate::state::{Config, State, TokenId};
+use crate::validate;
 
 pub use crate::journal::HiddenFromChange;
 
@@ -74,7 +76,7 @@ impl Session {
     /// Errors: `unsupported_version`, `out_of_range`, `invalid_input` (see
     /// [`crate::validate_state`]).
     pub fn load(state: State) -> Result<Session, Error> {
-        engine::validate_state(&state)?;
+        validate::validate_state(&state)?;
         Ok(Session {
             state,
             journal: Journal::default(),
@@ -211,27 +213,27 @@ impl Session {
 
     /// P5. See [`crate::query::can_locate`].
     pub fn can_locate(&self, query: &PairQuery) -> Result<Decision, Error> {
-        crate::query::can_locate_in(&self.state, query)
+        crate::percentile::can_locate(&self.state, query)
     }
 
     /// P6. See [`crate::query::can_defend`].
     pub fn can_defend(&self, query: &DefenseQuery) -> Result<Decision, Error> {
-        crate::query::can_defend_in(&self.state, query)
+        crate::percentile::can_defend(&self.state, query)
     }
 
     /// P7, P8. See [`crate::query::knockout`].
     pub fn knockout(&self, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
-        crate::query::knockout_in(&self.state, query)
+        crate::percentile::knockout(&self.state, query)
     }
 
     /// P10. See [`crate::query::can_pickpocket`].
     pub fn can_pickpocket(&self, query: &PickpocketQuery) -> Result<Decision, Error> {
-        crate::query::can_pickpocket_in(&self.state, query)
+        crate::percentile::can_pickpocket(&self.state, query)
     }
 
     /// O10, O13. See [`crate::query::attack_hidden`].
     pub fn attack_hidden(&self, query: &HiddenAttackQuery) -> Result<HiddenAttackResult, Error> {
-        crate::query::attack_hidden_in(&self.state, query)
+        crate::opposed::attack_hidden(&self.state, query)
     }
 
     /// B1/B2: for every observer, the hiders it does not perceive:
@@ -251,4 +253,67 @@ impl Session {
     pub fn hidden_from_changes(effects: &Effects) -> &[HiddenFromChange] {
         &effects.hidden_from
     }
+}
+
+/// Every visible difference between two states, in a stable order:
+/// visibility changes by hider then observer, then status changes by token.
+///
+/// A full comparison, O(table size): [`Session::apply`] finds the same
+/// changes from the slots an event touched; this is the reference it is
+/// tested against, and a tool for callers holding two snapshots.
+pub fn diff(before: &State, after: &State) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let hiders: BTreeSet<&TokenId> = before.hiders.keys().chain(after.hiders.keys()).collect();
+    for hider in &hiders {
+        let observers: BTreeSet<&TokenId> = before
+            .hiders
+            .get(*hider)
+            .into_iter()
+            .chain(after.hiders.get(*hider))
+            .flat_map(|h| h.pairs.keys())
+            .filter(|o| after.creatures.contains_key(*o) && before.creatures.contains_key(*o))
+            .collect();
+        for observer in observers {
+            let was = before.perceives(observer, hider);
+            let is = after.perceives(observer, hider);
+            if was != is {
+                changes.push(Change::Visibility {
+                    hider: (*hider).clone(),
+                    observer: observer.clone(),
+                    perceived: is,
+                });
+            }
+        }
+    }
+    let tokens: BTreeSet<&TokenId> = before
+        .creatures
+        .keys()
+        .chain(after.creatures.keys())
+        .chain(hiders.iter().copied())
+        .collect();
+    for token in tokens {
+        let was = is_hidden(before, token);
+        let is = is_hidden(after, token);
+        if was != is {
+            changes.push(Change::Status {
+                token: token.clone(),
+                status: Status::Hidden,
+                active: is,
+                expires: None,
+            });
+        }
+        let was = before.surprises.iter().find(|s| &s.target == token);
+        let is = after.surprises.iter().find(|s| &s.target == token);
+        if was.is_some() != is.is_some() {
+            changes.push(Change::Status {
+                token: token.clone(),
+                status: Status::Defenseless,
+                active: is.is_some(),
+                expires: is.map(|s| Expiry {
+                    turn_end_of: s.attacker.clone(),
+                }),
+            });
+        }
+    }
+    changes
 }

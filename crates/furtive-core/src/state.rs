@@ -351,23 +351,26 @@ pub enum PairReason {
     EnhancedSense,
     /// P9: the surprise turn ended.
     SurpriseEnded,
+    /// P9: the hider attacked from hiding (no surprise) and its turn ended.
+    Attacked,
     /// A GM override.
     GmOverride,
 }
 
 impl PairReason {
-    /// The clause id behind this reason.
-    pub fn clause(self) -> &'static str {
+    /// The clause behind this reason.
+    pub fn clause(self) -> crate::Clause {
+        use crate::Clause;
         match self {
-            PairReason::AcuityComparison => "P3",
-            PairReason::WatchedAtEntry | PairReason::NotInViewAtEntry => "O2",
-            PairReason::PerceptionCheck => "O4",
-            PairReason::Penalty => "O6",
-            PairReason::Exposure => "O5",
-            PairReason::PointedOut => "O3",
-            PairReason::EnhancedSense => "O13",
-            PairReason::SurpriseEnded => "P9",
-            PairReason::GmOverride => "GM",
+            PairReason::AcuityComparison => Clause::P3,
+            PairReason::WatchedAtEntry | PairReason::NotInViewAtEntry => Clause::O2,
+            PairReason::PerceptionCheck => Clause::O4,
+            PairReason::Penalty => Clause::O6,
+            PairReason::Exposure => Clause::O5,
+            PairReason::PointedOut => Clause::O3,
+            PairReason::EnhancedSense => Clause::O13,
+            PairReason::SurpriseEnded | PairReason::Attacked => Clause::P9,
+            PairReason::GmOverride => Clause::GM,
         }
     }
 }
@@ -393,6 +396,17 @@ pub struct Pair {
     /// `opposed`: a Perception check has been requested and not answered yet.
     #[serde(default)]
     pub check_pending: bool,
+    /// `opposed`, O5: the pair has been exposed (clear view and a failed
+    /// check, [`Pair::is_exposed`]) since the end of the hider's last turn.
+    /// Read and cleared at the end of the hider's turn: a hider that did not
+    /// move is revealed to that observer even if the view broke since.
+    /// Omitted from JSON when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub exposed: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 impl Pair {
@@ -404,14 +418,14 @@ impl Pair {
             distance: None,
             perception_total: None,
             check_pending: false,
+            exposed: false,
         }
     }
 
     /// O5: the observer has the hider in clear view, does not perceive it,
     /// and has failed its check: the pair is not waiting for its first
     /// Perception check (B1: until that check is answered nothing reveals
-    /// the hider). Derived, never stored (state version 1 stored it as
-    /// `exposed`).
+    /// the hider). Derived from the pair as it is now; `exposed` remembers it.
     pub fn is_exposed(&self) -> bool {
         self.clear_view
             && !self.perceived
@@ -448,6 +462,10 @@ pub struct PercentileAttempt {
     /// without it, and a new roll request does not carry it: P9 decides
     /// again when that roll arrives. Omitted from JSON when false.
     pub already_perceived_added: bool,
+    /// P9: the hider attacked from hiding (surprise or not); everyone
+    /// perceives it at the end of its turn, or at the combat end. Omitted
+    /// from JSON when false.
+    pub attacked: bool,
 }
 
 /// The held roll of an `opposed` hider (O1, O6, O13).
@@ -595,6 +613,9 @@ impl Serialize for Hider {
                 if a.already_perceived_added {
                     map.serialize_entry("alreadyPerceivedAdded", &true)?;
                 }
+                if a.attacked {
+                    map.serialize_entry("attacked", &true)?;
+                }
             }
             Attempt::Opposed(a) => {
                 map.serialize_entry("heldTotal", &a.held_total)?;
@@ -624,6 +645,8 @@ pub(crate) struct HiderRepr {
     pending_modifiers: Option<Option<Modifiers>>,
     #[serde(default)]
     already_perceived_added: Option<bool>,
+    #[serde(default)]
+    attacked: Option<bool>,
     #[serde(default)]
     held_total: Option<i64>,
     #[serde(default)]
@@ -665,6 +688,7 @@ impl HiderRepr {
                     score: self.score.ok_or_else(|| missing("score"))?,
                     pending_modifiers: self.pending_modifiers.flatten(),
                     already_perceived_added: self.already_perceived_added.unwrap_or(false),
+                    attacked: self.attacked.unwrap_or(false),
                 })
             }
             Ruleset::Opposed => {
@@ -817,13 +841,26 @@ pub struct Config {
 
 impl State {
     /// Whether `observer` perceives `hider`. A token that is not hiding is
-    /// perceived by everyone; an unknown pair is perceived.
+    /// perceived by everyone; a known observer without a pair perceives; an
+    /// observer the engine does not know perceives no hider (B1).
     pub fn perceives(&self, observer: &str, hider: &str) -> bool {
         match self.hiders.get(hider) {
             Some(h) if h.phase == HiderPhase::Hiding => {
-                h.pairs.get(observer).is_none_or(|pair| pair.perceived)
+                // B1: an observer the engine does not know perceives no hider.
+                self.creatures.contains_key(observer)
+                    && h.pairs.get(observer).is_none_or(|pair| pair.perceived)
             }
             _ => true,
+        }
+    }
+
+    /// The record of a token that is hiding, or `not_hiding`.
+    pub fn hiding(&self, hider: &str) -> Result<&Hider, crate::Error> {
+        match self.hiders.get(hider) {
+            Some(record) if record.phase == HiderPhase::Hiding => Ok(record),
+            _ => Err(crate::Error::NotHiding {
+                id: hider.to_owned(),
+            }),
         }
     }
 

@@ -189,7 +189,11 @@ fn event_errors_name_the_field() {
         ),
         (
             json!({"type": "attack", "attacker": "rogue"}),
-            "event: missing field `target`",
+            "targets: an attack names its targets (`targets`, or the older `target`)",
+        ),
+        (
+            json!({"type": "attack", "attacker": "rogue", "targets": ["guard", 3]}),
+            "event.targets[1]: invalid type: integer `3`, expected a string",
         ),
         (
             json!({"type": "teleport", "token": "rogue"}),

@@ -69,7 +69,7 @@ fn v1_percentile() -> Value {
 }
 
 #[test]
-fn migration_drops_stale_exposed_and_the_other_rulesets_fields() {
+fn migration_drops_stale_exposed_false_and_the_other_rulesets_fields() {
     let v2 = migrate_v1(v1_percentile());
     let spy = &v2["hiders"]["spy"];
     assert_eq!(v2["version"], 2);
@@ -107,8 +107,10 @@ fn migration_of_an_opposed_hider_drops_the_percentile_fields() {
     assert_eq!(hider.held_total(), Some(12));
     assert_eq!(hider.score(), None);
     assert_eq!(hider.precautions(), ["smell"]);
-    // O5: exposure is derived from the pair, as `exposed` said.
+    // O5: the pair is exposed now, and version 2 remembers it until the
+    // hider's turn end.
     assert!(hider.pairs["guard"].is_exposed());
+    assert!(hider.pairs["guard"].exposed);
     let snapshot = serde_json::to_value(session.snapshot()).unwrap();
     assert_eq!(
         snapshot["hiders"]["rogue"],
@@ -116,7 +118,7 @@ fn migration_of_an_opposed_hider_drops_the_percentile_fields() {
             "phase": "hiding", "heldTotal": 12, "penalties": [], "precautions": ["smell"],
             "movedThisTurn": true,
             "pairs": { "guard": { "perceived": false, "reason": "perception_check", "clearView": true,
-                "distance": null, "perceptionTotal": 3, "checkPending": false } }
+                "distance": null, "perceptionTotal": 3, "checkPending": false, "exposed": true } }
         })
     );
 }

@@ -152,9 +152,13 @@ fn event() -> impl Strategy<Value = Event> {
             .prop_map(|(hider, observer, total)| Event::PerceptionRolled { hider, observer, total }),
         3 => (hider_id(), id(), ids())
             .prop_map(|(hider, observer, allies)| Event::PointOut { hider, observer, allies }),
-        8 => (hider_id(), id(), any::<bool>(), count(), any::<bool>(), hit_zone())
+        5 => (hider_id(), id(), any::<bool>(), count(), any::<bool>(), hit_zone())
             .prop_map(|(attacker, target, noisy, hits, area, hit_zone)| {
-                Event::Attack { attacker, target, noisy, hits, area, hit_zone }
+                Event::Attack { attacker, target: Some(target), targets: Vec::new(), noisy, hits, area, hit_zone }
+            }),
+        3 => (hider_id(), prop::collection::vec(id(), 0..4), any::<bool>(), count(), any::<bool>(), hit_zone())
+            .prop_map(|(attacker, targets, noisy, hits, area, hit_zone)| {
+                Event::Attack { attacker, target: None, targets, noisy, hits, area, hit_zone }
             }),
         4 => (hider_id(), id(), count())
             .prop_map(|(target, attacker, hits)| Event::DamageTaken { target, attacker, hits }),

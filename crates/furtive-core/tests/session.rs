@@ -210,9 +210,16 @@ fn the_queries_answer_from_the_session_as_the_free_functions_do() {
         query::attack_hidden(&state, &attack)
     );
     assert_eq!(session.can_locate(&q).unwrap_err().code(), "wrong_ruleset");
+    // B1: an unknown observer perceives no hider; an unknown hider is an error.
+    assert!(
+        !session
+            .perceives(&pair_query("ghost", "rogue"))
+            .unwrap()
+            .allowed
+    );
     assert_eq!(
         session
-            .perceives(&pair_query("ghost", "rogue"))
+            .perceives(&pair_query("guard", "ghost"))
             .unwrap_err()
             .code(),
         "unknown_token"
