@@ -2,6 +2,7 @@
 //! and the names explanations use.
 
 use crate::clause::Clause;
+use crate::explain::{Explained, Text};
 use crate::outcome::{Audience, LogEntry, Request};
 use crate::state::State;
 
@@ -22,37 +23,30 @@ impl Ctx {
     }
 
     /// A GM-only explanation with numbers.
-    pub fn gm(
-        &mut self,
-        clause: Clause,
-        hider: Option<&str>,
-        observer: Option<&str>,
-        en: String,
-        fr: String,
-    ) {
-        self.push(clause, Audience::Gm, hider, observer, en, fr);
+    pub fn gm(&mut self, clause: Clause, hider: Option<&str>, observer: Option<&str>, text: Text) {
+        self.push(clause, Audience::Gm, hider, observer, text);
     }
 
     /// A GM explanation with numbers plus a public one: the public text is
-    /// `public` (no numbers), or the GM text when the P2 setting shows numbers.
-    #[allow(clippy::too_many_arguments)]
+    /// `texts.public` (no numbers), or the GM text when the P2 setting
+    /// shows numbers to players.
     pub fn both(
         &mut self,
         clause: Clause,
         hider: Option<&str>,
         observer: Option<&str>,
-        en: String,
-        fr: String,
-        public_en: String,
-        public_fr: String,
+        texts: Explained,
     ) {
-        let (pen, pfr) = if self.show_numbers {
-            (en.clone(), fr.clone())
+        let public = if self.show_numbers {
+            Text {
+                en: texts.gm.en.clone(),
+                fr: texts.gm.fr.clone(),
+            }
         } else {
-            (public_en, public_fr)
+            texts.public
         };
-        self.push(clause, Audience::Gm, hider, observer, en, fr);
-        self.push(clause, Audience::Public, hider, observer, pen, pfr);
+        self.push(clause, Audience::Gm, hider, observer, texts.gm);
+        self.push(clause, Audience::Public, hider, observer, public);
     }
 
     /// A public explanation that carries no hidden number.
@@ -61,10 +55,9 @@ impl Ctx {
         clause: Clause,
         hider: Option<&str>,
         observer: Option<&str>,
-        en: String,
-        fr: String,
+        text: Text,
     ) {
-        self.push(clause, Audience::Public, hider, observer, en, fr);
+        self.push(clause, Audience::Public, hider, observer, text);
     }
 
     fn push(
@@ -73,8 +66,7 @@ impl Ctx {
         audience: Audience,
         hider: Option<&str>,
         observer: Option<&str>,
-        en: String,
-        fr: String,
+        Text { en, fr }: Text,
     ) {
         self.log.push(LogEntry {
             clause: clause.id().to_owned(),

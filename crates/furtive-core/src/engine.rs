@@ -9,6 +9,7 @@ use crate::combat;
 use crate::context::{label, Ctx};
 use crate::error::Error;
 use crate::event::{attack_targets, Event};
+use crate::explain;
 use crate::journal::Tx;
 use crate::opposed::OpposedRules;
 use crate::outcome::Outcome;
@@ -163,13 +164,7 @@ fn dispatch<R: Rules>(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), E
             *tx.combat_mut() = Default::default();
             if !tx.surprises.is_empty() {
                 tx.surprises_mut().clear();
-                ctx.gm(
-                    Clause::P6,
-                    None,
-                    None,
-                    "Combat ended: every surprise ends.".into(),
-                    "Fin du combat : toutes les surprises prennent fin.".into(),
-                );
+                ctx.gm(Clause::P6, None, None, explain::p6_combat_ended());
             }
             Ok(())
         }
@@ -198,24 +193,7 @@ fn upsert_creature(tx: &mut Tx, creature: &Creature, ctx: &mut Ctx) -> Result<()
         Clause::B3,
         None,
         Some(&creature.id),
-        format!(
-            "{} {}.",
-            creature.label(),
-            if existed {
-                "updated"
-            } else {
-                "joins the scene"
-            }
-        ),
-        format!(
-            "{} {}.",
-            creature.label(),
-            if existed {
-                "mis à jour"
-            } else {
-                "entre dans la scène"
-            }
-        ),
+        explain::b3_creature_upserted(creature.label(), existed),
     );
     Ok(())
 }
@@ -254,8 +232,7 @@ fn token_removed(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
         Clause::B3,
         None,
         Some(token),
-        format!("{label} left the scene: its pairs are removed."),
-        format!("{label} quitte la scène : ses paires sont retirées."),
+        explain::b3_token_removed(&label),
     );
 }
 
@@ -270,8 +247,7 @@ fn stop_hiding(tx: &mut Tx, hider: &str, ctx: &mut Ctx) -> Result<(), Error> {
         Clause::B3,
         Some(hider),
         None,
-        format!("{label} stops hiding: everyone perceives them."),
-        format!("{label} cesse de se cacher : tout le monde le perçoit."),
+        explain::b3_stopped_hiding(&label),
     );
     Ok(())
 }
@@ -301,8 +277,7 @@ fn gm_override(
         Clause::GM,
         Some(hider),
         Some(observer),
-        format!("GM override: {observer_label} {en} {hider_label}."),
-        format!("Décision du MJ : {observer_label} {fr} {hider_label}."),
+        explain::gm_override(&observer_label, en, &hider_label, fr),
     );
     Ok(())
 }

@@ -26,6 +26,7 @@ mod context;
 mod engine;
 pub mod error;
 pub mod event;
+mod explain;
 mod journal;
 pub mod migrate;
 pub mod opposed;

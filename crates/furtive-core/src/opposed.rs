@@ -10,6 +10,7 @@ use crate::clause::Clause;
 use crate::context::{self, Ctx};
 use crate::error::Error;
 use crate::event::ViewEntry;
+use crate::explain;
 use crate::journal::Tx;
 use crate::outcome::Request;
 use crate::query::{require, AttackMode, HiddenAttackQuery, HiddenAttackResult};
@@ -220,24 +221,18 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
     let observer_label = context::label_ref(state, observer);
     let effective = effective_total(state, record, observer);
     if let Some(sense) = sense {
-        let kind_en = if sense.targeting {
-            "targeting"
-        } else {
-            "non-targeting"
-        };
-        let kind_fr = if sense.targeting {
-            "de ciblage"
-        } else {
-            "sans ciblage"
-        };
         ctx.both(
             Clause::O13,
             Some(hider),
             Some(observer),
-            format!("{observer_label} perceives {hider_label} with {} ({kind_en}, range {}, distance {}), no precaution against it: no roll (O13).", sense.sense, sense.range, scene_units(distance.unwrap_or_default())),
-            format!("{observer_label} perçoit {hider_label} par {} ({kind_fr}, portée {}, distance {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range, scene_units(distance.unwrap_or_default())),
-            format!("{observer_label} senses {hider_label}."),
-            format!("{observer_label} détecte {hider_label}."),
+            explain::o13_sensed(
+                observer_label,
+                hider_label,
+                &sense.sense,
+                sense.targeting,
+                sense.range,
+                scene_units(distance.unwrap_or_default()),
+            ),
         );
         if let Some(pair) = tx.pair_mut(hider, observer) {
             pair.perceived = true;
@@ -257,10 +252,13 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
                 clause,
                 Some(hider),
                 Some(observer),
-                format!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label} now perceives {hider_label}, no new roll ({clause})."),
-                format!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label} perçoit maintenant {hider_label}, sans nouveau jet ({clause})."),
-                format!("{observer_label} spots {hider_label}."),
-                format!("{observer_label} repère {hider_label}."),
+                explain::o4_stored_check_perceives(
+                    total,
+                    effective,
+                    observer_label,
+                    hider_label,
+                    clause,
+                ),
             );
             if let Some(pair) = tx.pair_mut(hider, observer) {
                 pair.perceived = true;
@@ -280,8 +278,7 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
             Clause::O4,
             Some(hider),
             Some(observer),
-            format!("{observer_label} comes into clear view of {hider_label}: immediate Perception check against {effective} (O4)."),
-            format!("{observer_label} a {hider_label} en vue dégagée : test de Perception immédiat contre {effective} (O4)."),
+            explain::o4_check_requested(observer_label, hider_label, effective),
         );
         if let Some(pair) = tx.pair_mut(hider, observer) {
             pair.check_pending = true;
@@ -336,10 +333,7 @@ fn locate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut 
                 Clause::O13,
                 Some(hider),
                 Some(observer),
-                format!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label}, who sensed {hider_label}, now locates it (O13, O4)."),
-                format!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label}, qui détectait {hider_label}, le situe maintenant (O13, O4)."),
-                format!("{observer_label} pinpoints {hider_label}."),
-                format!("{observer_label} situe précisément {hider_label}."),
+                explain::o13_stored_check_locates(total, effective, observer_label, hider_label),
             );
             if let Some(pair) = tx.pair_mut(hider, observer) {
                 pair.reason = reason;
@@ -355,8 +349,7 @@ fn locate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut 
                 Clause::O13,
                 Some(hider),
                 Some(observer),
-                format!("{observer_label} senses {hider_label} and now has it in clear view: one Perception check against {effective} to locate it; until it succeeds, O10 applies (O13, O4)."),
-                format!("{observer_label} détecte {hider_label} et l'a maintenant en vue dégagée : un test de Perception contre {effective} pour le situer ; tant qu'il n'a pas réussi, O10 s'applique (O13, O4)."),
+                explain::o13_locating_check_requested(observer_label, hider_label, effective),
             );
             if let Some(pair) = tx.pair_mut(hider, observer) {
                 pair.check_pending = true;
@@ -460,10 +453,7 @@ fn enter_stealth(
             Clause::O7,
             Some(hider),
             None,
-            format!("{label} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7)."),
-            format!("{label} refait son test de Discrétion : total retenu {total}, malus effacés ; ceux qui le perçoivent continuent de le percevoir (O7)."),
-            format!("{label} tries to stay hidden."),
-            format!("{label} tente de rester caché."),
+            explain::o7_fresh_roll(&label, total),
         );
         for observer in observers_of(tx, hider) {
             reevaluate(tx, hider, &observer, Trigger::FreshRoll, ctx);
@@ -500,10 +490,7 @@ fn enter_stealth(
         Clause::O1,
         Some(hider),
         None,
-        format!("{label} enters stealth: Stealth check {total} is held (O1)."),
-        format!("{label} passe en discrétion : le test de Discrétion {total} est retenu (O1)."),
-        format!("{label} tries to hide."),
-        format!("{label} tente de se cacher."),
+        explain::o1_enter_stealth(&label, total),
     );
     let mut decided: Vec<(String, PairReason)> = Vec::new();
     for (observer, creature) in &state.creatures {
@@ -517,10 +504,7 @@ fn enter_stealth(
                 Clause::O2,
                 Some(hider),
                 Some(observer),
-                format!("{observer_label} has {label} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."),
-                format!("{observer_label} a {label} en vue dégagée au moment où il se cache : le perçoit, sans jet ; la tentative échoue contre lui (O2)."),
-                format!("{observer_label} watches {label} hide."),
-                format!("{observer_label} voit {label} se cacher."),
+                explain::o2_watched_at_entry(observer_label, &label),
             );
         } else if let Some(sense) = uncountered_sense(state, &record, observer, pair.distance) {
             decided.push((observer.clone(), PairReason::EnhancedSense));
@@ -528,18 +512,14 @@ fn enter_stealth(
                 Clause::O13,
                 Some(hider),
                 Some(observer),
-                format!("{observer_label} perceives {label} with {} (range {}), no precaution against it: no roll (O13).", sense.sense, sense.range),
-                format!("{observer_label} perçoit {label} par {} (portée {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range),
-                format!("{observer_label} senses {label}."),
-                format!("{observer_label} détecte {label}."),
+                explain::o13_sensed_at_entry(observer_label, &label, &sense.sense, sense.range),
             );
         } else {
             ctx.gm(
                 Clause::O2,
                 Some(hider),
                 Some(observer),
-                format!("{observer_label} has no clear view of {label} at entry: starts unperceiving (O2)."),
-                format!("{observer_label} n'a pas {label} en vue dégagée au moment où il se cache : ne le perçoit pas (O2)."),
+                explain::o2_not_in_view_at_entry(observer_label, &label),
             );
         }
     }
@@ -606,8 +586,7 @@ fn perception_rolled(
             Clause::O4,
             Some(hider),
             Some(observer),
-            format!("{observer_label} already made its Perception check against {hider_label} ({stored}); a stored result is never rolled again in this attempt: {total} is ignored (O4)."),
-            format!("{observer_label} a déjà fait son test de Perception contre {hider_label} ({stored}) ; un résultat enregistré n'est jamais relancé pendant cette tentative : {total} est ignoré (O4)."),
+            explain::o4_stored_result_kept(&observer_label, &hider_label, stored, total),
         );
         return Ok(());
     }
@@ -626,18 +605,14 @@ fn perception_rolled(
                 Clause::O13,
                 Some(hider),
                 Some(observer),
-                format!("Perception {total} ≥ stealth total {effective}: {observer_label}, who sensed {hider_label}, now locates it (O13, O4)."),
-                format!("Perception {total} ≥ total de discrétion {effective} : {observer_label}, qui détectait {hider_label}, le situe maintenant (O13, O4)."),
-                format!("{observer_label} pinpoints {hider_label}."),
-                format!("{observer_label} situe précisément {hider_label}."),
+                explain::o13_check_locates(total, effective, &observer_label, &hider_label),
             );
         } else {
             ctx.gm(
                 Clause::O13,
                 Some(hider),
                 Some(observer),
-                format!("Perception {total} < stealth total {effective}: {observer_label} senses {hider_label} but does not locate it; O10 applies to its attacks; the result is stored (O13, O4)."),
-                format!("Perception {total} < total de discrétion {effective} : {observer_label} détecte {hider_label} mais ne le situe pas ; O10 s'applique à ses attaques ; le résultat est enregistré (O13, O4)."),
+                explain::o13_check_does_not_locate(total, effective, &observer_label, &hider_label),
             );
         }
         return Ok(());
@@ -647,8 +622,7 @@ fn perception_rolled(
             Clause::O4,
             Some(hider),
             Some(observer),
-            format!("{observer_label} already perceives {hider_label}; Perception {total} is stored (O4)."),
-            format!("{observer_label} perçoit déjà {hider_label} ; la Perception {total} est enregistrée (O4)."),
+            explain::o4_already_perceives(&observer_label, &hider_label, total),
         );
         return Ok(());
     }
@@ -660,18 +634,14 @@ fn perception_rolled(
             Clause::O4,
             Some(hider),
             Some(observer),
-            format!("Perception {total} ≥ stealth total {effective}: {observer_label} perceives {hider_label} (O4)."),
-            format!("Perception {total} ≥ total de discrétion {effective} : {observer_label} perçoit {hider_label} (O4)."),
-            format!("{observer_label} spots {hider_label}."),
-            format!("{observer_label} repère {hider_label}."),
+            explain::o4_check_perceives(total, effective, &observer_label, &hider_label),
         );
     } else {
         ctx.gm(
             Clause::O4,
             Some(hider),
             Some(observer),
-            format!("Perception {total} < stealth total {effective}: {observer_label} does not perceive {hider_label}; the result is stored (O4)."),
-            format!("Perception {total} < total de discrétion {effective} : {observer_label} ne perçoit pas {hider_label} ; le résultat est enregistré (O4)."),
+            explain::o4_check_fails(total, effective, &observer_label, &hider_label),
         );
     }
     Ok(())
@@ -724,14 +694,7 @@ fn point_out(
         Clause::O3,
         Some(hider),
         Some(observer),
-        format!(
-            "{observer_label} points out {hider_label} to {}: they perceive it, no roll (O3).",
-            names.join(", ")
-        ),
-        format!(
-            "{observer_label} signale {hider_label} à {} : ils le perçoivent, sans jet (O3).",
-            names.join(", ")
-        ),
+        explain::o3_pointed_out(&observer_label, &hider_label, names.join(", ")),
     );
     Ok(())
 }
@@ -770,10 +733,7 @@ fn attack(
             Clause::O8,
             Some(attacker),
             single,
-            format!("{attacker_label} is not hiding: the attack has no stealth effect."),
-            format!(
-                "{attacker_label} ne se cache pas : l'attaque n'a pas d'effet sur la discrétion."
-            ),
+            explain::o8_attacker_not_hiding(&attacker_label),
         );
         return Ok(());
     }
@@ -811,8 +771,7 @@ fn attack(
             Clause::O8,
             Some(attacker),
             None,
-            format!("Noisy attack by {attacker_label}: -{amount} to the held total for every observer ({how_en}) (O8)."),
-            format!("Attaque bruyante de {attacker_label} : -{amount} au total retenu pour tous les observateurs ({how_fr}) (O8)."),
+            explain::o8_noisy_attack(&attacker_label, amount, &how_en, &how_fr),
         );
         recompare_all(tx, attacker, ctx);
     } else {
@@ -820,8 +779,7 @@ fn attack(
             Clause::O8,
             Some(attacker),
             None,
-            format!("Silent attack by {attacker_label}: no penalty (O8)."),
-            format!("Attaque silencieuse de {attacker_label} : aucun malus (O8)."),
+            explain::o8_silent_attack(&attacker_label),
         );
     }
     for &target in targets {
@@ -848,10 +806,7 @@ fn attack(
             Clause::O9,
             Some(attacker),
             Some(target),
-            format!("{target_label} knows the direction of the attack and makes an immediate Perception check against {effective} (O9)."),
-            format!("{target_label} connaît la direction de l'attaque et fait un test de Perception immédiat contre {effective} (O9)."),
-            format!("{target_label} knows where the attack came from."),
-            format!("{target_label} sait d'où vient l'attaque."),
+            explain::o9_target_checks(&target_label, effective),
         );
     }
     Ok(())
@@ -887,8 +842,7 @@ fn damage_taken(
         Clause::O11,
         Some(target),
         Some(attacker),
-        format!("{target_label} takes {hits} damaging hit(s) from {attacker_label}: -{amount} against the allies of {attacker_label} (side `{side}`), not {attacker_label} itself (O11)."),
-        format!("{target_label} subit {hits} coup(s) de {attacker_label} : -{amount} contre les alliés de {attacker_label} (camp `{side}`), pas contre {attacker_label} (O11)."),
+        explain::o11_damage_penalty(&target_label, hits, &attacker_label, amount, &side),
     );
     recompare_all(tx, target, ctx);
     Ok(())
@@ -907,18 +861,14 @@ fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
             Clause::O12,
             Some(token),
             None,
-            format!("{label} sprints: the stealth attempt ends and everyone perceives them (O12)."),
-            format!("{label} sprinte : la tentative de discrétion prend fin et tout le monde le perçoit (O12)."),
+            explain::o12_sprint_ends_attempt(&label),
         );
     } else {
         ctx.gm(
             Clause::O12,
             Some(token),
             None,
-            format!("{label} sprints and cannot enter stealth this movement (O12)."),
-            format!(
-                "{label} sprinte et ne peut pas passer en discrétion pendant ce mouvement (O12)."
-            ),
+            explain::o12_sprint_not_hiding(&label),
         );
     }
 }
@@ -935,8 +885,7 @@ pub(crate) fn turn_start(state: &State, combatant: &str, ctx: &mut Ctx) {
             Clause::O7,
             Some(combatant),
             None,
-            format!("Turn of {label}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7)."),
-            format!("Tour de {label} : il peut refaire son test de Discrétion, qui remplace le total retenu et efface les malus (O7)."),
+            explain::o7_turn_start(&label),
         );
     }
 }
@@ -991,16 +940,14 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
                 Clause::O5,
                 Some(combatant),
                 Some(observer),
-                format!("{label} ends the turn still in clear view of {observer_label}: {observer_label} perceives {label} (O5)."),
-                format!("{label} finit son tour toujours en vue dégagée de {observer_label} : {observer_label} perçoit {label} (O5)."),
+                explain::o5_revealed_in_view(&label, &observer_label),
             );
         } else {
             ctx.public(
                 Clause::O5,
                 Some(combatant),
                 Some(observer),
-                format!("{label} did not move this turn: the broken view does not keep it hidden from {observer_label}, who perceives {label} (O5)."),
-                format!("{label} ne s'est pas déplacé ce tour-ci : la vue rompue ne le cache pas de {observer_label}, qui perçoit {label} (O5)."),
+                explain::o5_revealed_did_not_move(&label, &observer_label),
             );
         }
     }
@@ -1016,14 +963,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
             Clause::O5,
             Some(combatant),
             None,
-            format!(
-                "{label} moved and broke clear view with {}: stays hidden from them (O5).",
-                names.join(", ")
-            ),
-            format!(
-                "{label} s'est déplacé et a rompu la vue dégagée avec {} : reste caché d'eux (O5).",
-                names.join(", ")
-            ),
+            explain::o5_moved_out_of_view(&label, names.join(", ")),
         );
     }
 }

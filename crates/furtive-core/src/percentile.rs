@@ -13,6 +13,7 @@ use crate::combat;
 use crate::context::{self, Ctx};
 use crate::error::Error;
 use crate::event::ViewEntry;
+use crate::explain;
 use crate::journal::Tx;
 use crate::outcome::{Decision, Request};
 use crate::query::{
@@ -141,54 +142,6 @@ impl Rules for PercentileRules {
     }
 }
 
-fn describe_tier(stealth_skill: u32, d100: u32) -> (String, String) {
-    let t = tier_value(stealth_skill, d100);
-    if stealth_skill < 50 {
-        (
-            format!("d100 {d100} ÷ 2 = {t}"),
-            format!("d100 {d100} ÷ 2 = {t}"),
-        )
-    } else if stealth_skill < 100 {
-        (format!("d100 {d100}"), format!("d100 {d100}"))
-    } else {
-        (
-            format!("1.5 × d100 {d100} = {t}"),
-            format!("1,5 × d100 {d100} = {t}"),
-        )
-    }
-}
-
-/// The active modifiers for explanations, in English and French (B3).
-/// (Fix: the empty list and unlabelled GM modifiers were English in the
-/// French text; B3/P2 Fix: situation modifiers were named by their ids.)
-fn describe_modifiers(modifiers: &Modifiers) -> (String, String) {
-    let mut en: Vec<String> = Vec::new();
-    let mut fr: Vec<String> = Vec::new();
-    let mut seen = Vec::new();
-    for m in &modifiers.situation {
-        if !seen.contains(m) {
-            seen.push(*m);
-            let (name_en, name_fr) = m.names();
-            en.push(format!("{name_en} {:+}", m.value()));
-            fr.push(format!("{name_fr} {:+}", m.value()));
-        }
-    }
-    for m in &modifiers.free {
-        let (label_en, label_fr) = if m.label.is_empty() {
-            ("GM", "MJ")
-        } else {
-            (m.label.as_str(), m.label.as_str())
-        };
-        en.push(format!("{label_en} {:+}", m.value));
-        fr.push(format!("{label_fr} {:+}", m.value));
-    }
-    if en.is_empty() {
-        ("none".into(), "aucun".into())
-    } else {
-        (en.join(", "), fr.join(", "))
-    }
-}
-
 /// P1-P4, P9: a stealth roll (entering stealth, or rolling again).
 fn enter_stealth(
     tx: &mut Tx,
@@ -251,22 +204,15 @@ fn enter_stealth(
             Clause::P9,
             Some(hider),
             None,
-            format!("{perceiving} observer(s) already perceive {label}: already perceived -100 is added (P9)."),
-            format!("{perceiving} observateur(s) perçoivent déjà {label} : déjà perçu -100 s'applique (P9)."),
+            explain::p9_already_perceived_added(perceiving, &label),
         );
     }
     let score = stealth_score(stealth_skill, d100, &modifiers);
-    let (tier_en, tier_fr) = describe_tier(stealth_skill, d100);
-    let (list_en, list_fr) = describe_modifiers(&modifiers);
-    let modifier_total = modifiers.total();
     ctx.both(
         Clause::P1,
         Some(hider),
         None,
-        format!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({list_en}) (P1, P2)."),
-        format!("{label} : score de furtivité {score} = Furtivité {stealth_skill} + {tier_fr} + modificateurs {modifier_total:+} ({list_fr}) (P1, P2)."),
-        format!("{label} makes a stealth roll."),
-        format!("{label} fait un jet de Furtivité."),
+        explain::p1_stealth_score(&label, score, stealth_skill, d100, &modifiers),
     );
 
     // P9: an attack made this turn still reveals the hider at its end,
@@ -342,16 +288,14 @@ fn compare(
             Clause::P3,
             Some(hider),
             Some(observer),
-            format!("score {score} ≤ acuity sum {acuity_sum}: {observer_label} perceives {hider_label} (P3)."),
-            format!("score {score} ≤ somme des acuités {acuity_sum} : {observer_label} perçoit {hider_label} (P3)."),
+            explain::p3_perceives(score, acuity_sum, observer_label, hider_label),
         );
     } else {
         ctx.gm(
             Clause::P3,
             Some(hider),
             Some(observer),
-            format!("score {score} > acuity sum {acuity_sum}: {observer_label} does not perceive {hider_label} (P3)."),
-            format!("score {score} > somme des acuités {acuity_sum} : {observer_label} ne perçoit pas {hider_label} (P3)."),
+            explain::p3_does_not_perceive(score, acuity_sum, observer_label, hider_label),
         );
     }
     perceived
@@ -443,8 +387,7 @@ fn attack(
             Clause::P9,
             Some(attacker),
             None,
-            format!("{label} attacked from hiding: everyone will perceive {label} at the end of its turn (P9)."),
-            format!("{label} a attaqué depuis sa cachette : tout le monde le percevra à la fin de son tour (P9)."),
+            explain::p9_attacked_from_hiding(&label),
         );
     }
     Ok(())
@@ -477,8 +420,7 @@ fn attack_target(
             Clause::P6,
             Some(attacker),
             Some(target),
-            format!("{target_label} is still defenseless against {attacker_label} this turn (P6)."),
-            format!("{target_label} reste sans défense face à {attacker_label} ce tour-ci (P6)."),
+            explain::p6_still_defenseless(&target_label, &attacker_label),
         );
         return Ok(());
     }
@@ -496,8 +438,7 @@ fn attack_target(
             Clause::P6,
             Some(attacker),
             Some(target),
-            format!("{target_label} perceives {attacker_label}: no surprise (P6)."),
-            format!("{target_label} perçoit {attacker_label} : pas de surprise (P6)."),
+            explain::p6_no_surprise(&target_label, &attacker_label),
         );
         return Ok(());
     }
@@ -511,8 +452,7 @@ fn attack_target(
         Clause::P6,
         Some(attacker),
         Some(target),
-        format!("Surprise! {target_label} is defenseless against {attacker_label} until the end of {attacker_label}'s turn; allies that do not perceive {attacker_label} cannot defend {target_label} (P6)."),
-        format!("Surprise ! {target_label} est sans défense face à {attacker_label} jusqu'à la fin du tour de {attacker_label} ; les alliés qui ne perçoivent pas {attacker_label} ne peuvent pas défendre {target_label} (P6)."),
+        explain::p6_surprise(&target_label, &attacker_label),
     );
     if let Some(zone) = hit_zone {
         let (en, fr) = zone_names(zone);
@@ -520,10 +460,7 @@ fn attack_target(
             Clause::P7,
             Some(attacker),
             Some(target),
-            format!("{attacker_label} chooses the hit zone of this first attack: {en} (P7)."),
-            format!(
-                "{attacker_label} choisit la zone touchée par cette première attaque : {fr} (P7)."
-            ),
+            explain::p7_hit_zone_chosen(&attacker_label, en, fr),
         );
     }
     Ok(())
@@ -582,8 +519,7 @@ fn modifiers_changed(
             Clause::P4,
             Some(hider),
             None,
-            format!("The modifiers of {label} did not change: the score stays (P4)."),
-            format!("Les modificateurs de {label} n'ont pas changé : le score reste (P4)."),
+            explain::p4_modifiers_unchanged(&label),
         );
         return Ok(());
     }
@@ -594,7 +530,6 @@ fn modifiers_changed(
     {
         attempt.pending_modifiers = Some(modifiers.clone());
     }
-    let (list_en, list_fr) = describe_modifiers(modifiers);
     ctx.requests.push(Request::StealthRoll {
         hider: hider.to_owned(),
         modifiers: modifiers.clone(),
@@ -604,10 +539,7 @@ fn modifiers_changed(
         Clause::P4,
         Some(hider),
         None,
-        format!("The situation changed ({list_en}): {label} must roll again; score {score} stays in force until the new roll (P4)."),
-        format!("La situation a changé ({list_fr}) : {label} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4)."),
-        format!("The situation changed: {label} must make a new stealth roll."),
-        format!("La situation a changé : {label} doit refaire un jet de Furtivité."),
+        explain::p4_new_roll_requested(modifiers, &label, score),
     );
     Ok(())
 }
@@ -620,8 +552,7 @@ fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
             Clause::P2,
             Some(token),
             None,
-            format!("{label} sprints; not hiding, so nothing changes."),
-            format!("{label} sprinte ; il ne se cache pas, rien ne change."),
+            explain::p2_sprint_while_not_hiding(&label),
         );
         return Ok(());
     };
@@ -661,8 +592,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
             Clause::P6,
             Some(combatant),
             Some(&surprise.target),
-            format!("{target_label} is no longer defenseless against {label} (P6)."),
-            format!("{target_label} n'est plus sans défense face à {label} (P6)."),
+            explain::p6_surprise_ended(&target_label, &label),
         );
     }
     let Some(record) = tx.hiders.get(combatant) else {
@@ -702,20 +632,14 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
             Clause::P9,
             Some(combatant),
             None,
-            format!("{label} attacked this turn and drew attention: everyone perceives {label}; a new stealth roll carries already perceived -100 (P9)."),
-            format!("{label} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."),
-            format!("{label} attacked this turn and drew attention: everyone perceives {label}; a new stealth roll will be harder (P9)."),
-            format!("{label} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité sera plus difficile (P9)."),
+            explain::p9_revealed_after_attack(&label),
         );
     } else {
         ctx.both(
             Clause::P9,
             Some(combatant),
             None,
-            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries already perceived -100 (P9)."),
-            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."),
-            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll will be harder (P9)."),
-            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité sera plus difficile (P9)."),
+            explain::p9_revealed_after_surprise(&label),
         );
     }
 }
