@@ -20,6 +20,7 @@
 //! call.
 
 pub mod api;
+mod ask;
 pub mod clause;
 mod combat;
 mod context;

@@ -6,20 +6,20 @@
 //! result is compared again (O6, O8, O11). Exposure (O5) reveals at the end
 //! of the hider's turn. Enhanced senses bypass stealth unless countered (O13).
 
+use crate::ask::{AttackMode, HiddenAttackQuery, HiddenAttackResult};
 use crate::clause::Clause;
+use crate::combat;
 use crate::context::{self, Ctx};
 use crate::error::Error;
 use crate::event::ViewEntry;
 use crate::explain;
 use crate::journal::Tx;
 use crate::outcome::Request;
-use crate::query::{require, AttackMode, HiddenAttackQuery, HiddenAttackResult};
-use crate::rules::{wrong_ruleset, AttackInstance, Rules, StealthRoll};
+use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
     PenaltyScope, Ruleset, State, TokenId,
 };
-use crate::{combat, validate};
 
 /// O8 and O11: each noisy attack instance or damaging hit costs 5.
 pub const PENALTY_PER_HIT: i64 = 5;
@@ -77,10 +77,6 @@ impl Rules for OpposedRules {
     }
 
     fn attack(tx: &mut Tx, attack_: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
-        // P7's hit zone belongs to `percentile`.
-        if attack_.hit_zone.is_some() {
-            return Err(wrong_ruleset("hitZone", Self::RULESET));
-        }
         attack(
             tx,
             attack_.attacker,
@@ -406,14 +402,7 @@ fn enter_stealth(
             id: hider.to_owned(),
         });
     }
-    if !(-validate::MAX_VALUE..=validate::MAX_VALUE).contains(&total) {
-        return Err(Error::out_of_range(
-            "roll",
-            total,
-            -validate::MAX_VALUE,
-            validate::MAX_VALUE,
-        ));
-    }
+    // The total's range is checked at the boundary (`validate`).
     combat::check_roll_allowed(tx, hider, Clause::O7)?;
     let label = context::label(tx, hider);
 
@@ -820,7 +809,12 @@ fn damage_taken(
     hits: u32,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let side = tx.creature("attacker", attacker)?.side.clone();
+    // Both tokens are known (`validate`).
+    let side = tx
+        .creatures
+        .get(attacker)
+        .map(|c| c.side.clone())
+        .unwrap_or_default();
     let attacker_label = context::label(tx, attacker);
     let target_label = context::label(tx, target);
     let amount = PENALTY_PER_HIT * i64::from(hits);
@@ -995,13 +989,7 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
 // ---------------------------------------------------------------- queries
 
 /// O10, O13: how an attacker rolls against a hider.
-pub(crate) fn attack_hidden(
-    state: &State,
-    query: &HiddenAttackQuery,
-) -> Result<HiddenAttackResult, Error> {
-    require(state, Ruleset::Opposed, "attackHidden")?;
-    state.creature("attacker", &query.attacker)?;
-    state.creature("target", &query.target)?;
+pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenAttackResult {
     let a = context::label(state, &query.attacker);
     let t = context::label(state, &query.target);
     let result = |mode, clause: Clause, en: String, fr: String| HiddenAttackResult {
@@ -1011,12 +999,12 @@ pub(crate) fn attack_hidden(
         fr,
     };
     if query.area {
-        return Ok(result(
+        return result(
             AttackMode::Normal,
             Clause::O10,
             format!("An area effect covering {t}'s space affects it normally (O10)."),
             format!("Un effet de zone couvrant la case de {t} l'affecte normalement (O10)."),
-        ));
+        );
     }
     let record = state.hiders.get(&query.target);
     if let Some(record) = record {
@@ -1030,7 +1018,7 @@ pub(crate) fn attack_hidden(
         .filter(|s| s.targeting)
         .cloned();
         if let Some(sense) = targeting {
-            return Ok(result(
+            return result(
                 AttackMode::Normal,
                 Clause::O13,
                 format!(
@@ -1041,7 +1029,7 @@ pub(crate) fn attack_hidden(
                     "Le sens {} de {a} donne la case exacte de {t} : attaque normale (O13).",
                     sense.sense
                 ),
-            ));
+            );
         }
         // O13: a non-targeting sense gives presence only, so O10 still
         // applies to an attacker that perceives the hider only through it.
@@ -1049,28 +1037,28 @@ pub(crate) fn attack_hidden(
         let presence_only = pair.is_some_and(|p| p.reason == PairReason::EnhancedSense);
         if state.perceives(&query.attacker, &query.target) {
             if !presence_only {
-                return Ok(result(
+                return result(
                     AttackMode::Normal,
                     Clause::O10,
                     format!("{a} perceives {t}: a normal attack (O10)."),
                     format!("{a} perçoit {t} : attaque normale (O10)."),
-                ));
+                );
             }
-            return Ok(if query.aimed_at_space {
+            return if query.aimed_at_space {
                 result(AttackMode::Disadvantage, Clause::O13, format!("{a} senses {t}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."))
             } else {
                 result(AttackMode::Miss, Clause::O13, format!("{a} senses {t}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."))
-            });
+            };
         }
     } else {
-        return Ok(result(
+        return result(
             AttackMode::Normal,
             Clause::O10,
             format!("{t} is not hiding: a normal attack (O10)."),
             format!("{t} ne se cache pas : attaque normale (O10)."),
-        ));
+        );
     }
-    Ok(if query.aimed_at_space {
+    if query.aimed_at_space {
         result(AttackMode::Disadvantage, Clause::O10, format!("{a} does not perceive {t} but aims at its actual space: Accuracy with disadvantage (O10)."), format!("{a} ne perçoit pas {t} mais vise sa case réelle : Précision avec désavantage (O10)."))
     } else {
         result(
@@ -1079,5 +1067,5 @@ pub(crate) fn attack_hidden(
             format!("{a} does not perceive {t} and aims elsewhere: the attack misses (O10)."),
             format!("{a} ne perçoit pas {t} et vise ailleurs : l'attaque échoue (O10)."),
         )
-    })
+    }
 }

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::ask::{DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery};
 use crate::clause::Clause;
 use crate::combat;
 use crate::context::{self, Ctx};
@@ -15,10 +16,7 @@ use crate::error::Error;
 use crate::event::ViewEntry;
 use crate::explain;
 use crate::journal::Tx;
-use crate::outcome::{Decision, Request};
-use crate::query::{
-    decision, require, DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery,
-};
+use crate::outcome::{decision, Decision, Request};
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt, Ruleset,
@@ -152,14 +150,14 @@ fn enter_stealth(
     view: &[ViewEntry],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    if !(1..=100).contains(&d100) {
-        return Err(Error::out_of_range("roll", d100, 1, 100));
-    }
-    let d100 = d100 as u32;
+    // Checked at the boundary (`validate`): a d100, a known hider.
+    let d100 = u32::try_from(d100).unwrap_or(1);
     combat::check_roll_allowed(tx, hider, Clause::P9)?;
     let state: &State = tx.state();
     let label = context::label(state, hider);
-    let hider_creature = state.creature("hider", hider)?;
+    let Some(hider_creature) = state.creatures.get(hider) else {
+        return Ok(());
+    };
     let stealth_skill = hider_creature.stealth_skill;
 
     let mut modifiers = modifiers.clone();
@@ -649,13 +647,10 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
 // public wrappers (validation, JSON) are in `crate::query`.
 
 /// P5: an observer that does not perceive the hider may not locate it.
-pub(crate) fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
-    require(state, Ruleset::Percentile, "canLocate")?;
-    state.creature("observer", &query.observer)?;
-    state.creature("hider", &query.hider)?;
+pub(crate) fn can_locate(state: &State, query: &PairQuery) -> Decision {
     let o = context::label(state, &query.observer);
     let h = context::label(state, &query.hider);
-    Ok(if state.perceives(&query.observer, &query.hider) {
+    if state.perceives(&query.observer, &query.hider) {
         decision(
             true,
             Clause::P5,
@@ -669,38 +664,35 @@ pub(crate) fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, E
             format!("{o} does not perceive {h}: it may not attempt to locate it (P5)."),
             format!("{o} ne perçoit pas {h} : il ne peut pas tenter de le situer (P5)."),
         )
-    })
+    }
 }
 
 /// P6: may the defender defend the target against the attacker? (In
 /// `opposed` there are no surprises, so this answers yes.)
-pub(crate) fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
-    state.creature("defender", &query.defender)?;
-    state.creature("target", &query.target)?;
-    state.creature("attacker", &query.attacker)?;
+pub(crate) fn can_defend(state: &State, query: &DefenseQuery) -> Decision {
     let d = context::label(state, &query.defender);
     let t = context::label(state, &query.target);
     let a = context::label(state, &query.attacker);
     if state.surprise(&query.attacker, &query.target).is_none() {
-        return Ok(decision(
+        return decision(
             true,
             Clause::P6,
             format!("{t} is not surprised by {a}: {d} may defend (P6)."),
             format!("{t} n'est pas surpris par {a} : {d} peut défendre (P6)."),
-        ));
+        );
     }
     if query.defender == query.target {
-        return Ok(decision(false, Clause::P6, format!("{t} is defenseless against {a} this turn: no dodge, block or parry (P6)."), format!("{t} est sans défense face à {a} ce tour-ci : ni esquive, ni blocage, ni parade (P6).")));
+        return decision(false, Clause::P6, format!("{t} is defenseless against {a} this turn: no dodge, block or parry (P6)."), format!("{t} est sans défense face à {a} ce tour-ci : ni esquive, ni blocage, ni parade (P6)."));
     }
     if query.defender == query.attacker {
-        return Ok(decision(
+        return decision(
             false,
             Clause::P6,
             format!("{d} is the attacker (P6)."),
             format!("{d} est l'attaquant (P6)."),
-        ));
+        );
     }
-    Ok(if state.perceives(&query.defender, &query.attacker) {
+    if state.perceives(&query.defender, &query.attacker) {
         decision(
             true,
             Clause::P6,
@@ -714,28 +706,14 @@ pub(crate) fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision
             format!("{d} does not perceive {a} and cannot defend {t} this turn (P6)."),
             format!("{d} ne perçoit pas {a} et ne peut pas défendre {t} ce tour-ci (P6)."),
         )
-    })
+    }
 }
 
 /// P7 + P8: the knockout attempt after a surprise attack to the head.
-pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
-    require(state, Ruleset::Percentile, "knockout")?;
-    let attacker = state.creature("attacker", &query.attacker)?;
-    state.creature("target", &query.target)?;
-    if let Some(d100) = query.d100 {
-        if !(1..=100).contains(&d100) {
-            return Err(Error::out_of_range("d100", d100, 1, 100));
-        }
-    }
-    if let Some(raw) = query.raw_damage {
-        if raw > 100_000 {
-            return Err(Error::out_of_range("rawDamage", raw, 0, 100_000));
-        }
-    }
-    let chance = attacker
-        .base_stealth_skill
-        .unwrap_or(attacker.stealth_skill);
-    let minutes = 1 + attacker.strength / 5;
+pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
+    let attacker = state.creatures.get(&query.attacker);
+    let chance = attacker.map_or(0, |a| a.base_stealth_skill.unwrap_or(a.stealth_skill));
+    let minutes = 1 + attacker.map_or(0, |a| a.strength) / 5;
     let a = context::label(state, &query.attacker);
     let t = context::label(state, &query.target);
     let refuse = |en: String, fr: String| KnockoutResult {
@@ -749,42 +727,42 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutR
         fr,
     };
     let Some(surprise) = state.surprise(&query.attacker, &query.target) else {
-        return Ok(refuse(
+        return refuse(
             format!("{t} is not defenseless against {a}: no knockout (P8)."),
             format!("{t} n'est pas sans défense face à {a} : pas d'assommement (P8)."),
-        ));
+        );
     };
     match surprise.first_hit_zone {
         Some(HitZone::Head) => {}
         Some(zone) => {
             let (en, fr) = zone_names(zone);
-            return Ok(refuse(
+            return refuse(
                 format!("The first attack aimed at the {en}, not the head: no knockout (P7, P8)."),
                 format!(
                     "La première attaque visait {fr}, pas la tête : pas d'assommement (P7, P8)."
                 ),
-            ));
+            );
         }
         None => {
-            return Ok(refuse(
+            return refuse(
                 "The first attack did not choose the head: no knockout (P7, P8).".into(),
                 "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8).".into(),
-            ));
+            );
         }
     }
     // P7/P8: the knockout is part of the first attack of the surprise (the
     // one whose zone the attacker chose); a later attack cannot attempt it.
     if surprise.attacks > 1 {
-        return Ok(refuse(
+        return refuse(
             format!("The knockout belongs to the first attack of the surprise; {a} has attacked {t} again since: no knockout (P7, P8)."),
             format!("L'assommement fait partie de la première attaque de la surprise ; {a} a attaqué {t} de nouveau depuis : pas d'assommement (P7, P8)."),
-        ));
+        );
     }
     if query.helmet {
-        return Ok(refuse(
+        return refuse(
             format!("{t} wears a helmet: no knockout (P8)."),
             format!("{t} porte un casque : pas d'assommement (P8)."),
-        ));
+        );
     }
     let damage = query.raw_damage.map(|raw| raw / 4);
     let knocked_out = query.d100.map(|d| d <= chance);
@@ -802,7 +780,7 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutR
             format!("{a} peut tenter d'assommer {t} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."),
         ),
     };
-    Ok(KnockoutResult {
+    KnockoutResult {
         allowed: true,
         chance,
         minutes,
@@ -811,44 +789,41 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutR
         clause: Clause::P8.into(),
         en,
         fr,
-    })
+    }
 }
 
 /// P10: may the hider take the object from the target?
-pub(crate) fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
-    require(state, Ruleset::Percentile, "canPickpocket")?;
-    state.creature("hider", &query.hider)?;
-    state.creature("target", &query.target)?;
+pub(crate) fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Decision {
     let h = context::label(state, &query.hider);
     let t = context::label(state, &query.target);
     if state.perceives(&query.target, &query.hider) {
-        return Ok(decision(
+        return decision(
             false,
             Clause::P10,
             format!("{t} perceives {h}: no pickpocketing (P10)."),
             format!("{t} perçoit {h} : pas de vol à la tire (P10)."),
-        ));
+        );
     }
     if query.held {
-        return Ok(decision(
+        return decision(
             false,
             Clause::P10,
             format!("{t} holds that object: it cannot be taken (P10)."),
             format!("{t} tient cet objet : il ne peut pas être pris (P10)."),
-        ));
+        );
     }
     if !query.visible {
-        return Ok(decision(
+        return decision(
             false,
             Clause::P10,
             "A hidden object cannot be taken this way (P10).".into(),
             "Un objet caché ne peut pas être pris ainsi (P10).".into(),
-        ));
+        );
     }
-    Ok(decision(
+    decision(
         true,
         Clause::P10,
         format!("{h} may take the object from {t} for one minor action (P10)."),
         format!("{h} peut prendre l'objet à {t} pour une action mineure (P10)."),
-    ))
+    )
 }

@@ -4,115 +4,16 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
 use crate::clause::Clause;
 use crate::error::Error;
-use crate::outcome::Decision;
+use crate::outcome::{decision, Decision};
 use crate::state::{Ruleset, State, TokenId};
 use crate::{context, validate};
 
-/// `{ observer, hider }`: for [`perceives`] and [`can_locate`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PairQuery {
-    pub observer: TokenId,
-    pub hider: TokenId,
-}
-
-/// `{ defender, target, attacker }`: may `defender` defend `target` against `attacker` (P6)?
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DefenseQuery {
-    pub defender: TokenId,
-    pub target: TokenId,
-    pub attacker: TokenId,
-}
-
-/// A knockout attempt (P8). Without `rawDamage` and `d100` it only asks
-/// whether the attempt is allowed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct KnockoutQuery {
-    pub attacker: TokenId,
-    pub target: TokenId,
-    /// The target's head is protected by a helmet.
-    #[serde(default)]
-    pub helmet: bool,
-    /// The attack's raw damage, 0..=100000.
-    #[serde(default)]
-    pub raw_damage: Option<u32>,
-    /// The knockout d100, 1..=100 (no criticals, P11).
-    #[serde(default)]
-    pub d100: Option<u32>,
-}
-
-/// The answer to a [`KnockoutQuery`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct KnockoutResult {
-    /// P8 allows the attempt.
-    pub allowed: bool,
-    /// The chance in percent: the attacker's base Furtivité.
-    pub chance: u32,
-    /// Duration if knocked out: 1 + floor(Force / 5) minutes.
-    pub minutes: u32,
-    /// floor(raw damage / 4), when `rawDamage` was given and the attempt allowed.
-    pub damage: Option<u32>,
-    /// d100 <= chance, when `d100` was given and the attempt allowed.
-    pub knocked_out: Option<bool>,
-    pub clause: String,
-    pub en: String,
-    pub fr: String,
-}
-
-/// `{ hider, target, held, visible }`: may `hider` take this object from `target` (P10)?
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PickpocketQuery {
-    pub hider: TokenId,
-    pub target: TokenId,
-    /// The target holds the object in hand.
-    pub held: bool,
-    /// The object can be seen (belt weapon, quiver, potion, purse).
-    pub visible: bool,
-}
-
-/// `{ attacker, target, aimedAtSpace, area }`: `attacker` attacks the hider `target` (O10).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct HiddenAttackQuery {
-    pub attacker: TokenId,
-    pub target: TokenId,
-    /// The attack aims at the hider's actual space.
-    #[serde(default)]
-    pub aimed_at_space: bool,
-    /// An area effect that covers the hider's space.
-    #[serde(default)]
-    pub area: bool,
-}
-
-/// How an attack on a hider is rolled (O10).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum AttackMode {
-    /// Rolled as usual.
-    Normal,
-    /// Accuracy rolled with disadvantage.
-    Disadvantage,
-    /// Misses outright.
-    Miss,
-}
-
-/// The answer to a [`HiddenAttackQuery`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct HiddenAttackResult {
-    pub mode: AttackMode,
-    pub clause: String,
-    pub en: String,
-    pub fr: String,
-}
+pub use crate::ask::{
+    AttackMode, DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult,
+    PairQuery, PickpocketQuery,
+};
 
 /// B1/B2: for every observer, the hiders it does not perceive:
 /// `{ observerTokenId: [hiderTokenId, ...] }`, observers and hiders in id
@@ -140,16 +41,7 @@ pub(crate) fn hidden_from_in(state: &State) -> BTreeMap<TokenId, Vec<TokenId>> {
     lookup
 }
 
-pub(crate) fn decision(allowed: bool, clause: Clause, en: String, fr: String) -> Decision {
-    Decision {
-        allowed,
-        clause: clause.id().to_owned(),
-        en,
-        fr,
-    }
-}
-
-pub(crate) fn require(state: &State, ruleset: Ruleset, what: &str) -> Result<(), Error> {
+fn require(state: &State, ruleset: Ruleset, what: &str) -> Result<(), Error> {
     if state.ruleset != ruleset {
         return Err(Error::WrongRuleset {
             what: what.to_owned(),
@@ -218,7 +110,15 @@ pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision,
 /// make acuity rolls to locate it. Errors: `wrong_ruleset` in `opposed`.
 pub fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     validate::validate_state(state)?;
-    crate::percentile::can_locate(state, query)
+    can_locate_in(state, query)
+}
+
+/// [`can_locate`] on a state already validated: checks the query, then asks the ruleset.
+pub(crate) fn can_locate_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
+    require(state, Ruleset::Percentile, "canLocate")?;
+    state.creature("observer", &query.observer)?;
+    state.creature("hider", &query.hider)?;
+    Ok(crate::percentile::can_locate(state, query))
 }
 
 /// P6: may `defender` use a defense for `target` against `attacker`?
@@ -227,7 +127,15 @@ pub fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 /// perceives the attacker. In `opposed` there is no surprise rule: always allowed.
 pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
     validate::validate_state(state)?;
-    crate::percentile::can_defend(state, query)
+    can_defend_in(state, query)
+}
+
+/// [`can_defend`] on a state already validated: checks the query, then asks the ruleset.
+pub(crate) fn can_defend_in(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
+    state.creature("defender", &query.defender)?;
+    state.creature("target", &query.target)?;
+    state.creature("attacker", &query.attacker)?;
+    Ok(crate::percentile::can_defend(state, query))
 }
 
 /// P7 + P8 (`percentile`): the knockout attempt after a surprise attack to
@@ -240,14 +148,40 @@ pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error
 /// Errors: `wrong_ruleset`, `unknown_token`, `out_of_range` (d100, rawDamage).
 pub fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
     validate::validate_state(state)?;
-    crate::percentile::knockout(state, query)
+    knockout_in(state, query)
+}
+
+/// [`knockout`] on a state already validated: checks the query, then asks the ruleset.
+pub(crate) fn knockout_in(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
+    require(state, Ruleset::Percentile, "knockout")?;
+    state.creature("attacker", &query.attacker)?;
+    state.creature("target", &query.target)?;
+    if let Some(d100) = query.d100 {
+        if !(1..=100).contains(&d100) {
+            return Err(Error::out_of_range("d100", d100, 1, 100));
+        }
+    }
+    if let Some(raw) = query.raw_damage {
+        if raw > 100_000 {
+            return Err(Error::out_of_range("rawDamage", raw, 0, 100_000));
+        }
+    }
+    Ok(crate::percentile::knockout(state, query))
 }
 
 /// P10 (`percentile`): while the target does not perceive the hider, the
 /// hider may take one visible object the target is not holding (one minor action).
 pub fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
     validate::validate_state(state)?;
-    crate::percentile::can_pickpocket(state, query)
+    can_pickpocket_in(state, query)
+}
+
+/// [`can_pickpocket`] on a state already validated: checks the query, then asks the ruleset.
+pub(crate) fn can_pickpocket_in(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
+    require(state, Ruleset::Percentile, "canPickpocket")?;
+    state.creature("hider", &query.hider)?;
+    state.creature("target", &query.target)?;
+    Ok(crate::percentile::can_pickpocket(state, query))
 }
 
 /// O10 (`opposed`): how `attacker` rolls against the hider `target`.
@@ -261,5 +195,16 @@ pub fn attack_hidden(
     query: &HiddenAttackQuery,
 ) -> Result<HiddenAttackResult, Error> {
     validate::validate_state(state)?;
-    crate::opposed::attack_hidden(state, query)
+    attack_hidden_in(state, query)
+}
+
+/// [`attack_hidden`] on a state already validated: checks the query, then asks the ruleset.
+pub(crate) fn attack_hidden_in(
+    state: &State,
+    query: &HiddenAttackQuery,
+) -> Result<HiddenAttackResult, Error> {
+    require(state, Ruleset::Opposed, "attackHidden")?;
+    state.creature("attacker", &query.attacker)?;
+    state.creature("target", &query.target)?;
+    Ok(crate::opposed::attack_hidden(state, query))
 }

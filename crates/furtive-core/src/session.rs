@@ -213,27 +213,27 @@ impl Session {
 
     /// P5. See [`crate::query::can_locate`].
     pub fn can_locate(&self, query: &PairQuery) -> Result<Decision, Error> {
-        crate::percentile::can_locate(&self.state, query)
+        crate::query::can_locate_in(&self.state, query)
     }
 
     /// P6. See [`crate::query::can_defend`].
     pub fn can_defend(&self, query: &DefenseQuery) -> Result<Decision, Error> {
-        crate::percentile::can_defend(&self.state, query)
+        crate::query::can_defend_in(&self.state, query)
     }
 
     /// P7, P8. See [`crate::query::knockout`].
     pub fn knockout(&self, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
-        crate::percentile::knockout(&self.state, query)
+        crate::query::knockout_in(&self.state, query)
     }
 
     /// P10. See [`crate::query::can_pickpocket`].
     pub fn can_pickpocket(&self, query: &PickpocketQuery) -> Result<Decision, Error> {
-        crate::percentile::can_pickpocket(&self.state, query)
+        crate::query::can_pickpocket_in(&self.state, query)
     }
 
     /// O10, O13. See [`crate::query::attack_hidden`].
     pub fn attack_hidden(&self, query: &HiddenAttackQuery) -> Result<HiddenAttackResult, Error> {
-        crate::opposed::attack_hidden(&self.state, query)
+        crate::query::attack_hidden_in(&self.state, query)
     }
 
     /// B1/B2: for every observer, the hiders it does not perceive:

@@ -255,6 +255,7 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
         Event::UpsertCreature { creature } => validate_creature("creature", creature),
         Event::EnterStealth {
             hider,
+            roll,
             modifiers,
             view,
             precautions,
@@ -270,7 +271,12 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
                     32,
                 ));
             }
-            validate_view(state, hider, view)
+            validate_view(state, hider, view)?;
+            // P1: a d100; O1: a Stealth check total.
+            match state.ruleset {
+                Ruleset::Percentile => check_range("roll", *roll, 1, 100),
+                Ruleset::Opposed => check_range("roll", *roll, -MAX_VALUE, MAX_VALUE),
+            }
         }
         Event::ViewChanged { hider, view, .. } => {
             known(state, "hider", hider)?;
@@ -305,6 +311,7 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
             target,
             targets,
             hits,
+            hit_zone,
             ..
         } => {
             known(state, "attacker", attacker)?;
@@ -344,7 +351,15 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
                     });
                 }
             }
-            check_range("hits", (*hits).into(), 0, MAX_HITS.into())
+            check_range("hits", (*hits).into(), 0, MAX_HITS.into())?;
+            // P7's hit zone belongs to `percentile`.
+            if hit_zone.is_some() && state.ruleset == Ruleset::Opposed {
+                return Err(Error::WrongRuleset {
+                    what: "hitZone".into(),
+                    ruleset: state.ruleset.name().into(),
+                });
+            }
+            Ok(())
         }
         Event::DamageTaken {
             target,
