@@ -14,6 +14,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Deref;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -30,8 +31,8 @@ enum Key {
     Phase(TokenId),
     /// A hider's roll and `movedThisTurn`.
     Head(TokenId),
-    /// One pair of a hider.
-    Pair(TokenId, TokenId),
+    /// One pair of a hider (the hider's id shared between entries).
+    Pair(Rc<str>, TokenId),
     /// One creature.
     Creature(TokenId),
     /// The surprises list (short: at most one per attacker and target).
@@ -57,6 +58,8 @@ enum Slot {
 pub(crate) struct Journal {
     keys: Vec<Key>,
     slots: Vec<Slot>,
+    /// The hider id of the last pair entry, shared by the next ones.
+    last_hider: Option<Rc<str>>,
 }
 
 /// A point to roll back to inside a transaction ([`Journal::rollback_to`]).
@@ -96,7 +99,7 @@ fn swap_slot(state: &mut State, key: &Key, slot: &mut Slot) {
             }
         }
         (Key::Pair(hider, observer), Slot::Pair(saved)) => {
-            if let Some(record) = state.hiders.get_mut(hider) {
+            if let Some(record) = state.hiders.get_mut(&**hider) {
                 match (record.pairs.get_mut(observer), saved.as_mut()) {
                     (Some(current), Some(value)) => std::mem::swap(current, value),
                     _ => {
@@ -146,6 +149,19 @@ impl Journal {
     pub fn clear(&mut self) {
         self.keys.clear();
         self.slots.clear();
+        self.last_hider = None;
+    }
+
+    /// The hider id for a pair entry, allocated once per run of entries.
+    fn hider_id(&mut self, hider: &str) -> Rc<str> {
+        match &self.last_hider {
+            Some(id) if &**id == hider => Rc::clone(id),
+            _ => {
+                let id: Rc<str> = Rc::from(hider);
+                self.last_hider = Some(Rc::clone(&id));
+                id
+            }
+        }
     }
 
     fn push(&mut self, key: Key, slot: Slot) {
@@ -158,7 +174,7 @@ impl Journal {
     /// comparison gives them (visibility by hider then observer, then
     /// statuses by token), and the hidden-from lookup patch.
     pub fn effects(&mut self, state: &mut State) -> (Vec<Change>, Vec<HiddenFromChange>) {
-        let Journal { keys, slots } = self;
+        let Journal { keys, slots, .. } = self;
         if keys.is_empty() {
             return (Vec::new(), Vec::new());
         }
@@ -336,7 +352,7 @@ fn effects_in_place(
         match (key, slot) {
             (Key::Pair(hider, observer), Slot::Pair(saved)) => {
                 before_pairs
-                    .entry((hider.as_str(), observer.as_str()))
+                    .entry((&**hider, observer.as_str()))
                     .or_insert(saved.as_ref());
             }
             (Key::Surprises, Slot::Surprises(saved)) => {
@@ -354,8 +370,18 @@ fn effects_in_place(
     let hides = |observer: &str, pair: Option<&Pair>| {
         pair.is_some_and(|p| !p.perceived) && state.creatures.contains_key(observer)
     };
+    let mut current: Option<(&str, Option<&Hider>)> = None;
     for (&(hider, observer), before) in &before_pairs {
-        let Some(record) = state.hiders.get(hider) else {
+        // Keys come sorted by hider: look each hider up once.
+        let record = match current {
+            Some((id, record)) if id == hider => record,
+            _ => {
+                let record = state.hiders.get(hider);
+                current = Some((hider, record));
+                record
+            }
+        };
+        let Some(record) = record else {
             continue;
         };
         let hiding = record.phase == HiderPhase::Hiding;
@@ -375,7 +401,9 @@ fn effects_in_place(
                 hidden: !is,
             });
         }
-        if hiding && hides(observer, *before) != hides(observer, after) {
+        let hid = known && before.is_some_and(|p| !p.perceived);
+        let hides_now = known && after.is_some_and(|p| !p.perceived);
+        if hiding && hid != hides_now {
             status_tokens.insert(hider);
         }
     }
@@ -573,8 +601,9 @@ impl<'a> Tx<'a> {
     /// An existing pair, writable.
     pub fn pair_mut(&mut self, hider: &str, observer: &str) -> Option<&mut Pair> {
         let pair = self.state.hiders.get_mut(hider)?.pairs.get_mut(observer)?;
+        let id = self.journal.hider_id(hider);
         self.journal.push(
-            Key::Pair(hider.to_owned(), observer.to_owned()),
+            Key::Pair(id, observer.to_owned()),
             Slot::Pair(Some(pair.clone())),
         );
         Some(pair)
@@ -593,10 +622,9 @@ impl<'a> Tx<'a> {
         if old.is_none() {
             record.pairs.insert(observer.to_owned(), make());
         }
-        self.journal.push(
-            Key::Pair(hider.to_owned(), observer.to_owned()),
-            Slot::Pair(old),
-        );
+        let id = self.journal.hider_id(hider);
+        self.journal
+            .push(Key::Pair(id, observer.to_owned()), Slot::Pair(old));
         record.pairs.get_mut(observer)
     }
 
@@ -615,10 +643,9 @@ impl<'a> Tx<'a> {
     pub fn remove_pair(&mut self, hider: &str, observer: &str) {
         if let Some(record) = self.state.hiders.get_mut(hider) {
             if let Some(old) = record.pairs.remove(observer) {
-                self.journal.push(
-                    Key::Pair(hider.to_owned(), observer.to_owned()),
-                    Slot::Pair(Some(old)),
-                );
+                let id = self.journal.hider_id(hider);
+                self.journal
+                    .push(Key::Pair(id, observer.to_owned()), Slot::Pair(Some(old)));
             }
         }
     }

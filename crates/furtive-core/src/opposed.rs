@@ -124,7 +124,8 @@ pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
     let Some(attempt) = hider.attempt.opposed() else {
         return 0;
     };
-    let side = state.creatures.get(observer).map(|c| c.side.as_str());
+    // The observer's side matters only to an O11 penalty: looked up once, then.
+    let mut side = None;
     attempt
         .penalties
         .iter()
@@ -138,7 +139,9 @@ pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
                     observer != attacker
                         && !attacker_side.is_empty()
                         && attacker_side != "neutral"
-                        && side == Some(attacker_side.as_str())
+                        && *side.get_or_insert_with(|| {
+                            state.creatures.get(observer).map(|c| c.side.as_str())
+                        }) == Some(attacker_side.as_str())
                 }
             };
             if applies {
