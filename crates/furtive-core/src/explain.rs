@@ -678,3 +678,279 @@ pub(crate) fn o5_moved_out_of_view(label: impl Display, names: impl Display) -> 
         fr: format!("{label} s'est déplacé et a rompu la vue dégagée avec {names} : reste caché d'eux (O5)."),
     }
 }
+
+// ---------------------------------------------------------------- Queries
+
+/// An area effect covering …'s space affects it normally (O10).
+pub(crate) fn o10_an_area_effect_covering(t: impl Display) -> Text {
+    Text {
+        en: format!("An area effect covering {t}'s space affects it normally (O10)."),
+        fr: format!("Un effet de zone couvrant la case de {t} l'affecte normalement (O10)."),
+    }
+}
+
+/// …'s … gives …'s exact space: a normal attack (O13).
+pub(crate) fn o13_targeting_sense_gives_the_space(
+    a: impl Display,
+    sense: impl Display,
+    t: impl Display,
+) -> Text {
+    Text {
+        en: format!("{a}'s {sense} gives {t}'s exact space: a normal attack (O13)."),
+        fr: format!("Le sens {sense} de {a} donne la case exacte de {t} : attaque normale (O13)."),
+    }
+}
+
+/// … perceives …: a normal attack (O10).
+pub(crate) fn o10_perceives_normal_attack(a: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("{a} perceives {t}: a normal attack (O10)."),
+        fr: format!("{a} perçoit {t} : attaque normale (O10)."),
+    }
+}
+
+/// … senses …'s presence but not its exact space and aims at its actual space: Accuracy with
+pub(crate) fn o13_presence_only_aims_at_the_space(a: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("{a} senses {t}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."),
+        fr: format!("{a} détecte la présence de {t} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."),
+    }
+}
+
+/// … senses …'s presence but not its exact space and aims elsewhere: the attack misses (O13,
+pub(crate) fn o13_presence_only_aims_elsewhere(a: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("{a} senses {t}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."),
+        fr: format!("{a} détecte la présence de {t} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."),
+    }
+}
+
+/// … is not hiding: a normal attack (O10).
+pub(crate) fn o10_not_hiding_normal_attack(t: impl Display) -> Text {
+    Text {
+        en: format!("{t} is not hiding: a normal attack (O10)."),
+        fr: format!("{t} ne se cache pas : attaque normale (O10)."),
+    }
+}
+
+/// … does not perceive … but aims at its actual space: Accuracy with disadvantage (O10).
+pub(crate) fn o10_does_not_perceive_but(a: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("{a} does not perceive {t} but aims at its actual space: Accuracy with disadvantage (O10)."),
+        fr: format!("{a} ne perçoit pas {t} mais vise sa case réelle : Précision avec désavantage (O10)."),
+    }
+}
+
+/// … does not perceive … and aims elsewhere: the attack misses (O10).
+pub(crate) fn o10_does_not_perceive_aims(a: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("{a} does not perceive {t} and aims elsewhere: the attack misses (O10)."),
+        fr: format!("{a} ne perçoit pas {t} et vise ailleurs : l'attaque échoue (O10)."),
+    }
+}
+
+/// … perceives … and may roll acuities to locate it (P5).
+pub(crate) fn p5_may_locate(o: impl Display, h: impl Display) -> Text {
+    Text {
+        en: format!("{o} perceives {h} and may roll acuities to locate it (P5)."),
+        fr: format!("{o} perçoit {h} et peut faire des jets d'acuité pour le situer (P5)."),
+    }
+}
+
+/// … does not perceive …: it may not attempt to locate it (P5).
+pub(crate) fn p5_may_not_locate(o: impl Display, h: impl Display) -> Text {
+    Text {
+        en: format!("{o} does not perceive {h}: it may not attempt to locate it (P5)."),
+        fr: format!("{o} ne perçoit pas {h} : il ne peut pas tenter de le situer (P5)."),
+    }
+}
+
+/// … is not surprised by …: … may defend (P6).
+pub(crate) fn p6_not_surprised_by_defend(
+    t: impl Display,
+    a: impl Display,
+    d: impl Display,
+) -> Text {
+    Text {
+        en: format!("{t} is not surprised by {a}: {d} may defend (P6)."),
+        fr: format!("{t} n'est pas surpris par {a} : {d} peut défendre (P6)."),
+    }
+}
+
+/// … is defenseless against … this turn: no dodge, block or parry (P6).
+pub(crate) fn p6_defenseless_against_turn_no(t: impl Display, a: impl Display) -> Text {
+    Text {
+        en: format!("{t} is defenseless against {a} this turn: no dodge, block or parry (P6)."),
+        fr: format!(
+            "{t} est sans défense face à {a} ce tour-ci : ni esquive, ni blocage, ni parade (P6)."
+        ),
+    }
+}
+
+/// … is the attacker (P6).
+pub(crate) fn p6_the_defender_is_the_attacker(d: impl Display) -> Text {
+    Text {
+        en: format!("{d} is the attacker (P6)."),
+        fr: format!("{d} est l'attaquant (P6)."),
+    }
+}
+
+/// … perceives … and may defend … (P6).
+pub(crate) fn p6_perceives_defend(d: impl Display, a: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("{d} perceives {a} and may defend {t} (P6)."),
+        fr: format!("{d} perçoit {a} et peut défendre {t} (P6)."),
+    }
+}
+
+/// … does not perceive … and cannot defend … this turn (P6).
+pub(crate) fn p6_does_not_perceive_cannot(
+    d: impl Display,
+    a: impl Display,
+    t: impl Display,
+) -> Text {
+    Text {
+        en: format!("{d} does not perceive {a} and cannot defend {t} this turn (P6)."),
+        fr: format!("{d} ne perçoit pas {a} et ne peut pas défendre {t} ce tour-ci (P6)."),
+    }
+}
+
+/// … is not defenseless against …: no knockout (P8).
+pub(crate) fn p8_not_defenseless_against_no(t: impl Display, a: impl Display) -> Text {
+    Text {
+        en: format!("{t} is not defenseless against {a}: no knockout (P8)."),
+        fr: format!("{t} n'est pas sans défense face à {a} : pas d'assommement (P8)."),
+    }
+}
+
+/// The first attack aimed at the …, not the head: no knockout (P7, P8).
+pub(crate) fn p8_first_attack_aimed_at(en: impl Display, fr: impl Display) -> Text {
+    Text {
+        en: format!("The first attack aimed at the {en}, not the head: no knockout (P7, P8)."),
+        fr: format!("La première attaque visait {fr}, pas la tête : pas d'assommement (P7, P8)."),
+    }
+}
+
+/// The first attack did not choose the head: no knockout (P7, P8).
+pub(crate) fn p8_first_attack_did_not() -> Text {
+    Text {
+        en: "The first attack did not choose the head: no knockout (P7, P8).".to_string(),
+        fr: "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8).".to_string(),
+    }
+}
+
+/// The knockout belongs to the first attack of the surprise; … has attacked … again since: no
+pub(crate) fn p8_knockout_belongs_first(a: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("The knockout belongs to the first attack of the surprise; {a} has attacked {t} again since: no knockout (P7, P8)."),
+        fr: format!("L'assommement fait partie de la première attaque de la surprise ; {a} a attaqué {t} de nouveau depuis : pas d'assommement (P7, P8)."),
+    }
+}
+
+/// … wears a helmet: no knockout (P8).
+pub(crate) fn p8_wears_helmet_no_knockout(t: impl Display) -> Text {
+    Text {
+        en: format!("{t} wears a helmet: no knockout (P8)."),
+        fr: format!("{t} porte un casque : pas d'assommement (P8)."),
+    }
+}
+
+/// … perceives …: no pickpocketing (P10).
+pub(crate) fn p10_perceives_no_pickpocketing(t: impl Display, h: impl Display) -> Text {
+    Text {
+        en: format!("{t} perceives {h}: no pickpocketing (P10)."),
+        fr: format!("{t} perçoit {h} : pas de vol à la tire (P10)."),
+    }
+}
+
+/// … holds that object: it cannot be taken (P10).
+pub(crate) fn p10_holds_that_object_cannot(t: impl Display) -> Text {
+    Text {
+        en: format!("{t} holds that object: it cannot be taken (P10)."),
+        fr: format!("{t} tient cet objet : il ne peut pas être pris (P10)."),
+    }
+}
+
+/// A hidden object cannot be taken this way (P10).
+pub(crate) fn p10_hidden_object_cannot_be() -> Text {
+    Text {
+        en: "A hidden object cannot be taken this way (P10).".to_string(),
+        fr: "Un objet caché ne peut pas être pris ainsi (P10).".to_string(),
+    }
+}
+
+/// … may take the object from … for one minor action (P10).
+pub(crate) fn p10_may_take_the_object(h: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("{h} may take the object from {t} for one minor action (P10)."),
+        fr: format!("{h} peut prendre l'objet à {t} pour une action mineure (P10)."),
+    }
+}
+
+/// … is not hiding: everyone perceives it, … too (B2).
+pub(crate) fn b2_not_hiding(h: impl Display, o: impl Display) -> Text {
+    Text {
+        en: format!("{h} is not hiding: everyone perceives it, {o} too (B2)."),
+        fr: format!("{h} ne se cache pas : tout le monde le perçoit, {o} aussi (B2)."),
+    }
+}
+
+/// … is not known to the engine: it perceives no hider until the GM adds it (B1).
+pub(crate) fn b1_unknown_observer(o: impl Display) -> Text {
+    Text {
+        en: format!("{o} is not known to the engine: it perceives no hider until the GM adds it (B1)."),
+        fr: format!("{o} n'est pas connu du moteur : il ne perçoit aucune créature cachée tant que le MJ ne l'a pas ajouté (B1)."),
+    }
+}
+
+/// … perceives ….
+pub(crate) fn perceives(o: impl Display, h: impl Display) -> Text {
+    Text {
+        en: format!("{o} perceives {h}."),
+        fr: format!("{o} perçoit {h}."),
+    }
+}
+
+/// … does not perceive ….
+pub(crate) fn does_not_perceive(o: impl Display, h: impl Display) -> Text {
+    Text {
+        en: format!("{o} does not perceive {h}."),
+        fr: format!("{o} ne perçoit pas {h}."),
+    }
+}
+
+/// Knockout: d100 … ≤ base Furtivité …: … is knocked out for … minute(s) (P8).
+pub(crate) fn p8_knocked_out(
+    d: impl Display,
+    chance: impl Display,
+    t: impl Display,
+    minutes: impl Display,
+) -> Text {
+    Text {
+        en: format!("Knockout: d100 {d} ≤ base Furtivité {chance}: {t} is knocked out for {minutes} minute(s) (P8)."),
+        fr: format!("Assommement : d100 {d} ≤ Furtivité de base {chance} : {t} est assommé pendant {minutes} minute(s) (P8)."),
+    }
+}
+
+/// Knockout: d100 … > base Furtivité …: … stays conscious (P8).
+pub(crate) fn p8_stays_conscious(d: impl Display, chance: impl Display, t: impl Display) -> Text {
+    Text {
+        en: format!("Knockout: d100 {d} > base Furtivité {chance}: {t} stays conscious (P8)."),
+        fr: format!(
+            "Assommement : d100 {d} > Furtivité de base {chance} : {t} reste conscient (P8)."
+        ),
+    }
+}
+
+/// … may try to knock … out: …% chance, … minute(s), damage divided by 4 (P8).
+pub(crate) fn p8_may_try(
+    a: impl Display,
+    t: impl Display,
+    chance: impl Display,
+    minutes: impl Display,
+) -> Text {
+    Text {
+        en: format!("{a} may try to knock {t} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."),
+        fr: format!("{a} peut tenter d'assommer {t} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."),
+    }
+}

@@ -995,7 +995,7 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
 pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenAttackResult {
     let a = context::label(state, &query.attacker);
     let t = context::label(state, &query.target);
-    let result = |mode, clause: Clause, en: String, fr: String| HiddenAttackResult {
+    let result = |mode, clause: Clause, explain::Text { en, fr }| HiddenAttackResult {
         mode,
         clause: clause.id().to_owned(),
         en,
@@ -1005,8 +1005,7 @@ pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenA
         return result(
             AttackMode::Normal,
             Clause::O10,
-            format!("An area effect covering {t}'s space affects it normally (O10)."),
-            format!("Un effet de zone couvrant la case de {t} l'affecte normalement (O10)."),
+            explain::o10_an_area_effect_covering(&t),
         );
     }
     let record = state.hiders.get(&query.target);
@@ -1024,14 +1023,7 @@ pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenA
             return result(
                 AttackMode::Normal,
                 Clause::O13,
-                format!(
-                    "{a}'s {} gives {t}'s exact space: a normal attack (O13).",
-                    sense.sense
-                ),
-                format!(
-                    "Le sens {} de {a} donne la case exacte de {t} : attaque normale (O13).",
-                    sense.sense
-                ),
+                explain::o13_targeting_sense_gives_the_space(&a, &sense.sense, &t),
             );
         }
         // O13: a non-targeting sense gives presence only, so O10 still
@@ -1043,32 +1035,41 @@ pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenA
                 return result(
                     AttackMode::Normal,
                     Clause::O10,
-                    format!("{a} perceives {t}: a normal attack (O10)."),
-                    format!("{a} perçoit {t} : attaque normale (O10)."),
+                    explain::o10_perceives_normal_attack(&a, &t),
                 );
             }
             return if query.aimed_at_space {
-                result(AttackMode::Disadvantage, Clause::O13, format!("{a} senses {t}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."))
+                result(
+                    AttackMode::Disadvantage,
+                    Clause::O13,
+                    explain::o13_presence_only_aims_at_the_space(&a, &t),
+                )
             } else {
-                result(AttackMode::Miss, Clause::O13, format!("{a} senses {t}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."), format!("{a} détecte la présence de {t} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."))
+                result(
+                    AttackMode::Miss,
+                    Clause::O13,
+                    explain::o13_presence_only_aims_elsewhere(&a, &t),
+                )
             };
         }
     } else {
         return result(
             AttackMode::Normal,
             Clause::O10,
-            format!("{t} is not hiding: a normal attack (O10)."),
-            format!("{t} ne se cache pas : attaque normale (O10)."),
+            explain::o10_not_hiding_normal_attack(&t),
         );
     }
     if query.aimed_at_space {
-        result(AttackMode::Disadvantage, Clause::O10, format!("{a} does not perceive {t} but aims at its actual space: Accuracy with disadvantage (O10)."), format!("{a} ne perçoit pas {t} mais vise sa case réelle : Précision avec désavantage (O10)."))
+        result(
+            AttackMode::Disadvantage,
+            Clause::O10,
+            explain::o10_does_not_perceive_but(&a, &t),
+        )
     } else {
         result(
             AttackMode::Miss,
             Clause::O10,
-            format!("{a} does not perceive {t} and aims elsewhere: the attack misses (O10)."),
-            format!("{a} ne perçoit pas {t} et vise ailleurs : l'attaque échoue (O10)."),
+            explain::o10_does_not_perceive_aims(&a, &t),
         )
     }
 }

@@ -119,8 +119,7 @@ pub struct Decision {
 pub(crate) fn decision(
     allowed: bool,
     clause: crate::clause::Clause,
-    en: String,
-    fr: String,
+    crate::explain::Text { en, fr }: crate::explain::Text,
 ) -> Decision {
     Decision {
         allowed,

@@ -651,19 +651,9 @@ pub(crate) fn can_locate(state: &State, query: &PairQuery) -> Decision {
     let o = context::label(state, &query.observer);
     let h = context::label(state, &query.hider);
     if state.perceives(&query.observer, &query.hider) {
-        decision(
-            true,
-            Clause::P5,
-            format!("{o} perceives {h} and may roll acuities to locate it (P5)."),
-            format!("{o} perçoit {h} et peut faire des jets d'acuité pour le situer (P5)."),
-        )
+        decision(true, Clause::P5, explain::p5_may_locate(&o, &h))
     } else {
-        decision(
-            false,
-            Clause::P5,
-            format!("{o} does not perceive {h}: it may not attempt to locate it (P5)."),
-            format!("{o} ne perçoit pas {h} : il ne peut pas tenter de le situer (P5)."),
-        )
+        decision(false, Clause::P5, explain::p5_may_not_locate(&o, &h))
     }
 }
 
@@ -677,34 +667,30 @@ pub(crate) fn can_defend(state: &State, query: &DefenseQuery) -> Decision {
         return decision(
             true,
             Clause::P6,
-            format!("{t} is not surprised by {a}: {d} may defend (P6)."),
-            format!("{t} n'est pas surpris par {a} : {d} peut défendre (P6)."),
+            explain::p6_not_surprised_by_defend(&t, &a, &d),
         );
     }
     if query.defender == query.target {
-        return decision(false, Clause::P6, format!("{t} is defenseless against {a} this turn: no dodge, block or parry (P6)."), format!("{t} est sans défense face à {a} ce tour-ci : ni esquive, ni blocage, ni parade (P6)."));
+        return decision(
+            false,
+            Clause::P6,
+            explain::p6_defenseless_against_turn_no(&t, &a),
+        );
     }
     if query.defender == query.attacker {
         return decision(
             false,
             Clause::P6,
-            format!("{d} is the attacker (P6)."),
-            format!("{d} est l'attaquant (P6)."),
+            explain::p6_the_defender_is_the_attacker(&d),
         );
     }
     if state.perceives(&query.defender, &query.attacker) {
-        decision(
-            true,
-            Clause::P6,
-            format!("{d} perceives {a} and may defend {t} (P6)."),
-            format!("{d} perçoit {a} et peut défendre {t} (P6)."),
-        )
+        decision(true, Clause::P6, explain::p6_perceives_defend(&d, &a, &t))
     } else {
         decision(
             false,
             Clause::P6,
-            format!("{d} does not perceive {a} and cannot defend {t} this turn (P6)."),
-            format!("{d} ne perçoit pas {a} et ne peut pas défendre {t} ce tour-ci (P6)."),
+            explain::p6_does_not_perceive_cannot(&d, &a, &t),
         )
     }
 }
@@ -716,7 +702,7 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
     let minutes = 1 + attacker.map_or(0, |a| a.strength) / 5;
     let a = context::label(state, &query.attacker);
     let t = context::label(state, &query.target);
-    let refuse = |en: String, fr: String| KnockoutResult {
+    let refuse = |explain::Text { en, fr }| KnockoutResult {
         allowed: false,
         chance,
         minutes,
@@ -727,58 +713,32 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
         fr,
     };
     let Some(surprise) = state.surprise(&query.attacker, &query.target) else {
-        return refuse(
-            format!("{t} is not defenseless against {a}: no knockout (P8)."),
-            format!("{t} n'est pas sans défense face à {a} : pas d'assommement (P8)."),
-        );
+        return refuse(explain::p8_not_defenseless_against_no(&t, &a));
     };
     match surprise.first_hit_zone {
         Some(HitZone::Head) => {}
         Some(zone) => {
             let (en, fr) = zone_names(zone);
-            return refuse(
-                format!("The first attack aimed at the {en}, not the head: no knockout (P7, P8)."),
-                format!(
-                    "La première attaque visait {fr}, pas la tête : pas d'assommement (P7, P8)."
-                ),
-            );
+            return refuse(explain::p8_first_attack_aimed_at(en, fr));
         }
         None => {
-            return refuse(
-                "The first attack did not choose the head: no knockout (P7, P8).".into(),
-                "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8).".into(),
-            );
+            return refuse(explain::p8_first_attack_did_not());
         }
     }
     // P7/P8: the knockout is part of the first attack of the surprise (the
     // one whose zone the attacker chose); a later attack cannot attempt it.
     if surprise.attacks > 1 {
-        return refuse(
-            format!("The knockout belongs to the first attack of the surprise; {a} has attacked {t} again since: no knockout (P7, P8)."),
-            format!("L'assommement fait partie de la première attaque de la surprise ; {a} a attaqué {t} de nouveau depuis : pas d'assommement (P7, P8)."),
-        );
+        return refuse(explain::p8_knockout_belongs_first(&a, &t));
     }
     if query.helmet {
-        return refuse(
-            format!("{t} wears a helmet: no knockout (P8)."),
-            format!("{t} porte un casque : pas d'assommement (P8)."),
-        );
+        return refuse(explain::p8_wears_helmet_no_knockout(&t));
     }
     let damage = query.raw_damage.map(|raw| raw / 4);
     let knocked_out = query.d100.map(|d| d <= chance);
-    let (en, fr) = match (knocked_out, query.d100) {
-        (Some(true), Some(d)) => (
-            format!("Knockout: d100 {d} ≤ base Furtivité {chance}: {t} is knocked out for {minutes} minute(s) (P8)."),
-            format!("Assommement : d100 {d} ≤ Furtivité de base {chance} : {t} est assommé pendant {minutes} minute(s) (P8)."),
-        ),
-        (Some(false), Some(d)) => (
-            format!("Knockout: d100 {d} > base Furtivité {chance}: {t} stays conscious (P8)."),
-            format!("Assommement : d100 {d} > Furtivité de base {chance} : {t} reste conscient (P8)."),
-        ),
-        _ => (
-            format!("{a} may try to knock {t} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."),
-            format!("{a} peut tenter d'assommer {t} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."),
-        ),
+    let explain::Text { en, fr } = match (knocked_out, query.d100) {
+        (Some(true), Some(d)) => explain::p8_knocked_out(d, chance, &t, minutes),
+        (Some(false), Some(d)) => explain::p8_stays_conscious(d, chance, &t),
+        _ => explain::p8_may_try(&a, &t, chance, minutes),
     };
     KnockoutResult {
         allowed: true,
@@ -800,30 +760,18 @@ pub(crate) fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Decision
         return decision(
             false,
             Clause::P10,
-            format!("{t} perceives {h}: no pickpocketing (P10)."),
-            format!("{t} perçoit {h} : pas de vol à la tire (P10)."),
+            explain::p10_perceives_no_pickpocketing(&t, &h),
         );
     }
     if query.held {
         return decision(
             false,
             Clause::P10,
-            format!("{t} holds that object: it cannot be taken (P10)."),
-            format!("{t} tient cet objet : il ne peut pas être pris (P10)."),
+            explain::p10_holds_that_object_cannot(&t),
         );
     }
     if !query.visible {
-        return decision(
-            false,
-            Clause::P10,
-            "A hidden object cannot be taken this way (P10).".into(),
-            "Un objet caché ne peut pas être pris ainsi (P10).".into(),
-        );
+        return decision(false, Clause::P10, explain::p10_hidden_object_cannot_be());
     }
-    decision(
-        true,
-        Clause::P10,
-        format!("{h} may take the object from {t} for one minor action (P10)."),
-        format!("{h} peut prendre l'objet à {t} pour une action mineure (P10)."),
-    )
+    decision(true, Clause::P10, explain::p10_may_take_the_object(&h, &t))
 }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::clause::Clause;
 use crate::error::Error;
+use crate::explain;
 use crate::outcome::{decision, Decision};
 use crate::state::{Ruleset, State, TokenId};
 use crate::{context, validate};
@@ -68,19 +69,9 @@ pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision,
         // B1: an observer the engine does not know perceives no hider; a
         // token that is not hiding is perceived by everyone (B2).
         return Ok(if state.perceives(&query.observer, &query.hider) {
-            decision(
-                true,
-                Clause::B2,
-                format!("{h} is not hiding: everyone perceives it, {o} too (B2)."),
-                format!("{h} ne se cache pas : tout le monde le perçoit, {o} aussi (B2)."),
-            )
+            decision(true, Clause::B2, explain::b2_not_hiding(&h, &o))
         } else {
-            decision(
-                false,
-                Clause::B1,
-                format!("{o} is not known to the engine: it perceives no hider until the GM adds it (B1)."),
-                format!("{o} n'est pas connu du moteur : il ne perçoit aucune créature cachée tant que le MJ ne l'a pas ajouté (B1)."),
-            )
+            decision(false, Clause::B1, explain::b1_unknown_observer(&o))
         });
     }
     let reason = state
@@ -90,19 +81,9 @@ pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision,
         .map(|p| p.reason.clause())
         .unwrap_or(Clause::B3);
     Ok(if state.perceives(&query.observer, &query.hider) {
-        decision(
-            true,
-            reason,
-            format!("{o} perceives {h}."),
-            format!("{o} perçoit {h}."),
-        )
+        decision(true, reason, explain::perceives(&o, &h))
     } else {
-        decision(
-            false,
-            reason,
-            format!("{o} does not perceive {h}."),
-            format!("{o} ne perçoit pas {h}."),
-        )
+        decision(false, reason, explain::does_not_perceive(&o, &h))
     })
 }
 
