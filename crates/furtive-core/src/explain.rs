@@ -584,9 +584,26 @@ pub(crate) fn o8_attacker_not_hiding(attacker_label: impl Display) -> Text {
 pub(crate) fn o8_noisy_attack(
     attacker_label: impl Display,
     amount: impl Display,
-    how_en: impl Display,
-    how_fr: impl Display,
+    area: bool,
+    targets: usize,
+    instances: i64,
 ) -> Text {
+    let (how_en, how_fr) = if area {
+        (
+            "an area effect counts once".to_owned(),
+            "un effet de zone compte une fois".to_owned(),
+        )
+    } else if targets > 1 {
+        (
+            format!("one attack on {targets} targets counts once"),
+            format!("une attaque sur {targets} cibles compte une fois"),
+        )
+    } else {
+        (
+            format!("{instances} hit(s) × 5"),
+            format!("{instances} coup(s) × 5"),
+        )
+    };
     Text {
         en: format!("Noisy attack by {attacker_label}: -{amount} to the held total for every observer ({how_en}) (O8)."),
         fr: format!("Attaque bruyante de {attacker_label} : -{amount} au total retenu pour tous les observateurs ({how_fr}) (O8)."),

@@ -743,27 +743,11 @@ fn attack(
                 clause: Clause::O8.into(),
             });
         }
-        let (how_en, how_fr) = if area {
-            (
-                "an area effect counts once".to_owned(),
-                "un effet de zone compte une fois".to_owned(),
-            )
-        } else if once {
-            (
-                format!("one attack on {} targets counts once", targets.len()),
-                format!("une attaque sur {} cibles compte une fois", targets.len()),
-            )
-        } else {
-            (
-                format!("{instances} hit(s) × 5"),
-                format!("{instances} coup(s) × 5"),
-            )
-        };
         ctx.gm(
             Clause::O8,
             Some(attacker),
             None,
-            explain::o8_noisy_attack(&attacker_label, amount, &how_en, &how_fr),
+            explain::o8_noisy_attack(&attacker_label, amount, area, targets.len(), instances),
         );
         recompare_all(tx, attacker, ctx);
     } else {
