@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Deref;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -32,7 +32,7 @@ enum Key {
     /// A hider's roll and `movedThisTurn`.
     Head(TokenId),
     /// One pair of a hider (the hider's id shared between entries).
-    Pair(Rc<str>, TokenId),
+    Pair(Arc<str>, TokenId),
     /// One creature.
     Creature(TokenId),
     /// The surprises list (short: at most one per attacker and target).
@@ -59,7 +59,7 @@ pub(crate) struct Journal {
     keys: Vec<Key>,
     slots: Vec<Slot>,
     /// The hider id of the last pair entry, shared by the next ones.
-    last_hider: Option<Rc<str>>,
+    last_hider: Option<Arc<str>>,
 }
 
 /// A point to roll back to inside a transaction ([`Journal::rollback_to`]).
@@ -153,12 +153,12 @@ impl Journal {
     }
 
     /// The hider id for a pair entry, allocated once per run of entries.
-    fn hider_id(&mut self, hider: &str) -> Rc<str> {
+    fn hider_id(&mut self, hider: &str) -> Arc<str> {
         match &self.last_hider {
-            Some(id) if &**id == hider => Rc::clone(id),
+            Some(id) if &**id == hider => Arc::clone(id),
             _ => {
-                let id: Rc<str> = Rc::from(hider);
-                self.last_hider = Some(Rc::clone(&id));
+                let id: Arc<str> = Arc::from(hider);
+                self.last_hider = Some(Arc::clone(&id));
                 id
             }
         }

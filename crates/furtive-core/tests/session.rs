@@ -262,3 +262,17 @@ fn a_snapshot_loads_back_into_an_equal_session() {
     bad["creatures"]["guard"]["stealthModifier"] = json!(5000);
     assert_eq!(Session::load_json(bad).unwrap_err().code(), "out_of_range");
 }
+
+#[test]
+fn a_session_can_move_between_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Session>();
+    let mut session = Session::new(config()).unwrap();
+    let session = std::thread::spawn(move || {
+        session.apply(hide("rogue", 15)).unwrap();
+        session
+    })
+    .join()
+    .unwrap();
+    assert_eq!(session.revision(), 1);
+}
