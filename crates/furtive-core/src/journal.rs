@@ -631,11 +631,28 @@ impl<'a> Tx<'a> {
     /// Updates the stored clear view and distance of the pairs named in
     /// `view`; a pair missing for an observer is created with `new_pair`.
     pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: impl Fn() -> Pair) {
+        let Some(record) = self.state.hiders.get_mut(hider) else {
+            return;
+        };
         for entry in view {
-            if let Some(pair) = self.pair_entry(hider, &entry.observer, &new_pair) {
-                pair.clear_view = entry.clear_view;
-                pair.distance = entry.distance;
-            }
+            let old = match record.pairs.get_mut(&entry.observer) {
+                Some(pair) => {
+                    let old = pair.clone();
+                    pair.clear_view = entry.clear_view;
+                    pair.distance = entry.distance;
+                    Some(old)
+                }
+                None => {
+                    let mut pair = new_pair();
+                    pair.clear_view = entry.clear_view;
+                    pair.distance = entry.distance;
+                    record.pairs.insert(entry.observer.clone(), pair);
+                    None
+                }
+            };
+            let id = self.journal.hider_id(hider);
+            self.journal
+                .push(Key::Pair(id, entry.observer.clone()), Slot::Pair(old));
         }
     }
 

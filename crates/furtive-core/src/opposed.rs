@@ -17,7 +17,7 @@ use crate::journal::Tx;
 use crate::outcome::Request;
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
-    Attempt, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
+    Attempt, Creature, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
     PenaltyScope, Ruleset, State, TokenId,
 };
 
@@ -166,20 +166,24 @@ pub fn uncountered_sense<'a>(
     observer: &str,
     distance: Option<f64>,
 ) -> Option<&'a EnhancedSense> {
+    sense_reaching(state.creatures.get(observer)?, hider, distance)
+}
+
+/// [`uncountered_sense`] for an observer already looked up.
+fn sense_reaching<'a>(
+    observer: &'a Creature,
+    hider: &Hider,
+    distance: Option<f64>,
+) -> Option<&'a EnhancedSense> {
     let distance = distance?;
-    state
-        .creatures
-        .get(observer)?
-        .enhanced_senses
-        .iter()
-        .find(|sense| {
-            distance <= sense.range
-                && !hider.attempt.opposed().is_some_and(|a| {
-                    a.precautions
-                        .iter()
-                        .any(|p| p.eq_ignore_ascii_case(&sense.sense))
-                })
-        })
+    observer.enhanced_senses.iter().find(|sense| {
+        distance <= sense.range
+            && !hider.attempt.opposed().is_some_and(|a| {
+                a.precautions
+                    .iter()
+                    .any(|p| p.eq_ignore_ascii_case(&sense.sense))
+            })
+    })
 }
 
 /// Why a pair is being looked at again; picks the reason and the wording.
@@ -211,13 +215,14 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
     let stored = pair.perception_total;
     let distance = pair.distance;
     let needs_check = pair.clear_view && stored.is_none() && !pair.check_pending;
-    let sense = uncountered_sense(state, record, observer, distance);
+    let observer_creature = state.creatures.get(observer);
+    let sense = observer_creature.and_then(|c| sense_reaching(c, record, distance));
     if sense.is_none() && !needs_check && stored.is_none() {
         // Nothing decides this pair yet: out of view, never checked.
         return;
     }
     let hider_label = context::label_ref(state, hider);
-    let observer_label = context::label_ref(state, observer);
+    let observer_label = observer_creature.map_or(observer, |c| c.label());
     let effective = effective_total(state, record, observer);
     if let Some(sense) = sense {
         ctx.both(
