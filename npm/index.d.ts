@@ -137,6 +137,7 @@ export type PairReason =
   | "pointed_out"
   | "enhanced_sense"
   | "surprise_ended"
+  | "attacked"
   | "gm_override";
 
 /** One hider, one observer. */
@@ -151,37 +152,42 @@ export interface Pair {
   perceptionTotal: number | null;
   /** `opposed`: a Perception check was requested and not answered yet. */
   checkPending: boolean;
-  /** `opposed`: clear view while unperceived (O5). */
-  exposed: boolean;
+  /** `opposed` (O5): exposed since the hider's last turn end; present only when true. */
+  exposed?: boolean;
 }
 
 /** Where a hider's attempt stands. */
 export type HiderPhase = "hiding" | "revealed";
 
-/** A token attempting stealth, with its per-observer pairs. */
+/**
+ * A token attempting stealth, with its per-observer pairs. State format 2:
+ * a hider carries the fields of the state's ruleset only (`percentile`:
+ * `d100`, `modifiers`, `score`, `pendingModifiers`, `alreadyPerceivedAdded`;
+ * `opposed`: `heldTotal`, `penalties`, `precautions`).
+ */
 export interface Hider {
   phase: HiderPhase;
   /** `percentile`: the d100 of the roll in force (P1), 1..=100. */
-  d100: number | null;
+  d100?: number;
   /** `percentile`: the modifiers of the roll in force (P2). */
-  modifiers: Modifiers;
+  modifiers?: Modifiers;
   /** `percentile`: the stealth score in force (P1). */
-  score: number | null;
-  /** `percentile`: modifiers changed since the roll; a new roll is requested (P4). */
-  stale: boolean;
-  /** `percentile`: the modifiers the pending new roll will use (P4). */
-  pendingModifiers: Modifiers | null;
+  score?: number;
+  /** `percentile`: the modifiers the pending new roll will use (P4); null when no roll is pending. */
+  pendingModifiers?: Modifiers | null;
   /**
    * `percentile`: P9 added `already_perceived` to `modifiers` on its own (the
    * caller's modifiers did not hold it). Present only when true.
    */
   alreadyPerceivedAdded?: boolean;
+  /** `percentile` (P9): attacked from hiding; revealed at its turn end. Present only when true. */
+  attacked?: boolean;
   /** `opposed`: the held Stealth total (O1). */
-  heldTotal: number | null;
+  heldTotal?: number;
   /** `opposed`: penalties since the held roll (O6). */
-  penalties: Penalty[];
+  penalties?: Penalty[];
   /** `opposed`: enhanced senses countered by precautions (O13). */
-  precautions: string[];
+  precautions?: string[];
   /** The hider moved during its current turn (O5). */
   movedThisTurn: boolean;
   /** By observer token id. */
@@ -212,8 +218,10 @@ export interface Combat {
 
 /** The whole engine state: plain data, kept by the caller between calls. */
 export interface State {
-  /** The state format; this engine reads and writes 1. */
+  /** The state format: this engine writes 2, and reads 1 (migrated) and 2. */
   version: number;
+  /** Successful `apply`/`settle` calls since the state was created. */
+  revision: number;
   ruleset: Ruleset;
   settings: Settings;
   creatures: Record<TokenId, Creature>;
@@ -257,7 +265,10 @@ export type Event =
   | {
       type: "attack";
       attacker: TokenId;
-      target: TokenId;
+      /** The targets of this one attack instance (O8: several count once). */
+      targets?: TokenId[];
+      /** The single target, as callers wrote it before `targets`; not with `targets`. */
+      target?: TokenId;
       noisy?: boolean;
       /** 0..=100, default 1. */
       hits?: number;

@@ -162,13 +162,15 @@ test("percentile: Nort Gate walk follows P1, P3, P4, P6 and P9", () => {
 
   // P6: the attack on the wolf is a surprise iff the wolf does not perceive
   // the spy; then the wolf may not defend, and another creature may defend it
-  // iff it perceives the spy. P9: at the end of that turn everyone perceives.
+  // iff it perceives the spy.
   const finale = run.steps[3];
   const before = expectPerception(score2);
   const surprised = !before.wolf;
   assert.equal(finale.targetMayDefend.allowed, !surprised);
   for (const d of finale.defense) assert.equal(d.allowed, !surprised || before[d.defender], d.defender);
-  const expectedAfter = surprised ? { "gate-guard": true, scout: true, wolf: true, spider: true } : before;
+  // P9 (Decided): any attack from hiding, surprise or not, reveals the spy
+  // to everyone at the end of its turn.
+  const expectedAfter = { "gate-guard": true, scout: true, wolf: true, spider: true };
   assert.deepEqual(finale.afterTurnEnd, expectedAfter);
   // With seed 8 the dice make this a surprise (the story the scenario tells).
   assert.equal(surprised, true);

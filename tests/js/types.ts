@@ -56,7 +56,7 @@ async function scenario(api: Api): Promise<void> {
     modifiers: { situation: ["dark"], free: [{ label: "fog", value: 10 }] },
   };
   const outcome: Outcome = api.apply(state, event);
-  const score: number | null = outcome.state.hiders["spy"].score;
+  const score: number | undefined = outcome.state.hiders["spy"].score;
   const pair: Pair | undefined = outcome.state.hiders["spy"].pairs["guard"];
   const perceived: boolean | undefined = pair?.perceived;
   for (const change of outcome.changes satisfies Change[]) {

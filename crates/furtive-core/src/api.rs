@@ -17,6 +17,11 @@ use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, Pi
 use crate::scene::{ClearViewQuery, Scene, SceneSight, Token};
 use crate::state::{Config, State};
 
+/// Reads the `state` argument: format version 1 (migrated) or 2.
+fn read_state(state: Value) -> Result<State, Error> {
+    crate::migrate::read_state("state", state)
+}
+
 /// Parses `value` as `T`; on failure, the path of the bad value inside
 /// `value` (`""` for `value` itself, `"a.b[2]"`) and serde's message.
 fn parse_at_path<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
@@ -66,9 +71,20 @@ pub fn parse_event(what: &str, value: Value) -> Result<Event, Error> {
     parse_tagged::<Event, crate::event::EventByName>(what, "type", value)
 }
 
+/// Parses the `events` argument of `applyAll`: an array of events; errors
+/// name `events[i].field`.
+pub fn parse_events(value: Value) -> Result<Vec<Event>, Error> {
+    let items: Vec<Value> = parse("events", value)?;
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| parse_event(&format!("events[{i}]"), item))
+        .collect()
+}
+
 /// Parses the `requests` argument of `rollRequests`: an array of
 /// `{"kind": ..., ...}`; errors name `requests[i].field`.
-fn parse_requests(value: Value) -> Result<Vec<Request>, Error> {
+pub fn parse_requests(value: Value) -> Result<Vec<Request>, Error> {
     let items: Vec<Value> = parse("requests", value)?;
     items
         .into_iter()
@@ -95,7 +111,9 @@ pub fn parse_json(argument: &str, text: &str) -> Result<Value, Error> {
     })
 }
 
-fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
+/// Serializes a result for the bindings; `invalid_input` naming `output`
+/// if it cannot be (never for the engine's own types).
+pub fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
     serde_json::to_value(value).map_err(|e| Error::InvalidInput {
         field: "output".into(),
         message: e.to_string(),
@@ -139,14 +157,14 @@ pub fn create_state(config: Value) -> Result<Value, Error> {
 
 /// `apply(state, event) -> Outcome`. See [`crate::apply`].
 pub fn apply(state: Value, event: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     let event = parse_event("event", event)?;
     to_json(&crate::apply(&state, event)?)
 }
 
 /// `perceives(state, { observer, hider }) -> Decision`.
 pub fn perceives(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::perceives(
         &state,
         &parse::<PairQuery>("query", query)?,
@@ -155,7 +173,7 @@ pub fn perceives(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `canLocate(state, { observer, hider }) -> Decision` (P5).
 pub fn can_locate(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::can_locate(
         &state,
         &parse::<PairQuery>("query", query)?,
@@ -164,7 +182,7 @@ pub fn can_locate(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `canDefend(state, { defender, target, attacker }) -> Decision` (P6).
 pub fn can_defend(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::can_defend(
         &state,
         &parse::<DefenseQuery>("query", query)?,
@@ -173,7 +191,7 @@ pub fn can_defend(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
 pub fn knockout(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::knockout(
         &state,
         &parse::<KnockoutQuery>("query", query)?,
@@ -182,7 +200,7 @@ pub fn knockout(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10).
 pub fn can_pickpocket(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::can_pickpocket(
         &state,
         &parse::<PickpocketQuery>("query", query)?,
@@ -191,7 +209,7 @@ pub fn can_pickpocket(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
 pub fn attack_hidden(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::attack_hidden(
         &state,
         &parse::<HiddenAttackQuery>("query", query)?,
@@ -200,14 +218,14 @@ pub fn attack_hidden(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): who does not perceive whom.
 pub fn hidden_from(state: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::hidden_from(&state)?)
 }
 
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
 pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
-    crate::engine::validate_state(&state)?;
+    let state = read_state(state)?;
+    crate::validate::validate_state(&state)?;
     let requests = parse_requests(requests)?;
     to_json(&crate::roll_requests(
         &state,
@@ -218,7 +236,7 @@ pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value
 
 /// `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request.
 pub fn settle(state: Value, event: Value, seed: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     let event = parse_event("event", event)?;
     to_json(&crate::settle(&state, event, parse_seed(&seed)?)?)
 }

@@ -80,15 +80,26 @@ pub enum Event {
         allies: Vec<TokenId>,
     },
 
-    /// `attacker` attacks `target`.
+    /// `attacker` makes one attack instance against `targets` (several for
+    /// an area effect or a multi-target spell). The older single `target`
+    /// field is still read, for callers written before `targets`; give one
+    /// or the other, not both.
     ///
     /// `percentile`: a hider attacking a target that does not perceive it
-    /// makes a surprise (P6); `hit_zone` may be chosen on its first attack (P7).
-    /// `opposed`: a noisy attack costs 5 per hit, an area effect counts once
-    /// (O8); a hider's target then checks (O9).
+    /// makes a surprise, target by target (P6); `hit_zone` may be chosen on
+    /// a surprise's first attack (P7); any attack from hiding reveals the
+    /// attacker at the end of its turn (P9).
+    /// `opposed`: a noisy instance costs 5 per hit, an area effect or a
+    /// multi-target instance counts once (O8); each target that does not
+    /// perceive the attacker checks (O9).
     Attack {
         attacker: TokenId,
-        target: TokenId,
+        /// The targets, 1..=1000 distinct tokens other than the attacker.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<TokenId>,
+        /// The single target of callers written before `targets`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<TokenId>,
         #[serde(default)]
         noisy: bool,
         /// Hits of this attack instance, 0..=100 (default 1).
@@ -153,6 +164,18 @@ pub enum Event {
 
 fn one() -> u32 {
     1
+}
+
+/// The targets of an `attack` event: `target` (the older field) or `targets`.
+pub(crate) fn attack_targets<'a>(
+    target: &'a Option<TokenId>,
+    targets: &'a [TokenId],
+) -> Vec<&'a str> {
+    target
+        .iter()
+        .map(String::as_str)
+        .chain(targets.iter().map(String::as_str))
+        .collect()
 }
 
 impl Event {

@@ -1,8 +1,10 @@
 //! # furtive-core
 //!
-//! Furtive's stealth rules engine, pure Rust: a reducer
-//! `apply(&State, Event) -> Result<Outcome, Error>` over plain serializable
-//! data, for two rulesets:
+//! Furtive's stealth rules engine, pure Rust: a [`Session`] that keeps the
+//! state and applies events in place (`Session::apply(Event) -> Effects`,
+//! cost following the event), and the reducer
+//! `apply(&State, Event) -> Result<Outcome, Error>` built on it, over plain
+//! serializable data, for two rulesets:
 //!
 //! - `percentile` ([`percentile`], clauses P1-P11): a d100 stealth score
 //!   against each observer's acuity sum;
@@ -18,26 +20,40 @@
 //! call.
 
 pub mod api;
+mod ask;
+pub mod clause;
+mod combat;
+mod context;
 mod engine;
 pub mod error;
 pub mod event;
+mod explain;
+mod journal;
+pub mod migrate;
 pub mod opposed;
 pub mod outcome;
 pub mod percentile;
 pub mod query;
 pub mod roller;
+mod rules;
 pub mod scene;
+pub mod session;
 pub mod state;
 mod tagged;
+mod validate;
 
-pub use engine::{apply, create_state, validate_state};
+pub use clause::Clause;
+pub use engine::{apply, create_state};
 pub use error::{Error, ErrorInfo};
 pub use event::{Event, ViewEntry};
 pub use outcome::{Audience, Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
 pub use roller::{roll_requests, settle, Roller};
 pub use scene::{ClearViewMatrix, Point, Scene, SightIndex, SightLine};
+pub use session::diff;
+pub use session::{Effects, HiddenFromChange, Session};
 pub use state::{
-    Acuities, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone, Modifiers,
-    Pair, PairReason, Penalty, PenaltyScope, Ruleset, Settings, SituationModifier, State, Surprise,
-    TokenId, STATE_VERSION,
+    Acuities, Attempt, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone,
+    Modifiers, OpposedAttempt, Pair, PairReason, Penalty, PenaltyScope, PercentileAttempt, Ruleset,
+    Settings, SituationModifier, State, Surprise, TokenId, STATE_VERSION,
 };
+pub use validate::validate_state;

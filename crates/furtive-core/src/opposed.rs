@@ -6,90 +6,130 @@
 //! result is compared again (O6, O8, O11). Exposure (O5) reveals at the end
 //! of the hider's turn. Enhanced senses bypass stealth unless countered (O13).
 
-use crate::engine::{self, Ctx};
+use crate::ask::{AttackMode, HiddenAttackQuery, HiddenAttackResult};
+use crate::clause::Clause;
+use crate::combat;
+use crate::context::{self, Ctx};
 use crate::error::Error;
-use crate::event::{Event, ViewEntry};
+use crate::event::ViewEntry;
+use crate::explain;
+use crate::journal::Tx;
 use crate::outcome::Request;
+use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
-    EnhancedSense, Hider, HiderPhase, Pair, PairReason, Penalty, PenaltyScope, State,
+    Attempt, Creature, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
+    PenaltyScope, Ruleset, State, TokenId,
 };
 
 /// O8 and O11: each noisy attack instance or damaging hit costs 5.
 pub const PENALTY_PER_HIT: i64 = 5;
 
-pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
-    match event {
-        Event::EnterStealth {
-            hider,
-            roll,
-            moved,
-            sprinting,
-            precautions,
-            view,
-            ..
-        } => enter_stealth(
-            state,
-            hider,
-            *roll,
-            *moved,
-            *sprinting,
-            precautions,
-            view,
+/// The `opposed` ruleset (O1-O13). It has no `modifiersChanged` (P4):
+/// that event keeps the trait's `wrong_ruleset`.
+pub(crate) struct OpposedRules;
+
+impl Rules for OpposedRules {
+    const RULESET: Ruleset = Ruleset::Opposed;
+
+    fn enter_stealth(tx: &mut Tx, roll: &StealthRoll, ctx: &mut Ctx) -> Result<(), Error> {
+        enter_stealth(
+            tx,
+            roll.hider,
+            roll.roll,
+            roll.moved,
+            roll.sprinting,
+            roll.precautions,
+            roll.view,
             ctx,
-        ),
-        Event::ViewChanged { hider, moved, view } => view_changed(state, hider, *moved, view, ctx),
-        Event::PerceptionRolled {
-            hider,
-            observer,
-            total,
-        } => perception_rolled(state, hider, observer, *total, ctx),
-        Event::PointOut {
-            hider,
-            observer,
-            allies,
-        } => point_out(state, hider, observer, allies, ctx),
-        Event::Attack {
-            attacker,
-            target,
-            noisy,
-            hits,
-            area,
-            hit_zone,
-        } => {
-            if hit_zone.is_some() {
-                return Err(Error::WrongRuleset {
-                    what: "hitZone".into(),
-                    ruleset: "opposed".into(),
-                });
-            }
-            attack(state, attacker, target, *noisy, *hits, *area, ctx)
-        }
-        Event::DamageTaken {
-            target,
-            attacker,
-            hits,
-        } => damage_taken(state, target, attacker, *hits, ctx),
-        Event::Sprint { token } => {
-            sprint(state, token, ctx);
-            Ok(())
-        }
-        Event::ModifiersChanged { .. } => Err(Error::WrongRuleset {
-            what: event.kind().to_owned(),
-            ruleset: "opposed".into(),
-        }),
-        // Handled by the engine for both rulesets.
-        _ => Ok(()),
+        )
     }
+
+    fn view_changed(
+        tx: &mut Tx,
+        hider: &str,
+        moved: bool,
+        view: &[ViewEntry],
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        view_changed(tx, hider, moved, view, ctx)
+    }
+
+    fn perception_rolled(
+        tx: &mut Tx,
+        hider: &str,
+        observer: &str,
+        total: i64,
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        perception_rolled(tx, hider, observer, total, ctx)?;
+        note_exposure(tx, hider, observer);
+        Ok(())
+    }
+
+    fn point_out(
+        tx: &mut Tx,
+        hider: &str,
+        observer: &str,
+        allies: &[TokenId],
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        point_out(tx, hider, observer, allies, ctx)
+    }
+
+    fn attack(tx: &mut Tx, attack_: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
+        attack(
+            tx,
+            attack_.attacker,
+            &attack_.targets,
+            attack_.noisy,
+            attack_.hits,
+            attack_.area,
+            ctx,
+        )
+    }
+
+    fn damage_taken(
+        tx: &mut Tx,
+        target: &str,
+        attacker: &str,
+        hits: u32,
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        damage_taken(tx, target, attacker, hits, ctx)
+    }
+
+    fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
+        sprint(tx, token, ctx);
+        Ok(())
+    }
+
+    fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
+        observer_updated(tx, observer, ctx);
+    }
+
+    fn turn_started(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+        turn_start(tx, combatant, ctx);
+    }
+
+    fn turn_ending(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+        turn_end(tx, combatant, ctx);
+    }
+
+    fn combat_ending(_tx: &mut Tx, _ctx: &mut Ctx) {}
 }
 
 /// O6: the held total as `observer` faces it: held total minus every
 /// penalty that applies to that observer.
 pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
-    let side = state.creatures.get(observer).map(|c| c.side.as_str());
-    hider
+    let Some(attempt) = hider.attempt.opposed() else {
+        return 0;
+    };
+    // The observer's side matters only to an O11 penalty: looked up once, then.
+    let mut side = None;
+    attempt
         .penalties
         .iter()
-        .fold(hider.held_total.unwrap_or(0), |total, penalty| {
+        .fold(attempt.held_total, |total, penalty| {
             let applies = match &penalty.scope {
                 PenaltyScope::All {} => true,
                 PenaltyScope::AlliesOf {
@@ -99,7 +139,9 @@ pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
                     observer != attacker
                         && !attacker_side.is_empty()
                         && attacker_side != "neutral"
-                        && side == Some(attacker_side.as_str())
+                        && *side.get_or_insert_with(|| {
+                            state.creatures.get(observer).map(|c| c.side.as_str())
+                        }) == Some(attacker_side.as_str())
                 }
             };
             if applies {
@@ -124,19 +166,24 @@ pub fn uncountered_sense<'a>(
     observer: &str,
     distance: Option<f64>,
 ) -> Option<&'a EnhancedSense> {
+    sense_reaching(state.creatures.get(observer)?, hider, distance)
+}
+
+/// [`uncountered_sense`] for an observer already looked up.
+fn sense_reaching<'a>(
+    observer: &'a Creature,
+    hider: &Hider,
+    distance: Option<f64>,
+) -> Option<&'a EnhancedSense> {
     let distance = distance?;
-    state
-        .creatures
-        .get(observer)?
-        .enhanced_senses
-        .iter()
-        .find(|sense| {
-            distance <= sense.range
-                && !hider
-                    .precautions
+    observer.enhanced_senses.iter().find(|sense| {
+        distance <= sense.range
+            && !hider.attempt.opposed().is_some_and(|a| {
+                a.precautions
                     .iter()
                     .any(|p| p.eq_ignore_ascii_case(&sense.sense))
-        })
+            })
+    })
 }
 
 /// Why a pair is being looked at again; picks the reason and the wording.
@@ -150,10 +197,9 @@ enum Trigger {
 /// Re-decides one pair after its view, the total or the penalties changed:
 /// O13 senses, then the stored check (O4/O6), then a new check if the
 /// observer has clear view and never rolled (O4). Perceived pairs stay
-/// perceived. Keeps `exposed` (O5) in step.
-fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
-    let hider_label = engine::label(state, hider);
-    let observer_label = engine::label(state, observer);
+/// perceived. Writes only a pair that changes.
+fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
+    let state: &State = tx.state();
     let Some(record) = state.hiders.get(hider) else {
         return;
     };
@@ -161,81 +207,177 @@ fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, 
         return;
     };
     if pair.perceived {
+        if pair.reason == PairReason::EnhancedSense {
+            locate(tx, hider, observer, trigger, ctx);
+        }
         return;
     }
-    let effective = effective_total(state, record, observer);
-    let sense = uncountered_sense(state, record, observer, pair.distance).cloned();
     let stored = pair.perception_total;
+    let distance = pair.distance;
     let needs_check = pair.clear_view && stored.is_none() && !pair.check_pending;
-    let Some(record) = state.hiders.get_mut(hider) else {
+    let observer_creature = state.creatures.get(observer);
+    let sense = observer_creature.and_then(|c| sense_reaching(c, record, distance));
+    if sense.is_none() && !needs_check && stored.is_none() {
+        // Nothing decides this pair yet: out of view, never checked.
         return;
-    };
-    let Some(pair) = record.pairs.get_mut(observer) else {
-        return;
-    };
+    }
+    let hider_label = context::label_ref(state, hider);
+    let observer_label = observer_creature.map_or(observer, |c| c.label());
+    let effective = effective_total(state, record, observer);
     if let Some(sense) = sense {
-        pair.perceived = true;
-        pair.reason = PairReason::EnhancedSense;
-        pair.exposed = false;
-        let kind_en = if sense.targeting {
-            "targeting"
-        } else {
-            "non-targeting"
-        };
-        let kind_fr = if sense.targeting {
-            "de ciblage"
-        } else {
-            "sans ciblage"
-        };
         ctx.both(
-            "O13",
+            Clause::O13,
             Some(hider),
             Some(observer),
-            format!("{observer_label} perceives {hider_label} with {} ({kind_en}, range {}, distance {}), no precaution against it: no roll (O13).", sense.sense, sense.range, scene_units(pair.distance.unwrap_or_default())),
-            format!("{observer_label} perçoit {hider_label} par {} ({kind_fr}, portée {}, distance {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range, scene_units(pair.distance.unwrap_or_default())),
-            format!("{observer_label} senses {hider_label}."),
-            format!("{observer_label} détecte {hider_label}."),
+            explain::o13_sensed(
+                observer_label,
+                hider_label,
+                &sense.sense,
+                sense.targeting,
+                sense.range,
+                scene_units(distance.unwrap_or_default()),
+            ),
         );
+        if let Some(pair) = tx.pair_mut(hider, observer) {
+            pair.perceived = true;
+            pair.exposed = false;
+            pair.reason = PairReason::EnhancedSense;
+        }
         return;
     }
     if let Some(total) = stored {
         if total >= effective {
-            pair.perceived = true;
-            pair.exposed = false;
             let (clause, reason) = match trigger {
-                Trigger::View => ("O4", PairReason::PerceptionCheck),
-                Trigger::Penalty => ("O6", PairReason::Penalty),
-                Trigger::FreshRoll => ("O7", PairReason::PerceptionCheck),
+                Trigger::View => (Clause::O4, PairReason::PerceptionCheck),
+                Trigger::Penalty => (Clause::O6, PairReason::Penalty),
+                Trigger::FreshRoll => (Clause::O7, PairReason::PerceptionCheck),
             };
-            pair.reason = reason;
             ctx.both(
                 clause,
                 Some(hider),
                 Some(observer),
-                format!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label} now perceives {hider_label}, no new roll ({clause})."),
-                format!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label} perçoit maintenant {hider_label}, sans nouveau jet ({clause})."),
-                format!("{observer_label} spots {hider_label}."),
-                format!("{observer_label} repère {hider_label}."),
+                explain::o4_stored_check_perceives(
+                    total,
+                    effective,
+                    observer_label,
+                    hider_label,
+                    clause,
+                ),
             );
+            if let Some(pair) = tx.pair_mut(hider, observer) {
+                pair.perceived = true;
+                pair.exposed = false;
+                pair.reason = reason;
+            }
             return;
         }
     }
     if needs_check {
-        pair.check_pending = true;
         ctx.requests.push(Request::PerceptionCheck {
             hider: hider.to_owned(),
             observer: observer.to_owned(),
-            clause: "O4".into(),
+            clause: Clause::O4.into(),
         });
         ctx.gm(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
-            format!("{observer_label} comes into clear view of {hider_label}: immediate Perception check against {effective} (O4)."),
-            format!("{observer_label} a {hider_label} en vue dégagée : test de Perception immédiat contre {effective} (O4)."),
+            explain::o4_check_requested(observer_label, hider_label, effective),
         );
+        if let Some(pair) = tx.pair_mut(hider, observer) {
+            pair.check_pending = true;
+        }
     }
-    pair.refresh_exposed();
+}
+
+/// Whether `observer` knows `hider`'s exact space (O13): it perceives the
+/// hider, and not only through a non-targeting enhanced sense (pair reason
+/// `enhanced_sense` while no targeting sense reaches the hider). A
+/// successful O4 check locates it (the reason becomes `perception_check`).
+pub fn locates(state: &State, hider: &str, observer: &str) -> bool {
+    if !state.perceives(observer, hider) {
+        return false;
+    }
+    let Some(record) = state.hiders.get(hider) else {
+        return true;
+    };
+    match record.pairs.get(observer) {
+        Some(pair) if pair.reason == PairReason::EnhancedSense => {
+            uncountered_sense(state, record, observer, pair.distance).is_some_and(|s| s.targeting)
+        }
+        _ => true,
+    }
+}
+
+/// O13, *Decided*: an observer that perceives only the hider's presence
+/// (non-targeting sense) and has it in clear view makes one O4 check to
+/// locate it; a stored result locates it once it reaches the effective
+/// total (O6 penalties included). Until then O10 applies to its attacks.
+fn locate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
+    let state: &State = tx.state();
+    if locates(state, hider, observer) {
+        return;
+    }
+    let Some(record) = state.hiders.get(hider) else {
+        return;
+    };
+    let Some(pair) = record.pairs.get(observer) else {
+        return;
+    };
+    let effective = effective_total(state, record, observer);
+    let hider_label = context::label_ref(state, hider);
+    let observer_label = context::label_ref(state, observer);
+    match pair.perception_total {
+        Some(total) if total >= effective => {
+            let reason = match trigger {
+                Trigger::Penalty => PairReason::Penalty,
+                Trigger::View | Trigger::FreshRoll => PairReason::PerceptionCheck,
+            };
+            ctx.both(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                explain::o13_stored_check_locates(total, effective, observer_label, hider_label),
+            );
+            if let Some(pair) = tx.pair_mut(hider, observer) {
+                pair.reason = reason;
+            }
+        }
+        None if pair.clear_view && !pair.check_pending => {
+            ctx.requests.push(Request::PerceptionCheck {
+                hider: hider.to_owned(),
+                observer: observer.to_owned(),
+                clause: Clause::O13.into(),
+            });
+            ctx.gm(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                explain::o13_locating_check_requested(observer_label, hider_label, effective),
+            );
+            if let Some(pair) = tx.pair_mut(hider, observer) {
+                pair.check_pending = true;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// O5: remembers that a pair is exposed (clear view, failed check). The
+/// memory outlives the view: it is read and cleared at the end of the
+/// hider's turn, where a hider that did not move is revealed to every
+/// observer it was exposed to, even one that walked out of view.
+fn note_exposure(tx: &mut Tx, hider: &str, observer: &str) {
+    let exposed_now = tx
+        .hiders
+        .get(hider)
+        .and_then(|h| h.pairs.get(observer))
+        .is_some_and(|p| p.is_exposed() && !p.exposed);
+    if exposed_now {
+        if let Some(pair) = tx.pair_mut(hider, observer) {
+            pair.exposed = true;
+        }
+    }
 }
 
 fn observers_of(state: &State, hider: &str) -> Vec<String> {
@@ -249,7 +391,7 @@ fn observers_of(state: &State, hider: &str) -> Vec<String> {
 /// O1, O2, O7, O12, O13: a Stealth check is rolled and held.
 #[allow(clippy::too_many_arguments)]
 fn enter_stealth(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     total: i64,
     moved: bool,
@@ -263,241 +405,240 @@ fn enter_stealth(
             id: hider.to_owned(),
         });
     }
-    if !moved && !state.settings.allow_zero_length_movement {
+    if !moved && !tx.settings.allow_zero_length_movement {
         return Err(Error::MovementRequired {
             id: hider.to_owned(),
         });
     }
-    if !(-engine::MAX_VALUE..=engine::MAX_VALUE).contains(&total) {
-        return Err(Error::out_of_range(
-            "roll",
-            total,
-            -engine::MAX_VALUE,
-            engine::MAX_VALUE,
-        ));
-    }
-    engine::check_roll_allowed(state, hider, "O7")?;
-    let label = engine::label(state, hider);
-    let observers: Vec<String> = state
-        .creatures
-        .keys()
-        .filter(|id| id.as_str() != hider)
-        .cloned()
-        .collect();
+    // The total's range is checked at the boundary (`validate`).
+    combat::check_roll_allowed(tx, hider, Clause::O7)?;
+    let label = context::label(tx, hider);
 
-    let fresh_roll = state
+    let fresh_roll = tx
         .hiders
         .get(hider)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
     if fresh_roll {
         // O7: the new total replaces the held one and clears every penalty;
         // observers that perceive keep perceiving.
-        if let Some(record) = state.hiders.get_mut(hider) {
-            record.held_total = Some(total);
-            record.penalties.clear();
-            record.precautions = precautions.to_vec();
-            for observer in &observers {
-                record
-                    .pairs
-                    .entry(observer.clone())
-                    .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
-            }
+        if let Some(attempt) = tx
+            .head_mut(hider)
+            .and_then(|head| head.attempt.opposed_mut())
+        {
+            attempt.held_total = total;
+            attempt.penalties.clear();
+            attempt.precautions = precautions.to_vec();
         }
-        engine::record_view(state, hider, view, |_| {
+        let missing: Vec<String> = match tx.hiders.get(hider) {
+            Some(record) => tx
+                .creatures
+                .keys()
+                .filter(|id| id.as_str() != hider && !record.pairs.contains_key(id.as_str()))
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        for observer in missing {
+            tx.pair_entry(hider, &observer, || {
+                Pair::new(false, PairReason::NotInViewAtEntry)
+            });
+        }
+        tx.record_view(hider, view, || {
             Pair::new(false, PairReason::NotInViewAtEntry)
         });
         ctx.both(
-            "O7",
+            Clause::O7,
             Some(hider),
             None,
-            format!("{label} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7)."),
-            format!("{label} refait son test de Discrétion : total retenu {total}, malus effacés ; ceux qui le perçoivent continuent de le percevoir (O7)."),
-            format!("{label} tries to stay hidden."),
-            format!("{label} tente de rester caché."),
+            explain::o7_fresh_roll(&label, total),
         );
-        for observer in observers_of(state, hider) {
-            reevaluate(state, hider, &observer, Trigger::FreshRoll, ctx);
+        for observer in observers_of(tx, hider) {
+            reevaluate(tx, hider, &observer, Trigger::FreshRoll, ctx);
+            note_exposure(tx, hider, &observer);
         }
-        engine::note_roll(state, hider);
+        combat::note_roll(tx, hider);
         return Ok(());
     }
 
-    let mut record = Hider::new();
-    record.held_total = Some(total);
-    record.precautions = precautions.to_vec();
+    let mut record = Hider::new(Attempt::Opposed(OpposedAttempt {
+        held_total: total,
+        penalties: Vec::new(),
+        precautions: precautions.to_vec(),
+    }));
     record.moved_this_turn = moved;
-    for observer in &observers {
-        record.pairs.insert(
-            observer.clone(),
-            Pair::new(false, PairReason::NotInViewAtEntry),
-        );
-    }
-    state.hiders.insert(hider.to_owned(), record);
-    engine::record_view(state, hider, view, |_| {
-        Pair::new(false, PairReason::NotInViewAtEntry)
-    });
-    ctx.both(
-        "O1",
-        Some(hider),
-        None,
-        format!("{label} enters stealth: Stealth check {total} is held (O1)."),
-        format!("{label} passe en discrétion : le test de Discrétion {total} est retenu (O1)."),
-        format!("{label} tries to hide."),
-        format!("{label} tente de se cacher."),
-    );
-    for observer in observers {
-        let observer_label = engine::label(state, &observer);
-        let Some(record) = state.hiders.get(hider) else {
-            continue;
-        };
-        let Some(pair) = record.pairs.get(&observer) else {
-            continue;
-        };
-        if pair.clear_view {
-            if let Some(pair) = state
-                .hiders
-                .get_mut(hider)
-                .and_then(|h| h.pairs.get_mut(&observer))
-            {
-                pair.perceived = true;
-                pair.reason = PairReason::WatchedAtEntry;
-            }
-            ctx.both(
-                "O2",
-                Some(hider),
-                Some(&observer),
-                format!("{observer_label} has {label} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."),
-                format!("{observer_label} a {label} en vue dégagée au moment où il se cache : le perçoit, sans jet ; la tentative échoue contre lui (O2)."),
-                format!("{observer_label} watches {label} hide."),
-                format!("{observer_label} voit {label} se cacher."),
-            );
-        } else if let Some(sense) =
-            uncountered_sense(state, record, &observer, pair.distance).cloned()
-        {
-            if let Some(pair) = state
-                .hiders
-                .get_mut(hider)
-                .and_then(|h| h.pairs.get_mut(&observer))
-            {
-                pair.perceived = true;
-                pair.reason = PairReason::EnhancedSense;
-            }
-            ctx.both(
-                "O13",
-                Some(hider),
-                Some(&observer),
-                format!("{observer_label} perceives {label} with {} (range {}), no precaution against it: no roll (O13).", sense.sense, sense.range),
-                format!("{observer_label} perçoit {label} par {} (portée {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range),
-                format!("{observer_label} senses {label}."),
-                format!("{observer_label} détecte {label}."),
-            );
-        } else {
-            ctx.gm(
-                "O2",
-                Some(hider),
-                Some(&observer),
-                format!("{observer_label} has no clear view of {label} at entry: starts unperceiving (O2)."),
-                format!("{observer_label} n'a pas {label} en vue dégagée au moment où il se cache : ne le perçoit pas (O2)."),
+    let state: &State = tx.state();
+    for observer in state.creatures.keys() {
+        if observer != hider {
+            record.pairs.insert(
+                observer.clone(),
+                Pair::new(false, PairReason::NotInViewAtEntry),
             );
         }
     }
-    engine::note_roll(state, hider);
+    for entry in view {
+        let pair = record
+            .pairs
+            .entry(entry.observer.clone())
+            .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+        pair.clear_view = entry.clear_view;
+        pair.distance = entry.distance;
+    }
+    ctx.both(
+        Clause::O1,
+        Some(hider),
+        None,
+        explain::o1_enter_stealth(&label, total),
+    );
+    let mut decided: Vec<(String, PairReason)> = Vec::new();
+    for (observer, creature) in &state.creatures {
+        let Some(pair) = record.pairs.get(observer.as_str()) else {
+            continue;
+        };
+        let observer_label = creature.label();
+        if pair.clear_view {
+            decided.push((observer.clone(), PairReason::WatchedAtEntry));
+            ctx.both(
+                Clause::O2,
+                Some(hider),
+                Some(observer),
+                explain::o2_watched_at_entry(observer_label, &label),
+            );
+        } else if let Some(sense) = uncountered_sense(state, &record, observer, pair.distance) {
+            decided.push((observer.clone(), PairReason::EnhancedSense));
+            ctx.both(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                explain::o13_sensed_at_entry(observer_label, &label, &sense.sense, sense.range),
+            );
+        } else {
+            ctx.gm(
+                Clause::O2,
+                Some(hider),
+                Some(observer),
+                explain::o2_not_in_view_at_entry(observer_label, &label),
+            );
+        }
+    }
+    for (observer, reason) in decided {
+        if let Some(pair) = record.pairs.get_mut(&observer) {
+            pair.perceived = true;
+            pair.exposed = false;
+            pair.reason = reason;
+        }
+    }
+    tx.insert_hider(hider, record);
+    combat::note_roll(tx, hider);
     Ok(())
 }
 
 /// O4, O5, O13: clear view changed.
 fn view_changed(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     moved: bool,
     view: &[ViewEntry],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let record = engine::hiding_mut(state, hider)?;
-    record.moved_this_turn |= moved;
-    engine::record_view(state, hider, view, |_| {
+    tx.hiding(hider)?;
+    if moved {
+        if let Some(head) = tx.head_mut(hider) {
+            *head.moved_this_turn = true;
+        }
+    }
+    tx.record_view(hider, view, || {
         Pair::new(false, PairReason::NotInViewAtEntry)
     });
     for entry in view {
-        reevaluate(state, hider, &entry.observer, Trigger::View, ctx);
-        if let Some(pair) = state
-            .hiders
-            .get_mut(hider)
-            .and_then(|h| h.pairs.get_mut(&entry.observer))
-        {
-            pair.refresh_exposed();
-        }
+        reevaluate(tx, hider, &entry.observer, Trigger::View, ctx);
+        note_exposure(tx, hider, &entry.observer);
     }
     Ok(())
 }
 
 /// O4 / O9: the answer to a Perception check; stored for the pair.
 fn perception_rolled(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     observer: &str,
     total: i64,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let hider_label = engine::label(state, hider);
-    let observer_label = engine::label(state, observer);
-    engine::hiding_mut(state, hider)?;
-    let record = state.hiders.get(hider).ok_or_else(|| Error::NotHiding {
-        id: hider.to_owned(),
-    })?;
-    let effective = effective_total(state, record, observer);
-    let record = engine::hiding_mut(state, hider)?;
-    let pair = record
-        .pairs
-        .entry(observer.to_owned())
-        .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+    let hider_label = context::label(tx, hider);
+    let observer_label = context::label(tx, observer);
+    let record = tx.hiding(hider)?;
+    let effective = effective_total(tx, record, observer);
+    // A targeting sense already gives the space (O13).
+    let presence_located = locates(tx, hider, observer);
     // O4: a stored result is never rolled again in this stealth attempt;
     // only a requested check (O9 sets `check_pending`) replaces it. (Fix: an
     // unrequested second check used to overwrite the stored result.)
-    if let Some(stored) = pair.perception_total.filter(|_| !pair.check_pending) {
+    if let Some(stored) = record
+        .pairs
+        .get(observer)
+        .filter(|p| !p.check_pending)
+        .and_then(|p| p.perception_total)
+    {
         ctx.gm(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
-            format!("{observer_label} already made its Perception check against {hider_label} ({stored}); a stored result is never rolled again in this attempt: {total} is ignored (O4)."),
-            format!("{observer_label} a déjà fait son test de Perception contre {hider_label} ({stored}) ; un résultat enregistré n'est jamais relancé pendant cette tentative : {total} est ignoré (O4)."),
+            explain::o4_stored_result_kept(&observer_label, &hider_label, stored, total),
         );
         return Ok(());
     }
+    let Some(pair) = tx.pair_entry(hider, observer, || {
+        Pair::new(false, PairReason::NotInViewAtEntry)
+    }) else {
+        return Ok(());
+    };
     pair.perception_total = Some(total);
     pair.check_pending = false;
+    if pair.perceived && pair.reason == PairReason::EnhancedSense && !presence_located {
+        // O13: the check that locates a hider sensed only by its presence.
+        if total >= effective {
+            pair.reason = PairReason::PerceptionCheck;
+            ctx.both(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                explain::o13_check_locates(total, effective, &observer_label, &hider_label),
+            );
+        } else {
+            ctx.gm(
+                Clause::O13,
+                Some(hider),
+                Some(observer),
+                explain::o13_check_does_not_locate(total, effective, &observer_label, &hider_label),
+            );
+        }
+        return Ok(());
+    }
     if pair.perceived {
         ctx.gm(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
-            format!("{observer_label} already perceives {hider_label}; Perception {total} is stored (O4)."),
-            format!("{observer_label} perçoit déjà {hider_label} ; la Perception {total} est enregistrée (O4)."),
+            explain::o4_already_perceives(&observer_label, &hider_label, total),
         );
         return Ok(());
     }
+    pair.reason = PairReason::PerceptionCheck;
     if total >= effective {
         pair.perceived = true;
-        pair.reason = PairReason::PerceptionCheck;
         pair.exposed = false;
         ctx.both(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
-            format!("Perception {total} ≥ stealth total {effective}: {observer_label} perceives {hider_label} (O4)."),
-            format!("Perception {total} ≥ total de discrétion {effective} : {observer_label} perçoit {hider_label} (O4)."),
-            format!("{observer_label} spots {hider_label}."),
-            format!("{observer_label} repère {hider_label}."),
+            explain::o4_check_perceives(total, effective, &observer_label, &hider_label),
         );
     } else {
-        pair.reason = PairReason::PerceptionCheck;
-        pair.refresh_exposed();
         ctx.gm(
-            "O4",
+            Clause::O4,
             Some(hider),
             Some(observer),
-            format!("Perception {total} < stealth total {effective}: {observer_label} does not perceive {hider_label}; the result is stored (O4)."),
-            format!("Perception {total} < total de discrétion {effective} : {observer_label} ne perçoit pas {hider_label} ; le résultat est enregistré (O4)."),
+            explain::o4_check_fails(total, effective, &observer_label, &hider_label),
         );
     }
     Ok(())
@@ -505,157 +646,148 @@ fn perception_rolled(
 
 /// O3: an observer that perceives the hider points it out to allies.
 fn point_out(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     observer: &str,
     allies: &[String],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    engine::hiding_mut(state, hider)?;
-    if !state.perceives(observer, hider) {
+    tx.hiding(hider)?;
+    if !tx.perceives(observer, hider) {
         return Err(Error::ObserverDoesNotPerceive {
             observer: observer.to_owned(),
             hider: hider.to_owned(),
         });
     }
     for ally in allies {
-        if !state.allied(observer, ally) {
+        if !tx.allied(observer, ally) {
             return Err(Error::NotAllied {
                 observer: observer.to_owned(),
                 ally: ally.clone(),
             });
         }
     }
-    let hider_label = engine::label(state, hider);
-    let observer_label = engine::label(state, observer);
-    let names: Vec<String> = allies.iter().map(|a| engine::label(state, a)).collect();
-    let record = engine::hiding_mut(state, hider)?;
+    let hider_label = context::label(tx, hider);
+    let observer_label = context::label(tx, observer);
+    let names: Vec<String> = allies.iter().map(|a| context::label(tx, a)).collect();
     for ally in allies {
-        let pair = record
-            .pairs
-            .entry(ally.clone())
-            .or_insert_with(|| Pair::new(true, PairReason::PointedOut));
-        if !pair.perceived {
-            pair.perceived = true;
-            pair.reason = PairReason::PointedOut;
-            pair.exposed = false;
+        let already = tx
+            .hiders
+            .get(hider)
+            .and_then(|h| h.pairs.get(ally))
+            .is_some_and(|p| p.perceived);
+        if already {
+            continue;
+        }
+        if let Some(pair) = tx.pair_entry(hider, ally, || Pair::new(true, PairReason::PointedOut)) {
+            if !pair.perceived {
+                pair.perceived = true;
+                pair.exposed = false;
+                pair.reason = PairReason::PointedOut;
+            }
         }
     }
     ctx.public(
-        "O3",
+        Clause::O3,
         Some(hider),
         Some(observer),
-        format!(
-            "{observer_label} points out {hider_label} to {}: they perceive it, no roll (O3).",
-            names.join(", ")
-        ),
-        format!(
-            "{observer_label} signale {hider_label} à {} : ils le perçoivent, sans jet (O3).",
-            names.join(", ")
-        ),
+        explain::o3_pointed_out(&observer_label, &hider_label, names.join(", ")),
     );
     Ok(())
 }
 
 /// O6: after a penalty, every stored result is compared with the new total.
-fn recompare_all(state: &mut State, hider: &str, ctx: &mut Ctx) {
-    for observer in observers_of(state, hider) {
-        reevaluate(state, hider, &observer, Trigger::Penalty, ctx);
+fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
+    for observer in observers_of(tx, hider) {
+        reevaluate(tx, hider, &observer, Trigger::Penalty, ctx);
     }
 }
 
-/// O8, O9: an attack. From hiding, a noisy attack is a global penalty and
-/// the target makes an immediate Perception check.
+/// O8, O9: one attack instance. From hiding, a noisy instance is one global
+/// penalty (each hit counts; an area effect or several targets count once),
+/// and each target that does not perceive the attacker makes an immediate
+/// Perception check.
 fn attack(
-    state: &mut State,
+    tx: &mut Tx,
     attacker: &str,
-    target: &str,
+    targets: &[&str],
     noisy: bool,
     hits: u32,
     area: bool,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let attacker_label = engine::label(state, attacker);
-    let target_label = engine::label(state, target);
-    let hiding = state
+    let attacker_label = context::label(tx, attacker);
+    let hiding = tx
         .hiders
         .get(attacker)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
+    let single = match targets {
+        [target] => Some(*target),
+        _ => None,
+    };
     if !hiding {
         ctx.gm(
-            "O8",
+            Clause::O8,
             Some(attacker),
-            Some(target),
-            format!("{attacker_label} is not hiding: the attack has no stealth effect."),
-            format!(
-                "{attacker_label} ne se cache pas : l'attaque n'a pas d'effet sur la discrétion."
-            ),
+            single,
+            explain::o8_attacker_not_hiding(&attacker_label),
         );
         return Ok(());
     }
     if noisy {
-        let instances = if area { 1 } else { i64::from(hits.max(1)) };
+        let once = area || targets.len() > 1;
+        let instances = if once { 1 } else { i64::from(hits.max(1)) };
         let amount = PENALTY_PER_HIT * instances;
-        if let Some(record) = state.hiders.get_mut(attacker) {
-            record.penalties.push(Penalty {
+        if let Some(attempt) = tx
+            .head_mut(attacker)
+            .and_then(|head| head.attempt.opposed_mut())
+        {
+            attempt.penalties.push(Penalty {
                 amount,
                 scope: PenaltyScope::All {},
-                clause: "O8".into(),
+                clause: Clause::O8.into(),
             });
         }
-        let how_en = if area {
-            "an area effect counts once".to_owned()
-        } else {
-            format!("{instances} hit(s) × 5")
-        };
-        let how_fr = if area {
-            "un effet de zone compte une fois".to_owned()
-        } else {
-            format!("{instances} coup(s) × 5")
-        };
         ctx.gm(
-            "O8",
+            Clause::O8,
             Some(attacker),
             None,
-            format!("Noisy attack by {attacker_label}: -{amount} to the held total for every observer ({how_en}) (O8)."),
-            format!("Attaque bruyante de {attacker_label} : -{amount} au total retenu pour tous les observateurs ({how_fr}) (O8)."),
+            explain::o8_noisy_attack(&attacker_label, amount, area, targets.len(), instances),
         );
-        recompare_all(state, attacker, ctx);
+        recompare_all(tx, attacker, ctx);
     } else {
         ctx.gm(
-            "O8",
+            Clause::O8,
             Some(attacker),
             None,
-            format!("Silent attack by {attacker_label}: no penalty (O8)."),
-            format!("Attaque silencieuse de {attacker_label} : aucun malus (O8)."),
+            explain::o8_silent_attack(&attacker_label),
         );
     }
-    if !state.perceives(target, attacker) {
-        let effective = state
+    for &target in targets {
+        if tx.perceives(target, attacker) {
+            continue;
+        }
+        let target_label = context::label(tx, target);
+        let effective = tx
             .hiders
             .get(attacker)
-            .map(|h| effective_total(state, h, target))
+            .map(|h| effective_total(tx, h, target))
             .unwrap_or_default();
-        if let Some(record) = state.hiders.get_mut(attacker) {
-            let pair = record
-                .pairs
-                .entry(target.to_owned())
-                .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+        if let Some(pair) = tx.pair_entry(attacker, target, || {
+            Pair::new(false, PairReason::NotInViewAtEntry)
+        }) {
             pair.check_pending = true;
         }
         ctx.requests.push(Request::PerceptionCheck {
             hider: attacker.to_owned(),
             observer: target.to_owned(),
-            clause: "O9".into(),
+            clause: Clause::O9.into(),
         });
         ctx.both(
-            "O9",
+            Clause::O9,
             Some(attacker),
             Some(target),
-            format!("{target_label} knows the direction of the attack and makes an immediate Perception check against {effective} (O9)."),
-            format!("{target_label} connaît la direction de l'attaque et fait un test de Perception immédiat contre {effective} (O9)."),
-            format!("{target_label} knows where the attack came from."),
-            format!("{target_label} sait d'où vient l'attaque."),
+            explain::o9_target_checks(&target_label, effective),
         );
     }
     Ok(())
@@ -663,87 +795,95 @@ fn attack(
 
 /// O11: damage to a hider is a penalty against the attacker's allies.
 fn damage_taken(
-    state: &mut State,
+    tx: &mut Tx,
     target: &str,
     attacker: &str,
     hits: u32,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let side = state.creature("attacker", attacker)?.side.clone();
-    let attacker_label = engine::label(state, attacker);
-    let target_label = engine::label(state, target);
+    // Both tokens are known (`validate`).
+    let side = tx
+        .creatures
+        .get(attacker)
+        .map(|c| c.side.clone())
+        .unwrap_or_default();
+    let attacker_label = context::label(tx, attacker);
+    let target_label = context::label(tx, target);
     let amount = PENALTY_PER_HIT * i64::from(hits);
-    let record = engine::hiding_mut(state, target)?;
-    record.penalties.push(Penalty {
-        amount,
-        scope: PenaltyScope::AlliesOf {
-            attacker: attacker.to_owned(),
-            side: side.clone(),
-        },
-        clause: "O11".into(),
-    });
+    tx.hiding(target)?;
+    if let Some(attempt) = tx
+        .head_mut(target)
+        .and_then(|head| head.attempt.opposed_mut())
+    {
+        attempt.penalties.push(Penalty {
+            amount,
+            scope: PenaltyScope::AlliesOf {
+                attacker: attacker.to_owned(),
+                side: side.clone(),
+            },
+            clause: Clause::O11.into(),
+        });
+    }
     ctx.gm(
-        "O11",
+        Clause::O11,
         Some(target),
         Some(attacker),
-        format!("{target_label} takes {hits} damaging hit(s) from {attacker_label}: -{amount} against the allies of {attacker_label} (side `{side}`), not {attacker_label} itself (O11)."),
-        format!("{target_label} subit {hits} coup(s) de {attacker_label} : -{amount} contre les alliés de {attacker_label} (camp `{side}`), pas contre {attacker_label} (O11)."),
+        explain::o11_damage_penalty(&target_label, hits, &attacker_label, amount, &side),
     );
-    recompare_all(state, target, ctx);
+    recompare_all(tx, target, ctx);
     Ok(())
 }
 
 /// O12: sprinting while hidden ends the attempt.
-fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) {
-    let label = engine::label(state, token);
-    let hiding = state
+fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
+    let label = context::label(tx, token);
+    let hiding = tx
         .hiders
         .get(token)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
     if hiding {
-        state.hiders.remove(token);
+        tx.remove_hider(token);
         ctx.public(
-            "O12",
+            Clause::O12,
             Some(token),
             None,
-            format!("{label} sprints: the stealth attempt ends and everyone perceives them (O12)."),
-            format!("{label} sprinte : la tentative de discrétion prend fin et tout le monde le perçoit (O12)."),
+            explain::o12_sprint_ends_attempt(&label),
         );
     } else {
         ctx.gm(
-            "O12",
+            Clause::O12,
             Some(token),
             None,
-            format!("{label} sprints and cannot enter stealth this movement (O12)."),
-            format!(
-                "{label} sprinte et ne peut pas passer en discrétion pendant ce mouvement (O12)."
-            ),
+            explain::o12_sprint_not_hiding(&label),
         );
     }
 }
 
 /// O7: the hider's turn starts; it may roll a fresh check.
-pub(crate) fn turn_start(state: &mut State, combatant: &str, ctx: &mut Ctx) {
+pub(crate) fn turn_start(state: &State, combatant: &str, ctx: &mut Ctx) {
     if state
         .hiders
         .get(combatant)
         .is_some_and(|h| h.phase == HiderPhase::Hiding)
     {
-        let label = engine::label(state, combatant);
+        let label = context::label(state, combatant);
         ctx.gm(
-            "O7",
+            Clause::O7,
             Some(combatant),
             None,
-            format!("Turn of {label}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7)."),
-            format!("Tour de {label} : il peut refaire son test de Discrétion, qui remplace le total retenu et efface les malus (O7)."),
+            explain::o7_turn_start(&label),
         );
     }
 }
 
-/// O5: at the end of the hider's turn, exposed pairs whose view holds become perceived.
-pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
-    let label = engine::label(state, combatant);
-    let Some(record) = state
+/// O5: at the end of the hider's turn, its exposed pairs (clear view and a
+/// failed check, now or earlier in the turn) become perceived, unless the
+/// hider moved during the turn and the view is now broken. *Decided* (the
+/// seed read literally): a hider that did not move is revealed to its
+/// exposed observers even when one of them walked out of view.
+pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+    let label = context::label(tx, combatant);
+    let Some(record) = tx
         .hiders
         .get(combatant)
         .filter(|h| h.phase == HiderPhase::Hiding)
@@ -753,51 +893,63 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
     let moved = record.moved_this_turn;
     // (Fix: a pair whose first check was still pending counted as exposed;
     // O5 needs a failed check, see `Pair::is_exposed`.)
-    let exposed: Vec<String> = record
-        .pairs
-        .iter()
-        .filter(|(o, p)| p.is_exposed() && state.creatures.contains_key(*o))
-        .map(|(o, _)| o.clone())
+    let mut in_view = Vec::new();
+    let mut broken = Vec::new();
+    let mut remembered = Vec::new();
+    for (observer, pair) in &record.pairs {
+        if pair.exposed {
+            remembered.push(observer.clone());
+        }
+        if pair.perceived || !tx.creatures.contains_key(observer) {
+            continue;
+        }
+        if pair.is_exposed() {
+            in_view.push(observer.clone());
+        } else if pair.exposed {
+            broken.push(observer.clone());
+        }
+    }
+    let revealed: Vec<(String, bool)> = in_view
+        .into_iter()
+        .map(|o| (o, true))
+        .chain(broken.iter().filter(|_| !moved).map(|o| (o.clone(), false)))
         .collect();
-    let broken: Vec<String> = record
-        .pairs
-        .iter()
-        .filter(|(_, p)| !p.clear_view && !p.perceived && p.perception_total.is_some())
-        .map(|(o, _)| o.clone())
-        .collect();
-    for observer in exposed {
-        let observer_label = engine::label(state, &observer);
-        if let Some(pair) = state
-            .hiders
-            .get_mut(combatant)
-            .and_then(|h| h.pairs.get_mut(&observer))
-        {
+    for (observer, still_in_view) in &revealed {
+        let observer_label = context::label(tx, observer);
+        if let Some(pair) = tx.pair_mut(combatant, observer) {
             pair.perceived = true;
+            pair.exposed = false;
             pair.reason = PairReason::Exposure;
+        }
+        if *still_in_view {
+            ctx.public(
+                Clause::O5,
+                Some(combatant),
+                Some(observer),
+                explain::o5_revealed_in_view(&label, &observer_label),
+            );
+        } else {
+            ctx.public(
+                Clause::O5,
+                Some(combatant),
+                Some(observer),
+                explain::o5_revealed_did_not_move(&label, &observer_label),
+            );
+        }
+    }
+    // The exposure is settled: what is left of it ends with the turn.
+    for observer in &remembered {
+        if let Some(pair) = tx.pair_mut(combatant, observer) {
             pair.exposed = false;
         }
-        ctx.public(
-            "O5",
-            Some(combatant),
-            Some(&observer),
-            format!("{label} ends the turn still in clear view of {observer_label}: {observer_label} perceives {label} (O5)."),
-            format!("{label} finit son tour toujours en vue dégagée de {observer_label} : {observer_label} perçoit {label} (O5)."),
-        );
     }
     if moved && !broken.is_empty() {
-        let names: Vec<String> = broken.iter().map(|o| engine::label(state, o)).collect();
+        let names: Vec<String> = broken.iter().map(|o| context::label(tx, o)).collect();
         ctx.gm(
-            "O5",
+            Clause::O5,
             Some(combatant),
             None,
-            format!(
-                "{label} moved and broke clear view with {}: stays hidden from them (O5).",
-                names.join(", ")
-            ),
-            format!(
-                "{label} s'est déplacé et a rompu la vue dégagée avec {} : reste caché d'eux (O5).",
-                names.join(", ")
-            ),
+            explain::o5_moved_out_of_view(&label, names.join(", ")),
         );
     }
 }
@@ -805,20 +957,108 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
 /// A creature joined or changed: it gets a pair with every hider
 /// (unperceiving until it comes into view, O2/O4), and its senses are
 /// checked again (O13).
-pub(crate) fn observer_updated(state: &mut State, observer: &str, ctx: &mut Ctx) {
-    let hiders: Vec<String> = state
+pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
+    let hiders: Vec<String> = tx
         .hiders
         .iter()
         .filter(|(id, h)| id.as_str() != observer && h.phase == HiderPhase::Hiding)
         .map(|(id, _)| id.clone())
         .collect();
     for hider in hiders {
-        if let Some(record) = state.hiders.get_mut(&hider) {
-            record
-                .pairs
-                .entry(observer.to_owned())
-                .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+        if !tx
+            .hiders
+            .get(&hider)
+            .is_some_and(|h| h.pairs.contains_key(observer))
+        {
+            tx.pair_entry(&hider, observer, || {
+                Pair::new(false, PairReason::NotInViewAtEntry)
+            });
         }
-        reevaluate(state, &hider, observer, Trigger::View, ctx);
+        reevaluate(tx, &hider, observer, Trigger::View, ctx);
+    }
+}
+
+// ---------------------------------------------------------------- queries
+
+/// O10, O13: how an attacker rolls against a hider.
+pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenAttackResult {
+    let a = context::label(state, &query.attacker);
+    let t = context::label(state, &query.target);
+    let result = |mode, clause: Clause, explain::Text { en, fr }| HiddenAttackResult {
+        mode,
+        clause: clause.id().to_owned(),
+        en,
+        fr,
+    };
+    if query.area {
+        return result(
+            AttackMode::Normal,
+            Clause::O10,
+            explain::o10_an_area_effect_covering(&t),
+        );
+    }
+    let record = state.hiders.get(&query.target);
+    if let Some(record) = record {
+        let pair = record.pairs.get(&query.attacker);
+        let targeting = uncountered_sense(
+            state,
+            record,
+            &query.attacker,
+            pair.and_then(|p| p.distance),
+        )
+        .filter(|s| s.targeting)
+        .cloned();
+        if let Some(sense) = targeting {
+            return result(
+                AttackMode::Normal,
+                Clause::O13,
+                explain::o13_targeting_sense_gives_the_space(&a, &sense.sense, &t),
+            );
+        }
+        // O13: a non-targeting sense gives presence only, so O10 still
+        // applies to an attacker that perceives the hider only through it.
+        // (Fix: such an attacker used to attack normally.)
+        let presence_only = pair.is_some_and(|p| p.reason == PairReason::EnhancedSense);
+        if state.perceives(&query.attacker, &query.target) {
+            if !presence_only {
+                return result(
+                    AttackMode::Normal,
+                    Clause::O10,
+                    explain::o10_perceives_normal_attack(&a, &t),
+                );
+            }
+            return if query.aimed_at_space {
+                result(
+                    AttackMode::Disadvantage,
+                    Clause::O13,
+                    explain::o13_presence_only_aims_at_the_space(&a, &t),
+                )
+            } else {
+                result(
+                    AttackMode::Miss,
+                    Clause::O13,
+                    explain::o13_presence_only_aims_elsewhere(&a, &t),
+                )
+            };
+        }
+    } else {
+        return result(
+            AttackMode::Normal,
+            Clause::O10,
+            explain::o10_not_hiding_normal_attack(&t),
+        );
+    }
+    if query.aimed_at_space {
+        result(
+            AttackMode::Disadvantage,
+            Clause::O10,
+            explain::o10_does_not_perceive_but(&a, &t),
+        )
+    } else {
+        result(
+            AttackMode::Miss,
+            Clause::O10,
+            explain::o10_does_not_perceive_aims(&a, &t),
+        )
     }
 }

@@ -114,3 +114,17 @@ pub struct Decision {
     pub en: String,
     pub fr: String,
 }
+
+/// A [`Decision`] with its clause and bilingual explanation.
+pub(crate) fn decision(
+    allowed: bool,
+    clause: crate::clause::Clause,
+    crate::explain::Text { en, fr }: crate::explain::Text,
+) -> Decision {
+    Decision {
+        allowed,
+        clause: clause.id().to_owned(),
+        en,
+        fr,
+    }
+}

@@ -6,12 +6,21 @@
 //! after which everyone perceives the hider (P9). Knockout (P8), pickpocket
 //! (P10) and locating (P5) are queries, in [`crate::query`].
 
-use crate::engine::{self, Ctx};
+use std::collections::BTreeSet;
+
+use crate::ask::{DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery};
+use crate::clause::Clause;
+use crate::combat;
+use crate::context::{self, Ctx};
 use crate::error::Error;
-use crate::event::{Event, ViewEntry};
-use crate::outcome::Request;
+use crate::event::ViewEntry;
+use crate::explain;
+use crate::journal::Tx;
+use crate::outcome::{decision, Decision, Request};
+use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
-    Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, SituationModifier, State, Surprise,
+    Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt, Ruleset,
+    SituationModifier, State, Surprise, TokenId,
 };
 
 /// P1: the tier value added to Furtivité: F < 50 -> floor(D/2);
@@ -37,98 +46,103 @@ pub fn perceives(score: i64, acuity_sum: i64) -> bool {
     score <= acuity_sum
 }
 
-pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
-    match event {
-        Event::EnterStealth {
-            hider,
-            roll,
-            modifiers,
-            sprinting,
-            view,
-            ..
-        } => enter_stealth(state, hider, *roll, modifiers, *sprinting, view, ctx),
-        Event::ViewChanged { hider, moved, view } => {
-            engine::hiding_mut(state, hider)?;
-            engine::record_view(state, hider, view, |_| {
-                Pair::new(true, PairReason::AcuityComparison)
-            });
-            if let Some(record) = state.hiders.get_mut(hider) {
-                record.moved_this_turn |= *moved;
+/// The `percentile` ruleset (P1-P11). It has no `perceptionRolled`,
+/// `pointOut` or `damageTaken` (opposed clauses): those keep the trait's
+/// `wrong_ruleset`.
+pub(crate) struct PercentileRules;
+
+impl Rules for PercentileRules {
+    const RULESET: Ruleset = Ruleset::Percentile;
+
+    fn enter_stealth(tx: &mut Tx, roll: &StealthRoll, ctx: &mut Ctx) -> Result<(), Error> {
+        enter_stealth(
+            tx,
+            roll.hider,
+            roll.roll,
+            roll.modifiers,
+            roll.sprinting,
+            roll.view,
+            ctx,
+        )
+    }
+
+    /// Clear view plays no part in P3; it is stored for the caller.
+    fn view_changed(
+        tx: &mut Tx,
+        hider: &str,
+        moved: bool,
+        view: &[ViewEntry],
+        _ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        tx.hiding(hider)?;
+        tx.record_view(hider, view, || {
+            Pair::new(true, PairReason::AcuityComparison)
+        });
+        if moved {
+            if let Some(head) = tx.head_mut(hider) {
+                *head.moved_this_turn = true;
             }
-            Ok(())
         }
-        Event::Attack {
-            attacker,
-            target,
-            hit_zone,
-            ..
-        } => attack(state, attacker, target, *hit_zone, ctx),
-        Event::ModifiersChanged { hider, modifiers } => {
-            modifiers_changed(state, hider, modifiers, ctx)
-        }
-        Event::Sprint { token } => sprint(state, token, ctx),
-        Event::PerceptionRolled { .. } | Event::PointOut { .. } | Event::DamageTaken { .. } => {
-            Err(Error::WrongRuleset {
-                what: event.kind().to_owned(),
-                ruleset: "percentile".into(),
-            })
-        }
-        // Handled by the engine for both rulesets.
-        _ => Ok(()),
+        Ok(())
     }
-}
 
-fn describe_tier(stealth_skill: u32, d100: u32) -> (String, String) {
-    let t = tier_value(stealth_skill, d100);
-    if stealth_skill < 50 {
-        (
-            format!("d100 {d100} ÷ 2 = {t}"),
-            format!("d100 {d100} ÷ 2 = {t}"),
-        )
-    } else if stealth_skill < 100 {
-        (format!("d100 {d100}"), format!("d100 {d100}"))
-    } else {
-        (
-            format!("1.5 × d100 {d100} = {t}"),
-            format!("1,5 × d100 {d100} = {t}"),
+    fn attack(tx: &mut Tx, attack_: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
+        attack(
+            tx,
+            attack_.attacker,
+            &attack_.targets,
+            attack_.hit_zone,
+            ctx,
         )
     }
-}
 
-/// The active modifiers for explanations, in English and French (B3).
-/// (Fix: the empty list and unlabelled GM modifiers were English in the
-/// French text; B3/P2 Fix: situation modifiers were named by their ids.)
-fn describe_modifiers(modifiers: &Modifiers) -> (String, String) {
-    let mut en: Vec<String> = Vec::new();
-    let mut fr: Vec<String> = Vec::new();
-    let mut seen = Vec::new();
-    for m in &modifiers.situation {
-        if !seen.contains(m) {
-            seen.push(*m);
-            let (name_en, name_fr) = m.names();
-            en.push(format!("{name_en} {:+}", m.value()));
-            fr.push(format!("{name_fr} {:+}", m.value()));
+    fn modifiers_changed(
+        tx: &mut Tx,
+        hider: &str,
+        modifiers: &Modifiers,
+        ctx: &mut Ctx,
+    ) -> Result<(), Error> {
+        modifiers_changed(tx, hider, modifiers, ctx)
+    }
+
+    fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
+        sprint(tx, token, ctx)
+    }
+
+    fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
+        observer_updated(tx, observer, ctx);
+    }
+
+    fn turn_started(_tx: &mut Tx, _combatant: &str, _ctx: &mut Ctx) {}
+
+    fn turn_ending(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+        turn_end(tx, combatant, ctx);
+    }
+
+    /// P6 / P9: a surprise still running (made outside combat, or by a
+    /// combatant whose turn is not the current one) ends with the combat,
+    /// and so does the turn of a hider that attacked: everyone perceives
+    /// the attacker, as at the end of its turn. (Fix: the surprises used to
+    /// be dropped without the P9 reveal.)
+    fn combat_ending(tx: &mut Tx, ctx: &mut Ctx) {
+        let attacked = tx.hiders.iter().filter(|(_, h)| {
+            h.phase == HiderPhase::Hiding && h.attempt.percentile().is_some_and(|a| a.attacked)
+        });
+        let attackers: BTreeSet<TokenId> = tx
+            .surprises
+            .iter()
+            .map(|s| s.attacker.clone())
+            .chain(attacked.map(|(id, _)| id.clone()))
+            .collect();
+        for attacker in attackers {
+            turn_end(tx, &attacker, ctx);
         }
-    }
-    for m in &modifiers.free {
-        let (label_en, label_fr) = if m.label.is_empty() {
-            ("GM", "MJ")
-        } else {
-            (m.label.as_str(), m.label.as_str())
-        };
-        en.push(format!("{label_en} {:+}", m.value));
-        fr.push(format!("{label_fr} {:+}", m.value));
-    }
-    if en.is_empty() {
-        ("none".into(), "aucun".into())
-    } else {
-        (en.join(", "), fr.join(", "))
     }
 }
 
 /// P1-P4, P9: a stealth roll (entering stealth, or rolling again).
 fn enter_stealth(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     d100: i64,
     modifiers: &Modifiers,
@@ -136,13 +150,15 @@ fn enter_stealth(
     view: &[ViewEntry],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    if !(1..=100).contains(&d100) {
-        return Err(Error::out_of_range("roll", d100, 1, 100));
-    }
-    let d100 = d100 as u32;
-    engine::check_roll_allowed(state, hider, "P9")?;
-    let label = engine::label(state, hider);
-    let stealth_skill = state.creature("hider", hider)?.stealth_skill;
+    // Checked at the boundary (`validate`): a d100, a known hider.
+    let d100 = u32::try_from(d100).unwrap_or(1);
+    combat::check_roll_allowed(tx, hider, Clause::P9)?;
+    let state: &State = tx.state();
+    let label = context::label(state, hider);
+    let Some(hider_creature) = state.creatures.get(hider) else {
+        return Ok(());
+    };
+    let stealth_skill = hider_creature.stealth_skill;
 
     let mut modifiers = modifiers.clone();
     if sprinting && !modifiers.situation.contains(&SituationModifier::Sprint) {
@@ -155,17 +171,16 @@ fn enter_stealth(
     // combat without one, every non-ally in the scene sees the hider fight
     // in the open ("to vanish mid-fight"). Outside combat, a first roll has
     // no automatic -100: the GM sets `already_perceived` (P2) if it applies.
-    let hider_creature = state.creature("hider", hider)?.clone();
     let hides_from = |observer: &str| {
         observer != hider
             && state
                 .creatures
                 .get(observer)
-                .is_some_and(|c| !c.is_ally_of(&hider_creature))
+                .is_some_and(|c| !c.is_ally_of(hider_creature))
     };
-    let previous = state.hiders.remove(hider);
+    let previous = state.hiders.get(hider);
     let mut already_perceived_added = false;
-    let perceiving = match &previous {
+    let perceiving = match previous {
         Some(previous) => previous
             .pairs
             .iter()
@@ -184,102 +199,115 @@ fn enter_stealth(
             .push(SituationModifier::AlreadyPerceived);
         already_perceived_added = true;
         ctx.gm(
-            "P9",
+            Clause::P9,
             Some(hider),
             None,
-            format!("{perceiving} observer(s) already perceive {label}: already perceived -100 is added (P9)."),
-            format!("{perceiving} observateur(s) perçoivent déjà {label} : déjà perçu -100 s'applique (P9)."),
+            explain::p9_already_perceived_added(perceiving, &label),
         );
     }
     let score = stealth_score(stealth_skill, d100, &modifiers);
-    let (tier_en, tier_fr) = describe_tier(stealth_skill, d100);
-    let (list_en, list_fr) = describe_modifiers(&modifiers);
-    let modifier_total = modifiers.total();
     ctx.both(
-        "P1",
+        Clause::P1,
         Some(hider),
         None,
-        format!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({list_en}) (P1, P2)."),
-        format!("{label} : score de furtivité {score} = Furtivité {stealth_skill} + {tier_fr} + modificateurs {modifier_total:+} ({list_fr}) (P1, P2)."),
-        format!("{label} makes a stealth roll."),
-        format!("{label} fait un jet de Furtivité."),
+        explain::p1_stealth_score(&label, score, stealth_skill, d100, &modifiers),
     );
 
-    let mut record = Hider::new();
-    record.d100 = Some(d100);
-    record.modifiers = modifiers;
-    record.already_perceived_added = already_perceived_added;
-    record.score = Some(score);
+    // P9: an attack made this turn still reveals the hider at its end,
+    // whatever roll it makes after it.
+    let attacked = previous
+        .filter(|p| p.phase == HiderPhase::Hiding)
+        .and_then(|p| p.attempt.percentile())
+        .is_some_and(|a| a.attacked);
+    let mut record = Hider::new(Attempt::Percentile(PercentileAttempt {
+        d100,
+        modifiers,
+        score,
+        pending_modifiers: None,
+        already_perceived_added,
+        attacked,
+    }));
     if let Some(previous) = previous {
         record.moved_this_turn = previous.moved_this_turn;
-        for (observer, pair) in previous.pairs {
+        for (observer, pair) in &previous.pairs {
             let mut kept = Pair::new(true, PairReason::AcuityComparison);
             kept.clear_view = pair.clear_view;
             kept.distance = pair.distance;
-            record.pairs.insert(observer, kept);
+            record.pairs.insert(observer.clone(), kept);
         }
     }
-    state.hiders.insert(hider.to_owned(), record);
-    engine::record_view(state, hider, view, |_| {
-        Pair::new(true, PairReason::AcuityComparison)
-    });
-
-    let observers: Vec<String> = state
-        .creatures
-        .keys()
-        .filter(|id| id.as_str() != hider)
-        .cloned()
-        .collect();
-    for observer in observers {
-        compare(state, hider, &observer, ctx);
+    for entry in view {
+        let pair = record
+            .pairs
+            .entry(entry.observer.clone())
+            .or_insert_with(|| Pair::new(true, PairReason::AcuityComparison));
+        pair.clear_view = entry.clear_view;
+        pair.distance = entry.distance;
     }
-    engine::note_roll(state, hider);
+    for (observer, creature) in &state.creatures {
+        if observer == hider {
+            continue;
+        }
+        let perceived = compare(
+            &label,
+            score,
+            hider,
+            observer,
+            creature.label(),
+            creature.acuities.sum(),
+            ctx,
+        );
+        let pair = record
+            .pairs
+            .entry(observer.clone())
+            .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
+        pair.perceived = perceived;
+        pair.reason = PairReason::AcuityComparison;
+    }
+    tx.insert_hider(hider, record);
+    combat::note_roll(tx, hider);
     Ok(())
 }
 
-/// P3: compares the score in force with one observer's acuity sum and stores the pair.
-fn compare(state: &mut State, hider: &str, observer: &str, ctx: &mut Ctx) {
-    let Some(acuity_sum) = state.creatures.get(observer).map(|c| c.acuities.sum()) else {
-        return;
-    };
-    let hider_label = engine::label(state, hider);
-    let observer_label = engine::label(state, observer);
-    let Some(record) = state.hiders.get_mut(hider) else {
-        return;
-    };
-    let Some(score) = record.score else {
-        return;
-    };
+/// P3: compares the score in force with one observer's acuity sum; whether
+/// the observer perceives the hider.
+fn compare(
+    hider_label: &str,
+    score: i64,
+    hider: &str,
+    observer: &str,
+    observer_label: &str,
+    acuity_sum: i64,
+    ctx: &mut Ctx,
+) -> bool {
     let perceived = perceives(score, acuity_sum);
-    let pair = record
-        .pairs
-        .entry(observer.to_owned())
-        .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
-    pair.perceived = perceived;
-    pair.reason = PairReason::AcuityComparison;
     if perceived {
         ctx.gm(
-            "P3",
+            Clause::P3,
             Some(hider),
             Some(observer),
-            format!("score {score} ≤ acuity sum {acuity_sum}: {observer_label} perceives {hider_label} (P3)."),
-            format!("score {score} ≤ somme des acuités {acuity_sum} : {observer_label} perçoit {hider_label} (P3)."),
+            explain::p3_perceives(score, acuity_sum, observer_label, hider_label),
         );
     } else {
         ctx.gm(
-            "P3",
+            Clause::P3,
             Some(hider),
             Some(observer),
-            format!("score {score} > acuity sum {acuity_sum}: {observer_label} does not perceive {hider_label} (P3)."),
-            format!("score {score} > somme des acuités {acuity_sum} : {observer_label} ne perçoit pas {hider_label} (P3)."),
+            explain::p3_does_not_perceive(score, acuity_sum, observer_label, hider_label),
         );
     }
+    perceived
 }
 
 /// A creature joined or changed: P3 compares it with every score in force
 /// (pairs set by a GM override, a surprise or another clause are kept).
-pub(crate) fn observer_updated(state: &mut State, observer: &str, ctx: &mut Ctx) {
-    let hiders: Vec<String> = state
+pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
+    let Some(creature) = tx.creatures.get(observer) else {
+        return;
+    };
+    let observer_label = creature.label().to_owned();
+    let acuity_sum = creature.acuities.sum();
+    let decisions: Vec<(String, bool)> = tx
         .hiders
         .iter()
         .filter(|(id, h)| {
@@ -289,85 +317,148 @@ pub(crate) fn observer_updated(state: &mut State, observer: &str, ctx: &mut Ctx)
                     .get(observer)
                     .is_none_or(|p| p.reason == PairReason::AcuityComparison)
         })
-        .map(|(id, _)| id.clone())
+        .filter_map(|(id, h)| {
+            let score = h.attempt.percentile()?.score;
+            let perceived = compare(
+                &context::label(tx, id),
+                score,
+                id,
+                observer,
+                &observer_label,
+                acuity_sum,
+                ctx,
+            );
+            Some((id.clone(), perceived))
+        })
         .collect();
-    for hider in hiders {
-        compare(state, &hider, observer, ctx);
+    for (hider, perceived) in decisions {
+        if let Some(pair) = tx.pair_entry(&hider, observer, || {
+            Pair::new(perceived, PairReason::AcuityComparison)
+        }) {
+            pair.perceived = perceived;
+            pair.reason = PairReason::AcuityComparison;
+        }
     }
 }
 
-/// P6, P7: an attack by a hider on a target that does not perceive it.
+/// P6, P7, P9: one attack instance against `targets` (O8: several for an
+/// area effect or a multi-target spell). Each target that does not perceive
+/// a hiding attacker is surprised (P6), with the chosen hit zone (P7). Any
+/// attack from hiding, surprise or not, reveals the attacker at the end of
+/// its turn (P9, *Decided*: "il a attiré l'attention").
 fn attack(
-    state: &mut State,
+    tx: &mut Tx,
+    attacker: &str,
+    targets: &[&str],
+    hit_zone: Option<HitZone>,
+    ctx: &mut Ctx,
+) -> Result<(), Error> {
+    let surprises = |tx: &Tx| {
+        tx.surprises
+            .iter()
+            .filter(|s| s.attacker == attacker)
+            .count()
+    };
+    let before = surprises(tx);
+    for &target in targets {
+        attack_target(tx, attacker, target, hit_zone, ctx)?;
+    }
+    // A surprise already says the attacker is seen at its turn end (P6).
+    let surprised = surprises(tx) > before;
+    let from_hiding = tx
+        .hiders
+        .get(attacker)
+        .filter(|h| h.phase == HiderPhase::Hiding)
+        .and_then(|h| h.attempt.percentile())
+        .is_some_and(|a| !a.attacked);
+    if from_hiding {
+        if let Some(attempt) = tx
+            .head_mut(attacker)
+            .and_then(|head| head.attempt.percentile_mut())
+        {
+            attempt.attacked = true;
+        }
+    }
+    if from_hiding && !surprised {
+        let label = context::label(tx, attacker);
+        ctx.gm(
+            Clause::P9,
+            Some(attacker),
+            None,
+            explain::p9_attacked_from_hiding(&label),
+        );
+    }
+    Ok(())
+}
+
+/// P6, P7: an attack by a hider on one target that does not perceive it.
+fn attack_target(
+    tx: &mut Tx,
     attacker: &str,
     target: &str,
     hit_zone: Option<HitZone>,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let attacker_label = engine::label(state, attacker);
-    let target_label = engine::label(state, target);
-    if let Some(surprise) = state
-        .surprises
-        .iter_mut()
-        .find(|s| s.attacker == attacker && s.target == target)
-    {
+    let attacker_label = context::label(tx, attacker);
+    let target_label = context::label(tx, target);
+    if tx.surprise(attacker, target).is_some() {
         if hit_zone.is_some() {
             return Err(Error::HitZoneNotAllowed {
                 attacker: attacker.to_owned(),
             });
         }
-        surprise.attacks = surprise.attacks.saturating_add(1);
+        if let Some(surprise) = tx
+            .surprises_mut()
+            .iter_mut()
+            .find(|s| s.attacker == attacker && s.target == target)
+        {
+            surprise.attacks = surprise.attacks.saturating_add(1);
+        }
         ctx.gm(
-            "P6",
+            Clause::P6,
             Some(attacker),
             Some(target),
-            format!("{target_label} is still defenseless against {attacker_label} this turn (P6)."),
-            format!("{target_label} reste sans défense face à {attacker_label} ce tour-ci (P6)."),
+            explain::p6_still_defenseless(&target_label, &attacker_label),
         );
         return Ok(());
     }
-    let hiding = state
+    let hiding = tx
         .hiders
         .get(attacker)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
-    if !hiding || state.perceives(target, attacker) {
+    if !hiding || tx.perceives(target, attacker) {
         if hit_zone.is_some() {
             return Err(Error::HitZoneNotAllowed {
                 attacker: attacker.to_owned(),
             });
         }
         ctx.gm(
-            "P6",
+            Clause::P6,
             Some(attacker),
             Some(target),
-            format!("{target_label} perceives {attacker_label}: no surprise (P6)."),
-            format!("{target_label} perçoit {attacker_label} : pas de surprise (P6)."),
+            explain::p6_no_surprise(&target_label, &attacker_label),
         );
         return Ok(());
     }
-    state.surprises.push(Surprise {
+    tx.surprises_mut().push(Surprise {
         attacker: attacker.to_owned(),
         target: target.to_owned(),
         attacks: 1,
         first_hit_zone: hit_zone,
     });
     ctx.public(
-        "P6",
+        Clause::P6,
         Some(attacker),
         Some(target),
-        format!("Surprise! {target_label} is defenseless against {attacker_label} until the end of {attacker_label}'s turn; allies that do not perceive {attacker_label} cannot defend {target_label} (P6)."),
-        format!("Surprise ! {target_label} est sans défense face à {attacker_label} jusqu'à la fin du tour de {attacker_label} ; les alliés qui ne perçoivent pas {attacker_label} ne peuvent pas défendre {target_label} (P6)."),
+        explain::p6_surprise(&target_label, &attacker_label),
     );
     if let Some(zone) = hit_zone {
         let (en, fr) = zone_names(zone);
         ctx.public(
-            "P7",
+            Clause::P7,
             Some(attacker),
             Some(target),
-            format!("{attacker_label} chooses the hit zone of this first attack: {en} (P7)."),
-            format!(
-                "{attacker_label} choisit la zone touchée par cette première attaque : {fr} (P7)."
-            ),
+            explain::p7_hit_zone_chosen(&attacker_label, en, fr),
         );
     }
     Ok(())
@@ -388,7 +479,7 @@ pub fn zone_names(zone: HitZone) -> (&'static str, &'static str) {
 /// (Fix: comparing with the automatic modifier made every unchanged
 /// `modifiersChanged` after such a roll look like a change, and `sprint`
 /// carried the old -100 into the next roll whether or not P9 still applied.)
-fn callers_modifiers(record: &Hider) -> Modifiers {
+fn callers_modifiers(record: &PercentileAttempt) -> Modifiers {
     if let Some(pending) = &record.pending_modifiers {
         return pending.clone();
     }
@@ -401,60 +492,65 @@ fn callers_modifiers(record: &Hider) -> Modifiers {
     modifiers
 }
 
+/// The percentile roll of a token that is hiding, or `not_hiding`.
+fn hiding_attempt<'a>(state: &'a State, hider: &str) -> Result<&'a PercentileAttempt, Error> {
+    state
+        .hiding(hider)?
+        .attempt
+        .percentile()
+        .ok_or_else(|| Error::NotHiding {
+            id: hider.to_owned(),
+        })
+}
+
 /// P4: new modifiers make the score stale and request a new roll.
 fn modifiers_changed(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     modifiers: &Modifiers,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let label = engine::label(state, hider);
-    let record = engine::hiding_mut(state, hider)?;
+    let label = context::label(tx, hider);
+    let record = hiding_attempt(tx, hider)?;
     if callers_modifiers(record).same_as(modifiers) {
         ctx.gm(
-            "P4",
+            Clause::P4,
             Some(hider),
             None,
-            format!("The modifiers of {label} did not change: the score stays (P4)."),
-            format!("Les modificateurs de {label} n'ont pas changé : le score reste (P4)."),
+            explain::p4_modifiers_unchanged(&label),
         );
         return Ok(());
     }
-    record.stale = true;
-    record.pending_modifiers = Some(modifiers.clone());
-    let score = record.score.unwrap_or_default();
-    let (list_en, list_fr) = describe_modifiers(modifiers);
+    let score = record.score;
+    if let Some(attempt) = tx
+        .head_mut(hider)
+        .and_then(|head| head.attempt.percentile_mut())
+    {
+        attempt.pending_modifiers = Some(modifiers.clone());
+    }
     ctx.requests.push(Request::StealthRoll {
         hider: hider.to_owned(),
         modifiers: modifiers.clone(),
-        clause: "P4".into(),
+        clause: Clause::P4.into(),
     });
     ctx.both(
-        "P4",
+        Clause::P4,
         Some(hider),
         None,
-        format!("The situation changed ({list_en}): {label} must roll again; score {score} stays in force until the new roll (P4)."),
-        format!("La situation a changé ({list_fr}) : {label} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4)."),
-        format!("The situation changed: {label} must make a new stealth roll."),
-        format!("La situation a changé : {label} doit refaire un jet de Furtivité."),
+        explain::p4_new_roll_requested(modifiers, &label, score),
     );
     Ok(())
 }
 
 /// P2/P4: sprinting while hiding turns the `sprint` modifier on.
-fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
-    let Some(record) = state
-        .hiders
-        .get(token)
-        .filter(|h| h.phase == HiderPhase::Hiding)
-    else {
-        let label = engine::label(state, token);
+fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
+    let Ok(record) = hiding_attempt(tx, token) else {
+        let label = context::label(tx, token);
         ctx.gm(
-            "P2",
+            Clause::P2,
             Some(token),
             None,
-            format!("{label} sprints; not hiding, so nothing changes."),
-            format!("{label} sprinte ; il ne se cache pas, rien ne change."),
+            explain::p2_sprint_while_not_hiding(&label),
         );
         return Ok(());
     };
@@ -462,52 +558,220 @@ fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
     if !modifiers.situation.contains(&SituationModifier::Sprint) {
         modifiers.situation.push(SituationModifier::Sprint);
     }
-    modifiers_changed(state, token, &modifiers, ctx)
+    modifiers_changed(tx, token, &modifiers, ctx)
 }
 
-/// P6 expiry and P9 reveal at the end of `combatant`'s turn.
-pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
-    let before = state.surprises.len();
-    let ended: Vec<Surprise> = state
+/// P6 expiry and P9 reveal at the end of `combatant`'s turn: its surprises
+/// end, and a hider that attacked this turn (surprise or not) is perceived
+/// by everyone; its record stays, `revealed`, so the next roll carries -100.
+pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+    let ended: Vec<Surprise> = tx
         .surprises
         .iter()
         .filter(|s| s.attacker == combatant)
         .cloned()
         .collect();
-    state.surprises.retain(|s| s.attacker != combatant);
-    if state.surprises.len() == before {
+    let attacked = tx
+        .hiders
+        .get(combatant)
+        .filter(|h| h.phase == HiderPhase::Hiding)
+        .and_then(|h| h.attempt.percentile())
+        .is_some_and(|a| a.attacked);
+    if ended.is_empty() && !attacked {
         return;
     }
-    let label = engine::label(state, combatant);
+    let label = context::label(tx, combatant);
+    if !ended.is_empty() {
+        tx.surprises_mut().retain(|s| s.attacker != combatant);
+    }
     for surprise in &ended {
-        let target_label = engine::label(state, &surprise.target);
+        let target_label = context::label(tx, &surprise.target);
         ctx.public(
-            "P6",
+            Clause::P6,
             Some(combatant),
             Some(&surprise.target),
-            format!("{target_label} is no longer defenseless against {label} (P6)."),
-            format!("{target_label} n'est plus sans défense face à {label} (P6)."),
+            explain::p6_surprise_ended(&target_label, &label),
         );
     }
-    if let Some(record) = state.hiders.get_mut(combatant) {
-        record.phase = HiderPhase::Revealed;
-        record.stale = false;
-        record.pending_modifiers = None;
-        for pair in record.pairs.values_mut() {
-            pair.perceived = true;
-            pair.reason = PairReason::SurpriseEnded;
+    let Some(record) = tx.hiders.get(combatant) else {
+        return;
+    };
+    let observers: Vec<String> = record.pairs.keys().cloned().collect();
+    let reason = if ended.is_empty() {
+        PairReason::Attacked
+    } else {
+        PairReason::SurpriseEnded
+    };
+    let needs_reset = record
+        .attempt
+        .percentile()
+        .is_some_and(|a| a.pending_modifiers.is_some() || a.attacked);
+    tx.set_phase(combatant, HiderPhase::Revealed);
+    if needs_reset {
+        if let Some(attempt) = tx
+            .head_mut(combatant)
+            .and_then(|head| head.attempt.percentile_mut())
+        {
+            attempt.pending_modifiers = None;
+            attempt.attacked = false;
         }
-        // B3 / P2: the -100 is a modifier, hidden from players by default;
-        // the public text names it without the number. (Fix: the public
-        // entry used to show "-100" whatever the setting.)
+    }
+    for observer in observers {
+        if let Some(pair) = tx.pair_mut(combatant, &observer) {
+            pair.perceived = true;
+            pair.reason = reason;
+        }
+    }
+    // B3 / P2: the -100 is a modifier, hidden from players by default;
+    // the public text names it without the number. (Fix: the public
+    // entry used to show "-100" whatever the setting.)
+    if ended.is_empty() {
         ctx.both(
-            "P9",
+            Clause::P9,
             Some(combatant),
             None,
-            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries already perceived -100 (P9)."),
-            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."),
-            format!("The surprise turn is over: everyone perceives {label}; a new stealth roll will be harder (P9)."),
-            format!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité sera plus difficile (P9)."),
+            explain::p9_revealed_after_attack(&label),
+        );
+    } else {
+        ctx.both(
+            Clause::P9,
+            Some(combatant),
+            None,
+            explain::p9_revealed_after_surprise(&label),
         );
     }
+}
+
+// ---------------------------------------------------------------- queries
+// P5, P6, P8, P10: questions about the state that change nothing; the
+// public wrappers (validation, JSON) are in `crate::query`.
+
+/// P5: an observer that does not perceive the hider may not locate it.
+pub(crate) fn can_locate(state: &State, query: &PairQuery) -> Decision {
+    let o = context::label(state, &query.observer);
+    let h = context::label(state, &query.hider);
+    if state.perceives(&query.observer, &query.hider) {
+        decision(true, Clause::P5, explain::p5_may_locate(&o, &h))
+    } else {
+        decision(false, Clause::P5, explain::p5_may_not_locate(&o, &h))
+    }
+}
+
+/// P6: may the defender defend the target against the attacker? (In
+/// `opposed` there are no surprises, so this answers yes.)
+pub(crate) fn can_defend(state: &State, query: &DefenseQuery) -> Decision {
+    let d = context::label(state, &query.defender);
+    let t = context::label(state, &query.target);
+    let a = context::label(state, &query.attacker);
+    if state.surprise(&query.attacker, &query.target).is_none() {
+        return decision(
+            true,
+            Clause::P6,
+            explain::p6_not_surprised_by_defend(&t, &a, &d),
+        );
+    }
+    if query.defender == query.target {
+        return decision(
+            false,
+            Clause::P6,
+            explain::p6_defenseless_against_turn_no(&t, &a),
+        );
+    }
+    if query.defender == query.attacker {
+        return decision(
+            false,
+            Clause::P6,
+            explain::p6_the_defender_is_the_attacker(&d),
+        );
+    }
+    if state.perceives(&query.defender, &query.attacker) {
+        decision(true, Clause::P6, explain::p6_perceives_defend(&d, &a, &t))
+    } else {
+        decision(
+            false,
+            Clause::P6,
+            explain::p6_does_not_perceive_cannot(&d, &a, &t),
+        )
+    }
+}
+
+/// P7 + P8: the knockout attempt after a surprise attack to the head.
+pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
+    let attacker = state.creatures.get(&query.attacker);
+    let chance = attacker.map_or(0, |a| a.base_stealth_skill.unwrap_or(a.stealth_skill));
+    let minutes = 1 + attacker.map_or(0, |a| a.strength) / 5;
+    let a = context::label(state, &query.attacker);
+    let t = context::label(state, &query.target);
+    let refuse = |explain::Text { en, fr }| KnockoutResult {
+        allowed: false,
+        chance,
+        minutes,
+        damage: None,
+        knocked_out: None,
+        clause: Clause::P8.into(),
+        en,
+        fr,
+    };
+    let Some(surprise) = state.surprise(&query.attacker, &query.target) else {
+        return refuse(explain::p8_not_defenseless_against_no(&t, &a));
+    };
+    match surprise.first_hit_zone {
+        Some(HitZone::Head) => {}
+        Some(zone) => {
+            let (en, fr) = zone_names(zone);
+            return refuse(explain::p8_first_attack_aimed_at(en, fr));
+        }
+        None => {
+            return refuse(explain::p8_first_attack_did_not());
+        }
+    }
+    // P7/P8: the knockout is part of the first attack of the surprise (the
+    // one whose zone the attacker chose); a later attack cannot attempt it.
+    if surprise.attacks > 1 {
+        return refuse(explain::p8_knockout_belongs_first(&a, &t));
+    }
+    if query.helmet {
+        return refuse(explain::p8_wears_helmet_no_knockout(&t));
+    }
+    let damage = query.raw_damage.map(|raw| raw / 4);
+    let knocked_out = query.d100.map(|d| d <= chance);
+    let explain::Text { en, fr } = match (knocked_out, query.d100) {
+        (Some(true), Some(d)) => explain::p8_knocked_out(d, chance, &t, minutes),
+        (Some(false), Some(d)) => explain::p8_stays_conscious(d, chance, &t),
+        _ => explain::p8_may_try(&a, &t, chance, minutes),
+    };
+    KnockoutResult {
+        allowed: true,
+        chance,
+        minutes,
+        damage,
+        knocked_out,
+        clause: Clause::P8.into(),
+        en,
+        fr,
+    }
+}
+
+/// P10: may the hider take the object from the target?
+pub(crate) fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Decision {
+    let h = context::label(state, &query.hider);
+    let t = context::label(state, &query.target);
+    if state.perceives(&query.target, &query.hider) {
+        return decision(
+            false,
+            Clause::P10,
+            explain::p10_perceives_no_pickpocketing(&t, &h),
+        );
+    }
+    if query.held {
+        return decision(
+            false,
+            Clause::P10,
+            explain::p10_holds_that_object_cannot(&t),
+        );
+    }
+    if !query.visible {
+        return decision(false, Clause::P10, explain::p10_hidden_object_cannot_be());
+    }
+    decision(true, Clause::P10, explain::p10_may_take_the_object(&h, &t))
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use furtive_core::query::{perceives, PairQuery};
+use furtive_core::query::{hidden_from, perceives, PairQuery};
 use furtive_core::{
     api, apply, roll_requests, settle, Audience, Change, Event, LogEntry, Outcome, PairReason,
     Request, Roller, State, Status,
@@ -104,6 +104,10 @@ fn opposed_session(show_numbers: bool) -> Vec<Outcome> {
             json!({"type": "perceptionRolled", "hider": "rogue", "observer": "friend", "total": 2}),
             json!({"type": "attack", "attacker": "guard", "target": "rogue"}),
             json!({"type": "damageTaken", "target": "rogue", "attacker": "guard"}),
+            // Friend failed its O9 check; in clear view it is exposed (O5),
+            // and the rogue moves out of its view.
+            json!({"type": "viewChanged", "hider": "rogue",
+                   "view": [{"observer": "friend", "clearView": true}]}),
             json!({"type": "viewChanged", "hider": "rogue", "moved": true,
                    "view": [{"observer": "friend", "clearView": false}]}),
             json!({"type": "turnEnd", "combatant": "rogue"}),
@@ -225,18 +229,57 @@ fn b2_perception_is_answered_per_observer() {
     assert!(ask("watcher", "spy").allowed);
     // A token that is not hiding is perceived by everyone.
     assert!(ask("spy", "guard").allowed);
-    assert_eq!(
-        perceives(
-            &scene,
-            &PairQuery {
-                observer: "nobody".into(),
-                hider: "spy".into()
-            }
-        )
-        .unwrap_err()
-        .code(),
-        "unknown_token"
-    );
+    // B1: an observer the engine does not know perceives no hider.
+    let unknown = perceives(
+        &scene,
+        &PairQuery {
+            observer: "nobody".into(),
+            hider: "spy".into(),
+        },
+    )
+    .unwrap();
+    assert!(!unknown.allowed);
+    assert_eq!(unknown.clause, "B1");
+}
+
+#[test]
+fn b1_an_observer_the_engine_does_not_know_perceives_no_hider() {
+    for ruleset in ["percentile", "opposed"] {
+        let scene = run(
+            &state(json!({
+                "ruleset": ruleset,
+                "creatures": [{"id": "spy", "stealthSkill": 100}, {"id": "guard"}]
+            })),
+            vec![json!({"type": "enterStealth", "hider": "spy", "roll": 90, "moved": true})],
+        );
+        // Before: an unknown observer was perceived by default (State) and
+        // refused with unknown_token (query).
+        assert!(!scene.perceives("stranger", "spy"), "{ruleset}");
+        let ask = |observer: &str, hider: &str| {
+            perceives(
+                &scene,
+                &PairQuery {
+                    observer: observer.into(),
+                    hider: hider.into(),
+                },
+            )
+        };
+        let answer = ask("stranger", "spy").unwrap();
+        assert_eq!((answer.allowed, answer.clause.as_str()), (false, "B1"));
+        assert_bilingual_decision(&answer);
+        // A token that is not hiding is still perceived by everyone (B2).
+        let answer = ask("stranger", "guard").unwrap();
+        assert_eq!((answer.allowed, answer.clause.as_str()), (true, "B2"));
+        // The hider must be known.
+        assert_eq!(ask("guard", "ghost").unwrap_err().code(), "unknown_token");
+        // The hidden-from lookup only lists known observers.
+        assert!(!hidden_from(&scene).unwrap().contains_key("stranger"));
+    }
+}
+
+fn assert_bilingual_decision(decision: &furtive_core::Decision) {
+    assert!(decision.en.contains("(B1)") && decision.fr.contains("(B1)"));
+    assert_ne!(decision.en, decision.fr);
 }
 
 // ---------------------------------------------------------------- B3
@@ -407,11 +450,11 @@ fn b4_settle_with_the_same_seed_replays_exactly() {
     let a = settle(&scene, event.clone(), 7).unwrap();
     assert_eq!(a, settle(&scene, event, 7).unwrap());
     let record = &a.state.hiders["spy"];
-    assert!(!record.stale);
-    let d100 = record.d100.unwrap();
+    assert!(record.pending_modifiers().is_none());
+    let d100 = record.d100().unwrap();
     assert!((1..=100).contains(&d100));
     // The watcher perceived before the roll: P9 adds -100.
-    assert_eq!(record.score, Some(60 + i64::from(d100) + 50 - 100));
+    assert_eq!(record.score(), Some(60 + i64::from(d100) + 50 - 100));
 }
 
 #[test]
@@ -496,7 +539,7 @@ fn b4_settle_leaves_an_out_of_turn_stealth_roll_to_the_caller() {
         outcome.requests.as_slice(),
         [Request::StealthRoll { hider, .. }] if hider == "spy"
     ));
-    assert!(outcome.state.hiders["spy"].stale);
+    assert!(outcome.state.hiders["spy"].pending_modifiers().is_some());
 }
 
 #[test]
@@ -777,7 +820,7 @@ fn api_outputs_match_the_rust_api() {
         "creatures": [{"id": "spy", "stealthSkill": 49}, {"id": "tie", "acuities": {"visual": 67}}]
     });
     let state = api::create_state(config).unwrap();
-    assert_eq!(state["version"], 1);
+    assert_eq!(state["version"], 2);
     let outcome = api::apply(
         state.clone(),
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),

@@ -54,7 +54,7 @@ fn trigger(code: &str) -> Error {
         ),
         "unsupported_version" => {
             let mut old = opposed();
-            old.version = 2;
+            old.version = 3;
             refused(&old, json!({"type": "combatEnd"}))
         }
         "wrong_ruleset" => refused(
@@ -189,7 +189,11 @@ fn event_errors_name_the_field() {
         ),
         (
             json!({"type": "attack", "attacker": "rogue"}),
-            "event: missing field `target`",
+            "targets: an attack names its targets (`targets`, or the older `target`)",
+        ),
+        (
+            json!({"type": "attack", "attacker": "rogue", "targets": ["guard", 3]}),
+            "event.targets[1]: invalid type: integer `3`, expected a string",
         ),
         (
             json!({"type": "teleport", "token": "rogue"}),
@@ -286,7 +290,7 @@ fn events_round_trip_through_serde() {
 
 #[test]
 fn error_unsupported_version() {
-    expect("unsupported_version", "version: state version 2");
+    expect("unsupported_version", "version: state version 3");
 }
 
 #[test]

@@ -1,0 +1,393 @@
+//! Checks at the boundary: a state received from outside, an event before
+//! anything changes, creature data. Everything here names the JSON field at
+//! fault; the rules behind it take checked values.
+
+use crate::error::Error;
+use crate::event::{Event, ViewEntry};
+use crate::state::{Attempt, Creature, Modifiers, Ruleset, State, STATE_VERSION};
+
+/// Largest magnitude accepted for skills, acuities, totals and modifiers.
+pub(crate) const MAX_VALUE: i64 = 1000;
+/// Largest distance or sense range accepted, in scene units.
+pub(crate) const MAX_DISTANCE: f64 = 1e9;
+/// Most free modifiers on one roll.
+pub(crate) const MAX_FREE_MODIFIERS: usize = 32;
+/// Most hits in one attack or damage event.
+pub(crate) const MAX_HITS: u32 = 100;
+/// Most targets of one attack instance (O8).
+pub(crate) const MAX_TARGETS: usize = 1000;
+
+pub(crate) fn check_range(field: &str, value: i64, min: i64, max: i64) -> Result<(), Error> {
+    if value < min || value > max {
+        Err(Error::out_of_range(field, value, min, max))
+    } else {
+        Ok(())
+    }
+}
+
+fn check_distance(field: &str, value: f64) -> Result<(), Error> {
+    if !value.is_finite() || !(0.0..=MAX_DISTANCE).contains(&value) {
+        return Err(Error::out_of_range(field, value, 0, MAX_DISTANCE as i64));
+    }
+    Ok(())
+}
+
+fn check_id(field: &str, id: &str) -> Result<(), Error> {
+    if id.is_empty() || id.len() > 256 {
+        return Err(Error::InvalidInput {
+            field: field.to_owned(),
+            message: "a token id is 1 to 256 bytes".into(),
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn validate_creature(field: &str, creature: &Creature) -> Result<(), Error> {
+    check_id(&format!("{field}.id"), &creature.id)?;
+    check_range(
+        &format!("{field}.stealthSkill"),
+        creature.stealth_skill.into(),
+        0,
+        500,
+    )?;
+    if let Some(base) = creature.base_stealth_skill {
+        check_range(&format!("{field}.baseStealthSkill"), base.into(), 0, 500)?;
+    }
+    check_range(
+        &format!("{field}.strength"),
+        creature.strength.into(),
+        0,
+        MAX_VALUE,
+    )?;
+    check_range(
+        &format!("{field}.acuities.visual"),
+        creature.acuities.visual.into(),
+        0,
+        MAX_VALUE,
+    )?;
+    check_range(
+        &format!("{field}.acuities.auditory"),
+        creature.acuities.auditory.into(),
+        0,
+        MAX_VALUE,
+    )?;
+    check_range(
+        &format!("{field}.acuities.olfactory"),
+        creature.acuities.olfactory.into(),
+        0,
+        MAX_VALUE,
+    )?;
+    check_range(
+        &format!("{field}.stealthModifier"),
+        creature.stealth_modifier,
+        -MAX_VALUE,
+        MAX_VALUE,
+    )?;
+    check_range(
+        &format!("{field}.perceptionModifier"),
+        creature.perception_modifier,
+        -MAX_VALUE,
+        MAX_VALUE,
+    )?;
+    if creature.enhanced_senses.len() > 32 {
+        return Err(Error::out_of_range(
+            format!("{field}.enhancedSenses.length"),
+            creature.enhanced_senses.len(),
+            0,
+            32,
+        ));
+    }
+    for (i, sense) in creature.enhanced_senses.iter().enumerate() {
+        check_distance(&format!("{field}.enhancedSenses[{i}].range"), sense.range)?;
+    }
+    Ok(())
+}
+
+fn validate_modifiers(field: &str, modifiers: &Modifiers) -> Result<(), Error> {
+    if modifiers.free.len() > MAX_FREE_MODIFIERS {
+        return Err(Error::out_of_range(
+            format!("{field}.free.length"),
+            modifiers.free.len(),
+            0,
+            MAX_FREE_MODIFIERS as i64,
+        ));
+    }
+    for (i, m) in modifiers.free.iter().enumerate() {
+        check_range(
+            &format!("{field}.free[{i}].value"),
+            m.value,
+            -MAX_VALUE,
+            MAX_VALUE,
+        )?;
+    }
+    Ok(())
+}
+
+/// Checks a state received from outside: version, creature data, and that
+/// numbers stay within the ranges the arithmetic relies on.
+pub fn validate_state(state: &State) -> Result<(), Error> {
+    if state.version != STATE_VERSION {
+        return Err(Error::UnsupportedVersion {
+            found: state.version,
+            supported: STATE_VERSION,
+        });
+    }
+    check_range(
+        "settings.checkDie",
+        state.settings.check_die.into(),
+        2,
+        MAX_VALUE,
+    )?;
+    for (id, creature) in &state.creatures {
+        if &creature.id != id {
+            return Err(Error::InvalidInput {
+                field: format!("creatures.{id}.id"),
+                message: format!(
+                    "the key `{id}` and the creature id `{}` differ",
+                    creature.id
+                ),
+            });
+        }
+        validate_creature(&format!("creatures.{id}"), creature)?;
+    }
+    for (id, hider) in &state.hiders {
+        let field = format!("hiders.{id}");
+        match &hider.attempt {
+            Attempt::Percentile(attempt) if state.ruleset == Ruleset::Percentile => {
+                check_range(
+                    &format!("{field}.score"),
+                    attempt.score,
+                    -100 * MAX_VALUE,
+                    100 * MAX_VALUE,
+                )?;
+                check_range(&format!("{field}.d100"), attempt.d100.into(), 1, 100)?;
+                validate_modifiers(&format!("{field}.modifiers"), &attempt.modifiers)?;
+                if let Some(pending) = &attempt.pending_modifiers {
+                    validate_modifiers(&format!("{field}.pendingModifiers"), pending)?;
+                }
+            }
+            Attempt::Opposed(attempt) if state.ruleset == Ruleset::Opposed => {
+                check_range(
+                    &format!("{field}.heldTotal"),
+                    attempt.held_total,
+                    -MAX_VALUE,
+                    MAX_VALUE,
+                )?;
+                if attempt.penalties.len() > 10_000 {
+                    return Err(Error::out_of_range(
+                        format!("{field}.penalties.length"),
+                        attempt.penalties.len(),
+                        0,
+                        10_000,
+                    ));
+                }
+                for (i, p) in attempt.penalties.iter().enumerate() {
+                    check_range(
+                        &format!("{field}.penalties[{i}].amount"),
+                        p.amount,
+                        0,
+                        5 * i64::from(MAX_HITS),
+                    )?;
+                }
+            }
+            other => {
+                return Err(Error::InvalidInput {
+                    field: field.clone(),
+                    message: format!(
+                        "a `{}` attempt in a `{}` state",
+                        other.ruleset().name(),
+                        state.ruleset.name()
+                    ),
+                })
+            }
+        }
+        for (observer, pair) in &hider.pairs {
+            if let Some(total) = pair.perception_total {
+                check_range(
+                    &format!("{field}.pairs.{observer}.perceptionTotal"),
+                    total,
+                    -MAX_VALUE,
+                    MAX_VALUE,
+                )?;
+            }
+            if let Some(distance) = pair.distance {
+                check_distance(&format!("{field}.pairs.{observer}.distance"), distance)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn known(state: &State, field: &str, id: &str) -> Result<(), Error> {
+    state.creature(field, id).map(|_| ())
+}
+
+fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {
+    if a == b {
+        Err(Error::SelfReference {
+            field: field.to_owned(),
+            id: a.to_owned(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Field names are formatted only for the entry at fault.
+fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), Error> {
+    for (i, entry) in view.iter().enumerate() {
+        if !state.creatures.contains_key(&entry.observer) || entry.observer == hider {
+            known(state, &format!("view[{i}].observer"), &entry.observer)?;
+            distinct(&format!("view[{i}].observer"), &entry.observer, hider)?;
+        }
+        if let Some(distance) = entry.distance {
+            if !distance.is_finite() || !(0.0..=MAX_DISTANCE).contains(&distance) {
+                check_distance(&format!("view[{i}].distance"), distance)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks ids and ranges of an event before anything changes.
+pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> {
+    match event {
+        Event::UpsertCreature { creature } => validate_creature("creature", creature),
+        Event::EnterStealth {
+            hider,
+            roll,
+            modifiers,
+            view,
+            precautions,
+            ..
+        } => {
+            known(state, "hider", hider)?;
+            validate_modifiers("modifiers", modifiers)?;
+            if precautions.len() > 32 {
+                return Err(Error::out_of_range(
+                    "precautions.length",
+                    precautions.len(),
+                    0,
+                    32,
+                ));
+            }
+            validate_view(state, hider, view)?;
+            // P1: a d100; O1: a Stealth check total.
+            match state.ruleset {
+                Ruleset::Percentile => check_range("roll", *roll, 1, 100),
+                Ruleset::Opposed => check_range("roll", *roll, -MAX_VALUE, MAX_VALUE),
+            }
+        }
+        Event::ViewChanged { hider, view, .. } => {
+            known(state, "hider", hider)?;
+            validate_view(state, hider, view)
+        }
+        Event::PerceptionRolled {
+            hider,
+            observer,
+            total,
+        } => {
+            known(state, "hider", hider)?;
+            known(state, "observer", observer)?;
+            distinct("observer", observer, hider)?;
+            check_range("total", *total, -MAX_VALUE, MAX_VALUE)
+        }
+        Event::PointOut {
+            hider,
+            observer,
+            allies,
+        } => {
+            known(state, "hider", hider)?;
+            known(state, "observer", observer)?;
+            distinct("observer", observer, hider)?;
+            for (i, ally) in allies.iter().enumerate() {
+                known(state, &format!("allies[{i}]"), ally)?;
+                distinct(&format!("allies[{i}]"), ally, hider)?;
+            }
+            Ok(())
+        }
+        Event::Attack {
+            attacker,
+            target,
+            targets,
+            hits,
+            hit_zone,
+            ..
+        } => {
+            known(state, "attacker", attacker)?;
+            if target.is_some() && !targets.is_empty() {
+                return Err(Error::InvalidInput {
+                    field: "target".into(),
+                    message: "give `targets` (a list) or the older `target`, not both".into(),
+                });
+            }
+            if let Some(target) = target {
+                known(state, "target", target)?;
+                distinct("target", target, attacker)?;
+            } else if targets.is_empty() {
+                return Err(Error::InvalidInput {
+                    field: "targets".into(),
+                    message: "an attack names its targets (`targets`, or the older `target`)"
+                        .into(),
+                });
+            } else if targets.len() > MAX_TARGETS {
+                return Err(Error::out_of_range(
+                    "targets.length",
+                    targets.len(),
+                    1,
+                    MAX_TARGETS as i64,
+                ));
+            }
+            for (i, target) in targets.iter().enumerate() {
+                let field = || format!("targets[{i}]");
+                if !state.creatures.contains_key(target) || target == attacker {
+                    known(state, &field(), target)?;
+                    distinct(&field(), target, attacker)?;
+                }
+                if targets[..i].contains(target) {
+                    return Err(Error::DuplicateToken {
+                        field: field(),
+                        id: target.clone(),
+                    });
+                }
+            }
+            check_range("hits", (*hits).into(), 0, MAX_HITS.into())?;
+            // P7's hit zone belongs to `percentile`.
+            if hit_zone.is_some() && state.ruleset == Ruleset::Opposed {
+                return Err(Error::WrongRuleset {
+                    what: "hitZone".into(),
+                    ruleset: state.ruleset.name().into(),
+                });
+            }
+            Ok(())
+        }
+        Event::DamageTaken {
+            target,
+            attacker,
+            hits,
+        } => {
+            known(state, "target", target)?;
+            known(state, "attacker", attacker)?;
+            distinct("attacker", attacker, target)?;
+            check_range("hits", (*hits).into(), 1, MAX_HITS.into())
+        }
+        Event::TurnStart { combatant, .. } | Event::TurnEnd { combatant } => {
+            check_id("combatant", combatant)
+        }
+        Event::RoundEnd { .. } | Event::CombatEnd {} => Ok(()),
+        Event::ModifiersChanged { hider, modifiers } => {
+            known(state, "hider", hider)?;
+            validate_modifiers("modifiers", modifiers)
+        }
+        Event::Sprint { token } => known(state, "token", token),
+        Event::StopHiding { hider } => known(state, "hider", hider),
+        Event::TokenRemoved { token } => known(state, "token", token),
+        Event::GmOverride {
+            hider, observer, ..
+        } => {
+            known(state, "hider", hider)?;
+            known(state, "observer", observer)?;
+            distinct("observer", observer, hider)
+        }
+    }
+}
