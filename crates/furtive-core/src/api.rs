@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::event::Event;
 use crate::outcome::Request;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
+#[cfg(feature = "scene")]
 use crate::scene::{ClearViewQuery, Scene, Token};
 use crate::state::{Config, State};
 
@@ -223,6 +224,7 @@ pub fn hidden_from(state: Value) -> Result<Value, Error> {
 }
 
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
+#[cfg(feature = "roller")]
 pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value, Error> {
     let state = read_state(state)?;
     crate::engine::validate_state(&state)?;
@@ -235,6 +237,7 @@ pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value
 }
 
 /// `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request.
+#[cfg(feature = "roller")]
 pub fn settle(state: Value, event: Value, seed: Value) -> Result<Value, Error> {
     let state = read_state(state)?;
     let event = parse_event("event", event)?;
@@ -262,6 +265,7 @@ pub fn error_codes() -> Value {
 /// 0.7 layout) or a normalized scene, returned normalized (`furtiveScene: 1`).
 /// See [`crate::scene`]. Errors: `invalid_scene` naming the path
 /// (`walls[12].c`), `duplicate_token`.
+#[cfg(feature = "scene")]
 pub fn parse_scene(scene: Value) -> Result<Value, Error> {
     to_json(&Scene::from_value(scene)?)
 }
@@ -270,6 +274,7 @@ pub fn parse_scene(scene: Value) -> Result<Value, Error> {
 /// observer) has clear view of `to`, their distance in scene units, and the
 /// walls that decide it. Each end is `{tokenId}`, `{x, y}` (canvas pixels)
 /// or `{token: {x, y, width?, height?}}`; see [`crate::scene::SightEnd`].
+#[cfg(feature = "scene")]
 pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
     let scene = Scene::from_value(scene)?;
     let query: ClearViewQuery = parse("query", query)?;
@@ -281,6 +286,7 @@ pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
 /// `distance[i][j]` their centre distance in scene units. `tokens` is an
 /// array of `{id, x, y, width?, height?, elevation?}` (top-left in pixels,
 /// size in grid spaces); `null`/omitted uses the scene's own tokens.
+#[cfg(feature = "scene")]
 pub fn clear_view_matrix(scene: Value, tokens: Value) -> Result<Value, Error> {
     let scene = Scene::from_value(scene)?;
     if tokens.is_null() {

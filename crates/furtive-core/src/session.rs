@@ -25,6 +25,7 @@ use crate::query::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
     PickpocketQuery,
 };
+#[cfg(feature = "roller")]
 use crate::roller::{Roller, MAX_SETTLE_ROUNDS};
 use crate::state::{Config, State, TokenId};
 
@@ -140,6 +141,7 @@ impl Session {
     /// must wait for the hider's turn (P9, O7) comes back in `requests`
     /// unanswered. One transaction: if `event` or an answer is refused for
     /// another reason, nothing changes.
+    #[cfg(feature = "roller")]
     pub fn settle(&mut self, event: Event, seed: u64) -> Result<Effects, Error> {
         self.transaction(|tx, ctx| {
             let mut roller = Roller::new(seed);
@@ -179,6 +181,7 @@ impl Session {
 
     /// B4: the events that answer `requests` with dice seeded by `seed`,
     /// without applying them. See [`crate::roll_requests`].
+    #[cfg(feature = "roller")]
     pub fn roll_requests(&self, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
         crate::roller::roll_requests_in(&self.state, requests, seed)
     }
