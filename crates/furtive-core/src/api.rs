@@ -14,6 +14,7 @@ use crate::error::Error;
 use crate::event::Event;
 use crate::outcome::Request;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
+#[cfg(feature = "scene")]
 use crate::scene::{ClearViewQuery, Scene, SceneSight, Token};
 use crate::state::{Config, State};
 
@@ -223,6 +224,7 @@ pub fn hidden_from(state: Value) -> Result<Value, Error> {
 }
 
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
+#[cfg(feature = "roller")]
 pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value, Error> {
     let state = read_state(state)?;
     crate::validate::validate_state(&state)?;
@@ -235,6 +237,7 @@ pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value
 }
 
 /// `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request.
+#[cfg(feature = "roller")]
 pub fn settle(state: Value, event: Value, seed: Value) -> Result<Value, Error> {
     let state = read_state(state)?;
     let event = parse_event("event", event)?;
@@ -262,6 +265,7 @@ pub fn error_codes() -> Value {
 /// 0.7 layout) or a normalized scene, returned normalized (`furtiveScene: 1`).
 /// See [`crate::scene`]. Errors: `invalid_scene` naming the path
 /// (`walls[12].c`), `duplicate_token`.
+#[cfg(feature = "scene")]
 pub fn parse_scene(scene: Value) -> Result<Value, Error> {
     to_json(&Scene::from_value(scene)?)
 }
@@ -273,6 +277,7 @@ pub fn parse_scene(scene: Value) -> Result<Value, Error> {
 /// pixels) or `{token: {x, y, width?, height?, elevation?}}`; see
 /// [`crate::scene::SightEnd`]. Reads the scene for this one call; a
 /// [`SceneSight`] keeps it for many.
+#[cfg(feature = "scene")]
 pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
     let mut sight = SceneSight::from_value(scene)?;
     let query: ClearViewQuery = parse("query", query)?;
@@ -286,6 +291,7 @@ pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
 /// an array of `{id, x, y, width?, height?, elevation?, darkvision?}`
 /// (top-left in pixels, size in grid spaces, elevation and darkvision in
 /// scene units); `null`/omitted uses the scene's own tokens.
+#[cfg(feature = "scene")]
 pub fn clear_view_matrix(scene: Value, tokens: Value) -> Result<Value, Error> {
     let scene = Scene::from_value(scene)?;
     if tokens.is_null() {

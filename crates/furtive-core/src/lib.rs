@@ -16,10 +16,16 @@
 //! caller's back: it returns [`Request`]s, and [`Roller`] answers them from
 //! a seed for callers without dice (B4). [`scene`] reads Foundry Scene
 //! exports and computes clear view and distances between tokens for callers
-//! without a canvas. [`api`] is the JSON facade the napi and wasm bindings
-//! call.
+//! without a canvas. [`api`] and [`api_session`] are the JSON facade the
+//! napi and wasm bindings call, and [`for_each_export!`] the one list of
+//! what they export ([`exports`]).
+//!
+//! Cargo features, both on by default: `scene` (the scene reader and clear
+//! view) and `roller` (the seeded roller: `settle`, `roll_requests`). The
+//! Foundry module's wasm is built without them.
 
 pub mod api;
+pub mod api_session;
 mod ask;
 pub mod clause;
 mod combat;
@@ -28,14 +34,19 @@ mod engine;
 pub mod error;
 pub mod event;
 mod explain;
+pub mod exports;
+// Savepoints serve `settle` only (feature `roller`).
+#[cfg_attr(not(feature = "roller"), allow(dead_code))]
 mod journal;
 pub mod migrate;
 pub mod opposed;
 pub mod outcome;
 pub mod percentile;
 pub mod query;
+#[cfg(feature = "roller")]
 pub mod roller;
 mod rules;
+#[cfg(feature = "scene")]
 pub mod scene;
 pub mod session;
 pub mod state;
@@ -47,7 +58,9 @@ pub use engine::{apply, create_state};
 pub use error::{Error, ErrorInfo};
 pub use event::{Event, ViewEntry};
 pub use outcome::{Audience, Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
+#[cfg(feature = "roller")]
 pub use roller::{roll_requests, settle, Roller};
+#[cfg(feature = "scene")]
 pub use scene::{ClearViewMatrix, Point, Scene, SightIndex, SightLine};
 pub use session::diff;
 pub use session::{Effects, HiddenFromChange, Session};

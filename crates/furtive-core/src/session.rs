@@ -26,6 +26,7 @@ use crate::query::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
     PickpocketQuery,
 };
+#[cfg(feature = "roller")]
 use crate::roller::{Roller, MAX_SETTLE_ROUNDS};
 use crate::state::{Config, State, TokenId};
 use crate::validate;
@@ -142,6 +143,7 @@ impl Session {
     /// must wait for the hider's turn (P9, O7) comes back in `requests`
     /// unanswered. One transaction: if `event` or an answer is refused for
     /// another reason, nothing changes.
+    #[cfg(feature = "roller")]
     pub fn settle(&mut self, event: Event, seed: u64) -> Result<Effects, Error> {
         self.transaction(|tx, ctx| {
             let mut roller = Roller::new(seed);
@@ -181,6 +183,7 @@ impl Session {
 
     /// B4: the events that answer `requests` with dice seeded by `seed`,
     /// without applying them. See [`crate::roll_requests`].
+    #[cfg(feature = "roller")]
     pub fn roll_requests(&self, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
         crate::roller::roll_requests_in(&self.state, requests, seed)
     }
