@@ -98,7 +98,7 @@ const cases = [
   ["rollRequests: undefined element", (api, s) => s.rollRequests([undefined], 1), "invalid_input", "requests[0]"],
   ["perceives: missing field", (api, s) => s.perceives({ observer: "guard" }), "invalid_input", "query"],
   ["perceives: null", (api, s) => s.perceives(null), "invalid_input", "query"],
-  ["perceives: unknown observer", (api, s) => s.perceives({ observer: "nobody", hider: "spy" }), "unknown_token", "observer"],
+  ["perceives: unknown hider", (api, s) => s.perceives({ observer: "guard", hider: "nobody" }), "unknown_token", "hider"],
   ["canLocate: symbol", (api, s) => s.canLocate(Symbol("q")), "invalid_input", "query"],
   ["canDefend: unknown attacker", (api, s) => s.canDefend({ defender: "guard", target: "captain", attacker: "ghost" }), "unknown_token", "attacker"],
   ["knockout: d100 out of range", (api, s) => s.knockout({ attacker: "spy", target: "guard", d100: 101 }), "out_of_range", "d100"],
@@ -129,6 +129,19 @@ for (const [name, call, code, field] of cases) {
     assert.deepEqual(thrown.wasm, thrown.napi, "napi and wasm must refuse with the same code and message");
   });
 }
+
+test("B1: an observer the engine does not know perceives no hider (an answer, not an error), the same on both backends", () => {
+  const answers = {};
+  for (const [backend, api] of Object.entries(backends)) {
+    const session = hidden(api);
+    const decision = session.perceives({ observer: "nobody", hider: "spy" });
+    assert.equal(decision.allowed, false, `${backend}: an unknown observer must not perceive the hider (B1)`);
+    assert.equal(decision.clause, "B1", `${backend}: ${JSON.stringify(decision)}`);
+    answers[backend] = decision;
+    session.free();
+  }
+  assert.deepEqual(answers.wasm, answers.napi);
+});
 
 test("napi: a panic in a session's call loses that session only (session_lost); Session.load(lastSnapshot) restores it", () => {
   const api = backends.napi;
