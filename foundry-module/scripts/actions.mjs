@@ -17,11 +17,11 @@ import { MODULE_ID, STATUS } from "./constants.mjs";
 import { EngineRefusal } from "./engine.mjs";
 import * as engine from "./engine.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
-import { answerPerception, clearPending, dispatch, enqueue, pendingStealthRoll, queryState, resetScene, syncScene } from "./director.mjs";
+import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState, resetScene, syncScene } from "./director.mjs";
 import { attackDialog, hideDialog, knockoutDialog } from "./dialogs.mjs";
 import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./inputs.mjs";
-import { rollFormula } from "./rolls.mjs";
+import { evaluateFormula, postRoll, rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { isActiveGM } from "./store.mjs";
 import { socketRequest } from "./socket.mjs";
@@ -175,22 +175,10 @@ const GM_ACTIONS = {
       moved: options.moved ?? (settings.zeroLengthMovement || recentlyMoved(/** @type {string} */ (token.id), Boolean(queryState(scene).combat.active))),
       precautions: Array.isArray(options.precautions) ? options.precautions.map(String) : precautionsOf(token.actor ?? null, settings.precautionsPath),
     };
-    // Ask the engine first (a dry run with a placeholder roll), so a refused
-    // hide (not its turn, sprinting, no movement) opens no dialog and wastes no roll.
     // The stored creatures follow the scene's tokens first (a token just
-    // created or changed), then the probe runs in the queue, on the latest state.
+    // created or changed). No trial apply: the engine decides once, on the
+    // real roll, and the roll is posted only when it accepted.
     await syncScene(scene);
-    const probe = (/** @type {boolean} */ moved) =>
-      enqueue(async () =>
-        engine.apply(queryState(scene), {
-          type: "enterStealth",
-          hider: token.id,
-          roll: settings.ruleset === "percentile" ? 1 : 0,
-          moved,
-          sprinting: Boolean(options.sprinting),
-        }),
-      );
-    await probe(Boolean(choice.moved));
     if (options.dialog !== false) {
       const answer = await hideDialog({
         tokenName: token.name ?? "",
@@ -204,19 +192,24 @@ const GM_ACTIONS = {
       if (!answer) throw new EngineRefusal("cancelled", "the GM cancelled the action");
       choice = answer;
     }
-    await probe(Boolean(choice.moved));
+    // furtive.preHide (cancellable): listeners may read and change the choice.
+    const context = { token, user, choice };
+    if (Hooks.call("furtive.preHide", context) === false) throw new EngineRefusal("cancelled", "a furtive.preHide listener cancelled the action");
+    choice = context.choice;
     const formula = settings.ruleset === "percentile" ? "1d100" : settings.stealthFormula;
-    const roll = await rollFormula(formula, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
+    const roll = await evaluateFormula(formula, token);
     const outcome = await dispatch(scene, {
       type: "enterStealth",
       hider: token.id,
-      roll,
+      roll: Math.trunc(Number(roll.total)),
       modifiers: { situation: choice.situation, free: choice.free },
       moved: Boolean(choice.moved),
       sprinting: Boolean(options.sprinting),
       precautions: settings.ruleset === "opposed" ? choice.precautions : [],
       view: knownView(scene, viewOf(scene, token)),
     });
+    await postRoll(roll, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
+    Hooks.callAll("furtive.hide", { token, user, choice, outcome });
     await clearPending(scene, /** @type {string} */ (token.id));
     return privileged ? outcome : publicResult(outcome);
   },

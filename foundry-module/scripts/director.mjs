@@ -13,13 +13,13 @@
 
 import { MODULE_ID, STATUS } from "./constants.mjs";
 import * as engine from "./engine.mjs";
-import { EngineRefusal } from "./engine.mjs";
-import { postDefenselessCard, postLog, postPerceptionRequest, postLine } from "./chat.mjs";
-import { refusalText, t } from "./i18n.mjs";
+import { EngineRefusal, SceneSession } from "./engine.mjs";
+import { gmUserIds, postDefenselessCard, postLog, postPerceptionRequest } from "./chat.mjs";
+import { escapeHtml, refusalText, t } from "./i18n.mjs";
 import { creatureOf, isCreatureToken } from "./inputs.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
-import { hasForeignState, isActiveGM, loadRecord, saveRecord } from "./store.mjs";
+import { isActiveGM, isStateLost, loadRecord, saveRecord } from "./store.mjs";
 import { setStatus } from "./statuses.mjs";
 import { audienceOf } from "./secrecy.mjs";
 
@@ -88,7 +88,7 @@ function currentRecord(scene, settings, quiet = false) {
   if (stored && stored.state?.ruleset === settings.ruleset) {
     return { state: { ...stored.state, settings: engineSettings(settings) }, pending: [...stored.pending] };
   }
-  return { state: freshState(scene, settings, quiet), pending: [], replaced: Boolean(stored) || hasForeignState(scene) };
+  return { state: freshState(scene, settings, quiet), pending: [], replaced: Boolean(stored) };
 }
 
 /**
@@ -114,6 +114,7 @@ export function resetScene(scene) {
   return enqueue(async () => {
     await engine.engineReady;
     const record = { state: freshState(scene, readSettings()), pending: [] };
+    toldLost.delete(scene.id);
     await commit(scene, record);
     await clearStatuses(scene);
   });
@@ -139,57 +140,119 @@ export function queryState(scene) {
 }
 
 /**
- * Applies one event (queued). Throws EngineRefusal when refused.
+ * Applies one event (queued) as its own transaction. Throws EngineRefusal when refused.
  * @param {Scene} scene
  * @param {EngineEvent} event
- * @param {{chat?: boolean}} [options] `chat: false` posts nothing
+ * @param {TransactionOptions} [options]
  * @returns {Promise<Outcome>}
  */
 export function dispatch(scene, event, options = {}) {
-  if (!isActiveGM()) return Promise.reject(new Error("furtive: only the active GM dispatches events"));
-  return enqueue(() => process(scene, event, options));
+  return transact(scene, [event], options);
 }
 
 /**
- * Applies one event now (inside the queue).
+ * @typedef {object} TransactionOptions
+ * @property {boolean} [chat] false: post no card or line (bookkeeping)
+ * @property {boolean} [lenient] leave refused events out instead of refusing the whole action (automation)
+ * @property {string} [titleKey] the card's title (default: from the first event's type)
+ * @property {Record<string, string>} [titleData]
+ */
+
+/**
+ * Applies one user action: every event as ONE engine transaction, the
+ * Perception checks it requests rolled together and applied in one more
+ * `applyAll`, then one save (one record write, at most one Scene update),
+ * one GM card with every comparison, at most one public line. Queued, so two
+ * actions never read the same state. A refused action (EngineRefusal)
+ * changes nothing and is thrown to the caller.
  * @param {Scene} scene
- * @param {EngineEvent} event
- * @param {{chat?: boolean}} options
+ * @param {EngineEvent[]} events
+ * @param {TransactionOptions} [options]
  * @returns {Promise<Outcome>}
  */
-async function process(scene, event, options) {
+export function transact(scene, events, options = {}) {
+  if (!isActiveGM()) return Promise.reject(new Error("furtive: only the active GM dispatches events"));
+  return enqueue(() => process(scene, events, options));
+}
+
+/** Scenes whose lost state the GM was already told about (once per scene). */
+const toldLost = new Set();
+
+/**
+ * The scene's state cannot be found: tell the GM once, with the choice to
+ * start the scene over (a GM-only card with a button). Nothing is wiped.
+ * @param {Scene} scene
+ */
+async function tellStateLost(scene) {
+  if (toldLost.has(scene.id)) return;
+  toldLost.add(scene.id);
+  ui.notifications?.warn(t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }), { permanent: true });
+  await ChatMessage.create({
+    speaker: { alias: t("FURTIVE.Title") },
+    whisper: gmUserIds(),
+    content: `<div class="furtive-card furtive-gm"><p>${escapeHtml(t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }))}</p><div class="furtive-buttons"><button type="button" data-furtive-action="reset">${escapeHtml(t("FURTIVE.Control.Reset"))}</button></div></div>`,
+    flags: { [MODULE_ID]: { kind: "stateLost", sceneId: scene.id } },
+  });
+}
+
+/**
+ * Refuses to act on a scene whose state is lost (fail closed, B1), after
+ * telling the GM once.
+ * @param {Scene} scene
+ */
+async function guardLost(scene) {
+  if (!isStateLost(scene)) return;
+  await tellStateLost(scene);
+  throw new EngineRefusal("state_lost", t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }));
+}
+
+/**
+ * Applies one action now (inside the queue).
+ * @param {Scene} scene
+ * @param {EngineEvent[]} events
+ * @param {TransactionOptions} options
+ * @returns {Promise<Outcome>}
+ */
+async function process(scene, events, options) {
   await engine.engineReady;
+  await guardLost(scene);
   const settings = readSettings();
   let record = currentRecord(scene, settings);
-  let outcome;
+  let session = new SceneSession(record.state);
+  let effects;
   try {
-    outcome = engine.apply(record.state, event);
+    effects = session.applyAll(events, { skipRefused: Boolean(options.lenient) });
   } catch (error) {
     // A state stored by another engine version cannot be read: start over once.
     if (!(error instanceof EngineRefusal) || error.code !== "unsupported_version") throw error;
     ui.notifications?.warn(t("FURTIVE.Notify.StateReset"));
     record = { state: freshState(scene, settings), pending: [], replaced: true };
-    outcome = engine.apply(record.state, event);
+    session = new SceneSession(record.state);
+    effects = session.applyAll(events, { skipRefused: Boolean(options.lenient) });
   }
-  record.state = outcome.state;
+  for (const { error } of effects.refused) reportRefusal(error);
+  const total = { changes: [...effects.changes], requests: /** @type {Outcome["requests"]} */ ([]), log: [...effects.log] };
+  await answerRequests(scene, record, session, effects.requests, total, settings);
+  record.state = session.snapshot();
   await commit(scene, record);
   if (record.replaced) await clearStatuses(scene);
+  const outcome = { state: record.state, changes: total.changes, requests: total.requests, log: total.log };
   await applyStatuses(scene, outcome);
-  const important = ACTIONS.has(event.type) || outcome.changes.length > 0 || outcome.requests.length > 0;
-  if (options.chat !== false && important && outcome.log.length) {
-    const name = scene.tokens.get(event.hider ?? event.attacker ?? event.token ?? event.target ?? event.combatant ?? "")?.name ?? "";
-    // B1: the public lines go to the users who may see every token the event names.
-    const ids = [event.hider, event.attacker, event.token, event.target, event.combatant, event.observer, ...(Array.isArray(event.allies) ? event.allies : [])];
-    const audience = audienceOf(ids.filter(Boolean).map((id) => scene.tokens.get(String(id))));
-    await postLog(outcome.log, { titleKey: `FURTIVE.Chat.Event.${event.type}`, titleData: { name }, audience });
+  const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
+  if (options.chat !== false && important && total.log.length) {
+    const first = events[0] ?? /** @type {any} */ ({});
+    const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
+    // B1: the public line goes to the users who may see every token the action names.
+    const ids = events.flatMap((e) => [e.hider, e.attacker, e.token, e.target, e.combatant, e.observer, ...(Array.isArray(e.allies) ? e.allies : [])]);
+    const audience = audienceOf([...new Set(ids.filter(Boolean).map(String))].map((id) => scene.tokens.get(id)));
+    await postLog(total.log, { titleKey: options.titleKey ?? `FURTIVE.Chat.Event.${first.type}`, titleData: options.titleData ?? { name }, audience });
   }
-  await announceDefenseless(scene, outcome);
-  await answerRequests(scene, record, outcome, settings);
+  await announceDefenseless(scene, outcome, session);
   return outcome;
 }
 
 /**
- * Saves the state and publishes the lookup, in one scene update.
+ * Saves the state and publishes the lookup: one record write, at most one Scene update.
  * @param {Scene} scene
  * @param {SceneRecord} record
  */
@@ -202,8 +265,13 @@ async function commit(scene, record) {
   const hiddenFrom = /** @type {Record<string, string[]>} */ ({});
   const published = engine.hiddenFrom(record.state);
   for (const id of Object.keys(record.state.creatures)) hiddenFrom[id] = published[id] ?? [];
-  await saveRecord(scene, record, hiddenFrom, hiders);
+  const written = await saveRecord(scene, record, hiddenFrom, hiders);
+  lastSave.bytes = written.bytes;
+  lastSave.sceneUpdated = written.sceneUpdated;
 }
+
+/** What the last save wrote (for the benchmark): record bytes, whether the Scene was updated. */
+export const lastSave = { bytes: 0, sceneUpdated: false };
 
 /**
  * Toggles `furtive.hidden` / `furtive.defenseless` as the engine's status changes say.
@@ -224,65 +292,107 @@ async function applyStatuses(scene, outcome) {
  * defenses and every creature the engine says may not defend it.
  * @param {Scene} scene
  * @param {Outcome} outcome
+ * @param {SceneSession} session
  */
-async function announceDefenseless(scene, outcome) {
+async function announceDefenseless(scene, outcome, session) {
   for (const change of outcome.changes) {
     if (change.kind !== "status" || change.status !== "defenseless" || !change.active || !change.token) continue;
     const attackerId = change.expires?.turnEndOf;
     const target = scene.tokens.get(change.token);
     if (!target || !attackerId) continue;
     const state = outcome.state;
-    const self = engine.canDefend(state, { defender: change.token, target: change.token, attacker: attackerId });
+    const self = session.canDefend({ defender: change.token, target: change.token, attacker: attackerId });
     const blocked = [];
     for (const id of Object.keys(state.creatures)) {
       if (id === change.token || id === attackerId) continue;
-      const decision = engine.canDefend(state, { defender: id, target: change.token, attacker: attackerId });
+      const decision = session.canDefend({ defender: id, target: change.token, attacker: attackerId });
       if (!decision.allowed) blocked.push({ name: state.creatures[id].name ?? id, decision });
     }
     await postDefenselessCard({ target, attacker: scene.tokens.get(attackerId) ?? null, self, blocked });
   }
 }
 
+/** How many rounds of Perception checks one action may chain (a check's answer may request another). */
+const MAX_CHECK_ROUNDS = 4;
+
 /**
- * Answers the engine's requests: Perception checks are rolled (GM-only
- * Foundry rolls) when automatic checks are on, else the GM gets a card to
- * roll them; new stealth rolls (P4) wait for the GM's button, since in combat
- * they are made on the hider's turn.
+ * Answers the engine's requests inside the transaction: the Perception
+ * checks are rolled together (one GM-only Foundry message holding every
+ * roll) when automatic checks are on, and their totals go back in one
+ * `applyAll`; else the GM gets a card per check to roll it. New stealth rolls
+ * (P4) wait for the GM's button (in combat they are made on the hider's
+ * turn): they join the record's pending list, saved with the action.
  * @param {Scene} scene
  * @param {SceneRecord} record
- * @param {Outcome} outcome
+ * @param {SceneSession} session
+ * @param {Outcome["requests"]} requests
+ * @param {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"]}} total
  * @param {FurtiveSettings} settings
  */
-async function answerRequests(scene, record, outcome, settings) {
-  for (const request of outcome.requests) {
-    const hider = scene.tokens.get(request.hider);
-    if (!hider) continue;
-    if (request.kind === "perceptionCheck" && request.observer) {
-      const observer = scene.tokens.get(request.observer);
-      if (!observer) continue;
-      if (!settings.autoPerception) {
-        await postPerceptionRequest({ sceneId: /** @type {string} */ (scene.id), hider, observer, clause: request.clause });
-        continue;
+async function answerRequests(scene, record, session, requests, total, settings) {
+  let open = requests;
+  for (let round = 0; round < MAX_CHECK_ROUNDS && open.length; round += 1) {
+    const checks = [];
+    for (const request of open) {
+      const hider = scene.tokens.get(request.hider);
+      if (!hider) continue;
+      if (request.kind === "perceptionCheck" && request.observer) {
+        const observer = scene.tokens.get(request.observer);
+        if (!observer) continue;
+        if (settings.autoPerception) checks.push({ request, hider, observer });
+        else await postPerceptionRequest({ sceneId: /** @type {string} */ (scene.id), hider, observer, clause: request.clause });
+      } else if (request.kind === "stealthRoll") {
+        record.pending = [...record.pending.filter((r) => !(r.kind === "stealthRoll" && r.hider === request.hider)), request];
+        total.requests.push(request);
+        await ChatMessage.create({
+          speaker: { alias: t("FURTIVE.Title") },
+          whisper: gmUserIds(),
+          content: `<div class="furtive-card furtive-gm"><p>${t("FURTIVE.Chat.RerollNeeded", { name: hider.name ?? "" })} (${request.clause})</p><div class="furtive-buttons"><button type="button" data-furtive-action="reroll">${t("FURTIVE.Chat.Reroll")}</button></div></div>`,
+          flags: { [MODULE_ID]: { kind: "reroll", sceneId: scene.id, hider: request.hider } },
+        });
       }
-      const total = await rollPerception(observer, hider, settings);
-      try {
-        await process(scene, { type: "perceptionRolled", hider: request.hider, observer: request.observer, total }, {});
-      } catch (error) {
-        if (!(error instanceof EngineRefusal)) throw error;
-        await postLine(refusalText(error), { whisperGM: true });
-      }
-    } else if (request.kind === "stealthRoll") {
-      const latest = loadRecord(scene) ?? record;
-      latest.pending = [...latest.pending.filter((r) => !(r.kind === "stealthRoll" && r.hider === request.hider)), request];
-      await commit(scene, latest);
-      await ChatMessage.create({
-        speaker: { alias: t("FURTIVE.Title") },
-        whisper: game.users.filter((u) => u.isGM).map((u) => /** @type {string} */ (u.id)),
-        content: `<div class="furtive-card furtive-gm"><p>${t("FURTIVE.Chat.RerollNeeded", { name: hider.name ?? "" })} (${request.clause})</p><div class="furtive-buttons"><button type="button" data-furtive-action="reroll">${t("FURTIVE.Chat.Reroll")}</button></div></div>`,
-        flags: { [MODULE_ID]: { kind: "reroll", sceneId: scene.id, hider: request.hider } },
-      });
     }
+    if (!checks.length) return;
+    const totals = await rollPerceptions(checks, settings);
+    const effects = session.applyAll(
+      checks.map(({ request }, index) => ({ type: "perceptionRolled", hider: request.hider, observer: /** @type {string} */ (request.observer), total: totals[index] })),
+      { skipRefused: true },
+    );
+    for (const { error } of effects.refused) total.log.push({ clause: "", audience: "gm", en: refusalText(error), fr: refusalText(error) });
+    total.changes.push(...effects.changes);
+    total.log.push(...effects.log);
+    open = effects.requests;
   }
+}
+
+/**
+ * Rolls Perception checks together: one GM-only Foundry chat message holding
+ * every roll (`ChatMessage#rolls`, v11+; 3D dice modules show each), one per
+ * check, flavoured with the observer and the hider.
+ * Foundry API: `new Roll(formula, data, {flavor})`, `Roll#evaluate()`,
+ * `ChatMessage.create({rolls, whisper})` (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html).
+ * @param {{observer: TokenDocument, hider: TokenDocument}[]} checks
+ * @param {FurtiveSettings} settings
+ * @returns {Promise<number[]>} the totals, truncated to integers, in order
+ */
+async function rollPerceptions(checks, settings) {
+  const rolls = [];
+  for (const { observer, hider } of checks) {
+    const flavor = t("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" });
+    const roll = new Roll(settings.perceptionFormula, observer.actor?.getRollData?.() ?? {}, { flavor });
+    await roll.evaluate();
+    rolls.push(roll);
+  }
+  const items = rolls.map((roll, index) => `<li>${escapeHtml(String(roll.options?.flavor ?? ""))}: <strong>${Math.trunc(Number(roll.total))}</strong></li>`).join("");
+  await ChatMessage.create({
+    speaker: { alias: t("FURTIVE.Title") },
+    whisper: gmUserIds(),
+    flavor: t("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }),
+    content: `<div class="furtive-card furtive-gm"><ul>${items}</ul></div>`,
+    rolls,
+    flags: { [MODULE_ID]: { kind: "perceptionRolls" } },
+  });
+  return rolls.map((roll) => Math.trunc(Number(roll.total)));
 }
 
 /**
@@ -338,13 +448,19 @@ export async function clearPending(scene, hiderId) {
  * @param {Scene} scene
  */
 export async function syncScene(scene) {
-  if (!isActiveGM()) return;
+  if (!isActiveGM() || isStateLost(scene)) return;
   const record = loadRecord(scene);
   if (!record) return;
-  for (const id of Object.keys(record.state.creatures)) {
-    if (!scene.tokens.get(id)) await dispatch(scene, { type: "tokenRemoved", token: id }, { chat: false }).catch(reportRefusal);
+  const settings = readSettings();
+  /** @type {EngineEvent[]} */
+  const events = [];
+  for (const id of Object.keys(record.state.creatures)) if (!scene.tokens.get(id)) events.push(/** @type {any} */ ({ type: "tokenRemoved", token: id }));
+  for (const token of scene.tokens.filter(isCreatureToken)) {
+    const creature = creatureOf(token, settings);
+    const known = record.state.creatures[/** @type {string} */ (token.id)];
+    if (!known || !sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) events.push(/** @type {any} */ ({ type: "upsertCreature", creature }));
   }
-  for (const token of scene.tokens.filter(isCreatureToken)) await upsertToken(scene, token);
+  if (events.length) await transact(scene, events, { chat: false, lenient: true }).catch(reportRefusal);
 }
 
 /**
@@ -354,7 +470,7 @@ export async function syncScene(scene) {
  * @param {TokenDocument} token
  */
 export async function upsertToken(scene, token) {
-  if (!isActiveGM() || !isCreatureToken(token)) return;
+  if (!isActiveGM() || !isCreatureToken(token) || isStateLost(scene)) return;
   const record = loadRecord(scene);
   if (!record) return;
   const creature = creatureOf(token, readSettings());

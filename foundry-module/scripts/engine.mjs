@@ -183,3 +183,81 @@ export const errorCodes = () => guarded((e) => e.errorCodes());
  * @returns {{id: string, value: number}[]}
  */
 export const situationModifiers = () => guarded((e) => e.situationModifiers());
+
+/**
+ * One scene's engine state with the operations the module needs, behind one
+ * small interface: `applyAll(events) -> effects` applies a whole user action
+ * as one transaction, the queries answer from the same state.
+ *
+ * Today it is built on the free functions (`apply` per event, on a state
+ * value, so a refused transaction leaves `state` as it was). The engine's
+ * `Session` (issue 9: the state kept in the engine, `applyAll`,
+ * `hiddenFromChanges`, `snapshot`) replaces the inside of this class without
+ * changing its callers.
+ */
+export class SceneSession {
+  /** @param {EngineState} state a state from `createState` or a snapshot */
+  constructor(state) {
+    /** @type {EngineState} */
+    this.state = state;
+  }
+
+  /**
+   * Applies several events as one transaction. Atomic unless `skipRefused`:
+   * a refused event throws {@link EngineRefusal} and changes nothing. With
+   * `skipRefused` (automation: one hider's refusal must not block the
+   * others), refused events are left out and listed in `refused`.
+   * @param {EngineEvent[]} events
+   * @param {{skipRefused?: boolean}} [options]
+   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], refused: {event: EngineEvent, error: EngineRefusal}[]}}
+   */
+  applyAll(events, { skipRefused = false } = {}) {
+    let state = this.state;
+    /** @type {ReturnType<SceneSession["applyAll"]>} */
+    const effects = { changes: [], requests: [], log: [], refused: [] };
+    for (const event of events) {
+      try {
+        const outcome = apply(state, event);
+        state = outcome.state;
+        effects.changes.push(...outcome.changes);
+        effects.requests.push(...outcome.requests);
+        effects.log.push(...outcome.log);
+      } catch (error) {
+        if (!skipRefused || !(error instanceof EngineRefusal)) throw error;
+        effects.refused.push({ event, error });
+      }
+    }
+    this.state = state;
+    return effects;
+  }
+
+  /** `{ [observerTokenId]: hiderTokenId[] }`, one query (B1, B2). */
+  hiddenFrom() {
+    return hiddenFrom(this.state);
+  }
+
+  /** @param {{observer: string, hider: string}} query */
+  perceives(query) {
+    return perceives(this.state, query);
+  }
+
+  /** @param {{defender: string, target: string, attacker: string}} query */
+  canDefend(query) {
+    return canDefend(this.state, query);
+  }
+
+  /** @param {{attacker: string, target: string, helmet: boolean, rawDamage?: number, d100?: number}} query */
+  knockout(query) {
+    return knockout(this.state, query);
+  }
+
+  /** @param {{attacker: string, target: string, aimedAtSpace: boolean, area: boolean}} query */
+  attackHidden(query) {
+    return attackHidden(this.state, query);
+  }
+
+  /** The state to store. */
+  snapshot() {
+    return this.state;
+  }
+}

@@ -42,6 +42,10 @@ function onChatAction(action, message, button) {
     run(() => actions.run("rollPerception", { sceneId: flags.sceneId, hiderId: flags.hider, observerId: flags.observer }));
   } else if (action === "reroll") {
     run(() => actions.run("reroll", { sceneId: flags.sceneId, hiderId: flags.hider }));
+  } else if (action === "reset") {
+    // The scene's state was lost: the GM chooses to start it over (store.mjs).
+    const scene = game.scenes.get(flags.sceneId);
+    if (scene) run(() => confirmReset(scene));
   }
 }
 
@@ -50,7 +54,15 @@ function onChatAction(action, message, button) {
  */
 async function onResetTool() {
   const scene = canvas?.scene;
-  if (!scene || !game.user?.isGM) return;
+  if (scene) await confirmReset(scene);
+}
+
+/**
+ * Asks the GM to confirm, then starts the scene's stealth over.
+ * @param {Scene} scene
+ */
+async function confirmReset(scene) {
+  if (!game.user?.isGM) return;
   const yes = await confirmDialog({ title: game.i18n.localize("FURTIVE.Control.Reset"), text: game.i18n.format("FURTIVE.Control.ResetConfirm", { scene: scene.name ?? "" }) });
   if (yes) await actions.run("reset", { sceneId: scene.id }).catch(actions.notifyRefusal);
 }

@@ -13,6 +13,7 @@ import { modulePath } from "./constants.mjs";
 import * as actions from "./actions.mjs";
 import { stateOf } from "./director.mjs";
 import * as engine from "./engine.mjs";
+import { SceneSession } from "./engine.mjs";
 import { defendDialog, hideDialog, pointOutDialog } from "./dialogs.mjs";
 import { engineText, t } from "./i18n.mjs";
 import { sideOf } from "./inputs.mjs";
@@ -188,13 +189,17 @@ export async function onHoverToken(token, hovered) {
   const state = stateOf(scene);
   const hider = state?.hiders[/** @type {string} */ (document.id)];
   if (!state || !hider) return;
+  // One query for every observer (hiddenFrom), not one per observer.
+  const hidden = new SceneSession(state).hiddenFrom();
+  const hiderId = /** @type {string} */ (document.id);
   const rows = Object.keys(hider.pairs)
     .filter((observer) => state.creatures[observer])
     .map((observer) => {
-      const decision = engine.perceives(state, { observer, hider: /** @type {string} */ (document.id) });
+      const perceived = !(hidden[observer] ?? []).includes(hiderId);
       const reason = hider.pairs[observer].reason;
       const why = game.i18n.has?.(`FURTIVE.Reason.${reason}`) ? t(`FURTIVE.Reason.${reason}`) : reason;
-      return { perceived: decision.allowed, clause: decision.clause, text: `${engineText(decision)} ${why}` };
+      const name = state.creatures[observer].name ?? scene.tokens.get(observer)?.name ?? observer;
+      return { perceived, clause: "", text: `${t(perceived ? "FURTIVE.Tooltip.Perceives" : "FURTIVE.Tooltip.DoesNotPerceive", { name })} ${why ?? ""}`.trim() };
     });
   const html = await renderModuleTemplate("tooltip.hbs", { title: t("FURTIVE.Tooltip.Title", { name: document.name ?? "" }), rows });
   if (serial !== hoverSerial) return;

@@ -8,7 +8,6 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { PRESETS, presetForSystem } from "./presets.mjs";
-import { STATE_SETTING, stateScope } from "./store.mjs";
 
 /**
  * The rule-input settings, in the order the settings window shows them:
@@ -127,8 +126,6 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
   });
   // Hidden bookkeeping.
   settings.register(MODULE_ID, "initialized", { scope: "world", config: false, type: Boolean, default: false });
-  // The full engine state, GM only (store.mjs): user scope where it exists, else client.
-  settings.register(MODULE_ID, STATE_SETTING, { scope: stateScope(), config: false, type: Object, default: {} });
 }
 
 /**
