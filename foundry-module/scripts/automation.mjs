@@ -10,9 +10,9 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, reportRefusal, stateOf, syncScene, transact, upsertToken } from "./director.mjs";
+import { dispatch, reportRefusal, stateOf, syncScene, transact, upsertToken } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
-import { onCanvas, viewOf } from "./view.mjs";
+import { onCanvas, viewOf } from "./clear-view.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 

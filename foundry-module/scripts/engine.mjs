@@ -4,7 +4,7 @@
  * sort its errors.
  *
  * - A thrown `Error` with a `code` (see `errorCodes()`) is a rule refusal or
- *   bad input: it becomes an {@link EngineRefusal} that callers show to the
+ *   bad input: it becomes an `EngineRefused` (errors.mjs) that callers show to the
  *   user, localized (`FURTIVE.Error.<code>`), with the engine's message.
  * - An `Error` without a code is a wasm trap: the engine is marked failed, the
  *   GM is told (`ui.notifications.error`) and every later call throws
@@ -24,19 +24,7 @@
 /** @typedef {import("./types.mjs").HiddenAttackResult} HiddenAttackResult */
 /** @typedef {import("./types.mjs").WasmEngine} WasmEngine */
 
-/** A rule refusal or invalid input: the engine changed nothing. */
-export class EngineRefusal extends Error {
-  /**
-   * @param {string} code   stable engine error code, e.g. `"not_hider_turn"`
-   * @param {string} message the engine's message (English, names the field)
-   */
-  constructor(code, message) {
-    super(message);
-    this.name = "EngineRefusal";
-    /** @type {string} */
-    this.code = code;
-  }
-}
+import { EngineRefused, FurtiveError } from "./errors.mjs";
 
 /** The engine could not load or trapped: nothing more can be decided. */
 export class EngineFailure extends Error {
@@ -111,7 +99,7 @@ function guarded(call) {
       const ui = /** @type {any} */ (globalThis).ui;
       if (/** @type {any} */ (globalThis).game?.user?.isGM) ui?.notifications?.error(/** @type {Error} */ (error).message);
     }
-    if (typeof code === "string") throw new EngineRefusal(code, /** @type {Error} */ (error).message);
+    if (typeof code === "string") throw new EngineRefused(code, /** @type {Error} */ (error).message);
     markFailed(error);
     throw failure;
   }
@@ -204,12 +192,12 @@ export class SceneSession {
 
   /**
    * Applies several events as one transaction. Atomic unless `skipRefused`:
-   * a refused event throws {@link EngineRefusal} and changes nothing. With
+   * a refused event throws an `EngineRefused` and changes nothing. With
    * `skipRefused` (automation: one hider's refusal must not block the
    * others), refused events are left out and listed in `refused`.
    * @param {EngineEvent[]} events
    * @param {{skipRefused?: boolean}} [options]
-   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], refused: {event: EngineEvent, error: EngineRefusal}[]}}
+   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], refused: {event: EngineEvent, error: FurtiveError}[]}}
    */
   applyAll(events, { skipRefused = false } = {}) {
     let state = this.state;
@@ -223,7 +211,7 @@ export class SceneSession {
         effects.requests.push(...outcome.requests);
         effects.log.push(...outcome.log);
       } catch (error) {
-        if (!skipRefused || !(error instanceof EngineRefusal)) throw error;
+        if (!skipRefused || !(error instanceof FurtiveError)) throw error;
         effects.refused.push({ event, error });
       }
     }

@@ -10,13 +10,15 @@
  */
 
 import { modulePath } from "./constants.mjs";
-import * as actions from "./actions.mjs";
-import { stateOf } from "./director.mjs";
+import * as actions from "./macros.mjs";
+import { attackWithDialog, knockoutWithDialog } from "./hud-flows.mjs";
+import { notifyRefusal, run } from "./requests.mjs";
+import { stateOf } from "./gm-pipeline.mjs";
 import * as engine from "./engine.mjs";
 import { SceneSession } from "./engine.mjs";
 import { defendDialog, hideDialog, pointOutDialog } from "./dialogs.mjs";
 import { engineText, t } from "./i18n.mjs";
-import { sideOf } from "./inputs.mjs";
+import { sideOf } from "./actor-data.mjs";
 import { readSettings } from "./settings.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 import { lookupHiders, lookupPerceives } from "./visibility.mjs";
@@ -58,7 +60,7 @@ function button(action, icon, onClick) {
     event.stopPropagation();
     Promise.resolve()
       .then(onClick)
-      .catch(actions.notifyRefusal)
+      .catch(notifyRefusal)
       .catch((/** @type {unknown} */ error) => console.error("furtive |", error));
   });
   return element;
@@ -104,7 +106,7 @@ export function onRenderTokenHUD(hud, html) {
   }
 
   const targets = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).filter((d) => d && d.id !== id);
-  if (targets.length) group.append(button("attack", "attack.svg", () => actions.attackWithDialog(token, targets)));
+  if (targets.length) group.append(button("attack", "attack.svg", () => attackWithDialog(token, targets)));
   group.append(button("defend", "defend.svg", () => defendFlow(token)));
   column.append(group);
 
@@ -113,7 +115,7 @@ export function onRenderTokenHUD(hud, html) {
     actions
       .canKnockout(token, target)
       .then((/** @type {any} */ answer) => {
-        if (answer?.allowed) group.append(button("knockout", "knockout.svg", () => actions.knockoutWithDialog(token, target, answer)));
+        if (answer?.allowed) group.append(button("knockout", "knockout.svg", () => knockoutWithDialog(token, target, answer)));
       })
       .catch(() => {});
   }
@@ -130,7 +132,7 @@ async function situationFlow(token) {
   const current = /** @type {any} */ (hider)?.pendingModifiers ?? /** @type {any} */ (hider)?.modifiers ?? { situation: [], free: [] };
   const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation: current.situation ?? [] });
   if (!answer) return;
-  await actions.run("changeModifiers", { sceneId: scene.id, hiderId: token.id, situation: answer.situation, free: answer.free });
+  await run("changeModifiers", { sceneId: scene.id, hiderId: token.id, situation: answer.situation, free: answer.free });
 }
 
 /**

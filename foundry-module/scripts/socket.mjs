@@ -34,7 +34,7 @@
  */
 
 import { MODULE_ID, SOCKET } from "./constants.mjs";
-import { EngineRefusal } from "./engine.mjs";
+import { FurtiveError } from "./errors.mjs";
 import { t } from "./i18n.mjs";
 import { isActiveGM } from "./store.mjs";
 
@@ -205,25 +205,25 @@ function settle(id, message) {
   sent.delete(id);
   clearTimeout(entry.timer);
   if (message?.ok) entry.resolve(message.result);
-  else entry.reject(new EngineRefusal(message?.error?.code ?? "failed", message?.error?.message ?? ""));
+  else entry.reject(FurtiveError.of(message?.error?.code ?? "failed", message?.error?.message ?? ""));
 }
 
 /**
  * Sends a request to the active GM and waits for the answer.
  * @param {string} kind
  * @param {Record<string, any>} payload
- * @returns {Promise<any>} the GM's result; rejects with EngineRefusal (`no_gm`,
+ * @returns {Promise<any>} the GM's result; rejects with FurtiveError (`no_gm`,
  *   `socket_closed`, `timeout`, or the GM's refusal)
  */
 export async function socketRequest(kind, payload) {
-  if (!game.users.activeGM) throw new EngineRefusal("no_gm", "no GM is connected");
+  if (!game.users.activeGM) throw FurtiveError.of("no_gm", "no GM is connected");
   const id = foundry.utils.randomID();
   const done = new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       waiting.delete(id);
       asked.delete(id);
       sent.delete(id);
-      reject(new EngineRefusal("timeout", "the GM did not answer"));
+      reject(FurtiveError.of("timeout", "the GM did not answer"));
     }, timing.requestMs);
     waiting.set(id, { resolve, reject, timer });
   });

@@ -23,8 +23,9 @@
  * message of a deleted scene is deleted. The chat log does not show it.
  *
  * Each save also publishes, in at most ONE Scene update that every client
- * receives, the number-free lookup (`flags.furtive.visibility`, `hiders`,
- * visibility.mjs); the Scene is not updated when the lookup did not change.
+ * receives, the number-free lookup (`flags.furtive.hiddenFrom`, `hiders`,
+ * visibility.mjs): only the observers whose list changed; the Scene is not
+ * updated when the lookup did not change.
  *
  * The active GM keeps the last record of each scene in memory (parsed once),
  * and re-reads the message only when its revision changed (another GM saved).
@@ -182,13 +183,19 @@ export async function saveRecord(scene, record, hiddenFrom, hiders) {
     cache.set(sceneId, { revision, record: { state: record.state, pending: [...record.pending] } });
     bytes = raw.length;
   }
-  const visibility = Object.entries(hiddenFrom);
-  const sameLookup =
-    JSON.stringify([scene.getFlag(MODULE_ID, SCENE_FLAGS.visibility) ?? [], scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders) ?? []]) === JSON.stringify([visibility, hiders]);
-  if (sameLookup) return { bytes, sceneUpdated: false };
-  await scene.update({
-    [`flags.${MODULE_ID}.${SCENE_FLAGS.visibility}`]: visibility,
-    [`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`]: hiders,
-  });
+  // The lookup, key by key: only the observers whose list changed, removed
+  // observers deleted (`-=key`, `foundry.utils.mergeObject` performDeletions).
+  const flag = `flags.${MODULE_ID}.${SCENE_FLAGS.hiddenFrom}`;
+  const published = /** @type {Record<string, string[]>} */ (scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom) ?? {});
+  /** @type {Record<string, unknown>} */
+  const update = {};
+  for (const [observer, list] of Object.entries(hiddenFrom)) {
+    if (JSON.stringify(published[observer]) !== JSON.stringify(list)) update[`${flag}.${observer}`] = list;
+  }
+  for (const observer of Object.keys(published)) if (!(observer in hiddenFrom)) update[`${flag}.-=${observer}`] = null;
+  if (JSON.stringify(scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders) ?? []) !== JSON.stringify(hiders)) update[`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`] = hiders;
+  if (scene.getFlag(MODULE_ID, SCENE_FLAGS.legacyVisibility) !== undefined) update[`flags.${MODULE_ID}.-=${SCENE_FLAGS.legacyVisibility}`] = null;
+  if (!Object.keys(update).length) return { bytes, sceneUpdated: false };
+  await scene.update(update);
   return { bytes, sceneUpdated: true };
 }

@@ -104,7 +104,11 @@ describe("A door toggle in front of 3 hiders is one transaction (opposed)", () =
     const gm = env.gm.ctx;
     let sceneUpdates = 0;
     const created = [];
-    gm.Hooks.on("updateScene", () => (sceneUpdates += 1));
+    const patched = [];
+    gm.Hooks.on("updateScene", (scene, changed) => {
+      sceneUpdates += 1;
+      patched.push(...Object.keys(changed.flags?.furtive?.hiddenFrom ?? {}));
+    });
     let records = 0;
     // The state record (a GM-only message the chat log does not show, store.mjs) is the save, not a card.
     gm.Hooks.on("createChatMessage", (message) => (message.getFlag("furtive", "kind") === "state" ? (records += 1) : created.push(plain(message._source))));
@@ -123,6 +127,8 @@ describe("A door toggle in front of 3 hiders is one transaction (opposed)", () =
     assert.ok(opened.length >= 3, `pairs newly in clear view: ${opened.length}`);
     assert.ok(sceneUpdates <= 2, `Scene updates: ${sceneUpdates}`);
     assert.ok(records <= 1, `one save: ${records} state records written`);
+    // The lookup is published key by key: the update names only observers whose list changed (the east ones).
+    for (const key of patched) assert.ok(EAST.includes(key.replace(/^-=/, "")), `the Scene update names ${key}`);
     assert.ok(created.length <= 3, `chat messages: ${created.length} (${created.map((m) => m.flags?.furtive?.kind ?? m.flavor ?? "roll").join(", ")})`);
     const rolls = created.filter((m) => m.rolls?.length);
     assert.ok(rolls.length >= 1, "the Perception checks were rolled as Foundry rolls");

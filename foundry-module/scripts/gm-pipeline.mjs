@@ -5,7 +5,7 @@
  * scene's tokens), asks the engine, and applies the outcome: saves the state
  * (GM-only store), publishes the number-free lookup on the Scene in one
  * update, toggles status effects, posts the explanations, and answers the
- * engine's requests with Foundry rolls. A refused event (EngineRefusal)
+ * engine's requests with Foundry rolls. A refused event (FurtiveError)
  * changes nothing and is thrown to the caller.
  *
  * Only the active GM calls this (`isActiveGM()`); players go through the socket.
@@ -13,10 +13,11 @@
 
 import { MODULE_ID, STATUS } from "./constants.mjs";
 import * as engine from "./engine.mjs";
-import { EngineRefusal, SceneSession } from "./engine.mjs";
+import { SceneSession } from "./engine.mjs";
+import { FurtiveError } from "./errors.mjs";
 import { gmUserIds, postDefenselessCard, postLog, postPerceptionRequest } from "./chat.mjs";
 import { escapeHtml, refusalText, t } from "./i18n.mjs";
-import { creatureOf, isCreatureToken } from "./inputs.mjs";
+import { creatureOf, isCreatureToken } from "./actor-data.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { isActiveGM, isStateLost, loadRecord, saveRecord } from "./store.mjs";
@@ -68,7 +69,7 @@ function freshState(scene, settings, quiet = false) {
     try {
       state = engine.apply(state, { type: "upsertCreature", creature: creatureOf(token, settings) }).state;
     } catch (error) {
-      if (!(error instanceof EngineRefusal)) throw error;
+      if (!(error instanceof FurtiveError)) throw error;
       if (!quiet) ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", { name: token.name ?? "", reason: refusalText(error) }));
     }
   }
@@ -140,7 +141,7 @@ export function queryState(scene) {
 }
 
 /**
- * Applies one event (queued) as its own transaction. Throws EngineRefusal when refused.
+ * Applies one event (queued) as its own transaction. Throws FurtiveError when refused.
  * @param {Scene} scene
  * @param {EngineEvent} event
  * @param {TransactionOptions} [options]
@@ -163,7 +164,7 @@ export function dispatch(scene, event, options = {}) {
  * Perception checks it requests rolled together and applied in one more
  * `applyAll`, then one save (one record write, at most one Scene update),
  * one GM card with every comparison, at most one public line. Queued, so two
- * actions never read the same state. A refused action (EngineRefusal)
+ * actions never read the same state. A refused action (FurtiveError)
  * changes nothing and is thrown to the caller.
  * @param {Scene} scene
  * @param {EngineEvent[]} events
@@ -203,7 +204,7 @@ async function tellStateLost(scene) {
 async function guardLost(scene) {
   if (!isStateLost(scene)) return;
   await tellStateLost(scene);
-  throw new EngineRefusal("state_lost", t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }));
+  throw FurtiveError.of("state_lost", t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }));
 }
 
 /**
@@ -224,7 +225,7 @@ async function process(scene, events, options) {
     effects = session.applyAll(events, { skipRefused: Boolean(options.lenient) });
   } catch (error) {
     // A state stored by another engine version cannot be read: start over once.
-    if (!(error instanceof EngineRefusal) || error.code !== "unsupported_version") throw error;
+    if (!(error instanceof FurtiveError) || error.code !== "unsupported_version") throw error;
     ui.notifications?.warn(t("FURTIVE.Notify.StateReset"));
     record = { state: freshState(scene, settings), pending: [], replaced: true };
     session = new SceneSession(record.state);
@@ -265,13 +266,8 @@ async function commit(scene, record) {
   const hiddenFrom = /** @type {Record<string, string[]>} */ ({});
   const published = engine.hiddenFrom(record.state);
   for (const id of Object.keys(record.state.creatures)) hiddenFrom[id] = published[id] ?? [];
-  const written = await saveRecord(scene, record, hiddenFrom, hiders);
-  lastSave.bytes = written.bytes;
-  lastSave.sceneUpdated = written.sceneUpdated;
+  await saveRecord(scene, record, hiddenFrom, hiders);
 }
-
-/** What the last save wrote (for the benchmark): record bytes, whether the Scene was updated. */
-export const lastSave = { bytes: 0, sceneUpdated: false };
 
 /**
  * Toggles `furtive.hidden` / `furtive.defenseless` as the engine's status changes say.
@@ -479,7 +475,7 @@ export async function upsertToken(scene, token) {
   try {
     await dispatch(scene, { type: "upsertCreature", creature }, { chat: false });
   } catch (error) {
-    if (!(error instanceof EngineRefusal)) return reportRefusal(error);
+    if (!(error instanceof FurtiveError)) return reportRefusal(error);
     // B1: the GM is told which token and why (the engine names the field); a
     // creature whose new data is refused leaves the state, so it perceives no hider.
     ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", { name: token.name ?? "", reason: refusalText(error) }));
@@ -501,7 +497,7 @@ function sameCreature(known, fresh) {
  * @param {unknown} error
  */
 export function reportRefusal(error) {
-  if (error instanceof EngineRefusal) {
+  if (error instanceof FurtiveError) {
     ui.notifications?.warn(refusalText(error));
     return;
   }
