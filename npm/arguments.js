@@ -9,24 +9,10 @@
 // in JSON; lone UTF-16 surrogates become U+FFFD.
 
 import { furtiveError } from "./errors.js";
+import { SIGNATURES } from "./signatures.js";
 
-/** The arguments of each engine function, in order; `?` marks an optional one. */
-export const SIGNATURES = Object.freeze({
-  createState: ["config"],
-  apply: ["state", "event"],
-  perceives: ["state", "query"],
-  canLocate: ["state", "query"],
-  canDefend: ["state", "query"],
-  knockout: ["state", "query"],
-  canPickpocket: ["state", "query"],
-  attackHidden: ["state", "query"],
-  hiddenFrom: ["state"],
-  rollRequests: ["state", "requests", "seed"],
-  settle: ["state", "event", "seed"],
-  parseScene: ["scene"],
-  clearView: ["scene", "query"],
-  clearViewMatrix: ["scene", "tokens?"],
-});
+/** The arguments of each engine function, in order; `?` marks an optional one (generated from the Rust export list). */
+export { SIGNATURES };
 
 /** Deepest nesting accepted (the engine's shapes nest a few levels). */
 export const MAX_DEPTH = 64;
@@ -79,15 +65,26 @@ function stringify(argument, value) {
 }
 
 /**
- * The JSON text of each argument of `name`, as the engine takes them.
- * Throws `invalid_input` naming the argument when a value is missing or is
- * not JSON data.
+ * The JSON text of each argument of the free function `name`, as the engine
+ * takes them. Throws `invalid_input` naming the argument when a value is
+ * missing or is not JSON data.
  * @param {keyof typeof SIGNATURES} name
  * @param {unknown[]} args
  * @returns {string[]}
  */
 export function encodeArguments(name, args) {
-  return SIGNATURES[name].map((spec, i) => {
+  return encodeWith(SIGNATURES[name], args);
+}
+
+/**
+ * The JSON text of each argument, by a list of argument names (`"tokens?"`
+ * is optional: `undefined` is sent as `null`).
+ * @param {readonly string[]} specs
+ * @param {unknown[]} args
+ * @returns {string[]}
+ */
+export function encodeWith(specs, args) {
+  return specs.map((spec, i) => {
     const optional = spec.endsWith("?");
     const argument = optional ? spec.slice(0, -1) : spec;
     const value = args[i];

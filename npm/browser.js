@@ -1,19 +1,25 @@
 // furtive, WebAssembly backend: browsers, and Node.js from bytes or a file URL.
 //
-//   import { init, createState, apply } from "furtive/browser";
+//   import { init, Session } from "furtive/browser";
 //   await init();                    // fetches ./wasm/furtive_wasm_bg.wasm next to this file
-//   const state = createState({ ruleset: "percentile", creatures: [...] });
+//   const session = Session.create({ ruleset: "percentile", creatures: [...] });
+//   const effects = session.apply({ type: "enterStealth", hider: "spy", roll: 37 });
 //
 // Every function but `init` is synchronous and throws an `Error` with a
 // `code` (see index.d.ts). Before `init` has resolved they throw
 // `engine_not_ready`. A panic inside the engine aborts its WebAssembly
 // instance: the call throws `engine_panicked` and the instance is replaced
 // by a fresh one, so later calls work; if that fails, every later call
-// throws `engine_poisoned` until `init()` succeeds again.
+// throws `engine_poisoned` until `init()` succeeds again. Every `Session` of
+// the reset instance is gone: its calls throw `session_lost` (reload it with
+// `Session.load(lastSnapshot)`). A build without a cargo feature (the
+// Foundry module's) lacks its exports: calling one throws `not_in_this_build`.
 
 import initWasm, * as wasm from "./wasm/furtive_wasm.js";
-import { SIGNATURES as SIGNATURES_OF, encodeArguments } from "./arguments.js";
+import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES, furtiveError } from "./errors.js";
+import { FEATURES } from "./signatures.js";
+import { defineSession } from "./session.js";
 
 /** Which engine this entry point runs. */
 export const backend = "wasm";
@@ -21,6 +27,8 @@ export const backend = "wasm";
 let ready = false;
 let loading = null;
 let poisoned = null;
+/** Counts wasm instances: a panic resets the instance, and sessions of an older one are lost. */
+let generation = 0;
 
 function defaultSource() {
   return new URL("./wasm/furtive_wasm_bg.wasm", import.meta.url);
@@ -64,6 +72,7 @@ export function init(input) {
           // The module is loaded already; start a fresh instance of it.
           try {
             wasm.__wbg_reset_state();
+            generation++;
           } catch (error) {
             loading = null;
             throw furtiveError("engine_load_failed", `init: could not start a fresh wasm instance: ${error?.message ?? error}`, error);
@@ -89,6 +98,7 @@ function panicked(error) {
         ? error.message
         : `engine: the engine stopped (${error.name}: ${error.message})`
       : `engine: the engine stopped (${String(error)})`;
+  generation++;
   try {
     wasm.__wbg_reset_state();
     return furtiveError(
@@ -104,43 +114,64 @@ function panicked(error) {
   }
 }
 
+function ensureReady(name) {
+  if (!ready) {
+    if (poisoned !== null) {
+      throw furtiveError("engine_poisoned", `${name}: the engine cannot be used: ${poisoned}. Call init() again.`);
+    }
+    throw furtiveError("engine_not_ready", `${name}: the wasm engine is not loaded yet; await init() first`);
+  }
+}
+
+/** Runs one call into the engine: coded errors pass, anything else is a panic or a trap. */
+function run(call) {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof Error && typeof error.code === "string") throw error;
+    throw panicked(error);
+  }
+}
+
+function notInThisBuild(name) {
+  return furtiveError("not_in_this_build", `${name}: this build of the engine leaves it out (cargo feature \`${FEATURES[name]}\`)`);
+}
+
 function guard(name) {
-  const call = wasm[name];
-  const encode = name in SIGNATURES_OF ? (args) => encodeArguments(name, args) : () => [];
   return function (...args) {
-    if (!ready) {
-      if (poisoned !== null) {
-        throw furtiveError("engine_poisoned", `${name}: the engine cannot be used: ${poisoned}. Call init() again.`);
-      }
-      throw furtiveError("engine_not_ready", `${name}: the wasm engine is not loaded yet; await init() first`);
-    }
-    const texts = encode(args);
-    try {
-      return call(...texts);
-    } catch (error) {
-      if (error instanceof Error && typeof error.code === "string") throw error;
-      throw panicked(error);
-    }
+    ensureReady(name);
+    const call = wasm[name];
+    if (typeof call !== "function") throw notInThisBuild(name);
+    const texts = encodeArguments(name, args);
+    return JSON.parse(run(() => call(...texts)));
   };
 }
 
-export const createState = guard("createState");
-export const apply = guard("apply");
-export const perceives = guard("perceives");
-export const canLocate = guard("canLocate");
-export const canDefend = guard("canDefend");
-export const knockout = guard("knockout");
-export const canPickpocket = guard("canPickpocket");
-export const attackHidden = guard("attackHidden");
-export const hiddenFrom = guard("hiddenFrom");
-export const rollRequests = guard("rollRequests");
-export const settle = guard("settle");
-export const parseScene = guard("parseScene");
-export const clearView = guard("clearView");
-export const clearViewMatrix = guard("clearViewMatrix");
+const functions = Object.fromEntries(Object.keys(SIGNATURES).map((name) => [name, guard(name)]));
+export const {
+  createState, apply, perceives, canLocate, canDefend, knockout, canPickpocket, attackHidden, hiddenFrom,
+  rollRequests, settle, parseScene, clearView, clearViewMatrix,
+} = functions;
+
+/** The engine keeps the state: see session.js and index.d.ts. */
+export const Session = defineSession({
+  construct(name, texts) {
+    ensureReady(`Session.${name}`);
+    return run(() => wasm.Session[name](...texts));
+  },
+  invoke: (native, name, texts) => run(() => native[name](...texts)),
+  get: (native, name) => run(() => native[name]),
+  release: (native) => native.free(),
+  has: (name) => ready && typeof wasm.Session.prototype[name] === "function",
+  generation: () => generation,
+  feature: (name) => FEATURES[name],
+  // A panic in wasm aborts the whole instance, whichever call it came from.
+  panicForTests: () => run(() => wasm.__panicForTests()),
+});
+
 /** The nine P2 situation modifiers and their values: `[{ id, value }]`. */
-export const situationModifiers = guard("situationModifiers");
-const engineErrorCodes = guard("errorCodes");
+export const situationModifiers = functions.situationModifiers;
+const engineErrorCodes = functions.errorCodes;
 
 /** Every error code a furtive call can throw: the engine's, then the JavaScript layer's. */
 export function errorCodes() {
@@ -148,4 +179,7 @@ export function errorCodes() {
 }
 
 /** Panics inside the engine on purpose. For furtive's own tests only; not public API. */
-export const __panicForTests = guard("__panicForTests");
+export function __panicForTests() {
+  ensureReady("__panicForTests");
+  return run(() => wasm.__panicForTests());
+}

@@ -6,6 +6,9 @@ export const BINDING_ERROR_CODES = Object.freeze([
   "engine_load_failed",
   "engine_panicked",
   "engine_poisoned",
+  "session_lost",
+  "session_freed",
+  "not_in_this_build",
 ]);
 
 /**

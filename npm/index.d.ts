@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" />
 // Types of the `furtive` package: one set for both backends (the napi addon
 // in Node.js, WebAssembly in browsers), which return identical shapes.
 // Written from crates/furtive-core/src (state.rs, event.rs, outcome.rs,
@@ -151,37 +152,38 @@ export interface Pair {
   perceptionTotal: number | null;
   /** `opposed`: a Perception check was requested and not answered yet. */
   checkPending: boolean;
-  /** `opposed`: clear view while unperceived (O5). */
-  exposed: boolean;
 }
 
 /** Where a hider's attempt stands. */
 export type HiderPhase = "hiding" | "revealed";
 
-/** A token attempting stealth, with its per-observer pairs. */
+/**
+ * A token attempting stealth, with its per-observer pairs. State format 2:
+ * a hider carries the fields of the state's ruleset only (`percentile`:
+ * `d100`, `modifiers`, `score`, `pendingModifiers`, `alreadyPerceivedAdded`;
+ * `opposed`: `heldTotal`, `penalties`, `precautions`).
+ */
 export interface Hider {
   phase: HiderPhase;
   /** `percentile`: the d100 of the roll in force (P1), 1..=100. */
-  d100: number | null;
+  d100?: number;
   /** `percentile`: the modifiers of the roll in force (P2). */
-  modifiers: Modifiers;
+  modifiers?: Modifiers;
   /** `percentile`: the stealth score in force (P1). */
-  score: number | null;
-  /** `percentile`: modifiers changed since the roll; a new roll is requested (P4). */
-  stale: boolean;
-  /** `percentile`: the modifiers the pending new roll will use (P4). */
-  pendingModifiers: Modifiers | null;
+  score?: number;
+  /** `percentile`: the modifiers the pending new roll will use (P4); null when no roll is pending. */
+  pendingModifiers?: Modifiers | null;
   /**
    * `percentile`: P9 added `already_perceived` to `modifiers` on its own (the
    * caller's modifiers did not hold it). Present only when true.
    */
   alreadyPerceivedAdded?: boolean;
   /** `opposed`: the held Stealth total (O1). */
-  heldTotal: number | null;
+  heldTotal?: number;
   /** `opposed`: penalties since the held roll (O6). */
-  penalties: Penalty[];
+  penalties?: Penalty[];
   /** `opposed`: enhanced senses countered by precautions (O13). */
-  precautions: string[];
+  precautions?: string[];
   /** The hider moved during its current turn (O5). */
   movedThisTurn: boolean;
   /** By observer token id. */
@@ -212,8 +214,10 @@ export interface Combat {
 
 /** The whole engine state: plain data, kept by the caller between calls. */
 export interface State {
-  /** The state format; this engine reads and writes 1. */
+  /** The state format: this engine writes 2, and reads 1 (migrated) and 2. */
   version: number;
+  /** Successful `apply`/`settle` calls since the state was created. */
+  revision: number;
   ruleset: Ruleset;
   settings: Settings;
   creatures: Record<TokenId, Creature>;
@@ -310,6 +314,31 @@ export interface LogEntry {
   observer?: TokenId;
   en: string;
   fr: string;
+}
+
+/**
+ * One entry of the patch to a `hiddenFrom` lookup (B1, B2): `hidden: true`
+ * adds `hider` to `lookup[observer]`, `false` removes it (drop the observer
+ * when its list is empty).
+ */
+export interface HiddenFromChange {
+  observer: TokenId;
+  hider: TokenId;
+  hidden: boolean;
+}
+
+/** What `Session.apply`, `applyAll` and `settle` return: what changed, not the state. */
+export interface Effects {
+  /** Visible changes, each once: visibility by hider then observer, then statuses by token. */
+  changes: Change[];
+  /** Rolls the caller must make and feed back as events. */
+  requests: Request[];
+  /** Explanations (B3), in order. */
+  log: LogEntry[];
+  /** The session's revision after this call. */
+  revision: number;
+  /** The patch to a `hiddenFrom()` lookup built before this call, by observer then hider (see `Session.hiddenFromChanges`). */
+  hiddenFrom: HiddenFromChange[];
 }
 
 /** What `apply` and `settle` return. */
@@ -555,7 +584,16 @@ export type BindingErrorCode =
   /** The engine panicked (a bug); the call changed nothing and later calls work. */
   | "engine_panicked"
   /** wasm: after a panic the instance could not be reset; call `init()` again. */
-  | "engine_poisoned";
+  | "engine_poisoned"
+  /**
+   * A `Session` lost to a panic: in wasm every session of the reset instance,
+   * in napi the session whose call panicked. Reload it with `Session.load(lastSnapshot)`.
+   */
+  | "session_lost"
+  /** A `Session` used after `free()` (or after its `using` block). */
+  | "session_freed"
+  /** wasm built without a cargo feature (the Foundry module's: no `scene`, no `roller`): the call is not in this build. */
+  | "not_in_this_build";
 
 export type ErrorCode = EngineErrorCode | BindingErrorCode;
 
@@ -586,6 +624,57 @@ export declare const backend: "napi" | "wasm";
  * disk); rejects with `engine_load_failed`. Call it once before anything else.
  */
 export declare function init(input?: InitInput): Promise<void>;
+
+/**
+ * The engine with its state: the state stays in the engine between calls,
+ * so an event costs what it touches, not the table size. Both backends
+ * export it with the same behaviour.
+ *
+ * Every method throws a `FurtiveError`; a refused call changes nothing
+ * (not even `revision`). A session lost to a panic throws `session_lost`:
+ * keep the last `snapshot()` you saved and call `Session.load(snapshot)`.
+ * Call `free()` (or use `using`) when done: in wasm the state lives in the
+ * instance's memory until then.
+ */
+export declare class Session {
+  private constructor();
+  /** A fresh session: nobody hiding, revision 0. Throws `invalid_input`, `duplicate_token`, `out_of_range`. */
+  static create(config: Config): Session;
+  /** A session over a saved state (format 1, migrated, or 2), validated once here. Errors name `state.…`. */
+  static load(state: State): Session;
+  /** The patch in `effects` to a `hiddenFrom()` lookup built before them (`effects.hiddenFrom`). */
+  static hiddenFromChanges(effects: Effects): HiddenFromChange[];
+  /** Successful `apply`, `applyAll` and `settle` calls since the state was created. */
+  readonly revision: number;
+  /** Applies one event in place. */
+  apply(event: Event): Effects;
+  /** Applies several events as one transaction (one user action): all or nothing, one set of effects. */
+  applyAll(events: Event[]): Effects;
+  /** B4: applies `event`, then answers every request with dice from `seed` (an integer 0..=2^53-1). Not in the Foundry module's build. */
+  settle(event: Event, seed: number): Effects;
+  /** B4: the events answering `requests` with dice from `seed`, not applied. Not in the Foundry module's build. */
+  rollRequests(requests: Request[], seed: number): Event[];
+  /** Does `observer` perceive `hider`? (P3 / O2-O13 / B2) */
+  perceives(query: PairQuery): Decision;
+  /** P5 (`percentile`): may `observer` roll acuities to locate `hider`? */
+  canLocate(query: PairQuery): Decision;
+  /** P6: may `defender` defend `target` against `attacker`? */
+  canDefend(query: DefenseQuery): Decision;
+  /** P7, P8 (`percentile`): the knockout attempt after a surprise attack to the head. */
+  knockout(query: KnockoutQuery): KnockoutResult;
+  /** P10 (`percentile`): may `hider` take the object from `target`? */
+  canPickpocket(query: PickpocketQuery): Decision;
+  /** O10 (`opposed`): how `attacker` rolls against the hider `target`. */
+  attackHidden(query: HiddenAttackQuery): HiddenAttackResult;
+  /** B1, B2: for each observer, the hiders it does not perceive. Walks the whole table: build it once, then patch it. */
+  hiddenFrom(): HiddenFrom;
+  /** The state in format version 2: what you save, and give to `Session.load` later. */
+  snapshot(): State;
+  /** Frees the state now; later calls throw `session_freed`. Calling it twice is harmless. */
+  free(): void;
+  /** `using session = Session.create(config)` frees it at the end of the block. */
+  [Symbol.dispose](): void;
+}
 
 /** A fresh state. Throws `invalid_input`, `duplicate_token`, `out_of_range`. */
 export declare function createState(config: Config): State;

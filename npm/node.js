@@ -1,8 +1,12 @@
 // furtive, Node.js backend: the native napi addon.
 //
-//   import { init, createState, apply } from "furtive";
+//   import { init, Session } from "furtive";
 //   await init();                    // resolves at once here; needed by the wasm backend
-//   const state = createState({ ruleset: "percentile", creatures: [...] });
+//   const session = Session.create({ ruleset: "percentile", creatures: [...] });
+//   const effects = session.apply({ type: "enterStealth", hider: "spy", roll: 37 });
+//
+// The free functions (`createState`, `apply(state, event)`...) stay: each
+// loads the state into a session in the engine for one call.
 //
 // Same API and same results as the wasm backend (browser.js). Every function
 // but `init` is synchronous and throws an `Error` with a `code`. A panic in
@@ -15,6 +19,7 @@
 import { createRequire } from "node:module";
 import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES } from "./errors.js";
+import { defineSession } from "./session.js";
 
 function addonFile() {
   const { platform, arch } = process;
@@ -45,31 +50,39 @@ export async function init(input) {
   if (!addon) await engine.init(input);
 }
 
-/** An addon function with its arguments serialized (see arguments.js); the wasm fallback does it itself. */
+/**
+ * An addon function with its arguments serialized (see arguments.js) and its
+ * JSON text result parsed; the wasm fallback does it itself.
+ */
 const bind = (/** @type {keyof typeof SIGNATURES} */ name) =>
-  addon ? (/** @type {unknown[]} */ ...args) => addon[name](...encodeArguments(name, args)) : engine[name];
+  addon ? (/** @type {unknown[]} */ ...args) => JSON.parse(addon[name](...encodeArguments(name, args))) : engine[name];
 
-export const createState = bind("createState");
-export const apply = bind("apply");
-export const perceives = bind("perceives");
-export const canLocate = bind("canLocate");
-export const canDefend = bind("canDefend");
-export const knockout = bind("knockout");
-export const canPickpocket = bind("canPickpocket");
-export const attackHidden = bind("attackHidden");
-export const hiddenFrom = bind("hiddenFrom");
-export const rollRequests = bind("rollRequests");
-export const settle = bind("settle");
-export const parseScene = bind("parseScene");
-export const clearView = bind("clearView");
-export const clearViewMatrix = bind("clearViewMatrix");
+const functions = Object.fromEntries(Object.keys(SIGNATURES).map((name) => [name, bind(name)]));
+export const {
+  createState, apply, perceives, canLocate, canDefend, knockout, canPickpocket, attackHidden, hiddenFrom,
+  rollRequests, settle, parseScene, clearView, clearViewMatrix,
+} = functions;
+
+/** The engine keeps the state: see session.js and index.d.ts. */
+export const Session = addon
+  ? defineSession({
+      construct: (name, texts) => addon.Session[name](...texts),
+      invoke: (native, name, texts) => native[name](...texts),
+      get: (native, name) => native[name],
+      release: (native) => native.free(),
+      has: () => true,
+      generation: () => 0,
+      feature: () => "",
+      panicForTests: (native) => native.__panicForTests(),
+    })
+  : engine.Session;
 
 /** The nine P2 situation modifiers and their values: `[{ id, value }]`. */
-export const situationModifiers = addon ? () => addon.situationModifiers() : engine.situationModifiers;
+export const situationModifiers = functions.situationModifiers;
 
 /** Every error code a furtive call can throw: the engine's, then the JavaScript layer's. */
 export function errorCodes() {
-  return addon ? [...addon.errorCodes(), ...BINDING_ERROR_CODES] : engine.errorCodes();
+  return addon ? [...functions.errorCodes(), ...BINDING_ERROR_CODES] : engine.errorCodes();
 }
 
 /** Panics inside the engine on purpose. For furtive's own tests only; not public API. */

@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Builds the Foundry module: the wasm engine (scripts/build-wasm.sh), copied
-# into foundry-module/wasm/, then dist/furtive.zip with exactly what Foundry
+# Builds the Foundry module: its lean wasm engine (scripts/build-wasm.sh
+# foundry: no scene reader, no seeded roller; fails above the size budget
+# in wasm-budget.json) with the npm package's wasm entry point, copied into
+# foundry-module/engine/, then dist/furtive.zip with exactly what Foundry
 # needs (module.json, scripts, lang, styles, templates, icons, engine) and
 # dist/module.json (the manifest a release publishes beside the zip).
 # Installs `zip` with apt-get when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/build-wasm.sh
+bash scripts/build-wasm.sh foundry
 
 # The module loads the engine through the npm package's wasm entry point.
 rm -rf foundry-module/engine
 mkdir -p foundry-module/engine/wasm
-cp npm/browser.js npm/arguments.js npm/errors.js foundry-module/engine/
-cp npm/wasm/furtive_wasm.js npm/wasm/furtive_wasm_bg.wasm foundry-module/engine/wasm/
+cp npm/browser.js npm/arguments.js npm/errors.js npm/session.js npm/signatures.js foundry-module/engine/
+cp target/wasm-foundry/furtive_wasm.js target/wasm-foundry/furtive_wasm_bg.wasm foundry-module/engine/wasm/
 
 if ! command -v zip >/dev/null 2>&1; then
   echo "build-foundry: installing zip"

@@ -2,7 +2,8 @@
 # The JavaScript suites of the npm package: builds both bindings, installs
 # the test dependencies (npm ci in tests/js) and Debian's Chromium when
 # missing, then runs the shared vectors on napi, wasm in Node and wasm in
-# Chromium, the bad-input tests, the scene functions on the shared Foundry
+# Chromium (free functions and Session), the bad-input tests, the Session
+# tests, the scene functions on the shared Foundry
 # fixtures, the returned shapes against index.d.ts,
 # the TypeScript check and the packed-tarball test. Runs every suite and
 # exits non-zero if any failed.
@@ -34,6 +35,7 @@ for impl in napi wasm-node wasm-browser; do
   run "vectors ($impl)" env FURTIVE_IMPL=$impl node --test tests/js/vectors.test.mjs
 done
 run "bad input (napi, wasm)" node --test tests/js/bad-input.test.mjs
+run "Session (napi, wasm; bad input, session_lost, the Foundry module's lean wasm)" node --test tests/js/session.test.mjs
 run "scenes (napi, wasm; ../shared/fixtures)" node --test tests/js/scenes.test.mjs
 run "shapes (golden results against index.d.ts)" node --test tests/js/shapes.test.mjs
 run "situation modifiers (napi, wasm)" node --test tests/js/modifiers.test.mjs

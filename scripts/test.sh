@@ -8,6 +8,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+echo "== cargo clippy: furtive-core without its features (the Foundry module's wasm)"
+cargo clippy -p furtive-core --no-default-features -- -D warnings
 echo "== cargo test"
 cargo test --workspace
 echo "== bench/wasm-floor (scripts/wasm-floor.sh) still builds against furtive-core"

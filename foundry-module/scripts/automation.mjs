@@ -10,7 +10,7 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, reportRefusal, stateOf, syncScene, transact, upsertToken } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewState } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { onCanvas, viewOf } from "./clear-view.mjs";
 
@@ -43,7 +43,7 @@ export function recentlyMoved(tokenId, inCombat) {
  */
 export async function refreshViews(scene, movedTokenId) {
   if (!isActiveGM() || !onCanvas(scene)) return;
-  const state = stateOf(scene);
+  const state = viewState(scene);
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
   // ruleset compares one score with every observer, so it is not sent there.
   if (!state || state.ruleset !== "opposed") return;
@@ -108,7 +108,7 @@ export async function onCreateToken(token) {
 export async function onDeleteToken(token) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
-  const state = stateOf(scene);
+  const state = viewState(scene);
   if (!state?.creatures[/** @type {string} */ (token.id)]) return;
   await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
 }
@@ -171,6 +171,7 @@ export async function onDeleteCombat(combat) {
  * @param {Scene} scene
  */
 export async function onDeleteScene(scene) {
+  dropLiveScene(/** @type {string} */ (scene.id));
   await forgetScene(/** @type {string} */ (scene.id));
 }
 

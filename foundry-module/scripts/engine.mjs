@@ -177,75 +177,107 @@ export const situationModifiers = () => guarded((e) => e.situationModifiers());
  * small interface: `applyAll(events) -> effects` applies a whole user action
  * as one transaction, the queries answer from the same state.
  *
- * Today it is built on the free functions (`apply` per event, on a state
- * value, so a refused transaction leaves `state` as it was). The engine's
- * `Session` (issue 9: the state kept in the engine, `applyAll`,
- * `hiddenFromChanges`, `snapshot`) replaces the inside of this class without
- * changing its callers.
+ * Built on the engine's `Session` (npm `Session`, issue 9): the state lives
+ * in the engine, an event costs what it touches, `applyAll` is all or
+ * nothing, `snapshot()` gives the state (format version 2) to save.
+ * After a wasm panic the engine answers `session_lost`: the caller loads a
+ * new session from its last snapshot (gm-pipeline.mjs does).
  */
 export class SceneSession {
-  /** @param {EngineState} state a state from `createState` or a snapshot */
-  constructor(state) {
-    /** @type {EngineState} */
-    this.state = state;
+  /**
+   * @param {any} native the npm Session
+   */
+  constructor(native) {
+    /** @private */
+    this.native = native;
+  }
+
+  /**
+   * A fresh session.
+   * @param {{ruleset: "percentile" | "opposed", settings?: object, creatures?: object[]}} config
+   */
+  static create(config) {
+    return new SceneSession(guarded((e) => /** @type {any} */ (e).Session.create(config)));
+  }
+
+  /**
+   * A session from a saved state (format version 1 or 2; validated once, here).
+   * @param {EngineState} state
+   */
+  static load(state) {
+    return new SceneSession(guarded((e) => /** @type {any} */ (e).Session.load(state)));
   }
 
   /**
    * Applies several events as one transaction. Atomic unless `skipRefused`:
    * a refused event throws an `EngineRefused` and changes nothing. With
    * `skipRefused` (automation: one hider's refusal must not block the
-   * others), refused events are left out and listed in `refused`.
+   * others), the events are applied one by one, each atomic, and the refused
+   * ones are left out and listed in `refused`.
    * @param {EngineEvent[]} events
    * @param {{skipRefused?: boolean}} [options]
    * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], refused: {event: EngineEvent, error: FurtiveError}[]}}
    */
   applyAll(events, { skipRefused = false } = {}) {
-    let state = this.state;
+    if (!events.length) return { changes: [], requests: [], log: [], refused: [] };
+    try {
+      const effects = guarded(() => this.native.applyAll(events));
+      return { changes: effects.changes, requests: effects.requests, log: effects.log, refused: [] };
+    } catch (error) {
+      if (!skipRefused || !(error instanceof FurtiveError) || error.code === "session_lost") throw error;
+    }
     /** @type {ReturnType<SceneSession["applyAll"]>} */
     const effects = { changes: [], requests: [], log: [], refused: [] };
     for (const event of events) {
       try {
-        const outcome = apply(state, event);
-        state = outcome.state;
-        effects.changes.push(...outcome.changes);
-        effects.requests.push(...outcome.requests);
-        effects.log.push(...outcome.log);
+        const one = guarded(() => this.native.apply(event));
+        effects.changes.push(...one.changes);
+        effects.requests.push(...one.requests);
+        effects.log.push(...one.log);
       } catch (error) {
-        if (!skipRefused || !(error instanceof FurtiveError)) throw error;
+        if (!(error instanceof FurtiveError) || error.code === "session_lost") throw error;
         effects.refused.push({ event, error });
       }
     }
-    this.state = state;
     return effects;
   }
 
-  /** `{ [observerTokenId]: hiderTokenId[] }`, one query (B1, B2). */
+  /** `{ [observerTokenId]: hiderTokenId[] }`, one query (B1, B2). @returns {Record<string, string[]>} */
   hiddenFrom() {
-    return hiddenFrom(this.state);
+    return guarded(() => this.native.hiddenFrom());
   }
 
-  /** @param {{observer: string, hider: string}} query */
+  /** @param {{observer: string, hider: string}} query @returns {Decision} */
   perceives(query) {
-    return perceives(this.state, query);
+    return guarded(() => this.native.perceives(query));
   }
 
-  /** @param {{defender: string, target: string, attacker: string}} query */
+  /** @param {{defender: string, target: string, attacker: string}} query @returns {Decision} */
   canDefend(query) {
-    return canDefend(this.state, query);
+    return guarded(() => this.native.canDefend(query));
   }
 
-  /** @param {{attacker: string, target: string, helmet: boolean, rawDamage?: number, d100?: number}} query */
+  /** @param {{attacker: string, target: string, helmet: boolean, rawDamage?: number, d100?: number}} query @returns {KnockoutResult} */
   knockout(query) {
-    return knockout(this.state, query);
+    return guarded(() => this.native.knockout(query));
   }
 
-  /** @param {{attacker: string, target: string, aimedAtSpace: boolean, area: boolean}} query */
+  /** @param {{attacker: string, target: string, aimedAtSpace: boolean, area: boolean}} query @returns {HiddenAttackResult} */
   attackHidden(query) {
-    return attackHidden(this.state, query);
+    return guarded(() => this.native.attackHidden(query));
   }
 
-  /** The state to store. */
+  /** The state to store (format version 2). @returns {EngineState} */
   snapshot() {
-    return this.state;
+    return guarded(() => this.native.snapshot());
+  }
+
+  /** Frees the engine's copy. */
+  free() {
+    try {
+      this.native.free();
+    } catch {
+      // A lost session has nothing to free.
+    }
   }
 }

@@ -21,7 +21,7 @@
 import { MODULE_ID, STATUS } from "./constants.mjs";
 import { Cancelled, FurtiveError } from "./errors.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
-import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState, resetScene, syncScene } from "./gm-pipeline.mjs";
+import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene } from "./gm-pipeline.mjs";
 import { hideDialog } from "./dialogs.mjs";
 import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
@@ -32,7 +32,6 @@ import { recentlyMoved } from "./automation.mjs";
 import { isVisibilityGuardInstalled } from "./visibility.mjs";
 import { setStatus } from "./statuses.mjs";
 import { requireToken } from "./resolve.mjs";
-import * as engine from "./engine.mjs";
 
 /** @typedef {import("./types.mjs").Outcome} Outcome */
 
@@ -181,9 +180,9 @@ export const GM_ACTIONS = {
       const settings = readSettings();
       const lines = [];
       if (settings.ruleset === "opposed") {
-        const state = queryState(scene);
+        const { state, session } = sceneQuery(scene);
         if (state.hiders[targetId]) {
-          const answer = engine.attackHidden(state, { attacker: attackerId, target: targetId, aimedAtSpace: Boolean(aimedAtSpace), area: Boolean(area) });
+          const answer = session.attackHidden({ attacker: attackerId, target: targetId, aimedAtSpace: Boolean(aimedAtSpace), area: Boolean(area) });
           lines.push({ clause: answer.clause, en: answer.en, fr: answer.fr });
         }
       }
@@ -207,7 +206,7 @@ export const GM_ACTIONS = {
   /** May the attacker attempt a knockout now (P8)? Players get only `allowed` and the explanation. */
   async canKnockout(scene, { attackerId, targetId }, user, privileged) {
     const target = requireToken(scene.tokens.get(targetId), "targetId");
-    const result = engine.knockout(queryState(scene), { attacker: attackerId, target: targetId, helmet: wearsHelmet(target.actor ?? null, readSettings().helmet) });
+    const result = sceneQuery(scene).session.knockout({ attacker: attackerId, target: targetId, helmet: wearsHelmet(target.actor ?? null, readSettings().helmet) });
     return privileged ? result : { allowed: result.allowed, clause: result.clause, en: result.allowed ? "" : result.en, fr: result.allowed ? "" : result.fr };
   },
 
@@ -218,11 +217,11 @@ export const GM_ACTIONS = {
       const target = requireToken(scene.tokens.get(targetId), "targetId");
       const settings = readSettings();
       const helmet = wearsHelmet(target.actor ?? null, settings.helmet);
-      const state = queryState(scene);
-      const allowed = engine.knockout(state, { attacker: attackerId, target: targetId, helmet });
+      const { session } = sceneQuery(scene);
+      const allowed = session.knockout({ attacker: attackerId, target: targetId, helmet });
       if (!allowed.allowed) throw FurtiveError.of("knockout_refused", engineText(allowed));
       const d100 = await rollFormula("1d100", attacker, { flavor: t("FURTIVE.Roll.Knockout", { attacker: attacker.name ?? "", target: target.name ?? "" }), secret: true });
-      const result = engine.knockout(state, { attacker: attackerId, target: targetId, helmet, rawDamage: Math.max(0, Math.trunc(Number(rawDamage) || 0)), d100 });
+      const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: Math.max(0, Math.trunc(Number(rawDamage) || 0)), d100 });
       await ChatMessage.create({
         speaker: { alias: t("FURTIVE.Title") },
         whisper: gmUserIds(),
@@ -240,7 +239,7 @@ export const GM_ACTIONS = {
 
   /** May `defender` defend `target` against `attacker` (P6)? A decision without numbers. */
   async canDefend(scene, { defenderId, targetId, attackerId }) {
-    return engine.canDefend(queryState(scene), { defender: defenderId, target: targetId, attacker: attackerId });
+    return sceneQuery(scene).session.canDefend({ defender: defenderId, target: targetId, attacker: attackerId });
   },
 
   /** GM override of one pair. */

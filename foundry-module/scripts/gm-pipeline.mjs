@@ -20,7 +20,7 @@ import { escapeHtml, refusalText, t } from "./i18n.mjs";
 import { creatureOf, isCreatureToken } from "./actor-data.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
-import { isActiveGM, isStateLost, loadRecord, saveRecord } from "./store.mjs";
+import { isActiveGM, isStateLost, loadRecord, recordRevision, saveRecord } from "./store.mjs";
 import { setStatus } from "./statuses.mjs";
 import { audienceOf } from "./secrecy.mjs";
 
@@ -56,40 +56,104 @@ function engineSettings(settings) {
 }
 
 /**
- * A fresh state with every creature token of the scene. A token whose data
- * the engine refuses is left out and the GM is told why.
+ * The active GM's scene in memory: the engine session, its last snapshot
+ * (the state the module reads: format version 2), the pending requests and
+ * the revision of the record it was loaded from or last saved as.
+ * @typedef {object} LiveScene
+ * @property {SceneSession} session
+ * @property {EngineState} state     the last snapshot (read-only)
+ * @property {SceneRecord["pending"]} pending
+ * @property {string | null} revision the record's revision (null: never saved)
+ * @property {boolean} [replaced]    a stored state of another ruleset or version was replaced
+ * @property {{name: string, reason: string}[]} [unreported] tokens a fresh session left out, not yet told to the GM
+ */
+
+/** sceneId -> the live scene (active GM). */
+const live = /** @type {Map<string, LiveScene>} */ (new Map());
+
+/**
+ * A fresh session with every creature token of the scene. A token whose data
+ * the engine refuses is left out; the GM is told why at the first action
+ * (not for a query), see reportLeftOut.
  * @param {Scene} scene
  * @param {FurtiveSettings} settings
- * @param {boolean} [quiet] no notification (a query, not a save)
- * @returns {EngineState}
+ * @returns {{session: SceneSession, unreported: {name: string, reason: string}[]}}
  */
-function freshState(scene, settings, quiet = false) {
-  let state = engine.createState({ ruleset: settings.ruleset, settings: engineSettings(settings), creatures: [] });
-  for (const token of scene.tokens.filter(isCreatureToken)) {
-    try {
-      state = engine.apply(state, { type: "upsertCreature", creature: creatureOf(token, settings) }).state;
-    } catch (error) {
-      if (!(error instanceof FurtiveError)) throw error;
-      if (!quiet) ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", { name: token.name ?? "", reason: refusalText(error) }));
-    }
-  }
-  return state;
+function freshSession(scene, settings) {
+  const session = SceneSession.create({ ruleset: settings.ruleset, settings: engineSettings(settings), creatures: [] });
+  const upserts = scene.tokens.filter(isCreatureToken).map((token) => /** @type {EngineEvent} */ ({ type: "upsertCreature", creature: creatureOf(token, settings) }));
+  const { refused } = session.applyAll(upserts, { skipRefused: true });
+  const unreported = refused.map(({ event, error }) => ({ name: scene.tokens.get(String(event.creature?.id ?? ""))?.name ?? "", reason: refusalText(error) }));
+  return { session, unreported };
 }
 
 /**
- * The scene's record, or a fresh one. A stored state of the other ruleset
- * is replaced (the GM changed the ruleset).
+ * Tells the GM which tokens a fresh session left out, and why (once).
+ * @param {LiveScene} entry
+ */
+function reportLeftOut(entry) {
+  for (const refusal of entry.unreported ?? []) ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", refusal));
+  entry.unreported = [];
+}
+
+/**
+ * The scene in memory, loaded from its record when this GM has none or the
+ * record changed since (another GM saved), or fresh. A stored state of the
+ * other ruleset, or one the engine cannot read, is replaced.
  * @param {Scene} scene
  * @param {FurtiveSettings} settings
  * @param {boolean} [quiet] no notification (a query, not a save)
- * @returns {SceneRecord}
+ * @returns {LiveScene}
  */
-function currentRecord(scene, settings, quiet = false) {
-  const stored = loadRecord(scene);
-  if (stored && stored.state?.ruleset === settings.ruleset) {
-    return { state: { ...stored.state, settings: engineSettings(settings) }, pending: [...stored.pending] };
+function liveScene(scene, settings, quiet = false) {
+  const sceneId = /** @type {string} */ (scene.id);
+  const revision = recordRevision(scene);
+  const cached = live.get(sceneId);
+  if (cached && cached.revision === revision && cached.state.ruleset === settings.ruleset) {
+    if (!quiet) reportLeftOut(cached);
+    return cached;
   }
-  return { state: freshState(scene, settings, quiet), pending: [], replaced: Boolean(stored) };
+  cached?.session.free();
+  live.delete(sceneId);
+  const stored = loadRecord(scene);
+  /** @type {SceneSession | null} */
+  let session = null;
+  let replaced = Boolean(stored);
+  if (stored && stored.state?.ruleset === settings.ruleset) {
+    try {
+      session = SceneSession.load({ ...stored.state, settings: engineSettings(settings) });
+      replaced = false;
+    } catch (error) {
+      // A state stored by another engine version cannot be read: start over once.
+      if (!(error instanceof FurtiveError)) throw error;
+      if (!quiet) ui.notifications?.warn(t("FURTIVE.Notify.StateReset"));
+    }
+  }
+  let unreported = /** @type {{name: string, reason: string}[]} */ ([]);
+  if (!session) ({ session, unreported } = freshSession(scene, settings));
+  /** @type {LiveScene} */
+  const entry = { session, state: session.snapshot(), pending: stored && !replaced ? [...stored.pending] : [], revision, replaced, unreported };
+  live.set(sceneId, entry);
+  if (!quiet) reportLeftOut(entry);
+  return entry;
+}
+
+/**
+ * Forgets the scenes in memory (the rule settings changed: the next action
+ * loads each from its record with the new settings).
+ */
+export function dropLiveScenes() {
+  for (const entry of live.values()) entry.session.free();
+  live.clear();
+}
+
+/**
+ * Forgets one scene in memory (deleted, or started over).
+ * @param {string} sceneId
+ */
+export function dropLiveScene(sceneId) {
+  live.get(sceneId)?.session.free();
+  live.delete(sceneId);
 }
 
 /**
@@ -114,30 +178,57 @@ export function resetScene(scene) {
   if (!isActiveGM()) return Promise.resolve();
   return enqueue(async () => {
     await engine.engineReady;
-    const record = { state: freshState(scene, readSettings()), pending: [] };
+    dropLiveScene(/** @type {string} */ (scene.id));
+    const { session, unreported } = freshSession(scene, readSettings());
+    /** @type {LiveScene} */
+    const entry = { session, state: session.snapshot(), pending: [], revision: null, unreported };
+    live.set(/** @type {string} */ (scene.id), entry);
+    reportLeftOut(entry);
     toldLost.delete(scene.id);
-    await commit(scene, record);
+    await commit(scene, entry);
     await clearStatuses(scene);
   });
 }
 
 /**
- * The scene's state as the GM sees it (read-only copy), or null.
+ * The scene's state as this GM sees it (read-only: do not change it), or
+ * null: the active GM's live snapshot, else the stored record.
+ * @param {Scene} scene
+ * @returns {EngineState | null}
+ */
+export function viewState(scene) {
+  const cached = live.get(/** @type {string} */ (scene.id));
+  if (cached && isActiveGM() && cached.revision !== null && cached.revision === recordRevision(scene)) return cached.state;
+  return loadRecord(scene)?.state ?? null;
+}
+
+/**
+ * A copy of the scene's state as the GM sees it, or null (the API's getState).
  * @param {Scene} scene
  * @returns {EngineState | null}
  */
 export function stateOf(scene) {
-  const record = loadRecord(scene);
-  return record ? foundry.utils.deepClone(record.state) : null;
+  const state = viewState(scene);
+  return state ? foundry.utils.deepClone(state) : null;
 }
 
 /**
- * The scene's state for a query: the stored one, or a fresh one (not saved).
+ * The scene for a query on the active GM: its live session and snapshot
+ * (loaded, or fresh and not saved).
+ * @param {Scene} scene
+ * @returns {LiveScene}
+ */
+export function sceneQuery(scene) {
+  return liveScene(scene, readSettings(), true);
+}
+
+/**
+ * The scene's state for a query: the live snapshot (read-only).
  * @param {Scene} scene
  * @returns {EngineState}
  */
 export function queryState(scene) {
-  return currentRecord(scene, readSettings(), true).state;
+  return sceneQuery(scene).state;
 }
 
 /**
@@ -218,55 +309,65 @@ async function process(scene, events, options) {
   await engine.engineReady;
   await guardLost(scene);
   const settings = readSettings();
-  let record = currentRecord(scene, settings);
-  let session = new SceneSession(record.state);
+  const sceneId = /** @type {string} */ (scene.id);
+  let entry = liveScene(scene, settings);
   let effects;
   try {
-    effects = session.applyAll(events, { skipRefused: Boolean(options.lenient) });
+    effects = entry.session.applyAll(events, { skipRefused: Boolean(options.lenient) });
   } catch (error) {
-    // A state stored by another engine version cannot be read: start over once.
-    if (!(error instanceof FurtiveError) || error.code !== "unsupported_version") throw error;
-    ui.notifications?.warn(t("FURTIVE.Notify.StateReset"));
-    record = { state: freshState(scene, settings), pending: [], replaced: true };
-    session = new SceneSession(record.state);
-    effects = session.applyAll(events, { skipRefused: Boolean(options.lenient) });
+    // After an engine panic the session is gone: load it again from the record, once.
+    if (!(error instanceof FurtiveError) || error.code !== "session_lost") throw error;
+    dropLiveScene(sceneId);
+    entry = liveScene(scene, settings);
+    effects = entry.session.applyAll(events, { skipRefused: Boolean(options.lenient) });
   }
-  for (const { error } of effects.refused) reportRefusal(error);
-  const total = { changes: [...effects.changes], requests: /** @type {Outcome["requests"]} */ ([]), log: [...effects.log] };
-  await answerRequests(scene, record, session, effects.requests, total, settings);
-  record.state = session.snapshot();
-  await commit(scene, record);
-  if (record.replaced) await clearStatuses(scene);
-  const outcome = { state: record.state, changes: total.changes, requests: total.requests, log: total.log };
-  await applyStatuses(scene, outcome);
-  const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
-  if (options.chat !== false && important && total.log.length) {
-    const first = events[0] ?? /** @type {any} */ ({});
-    const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
-    // B1: the public line goes to the users who may see every token the action names.
-    const ids = events.flatMap((e) => [e.hider, e.attacker, e.token, e.target, e.combatant, e.observer, ...(Array.isArray(e.allies) ? e.allies : [])]);
-    const audience = audienceOf([...new Set(ids.filter(Boolean).map(String))].map((id) => scene.tokens.get(id)));
-    await postLog(total.log, { titleKey: options.titleKey ?? `FURTIVE.Chat.Event.${first.type}`, titleData: options.titleData ?? { name }, audience });
+  try {
+    for (const { error } of effects.refused) reportRefusal(error);
+    const total = { changes: [...effects.changes], requests: /** @type {Outcome["requests"]} */ ([]), log: [...effects.log] };
+    await answerRequests(scene, entry, entry.session, effects.requests, total, settings);
+    entry.state = entry.session.snapshot();
+    await commit(scene, entry);
+    if (entry.replaced) {
+      entry.replaced = false;
+      await clearStatuses(scene);
+    }
+    const outcome = { state: entry.state, changes: total.changes, requests: total.requests, log: total.log };
+    await applyStatuses(scene, outcome);
+    const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
+    if (options.chat !== false && important && total.log.length) {
+      const first = events[0] ?? /** @type {any} */ ({});
+      const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
+      // B1: the public line goes to the users who may see every token the action names.
+      const ids = events.flatMap((e) => [e.hider, e.attacker, e.token, e.target, e.combatant, e.observer, ...(Array.isArray(e.allies) ? e.allies : [])]);
+      const audience = audienceOf([...new Set(ids.filter(Boolean).map(String))].map((id) => scene.tokens.get(id)));
+      await postLog(total.log, { titleKey: options.titleKey ?? `FURTIVE.Chat.Event.${first.type}`, titleData: options.titleData ?? { name }, audience });
+    }
+    await announceDefenseless(scene, outcome, entry.session);
+    return outcome;
+  } catch (error) {
+    // The session may be ahead of the record now: the next action loads the record again.
+    if (live.get(sceneId) === entry && entry.revision !== recordRevision(scene)) dropLiveScene(sceneId);
+    throw error;
   }
-  await announceDefenseless(scene, outcome, session);
-  return outcome;
 }
 
 /**
  * Saves the state and publishes the lookup: one record write, at most one Scene update.
  * @param {Scene} scene
- * @param {SceneRecord} record
+ * @param {LiveScene} entry
  */
-async function commit(scene, record) {
-  const hiders = Object.entries(record.state.hiders)
+async function commit(scene, entry) {
+  const state = entry.state;
+  const hiders = Object.entries(state.hiders)
     .filter(([, h]) => h.phase === "hiding")
     .map(([id]) => id);
   // One entry per known observer (an empty list: perceives every hider), so an
   // observer without an entry is one the engine does not know (B1, fail closed).
   const hiddenFrom = /** @type {Record<string, string[]>} */ ({});
-  const published = engine.hiddenFrom(record.state);
-  for (const id of Object.keys(record.state.creatures)) hiddenFrom[id] = published[id] ?? [];
-  await saveRecord(scene, record, hiddenFrom, hiders);
+  const published = entry.session.hiddenFrom();
+  for (const id of Object.keys(state.creatures)) hiddenFrom[id] = published[id] ?? [];
+  const written = await saveRecord(scene, { state, pending: entry.pending }, hiddenFrom, hiders);
+  entry.revision = written.revision;
 }
 
 /**
@@ -319,7 +420,7 @@ const MAX_CHECK_ROUNDS = 4;
  * (P4) wait for the GM's button (in combat they are made on the hider's
  * turn): they join the record's pending list, saved with the action.
  * @param {Scene} scene
- * @param {SceneRecord} record
+ * @param {{pending: SceneRecord["pending"]}} record
  * @param {SceneSession} session
  * @param {Outcome["requests"]} requests
  * @param {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"]}} total
@@ -422,7 +523,8 @@ export async function answerPerception(scene, hiderId, observerId) {
  * @param {string} hiderId
  */
 export function pendingStealthRoll(scene, hiderId) {
-  return loadRecord(scene)?.pending.find((r) => r.kind === "stealthRoll" && r.hider === hiderId) ?? null;
+  const pending = isActiveGM() ? sceneQuery(scene).pending : (loadRecord(scene)?.pending ?? []);
+  return pending.find((r) => r.kind === "stealthRoll" && r.hider === hiderId) ?? null;
 }
 
 /**
@@ -430,11 +532,14 @@ export function pendingStealthRoll(scene, hiderId) {
  * @param {Scene} scene
  * @param {string} hiderId
  */
-export async function clearPending(scene, hiderId) {
-  const record = loadRecord(scene);
-  if (!record || !record.pending.some((r) => r.hider === hiderId)) return;
-  record.pending = record.pending.filter((r) => r.hider !== hiderId);
-  await commit(scene, record);
+export function clearPending(scene, hiderId) {
+  if (!isActiveGM()) return Promise.resolve();
+  return enqueue(async () => {
+    const entry = liveScene(scene, readSettings());
+    if (!entry.pending.some((r) => r.hider === hiderId)) return;
+    entry.pending = entry.pending.filter((r) => r.hider !== hiderId);
+    await commit(scene, entry);
+  });
 }
 
 /**
@@ -445,8 +550,9 @@ export async function clearPending(scene, hiderId) {
  */
 export async function syncScene(scene) {
   if (!isActiveGM() || isStateLost(scene)) return;
-  const record = loadRecord(scene);
-  if (!record) return;
+  const state = viewState(scene);
+  if (!state) return;
+  const record = { state };
   const settings = readSettings();
   /** @type {EngineEvent[]} */
   const events = [];
@@ -467,8 +573,9 @@ export async function syncScene(scene) {
  */
 export async function upsertToken(scene, token) {
   if (!isActiveGM() || !isCreatureToken(token) || isStateLost(scene)) return;
-  const record = loadRecord(scene);
-  if (!record) return;
+  const state = viewState(scene);
+  if (!state) return;
+  const record = { state };
   const creature = creatureOf(token, readSettings());
   const known = record.state.creatures[/** @type {string} */ (token.id)];
   if (known && sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) return;

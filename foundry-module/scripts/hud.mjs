@@ -13,9 +13,9 @@ import { modulePath } from "./constants.mjs";
 import * as actions from "./macros.mjs";
 import { attackWithDialog, knockoutWithDialog } from "./hud-flows.mjs";
 import { notifyRefusal, run } from "./requests.mjs";
-import { stateOf } from "./gm-pipeline.mjs";
+import { sceneQuery, viewState } from "./gm-pipeline.mjs";
+import { isActiveGM } from "./store.mjs";
 import * as engine from "./engine.mjs";
-import { SceneSession } from "./engine.mjs";
 import { defendDialog, hideDialog, pointOutDialog } from "./dialogs.mjs";
 import { engineText, t } from "./i18n.mjs";
 import { sideOf } from "./actor-data.mjs";
@@ -128,7 +128,7 @@ export function onRenderTokenHUD(hud, html) {
  */
 async function situationFlow(token) {
   const scene = /** @type {Scene} */ (token.parent);
-  const hider = stateOf(scene)?.hiders[/** @type {string} */ (token.id)];
+  const hider = viewState(scene)?.hiders[/** @type {string} */ (token.id)];
   const current = /** @type {any} */ (hider)?.pendingModifiers ?? /** @type {any} */ (hider)?.modifiers ?? { situation: [], free: [] };
   const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation: current.situation ?? [] });
   if (!answer) return;
@@ -188,11 +188,11 @@ export async function onHoverToken(token, hovered) {
   if (!hovered || !game.user?.isGM || !engine.isEngineReady()) return;
   const document = /** @type {TokenDocument} */ (token.document);
   const scene = /** @type {Scene} */ (document.parent);
-  const state = stateOf(scene);
+  const state = viewState(scene);
   const hider = state?.hiders[/** @type {string} */ (document.id)];
   if (!state || !hider) return;
   // One query for every observer (hiddenFrom), not one per observer.
-  const hidden = new SceneSession(state).hiddenFrom();
+  const hidden = isActiveGM() ? sceneQuery(scene).session.hiddenFrom() : engine.hiddenFrom(state);
   const hiderId = /** @type {string} */ (document.id);
   const rows = Object.keys(hider.pairs)
     .filter((observer) => state.creatures[observer])

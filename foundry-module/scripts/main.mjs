@@ -8,7 +8,7 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { createApi } from "./api.mjs";
-import { resetScene, syncScene } from "./gm-pipeline.mjs";
+import { dropLiveScenes, resetScene, syncScene } from "./gm-pipeline.mjs";
 import { engineReady } from "./engine.mjs";
 import { handleRequest } from "./requests.mjs";
 import { registerHooks } from "./hooks.mjs";
@@ -33,6 +33,8 @@ Hooks.once("init", () => {
   }
   registerSettings({
     onRulesChanged: () => {
+      // The engine settings come from the module settings at load: load again.
+      dropLiveScenes();
       if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
     },
     onRulesetChanged: () => {

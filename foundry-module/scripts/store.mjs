@@ -113,6 +113,16 @@ export function loadRecord(scene) {
 }
 
 /**
+ * The revision of the scene's stored record, or null when there is none.
+ * @param {Scene} scene
+ * @returns {string | null}
+ */
+export function recordRevision(scene) {
+  const message = stateMessage(/** @type {string} */ (scene.id));
+  return message ? String(message.getFlag(MODULE_ID, "revision") ?? "") : null;
+}
+
+/**
  * Whether the scene's state cannot be found although the scene says stealth
  * is going on (its published lookup names hiders): the record message was
  * deleted (the chat log was cleared) or never reached this GM. The module
@@ -157,7 +167,8 @@ export async function dropOrphanRecords() {
  * @param {SceneRecord} record
  * @param {Record<string, string[]>} hiddenFrom observer id -> ids of the hiders it does not perceive
  * @param {string[]} hiders ids of tokens in a stealth attempt
- * @returns {Promise<{bytes: number, sceneUpdated: boolean}>} the bytes of the record written (0 when unchanged)
+ * @returns {Promise<{bytes: number, sceneUpdated: boolean, revision: string | null}>} the bytes of the record
+ *   written (0 when unchanged) and the record's revision now
  */
 export async function saveRecord(scene, record, hiddenFrom, hiders) {
   if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
@@ -166,8 +177,9 @@ export async function saveRecord(scene, record, hiddenFrom, hiders) {
   const message = stateMessage(sceneId);
   const storedRaw = message?.getFlag(MODULE_ID, "raw");
   let bytes = 0;
+  let revision = message ? String(message.getFlag(MODULE_ID, "revision") ?? "") : null;
   if (storedRaw !== raw) {
-    const revision = foundry.utils.randomID();
+    revision = foundry.utils.randomID();
     // A new message, then the old one deleted: a whispered message is created
     // for its recipients only, while an update of it is not documented to be
     // (the fake sends updates to every client), so the numbers are never sent
@@ -179,6 +191,7 @@ export async function saveRecord(scene, record, hiddenFrom, hiders) {
       flags: { [MODULE_ID]: { kind: STATE_KIND, sceneId, raw, revision } },
     });
     const older = stateMessages(sceneId).filter((m) => m.getFlag(MODULE_ID, "revision") !== revision);
+    // (older: the previous record; more than one only after an interrupted save)
     for (const message of older) await message.delete();
     cache.set(sceneId, { revision, record: { state: record.state, pending: [...record.pending] } });
     bytes = raw.length;
@@ -195,7 +208,7 @@ export async function saveRecord(scene, record, hiddenFrom, hiders) {
   for (const observer of Object.keys(published)) if (!(observer in hiddenFrom)) update[`${flag}.-=${observer}`] = null;
   if (JSON.stringify(scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders) ?? []) !== JSON.stringify(hiders)) update[`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`] = hiders;
   if (scene.getFlag(MODULE_ID, SCENE_FLAGS.legacyVisibility) !== undefined) update[`flags.${MODULE_ID}.-=${SCENE_FLAGS.legacyVisibility}`] = null;
-  if (!Object.keys(update).length) return { bytes, sceneUpdated: false };
+  if (!Object.keys(update).length) return { bytes, sceneUpdated: false, revision };
   await scene.update(update);
-  return { bytes, sceneUpdated: true };
+  return { bytes, sceneUpdated: true, revision };
 }

@@ -1,135 +1,44 @@
 /**
- * JSDoc shapes of the engine's JSON (crates/furtive-core: state.rs, event.rs,
- * outcome.rs, query.rs). Types only; this file exports nothing at run time.
+ * JSDoc names for the engine's JSON, taken from the npm package's types
+ * (npm/index.d.ts, the same declarations the package publishes and its tests
+ * check against every shared vector), so the module and the package cannot
+ * drift apart. Types only: this file exports nothing at run time, and the
+ * `import()` types below are read by `tsc --checkJs` alone (the shipped
+ * module never loads npm/).
  */
 
+/** @typedef {import("../../npm/index.js").EnhancedSense} EnhancedSense */
+/** A creature as the module writes it (only `id` is required). @typedef {import("../../npm/index.js").CreatureInput} Creature */
+/** @typedef {import("../../npm/index.js").Pair} Pair */
+/** @typedef {import("../../npm/index.js").Hider} Hider */
+/** The engine state, format version 2. @typedef {import("../../npm/index.js").State} EngineState */
+/** @typedef {import("../../npm/index.js").ViewEntry} ViewEntry */
+/** @typedef {import("../../npm/index.js").Modifiers} Modifiers */
 /**
- * @typedef {object} EnhancedSense
- * @property {string} sense       name matched against precautions, e.g. "blindsight"
- * @property {number} range       range in scene distance units, 0..=100000
- * @property {boolean} [targeting] gives the exact space (O10 does not apply)
+ * An engine event as the module builds it: an object with a camelCase
+ * `type` tag (npm's `Event` is the exact union; the module's events carry
+ * Foundry ids typed `string | null`, which the engine refuses by field).
+ * @typedef {{type: import("../../npm/index.js").EventType} & Record<string, any>} EngineEvent
  */
+/** @typedef {import("../../npm/index.js").Change} Change */
+/**
+ * A request as the module reads it: npm's `Request` union, flattened so
+ * `modifiers` can be read without narrowing on `kind` first.
+ * @typedef {import("../../npm/index.js").Request & {modifiers?: Modifiers, observer?: string}} Request
+ */
+/** @typedef {import("../../npm/index.js").LogEntry} LogEntry */
+/** @typedef {import("../../npm/index.js").Outcome} Outcome */
+/** @typedef {import("../../npm/index.js").Decision} Decision */
+/** @typedef {import("../../npm/index.js").KnockoutResult} KnockoutResult */
+/** @typedef {import("../../npm/index.js").HiddenAttackResult} HiddenAttackResult */
+/** @typedef {import("../../npm/index.js").Effects} Effects */
+/** @typedef {import("../../npm/index.js").HiddenFromChange} HiddenFromChange */
+/** @typedef {import("../../npm/index.js").Session} Session */
 
 /**
- * A creature (one token) as the engine sees it.
- * @typedef {object} Creature
- * @property {string} id                 the TokenDocument id
- * @property {string} [name]             shown in explanations
- * @property {string} [side]             allegiance; "neutral" or "" is allied with nobody
- * @property {number} [stealthSkill]     percentile: effective Furtivité %, 0..=500 (P1)
- * @property {number} [baseStealthSkill] percentile: base Furtivité %, 0..=500 (P8)
- * @property {number} [strength]         percentile: Force, 0..=1000 (P8)
- * @property {{visual?: number, auditory?: number, olfactory?: number}} [acuities] percentile: 0..=1000 each (P3)
- * @property {number} [stealthModifier]    opposed: seeded-roller modifier only
- * @property {number} [perceptionModifier] opposed: seeded-roller modifier only
- * @property {EnhancedSense[]} [enhancedSenses] opposed (O13)
- */
-
-/**
- * @typedef {object} Pair
- * @property {boolean} perceived
- * @property {string} reason        e.g. "acuity_comparison", "perception_check"
- * @property {boolean} clearView
- * @property {number | null} distance
- * @property {number | null} perceptionTotal
- * @property {boolean} checkPending
- * @property {boolean} exposed
- */
-
-/**
- * @typedef {object} Hider
- * @property {"hiding" | "revealed"} phase
- * @property {number | null} score
- * @property {number | null} heldTotal
- * @property {string[]} precautions
- * @property {Record<string, Pair>} pairs
- */
-
-/**
- * @typedef {object} EngineState
- * @property {number} version
- * @property {"percentile" | "opposed"} ruleset
- * @property {{showNumbersToPlayers: boolean, allowZeroLengthMovement: boolean, checkDie: number}} settings
- * @property {Record<string, Creature>} creatures
- * @property {Record<string, Hider>} hiders
- * @property {{attacker: string, target: string, attacks: number, firstHitZone: string | null}[]} surprises
- * @property {{active: boolean, round: number, turn: string | null, rolledThisTurn: string[]}} combat
- */
-
-/**
- * @typedef {{observer: string, clearView: boolean, distance?: number}} ViewEntry
- */
-
-/**
- * @typedef {{situation: string[], free: {label: string, value: number}[]}} Modifiers
- */
-
-/**
- * An engine event: an object with a camelCase `type` tag (event.rs).
- * @typedef {{type: string} & Record<string, any>} EngineEvent
- */
-
-/**
- * @typedef {object} Change
- * @property {"visibility" | "status"} kind
- * @property {string} [hider]
- * @property {string} [observer]
- * @property {boolean} [perceived]
- * @property {string} [token]
- * @property {"hidden" | "defenseless"} [status]
- * @property {boolean} [active]
- * @property {{turnEndOf: string}} [expires]
- */
-
-/**
- * @typedef {object} Request
- * @property {"perceptionCheck" | "stealthRoll"} kind
- * @property {string} hider
- * @property {string} [observer]
- * @property {Modifiers} [modifiers]
- * @property {string} clause
- */
-
-/**
- * @typedef {object} LogEntry
- * @property {string} clause
- * @property {"gm" | "public"} audience
- * @property {string} [hider]
- * @property {string} [observer]
- * @property {string} en
- * @property {string} fr
- */
-
-/**
- * @typedef {object} Outcome
- * @property {EngineState} state
- * @property {Change[]} changes
- * @property {Request[]} requests
- * @property {LogEntry[]} log
- */
-
-/**
- * @typedef {{allowed: boolean, clause: string, en: string, fr: string}} Decision
- */
-
-/**
- * @typedef {object} KnockoutResult
- * @property {boolean} allowed
- * @property {number} chance       base Furtivité, percent
- * @property {number} minutes      1 + floor(Force / 5)
- * @property {number | null} damage
- * @property {boolean | null} knockedOut
- * @property {string} clause
- * @property {string} en
- * @property {string} fr
- */
-
-/**
- * @typedef {{mode: "normal" | "disadvantage" | "miss", clause: string, en: string, fr: string}} HiddenAttackResult
- */
-
-/**
- * The wasm-bindgen exports of furtive-wasm (JSON in/out, errors with `code`).
+ * The npm package's wasm entry point as the module uses it (engine/browser.js,
+ * copied by scripts/build-foundry.sh): npm's result types; inputs as the
+ * module builds them (the engine checks every field and refuses by name).
  * @typedef {object} WasmEngine
  * @property {(config: object) => EngineState} createState
  * @property {(state: EngineState, event: EngineEvent) => Outcome} apply
@@ -139,11 +48,10 @@
  * @property {(state: EngineState, query: object) => KnockoutResult} knockout
  * @property {(state: EngineState, query: object) => Decision} canPickpocket
  * @property {(state: EngineState, query: object) => HiddenAttackResult} attackHidden
- * @property {(state: EngineState) => Record<string, string[]>} hiddenFrom
- * @property {(state: EngineState, requests: Request[], seed: number) => EngineEvent[]} rollRequests
- * @property {(state: EngineState, event: EngineEvent, seed: number) => Outcome} settle
- * @property {() => string[]} errorCodes
- * @property {() => {id: string, value: number}[]} situationModifiers
+ * @property {typeof import("../../npm/index.js").hiddenFrom} hiddenFrom
+ * @property {typeof import("../../npm/index.js").errorCodes} errorCodes
+ * @property {typeof import("../../npm/index.js").situationModifiers} situationModifiers
+ * @property {typeof import("../../npm/index.js").Session} Session
  */
 
 export {};

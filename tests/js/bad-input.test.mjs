@@ -181,5 +181,5 @@ test("wasm: init() with no argument reads the .wasm next to browser.js in Node",
     await furtive.init();
     console.log(furtive.backend, furtive.createState({ ruleset: "percentile" }).version);
   `);
-  assert.equal(output.trim(), "wasm 1");
+  assert.equal(output.trim(), "wasm 2");
 });

@@ -98,6 +98,132 @@ function errorRecord(error) {
 }
 
 /**
+ * The same calls through the `Session` class: the session keeps the state.
+ * `apply` and `settle` return what the free functions return (`{ state,
+ * changes, requests, log }`, the state from `snapshot()`), so one golden
+ * file serves both forms. Each call also checks what only a session has:
+ * `revision`, the `hiddenFrom` patch, and that a refused call changed
+ * nothing. Problems go to `problems`.
+ */
+function sessionCalls(api, problems) {
+  const outcome = (session, effects, before) => {
+    const state = session.snapshot();
+    if (effects.revision !== state.revision || session.revision !== state.revision) {
+      problems.push(`revision: effects say ${effects.revision}, session.revision ${session.revision}, snapshot ${state.revision}`);
+    }
+    // hiddenFromChanges patches the lookup built before into the one after.
+    const lookup = structuredClone(before);
+    for (const change of api.Session.hiddenFromChanges(effects)) {
+      const list = lookup[change.observer] ?? [];
+      const next = change.hidden ? [...new Set([...list, change.hider])].sort() : list.filter((id) => id !== change.hider);
+      if (next.length > 0) lookup[change.observer] = next;
+      else delete lookup[change.observer];
+    }
+    const after = session.hiddenFrom();
+    const sorted = (object) => JSON.stringify(Object.keys(object).sort().map((key) => [key, object[key]]));
+    if (sorted(lookup) !== sorted(after)) {
+      problems.push(`hiddenFromChanges: patched ${sorted(lookup)}, actual ${sorted(after)}`);
+    }
+    return { state, changes: effects.changes, requests: effects.requests, log: effects.log };
+  };
+  const changing = (session, call) => {
+    const before = session.snapshot();
+    const lookup = session.hiddenFrom();
+    try {
+      return outcome(session, call(), lookup);
+    } catch (error) {
+      if (JSON.stringify(session.snapshot()) !== JSON.stringify(before)) problems.push(`a refused call changed the session (${error?.code})`);
+      throw error;
+    }
+  };
+  return {
+    createState: (api, session, step) => api.Session.create(step.config),
+    apply: (api, session, step) => changing(session, () => session.apply(step.event)),
+    settle: (api, session, step) => changing(session, () => session.settle(step.event, step.seed)),
+    rollRequests: (api, session, step) => session.rollRequests(step.requests, step.seed),
+    perceives: (api, session, step) => session.perceives(step.query),
+    canLocate: (api, session, step) => session.canLocate(step.query),
+    canDefend: (api, session, step) => session.canDefend(step.query),
+    knockout: (api, session, step) => session.knockout(step.query),
+    canPickpocket: (api, session, step) => session.canPickpocket(step.query),
+    attackHidden: (api, session, step) => session.attackHidden(step.query),
+    parseScene: (api, session, step) => api.parseScene(step.scene),
+    clearView: (api, session, step) => api.clearView(step.scene, step.query),
+    clearViewMatrix: (api, session, step) => api.clearViewMatrix(step.scene, step.tokens),
+  };
+}
+
+/**
+ * Runs one vector through `Session` objects: `Session.create(config)`, then
+ * each step on that session, or on `Session.load(step.state)` when the step
+ * gives a state. Records the same `{ ok }` / `{ error }` list as
+ * {@link runVector}.
+ */
+export function runVectorInSession(api, vector) {
+  const recorded = [];
+  const failures = [];
+  const problems = [];
+  const calls = sessionCalls(api, problems);
+  let current = null;
+  if (vector.config !== undefined) {
+    try {
+      current = api.Session.create(vector.config);
+    } catch (error) {
+      failures.push(`config: Session.create failed with ${error?.code} (${error?.message})`);
+      return { recorded, failures };
+    }
+  }
+  vector.steps.forEach((step, index) => {
+    const at = `step ${index} (${step.call}, Session)`;
+    const explicit = Object.hasOwn(step, "state");
+    let value;
+    let error;
+    let ok = false;
+    let loaded = null;
+    try {
+      if (explicit) loaded = api.Session.load(step.state);
+      const result = calls[step.call](api, explicit ? loaded : current, step);
+      if (step.call === "createState") {
+        value = result.snapshot();
+        if (!explicit) {
+          current?.free();
+          current = result;
+        } else result.free();
+      } else value = result;
+      ok = true;
+    } catch (thrown) {
+      error = thrown;
+    } finally {
+      loaded?.free();
+    }
+    for (const problem of problems.splice(0)) failures.push(`${at}: ${problem}`);
+    if (ok) {
+      recorded.push({ ok: value });
+      const problem = plainDataProblem(value);
+      if (problem) failures.push(`${at}: result is not plain JSON data: ${problem}`);
+    } else {
+      recorded.push({ error: errorRecord(error) });
+      if (!(error instanceof Error) || typeof error.code !== "string") {
+        failures.push(`${at}: threw something that is not an Error with a string code: ${String(error)}`);
+      }
+    }
+    const expectError = step.expectError;
+    if (ok && Object.hasOwn(step, "expect")) {
+      const mismatch = subsetMismatch(step.expect, value);
+      if (mismatch) failures.push(`${at}: ${mismatch}`);
+    } else if (ok && expectError !== undefined) {
+      failures.push(`${at}: expected error ${expectError}, actual success`);
+    } else if (!ok && expectError !== undefined) {
+      if (error?.code !== expectError) failures.push(`${at}: expected error ${expectError}, actual error ${error?.code} (${error?.message})`);
+    } else if (!ok) {
+      failures.push(`${at}: expected success, actual error ${error?.code} (${error?.message})`);
+    }
+  });
+  current?.free();
+  return { recorded, failures };
+}
+
+/**
  * Runs one vector against `api` (the furtive module). Returns
  * `{ recorded, failures }`: one `{ ok }` / `{ error: { code, message } }` per
  * step, and the expectation failures, each naming its step.
@@ -162,13 +288,15 @@ export function runVector(api, vector) {
 }
 
 /**
- * Runs every vector; `vectors` is a list of parsed vector files. Returns one
- * `{ name, knownIssue, recorded, failures }` per vector.
+ * Runs every vector; `vectors` is a list of parsed vector files; `form` is
+ * `"functions"` (the free functions) or `"session"` (the `Session` class).
+ * Returns one `{ name, knownIssue, recorded, failures }` per vector.
  */
-export function runVectors(api, vectors) {
+export function runVectors(api, vectors, form = "functions") {
+  const run = form === "session" ? runVectorInSession : runVector;
   return vectors.map((vector) => ({
     name: vector.name,
     knownIssue: vector.knownIssue ?? null,
-    ...runVector(api, vector),
+    ...run(api, vector),
   }));
 }

@@ -118,7 +118,7 @@ const vectorsDir = new URL("tests/vectors/", REPO);
 const names = readdirSync(vectorsDir).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
 
 test("the checker itself refuses wrong shapes", () => {
-  const state = { version: 1, ruleset: "percentile", settings: { showNumbersToPlayers: false, allowZeroLengthMovement: true, checkDie: 20 }, creatures: {}, hiders: {}, surprises: [], combat: { active: false, round: 0, turn: null, rolledThisTurn: [] } };
+  const state = { version: 2, revision: 0, ruleset: "percentile", settings: { showNumbersToPlayers: false, allowZeroLengthMovement: true, checkDie: 20 }, creatures: {}, hiders: {}, surprises: [], combat: { active: false, round: 0, turn: null, rolledThisTurn: [] } };
   assert.equal(mismatch(state, RETURNS.createState, "$"), null);
   assert.match(mismatch({ ...state, extra: 1 }, RETURNS.createState, "$"), /\$\.extra: not declared/);
   assert.match(mismatch({ ...state, ruleset: "d20" }, RETURNS.createState, "$"), /\$\.ruleset/);

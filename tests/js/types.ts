@@ -14,16 +14,19 @@ import type {
   Scene,
   Config,
   Decision,
+  Effects,
   ErrorCode,
   Event,
   FurtiveError,
   HiddenAttackResult,
   HiddenFrom,
+  HiddenFromChange,
   KnockoutResult,
   LogEntry,
   Outcome,
   Pair,
   Request,
+  Session,
   SituationModifier,
   State,
 } from "furtive";
@@ -56,7 +59,7 @@ async function scenario(api: Api): Promise<void> {
     modifiers: { situation: ["dark"], free: [{ label: "fog", value: 10 }] },
   };
   const outcome: Outcome = api.apply(state, event);
-  const score: number | null = outcome.state.hiders["spy"].score;
+  const score: number | undefined = outcome.state.hiders["spy"].score;
   const pair: Pair | undefined = outcome.state.hiders["spy"].pairs["guard"];
   const perceived: boolean | undefined = pair?.perceived;
   for (const change of outcome.changes satisfies Change[]) {
@@ -124,6 +127,37 @@ async function scenario(api: Api): Promise<void> {
   void backend, version, score, perceived, audience, perceives, locate, defend, knockedOut, pocket, hiddenFromGuard, mode, next, codes;
 }
 
+// The Session class: the engine keeps the state.
+function sessions(api: Api, config: Config, state: State): void {
+  const session: Session = api.Session.create(config);
+  const loaded: Session = api.Session.load(state);
+  const effects: Effects = session.apply({ type: "enterStealth", hider: "spy", roll: 37 });
+  const all: Effects = session.applyAll([{ type: "stopHiding", hider: "spy" }, { type: "combatEnd" }]);
+  const settled: Effects = session.settle({ type: "combatEnd" }, 7);
+  const answers: Event[] = session.rollRequests(settled.requests, 3);
+  const revision: number = session.revision;
+  const patch: HiddenFromChange[] = api.Session.hiddenFromChanges(effects);
+  const hidden: boolean | undefined = patch[0]?.hidden;
+  const lookup: HiddenFrom = session.hiddenFrom();
+  const decision: Decision = session.perceives({ observer: "guard", hider: "spy" });
+  const locate: Decision = session.canLocate({ observer: "guard", hider: "spy" });
+  const defend: Decision = session.canDefend({ defender: "guard", target: "guard", attacker: "spy" });
+  const knock: KnockoutResult = session.knockout({ attacker: "spy", target: "guard", helmet: true });
+  const pocket: Decision = session.canPickpocket({ hider: "spy", target: "guard", held: false, visible: true });
+  const attack: HiddenAttackResult = loaded.attackHidden({ attacker: "orc", target: "rogue" });
+  const saved: State = session.snapshot();
+  const changes: Change[] = all.changes;
+  session.free();
+  loaded[Symbol.dispose]();
+  // @ts-expect-error: sessions come from Session.create or Session.load
+  new api.Session();
+  // @ts-expect-error: revision is read-only
+  session.revision = 3;
+  // @ts-expect-error: an event, not a state
+  session.apply(saved);
+  void answers, revision, hidden, lookup, decision, locate, defend, knock, pocket, attack, changes;
+}
+
 // init() accepts what the wasm backend can load from.
 async function loaders(): Promise<void> {
   await browserEntry.init();
@@ -151,4 +185,4 @@ function misuse(api: Api, state: State): void {
   void code;
 }
 
-void entries, scenario, loaders, misuse;
+void entries, scenario, sessions, loaders, misuse;

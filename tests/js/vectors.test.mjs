@@ -1,5 +1,7 @@
 // Runs every shared vector (tests/vectors/*.json, semantics in
-// tests/vectors/README.md) on the implementation FURTIVE_IMPL names, checks
+// tests/vectors/README.md) on the implementation FURTIVE_IMPL names, twice:
+// through the free functions and through the `Session` class (see
+// runner.mjs), checks
 // `expect` / `expectError`, and compares the recorded results deep-equal
 // with the golden files written by the Rust reference runner.
 //
@@ -34,7 +36,7 @@ async function runInChromium() {
         const api = await import("/npm/browser.js");
         const { runVectors } = await import("/tests/js/runner.mjs");
         await api.init();
-        return runVectors(api, vectors);
+        return { functions: runVectors(api, vectors, "functions"), session: runVectors(api, vectors, "session") };
       }, vectors);
       assert.deepEqual(page.furtiveErrors, [], "the page logged errors");
       return runs;
@@ -44,24 +46,29 @@ async function runInChromium() {
   }
 }
 
-const runs =
-  impl === "wasm-browser" ? await runInChromium() : runVectors(await loadNodeImpl(impl), vectors);
+async function runInNode() {
+  const api = await loadNodeImpl(impl);
+  return { functions: runVectors(api, vectors, "functions"), session: runVectors(api, vectors, "session") };
+}
+
+const forms = impl === "wasm-browser" ? await runInChromium() : await runInNode();
 
 test(`${impl}: tests/vectors holds vectors`, () => {
   assert.ok(vectors.length > 0, "no vector found");
-  assert.equal(runs.length, vectors.length);
+  assert.equal(forms.functions.length, vectors.length);
+  assert.equal(forms.session.length, vectors.length);
 });
 
 const known = [];
-for (const run of runs) {
-  test(`${impl}: ${run.name}`, () => {
+for (const [form, runs] of Object.entries(forms)) for (const run of runs) {
+  test(`${impl} (${form}): ${run.name}`, () => {
     assert.equal(run.name, names[runs.indexOf(run)], "vector `name` must equal its file name");
     if (run.knownIssue === null) {
       assert.deepEqual(run.failures, [], `expectations failed:\n  ${run.failures.join("\n  ")}`);
     } else if (run.failures.length === 0) {
       assert.fail("marked knownIssue but every expectation now holds; remove `knownIssue` and regenerate its golden");
     } else {
-      known.push(`${run.name} — ${run.knownIssue}\n    ${run.failures.join("\n    ")}`);
+      known.push(`${run.name} (${form}) — ${run.knownIssue}\n    ${run.failures.join("\n    ")}`);
     }
     assert.deepStrictEqual(run.recorded, golden(run.name), "recorded results differ from the golden file");
   });

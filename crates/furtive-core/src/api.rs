@@ -14,8 +14,14 @@ use crate::error::Error;
 use crate::event::Event;
 use crate::outcome::Request;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
+#[cfg(feature = "scene")]
 use crate::scene::{ClearViewQuery, Scene, Token};
 use crate::state::{Config, State};
+
+/// Reads the `state` argument: format version 1 (migrated) or 2.
+fn read_state(state: Value) -> Result<State, Error> {
+    crate::migrate::read_state("state", state)
+}
 
 /// Parses `value` as `T`; on failure, the path of the bad value inside
 /// `value` (`""` for `value` itself, `"a.b[2]"`) and serde's message.
@@ -66,9 +72,20 @@ pub fn parse_event(what: &str, value: Value) -> Result<Event, Error> {
     parse_tagged::<Event, crate::event::EventByName>(what, "type", value)
 }
 
+/// Parses the `events` argument of `applyAll`: an array of events; errors
+/// name `events[i].field`.
+pub fn parse_events(value: Value) -> Result<Vec<Event>, Error> {
+    let items: Vec<Value> = parse("events", value)?;
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| parse_event(&format!("events[{i}]"), item))
+        .collect()
+}
+
 /// Parses the `requests` argument of `rollRequests`: an array of
 /// `{"kind": ..., ...}`; errors name `requests[i].field`.
-fn parse_requests(value: Value) -> Result<Vec<Request>, Error> {
+pub fn parse_requests(value: Value) -> Result<Vec<Request>, Error> {
     let items: Vec<Value> = parse("requests", value)?;
     items
         .into_iter()
@@ -95,7 +112,9 @@ pub fn parse_json(argument: &str, text: &str) -> Result<Value, Error> {
     })
 }
 
-fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
+/// Serializes a result for the bindings; `invalid_input` naming `output`
+/// if it cannot be (never for the engine's own types).
+pub fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
     serde_json::to_value(value).map_err(|e| Error::InvalidInput {
         field: "output".into(),
         message: e.to_string(),
@@ -139,14 +158,14 @@ pub fn create_state(config: Value) -> Result<Value, Error> {
 
 /// `apply(state, event) -> Outcome`. See [`crate::apply`].
 pub fn apply(state: Value, event: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     let event = parse_event("event", event)?;
     to_json(&crate::apply(&state, event)?)
 }
 
 /// `perceives(state, { observer, hider }) -> Decision`.
 pub fn perceives(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::perceives(
         &state,
         &parse::<PairQuery>("query", query)?,
@@ -155,7 +174,7 @@ pub fn perceives(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `canLocate(state, { observer, hider }) -> Decision` (P5).
 pub fn can_locate(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::can_locate(
         &state,
         &parse::<PairQuery>("query", query)?,
@@ -164,7 +183,7 @@ pub fn can_locate(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `canDefend(state, { defender, target, attacker }) -> Decision` (P6).
 pub fn can_defend(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::can_defend(
         &state,
         &parse::<DefenseQuery>("query", query)?,
@@ -173,7 +192,7 @@ pub fn can_defend(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
 pub fn knockout(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::knockout(
         &state,
         &parse::<KnockoutQuery>("query", query)?,
@@ -182,7 +201,7 @@ pub fn knockout(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10).
 pub fn can_pickpocket(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::can_pickpocket(
         &state,
         &parse::<PickpocketQuery>("query", query)?,
@@ -191,7 +210,7 @@ pub fn can_pickpocket(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
 pub fn attack_hidden(state: Value, query: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::attack_hidden(
         &state,
         &parse::<HiddenAttackQuery>("query", query)?,
@@ -200,13 +219,14 @@ pub fn attack_hidden(state: Value, query: Value) -> Result<Value, Error> {
 
 /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): who does not perceive whom.
 pub fn hidden_from(state: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     to_json(&crate::query::hidden_from(&state)?)
 }
 
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
+#[cfg(feature = "roller")]
 pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     crate::engine::validate_state(&state)?;
     let requests = parse_requests(requests)?;
     to_json(&crate::roll_requests(
@@ -217,8 +237,9 @@ pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value
 }
 
 /// `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request.
+#[cfg(feature = "roller")]
 pub fn settle(state: Value, event: Value, seed: Value) -> Result<Value, Error> {
-    let state: State = parse("state", state)?;
+    let state = read_state(state)?;
     let event = parse_event("event", event)?;
     to_json(&crate::settle(&state, event, parse_seed(&seed)?)?)
 }
@@ -244,6 +265,7 @@ pub fn error_codes() -> Value {
 /// 0.7 layout) or a normalized scene, returned normalized (`furtiveScene: 1`).
 /// See [`crate::scene`]. Errors: `invalid_scene` naming the path
 /// (`walls[12].c`), `duplicate_token`.
+#[cfg(feature = "scene")]
 pub fn parse_scene(scene: Value) -> Result<Value, Error> {
     to_json(&Scene::from_value(scene)?)
 }
@@ -252,6 +274,7 @@ pub fn parse_scene(scene: Value) -> Result<Value, Error> {
 /// observer) has clear view of `to`, their distance in scene units, and the
 /// walls that decide it. Each end is `{tokenId}`, `{x, y}` (canvas pixels)
 /// or `{token: {x, y, width?, height?}}`; see [`crate::scene::SightEnd`].
+#[cfg(feature = "scene")]
 pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
     let scene = Scene::from_value(scene)?;
     let query: ClearViewQuery = parse("query", query)?;
@@ -263,6 +286,7 @@ pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
 /// `distance[i][j]` their centre distance in scene units. `tokens` is an
 /// array of `{id, x, y, width?, height?, elevation?}` (top-left in pixels,
 /// size in grid spaces); `null`/omitted uses the scene's own tokens.
+#[cfg(feature = "scene")]
 pub fn clear_view_matrix(scene: Value, tokens: Value) -> Result<Value, Error> {
     let scene = Scene::from_value(scene)?;
     if tokens.is_null() {

@@ -1,15 +1,16 @@
-//! The reducer: [`apply`] validates, clones, runs the ruleset, and diffs.
-//!
-//! Atomicity: the ruleset works on a clone and the clone is returned only on
-//! success, so a refused event never changes the caller's state.
+//! The reducer: [`run`] validates an event and dispatches it to the rules
+//! inside a [`Tx`]; [`crate::Session`] owns the transaction.
 
 use std::collections::BTreeSet;
 
 use crate::error::Error;
 use crate::event::{Event, ViewEntry};
+use crate::journal::{is_hidden, Tx};
 use crate::outcome::{Audience, Change, Expiry, LogEntry, Outcome, Request, Status};
+use crate::session::Session;
 use crate::state::{
-    Config, Creature, HiderPhase, Modifiers, Ruleset, State, TokenId, STATE_VERSION,
+    Attempt, Config, Creature, Hider, HiderPhase, Modifiers, Pair, PairReason, Ruleset, State,
+    TokenId, STATE_VERSION,
 };
 use crate::{opposed, percentile};
 
@@ -30,11 +31,11 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    fn new(state: &State) -> Self {
+    pub fn new(show_numbers: bool) -> Self {
         Ctx {
             log: Vec::new(),
             requests: Vec::new(),
-            show_numbers: state.settings.show_numbers_to_players,
+            show_numbers,
         }
     }
 
@@ -111,6 +112,7 @@ impl Ctx {
 pub fn create_state(config: Config) -> Result<State, Error> {
     let mut state = State {
         version: STATE_VERSION,
+        revision: 0,
         ruleset: config.ruleset,
         settings: config.settings,
         creatures: Default::default(),
@@ -131,59 +133,72 @@ pub fn create_state(config: Config) -> Result<State, Error> {
     Ok(state)
 }
 
-/// Applies one event to a state: the engine's reducer.
+/// Applies one event to a state: the engine's reducer, as a free function.
 ///
-/// Pure: the same state and event always give the same outcome. On error
-/// the input state is untouched (it is borrowed) and no outcome is returned.
+/// A thin wrapper over [`Session`]: loads (validates) a copy of `state`,
+/// applies `event`, and returns the new state with the effects. Pure: the
+/// same state and event always give the same outcome. On error the input
+/// state is untouched (it is borrowed) and no outcome is returned.
 ///
 /// Errors: every [`Error`] kind with a code; see `docs/api.md`.
 pub fn apply(state: &State, event: Event) -> Result<Outcome, Error> {
-    validate_state(state)?;
-    validate_event(state, &event)?;
-    let mut next = state.clone();
-    let mut ctx = Ctx::new(state);
-    match &event {
-        Event::UpsertCreature { creature } => upsert_creature(&mut next, creature, &mut ctx)?,
-        Event::TokenRemoved { token } => token_removed(&mut next, token, &mut ctx),
-        Event::StopHiding { hider } => stop_hiding(&mut next, hider, &mut ctx)?,
+    let mut session = Session::load(state.clone())?;
+    let effects = session.apply(event)?;
+    Ok(Outcome {
+        state: session.into_state(),
+        changes: effects.changes,
+        requests: effects.requests,
+        log: effects.log,
+    })
+}
+
+/// Runs one event inside a transaction: validation, then the rule. Every
+/// write goes through `tx`, so the caller can undo it.
+pub(crate) fn run(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
+    validate_event(tx, event)?;
+    match event {
+        Event::UpsertCreature { creature } => upsert_creature(tx, creature, ctx)?,
+        Event::TokenRemoved { token } => token_removed(tx, token, ctx),
+        Event::StopHiding { hider } => stop_hiding(tx, hider, ctx)?,
         Event::GmOverride {
             hider,
             observer,
             perceived,
-        } => gm_override(&mut next, hider, observer, *perceived, &mut ctx)?,
+        } => gm_override(tx, hider, observer, *perceived, ctx)?,
         Event::TurnStart { combatant, round } => {
-            turn_start(&mut next, combatant, *round);
-            match next.ruleset {
+            turn_start(tx, combatant, *round);
+            match tx.ruleset {
                 Ruleset::Percentile => {}
-                Ruleset::Opposed => opposed::turn_start(&mut next, combatant, &mut ctx),
+                Ruleset::Opposed => opposed::turn_start(tx, combatant, ctx),
             }
         }
         Event::TurnEnd { combatant } => {
-            turn_end(&mut next, combatant, &mut ctx);
+            turn_end(tx, combatant, ctx);
         }
         Event::RoundEnd { round } => {
-            next.combat.active = true;
-            next.combat.round = round.unwrap_or(next.combat.round).saturating_add(1);
+            let combat = tx.combat_mut();
+            combat.active = true;
+            combat.round = round.unwrap_or(combat.round).saturating_add(1);
         }
         Event::CombatEnd {} => {
-            if let Some(current) = next.combat.turn.clone() {
-                turn_end(&mut next, &current, &mut ctx);
+            if let Some(current) = tx.combat.turn.clone() {
+                turn_end(tx, &current, ctx);
             }
             // P6 / P9: a surprise still running (made outside combat, or by
             // a combatant whose turn is not the current one) ends with the
             // combat, and so does its attacker's surprise turn: everyone
             // perceives the attacker, as at the end of a surprise turn.
             // (Fix: the surprises used to be dropped without the P9 reveal.)
-            if next.ruleset == Ruleset::Percentile {
+            if tx.ruleset == Ruleset::Percentile {
                 let attackers: BTreeSet<TokenId> =
-                    next.surprises.iter().map(|s| s.attacker.clone()).collect();
+                    tx.surprises.iter().map(|s| s.attacker.clone()).collect();
                 for attacker in attackers {
-                    percentile::turn_end(&mut next, &attacker, &mut ctx);
+                    percentile::turn_end(tx, &attacker, ctx);
                 }
             }
-            next.combat = Default::default();
-            if !next.surprises.is_empty() {
-                next.surprises.clear();
+            *tx.combat_mut() = Default::default();
+            if !tx.surprises.is_empty() {
+                tx.surprises_mut().clear();
                 ctx.gm(
                     "P6",
                     None,
@@ -193,54 +208,49 @@ pub fn apply(state: &State, event: Event) -> Result<Outcome, Error> {
                 );
             }
         }
-        _ => match next.ruleset {
-            Ruleset::Percentile => percentile::apply(&mut next, &event, &mut ctx)?,
-            Ruleset::Opposed => opposed::apply(&mut next, &event, &mut ctx)?,
+        _ => match tx.ruleset {
+            Ruleset::Percentile => percentile::apply(tx, event, ctx)?,
+            Ruleset::Opposed => opposed::apply(tx, event, ctx)?,
         },
     }
-    let changes = diff(state, &next);
-    Ok(Outcome {
-        state: next,
-        changes,
-        requests: ctx.requests,
-        log: ctx.log,
-    })
+    Ok(())
 }
 
-fn turn_start(state: &mut State, combatant: &str, round: Option<u32>) {
-    state.combat.active = true;
+fn turn_start(tx: &mut Tx, combatant: &str, round: Option<u32>) {
+    let combat = tx.combat_mut();
+    combat.active = true;
     if let Some(round) = round {
-        state.combat.round = round;
-    } else if state.combat.round == 0 {
-        state.combat.round = 1;
+        combat.round = round;
+    } else if combat.round == 0 {
+        combat.round = 1;
     }
-    state.combat.turn = Some(combatant.to_owned());
-    state.combat.rolled_this_turn.clear();
-    if let Some(hider) = state.hiders.get_mut(combatant) {
-        hider.moved_this_turn = false;
+    combat.turn = Some(combatant.to_owned());
+    combat.rolled_this_turn.clear();
+    if tx.hiders.get(combatant).is_some_and(|h| h.moved_this_turn) {
+        if let Some(head) = tx.head_mut(combatant) {
+            *head.moved_this_turn = false;
+        }
     }
 }
 
-fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
-    match state.ruleset {
-        Ruleset::Percentile => percentile::turn_end(state, combatant, ctx),
-        Ruleset::Opposed => opposed::turn_end(state, combatant, ctx),
+fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+    match tx.ruleset {
+        Ruleset::Percentile => percentile::turn_end(tx, combatant, ctx),
+        Ruleset::Opposed => opposed::turn_end(tx, combatant, ctx),
     }
     // P9 / O7: the one-roll-a-turn record belongs to the current turn; the
     // end of another combatant's turn (late or stray) must not reset it.
     // (Fix: it used to be cleared by any turn end.)
-    if state.combat.turn.as_deref() == Some(combatant) {
-        state.combat.turn = None;
-        state.combat.rolled_this_turn.clear();
+    if tx.combat.turn.as_deref() == Some(combatant) {
+        let combat = tx.combat_mut();
+        combat.turn = None;
+        combat.rolled_this_turn.clear();
     }
 }
 
-fn upsert_creature(state: &mut State, creature: &Creature, ctx: &mut Ctx) -> Result<(), Error> {
+fn upsert_creature(tx: &mut Tx, creature: &Creature, ctx: &mut Ctx) -> Result<(), Error> {
     validate_creature("creature", creature)?;
-    let existed = state
-        .creatures
-        .insert(creature.id.clone(), creature.clone())
-        .is_some();
+    let existed = tx.insert_creature(creature.clone());
     ctx.gm(
         "B3",
         None,
@@ -264,27 +274,43 @@ fn upsert_creature(state: &mut State, creature: &Creature, ctx: &mut Ctx) -> Res
             }
         ),
     );
-    match state.ruleset {
-        Ruleset::Percentile => percentile::observer_updated(state, &creature.id, ctx),
-        Ruleset::Opposed => opposed::observer_updated(state, &creature.id, ctx),
+    match tx.ruleset {
+        Ruleset::Percentile => percentile::observer_updated(tx, &creature.id, ctx),
+        Ruleset::Opposed => opposed::observer_updated(tx, &creature.id, ctx),
     }
     Ok(())
 }
 
-fn token_removed(state: &mut State, token: &str, ctx: &mut Ctx) {
-    let label = label(state, token);
-    state.creatures.remove(token);
-    state.hiders.remove(token);
-    for hider in state.hiders.values_mut() {
-        hider.pairs.remove(token);
+fn token_removed(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
+    let label = label(tx, token);
+    tx.remove_creature(token);
+    tx.remove_hider(token);
+    let hiders: Vec<TokenId> = tx
+        .hiders
+        .iter()
+        .filter(|(_, h)| h.pairs.contains_key(token))
+        .map(|(id, _)| id.clone())
+        .collect();
+    for hider in hiders {
+        tx.remove_pair(&hider, token);
     }
-    state
+    if tx
         .surprises
-        .retain(|s| s.attacker != token && s.target != token);
-    if state.combat.turn.as_deref() == Some(token) {
-        state.combat.turn = None;
+        .iter()
+        .any(|s| s.attacker == token || s.target == token)
+    {
+        tx.surprises_mut()
+            .retain(|s| s.attacker != token && s.target != token);
     }
-    state.combat.rolled_this_turn.retain(|t| t != token);
+    if tx.combat.turn.as_deref() == Some(token)
+        || tx.combat.rolled_this_turn.iter().any(|t| t == token)
+    {
+        let combat = tx.combat_mut();
+        if combat.turn.as_deref() == Some(token) {
+            combat.turn = None;
+        }
+        combat.rolled_this_turn.retain(|t| t != token);
+    }
     ctx.gm(
         "B3",
         None,
@@ -294,13 +320,13 @@ fn token_removed(state: &mut State, token: &str, ctx: &mut Ctx) {
     );
 }
 
-fn stop_hiding(state: &mut State, hider: &str, ctx: &mut Ctx) -> Result<(), Error> {
-    if state.hiders.remove(hider).is_none() {
+fn stop_hiding(tx: &mut Tx, hider: &str, ctx: &mut Ctx) -> Result<(), Error> {
+    if !tx.remove_hider(hider) {
         return Err(Error::NotHiding {
             id: hider.to_owned(),
         });
     }
-    let label = label(state, hider);
+    let label = label(tx, hider);
     ctx.public(
         "B3",
         Some(hider),
@@ -312,21 +338,21 @@ fn stop_hiding(state: &mut State, hider: &str, ctx: &mut Ctx) -> Result<(), Erro
 }
 
 fn gm_override(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     observer: &str,
     perceived: bool,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let hider_label = label(state, hider);
-    let observer_label = label(state, observer);
-    let record = hiding_mut(state, hider)?;
-    let pair = record.pairs.entry(observer.to_owned()).or_insert_with(|| {
-        crate::state::Pair::new(perceived, crate::state::PairReason::GmOverride)
-    });
-    pair.perceived = perceived;
-    pair.reason = crate::state::PairReason::GmOverride;
-    pair.refresh_exposed();
+    let hider_label = label(tx, hider);
+    let observer_label = label(tx, observer);
+    require_hiding(tx, hider)?;
+    if let Some(pair) = tx.pair_entry(hider, observer, || {
+        Pair::new(perceived, PairReason::GmOverride)
+    }) {
+        pair.perceived = perceived;
+        pair.reason = PairReason::GmOverride;
+    }
     let (en, fr) = if perceived {
         ("perceives", "perçoit")
     } else {
@@ -343,11 +369,8 @@ fn gm_override(
 }
 
 /// The hider record of a token that is hiding, or `not_hiding`.
-pub(crate) fn hiding_mut<'a>(
-    state: &'a mut State,
-    hider: &str,
-) -> Result<&'a mut crate::state::Hider, Error> {
-    match state.hiders.get_mut(hider) {
+pub(crate) fn require_hiding<'a>(state: &'a State, hider: &str) -> Result<&'a Hider, Error> {
+    match state.hiders.get(hider) {
         Some(record) if record.phase == HiderPhase::Hiding => Ok(record),
         _ => Err(Error::NotHiding {
             id: hider.to_owned(),
@@ -357,27 +380,24 @@ pub(crate) fn hiding_mut<'a>(
 
 /// A token's display name, or its id.
 pub(crate) fn label(state: &State, id: &str) -> String {
-    state
-        .creatures
-        .get(id)
-        .map(|c| c.label().to_owned())
-        .unwrap_or_else(|| id.to_owned())
+    label_ref(state, id).to_owned()
+}
+
+/// A token's display name, or its id, borrowed.
+pub(crate) fn label_ref<'a>(state: &'a State, id: &'a str) -> &'a str {
+    state.creatures.get(id).map_or(id, |c| c.label())
 }
 
 /// Updates the stored clear view and distance of the pairs named in `view`.
-/// Pairs for observers without one yet are created with `default_perceived`.
+/// Pairs for observers without one yet are created with `new_pair`.
 pub(crate) fn record_view(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     view: &[ViewEntry],
-    new_pair: impl Fn(&str) -> crate::state::Pair,
+    new_pair: impl Fn() -> Pair,
 ) {
-    if let Some(record) = state.hiders.get_mut(hider) {
-        for entry in view {
-            let pair = record
-                .pairs
-                .entry(entry.observer.clone())
-                .or_insert_with(|| new_pair(&entry.observer));
+    for entry in view {
+        if let Some(pair) = tx.pair_entry(hider, &entry.observer, &new_pair) {
             pair.clear_view = entry.clear_view;
             pair.distance = entry.distance;
         }
@@ -405,26 +425,19 @@ pub(crate) fn check_roll_allowed(state: &State, hider: &str, clause: &str) -> Re
 }
 
 /// Marks the hider's roll for this combat turn (P9, O7).
-pub(crate) fn note_roll(state: &mut State, hider: &str) {
-    if state.combat.active && !state.combat.rolled_this_turn.iter().any(|t| t == hider) {
-        state.combat.rolled_this_turn.push(hider.to_owned());
+pub(crate) fn note_roll(tx: &mut Tx, hider: &str) {
+    if tx.combat.active && !tx.combat.rolled_this_turn.iter().any(|t| t == hider) {
+        tx.combat_mut().rolled_this_turn.push(hider.to_owned());
     }
-}
-
-/// Whether the token shows the `hidden` status: hiding, and unperceived by
-/// at least one observer still in the scene.
-pub(crate) fn is_hidden(state: &State, token: &str) -> bool {
-    state.hiders.get(token).is_some_and(|h| {
-        h.phase == HiderPhase::Hiding
-            && h.pairs
-                .iter()
-                .any(|(observer, pair)| !pair.perceived && state.creatures.contains_key(observer))
-    })
 }
 
 /// Every visible difference between two states, in a stable order:
 /// visibility changes by hider then observer, then status changes by token.
-pub(crate) fn diff(before: &State, after: &State) -> Vec<Change> {
+///
+/// A full comparison, O(table size): [`Session::apply`] finds the same
+/// changes from the slots an event touched; this is the reference it is
+/// tested against, and a tool for callers holding two snapshots.
+pub fn diff(before: &State, after: &State) -> Vec<Change> {
     let mut changes = Vec::new();
     let hiders: BTreeSet<&TokenId> = before.hiders.keys().chain(after.hiders.keys()).collect();
     for hider in &hiders {
@@ -616,39 +629,54 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
     }
     for (id, hider) in &state.hiders {
         let field = format!("hiders.{id}");
-        if let Some(score) = hider.score {
-            check_range(
-                &format!("{field}.score"),
-                score,
-                -100 * MAX_VALUE,
-                100 * MAX_VALUE,
-            )?;
-        }
-        if let Some(total) = hider.held_total {
-            check_range(&format!("{field}.heldTotal"), total, -MAX_VALUE, MAX_VALUE)?;
-        }
-        if let Some(d100) = hider.d100 {
-            check_range(&format!("{field}.d100"), d100.into(), 1, 100)?;
-        }
-        validate_modifiers(&format!("{field}.modifiers"), &hider.modifiers)?;
-        if let Some(pending) = &hider.pending_modifiers {
-            validate_modifiers(&format!("{field}.pendingModifiers"), pending)?;
-        }
-        if hider.penalties.len() > 10_000 {
-            return Err(Error::out_of_range(
-                format!("{field}.penalties.length"),
-                hider.penalties.len(),
-                0,
-                10_000,
-            ));
-        }
-        for (i, p) in hider.penalties.iter().enumerate() {
-            check_range(
-                &format!("{field}.penalties[{i}].amount"),
-                p.amount,
-                0,
-                5 * i64::from(MAX_HITS),
-            )?;
+        match &hider.attempt {
+            Attempt::Percentile(attempt) if state.ruleset == Ruleset::Percentile => {
+                check_range(
+                    &format!("{field}.score"),
+                    attempt.score,
+                    -100 * MAX_VALUE,
+                    100 * MAX_VALUE,
+                )?;
+                check_range(&format!("{field}.d100"), attempt.d100.into(), 1, 100)?;
+                validate_modifiers(&format!("{field}.modifiers"), &attempt.modifiers)?;
+                if let Some(pending) = &attempt.pending_modifiers {
+                    validate_modifiers(&format!("{field}.pendingModifiers"), pending)?;
+                }
+            }
+            Attempt::Opposed(attempt) if state.ruleset == Ruleset::Opposed => {
+                check_range(
+                    &format!("{field}.heldTotal"),
+                    attempt.held_total,
+                    -MAX_VALUE,
+                    MAX_VALUE,
+                )?;
+                if attempt.penalties.len() > 10_000 {
+                    return Err(Error::out_of_range(
+                        format!("{field}.penalties.length"),
+                        attempt.penalties.len(),
+                        0,
+                        10_000,
+                    ));
+                }
+                for (i, p) in attempt.penalties.iter().enumerate() {
+                    check_range(
+                        &format!("{field}.penalties[{i}].amount"),
+                        p.amount,
+                        0,
+                        5 * i64::from(MAX_HITS),
+                    )?;
+                }
+            }
+            other => {
+                return Err(Error::InvalidInput {
+                    field: field.clone(),
+                    message: format!(
+                        "a `{}` attempt in a `{}` state",
+                        other.ruleset().name(),
+                        state.ruleset.name()
+                    ),
+                })
+            }
         }
         for (observer, pair) in &hider.pairs {
             if let Some(total) = pair.perception_total {
@@ -682,12 +710,17 @@ fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {
     }
 }
 
+/// Field names are formatted only for the entry at fault.
 fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), Error> {
     for (i, entry) in view.iter().enumerate() {
-        known(state, &format!("view[{i}].observer"), &entry.observer)?;
-        distinct(&format!("view[{i}].observer"), &entry.observer, hider)?;
+        if !state.creatures.contains_key(&entry.observer) || entry.observer == hider {
+            known(state, &format!("view[{i}].observer"), &entry.observer)?;
+            distinct(&format!("view[{i}].observer"), &entry.observer, hider)?;
+        }
         if let Some(distance) = entry.distance {
-            check_distance(&format!("view[{i}].distance"), distance)?;
+            if !distance.is_finite() || !(0.0..=MAX_DISTANCE).contains(&distance) {
+                check_distance(&format!("view[{i}].distance"), distance)?;
+            }
         }
     }
     Ok(())

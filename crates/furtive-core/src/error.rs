@@ -32,7 +32,7 @@ pub enum Error {
 
     /// The state was written by another version of the engine.
     #[error(
-        "version: state version {found} is not supported (this engine reads version {supported})"
+        "version: state version {found} is not supported (this engine reads versions 1 to {supported})"
     )]
     UnsupportedVersion { found: u32, supported: u32 },
 

@@ -1,8 +1,10 @@
 //! # furtive-core
 //!
-//! Furtive's stealth rules engine, pure Rust: a reducer
-//! `apply(&State, Event) -> Result<Outcome, Error>` over plain serializable
-//! data, for two rulesets:
+//! Furtive's stealth rules engine, pure Rust: a [`Session`] that keeps the
+//! state and applies events in place (`Session::apply(Event) -> Effects`,
+//! cost following the event), and the reducer
+//! `apply(&State, Event) -> Result<Outcome, Error>` built on it, over plain
+//! serializable data, for two rulesets:
 //!
 //! - `percentile` ([`percentile`], clauses P1-P11): a d100 stealth score
 //!   against each observer's acuity sum;
@@ -14,30 +16,47 @@
 //! caller's back: it returns [`Request`]s, and [`Roller`] answers them from
 //! a seed for callers without dice (B4). [`scene`] reads Foundry Scene
 //! exports and computes clear view and distances between tokens for callers
-//! without a canvas. [`api`] is the JSON facade the napi and wasm bindings
-//! call.
+//! without a canvas. [`api`] and [`api_session`] are the JSON facade the
+//! napi and wasm bindings call, and [`for_each_export!`] the one list of
+//! what they export ([`exports`]).
+//!
+//! Cargo features, both on by default: `scene` (the scene reader and clear
+//! view) and `roller` (the seeded roller: `settle`, `roll_requests`). The
+//! Foundry module's wasm is built without them.
 
 pub mod api;
+pub mod api_session;
 mod engine;
 pub mod error;
 pub mod event;
+pub mod exports;
+// Savepoints serve `settle` only (feature `roller`).
+#[cfg_attr(not(feature = "roller"), allow(dead_code))]
+mod journal;
+pub mod migrate;
 pub mod opposed;
 pub mod outcome;
 pub mod percentile;
 pub mod query;
+#[cfg(feature = "roller")]
 pub mod roller;
+#[cfg(feature = "scene")]
 pub mod scene;
+pub mod session;
 pub mod state;
 mod tagged;
 
-pub use engine::{apply, create_state, validate_state};
+pub use engine::{apply, create_state, diff, validate_state};
 pub use error::{Error, ErrorInfo};
 pub use event::{Event, ViewEntry};
 pub use outcome::{Audience, Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
+#[cfg(feature = "roller")]
 pub use roller::{roll_requests, settle, Roller};
+#[cfg(feature = "scene")]
 pub use scene::{ClearViewMatrix, Point, Scene, SightIndex, SightLine};
+pub use session::{Effects, HiddenFromChange, Session};
 pub use state::{
-    Acuities, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone, Modifiers,
-    Pair, PairReason, Penalty, PenaltyScope, Ruleset, Settings, SituationModifier, State, Surprise,
-    TokenId, STATE_VERSION,
+    Acuities, Attempt, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone,
+    Modifiers, OpposedAttempt, Pair, PairReason, Penalty, PenaltyScope, PercentileAttempt, Ruleset,
+    Settings, SituationModifier, State, Surprise, TokenId, STATE_VERSION,
 };

@@ -9,15 +9,17 @@
 use crate::engine::{self, Ctx};
 use crate::error::Error;
 use crate::event::{Event, ViewEntry};
+use crate::journal::Tx;
 use crate::outcome::Request;
 use crate::state::{
-    EnhancedSense, Hider, HiderPhase, Pair, PairReason, Penalty, PenaltyScope, State,
+    Attempt, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
+    PenaltyScope, State,
 };
 
 /// O8 and O11: each noisy attack instance or damaging hit costs 5.
 pub const PENALTY_PER_HIT: i64 = 5;
 
-pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
+pub(crate) fn apply(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
     match event {
         Event::EnterStealth {
             hider,
@@ -27,27 +29,18 @@ pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(
             precautions,
             view,
             ..
-        } => enter_stealth(
-            state,
-            hider,
-            *roll,
-            *moved,
-            *sprinting,
-            precautions,
-            view,
-            ctx,
-        ),
-        Event::ViewChanged { hider, moved, view } => view_changed(state, hider, *moved, view, ctx),
+        } => enter_stealth(tx, hider, *roll, *moved, *sprinting, precautions, view, ctx),
+        Event::ViewChanged { hider, moved, view } => view_changed(tx, hider, *moved, view, ctx),
         Event::PerceptionRolled {
             hider,
             observer,
             total,
-        } => perception_rolled(state, hider, observer, *total, ctx),
+        } => perception_rolled(tx, hider, observer, *total, ctx),
         Event::PointOut {
             hider,
             observer,
             allies,
-        } => point_out(state, hider, observer, allies, ctx),
+        } => point_out(tx, hider, observer, allies, ctx),
         Event::Attack {
             attacker,
             target,
@@ -62,15 +55,15 @@ pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(
                     ruleset: "opposed".into(),
                 });
             }
-            attack(state, attacker, target, *noisy, *hits, *area, ctx)
+            attack(tx, attacker, target, *noisy, *hits, *area, ctx)
         }
         Event::DamageTaken {
             target,
             attacker,
             hits,
-        } => damage_taken(state, target, attacker, *hits, ctx),
+        } => damage_taken(tx, target, attacker, *hits, ctx),
         Event::Sprint { token } => {
-            sprint(state, token, ctx);
+            sprint(tx, token, ctx);
             Ok(())
         }
         Event::ModifiersChanged { .. } => Err(Error::WrongRuleset {
@@ -85,11 +78,14 @@ pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(
 /// O6: the held total as `observer` faces it: held total minus every
 /// penalty that applies to that observer.
 pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
+    let Some(attempt) = hider.attempt.opposed() else {
+        return 0;
+    };
     let side = state.creatures.get(observer).map(|c| c.side.as_str());
-    hider
+    attempt
         .penalties
         .iter()
-        .fold(hider.held_total.unwrap_or(0), |total, penalty| {
+        .fold(attempt.held_total, |total, penalty| {
             let applies = match &penalty.scope {
                 PenaltyScope::All {} => true,
                 PenaltyScope::AlliesOf {
@@ -132,10 +128,11 @@ pub fn uncountered_sense<'a>(
         .iter()
         .find(|sense| {
             distance <= sense.range
-                && !hider
-                    .precautions
-                    .iter()
-                    .any(|p| p.eq_ignore_ascii_case(&sense.sense))
+                && !hider.attempt.opposed().is_some_and(|a| {
+                    a.precautions
+                        .iter()
+                        .any(|p| p.eq_ignore_ascii_case(&sense.sense))
+                })
         })
 }
 
@@ -150,10 +147,9 @@ enum Trigger {
 /// Re-decides one pair after its view, the total or the penalties changed:
 /// O13 senses, then the stored check (O4/O6), then a new check if the
 /// observer has clear view and never rolled (O4). Perceived pairs stay
-/// perceived. Keeps `exposed` (O5) in step.
-fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
-    let hider_label = engine::label(state, hider);
-    let observer_label = engine::label(state, observer);
+/// perceived. Writes only a pair that changes.
+fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
+    let state: &State = tx.state();
     let Some(record) = state.hiders.get(hider) else {
         return;
     };
@@ -163,20 +159,18 @@ fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, 
     if pair.perceived {
         return;
     }
-    let effective = effective_total(state, record, observer);
-    let sense = uncountered_sense(state, record, observer, pair.distance).cloned();
     let stored = pair.perception_total;
+    let distance = pair.distance;
     let needs_check = pair.clear_view && stored.is_none() && !pair.check_pending;
-    let Some(record) = state.hiders.get_mut(hider) else {
+    let sense = uncountered_sense(state, record, observer, distance);
+    if sense.is_none() && !needs_check && stored.is_none() {
+        // Nothing decides this pair yet: out of view, never checked.
         return;
-    };
-    let Some(pair) = record.pairs.get_mut(observer) else {
-        return;
-    };
+    }
+    let hider_label = engine::label_ref(state, hider);
+    let observer_label = engine::label_ref(state, observer);
+    let effective = effective_total(state, record, observer);
     if let Some(sense) = sense {
-        pair.perceived = true;
-        pair.reason = PairReason::EnhancedSense;
-        pair.exposed = false;
         let kind_en = if sense.targeting {
             "targeting"
         } else {
@@ -191,23 +185,24 @@ fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, 
             "O13",
             Some(hider),
             Some(observer),
-            format!("{observer_label} perceives {hider_label} with {} ({kind_en}, range {}, distance {}), no precaution against it: no roll (O13).", sense.sense, sense.range, scene_units(pair.distance.unwrap_or_default())),
-            format!("{observer_label} perçoit {hider_label} par {} ({kind_fr}, portée {}, distance {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range, scene_units(pair.distance.unwrap_or_default())),
+            format!("{observer_label} perceives {hider_label} with {} ({kind_en}, range {}, distance {}), no precaution against it: no roll (O13).", sense.sense, sense.range, scene_units(distance.unwrap_or_default())),
+            format!("{observer_label} perçoit {hider_label} par {} ({kind_fr}, portée {}, distance {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range, scene_units(distance.unwrap_or_default())),
             format!("{observer_label} senses {hider_label}."),
             format!("{observer_label} détecte {hider_label}."),
         );
+        if let Some(pair) = tx.pair_mut(hider, observer) {
+            pair.perceived = true;
+            pair.reason = PairReason::EnhancedSense;
+        }
         return;
     }
     if let Some(total) = stored {
         if total >= effective {
-            pair.perceived = true;
-            pair.exposed = false;
             let (clause, reason) = match trigger {
                 Trigger::View => ("O4", PairReason::PerceptionCheck),
                 Trigger::Penalty => ("O6", PairReason::Penalty),
                 Trigger::FreshRoll => ("O7", PairReason::PerceptionCheck),
             };
-            pair.reason = reason;
             ctx.both(
                 clause,
                 Some(hider),
@@ -217,11 +212,14 @@ fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, 
                 format!("{observer_label} spots {hider_label}."),
                 format!("{observer_label} repère {hider_label}."),
             );
+            if let Some(pair) = tx.pair_mut(hider, observer) {
+                pair.perceived = true;
+                pair.reason = reason;
+            }
             return;
         }
     }
     if needs_check {
-        pair.check_pending = true;
         ctx.requests.push(Request::PerceptionCheck {
             hider: hider.to_owned(),
             observer: observer.to_owned(),
@@ -234,8 +232,10 @@ fn reevaluate(state: &mut State, hider: &str, observer: &str, trigger: Trigger, 
             format!("{observer_label} comes into clear view of {hider_label}: immediate Perception check against {effective} (O4)."),
             format!("{observer_label} a {hider_label} en vue dégagée : test de Perception immédiat contre {effective} (O4)."),
         );
+        if let Some(pair) = tx.pair_mut(hider, observer) {
+            pair.check_pending = true;
+        }
     }
-    pair.refresh_exposed();
 }
 
 fn observers_of(state: &State, hider: &str) -> Vec<String> {
@@ -249,7 +249,7 @@ fn observers_of(state: &State, hider: &str) -> Vec<String> {
 /// O1, O2, O7, O12, O13: a Stealth check is rolled and held.
 #[allow(clippy::too_many_arguments)]
 fn enter_stealth(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     total: i64,
     moved: bool,
@@ -263,7 +263,7 @@ fn enter_stealth(
             id: hider.to_owned(),
         });
     }
-    if !moved && !state.settings.allow_zero_length_movement {
+    if !moved && !tx.settings.allow_zero_length_movement {
         return Err(Error::MovementRequired {
             id: hider.to_owned(),
         });
@@ -276,34 +276,39 @@ fn enter_stealth(
             engine::MAX_VALUE,
         ));
     }
-    engine::check_roll_allowed(state, hider, "O7")?;
-    let label = engine::label(state, hider);
-    let observers: Vec<String> = state
-        .creatures
-        .keys()
-        .filter(|id| id.as_str() != hider)
-        .cloned()
-        .collect();
+    engine::check_roll_allowed(tx, hider, "O7")?;
+    let label = engine::label(tx, hider);
 
-    let fresh_roll = state
+    let fresh_roll = tx
         .hiders
         .get(hider)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
     if fresh_roll {
         // O7: the new total replaces the held one and clears every penalty;
         // observers that perceive keep perceiving.
-        if let Some(record) = state.hiders.get_mut(hider) {
-            record.held_total = Some(total);
-            record.penalties.clear();
-            record.precautions = precautions.to_vec();
-            for observer in &observers {
-                record
-                    .pairs
-                    .entry(observer.clone())
-                    .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
-            }
+        if let Some(attempt) = tx
+            .head_mut(hider)
+            .and_then(|head| head.attempt.opposed_mut())
+        {
+            attempt.held_total = total;
+            attempt.penalties.clear();
+            attempt.precautions = precautions.to_vec();
         }
-        engine::record_view(state, hider, view, |_| {
+        let missing: Vec<String> = match tx.hiders.get(hider) {
+            Some(record) => tx
+                .creatures
+                .keys()
+                .filter(|id| id.as_str() != hider && !record.pairs.contains_key(id.as_str()))
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        for observer in missing {
+            tx.pair_entry(hider, &observer, || {
+                Pair::new(false, PairReason::NotInViewAtEntry)
+            });
+        }
+        engine::record_view(tx, hider, view, || {
             Pair::new(false, PairReason::NotInViewAtEntry)
         });
         ctx.both(
@@ -315,27 +320,36 @@ fn enter_stealth(
             format!("{label} tries to stay hidden."),
             format!("{label} tente de rester caché."),
         );
-        for observer in observers_of(state, hider) {
-            reevaluate(state, hider, &observer, Trigger::FreshRoll, ctx);
+        for observer in observers_of(tx, hider) {
+            reevaluate(tx, hider, &observer, Trigger::FreshRoll, ctx);
         }
-        engine::note_roll(state, hider);
+        engine::note_roll(tx, hider);
         return Ok(());
     }
 
-    let mut record = Hider::new();
-    record.held_total = Some(total);
-    record.precautions = precautions.to_vec();
+    let mut record = Hider::new(Attempt::Opposed(OpposedAttempt {
+        held_total: total,
+        penalties: Vec::new(),
+        precautions: precautions.to_vec(),
+    }));
     record.moved_this_turn = moved;
-    for observer in &observers {
-        record.pairs.insert(
-            observer.clone(),
-            Pair::new(false, PairReason::NotInViewAtEntry),
-        );
+    let state: &State = tx.state();
+    for observer in state.creatures.keys() {
+        if observer != hider {
+            record.pairs.insert(
+                observer.clone(),
+                Pair::new(false, PairReason::NotInViewAtEntry),
+            );
+        }
     }
-    state.hiders.insert(hider.to_owned(), record);
-    engine::record_view(state, hider, view, |_| {
-        Pair::new(false, PairReason::NotInViewAtEntry)
-    });
+    for entry in view {
+        let pair = record
+            .pairs
+            .entry(entry.observer.clone())
+            .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+        pair.clear_view = entry.clear_view;
+        pair.distance = entry.distance;
+    }
     ctx.both(
         "O1",
         Some(hider),
@@ -345,47 +359,29 @@ fn enter_stealth(
         format!("{label} tries to hide."),
         format!("{label} tente de se cacher."),
     );
-    for observer in observers {
-        let observer_label = engine::label(state, &observer);
-        let Some(record) = state.hiders.get(hider) else {
+    let mut decided: Vec<(String, PairReason)> = Vec::new();
+    for (observer, creature) in &state.creatures {
+        let Some(pair) = record.pairs.get(observer.as_str()) else {
             continue;
         };
-        let Some(pair) = record.pairs.get(&observer) else {
-            continue;
-        };
+        let observer_label = creature.label();
         if pair.clear_view {
-            if let Some(pair) = state
-                .hiders
-                .get_mut(hider)
-                .and_then(|h| h.pairs.get_mut(&observer))
-            {
-                pair.perceived = true;
-                pair.reason = PairReason::WatchedAtEntry;
-            }
+            decided.push((observer.clone(), PairReason::WatchedAtEntry));
             ctx.both(
                 "O2",
                 Some(hider),
-                Some(&observer),
+                Some(observer),
                 format!("{observer_label} has {label} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."),
                 format!("{observer_label} a {label} en vue dégagée au moment où il se cache : le perçoit, sans jet ; la tentative échoue contre lui (O2)."),
                 format!("{observer_label} watches {label} hide."),
                 format!("{observer_label} voit {label} se cacher."),
             );
-        } else if let Some(sense) =
-            uncountered_sense(state, record, &observer, pair.distance).cloned()
-        {
-            if let Some(pair) = state
-                .hiders
-                .get_mut(hider)
-                .and_then(|h| h.pairs.get_mut(&observer))
-            {
-                pair.perceived = true;
-                pair.reason = PairReason::EnhancedSense;
-            }
+        } else if let Some(sense) = uncountered_sense(state, &record, observer, pair.distance) {
+            decided.push((observer.clone(), PairReason::EnhancedSense));
             ctx.both(
                 "O13",
                 Some(hider),
-                Some(&observer),
+                Some(observer),
                 format!("{observer_label} perceives {label} with {} (range {}), no precaution against it: no roll (O13).", sense.sense, sense.range),
                 format!("{observer_label} perçoit {label} par {} (portée {}), sans précaution contre ce sens : pas de jet (O13).", sense.sense, sense.range),
                 format!("{observer_label} senses {label}."),
@@ -395,66 +391,67 @@ fn enter_stealth(
             ctx.gm(
                 "O2",
                 Some(hider),
-                Some(&observer),
+                Some(observer),
                 format!("{observer_label} has no clear view of {label} at entry: starts unperceiving (O2)."),
                 format!("{observer_label} n'a pas {label} en vue dégagée au moment où il se cache : ne le perçoit pas (O2)."),
             );
         }
     }
-    engine::note_roll(state, hider);
+    for (observer, reason) in decided {
+        if let Some(pair) = record.pairs.get_mut(&observer) {
+            pair.perceived = true;
+            pair.reason = reason;
+        }
+    }
+    tx.insert_hider(hider, record);
+    engine::note_roll(tx, hider);
     Ok(())
 }
 
 /// O4, O5, O13: clear view changed.
 fn view_changed(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     moved: bool,
     view: &[ViewEntry],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let record = engine::hiding_mut(state, hider)?;
-    record.moved_this_turn |= moved;
-    engine::record_view(state, hider, view, |_| {
+    engine::require_hiding(tx, hider)?;
+    if moved {
+        if let Some(head) = tx.head_mut(hider) {
+            *head.moved_this_turn = true;
+        }
+    }
+    engine::record_view(tx, hider, view, || {
         Pair::new(false, PairReason::NotInViewAtEntry)
     });
     for entry in view {
-        reevaluate(state, hider, &entry.observer, Trigger::View, ctx);
-        if let Some(pair) = state
-            .hiders
-            .get_mut(hider)
-            .and_then(|h| h.pairs.get_mut(&entry.observer))
-        {
-            pair.refresh_exposed();
-        }
+        reevaluate(tx, hider, &entry.observer, Trigger::View, ctx);
     }
     Ok(())
 }
 
 /// O4 / O9: the answer to a Perception check; stored for the pair.
 fn perception_rolled(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     observer: &str,
     total: i64,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let hider_label = engine::label(state, hider);
-    let observer_label = engine::label(state, observer);
-    engine::hiding_mut(state, hider)?;
-    let record = state.hiders.get(hider).ok_or_else(|| Error::NotHiding {
-        id: hider.to_owned(),
-    })?;
-    let effective = effective_total(state, record, observer);
-    let record = engine::hiding_mut(state, hider)?;
-    let pair = record
-        .pairs
-        .entry(observer.to_owned())
-        .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+    let hider_label = engine::label(tx, hider);
+    let observer_label = engine::label(tx, observer);
+    let record = engine::require_hiding(tx, hider)?;
+    let effective = effective_total(tx, record, observer);
     // O4: a stored result is never rolled again in this stealth attempt;
     // only a requested check (O9 sets `check_pending`) replaces it. (Fix: an
     // unrequested second check used to overwrite the stored result.)
-    if let Some(stored) = pair.perception_total.filter(|_| !pair.check_pending) {
+    if let Some(stored) = record
+        .pairs
+        .get(observer)
+        .filter(|p| !p.check_pending)
+        .and_then(|p| p.perception_total)
+    {
         ctx.gm(
             "O4",
             Some(hider),
@@ -464,6 +461,11 @@ fn perception_rolled(
         );
         return Ok(());
     }
+    let Some(pair) = tx.pair_entry(hider, observer, || {
+        Pair::new(false, PairReason::NotInViewAtEntry)
+    }) else {
+        return Ok(());
+    };
     pair.perception_total = Some(total);
     pair.check_pending = false;
     if pair.perceived {
@@ -476,10 +478,9 @@ fn perception_rolled(
         );
         return Ok(());
     }
+    pair.reason = PairReason::PerceptionCheck;
     if total >= effective {
         pair.perceived = true;
-        pair.reason = PairReason::PerceptionCheck;
-        pair.exposed = false;
         ctx.both(
             "O4",
             Some(hider),
@@ -490,8 +491,6 @@ fn perception_rolled(
             format!("{observer_label} repère {hider_label}."),
         );
     } else {
-        pair.reason = PairReason::PerceptionCheck;
-        pair.refresh_exposed();
         ctx.gm(
             "O4",
             Some(hider),
@@ -505,40 +504,44 @@ fn perception_rolled(
 
 /// O3: an observer that perceives the hider points it out to allies.
 fn point_out(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     observer: &str,
     allies: &[String],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    engine::hiding_mut(state, hider)?;
-    if !state.perceives(observer, hider) {
+    engine::require_hiding(tx, hider)?;
+    if !tx.perceives(observer, hider) {
         return Err(Error::ObserverDoesNotPerceive {
             observer: observer.to_owned(),
             hider: hider.to_owned(),
         });
     }
     for ally in allies {
-        if !state.allied(observer, ally) {
+        if !tx.allied(observer, ally) {
             return Err(Error::NotAllied {
                 observer: observer.to_owned(),
                 ally: ally.clone(),
             });
         }
     }
-    let hider_label = engine::label(state, hider);
-    let observer_label = engine::label(state, observer);
-    let names: Vec<String> = allies.iter().map(|a| engine::label(state, a)).collect();
-    let record = engine::hiding_mut(state, hider)?;
+    let hider_label = engine::label(tx, hider);
+    let observer_label = engine::label(tx, observer);
+    let names: Vec<String> = allies.iter().map(|a| engine::label(tx, a)).collect();
     for ally in allies {
-        let pair = record
-            .pairs
-            .entry(ally.clone())
-            .or_insert_with(|| Pair::new(true, PairReason::PointedOut));
-        if !pair.perceived {
-            pair.perceived = true;
-            pair.reason = PairReason::PointedOut;
-            pair.exposed = false;
+        let already = tx
+            .hiders
+            .get(hider)
+            .and_then(|h| h.pairs.get(ally))
+            .is_some_and(|p| p.perceived);
+        if already {
+            continue;
+        }
+        if let Some(pair) = tx.pair_entry(hider, ally, || Pair::new(true, PairReason::PointedOut)) {
+            if !pair.perceived {
+                pair.perceived = true;
+                pair.reason = PairReason::PointedOut;
+            }
         }
     }
     ctx.public(
@@ -558,16 +561,16 @@ fn point_out(
 }
 
 /// O6: after a penalty, every stored result is compared with the new total.
-fn recompare_all(state: &mut State, hider: &str, ctx: &mut Ctx) {
-    for observer in observers_of(state, hider) {
-        reevaluate(state, hider, &observer, Trigger::Penalty, ctx);
+fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
+    for observer in observers_of(tx, hider) {
+        reevaluate(tx, hider, &observer, Trigger::Penalty, ctx);
     }
 }
 
 /// O8, O9: an attack. From hiding, a noisy attack is a global penalty and
 /// the target makes an immediate Perception check.
 fn attack(
-    state: &mut State,
+    tx: &mut Tx,
     attacker: &str,
     target: &str,
     noisy: bool,
@@ -575,9 +578,9 @@ fn attack(
     area: bool,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let attacker_label = engine::label(state, attacker);
-    let target_label = engine::label(state, target);
-    let hiding = state
+    let attacker_label = engine::label(tx, attacker);
+    let target_label = engine::label(tx, target);
+    let hiding = tx
         .hiders
         .get(attacker)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
@@ -596,8 +599,11 @@ fn attack(
     if noisy {
         let instances = if area { 1 } else { i64::from(hits.max(1)) };
         let amount = PENALTY_PER_HIT * instances;
-        if let Some(record) = state.hiders.get_mut(attacker) {
-            record.penalties.push(Penalty {
+        if let Some(attempt) = tx
+            .head_mut(attacker)
+            .and_then(|head| head.attempt.opposed_mut())
+        {
+            attempt.penalties.push(Penalty {
                 amount,
                 scope: PenaltyScope::All {},
                 clause: "O8".into(),
@@ -620,7 +626,7 @@ fn attack(
             format!("Noisy attack by {attacker_label}: -{amount} to the held total for every observer ({how_en}) (O8)."),
             format!("Attaque bruyante de {attacker_label} : -{amount} au total retenu pour tous les observateurs ({how_fr}) (O8)."),
         );
-        recompare_all(state, attacker, ctx);
+        recompare_all(tx, attacker, ctx);
     } else {
         ctx.gm(
             "O8",
@@ -630,17 +636,15 @@ fn attack(
             format!("Attaque silencieuse de {attacker_label} : aucun malus (O8)."),
         );
     }
-    if !state.perceives(target, attacker) {
-        let effective = state
+    if !tx.perceives(target, attacker) {
+        let effective = tx
             .hiders
             .get(attacker)
-            .map(|h| effective_total(state, h, target))
+            .map(|h| effective_total(tx, h, target))
             .unwrap_or_default();
-        if let Some(record) = state.hiders.get_mut(attacker) {
-            let pair = record
-                .pairs
-                .entry(target.to_owned())
-                .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+        if let Some(pair) = tx.pair_entry(attacker, target, || {
+            Pair::new(false, PairReason::NotInViewAtEntry)
+        }) {
             pair.check_pending = true;
         }
         ctx.requests.push(Request::PerceptionCheck {
@@ -663,25 +667,30 @@ fn attack(
 
 /// O11: damage to a hider is a penalty against the attacker's allies.
 fn damage_taken(
-    state: &mut State,
+    tx: &mut Tx,
     target: &str,
     attacker: &str,
     hits: u32,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let side = state.creature("attacker", attacker)?.side.clone();
-    let attacker_label = engine::label(state, attacker);
-    let target_label = engine::label(state, target);
+    let side = tx.creature("attacker", attacker)?.side.clone();
+    let attacker_label = engine::label(tx, attacker);
+    let target_label = engine::label(tx, target);
     let amount = PENALTY_PER_HIT * i64::from(hits);
-    let record = engine::hiding_mut(state, target)?;
-    record.penalties.push(Penalty {
-        amount,
-        scope: PenaltyScope::AlliesOf {
-            attacker: attacker.to_owned(),
-            side: side.clone(),
-        },
-        clause: "O11".into(),
-    });
+    engine::require_hiding(tx, target)?;
+    if let Some(attempt) = tx
+        .head_mut(target)
+        .and_then(|head| head.attempt.opposed_mut())
+    {
+        attempt.penalties.push(Penalty {
+            amount,
+            scope: PenaltyScope::AlliesOf {
+                attacker: attacker.to_owned(),
+                side: side.clone(),
+            },
+            clause: "O11".into(),
+        });
+    }
     ctx.gm(
         "O11",
         Some(target),
@@ -689,19 +698,19 @@ fn damage_taken(
         format!("{target_label} takes {hits} damaging hit(s) from {attacker_label}: -{amount} against the allies of {attacker_label} (side `{side}`), not {attacker_label} itself (O11)."),
         format!("{target_label} subit {hits} coup(s) de {attacker_label} : -{amount} contre les alliés de {attacker_label} (camp `{side}`), pas contre {attacker_label} (O11)."),
     );
-    recompare_all(state, target, ctx);
+    recompare_all(tx, target, ctx);
     Ok(())
 }
 
 /// O12: sprinting while hidden ends the attempt.
-fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) {
-    let label = engine::label(state, token);
-    let hiding = state
+fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
+    let label = engine::label(tx, token);
+    let hiding = tx
         .hiders
         .get(token)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
     if hiding {
-        state.hiders.remove(token);
+        tx.remove_hider(token);
         ctx.public(
             "O12",
             Some(token),
@@ -723,7 +732,7 @@ fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) {
 }
 
 /// O7: the hider's turn starts; it may roll a fresh check.
-pub(crate) fn turn_start(state: &mut State, combatant: &str, ctx: &mut Ctx) {
+pub(crate) fn turn_start(state: &State, combatant: &str, ctx: &mut Ctx) {
     if state
         .hiders
         .get(combatant)
@@ -741,9 +750,9 @@ pub(crate) fn turn_start(state: &mut State, combatant: &str, ctx: &mut Ctx) {
 }
 
 /// O5: at the end of the hider's turn, exposed pairs whose view holds become perceived.
-pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
-    let label = engine::label(state, combatant);
-    let Some(record) = state
+pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+    let label = engine::label(tx, combatant);
+    let Some(record) = tx
         .hiders
         .get(combatant)
         .filter(|h| h.phase == HiderPhase::Hiding)
@@ -756,7 +765,7 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
     let exposed: Vec<String> = record
         .pairs
         .iter()
-        .filter(|(o, p)| p.is_exposed() && state.creatures.contains_key(*o))
+        .filter(|(o, p)| p.is_exposed() && tx.creatures.contains_key(*o))
         .map(|(o, _)| o.clone())
         .collect();
     let broken: Vec<String> = record
@@ -766,15 +775,10 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
         .map(|(o, _)| o.clone())
         .collect();
     for observer in exposed {
-        let observer_label = engine::label(state, &observer);
-        if let Some(pair) = state
-            .hiders
-            .get_mut(combatant)
-            .and_then(|h| h.pairs.get_mut(&observer))
-        {
+        let observer_label = engine::label(tx, &observer);
+        if let Some(pair) = tx.pair_mut(combatant, &observer) {
             pair.perceived = true;
             pair.reason = PairReason::Exposure;
-            pair.exposed = false;
         }
         ctx.public(
             "O5",
@@ -785,7 +789,7 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
         );
     }
     if moved && !broken.is_empty() {
-        let names: Vec<String> = broken.iter().map(|o| engine::label(state, o)).collect();
+        let names: Vec<String> = broken.iter().map(|o| engine::label(tx, o)).collect();
         ctx.gm(
             "O5",
             Some(combatant),
@@ -805,20 +809,23 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
 /// A creature joined or changed: it gets a pair with every hider
 /// (unperceiving until it comes into view, O2/O4), and its senses are
 /// checked again (O13).
-pub(crate) fn observer_updated(state: &mut State, observer: &str, ctx: &mut Ctx) {
-    let hiders: Vec<String> = state
+pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
+    let hiders: Vec<String> = tx
         .hiders
         .iter()
         .filter(|(id, h)| id.as_str() != observer && h.phase == HiderPhase::Hiding)
         .map(|(id, _)| id.clone())
         .collect();
     for hider in hiders {
-        if let Some(record) = state.hiders.get_mut(&hider) {
-            record
-                .pairs
-                .entry(observer.to_owned())
-                .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+        if !tx
+            .hiders
+            .get(&hider)
+            .is_some_and(|h| h.pairs.contains_key(observer))
+        {
+            tx.pair_entry(&hider, observer, || {
+                Pair::new(false, PairReason::NotInViewAtEntry)
+            });
         }
-        reevaluate(state, &hider, observer, Trigger::View, ctx);
+        reevaluate(tx, &hider, observer, Trigger::View, ctx);
     }
 }

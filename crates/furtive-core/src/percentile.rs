@@ -9,9 +9,11 @@
 use crate::engine::{self, Ctx};
 use crate::error::Error;
 use crate::event::{Event, ViewEntry};
+use crate::journal::Tx;
 use crate::outcome::Request;
 use crate::state::{
-    Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, SituationModifier, State, Surprise,
+    Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt,
+    SituationModifier, State, Surprise,
 };
 
 /// P1: the tier value added to Furtivité: F < 50 -> floor(D/2);
@@ -37,7 +39,7 @@ pub fn perceives(score: i64, acuity_sum: i64) -> bool {
     score <= acuity_sum
 }
 
-pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
+pub(crate) fn apply(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
     match event {
         Event::EnterStealth {
             hider,
@@ -46,14 +48,16 @@ pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(
             sprinting,
             view,
             ..
-        } => enter_stealth(state, hider, *roll, modifiers, *sprinting, view, ctx),
+        } => enter_stealth(tx, hider, *roll, modifiers, *sprinting, view, ctx),
         Event::ViewChanged { hider, moved, view } => {
-            engine::hiding_mut(state, hider)?;
-            engine::record_view(state, hider, view, |_| {
+            engine::require_hiding(tx, hider)?;
+            engine::record_view(tx, hider, view, || {
                 Pair::new(true, PairReason::AcuityComparison)
             });
-            if let Some(record) = state.hiders.get_mut(hider) {
-                record.moved_this_turn |= *moved;
+            if *moved {
+                if let Some(head) = tx.head_mut(hider) {
+                    *head.moved_this_turn = true;
+                }
             }
             Ok(())
         }
@@ -62,11 +66,11 @@ pub(crate) fn apply(state: &mut State, event: &Event, ctx: &mut Ctx) -> Result<(
             target,
             hit_zone,
             ..
-        } => attack(state, attacker, target, *hit_zone, ctx),
+        } => attack(tx, attacker, target, *hit_zone, ctx),
         Event::ModifiersChanged { hider, modifiers } => {
-            modifiers_changed(state, hider, modifiers, ctx)
+            modifiers_changed(tx, hider, modifiers, ctx)
         }
-        Event::Sprint { token } => sprint(state, token, ctx),
+        Event::Sprint { token } => sprint(tx, token, ctx),
         Event::PerceptionRolled { .. } | Event::PointOut { .. } | Event::DamageTaken { .. } => {
             Err(Error::WrongRuleset {
                 what: event.kind().to_owned(),
@@ -128,7 +132,7 @@ fn describe_modifiers(modifiers: &Modifiers) -> (String, String) {
 
 /// P1-P4, P9: a stealth roll (entering stealth, or rolling again).
 fn enter_stealth(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     d100: i64,
     modifiers: &Modifiers,
@@ -140,9 +144,11 @@ fn enter_stealth(
         return Err(Error::out_of_range("roll", d100, 1, 100));
     }
     let d100 = d100 as u32;
-    engine::check_roll_allowed(state, hider, "P9")?;
+    engine::check_roll_allowed(tx, hider, "P9")?;
+    let state: &State = tx.state();
     let label = engine::label(state, hider);
-    let stealth_skill = state.creature("hider", hider)?.stealth_skill;
+    let hider_creature = state.creature("hider", hider)?;
+    let stealth_skill = hider_creature.stealth_skill;
 
     let mut modifiers = modifiers.clone();
     if sprinting && !modifiers.situation.contains(&SituationModifier::Sprint) {
@@ -155,17 +161,16 @@ fn enter_stealth(
     // combat without one, every non-ally in the scene sees the hider fight
     // in the open ("to vanish mid-fight"). Outside combat, a first roll has
     // no automatic -100: the GM sets `already_perceived` (P2) if it applies.
-    let hider_creature = state.creature("hider", hider)?.clone();
     let hides_from = |observer: &str| {
         observer != hider
             && state
                 .creatures
                 .get(observer)
-                .is_some_and(|c| !c.is_ally_of(&hider_creature))
+                .is_some_and(|c| !c.is_ally_of(hider_creature))
     };
-    let previous = state.hiders.remove(hider);
+    let previous = state.hiders.get(hider);
     let mut already_perceived_added = false;
-    let perceiving = match &previous {
+    let perceiving = match previous {
         Some(previous) => previous
             .pairs
             .iter()
@@ -205,58 +210,67 @@ fn enter_stealth(
         format!("{label} fait un jet de Furtivité."),
     );
 
-    let mut record = Hider::new();
-    record.d100 = Some(d100);
-    record.modifiers = modifiers;
-    record.already_perceived_added = already_perceived_added;
-    record.score = Some(score);
+    let mut record = Hider::new(Attempt::Percentile(PercentileAttempt {
+        d100,
+        modifiers,
+        score,
+        pending_modifiers: None,
+        already_perceived_added,
+    }));
     if let Some(previous) = previous {
         record.moved_this_turn = previous.moved_this_turn;
-        for (observer, pair) in previous.pairs {
+        for (observer, pair) in &previous.pairs {
             let mut kept = Pair::new(true, PairReason::AcuityComparison);
             kept.clear_view = pair.clear_view;
             kept.distance = pair.distance;
-            record.pairs.insert(observer, kept);
+            record.pairs.insert(observer.clone(), kept);
         }
     }
-    state.hiders.insert(hider.to_owned(), record);
-    engine::record_view(state, hider, view, |_| {
-        Pair::new(true, PairReason::AcuityComparison)
-    });
-
-    let observers: Vec<String> = state
-        .creatures
-        .keys()
-        .filter(|id| id.as_str() != hider)
-        .cloned()
-        .collect();
-    for observer in observers {
-        compare(state, hider, &observer, ctx);
+    for entry in view {
+        let pair = record
+            .pairs
+            .entry(entry.observer.clone())
+            .or_insert_with(|| Pair::new(true, PairReason::AcuityComparison));
+        pair.clear_view = entry.clear_view;
+        pair.distance = entry.distance;
     }
-    engine::note_roll(state, hider);
+    for (observer, creature) in &state.creatures {
+        if observer == hider {
+            continue;
+        }
+        let perceived = compare(
+            &label,
+            score,
+            hider,
+            observer,
+            creature.label(),
+            creature.acuities.sum(),
+            ctx,
+        );
+        let pair = record
+            .pairs
+            .entry(observer.clone())
+            .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
+        pair.perceived = perceived;
+        pair.reason = PairReason::AcuityComparison;
+    }
+    tx.insert_hider(hider, record);
+    engine::note_roll(tx, hider);
     Ok(())
 }
 
-/// P3: compares the score in force with one observer's acuity sum and stores the pair.
-fn compare(state: &mut State, hider: &str, observer: &str, ctx: &mut Ctx) {
-    let Some(acuity_sum) = state.creatures.get(observer).map(|c| c.acuities.sum()) else {
-        return;
-    };
-    let hider_label = engine::label(state, hider);
-    let observer_label = engine::label(state, observer);
-    let Some(record) = state.hiders.get_mut(hider) else {
-        return;
-    };
-    let Some(score) = record.score else {
-        return;
-    };
+/// P3: compares the score in force with one observer's acuity sum; whether
+/// the observer perceives the hider.
+fn compare(
+    hider_label: &str,
+    score: i64,
+    hider: &str,
+    observer: &str,
+    observer_label: &str,
+    acuity_sum: i64,
+    ctx: &mut Ctx,
+) -> bool {
     let perceived = perceives(score, acuity_sum);
-    let pair = record
-        .pairs
-        .entry(observer.to_owned())
-        .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
-    pair.perceived = perceived;
-    pair.reason = PairReason::AcuityComparison;
     if perceived {
         ctx.gm(
             "P3",
@@ -274,12 +288,18 @@ fn compare(state: &mut State, hider: &str, observer: &str, ctx: &mut Ctx) {
             format!("score {score} > somme des acuités {acuity_sum} : {observer_label} ne perçoit pas {hider_label} (P3)."),
         );
     }
+    perceived
 }
 
 /// A creature joined or changed: P3 compares it with every score in force
 /// (pairs set by a GM override, a surprise or another clause are kept).
-pub(crate) fn observer_updated(state: &mut State, observer: &str, ctx: &mut Ctx) {
-    let hiders: Vec<String> = state
+pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
+    let Some(creature) = tx.creatures.get(observer) else {
+        return;
+    };
+    let observer_label = creature.label().to_owned();
+    let acuity_sum = creature.acuities.sum();
+    let decisions: Vec<(String, bool)> = tx
         .hiders
         .iter()
         .filter(|(id, h)| {
@@ -289,34 +309,53 @@ pub(crate) fn observer_updated(state: &mut State, observer: &str, ctx: &mut Ctx)
                     .get(observer)
                     .is_none_or(|p| p.reason == PairReason::AcuityComparison)
         })
-        .map(|(id, _)| id.clone())
+        .filter_map(|(id, h)| {
+            let score = h.attempt.percentile()?.score;
+            let perceived = compare(
+                &engine::label(tx, id),
+                score,
+                id,
+                observer,
+                &observer_label,
+                acuity_sum,
+                ctx,
+            );
+            Some((id.clone(), perceived))
+        })
         .collect();
-    for hider in hiders {
-        compare(state, &hider, observer, ctx);
+    for (hider, perceived) in decisions {
+        if let Some(pair) = tx.pair_entry(&hider, observer, || {
+            Pair::new(perceived, PairReason::AcuityComparison)
+        }) {
+            pair.perceived = perceived;
+            pair.reason = PairReason::AcuityComparison;
+        }
     }
 }
 
 /// P6, P7: an attack by a hider on a target that does not perceive it.
 fn attack(
-    state: &mut State,
+    tx: &mut Tx,
     attacker: &str,
     target: &str,
     hit_zone: Option<HitZone>,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let attacker_label = engine::label(state, attacker);
-    let target_label = engine::label(state, target);
-    if let Some(surprise) = state
-        .surprises
-        .iter_mut()
-        .find(|s| s.attacker == attacker && s.target == target)
-    {
+    let attacker_label = engine::label(tx, attacker);
+    let target_label = engine::label(tx, target);
+    if tx.surprise(attacker, target).is_some() {
         if hit_zone.is_some() {
             return Err(Error::HitZoneNotAllowed {
                 attacker: attacker.to_owned(),
             });
         }
-        surprise.attacks = surprise.attacks.saturating_add(1);
+        if let Some(surprise) = tx
+            .surprises_mut()
+            .iter_mut()
+            .find(|s| s.attacker == attacker && s.target == target)
+        {
+            surprise.attacks = surprise.attacks.saturating_add(1);
+        }
         ctx.gm(
             "P6",
             Some(attacker),
@@ -326,11 +365,11 @@ fn attack(
         );
         return Ok(());
     }
-    let hiding = state
+    let hiding = tx
         .hiders
         .get(attacker)
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
-    if !hiding || state.perceives(target, attacker) {
+    if !hiding || tx.perceives(target, attacker) {
         if hit_zone.is_some() {
             return Err(Error::HitZoneNotAllowed {
                 attacker: attacker.to_owned(),
@@ -345,7 +384,7 @@ fn attack(
         );
         return Ok(());
     }
-    state.surprises.push(Surprise {
+    tx.surprises_mut().push(Surprise {
         attacker: attacker.to_owned(),
         target: target.to_owned(),
         attacks: 1,
@@ -388,7 +427,7 @@ pub fn zone_names(zone: HitZone) -> (&'static str, &'static str) {
 /// (Fix: comparing with the automatic modifier made every unchanged
 /// `modifiersChanged` after such a roll look like a change, and `sprint`
 /// carried the old -100 into the next roll whether or not P9 still applied.)
-fn callers_modifiers(record: &Hider) -> Modifiers {
+fn callers_modifiers(record: &PercentileAttempt) -> Modifiers {
     if let Some(pending) = &record.pending_modifiers {
         return pending.clone();
     }
@@ -401,15 +440,25 @@ fn callers_modifiers(record: &Hider) -> Modifiers {
     modifiers
 }
 
+/// The percentile roll of a token that is hiding, or `not_hiding`.
+fn hiding_attempt<'a>(state: &'a State, hider: &str) -> Result<&'a PercentileAttempt, Error> {
+    engine::require_hiding(state, hider)?
+        .attempt
+        .percentile()
+        .ok_or_else(|| Error::NotHiding {
+            id: hider.to_owned(),
+        })
+}
+
 /// P4: new modifiers make the score stale and request a new roll.
 fn modifiers_changed(
-    state: &mut State,
+    tx: &mut Tx,
     hider: &str,
     modifiers: &Modifiers,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    let label = engine::label(state, hider);
-    let record = engine::hiding_mut(state, hider)?;
+    let label = engine::label(tx, hider);
+    let record = hiding_attempt(tx, hider)?;
     if callers_modifiers(record).same_as(modifiers) {
         ctx.gm(
             "P4",
@@ -420,9 +469,13 @@ fn modifiers_changed(
         );
         return Ok(());
     }
-    record.stale = true;
-    record.pending_modifiers = Some(modifiers.clone());
-    let score = record.score.unwrap_or_default();
+    let score = record.score;
+    if let Some(attempt) = tx
+        .head_mut(hider)
+        .and_then(|head| head.attempt.percentile_mut())
+    {
+        attempt.pending_modifiers = Some(modifiers.clone());
+    }
     let (list_en, list_fr) = describe_modifiers(modifiers);
     ctx.requests.push(Request::StealthRoll {
         hider: hider.to_owned(),
@@ -442,13 +495,9 @@ fn modifiers_changed(
 }
 
 /// P2/P4: sprinting while hiding turns the `sprint` modifier on.
-fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
-    let Some(record) = state
-        .hiders
-        .get(token)
-        .filter(|h| h.phase == HiderPhase::Hiding)
-    else {
-        let label = engine::label(state, token);
+fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
+    let Ok(record) = hiding_attempt(tx, token) else {
+        let label = engine::label(tx, token);
         ctx.gm(
             "P2",
             Some(token),
@@ -462,25 +511,24 @@ fn sprint(state: &mut State, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
     if !modifiers.situation.contains(&SituationModifier::Sprint) {
         modifiers.situation.push(SituationModifier::Sprint);
     }
-    modifiers_changed(state, token, &modifiers, ctx)
+    modifiers_changed(tx, token, &modifiers, ctx)
 }
 
 /// P6 expiry and P9 reveal at the end of `combatant`'s turn.
-pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
-    let before = state.surprises.len();
-    let ended: Vec<Surprise> = state
+pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
+    let ended: Vec<Surprise> = tx
         .surprises
         .iter()
         .filter(|s| s.attacker == combatant)
         .cloned()
         .collect();
-    state.surprises.retain(|s| s.attacker != combatant);
-    if state.surprises.len() == before {
+    if ended.is_empty() {
         return;
     }
-    let label = engine::label(state, combatant);
+    tx.surprises_mut().retain(|s| s.attacker != combatant);
+    let label = engine::label(tx, combatant);
     for surprise in &ended {
-        let target_label = engine::label(state, &surprise.target);
+        let target_label = engine::label(tx, &surprise.target);
         ctx.public(
             "P6",
             Some(combatant),
@@ -489,13 +537,26 @@ pub(crate) fn turn_end(state: &mut State, combatant: &str, ctx: &mut Ctx) {
             format!("{target_label} n'est plus sans défense face à {label} (P6)."),
         );
     }
-    if let Some(record) = state.hiders.get_mut(combatant) {
-        record.phase = HiderPhase::Revealed;
-        record.stale = false;
-        record.pending_modifiers = None;
-        for pair in record.pairs.values_mut() {
-            pair.perceived = true;
-            pair.reason = PairReason::SurpriseEnded;
+    if let Some(record) = tx.hiders.get(combatant) {
+        let observers: Vec<String> = record.pairs.keys().cloned().collect();
+        let pending = record
+            .attempt
+            .percentile()
+            .is_some_and(|a| a.pending_modifiers.is_some());
+        tx.set_phase(combatant, HiderPhase::Revealed);
+        if pending {
+            if let Some(attempt) = tx
+                .head_mut(combatant)
+                .and_then(|head| head.attempt.percentile_mut())
+            {
+                attempt.pending_modifiers = None;
+            }
+        }
+        for observer in observers {
+            if let Some(pair) = tx.pair_mut(combatant, &observer) {
+                pair.perceived = true;
+                pair.reason = PairReason::SurpriseEnded;
+            }
         }
         // B3 / P2: the -100 is a modifier, hidden from players by default;
         // the public text names it without the number. (Fix: the public

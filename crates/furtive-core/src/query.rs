@@ -121,6 +121,11 @@ pub struct HiddenAttackResult {
 /// hook answers from it without calling the engine.
 pub fn hidden_from(state: &State) -> Result<BTreeMap<TokenId, Vec<TokenId>>, Error> {
     engine::validate_state(state)?;
+    Ok(hidden_from_in(state))
+}
+
+/// [`hidden_from`] on a state already validated.
+pub(crate) fn hidden_from_in(state: &State) -> BTreeMap<TokenId, Vec<TokenId>> {
     let mut lookup: BTreeMap<TokenId, Vec<TokenId>> = BTreeMap::new();
     for hider in state.hiders.keys() {
         for observer in state.creatures.keys() {
@@ -132,7 +137,7 @@ pub fn hidden_from(state: &State) -> Result<BTreeMap<TokenId, Vec<TokenId>>, Err
             }
         }
     }
-    Ok(lookup)
+    lookup
 }
 
 fn decision(allowed: bool, clause: &str, en: String, fr: String) -> Decision {
@@ -145,7 +150,6 @@ fn decision(allowed: bool, clause: &str, en: String, fr: String) -> Decision {
 }
 
 fn require(state: &State, ruleset: Ruleset, what: &str) -> Result<(), Error> {
-    engine::validate_state(state)?;
     if state.ruleset != ruleset {
         return Err(Error::WrongRuleset {
             what: what.to_owned(),
@@ -159,6 +163,11 @@ fn require(state: &State, ruleset: Ruleset, what: &str) -> Result<(), Error> {
 /// hiding is perceived.) Errors: `unknown_token`, `unsupported_version`.
 pub fn perceives(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     engine::validate_state(state)?;
+    perceives_in(state, query)
+}
+
+/// [`perceives`] on a state already validated.
+pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     state.creature("observer", &query.observer)?;
     state.creature("hider", &query.hider)?;
     let o = engine::label(state, &query.observer);
@@ -189,6 +198,12 @@ pub fn perceives(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 /// P5 (`percentile`): an observer that does not perceive the hider may not
 /// make acuity rolls to locate it. Errors: `wrong_ruleset` in `opposed`.
 pub fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
+    engine::validate_state(state)?;
+    can_locate_in(state, query)
+}
+
+/// [`can_locate`] on a state already validated.
+pub(crate) fn can_locate_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     require(state, Ruleset::Percentile, "canLocate")?;
     state.creature("observer", &query.observer)?;
     state.creature("hider", &query.hider)?;
@@ -217,6 +232,11 @@ pub fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 /// perceives the attacker. In `opposed` there is no surprise rule: always allowed.
 pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
     engine::validate_state(state)?;
+    can_defend_in(state, query)
+}
+
+/// [`can_defend`] on a state already validated.
+pub(crate) fn can_defend_in(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
     state.creature("defender", &query.defender)?;
     state.creature("target", &query.target)?;
     state.creature("attacker", &query.attacker)?;
@@ -268,6 +288,12 @@ pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error
 /// minutes; no criticals (P11).
 /// Errors: `wrong_ruleset`, `unknown_token`, `out_of_range` (d100, rawDamage).
 pub fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
+    engine::validate_state(state)?;
+    knockout_in(state, query)
+}
+
+/// [`knockout`] on a state already validated.
+pub(crate) fn knockout_in(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
     require(state, Ruleset::Percentile, "knockout")?;
     let attacker = state.creature("attacker", &query.attacker)?;
     state.creature("target", &query.target)?;
@@ -366,6 +392,12 @@ pub fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, 
 /// P10 (`percentile`): while the target does not perceive the hider, the
 /// hider may take one visible object the target is not holding (one minor action).
 pub fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
+    engine::validate_state(state)?;
+    can_pickpocket_in(state, query)
+}
+
+/// [`can_pickpocket`] on a state already validated.
+pub(crate) fn can_pickpocket_in(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
     require(state, Ruleset::Percentile, "canPickpocket")?;
     state.creature("hider", &query.hider)?;
     state.creature("target", &query.target)?;
@@ -410,6 +442,15 @@ pub fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision
 /// (pair reason `enhancedSense`) knows its presence, not its space: O10
 /// applies (clause `O13`).
 pub fn attack_hidden(
+    state: &State,
+    query: &HiddenAttackQuery,
+) -> Result<HiddenAttackResult, Error> {
+    engine::validate_state(state)?;
+    attack_hidden_in(state, query)
+}
+
+/// [`attack_hidden`] on a state already validated.
+pub(crate) fn attack_hidden_in(
     state: &State,
     query: &HiddenAttackQuery,
 ) -> Result<HiddenAttackResult, Error> {

@@ -7,10 +7,10 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::engine::{apply, diff};
 use crate::error::Error;
 use crate::event::Event;
 use crate::outcome::{Outcome, Request};
+use crate::session::Session;
 use crate::state::{HiderPhase, Ruleset, State};
 
 /// Largest number of request rounds [`settle`] answers before it stops.
@@ -70,7 +70,8 @@ impl Roller {
                     .hiders
                     .get(hider)
                     .filter(|h| h.phase == HiderPhase::Hiding)
-                    .map(|h| h.precautions.clone())
+                    .and_then(|h| h.attempt.opposed())
+                    .map(|a| a.precautions.clone())
                     .unwrap_or_default();
                 Ok(Event::EnterStealth {
                     hider: hider.clone(),
@@ -87,9 +88,20 @@ impl Roller {
 }
 
 /// Answers every request in order with one generator seeded by `seed`.
-/// Errors: `unknown_token` naming the request (`requests[2].hider`).
+/// Errors: `unknown_token` naming the request (`requests[2].hider`), and
+/// those of [`crate::validate_state`].
 /// (B4 Fix: a Perception check naming an unknown hider used to be answered.)
 pub fn roll_requests(state: &State, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
+    crate::validate_state(state)?;
+    roll_requests_in(state, requests, seed)
+}
+
+/// [`roll_requests`] on a state already validated.
+pub(crate) fn roll_requests_in(
+    state: &State,
+    requests: &[Request],
+    seed: u64,
+) -> Result<Vec<Event>, Error> {
     let mut roller = Roller::new(seed);
     requests
         .iter()
@@ -110,42 +122,15 @@ pub fn roll_requests(state: &State, requests: &[Request], seed: u64) -> Result<V
 /// applies the answers, round after round, until no request is left (at most
 /// [`MAX_SETTLE_ROUNDS`] rounds; what is still unanswered then is returned
 /// in `requests`). `changes` compare the first and the last state; `log`
-/// holds every explanation in order. Errors: those of [`apply`].
+/// holds every explanation in order. A thin wrapper over
+/// [`Session::settle`]. Errors: those of [`crate::apply`].
 pub fn settle(state: &State, event: Event, seed: u64) -> Result<Outcome, Error> {
-    let mut roller = Roller::new(seed);
-    let first = apply(state, event)?;
-    let mut current = first.state;
-    let mut log = first.log;
-    let mut pending = first.requests;
-    let mut unanswered = Vec::new();
-    for _ in 0..MAX_SETTLE_ROUNDS {
-        if pending.is_empty() {
-            break;
-        }
-        let mut next_requests = Vec::new();
-        for request in pending {
-            let answer = roller.answer(&current, &request)?;
-            match apply(&current, answer) {
-                Ok(outcome) => {
-                    current = outcome.state;
-                    log.extend(outcome.log);
-                    next_requests.extend(outcome.requests);
-                }
-                // P9 / O7: in combat a new stealth roll waits for the hider's
-                // own turn; it stays with the caller.
-                Err(Error::NotHiderTurn { .. } | Error::StealthRollAlreadyMade { .. }) => {
-                    unanswered.push(request);
-                }
-                Err(error) => return Err(error),
-            }
-        }
-        pending = next_requests;
-    }
-    unanswered.extend(pending);
+    let mut session = Session::load(state.clone())?;
+    let effects = session.settle(event, seed)?;
     Ok(Outcome {
-        changes: diff(state, &current),
-        state: current,
-        requests: unanswered,
-        log,
+        state: session.into_state(),
+        changes: effects.changes,
+        requests: effects.requests,
+        log: effects.log,
     })
 }

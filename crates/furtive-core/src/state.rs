@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::tagged::tagged_enum;
 
 /// The state format this engine reads and writes.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 
 /// A token id (Foundry's `TokenDocument.id`, or any unique string outside Foundry).
 pub type TokenId = String;
@@ -393,10 +393,6 @@ pub struct Pair {
     /// `opposed`: a Perception check has been requested and not answered yet.
     #[serde(default)]
     pub check_pending: bool,
-    /// `opposed`: exposed (O5): clear view, unperceived, and not waiting for
-    /// its first Perception check (a check not yet answered has not failed).
-    #[serde(default)]
-    pub exposed: bool,
 }
 
 impl Pair {
@@ -408,28 +404,19 @@ impl Pair {
             distance: None,
             perception_total: None,
             check_pending: false,
-            exposed: false,
         }
     }
 
     /// O5: the observer has the hider in clear view, does not perceive it,
     /// and has failed its check: the pair is not waiting for its first
     /// Perception check (B1: until that check is answered nothing reveals
-    /// the hider).
+    /// the hider). Derived, never stored (state version 1 stored it as
+    /// `exposed`).
     pub fn is_exposed(&self) -> bool {
         self.clear_view
             && !self.perceived
             && !(self.check_pending && self.perception_total.is_none())
     }
-
-    /// Sets `exposed` from [`Pair::is_exposed`].
-    pub(crate) fn refresh_exposed(&mut self) {
-        self.exposed = self.is_exposed();
-    }
-}
-
-fn is_false(value: &bool) -> bool {
-    !*value
 }
 
 /// Where a hider's attempt stands.
@@ -443,66 +430,271 @@ pub enum HiderPhase {
     Revealed,
 }
 
+/// The roll in force of a `percentile` hider (P1, P2, P4, P9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PercentileAttempt {
+    /// The d100 of the roll in force (P1), 1..=100.
+    pub d100: u32,
+    /// The modifiers of the roll in force (P2).
+    pub modifiers: Modifiers,
+    /// The stealth score in force (P1), -100000..=100000.
+    pub score: i64,
+    /// P4: the modifiers the pending new roll will use. `Some` means a new
+    /// roll has been requested and the old score applies until it arrives
+    /// (state version 1 also stored this as `stale`).
+    pub pending_modifiers: Option<Modifiers>,
+    /// P9 added `already_perceived` to `modifiers` on its own (the caller's
+    /// modifiers did not hold it). P4 compares the caller's modifiers
+    /// without it, and a new roll request does not carry it: P9 decides
+    /// again when that roll arrives. Omitted from JSON when false.
+    pub already_perceived_added: bool,
+}
+
+/// The held roll of an `opposed` hider (O1, O6, O13).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpposedAttempt {
+    /// The held Stealth total (O1), -1000..=1000.
+    pub held_total: i64,
+    /// Penalties since the held roll (O6).
+    pub penalties: Vec<Penalty>,
+    /// Enhanced senses countered by precautions taken before the roll (O13).
+    pub precautions: Vec<String>,
+}
+
+/// A hider's roll, by ruleset: each ruleset keeps only its own fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Attempt {
+    Percentile(PercentileAttempt),
+    Opposed(OpposedAttempt),
+}
+
+impl Attempt {
+    /// The ruleset this attempt belongs to.
+    pub fn ruleset(&self) -> Ruleset {
+        match self {
+            Attempt::Percentile(_) => Ruleset::Percentile,
+            Attempt::Opposed(_) => Ruleset::Opposed,
+        }
+    }
+
+    /// The percentile roll, if this is one.
+    pub fn percentile(&self) -> Option<&PercentileAttempt> {
+        match self {
+            Attempt::Percentile(a) => Some(a),
+            Attempt::Opposed(_) => None,
+        }
+    }
+
+    /// The opposed roll, if this is one.
+    pub fn opposed(&self) -> Option<&OpposedAttempt> {
+        match self {
+            Attempt::Opposed(a) => Some(a),
+            Attempt::Percentile(_) => None,
+        }
+    }
+
+    /// The percentile roll, mutable, if this is one.
+    pub fn percentile_mut(&mut self) -> Option<&mut PercentileAttempt> {
+        match self {
+            Attempt::Percentile(a) => Some(a),
+            Attempt::Opposed(_) => None,
+        }
+    }
+
+    /// The opposed roll, mutable, if this is one.
+    pub fn opposed_mut(&mut self) -> Option<&mut OpposedAttempt> {
+        match self {
+            Attempt::Opposed(a) => Some(a),
+            Attempt::Percentile(_) => None,
+        }
+    }
+}
+
 /// A token attempting stealth, with its per-observer pairs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+///
+/// JSON (state version 2): the attempt's fields sit next to `phase`,
+/// `movedThisTurn` and `pairs`, and only those of the state's ruleset:
+/// - `percentile`: `d100`, `modifiers`, `score`, `pendingModifiers`
+///   (`null` unless a P4 roll is pending), `alreadyPerceivedAdded` (omitted
+///   when false);
+/// - `opposed`: `heldTotal`, `penalties`, `precautions`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Hider {
     pub phase: HiderPhase,
-    /// `percentile`: the d100 of the roll in force (P1), 1..=100.
-    #[serde(default)]
-    pub d100: Option<u32>,
-    /// `percentile`: the modifiers of the roll in force (P2).
-    #[serde(default)]
-    pub modifiers: Modifiers,
-    /// `percentile`: the stealth score in force (P1).
-    #[serde(default)]
-    pub score: Option<i64>,
-    /// `percentile`: the modifiers changed since the roll; a new roll has
-    /// been requested and the old score applies until it arrives (P4).
-    #[serde(default)]
-    pub stale: bool,
-    /// `percentile`: the modifiers the pending new roll will use (P4).
-    #[serde(default)]
-    pub pending_modifiers: Option<Modifiers>,
-    /// `percentile`: P9 added `already_perceived` to `modifiers` on its own
-    /// (the caller's modifiers did not hold it). P4 compares the caller's
-    /// modifiers without it, and a new roll request does not carry it: P9
-    /// decides again when that roll arrives. Omitted from JSON when false.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub already_perceived_added: bool,
-    /// `opposed`: the held Stealth total (O1).
-    #[serde(default)]
-    pub held_total: Option<i64>,
-    /// `opposed`: penalties since the held roll (O6).
-    #[serde(default)]
-    pub penalties: Vec<Penalty>,
-    /// `opposed`: enhanced senses countered by precautions taken before the roll (O13).
-    #[serde(default)]
-    pub precautions: Vec<String>,
+    /// The roll in force.
+    pub attempt: Attempt,
     /// The hider moved during its current turn (O5).
-    #[serde(default)]
     pub moved_this_turn: bool,
     /// One entry per observer, by observer token id.
-    #[serde(default)]
     pub pairs: BTreeMap<TokenId, Pair>,
 }
 
 impl Hider {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(attempt: Attempt) -> Self {
         Hider {
             phase: HiderPhase::Hiding,
-            d100: None,
-            modifiers: Modifiers::default(),
-            score: None,
-            stale: false,
-            pending_modifiers: None,
-            already_perceived_added: false,
-            held_total: None,
-            penalties: Vec::new(),
-            precautions: Vec::new(),
+            attempt,
             moved_this_turn: false,
             pairs: BTreeMap::new(),
         }
+    }
+
+    /// `percentile`: the stealth score in force (P1); `None` in `opposed`.
+    pub fn score(&self) -> Option<i64> {
+        self.attempt.percentile().map(|a| a.score)
+    }
+
+    /// `percentile`: the d100 in force (P1); `None` in `opposed`.
+    pub fn d100(&self) -> Option<u32> {
+        self.attempt.percentile().map(|a| a.d100)
+    }
+
+    /// `percentile`: the modifiers of the roll in force (P2); `None` in `opposed`.
+    pub fn modifiers(&self) -> Option<&Modifiers> {
+        self.attempt.percentile().map(|a| &a.modifiers)
+    }
+
+    /// `percentile`: the modifiers of the pending P4 roll, if one is pending.
+    pub fn pending_modifiers(&self) -> Option<&Modifiers> {
+        self.attempt
+            .percentile()
+            .and_then(|a| a.pending_modifiers.as_ref())
+    }
+
+    /// `opposed`: the held Stealth total (O1); `None` in `percentile`.
+    pub fn held_total(&self) -> Option<i64> {
+        self.attempt.opposed().map(|a| a.held_total)
+    }
+
+    /// `opposed`: the penalties since the held roll (O6); empty in `percentile`.
+    pub fn penalties(&self) -> &[Penalty] {
+        self.attempt
+            .opposed()
+            .map_or(&[], |a| a.penalties.as_slice())
+    }
+
+    /// `opposed`: the precautions taken before the roll (O13); empty in `percentile`.
+    pub fn precautions(&self) -> &[String] {
+        self.attempt
+            .opposed()
+            .map_or(&[], |a| a.precautions.as_slice())
+    }
+}
+
+impl Serialize for Hider {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("phase", &self.phase)?;
+        match &self.attempt {
+            Attempt::Percentile(a) => {
+                map.serialize_entry("d100", &a.d100)?;
+                map.serialize_entry("modifiers", &a.modifiers)?;
+                map.serialize_entry("score", &a.score)?;
+                map.serialize_entry("pendingModifiers", &a.pending_modifiers)?;
+                if a.already_perceived_added {
+                    map.serialize_entry("alreadyPerceivedAdded", &true)?;
+                }
+            }
+            Attempt::Opposed(a) => {
+                map.serialize_entry("heldTotal", &a.held_total)?;
+                map.serialize_entry("penalties", &a.penalties)?;
+                map.serialize_entry("precautions", &a.precautions)?;
+            }
+        }
+        map.serialize_entry("movedThisTurn", &self.moved_this_turn)?;
+        map.serialize_entry("pairs", &self.pairs)?;
+        map.end()
+    }
+}
+
+/// A hider as JSON carries it, before the state's ruleset says which
+/// fields it may have (see [`Hider`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename = "Hider", rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct HiderRepr {
+    phase: HiderPhase,
+    #[serde(default)]
+    d100: Option<u32>,
+    #[serde(default)]
+    modifiers: Option<Modifiers>,
+    #[serde(default)]
+    score: Option<i64>,
+    #[serde(default)]
+    pending_modifiers: Option<Option<Modifiers>>,
+    #[serde(default)]
+    already_perceived_added: Option<bool>,
+    #[serde(default)]
+    held_total: Option<i64>,
+    #[serde(default)]
+    penalties: Option<Vec<Penalty>>,
+    #[serde(default)]
+    precautions: Option<Vec<String>>,
+    #[serde(default)]
+    moved_this_turn: bool,
+    #[serde(default)]
+    pairs: BTreeMap<TokenId, Pair>,
+}
+
+impl HiderRepr {
+    /// The typed hider for `ruleset`. Errors name the field under `field`
+    /// (`hiders.spy.heldTotal`): a field of the other ruleset, or a missing roll.
+    pub(crate) fn into_hider(self, ruleset: Ruleset, field: &str) -> Result<Hider, crate::Error> {
+        let foreign = |name: &str| crate::Error::InvalidInput {
+            field: format!("{field}.{name}"),
+            message: format!("not a field of a `{}` hider", ruleset.name()),
+        };
+        let missing = |name: &str| crate::Error::InvalidInput {
+            field: format!("{field}.{name}"),
+            message: format!("a `{}` hider needs its roll", ruleset.name()),
+        };
+        let attempt = match ruleset {
+            Ruleset::Percentile => {
+                if self.held_total.is_some() {
+                    return Err(foreign("heldTotal"));
+                }
+                if self.penalties.is_some() {
+                    return Err(foreign("penalties"));
+                }
+                if self.precautions.is_some() {
+                    return Err(foreign("precautions"));
+                }
+                Attempt::Percentile(PercentileAttempt {
+                    d100: self.d100.ok_or_else(|| missing("d100"))?,
+                    modifiers: self.modifiers.unwrap_or_default(),
+                    score: self.score.ok_or_else(|| missing("score"))?,
+                    pending_modifiers: self.pending_modifiers.flatten(),
+                    already_perceived_added: self.already_perceived_added.unwrap_or(false),
+                })
+            }
+            Ruleset::Opposed => {
+                for (name, present) in [
+                    ("d100", self.d100.is_some()),
+                    ("modifiers", self.modifiers.is_some()),
+                    ("score", self.score.is_some()),
+                    ("pendingModifiers", self.pending_modifiers.is_some()),
+                    (
+                        "alreadyPerceivedAdded",
+                        self.already_perceived_added.is_some(),
+                    ),
+                ] {
+                    if present {
+                        return Err(foreign(name));
+                    }
+                }
+                Attempt::Opposed(OpposedAttempt {
+                    held_total: self.held_total.ok_or_else(|| missing("heldTotal"))?,
+                    penalties: self.penalties.unwrap_or_default(),
+                    precautions: self.precautions.unwrap_or_default(),
+                })
+            }
+        };
+        Ok(Hider {
+            phase: self.phase,
+            attempt,
+            moved_this_turn: self.moved_this_turn,
+            pairs: self.pairs,
+        })
     }
 }
 
@@ -544,26 +736,72 @@ pub struct Combat {
     pub rolled_this_turn: Vec<TokenId>,
 }
 
-/// The whole engine state.
+/// The whole engine state (format version 2, see `docs/api.md`).
+///
+/// Reading JSON: [`crate::migrate::read_state`] also accepts version 1 and
+/// migrates it; the `Deserialize` impl reads version 2 only.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase", try_from = "StateRepr")]
 pub struct State {
     /// Must equal [`STATE_VERSION`].
     pub version: u32,
+    /// Successful `apply`/`applyAll` calls since the state was created
+    /// (0..=2^53-1); a caller holding two snapshots keeps the higher one.
+    pub revision: u64,
+    pub ruleset: Ruleset,
+    pub settings: Settings,
+    /// Every creature the engine knows, by token id.
+    pub creatures: BTreeMap<TokenId, Creature>,
+    /// Creatures attempting stealth, by token id.
+    pub hiders: BTreeMap<TokenId, Hider>,
+    /// Surprises in progress (P6).
+    pub surprises: Vec<Surprise>,
+    pub combat: Combat,
+}
+
+/// A state as JSON carries it: hiders not yet typed by the ruleset.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename = "State", rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct StateRepr {
+    pub version: u32,
+    #[serde(default)]
+    pub revision: u64,
     pub ruleset: Ruleset,
     #[serde(default)]
     pub settings: Settings,
-    /// Every creature the engine knows, by token id.
     #[serde(default)]
     pub creatures: BTreeMap<TokenId, Creature>,
-    /// Creatures attempting stealth, by token id.
     #[serde(default)]
-    pub hiders: BTreeMap<TokenId, Hider>,
-    /// Surprises in progress (P6).
+    pub hiders: BTreeMap<TokenId, HiderRepr>,
     #[serde(default)]
     pub surprises: Vec<Surprise>,
     #[serde(default)]
     pub combat: Combat,
+}
+
+impl TryFrom<StateRepr> for State {
+    type Error = crate::Error;
+
+    /// Types the hiders by the state's ruleset. The version is checked by
+    /// the validation, not here.
+    fn try_from(repr: StateRepr) -> Result<State, crate::Error> {
+        let ruleset = repr.ruleset;
+        let mut hiders = BTreeMap::new();
+        for (id, hider) in repr.hiders {
+            let typed = hider.into_hider(ruleset, &format!("hiders.{id}"))?;
+            hiders.insert(id, typed);
+        }
+        Ok(State {
+            version: repr.version,
+            revision: repr.revision,
+            ruleset,
+            settings: repr.settings,
+            creatures: repr.creatures,
+            hiders,
+            surprises: repr.surprises,
+            combat: repr.combat,
+        })
+    }
 }
 
 /// What [`crate::create_state`] takes: a ruleset, its settings and the creatures.

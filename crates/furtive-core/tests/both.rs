@@ -407,11 +407,11 @@ fn b4_settle_with_the_same_seed_replays_exactly() {
     let a = settle(&scene, event.clone(), 7).unwrap();
     assert_eq!(a, settle(&scene, event, 7).unwrap());
     let record = &a.state.hiders["spy"];
-    assert!(!record.stale);
-    let d100 = record.d100.unwrap();
+    assert!(record.pending_modifiers().is_none());
+    let d100 = record.d100().unwrap();
     assert!((1..=100).contains(&d100));
     // The watcher perceived before the roll: P9 adds -100.
-    assert_eq!(record.score, Some(60 + i64::from(d100) + 50 - 100));
+    assert_eq!(record.score(), Some(60 + i64::from(d100) + 50 - 100));
 }
 
 #[test]
@@ -496,7 +496,7 @@ fn b4_settle_leaves_an_out_of_turn_stealth_roll_to_the_caller() {
         outcome.requests.as_slice(),
         [Request::StealthRoll { hider, .. }] if hider == "spy"
     ));
-    assert!(outcome.state.hiders["spy"].stale);
+    assert!(outcome.state.hiders["spy"].pending_modifiers().is_some());
 }
 
 #[test]
@@ -777,7 +777,7 @@ fn api_outputs_match_the_rust_api() {
         "creatures": [{"id": "spy", "stealthSkill": 49}, {"id": "tie", "acuities": {"visual": 67}}]
     });
     let state = api::create_state(config).unwrap();
-    assert_eq!(state["version"], 1);
+    assert_eq!(state["version"], 2);
     let outcome = api::apply(
         state.clone(),
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),

@@ -54,7 +54,7 @@ fn trigger(code: &str) -> Error {
         ),
         "unsupported_version" => {
             let mut old = opposed();
-            old.version = 2;
+            old.version = 3;
             refused(&old, json!({"type": "combatEnd"}))
         }
         "wrong_ruleset" => refused(
@@ -286,7 +286,7 @@ fn events_round_trip_through_serde() {
 
 #[test]
 fn error_unsupported_version() {
-    expect("unsupported_version", "version: state version 2");
+    expect("unsupported_version", "version: state version 3");
 }
 
 #[test]

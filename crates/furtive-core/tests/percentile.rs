@@ -33,7 +33,7 @@ fn score_after(skill: u32, d100: i64, modifiers: serde_json::Value) -> i64 {
         &spy_scene(skill),
         json!({"type": "enterStealth", "hider": "spy", "roll": d100, "modifiers": modifiers}),
     );
-    outcome.state.hiders["spy"].score.expect("a score")
+    outcome.state.hiders["spy"].score().expect("a score")
 }
 
 // ---------------------------------------------------------------- P1
@@ -85,7 +85,7 @@ fn p1_stored_roll_and_gm_explanation_show_the_arithmetic() {
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
     );
     let record = &outcome.state.hiders["spy"];
-    assert_eq!(record.d100, Some(37));
+    assert_eq!(record.d100(), Some(37));
     assert_eq!(record.phase, HiderPhase::Hiding);
     let gm = entries_for(&outcome, "P1", Audience::Gm);
     assert_eq!(gm.len(), 1);
@@ -165,9 +165,10 @@ fn p2_sprinting_adds_the_sprint_modifier() {
         json!({"type": "enterStealth", "hider": "spy", "roll": 37, "sprinting": true}),
     );
     let record = &outcome.state.hiders["spy"];
-    assert_eq!(record.score, Some(37));
+    assert_eq!(record.score(), Some(37));
     assert!(record
-        .modifiers
+        .modifiers()
+        .unwrap()
         .situation
         .contains(&SituationModifier::Sprint));
 }
@@ -249,7 +250,7 @@ fn p3_a_score_of_zero_or_less_is_perceived_even_by_acuity_sum_zero() {
         &scene,
         json!({"type": "enterStealth", "hider": "spy", "roll": 1}),
     );
-    assert_eq!(outcome.state.hiders["spy"].score, Some(0));
+    assert_eq!(outcome.state.hiders["spy"].score(), Some(0));
     assert!(
         pair(&outcome.state, "spy", "nothing").perceived,
         "0 ≤ 0: tie"
@@ -259,7 +260,7 @@ fn p3_a_score_of_zero_or_less_is_perceived_even_by_acuity_sum_zero() {
         json!({"type": "enterStealth", "hider": "spy", "roll": 100, "modifiers": {"situation": ["no_cover"]}}),
     );
     assert_eq!(
-        outcome.state.hiders["spy"].score,
+        outcome.state.hiders["spy"].score(),
         Some(0),
         "0 + floor(100 / 2) - 50"
     );
@@ -334,10 +335,10 @@ fn p4_changing_modifiers_requests_a_roll_and_keeps_the_old_score_until_it_arrive
         }]
     );
     let record = &changed.state.hiders["spy"];
-    assert!(record.stale);
-    assert_eq!(record.pending_modifiers.as_ref(), Some(&expected));
+    assert!(record.pending_modifiers().is_some());
+    assert_eq!(record.pending_modifiers(), Some(&expected));
     // The old score stays in force: same score, same pairs, no visible change.
-    assert_eq!(record.score, Some(67));
+    assert_eq!(record.score(), Some(67));
     assert_eq!(record.pairs, entered.state.hiders["spy"].pairs);
     assert!(changed.changes.is_empty());
     // A creature joining meanwhile is compared with the old score (67).
@@ -352,10 +353,10 @@ fn p4_changing_modifiers_requests_a_roll_and_keeps_the_old_score_until_it_arrive
         json!({"type": "enterStealth", "hider": "spy", "roll": 37, "modifiers": new_modifiers}),
     );
     let record = &rolled.state.hiders["spy"];
-    assert!(!record.stale);
-    assert_eq!(record.pending_modifiers, None);
+    assert!(record.pending_modifiers().is_none());
+    assert_eq!(record.pending_modifiers(), None);
     // `tie`, `sharp` and `late` perceived the spy before this roll: P9 adds -100.
-    assert_eq!(record.score, Some(67 + 50 - 100));
+    assert_eq!(record.score(), Some(67 + 50 - 100));
 }
 
 #[test]
@@ -371,7 +372,7 @@ fn p4_the_same_modifiers_in_another_order_request_nothing() {
                "modifiers": {"situation": ["cluttered", "dark", "dark"]}}),
     );
     assert!(outcome.requests.is_empty());
-    assert!(!outcome.state.hiders["spy"].stale);
+    assert!(outcome.state.hiders["spy"].pending_modifiers().is_none());
     assert_eq!(entries(&outcome, "P4").len(), 1);
 }
 
@@ -389,7 +390,8 @@ fn p4_the_automatic_already_perceived_is_not_a_change_of_the_callers_modifiers()
     );
     let record = &scene.hiders["spy"];
     assert!(record
-        .modifiers
+        .modifiers()
+        .unwrap()
         .situation
         .contains(&SituationModifier::AlreadyPerceived));
     let outcome = ok(
@@ -397,7 +399,7 @@ fn p4_the_automatic_already_perceived_is_not_a_change_of_the_callers_modifiers()
         json!({"type": "modifiersChanged", "hider": "spy", "modifiers": {"situation": ["dark"]}}),
     );
     assert!(outcome.requests.is_empty(), "{:?}", outcome.requests);
-    assert!(!outcome.state.hiders["spy"].stale);
+    assert!(outcome.state.hiders["spy"].pending_modifiers().is_none());
     // A real change still asks for a roll, with the caller's modifiers only:
     // P9 decides again when that roll arrives.
     let outcome = ok(
@@ -433,15 +435,18 @@ fn p4_sprint_while_hiding_requests_a_roll_with_sprint() {
         }
         other => panic!("expected one stealth roll request, got {other:?}"),
     }
-    assert!(outcome.state.hiders["spy"].stale);
-    assert_eq!(outcome.state.hiders["spy"].score, scene.hiders["spy"].score);
+    assert!(outcome.state.hiders["spy"].pending_modifiers().is_some());
+    assert_eq!(
+        outcome.state.hiders["spy"].score(),
+        scene.hiders["spy"].score()
+    );
 }
 
 #[test]
 fn p4_sprint_by_a_token_that_is_not_hiding_changes_nothing() {
     let scene = spy_scene(49);
     let outcome = ok(&scene, json!({"type": "sprint", "token": "spy"}));
-    assert_eq!(outcome.state, scene);
+    assert_unchanged(&outcome.state, &scene);
     assert!(outcome.requests.is_empty());
 }
 
@@ -834,10 +839,11 @@ fn p9_after_the_surprise_turn_everyone_perceives_and_the_next_roll_carries_minus
     );
     let record = &rolled.state.hiders["spy"];
     assert!(record
-        .modifiers
+        .modifiers()
+        .unwrap()
         .situation
         .contains(&SituationModifier::AlreadyPerceived));
-    assert_eq!(record.score, Some(60 + 90 - 100));
+    assert_eq!(record.score(), Some(60 + 90 - 100));
     assert_eq!(entries(&rolled, "P9").len(), 1);
     let again = refused(
         &rolled.state,
@@ -871,7 +877,7 @@ fn p9_outside_combat_there_is_no_per_turn_limit() {
             json!({"type": "enterStealth", "hider": "spy", "roll": 100}),
         ],
     );
-    assert!(scene.hiders["spy"].score.is_some());
+    assert!(scene.hiders["spy"].score().is_some());
 }
 
 #[test]
@@ -885,7 +891,7 @@ fn p9_a_roll_while_one_observer_perceives_carries_already_perceived_none_without
         &first,
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
     );
-    assert_eq!(second.state.hiders["spy"].score, Some(67 - 100));
+    assert_eq!(second.state.hiders["spy"].score(), Some(67 - 100));
     let p9 = entries_for(&second, "P9", Audience::Gm);
     assert_eq!(p9.len(), 1);
     assert!(p9[0].en.contains("2 observer(s)"), "{}", p9[0].en);
@@ -902,7 +908,7 @@ fn p9_a_roll_while_one_observer_perceives_carries_already_perceived_none_without
             json!({"type": "enterStealth", "hider": "spy", "roll": 10}),
         ],
     );
-    assert_eq!(scene.hiders["spy"].score, Some(115));
+    assert_eq!(scene.hiders["spy"].score(), Some(115));
 }
 
 #[test]
@@ -919,7 +925,7 @@ fn p9_stop_hiding_removes_the_record_so_a_later_roll_has_no_automatic_penalty() 
         &scene,
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
     );
-    assert_eq!(outcome.state.hiders["spy"].score, Some(67));
+    assert_eq!(outcome.state.hiders["spy"].score(), Some(67));
     assert!(entries(&outcome, "P9").is_empty());
 }
 
@@ -1050,7 +1056,7 @@ fn p11_a_creature_without_the_skill_has_furtivite_0() {
         &scene,
         json!({"type": "enterStealth", "hider": "clumsy", "roll": 99}),
     );
-    assert_eq!(outcome.state.hiders["clumsy"].score, Some(49));
+    assert_eq!(outcome.state.hiders["clumsy"].score(), Some(49));
 }
 
 #[test]
@@ -1112,17 +1118,18 @@ fn p9_vanishing_mid_fight_carries_minus_100_on_a_first_roll() {
     );
     let record = &rolled.state.hiders["spy"];
     assert!(record
-        .modifiers
+        .modifiers()
+        .unwrap()
         .situation
         .contains(&SituationModifier::AlreadyPerceived));
-    assert_eq!(record.score, Some(80 + 50 - 100));
+    assert_eq!(record.score(), Some(80 + 50 - 100));
     assert!(rolled.state.perceives("guard", "spy"));
     // Outside combat the same first roll has no automatic -100.
     let calm = ok(
         &scene,
         json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
     );
-    assert_eq!(calm.state.hiders["spy"].score, Some(130));
+    assert_eq!(calm.state.hiders["spy"].score(), Some(130));
 }
 
 #[test]
@@ -1147,9 +1154,10 @@ fn p9_allies_perceiving_the_hider_do_not_add_minus_100() {
         &hidden.state,
         json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
     );
-    assert_eq!(again.state.hiders["spy"].score, Some(110));
+    assert_eq!(again.state.hiders["spy"].score(), Some(110));
     assert!(!again.state.hiders["spy"]
-        .modifiers
+        .modifiers()
+        .unwrap()
         .situation
         .contains(&SituationModifier::AlreadyPerceived));
 }

@@ -6,9 +6,9 @@
 mod common;
 
 use furtive_core::{
-    api, apply, create_state, settle, validate_state, Acuities, Change, Config, Creature,
-    EnhancedSense, Error, Event, FreeModifier, HitZone, Modifiers, Outcome, Ruleset, Settings,
-    SituationModifier, State, ViewEntry,
+    api, apply, create_state, query, settle, validate_state, Acuities, Change, Config, Creature,
+    EnhancedSense, Error, Event, FreeModifier, HitZone, Modifiers, Outcome, Ruleset, Session,
+    Settings, SituationModifier, State, ViewEntry,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -229,6 +229,36 @@ fn check_accepted(before: &State, event: &Event, outcome: &Outcome) -> Result<()
         serde_json::to_value(event).unwrap(),
     );
     prop_assert_eq!(through_json, Ok(serde_json::to_value(outcome).unwrap()));
+    // The changes found from the touched slots are those of a full comparison.
+    prop_assert_eq!(
+        &outcome.changes,
+        &furtive_core::diff(before, &outcome.state)
+    );
+    // Session::apply gives the same, and its hidden-from patch brings the
+    // lookup of the state before up to the lookup of the state after.
+    let mut session = Session::load(before.clone()).unwrap();
+    let effects = session.apply(event.clone()).unwrap();
+    prop_assert_eq!(&effects.changes, &outcome.changes);
+    prop_assert_eq!(&effects.log, &outcome.log);
+    prop_assert_eq!(&effects.requests, &outcome.requests);
+    prop_assert_eq!(effects.revision, before.revision + 1);
+    prop_assert_eq!(session.state(), &outcome.state);
+    let mut lookup = query::hidden_from(before).unwrap();
+    for patch in Session::hidden_from_changes(&effects) {
+        let list = lookup.entry(patch.observer.clone()).or_default();
+        if patch.hidden {
+            prop_assert!(!list.contains(&patch.hider), "{:?} added twice", patch);
+            list.push(patch.hider.clone());
+            list.sort();
+        } else {
+            prop_assert!(list.contains(&patch.hider), "{:?} was not there", patch);
+            list.retain(|h| h != &patch.hider);
+        }
+        if list.is_empty() {
+            lookup.remove(&patch.observer);
+        }
+    }
+    prop_assert_eq!(lookup, query::hidden_from(&outcome.state).unwrap());
     // Every visibility change agrees with the new state; B3: every entry bilingual.
     for change in &outcome.changes {
         if let Change::Visibility {
@@ -260,6 +290,57 @@ fn check_accepted(before: &State, event: &Event, outcome: &Outcome) -> Result<()
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    /// `Session::apply_all` is one transaction: with every event accepted it
+    /// ends where applying them one by one ends, with the changes of a full
+    /// comparison of the first and last states and the logs and requests
+    /// in order; with one refused, it returns that event's error and the
+    /// session is exactly as before.
+    #[test]
+    fn session_apply_all_is_all_or_nothing(
+        ruleset in ruleset(),
+        events in prop::collection::vec(event(), 1..8),
+    ) {
+        let first = start(ruleset, false);
+        let mut session = Session::load(first.clone()).unwrap();
+        let result = session.apply_all(events.clone());
+        let mut one_by_one = Session::load(first.clone()).unwrap();
+        let mut refused = None;
+        let mut log = Vec::new();
+        let mut requests = Vec::new();
+        for event in events {
+            match one_by_one.apply(event) {
+                Ok(effects) => {
+                    log.extend(effects.log);
+                    requests.extend(effects.requests);
+                }
+                Err(error) => {
+                    refused = Some(error);
+                    break;
+                }
+            }
+        }
+        match (result, refused) {
+            (Ok(effects), None) => {
+                let last = one_by_one.snapshot();
+                prop_assert_eq!(&session.state().creatures, &last.creatures);
+                prop_assert_eq!(&session.state().hiders, &last.hiders);
+                prop_assert_eq!(&session.state().surprises, &last.surprises);
+                prop_assert_eq!(&session.state().combat, &last.combat);
+                prop_assert_eq!(session.revision(), 1);
+                prop_assert_eq!(&effects.changes, &furtive_core::diff(&first, session.state()));
+                prop_assert_eq!(effects.log, log);
+                prop_assert_eq!(effects.requests, requests);
+            }
+            (Err(error), Some(expected)) => {
+                prop_assert_eq!(error, expected);
+                prop_assert_eq!(session.state(), &first);
+            }
+            (result, refused) => {
+                prop_assert!(false, "apply_all {:?} but one by one {:?}", result.map(|_| ()), refused);
+            }
+        }
+    }
 
     /// Arbitrary event sequences: no panic, deterministic, atomic, valid,
     /// JSON round trip, and the JSON facade agrees.

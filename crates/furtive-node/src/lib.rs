@@ -1,29 +1,38 @@
 //! napi-rs addon of `furtive-core` for Node.js.
 //!
-//! A thin layer with no rule logic. Every export takes its arguments as JSON
-//! text (the package's `node.js` serializes them with the platform's
-//! `JSON.stringify`), reads them with `serde_json`, calls the same function
-//! of `furtive_core::api`, and returns the JSON result as plain objects
-//! (napi's `serde-json` feature). The wasm build does exactly the same, so
-//! both backends accept, refuse and word everything identically.
+//! A thin layer with no rule logic. The exports are written once, in
+//! `furtive_core::for_each_export!`; this file only says how napi wraps one
+//! free function, and one method of the `Session` class. Every argument
+//! arrives as JSON text (the package's `node.js` serializes it with the
+//! platform's `JSON.stringify`), is read with `serde_json`, and goes to the
+//! same function of `furtive_core::api` / `api_session` that the wasm build
+//! calls. Results go back as JSON text, which `npm/node.js` and
+//! `npm/session.js` read with `JSON.parse`: napi's own conversion of a
+//! `serde_json::Value` into objects refuses more than 1,000,000 values
+//! (the state of a 1000-creature table has more), and text was measured
+//! faster (`bench/session.mjs`).
+//! Both backends accept, refuse and word everything identically.
 //!
 //! Errors are thrown as real `Error` objects whose `code` is the core's
 //! stable code (`invalid_input`, `unknown_token`...) and whose message is the
 //! core's message, which names the field. A panic never crosses into Node:
 //! each export runs under `catch_unwind` and a panic becomes an `Error` with
-//! code `engine_panicked`.
+//! code `engine_panicked`. A `Session` whose method panicked may hold a
+//! half-applied event, so it is dropped: its later calls throw
+//! `session_lost` (reload it with `Session.load(lastSnapshot)`). After
+//! `free()`, calls throw `session_freed`.
 //!
 //! Loaded by `npm/node.js` from `npm/furtive.<platform>.node`
 //! (`scripts/build-node.sh`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use furtive_core::api_session::JsonSession;
 use furtive_core::{api, Error};
 use napi_derive::napi;
-use serde_json::Value;
 
-/// The `code` of a thrown error: one of `furtive_core::Error::CODES`, or
-/// `engine_panicked`.
+/// The `code` of a thrown error: one of `furtive_core::Error::CODES`,
+/// `engine_panicked`, `session_lost` or `session_freed`.
 pub struct Code(&'static str);
 
 impl AsRef<str> for Code {
@@ -32,107 +41,178 @@ impl AsRef<str> for Code {
     }
 }
 
+fn core_error(error: Error) -> napi::Error<Code> {
+    napi::Error::new(Code(error.code()), error.to_string())
+}
+
+fn panicked(payload: Box<dyn std::any::Any + Send>) -> napi::Error<Code> {
+    let detail = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into());
+    napi::Error::new(
+        Code("engine_panicked"),
+        format!("engine: the engine panicked ({detail}); this is a bug in furtive, please report it with the input"),
+    )
+}
+
 /// Runs one export: a core error becomes a thrown `Error` with its code, a
 /// panic becomes `engine_panicked` instead of reaching Node.
-fn run(call: impl FnOnce() -> Result<Value, Error>) -> napi::Result<Value, Code> {
+fn run<T>(call: impl FnOnce() -> Result<T, Error>) -> napi::Result<T, Code> {
     match catch_unwind(AssertUnwindSafe(call)) {
-        Ok(result) => result.map_err(|e| napi::Error::new(Code(e.code()), e.to_string())),
-        Err(payload) => {
-            let detail = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "no message".into());
-            Err(napi::Error::new(
-                Code("engine_panicked"),
-                format!("engine: the engine panicked ({detail}); this is a bug in furtive, please report it with the input"),
-            ))
+        Ok(result) => result.map_err(core_error),
+        Err(payload) => Err(panicked(payload)),
+    }
+}
+
+/// A `furtive_core::Session` held by a JavaScript object (see
+/// `furtive_core::api_session::JsonSession`). Created by `Session.create`
+/// or `Session.load`; `npm/node.js` wraps it in the package's `Session`.
+#[napi(js_name = "Session")]
+pub struct NodeSession {
+    /// `None` once freed or lost.
+    inner: Option<JsonSession>,
+    /// Why `inner` is `None`: `session_freed` or `session_lost`.
+    gone: Code,
+}
+
+impl NodeSession {
+    fn new(inner: JsonSession) -> NodeSession {
+        NodeSession {
+            inner: Some(inner),
+            gone: Code("session_lost"),
+        }
+    }
+
+    fn gone_error(&self, method: &str) -> napi::Error<Code> {
+        let message = if self.gone.0 == "session_freed" {
+            format!("{method}: this session was freed (free() or a using block); load a snapshot into a new one")
+        } else {
+            format!("{method}: this session was lost when the engine panicked in one of its calls; reload it from your last snapshot with Session.load(snapshot)")
+        };
+        napi::Error::new(Code(self.gone.0), message)
+    }
+
+    fn read<T>(
+        &self,
+        method: &str,
+        call: impl FnOnce(&JsonSession) -> Result<T, Error>,
+    ) -> napi::Result<T, Code> {
+        let inner = self.inner.as_ref().ok_or_else(|| self.gone_error(method))?;
+        run(|| call(inner))
+    }
+
+    /// A panic inside a changing call may leave a half-applied event: the
+    /// session is dropped and answers `session_lost` from then on.
+    fn write<T>(
+        &mut self,
+        method: &str,
+        call: impl FnOnce(&mut JsonSession) -> Result<T, Error>,
+    ) -> napi::Result<T, Code> {
+        let error = self.gone_error(method);
+        let inner = self.inner.as_mut().ok_or(error)?;
+        match catch_unwind(AssertUnwindSafe(|| call(inner))) {
+            Ok(result) => result.map_err(core_error),
+            Err(payload) => {
+                self.inner = None;
+                self.gone = Code("session_lost");
+                Err(panicked(payload))
+            }
         }
     }
 }
 
-macro_rules! export {
-    ($(#[$doc:meta])* $js:literal, $name:ident, $core:path, $($arg:ident),+) => {
-        $(#[$doc])*
-        #[napi(js_name = $js)]
-        pub fn $name($($arg: String),+) -> napi::Result<Value, Code> {
-            run(|| $core($(api::parse_json(stringify!($arg), &$arg)?),+))
-        }
+macro_rules! napi_exports {
+    (
+        functions: [$({ $name:ident, $js:literal, [$($feature:literal)?], ($($arg:ident $([$optional:ident])?),*), $doc:literal },)*],
+        session_constructors: [$({ $ctor:ident, $ctor_js:literal, [$($ctor_feature:literal)?], ($($ctor_arg:ident),*), $ctor_doc:literal },)*],
+        session_mut: [$({ $mut:ident, $mut_js:literal, [$($mut_feature:literal)?], ($($mut_arg:ident),*), $mut_doc:literal },)*],
+        session_ref: [$({ $ref:ident, $ref_js:literal, [$($ref_feature:literal)?], ($($ref_arg:ident),*), $ref_doc:literal },)*],
+        session_getters: [$({ $getter:ident, $getter_js:literal, $getter_doc:literal },)*],
+    ) => {
+        $(
+            $(#[cfg(feature = $feature)])?
+            #[doc = $doc]
+            #[napi(js_name = $js)]
+            pub fn $name($($arg: String),*) -> napi::Result<String, Code> {
+                run(|| furtive_core::exports::$name($(api::parse_json(stringify!($arg), &$arg)?),*).map(|value| value.to_string()))
+            }
+        )*
+
+        $(
+            $(#[cfg(feature = $ctor_feature)])?
+            #[napi]
+            impl NodeSession {
+                #[doc = $ctor_doc]
+                #[napi(factory, js_name = $ctor_js)]
+                pub fn $ctor($($ctor_arg: String),*) -> napi::Result<NodeSession, Code> {
+                    run(|| JsonSession::$ctor($(api::parse_json(stringify!($ctor_arg), &$ctor_arg)?),*))
+                        .map(NodeSession::new)
+                }
+            }
+        )*
+        $(
+            $(#[cfg(feature = $mut_feature)])?
+            #[napi]
+            impl NodeSession {
+                #[doc = $mut_doc]
+                #[napi(js_name = $mut_js)]
+                pub fn $mut(&mut self, $($mut_arg: String),*) -> napi::Result<String, Code> {
+                    self.write($mut_js, |session| session.$mut($(api::parse_json(stringify!($mut_arg), &$mut_arg)?),*))
+                }
+            }
+        )*
+        $(
+            $(#[cfg(feature = $ref_feature)])?
+            #[napi]
+            impl NodeSession {
+                #[doc = $ref_doc]
+                #[napi(js_name = $ref_js)]
+                pub fn $ref(&self, $($ref_arg: String),*) -> napi::Result<String, Code> {
+                    self.read($ref_js, |session| session.$ref($(api::parse_json(stringify!($ref_arg), &$ref_arg)?),*))
+                }
+            }
+        )*
+        $(
+            #[napi]
+            impl NodeSession {
+                #[doc = $getter_doc]
+                #[napi(getter, js_name = $getter_js)]
+                pub fn $getter(&self) -> napi::Result<f64, Code> {
+                    // Revisions stay far below 2^53: exact as a JavaScript number.
+                    self.read($getter_js, |session| Ok(session.$getter() as f64))
+                }
+            }
+        )*
     };
 }
 
-export!(
-    /// `createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`.
-    "createState", create_state, api::create_state, config
-);
-export!(
-    /// `apply(state, event) -> Outcome { state, changes, requests, log }`.
-    "apply", apply, api::apply, state, event
-);
-export!(
-    /// `perceives(state, { observer, hider }) -> Decision`.
-    "perceives", perceives, api::perceives, state, query
-);
-export!(
-    /// `canLocate(state, { observer, hider }) -> Decision` (P5).
-    "canLocate", can_locate, api::can_locate, state, query
-);
-export!(
-    /// `canDefend(state, { defender, target, attacker }) -> Decision` (P6).
-    "canDefend", can_defend, api::can_defend, state, query
-);
-export!(
-    /// `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
-    "knockout", knockout, api::knockout, state, query
-);
-export!(
-    /// `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10).
-    "canPickpocket", can_pickpocket, api::can_pickpocket, state, query
-);
-export!(
-    /// `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
-    "attackHidden", attack_hidden, api::attack_hidden, state, query
-);
-export!(
-    /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): the lookup the Foundry module publishes.
-    "hiddenFrom", hidden_from, api::hidden_from, state
-);
-export!(
-    /// `rollRequests(state, requests, seed) -> Event[]` (B4).
-    "rollRequests", roll_requests, api::roll_requests, state, requests, seed
-);
-export!(
-    /// `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request.
-    "settle", settle, api::settle, state, event, seed
-);
-export!(
-    /// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9, 0.7) or a normalized scene.
-    "parseScene", parse_scene, api::parse_scene, scene
-);
-export!(
-    /// `clearView(scene, { from, to }) -> ClearView`.
-    "clearView", clear_view, api::clear_view, scene, query
-);
-export!(
-    /// `clearViewMatrix(scene, tokens | null) -> ClearViewMatrix`.
-    "clearViewMatrix", clear_view_matrix, api::clear_view_matrix, scene, tokens
-);
+furtive_core::for_each_export!(napi_exports);
 
-/// `situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values.
-#[napi(js_name = "situationModifiers")]
-pub fn situation_modifiers() -> Value {
-    api::situation_modifiers()
-}
+#[napi]
+impl NodeSession {
+    /// `free()`: drops the state now; later calls throw `session_freed`.
+    /// Calling it twice is harmless.
+    #[napi]
+    pub fn free(&mut self) {
+        if self.inner.take().is_some() || self.gone.0 != "session_lost" {
+            self.gone = Code("session_freed");
+        }
+    }
 
-/// `errorCodes() -> string[]`: every stable error code of the engine.
-#[napi(js_name = "errorCodes")]
-pub fn error_codes() -> Value {
-    api::error_codes()
+    /// Panics inside a changing call on purpose, for the tests of
+    /// `session_lost` only (not public API).
+    #[doc(hidden)]
+    #[napi(js_name = "__panicForTests")]
+    pub fn panic_for_tests(&mut self) -> napi::Result<String, Code> {
+        self.write("__panicForTests", |_| panic!("deliberate panic for tests"))
+    }
 }
 
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]
 #[napi(js_name = "__panicForTests")]
-pub fn panic_for_tests() -> napi::Result<Value, Code> {
+pub fn panic_for_tests() -> napi::Result<String, Code> {
     run(|| panic!("deliberate panic for tests"))
 }

@@ -1,23 +1,35 @@
 //! wasm-bindgen build of `furtive-core`, for browsers and the Foundry module.
 //!
-//! A thin layer with no rule logic. Every export takes its arguments as JSON
-//! text (the package's `browser.js` serializes them with the platform's
-//! `JSON.stringify`), reads them with `serde_json`, calls the same function
-//! of `furtive_core::api`, and returns the result through
-//! `serde-wasm-bindgen`'s JSON-compatible serializer (plain objects, `null`,
-//! no `Map`). Errors are thrown as real `Error` objects whose `code` is the
-//! core's stable code and whose message names the field.
+//! A thin layer with no rule logic. The exports are written once, in
+//! `furtive_core::for_each_export!`; this file only says how wasm-bindgen
+//! wraps one free function, and one method of the `Session` class. Every
+//! argument arrives as JSON text (the package's `browser.js` serializes it
+//! with the platform's `JSON.stringify`), is read with `serde_json`, and goes
+//! to the same function of `furtive_core::api` / `api_session` that the napi
+//! addon calls. Results go back as JSON text, which `npm/browser.js` and
+//! `npm/session.js` read with `JSON.parse`: measured against
+//! serde-wasm-bindgen values in both directions for `Session.apply`
+//! (`bench/session.mjs`; numbers in docs/state.md), text was as fast in
+//! Node and 1.5 to 4 times faster in Chromium. Errors are
+//! thrown as real `Error` objects whose `code` is the core's stable code and
+//! whose message names the field.
+//!
+//! Features `scene` and `roller` (default on) forward to furtive-core's; the
+//! Foundry module's build leaves both out (`scripts/build-wasm.sh foundry`)
+//! and the exports that need them are then absent.
 //!
 //! A panic aborts the instance (`panic = "abort"` in the `wasm-release`
 //! profile); the panic hook first throws an `Error` whose message starts
 //! with `engine: the engine panicked`, which `browser.js` turns into
-//! `engine_panicked` before it resets the instance.
+//! `engine_panicked` before it resets the instance. Every `Session` of the
+//! old instance is then gone: `browser.js` answers their calls with
+//! `session_lost`.
 //!
 //! Built for `wasm32-unknown-unknown` with the `wasm-release` profile, then
 //! `wasm-bindgen --target web` (`scripts/build-wasm.sh`).
 
+use furtive_core::api_session::JsonSession;
 use furtive_core::{api, Error};
-use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -41,97 +53,83 @@ fn input(argument: &str, text: &str) -> Result<Value, JsValue> {
     api::parse_json(argument, text).map_err(|e| to_js_error(&e))
 }
 
-/// JSON value -> plain JavaScript value.
-fn output(result: Result<Value, Error>) -> Result<JsValue, JsValue> {
-    let value = result.map_err(|e| to_js_error(&e))?;
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| {
-            to_js_error(&Error::InvalidInput {
-                field: "output".into(),
-                message: e.to_string(),
-            })
-        })
+/// A core result, its error thrown as a JavaScript `Error` with a `code`.
+fn js<T>(result: Result<T, Error>) -> Result<T, JsValue> {
+    result.map_err(|e| to_js_error(&e))
 }
 
-macro_rules! export {
-    ($(#[$doc:meta])* $js:literal, $name:ident, $core:path, $($arg:ident),+) => {
-        $(#[$doc])*
-        #[wasm_bindgen(js_name = $js)]
-        pub fn $name($($arg: &str),+) -> Result<JsValue, JsValue> {
-            output($core($(input(stringify!($arg), $arg)?),+))
-        }
+/// A `furtive_core::Session` in this wasm instance (see
+/// `furtive_core::api_session::JsonSession`). Created by `Session.create`
+/// or `Session.load`; `browser.js` wraps it in the package's `Session`.
+#[wasm_bindgen(js_name = Session)]
+pub struct WasmSession {
+    inner: JsonSession,
+}
+
+macro_rules! wasm_exports {
+    (
+        functions: [$({ $name:ident, $js:literal, [$($feature:literal)?], ($($arg:ident $([$optional:ident])?),*), $doc:literal },)*],
+        session_constructors: [$({ $ctor:ident, $ctor_js:literal, [$($ctor_feature:literal)?], ($($ctor_arg:ident),*), $ctor_doc:literal },)*],
+        session_mut: [$({ $mut:ident, $mut_js:literal, [$($mut_feature:literal)?], ($($mut_arg:ident),*), $mut_doc:literal },)*],
+        session_ref: [$({ $ref:ident, $ref_js:literal, [$($ref_feature:literal)?], ($($ref_arg:ident),*), $ref_doc:literal },)*],
+        session_getters: [$({ $getter:ident, $getter_js:literal, $getter_doc:literal },)*],
+    ) => {
+        $(
+            $(#[cfg(feature = $feature)])?
+            #[doc = $doc]
+            #[wasm_bindgen(js_name = $js)]
+            pub fn $name($($arg: &str),*) -> Result<String, JsValue> {
+                js(furtive_core::exports::$name($(input(stringify!($arg), $arg)?),*)).map(|value| value.to_string())
+            }
+        )*
+        $(
+            $(#[cfg(feature = $ctor_feature)])?
+            #[wasm_bindgen(js_class = Session)]
+            impl WasmSession {
+                #[doc = $ctor_doc]
+                #[wasm_bindgen(js_name = $ctor_js)]
+                pub fn $ctor($($ctor_arg: &str),*) -> Result<WasmSession, JsValue> {
+                    js(JsonSession::$ctor($(input(stringify!($ctor_arg), $ctor_arg)?),*)).map(|inner| WasmSession { inner })
+                }
+            }
+        )*
+        $(
+            $(#[cfg(feature = $mut_feature)])?
+            #[wasm_bindgen(js_class = Session)]
+            impl WasmSession {
+                #[doc = $mut_doc]
+                #[wasm_bindgen(js_name = $mut_js)]
+                pub fn $mut(&mut self, $($mut_arg: &str),*) -> Result<String, JsValue> {
+                    js(self.inner.$mut($(input(stringify!($mut_arg), $mut_arg)?),*))
+                }
+            }
+        )*
+        $(
+            $(#[cfg(feature = $ref_feature)])?
+            #[wasm_bindgen(js_class = Session)]
+            impl WasmSession {
+                #[doc = $ref_doc]
+                #[wasm_bindgen(js_name = $ref_js)]
+                pub fn $ref(&self, $($ref_arg: &str),*) -> Result<String, JsValue> {
+                    js(self.inner.$ref($(input(stringify!($ref_arg), $ref_arg)?),*))
+                }
+            }
+        )*
+        $(
+            #[wasm_bindgen(js_class = Session)]
+            impl WasmSession {
+                #[doc = $getter_doc]
+                #[wasm_bindgen(getter, js_name = $getter_js)]
+                pub fn $getter(&self) -> f64 {
+                    // Revisions stay far below 2^53: exact as a JavaScript number.
+                    self.inner.$getter() as f64
+                }
+            }
+        )*
     };
 }
 
-export!(
-    /// `createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`.
-    "createState", create_state, api::create_state, config
-);
-export!(
-    /// `apply(state, event) -> Outcome { state, changes, requests, log }`.
-    "apply", apply, api::apply, state, event
-);
-export!(
-    /// `perceives(state, { observer, hider }) -> Decision`.
-    "perceives", perceives, api::perceives, state, query
-);
-export!(
-    /// `canLocate(state, { observer, hider }) -> Decision` (P5).
-    "canLocate", can_locate, api::can_locate, state, query
-);
-export!(
-    /// `canDefend(state, { defender, target, attacker }) -> Decision` (P6).
-    "canDefend", can_defend, api::can_defend, state, query
-);
-export!(
-    /// `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
-    "knockout", knockout, api::knockout, state, query
-);
-export!(
-    /// `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10).
-    "canPickpocket", can_pickpocket, api::can_pickpocket, state, query
-);
-export!(
-    /// `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
-    "attackHidden", attack_hidden, api::attack_hidden, state, query
-);
-export!(
-    /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): the lookup the Foundry module publishes.
-    "hiddenFrom", hidden_from, api::hidden_from, state
-);
-export!(
-    /// `rollRequests(state, requests, seed) -> Event[]` (B4).
-    "rollRequests", roll_requests, api::roll_requests, state, requests, seed
-);
-export!(
-    /// `settle(state, event, seed) -> Outcome` (B4).
-    "settle", settle, api::settle, state, event, seed
-);
-export!(
-    /// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9, 0.7) or a normalized scene.
-    "parseScene", parse_scene, api::parse_scene, scene
-);
-export!(
-    /// `clearView(scene, { from, to }) -> ClearView`.
-    "clearView", clear_view, api::clear_view, scene, query
-);
-export!(
-    /// `clearViewMatrix(scene, tokens | null) -> ClearViewMatrix`.
-    "clearViewMatrix", clear_view_matrix, api::clear_view_matrix, scene, tokens
-);
-
-/// `situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values.
-#[wasm_bindgen(js_name = "situationModifiers")]
-pub fn situation_modifiers() -> Result<JsValue, JsValue> {
-    output(Ok(api::situation_modifiers()))
-}
-
-/// `errorCodes() -> string[]`: every stable error code of the engine.
-#[wasm_bindgen(js_name = "errorCodes")]
-pub fn error_codes() -> Result<JsValue, JsValue> {
-    output(Ok(api::error_codes()))
-}
+furtive_core::for_each_export!(wasm_exports);
 
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]

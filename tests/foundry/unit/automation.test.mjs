@@ -71,7 +71,9 @@ describe("Combat turns (opposed): turnStart, turnEnd, roundEnd, combatEnd; O4 on
     for (const roll of rolls) assert.deepEqual(roll.whisper, [GM], "GM-only rolls");
     const pairs = apiOf(env.gm).getState().hiders[TOKENS.rogue].pairs;
     assert.equal(pairs[TOKENS.sentry].perceived, false, "a failed check: still unperceived");
-    assert.equal(pairs[TOKENS.sentry].exposed, true, "but exposed (O5)");
+    // State format 2 has no `exposed` field (O5 derives it): a failed check in clear view, nothing pending.
+    assert.equal(pairs[TOKENS.sentry].clearView, true, "in clear view");
+    assert.equal(pairs[TOKENS.sentry].checkPending, false, "its check was made: exposed until the rogue's turn ends (O5)");
   });
 
   it("turn change: turnEnd of the rogue makes exposed pairs perceived (O5), then turnStart of the sentry", async () => {

@@ -178,3 +178,12 @@ pub fn assert_bilingual(log: &[LogEntry]) {
 pub fn has_number(text: &str) -> bool {
     without_clause_ids(text).chars().any(|c| c.is_ascii_digit())
 }
+
+/// `after` equals `before` but for the revision, which every successful
+/// `apply` increments: the event changed nothing else.
+pub fn assert_unchanged(after: &State, before: &State) {
+    assert_eq!(after.revision, before.revision + 1, "one successful apply");
+    let mut same = after.clone();
+    same.revision = before.revision;
+    assert_eq!(&same, before, "the event changed the state");
+}

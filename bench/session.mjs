@@ -1,0 +1,213 @@
+// Benchmarks of the `Session` class against the free `apply`, old and new,
+// in one run (issue 9). Not a test: nothing here is asserted.
+//
+//   node bench/session.mjs [--old /tmp/furtive-old] [--quick]
+//
+// (after scripts/build.sh and npm ci in tests/js). `--old` names a checkout
+// of the commit before `Session` (d42ade1) whose npm/ holds its built addon
+// and wasm; without it the old columns are left out.
+//
+// The table, for 3, 20, 100, 200 and 1000 creatures (`opposed`, a quarter
+// of them hiding with a held total of 15, nobody in view at entry; the ids
+// are 16 characters like Foundry's): one `viewChanged` of the first hider
+// naming 150 observers (all of them when fewer), each coming into clear
+// view, so every named pair changes and asks for an O4 Perception check.
+//
+// - `Session.apply`: the median of single timed calls; between two calls the
+//   hider is put back (`applyAll([stopHiding, enterStealth])`, untimed), so
+//   every timed call does the same work. Through napi, wasm in Node and wasm
+//   in headless Chromium (a cross-origin isolated page, whose
+//   `performance.now()` is precise to 5 µs).
+// - `perceives`: one `Session.perceives` query, the median of batches of 1000.
+// - free `apply(state, event)`: this build, and the old one (`--old`).
+//
+// The choice of JSON text over serde-wasm-bindgen values for `Session`
+// results was measured with this script and methods added to furtive-wasm
+// for that run only (numbers in docs/state.md).
+
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { serve, withPage } from "../tests/js/chromium.mjs";
+
+const REPO = new URL("../", import.meta.url);
+const args = process.argv.slice(2);
+const oldRoot = args.includes("--old") ? args[args.indexOf("--old") + 1] : null;
+const quick = args.includes("--quick");
+
+// Shared with the page as source text, so both sides measure the same way.
+const MEASURE = `
+const SIZES = QUICK ? [3, 20, 200] : [3, 20, 100, 200, 1000];
+const NAMED = 150;
+const median = (values) => { const s = [...values].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const id = (i) => "tok" + String(i).padStart(13, "0");
+const config = (size) => ({
+  ruleset: "opposed",
+  creatures: Array.from({ length: size }, (_, i) => ({ id: id(i), side: i % 2 ? "watch" : "party", perceptionModifier: i % 7 })),
+});
+const hiders = (size) => Math.max(1, Math.floor(size / 4));
+const enter = (i) => ({ type: "enterStealth", hider: id(i), roll: 15, moved: true });
+const view = (size) => ({
+  type: "viewChanged", hider: id(0), moved: false,
+  view: Array.from({ length: Math.min(NAMED, size - 1) }, (_, k) => ({ observer: id(k + 1), clearView: true, distance: 5 })),
+});
+const reset = [{ type: "stopHiding", hider: id(0) }, enter(0)];
+const query = { observer: id(1), hider: id(0) };
+
+/** Median of single timed calls, \`setup\` untimed before each. */
+function timeEach(setup, call, budgetMs = QUICK ? 400 : 1500, min = 5) {
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < min || (samples.length < 3000 && performance.now() - start < budgetMs)) {
+    setup();
+    const t0 = performance.now();
+    call();
+    samples.push((performance.now() - t0) * 1000);
+  }
+  return median(samples);
+}
+
+/** Median per call over batches of \`batch\` calls. */
+function timeBatch(call, batch = 1000, budgetMs = QUICK ? 200 : 700) {
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < 5 || performance.now() - start < budgetMs) {
+    const t0 = performance.now();
+    for (let i = 0; i < batch; i++) call();
+    samples.push(((performance.now() - t0) * 1000) / batch);
+  }
+  return median(samples);
+}
+
+/** A session of \`size\` creatures, a quarter hiding. */
+function table(api, size) {
+  const session = api.Session.create(config(size));
+  session.applyAll(Array.from({ length: hiders(size) }, (_, i) => enter(i)));
+  return session;
+}
+
+/** The old engine reads state format 1: the same table, converted. */
+function formatOne(state) {
+  const hiders = {};
+  for (const [hiderId, hider] of Object.entries(state.hiders)) {
+    const pairs = {};
+    for (const [observer, pair] of Object.entries(hider.pairs)) pairs[observer] = { ...pair, exposed: false };
+    hiders[hiderId] = { ...hider, pairs, d100: null, score: null, modifiers: { free: [], situation: [] }, pendingModifiers: null, stale: false };
+  }
+  const { revision, ...rest } = state;
+  return { ...rest, version: 1, hiders };
+}
+
+function sessionRows(api) {
+  const rows = {};
+  for (const size of SIZES) {
+    const session = table(api, size);
+    const event = view(size);
+    const effects = session.apply(event);
+    if (effects.requests.length !== Math.min(NAMED, size - 1)) throw new Error("the event did not do the O4 work");
+    session.applyAll(reset);
+    const apply = timeEach(() => session.applyAll(reset), () => session.apply(event));
+    const perceives = timeBatch(() => session.perceives(query));
+    rows[size] = { apply, perceives };
+    session.free();
+  }
+  return rows;
+}
+
+function freeRows(api, old) {
+  const rows = {};
+  for (const size of SIZES) {
+    const session = table(api, size);
+    const state = old ? formatOne(session.snapshot()) : session.snapshot();
+    session.free();
+    const event = view(size);
+    const engine = old ?? api;
+    try {
+      rows[size] = { apply: timeEach(() => {}, () => engine.apply(state, event), QUICK ? 400 : 1500, 3) };
+    } catch (error) {
+      rows[size] = { apply: "fails: " + (error?.code ?? "") + " " + String(error?.message ?? error).slice(0, 60) };
+    }
+  }
+  return rows;
+}`;
+const compile = (source) => new Function("QUICK", `${source}; return { sessionRows, freeRows };`);
+const measure = compile(MEASURE)(quick);
+
+const results = { napi: {}, wasmNode: {}, chromium: {} };
+
+const napi = await import(new URL("npm/node.js", REPO));
+if (napi.backend !== "napi") throw new Error("npm/node.js did not load the napi addon");
+const wasm = await import(new URL("npm/browser.js", REPO));
+const wasmBytes = await readFile(new URL("npm/wasm/furtive_wasm_bg.wasm", REPO));
+await wasm.init(wasmBytes);
+
+results.napi.session = measure.sessionRows(napi);
+results.wasmNode.session = measure.sessionRows(wasm);
+results.napi.free = measure.freeRows(napi, null);
+results.wasmNode.free = measure.freeRows(wasm, null);
+
+if (oldRoot) {
+  const oldUrl = new URL(`file://${oldRoot.replace(/\/?$/, "/")}`);
+  const oldNapi = await import(new URL("npm/node.js", oldUrl));
+  const oldWasm = await import(new URL("npm/browser.js", oldUrl));
+  await oldWasm.init(await readFile(new URL("npm/wasm/furtive_wasm_bg.wasm", oldUrl)));
+  results.napi.old = measure.freeRows(napi, oldNapi);
+  results.wasmNode.old = measure.freeRows(wasm, oldWasm);
+}
+
+const server = await serve(fileURLToPath(REPO), {
+  headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" },
+  mounts: oldRoot ? { "/old/": oldRoot } : {},
+});
+try {
+  results.chromium = await withPage(server.origin, (page) =>
+    page.evaluate(
+      async ({ source, quick, old }) => {
+        if (!crossOriginIsolated) throw new Error("the page is not cross-origin isolated: timings would be coarse");
+        const measure = new Function("QUICK", `${source}; return { sessionRows, freeRows };`)(quick);
+        const api = await import("/npm/browser.js");
+        await api.init();
+        const out = {
+          session: measure.sessionRows(api),
+          free: measure.freeRows(api, null),
+        };
+        if (old) {
+          const oldApi = await import("/old/npm/browser.js");
+          await oldApi.init();
+          out.old = measure.freeRows(api, oldApi);
+        }
+        return out;
+      },
+      { source: MEASURE, quick, old: Boolean(oldRoot) },
+    ),
+  );
+} finally {
+  await server.close();
+}
+
+const µs = (x) => (x === undefined ? "" : typeof x === "string" ? x : x < 10 ? x.toFixed(2) : x < 1000 ? x.toFixed(1) : `${(x / 1000).toFixed(2)} ms`);
+const sizes = Object.keys(results.napi.session).map(Number);
+const line = (cells) => `| ${cells.join(" | ")} |`;
+console.log(`\nOne viewChanged naming min(150, creatures - 1) observers, opposed, a quarter hiding; median µs per call.\n`);
+console.log(line(["creatures / hiders", ...sizes.map((n) => `${n} / ${Math.max(1, Math.floor(n / 4))}`)]));
+console.log(line(["---", ...sizes.map(() => "---:")]));
+const rows = [
+  ["napi Session.apply", results.napi.session, "apply"],
+  ["wasm (Node) Session.apply", results.wasmNode.session, "apply"],
+  ["wasm (Chromium) Session.apply", results.chromium.session, "apply"],
+  ["napi Session.perceives", results.napi.session, "perceives"],
+  ["wasm (Node) Session.perceives", results.wasmNode.session, "perceives"],
+  ["wasm (Chromium) Session.perceives", results.chromium.session, "perceives"],
+  ["napi free apply (new)", results.napi.free, "apply"],
+  ["napi free apply (old, d42ade1)", results.napi.old, "apply"],
+  ["wasm (Node) free apply (new)", results.wasmNode.free, "apply"],
+  ["wasm (Node) free apply (old)", results.wasmNode.old, "apply"],
+  ["wasm (Chromium) free apply (new)", results.chromium.free, "apply"],
+  ["wasm (Chromium) free apply (old)", results.chromium.old, "apply"],
+];
+for (const [name, data, key] of rows) {
+  if (data) console.log(line([name, ...sizes.map((n) => µs(data[n]?.[key]))]));
+}
+if (results.napi.old) {
+  const speedup = (data, old) => (old[20].apply / data[20].apply).toFixed(1);
+  console.log(`\nfree apply at 20 creatures, old / new: napi ${speedup(results.napi.free, results.napi.old)}×, wasm in Node ${speedup(results.wasmNode.free, results.wasmNode.old)}×, wasm in Chromium ${speedup(results.chromium.free, results.chromium.old)}×`);
+}

@@ -1,0 +1,168 @@
+//! The JSON facade of [`Session`] that the bindings call: JSON values in,
+//! JSON values out, the same parsing and the same error messages as the
+//! free functions of [`crate::api`].
+//!
+//! A [`JsonSession`] is what a JavaScript `Session` object holds (napi and
+//! wasm alike): the state lives here, between calls, and each call only
+//! converts its own arguments and result, so an event costs what it
+//! touches, not the table size. Results are JSON text, serialized straight
+//! from the engine's types (no `Value` in between), which the JavaScript
+//! side reads with `JSON.parse`: measured faster than building the objects
+//! from Rust in wasm (serde-wasm-bindgen), most of all in Chromium
+//! (`bench/session.mjs`, docs/state.md). Errors name the argument as the free
+//! functions do (`event.hider`, `events[2].roll`, `query.observer`,
+//! `seed`); a snapshot's fields are named `state.…`, as in
+//! `apply(state, event)`, because a snapshot is a state.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::api::{parse, parse_event, parse_events};
+use crate::error::Error;
+use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
+use crate::session::Session;
+use crate::state::Config;
+
+/// Serializes a result as JSON text; `invalid_input` naming `output` if it
+/// cannot be (never for the engine's own types).
+fn to_text<T: Serialize>(value: &T) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::InvalidInput {
+        field: "output".into(),
+        message: e.to_string(),
+    })
+}
+
+/// A [`Session`] driven with JSON values in and JSON text out.
+#[derive(Debug)]
+pub struct JsonSession {
+    session: Session,
+}
+
+impl JsonSession {
+    /// `Session.create(config)`: a fresh session from `{ ruleset,
+    /// settings?, creatures? }`. Errors: `invalid_input` naming
+    /// `config.…`, `duplicate_token`, `out_of_range`.
+    pub fn create(config: Value) -> Result<JsonSession, Error> {
+        let config: Config = parse("config", config)?;
+        Ok(JsonSession {
+            session: Session::new(config)?,
+        })
+    }
+
+    /// `Session.load(snapshot)`: a session over a state in format version
+    /// 1 (migrated) or 2, validated once here. Errors name `state.…`;
+    /// `unsupported_version` for another version.
+    pub fn load(snapshot: Value) -> Result<JsonSession, Error> {
+        Ok(JsonSession {
+            session: Session::load_json(snapshot)?,
+        })
+    }
+
+    /// The session.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// `apply(event) -> Effects`; see [`Session::apply`]. A refused event
+    /// changes nothing.
+    pub fn apply(&mut self, event: Value) -> Result<String, Error> {
+        let event = parse_event("event", event)?;
+        to_text(&self.session.apply(event)?)
+    }
+
+    /// `applyAll(events) -> Effects`: one transaction; see
+    /// [`Session::apply_all`]. Errors name `events[i].…`.
+    pub fn apply_all(&mut self, events: Value) -> Result<String, Error> {
+        let events = parse_events(events)?;
+        to_text(&self.session.apply_all(events)?)
+    }
+
+    /// `settle(event, seed) -> Effects` (B4); see [`Session::settle`].
+    #[cfg(feature = "roller")]
+    pub fn settle(&mut self, event: Value, seed: Value) -> Result<String, Error> {
+        let event = parse_event("event", event)?;
+        let seed = crate::api::parse_seed(&seed)?;
+        to_text(&self.session.settle(event, seed)?)
+    }
+
+    /// `rollRequests(requests, seed) -> Event[]` (B4), without applying
+    /// them; see [`Session::roll_requests`].
+    #[cfg(feature = "roller")]
+    pub fn roll_requests(&self, requests: Value, seed: Value) -> Result<String, Error> {
+        let requests = crate::api::parse_requests(requests)?;
+        let seed = crate::api::parse_seed(&seed)?;
+        to_text(&self.session.roll_requests(&requests, seed)?)
+    }
+
+    /// `perceives({ observer, hider }) -> Decision`.
+    pub fn perceives(&self, query: Value) -> Result<String, Error> {
+        to_text(
+            &self
+                .session
+                .perceives(&parse::<PairQuery>("query", query)?)?,
+        )
+    }
+
+    /// `canLocate({ observer, hider }) -> Decision` (P5).
+    pub fn can_locate(&self, query: Value) -> Result<String, Error> {
+        to_text(
+            &self
+                .session
+                .can_locate(&parse::<PairQuery>("query", query)?)?,
+        )
+    }
+
+    /// `canDefend({ defender, target, attacker }) -> Decision` (P6).
+    pub fn can_defend(&self, query: Value) -> Result<String, Error> {
+        to_text(
+            &self
+                .session
+                .can_defend(&parse::<DefenseQuery>("query", query)?)?,
+        )
+    }
+
+    /// `knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
+    pub fn knockout(&self, query: Value) -> Result<String, Error> {
+        to_text(
+            &self
+                .session
+                .knockout(&parse::<KnockoutQuery>("query", query)?)?,
+        )
+    }
+
+    /// `canPickpocket({ hider, target, held, visible }) -> Decision` (P10).
+    pub fn can_pickpocket(&self, query: Value) -> Result<String, Error> {
+        to_text(
+            &self
+                .session
+                .can_pickpocket(&parse::<PickpocketQuery>("query", query)?)?,
+        )
+    }
+
+    /// `attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
+    pub fn attack_hidden(&self, query: Value) -> Result<String, Error> {
+        to_text(
+            &self
+                .session
+                .attack_hidden(&parse::<HiddenAttackQuery>("query", query)?)?,
+        )
+    }
+
+    /// `hiddenFrom() -> { [observer]: hider[] }` (B1, B2): walks the whole
+    /// table; build it once, then patch it with each result's `hiddenFrom`.
+    pub fn hidden_from(&self) -> Result<String, Error> {
+        to_text(&self.session.hidden_from())
+    }
+
+    /// `snapshot() -> State`: the state in format version 2, what a caller
+    /// saves and later gives to `Session.load`.
+    pub fn snapshot(&self) -> Result<String, Error> {
+        to_text(self.session.state())
+    }
+
+    /// `revision`: successful `apply`, `applyAll` and `settle` calls since
+    /// the state was created.
+    pub fn revision(&self) -> u64 {
+        self.session.revision()
+    }
+}

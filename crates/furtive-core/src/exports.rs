@@ -1,0 +1,130 @@
+//! The one list of what the JavaScript bindings export.
+//!
+//! [`for_each_export!`](crate::for_each_export) hands every export (the
+//! free functions of [`crate::api`] and the methods of
+//! [`crate::api_session::JsonSession`]) to a macro the caller supplies,
+//! which defines how one function or method is wrapped: `furtive-node`
+//! wraps them for napi, `furtive-wasm` for wasm-bindgen, and
+//! `crates/furtive-core/tests/exports.rs` writes `npm/signatures.js` (the
+//! arguments the JavaScript layer encodes) from the same list and fails
+//! when it drifts. Adding an export here adds it to both bindings.
+//!
+//! Each entry is `{ rust_name, "jsName", [feature?], (arguments), "doc" }`;
+//! an argument followed by `[optional]` may be left out in JavaScript (the
+//! engine then reads `null`).
+//! Every argument and result is a JSON value (see [`crate::api`]); every
+//! call returns `Result<Value, Error>`. `[feature]` names the cargo feature
+//! of furtive-core the export needs (`"scene"`, `"roller"`); each binding
+//! crate has features of the same names.
+//!
+//! - `functions`: free functions, `rust_name` is a function of this module
+//!   (`furtive_core::exports::rust_name`).
+//! - `session_constructors`: static methods of `Session` returning one.
+//! - `session_mut`: methods that change the session (`&mut self`).
+//! - `session_ref`: methods that read it (`&self`).
+//! - `session_getters`: `u64` properties.
+
+use serde_json::Value;
+
+use crate::error::Error;
+
+pub use crate::api::{
+    apply, attack_hidden, can_defend, can_locate, can_pickpocket, create_state, hidden_from,
+    knockout, perceives,
+};
+#[cfg(feature = "scene")]
+pub use crate::api::{clear_view, clear_view_matrix, parse_scene};
+#[cfg(feature = "roller")]
+pub use crate::api::{roll_requests, settle};
+
+/// `situationModifiers()`, as every export: a `Result`.
+pub fn situation_modifiers() -> Result<Value, Error> {
+    Ok(crate::api::situation_modifiers())
+}
+
+/// `errorCodes()`, as every export: a `Result`.
+pub fn error_codes() -> Result<Value, Error> {
+    Ok(crate::api::error_codes())
+}
+
+/// Calls `$callback! { ... }` with the list of every export; see the
+/// module documentation ([`crate::exports`]) for its shape.
+#[macro_export]
+macro_rules! for_each_export {
+    ($callback:ident) => {
+        $callback! {
+            functions: [
+                { create_state, "createState", [], (config),
+                  "`createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`." },
+                { apply, "apply", [], (state, event),
+                  "`apply(state, event) -> Outcome { state, changes, requests, log }`." },
+                { perceives, "perceives", [], (state, query),
+                  "`perceives(state, { observer, hider }) -> Decision`." },
+                { can_locate, "canLocate", [], (state, query),
+                  "`canLocate(state, { observer, hider }) -> Decision` (P5)." },
+                { can_defend, "canDefend", [], (state, query),
+                  "`canDefend(state, { defender, target, attacker }) -> Decision` (P6)." },
+                { knockout, "knockout", [], (state, query),
+                  "`knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8)." },
+                { can_pickpocket, "canPickpocket", [], (state, query),
+                  "`canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10)." },
+                { attack_hidden, "attackHidden", [], (state, query),
+                  "`attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10)." },
+                { hidden_from, "hiddenFrom", [], (state),
+                  "`hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2)." },
+                { roll_requests, "rollRequests", ["roller"], (state, requests, seed),
+                  "`rollRequests(state, requests, seed) -> Event[]` (B4)." },
+                { settle, "settle", ["roller"], (state, event, seed),
+                  "`settle(state, event, seed) -> Outcome` (B4): apply, then answer every request." },
+                { parse_scene, "parseScene", ["scene"], (scene),
+                  "`parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9, 0.7) or a normalized scene." },
+                { clear_view, "clearView", ["scene"], (scene, query),
+                  "`clearView(scene, { from, to }) -> ClearViewAnswer`." },
+                { clear_view_matrix, "clearViewMatrix", ["scene"], (scene, tokens [optional]),
+                  "`clearViewMatrix(scene, tokens | null) -> ClearViewMatrix`." },
+                { situation_modifiers, "situationModifiers", [], (),
+                  "`situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values." },
+                { error_codes, "errorCodes", [], (),
+                  "`errorCodes() -> string[]`: every stable error code of the engine." },
+            ],
+            session_constructors: [
+                { create, "create", [], (config),
+                  "`Session.create(config) -> Session`: a fresh session from `{ ruleset, settings?, creatures? }`." },
+                { load, "load", [], (state),
+                  "`Session.load(snapshot) -> Session`: a session over a saved state (format 1 or 2), validated once." },
+            ],
+            session_mut: [
+                { apply, "apply", [], (event),
+                  "`apply(event) -> Effects { changes, requests, log, revision, hiddenFrom }`; a refused event changes nothing." },
+                { apply_all, "applyAll", [], (events),
+                  "`applyAll(events) -> Effects`: several events as one transaction, all or nothing." },
+                { settle, "settle", ["roller"], (event, seed),
+                  "`settle(event, seed) -> Effects` (B4): apply, then answer every request with seeded dice." },
+            ],
+            session_ref: [
+                { roll_requests, "rollRequests", ["roller"], (requests, seed),
+                  "`rollRequests(requests, seed) -> Event[]` (B4): the answering events, not applied." },
+                { perceives, "perceives", [], (query),
+                  "`perceives({ observer, hider }) -> Decision`." },
+                { can_locate, "canLocate", [], (query),
+                  "`canLocate({ observer, hider }) -> Decision` (P5)." },
+                { can_defend, "canDefend", [], (query),
+                  "`canDefend({ defender, target, attacker }) -> Decision` (P6)." },
+                { knockout, "knockout", [], (query),
+                  "`knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8)." },
+                { can_pickpocket, "canPickpocket", [], (query),
+                  "`canPickpocket({ hider, target, held, visible }) -> Decision` (P10)." },
+                { attack_hidden, "attackHidden", [], (query),
+                  "`attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10)." },
+                { hidden_from, "hiddenFrom", [], (),
+                  "`hiddenFrom() -> { [observer]: hider[] }` (B1, B2)." },
+                { snapshot, "snapshot", [], (),
+                  "`snapshot() -> State`: the state in format version 2, to save and load later." },
+            ],
+            session_getters: [
+                { revision, "revision",
+                  "`revision`: successful `apply`, `applyAll` and `settle` calls since the state was created." },
+            ],
+        }
+    };
+}

@@ -1,0 +1,646 @@
+//! The transaction journal: how a [`crate::Session`] stays atomic without
+//! cloning the state, and how it finds what an event changed without
+//! diffing the whole table.
+//!
+//! Rules never get `&mut State`. They get a [`Tx`], which reads the state
+//! through `Deref` and writes only through methods that first save the
+//! slot they touch (a pair, a hider's roll, a creature...) in the journal.
+//! The journal holds, for each touched slot, the value it had before; it is
+//! undone by swapping every saved value back, newest first, and redone by
+//! swapping again, oldest first. A refused event is undone; a successful one
+//! is compared on its touched slots only ([`Journal::effects`]): so an event
+//! costs what it touches, never the table size.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Deref;
+
+use serde::{Deserialize, Serialize};
+
+use crate::outcome::{Change, Expiry, Status};
+use crate::state::{Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId};
+
+/// Which slot of the state a journal entry saved.
+#[derive(Debug)]
+enum Key {
+    /// A whole hider record (inserted, replaced or removed).
+    Hider(TokenId),
+    /// A hider's phase (changes how every one of its pairs reads).
+    Phase(TokenId),
+    /// A hider's roll and `movedThisTurn`.
+    Head(TokenId),
+    /// One pair of a hider.
+    Pair(TokenId, TokenId),
+    /// One creature.
+    Creature(TokenId),
+    /// The surprises list (short: at most one per attacker and target).
+    Surprises,
+    /// The combat bookkeeping.
+    Combat,
+}
+
+/// The value a journal entry saved (or, after an undo, the value it replaced).
+#[derive(Debug)]
+enum Slot {
+    Hider(Option<Hider>),
+    Phase(HiderPhase),
+    Head(Attempt, bool),
+    Pair(Option<Pair>),
+    Creature(Option<Creature>),
+    Surprises(Vec<Surprise>),
+    Combat(Combat),
+}
+
+/// Saved slots, in the order they were touched.
+#[derive(Debug, Default)]
+pub(crate) struct Journal {
+    keys: Vec<Key>,
+    slots: Vec<Slot>,
+}
+
+/// A point to roll back to inside a transaction ([`Journal::rollback_to`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Savepoint(usize);
+
+/// `observer`'s lookup entry for `hider` changed: add `hider` to the
+/// observer's list (`hidden: true`) or remove it (`hidden: false`). See
+/// [`crate::Session::hidden_from_changes`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HiddenFromChange {
+    pub observer: TokenId,
+    pub hider: TokenId,
+    /// Whether `observer` now fails to perceive `hider` (B1/B2).
+    pub hidden: bool,
+}
+
+fn swap_slot(state: &mut State, key: &Key, slot: &mut Slot) {
+    match (key, slot) {
+        (Key::Hider(id), Slot::Hider(saved)) => {
+            let current = state.hiders.remove(id);
+            if let Some(hider) = saved.take() {
+                state.hiders.insert(id.clone(), hider);
+            }
+            *saved = current;
+        }
+        (Key::Phase(id), Slot::Phase(phase)) => {
+            if let Some(hider) = state.hiders.get_mut(id) {
+                std::mem::swap(&mut hider.phase, phase);
+            }
+        }
+        (Key::Head(id), Slot::Head(attempt, moved)) => {
+            if let Some(hider) = state.hiders.get_mut(id) {
+                std::mem::swap(&mut hider.attempt, attempt);
+                std::mem::swap(&mut hider.moved_this_turn, moved);
+            }
+        }
+        (Key::Pair(hider, observer), Slot::Pair(saved)) => {
+            if let Some(record) = state.hiders.get_mut(hider) {
+                match (record.pairs.get_mut(observer), saved.as_mut()) {
+                    (Some(current), Some(value)) => std::mem::swap(current, value),
+                    _ => {
+                        let current = record.pairs.remove(observer);
+                        if let Some(pair) = saved.take() {
+                            record.pairs.insert(observer.clone(), pair);
+                        }
+                        *saved = current;
+                    }
+                }
+            }
+        }
+        (Key::Creature(id), Slot::Creature(saved)) => {
+            let current = state.creatures.remove(id);
+            if let Some(creature) = saved.take() {
+                state.creatures.insert(id.clone(), creature);
+            }
+            *saved = current;
+        }
+        (Key::Surprises, Slot::Surprises(saved)) => std::mem::swap(&mut state.surprises, saved),
+        (Key::Combat, Slot::Combat(saved)) => std::mem::swap(&mut state.combat, saved),
+        // Keys and slots are pushed together by `Tx`, always matching.
+        _ => {}
+    }
+}
+
+impl Journal {
+    pub fn savepoint(&self) -> Savepoint {
+        Savepoint(self.keys.len())
+    }
+
+    /// Undoes every entry after `point` and forgets them.
+    pub fn rollback_to(&mut self, state: &mut State, point: Savepoint) {
+        while self.keys.len() > point.0 {
+            if let (Some(key), Some(mut slot)) = (self.keys.pop(), self.slots.pop()) {
+                swap_slot(state, &key, &mut slot);
+            }
+        }
+    }
+
+    /// Undoes every entry.
+    pub fn rollback(&mut self, state: &mut State) {
+        self.rollback_to(state, Savepoint(0));
+    }
+
+    /// Forgets every entry (the transaction is committed).
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.slots.clear();
+    }
+
+    fn push(&mut self, key: Key, slot: Slot) {
+        self.keys.push(key);
+        self.slots.push(slot);
+    }
+
+    /// What the journaled transaction changed, comparing the touched slots
+    /// before and after: the visible [`Change`]s, in the order a full
+    /// comparison gives them (visibility by hider then observer, then
+    /// statuses by token), and the hidden-from lookup patch.
+    pub fn effects(&mut self, state: &mut State) -> (Vec<Change>, Vec<HiddenFromChange>) {
+        let Journal { keys, slots } = self;
+        if keys.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        if !keys
+            .iter()
+            .any(|k| matches!(k, Key::Hider(_) | Key::Phase(_) | Key::Creature(_)))
+        {
+            return effects_in_place(state, keys, slots);
+        }
+        let mut hiders: BTreeSet<Cow<str>> = BTreeSet::new();
+        let mut whole: BTreeSet<Cow<str>> = BTreeSet::new();
+        let mut pairs: BTreeSet<(Cow<str>, Cow<str>)> = BTreeSet::new();
+        let mut creatures: BTreeSet<Cow<str>> = BTreeSet::new();
+        let mut surprises = false;
+        for key in keys.iter() {
+            match key {
+                Key::Hider(id) | Key::Phase(id) => {
+                    hiders.insert(Cow::Borrowed(id));
+                    whole.insert(Cow::Borrowed(id));
+                }
+                Key::Head(id) => {
+                    hiders.insert(Cow::Borrowed(id));
+                }
+                Key::Pair(hider, observer) => {
+                    hiders.insert(Cow::Borrowed(hider));
+                    pairs.insert((Cow::Borrowed(hider), Cow::Borrowed(observer)));
+                }
+                Key::Creature(id) => {
+                    creatures.insert(Cow::Borrowed(id));
+                }
+                Key::Surprises => surprises = true,
+                Key::Combat => {}
+            }
+        }
+        // A creature joining or leaving changes how every pair naming it
+        // reads (B1: only known observers count).
+        for creature in &creatures {
+            for (hider, record) in &state.hiders {
+                if record.pairs.contains_key(creature.as_ref()) {
+                    hiders.insert(Cow::Owned(hider.clone()));
+                    pairs.insert((Cow::Owned(hider.clone()), creature.clone()));
+                }
+            }
+        }
+
+        let mut values: BTreeMap<PairKey, [Option<PairView>; 2]> = BTreeMap::new();
+        let mut hidden: BTreeMap<Cow<str>, [bool; 2]> = BTreeMap::new();
+        let mut known_before: BTreeMap<Cow<str>, bool> = BTreeMap::new();
+        let mut targets: [BTreeMap<TokenId, TokenId>; 2] = Default::default();
+
+        // Pass 0: the state before the transaction.
+        undo(state, keys, slots);
+        for key in &pairs {
+            values.entry(key.clone()).or_default()[0] = Some(PairView::read(state, key));
+        }
+        for hider in &whole {
+            if let Some(record) = state.hiders.get(hider.as_ref()) {
+                for observer in record.pairs.keys() {
+                    let key = (hider.clone(), Cow::Owned(observer.clone()));
+                    let view = PairView::read(state, &key);
+                    values.entry(key).or_default()[0] = Some(view);
+                }
+            }
+        }
+        for creature in &creatures {
+            known_before.insert(
+                creature.clone(),
+                state.creatures.contains_key(creature.as_ref()),
+            );
+        }
+        let tokens: BTreeSet<Cow<str>> = hiders.iter().chain(creatures.iter()).cloned().collect();
+        for token in &tokens {
+            hidden.entry(token.clone()).or_default()[0] = is_hidden(state, token);
+        }
+        if surprises {
+            targets[0] = surprise_targets(&state.surprises);
+        }
+        redo(state, keys, slots);
+
+        // Pass 1: the state now.
+        for hider in &whole {
+            if let Some(record) = state.hiders.get(hider.as_ref()) {
+                for observer in record.pairs.keys() {
+                    values
+                        .entry((hider.clone(), Cow::Owned(observer.clone())))
+                        .or_default();
+                }
+            }
+        }
+        for (key, [_, after]) in values.iter_mut() {
+            *after = Some(PairView::read(state, key));
+        }
+        for (token, [_, after]) in hidden.iter_mut() {
+            *after = is_hidden(state, token);
+        }
+        if surprises {
+            targets[1] = surprise_targets(&state.surprises);
+        }
+
+        let mut changes = Vec::new();
+        let mut lookup = Vec::new();
+        for ((hider, observer), [before, after]) in &values {
+            let Some(after) = after else { continue };
+            // A pair that did not exist before reads as "no pair": perceived.
+            let before = before.unwrap_or(PairView {
+                perceives: true,
+                known: known_before
+                    .get(observer.as_ref())
+                    .copied()
+                    .unwrap_or(after.known),
+                hidden_from: false,
+            });
+            if before.known && after.known && before.perceives != after.perceives {
+                changes.push(Change::Visibility {
+                    hider: hider.to_string(),
+                    observer: observer.to_string(),
+                    perceived: after.perceives,
+                });
+            }
+            if before.hidden_from != after.hidden_from {
+                lookup.push(HiddenFromChange {
+                    observer: observer.to_string(),
+                    hider: hider.to_string(),
+                    hidden: after.hidden_from,
+                });
+            }
+        }
+        let mut status_tokens: BTreeSet<Cow<str>> = hidden.keys().cloned().collect();
+        for map in &targets {
+            status_tokens.extend(map.keys().map(|t| Cow::Borrowed(t.as_str())));
+        }
+        for token in &status_tokens {
+            if let Some([was, is]) = hidden.get(token) {
+                if was != is {
+                    changes.push(Change::Status {
+                        token: token.to_string(),
+                        status: Status::Hidden,
+                        active: *is,
+                        expires: None,
+                    });
+                }
+            }
+            if surprises {
+                let was = targets[0].get(token.as_ref());
+                let is = targets[1].get(token.as_ref());
+                if was.is_some() != is.is_some() {
+                    changes.push(Change::Status {
+                        token: token.to_string(),
+                        status: Status::Defenseless,
+                        active: is.is_some(),
+                        expires: is.map(|attacker| Expiry {
+                            turn_end_of: attacker.clone(),
+                        }),
+                    });
+                }
+            }
+        }
+        lookup.sort_by(|a, b| (&a.observer, &a.hider).cmp(&(&b.observer, &b.hider)));
+        (changes, lookup)
+    }
+}
+
+/// [`Journal::effects`] when no hider record was replaced or changed phase
+/// and no creature joined or left: each touched pair's first saved value is
+/// its value before the transaction, and everything else reads the same
+/// before and after, so no undo pass is needed.
+fn effects_in_place(
+    state: &State,
+    keys: &[Key],
+    slots: &[Slot],
+) -> (Vec<Change>, Vec<HiddenFromChange>) {
+    let mut before_pairs: BTreeMap<(&str, &str), Option<&Pair>> = BTreeMap::new();
+    let mut surprises_before: Option<&Vec<Surprise>> = None;
+    for (key, slot) in keys.iter().zip(slots) {
+        match (key, slot) {
+            (Key::Pair(hider, observer), Slot::Pair(saved)) => {
+                before_pairs
+                    .entry((hider.as_str(), observer.as_str()))
+                    .or_insert(saved.as_ref());
+            }
+            (Key::Surprises, Slot::Surprises(saved)) => {
+                surprises_before.get_or_insert(saved);
+            }
+            _ => {}
+        }
+    }
+    let targets = surprises_before
+        .map(|before| [surprise_targets(before), surprise_targets(&state.surprises)]);
+    let mut changes = Vec::new();
+    let mut lookup = Vec::new();
+    let mut status_tokens: BTreeSet<&str> = BTreeSet::new();
+    // A pair that counts for the `hidden` status: unperceived by a known observer.
+    let hides = |observer: &str, pair: Option<&Pair>| {
+        pair.is_some_and(|p| !p.perceived) && state.creatures.contains_key(observer)
+    };
+    for (&(hider, observer), before) in &before_pairs {
+        let Some(record) = state.hiders.get(hider) else {
+            continue;
+        };
+        let hiding = record.phase == HiderPhase::Hiding;
+        let after = record.pairs.get(observer);
+        let was = !hiding || before.is_none_or(|p| p.perceived);
+        let is = !hiding || after.is_none_or(|p| p.perceived);
+        let known = state.creatures.contains_key(observer);
+        if known && was != is {
+            changes.push(Change::Visibility {
+                hider: hider.to_owned(),
+                observer: observer.to_owned(),
+                perceived: is,
+            });
+            lookup.push(HiddenFromChange {
+                observer: observer.to_owned(),
+                hider: hider.to_owned(),
+                hidden: !is,
+            });
+        }
+        if hiding && hides(observer, *before) != hides(observer, after) {
+            status_tokens.insert(hider);
+        }
+    }
+    if let Some(targets) = &targets {
+        for map in targets {
+            status_tokens.extend(map.keys().map(String::as_str));
+        }
+    }
+    for token in status_tokens {
+        if let Some(record) = state.hiders.get(token) {
+            if record.phase == HiderPhase::Hiding {
+                let is = is_hidden(state, token);
+                let was = before_pairs
+                    .range((token, "")..)
+                    .take_while(|((h, _), _)| *h == token)
+                    .any(|((_, o), before)| hides(o, *before))
+                    || record.pairs.iter().any(|(o, p)| {
+                        !before_pairs.contains_key(&(token, o.as_str())) && hides(o, Some(p))
+                    });
+                if was != is {
+                    changes.push(Change::Status {
+                        token: token.to_owned(),
+                        status: Status::Hidden,
+                        active: is,
+                        expires: None,
+                    });
+                }
+            }
+        }
+        if let Some([before, after]) = &targets {
+            let was = before.get(token);
+            let is = after.get(token);
+            if was.is_some() != is.is_some() {
+                changes.push(Change::Status {
+                    token: token.to_owned(),
+                    status: Status::Defenseless,
+                    active: is.is_some(),
+                    expires: is.map(|attacker| Expiry {
+                        turn_end_of: attacker.clone(),
+                    }),
+                });
+            }
+        }
+    }
+    lookup.sort_by(|a, b| (&a.observer, &a.hider).cmp(&(&b.observer, &b.hider)));
+    (changes, lookup)
+}
+
+fn undo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {
+    for (key, slot) in keys.iter().zip(slots.iter_mut()).rev() {
+        swap_slot(state, key, slot);
+    }
+}
+
+fn redo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {
+    for (key, slot) in keys.iter().zip(slots.iter_mut()) {
+        swap_slot(state, key, slot);
+    }
+}
+
+/// A (hider, observer) pair, borrowed from the journal or owned.
+type PairKey<'a> = (Cow<'a, str>, Cow<'a, str>);
+
+/// How one pair reads in one state.
+#[derive(Debug, Clone, Copy)]
+struct PairView {
+    perceives: bool,
+    /// The observer is a known creature.
+    known: bool,
+    /// The pair is in the hidden-from lookup (B1/B2).
+    hidden_from: bool,
+}
+
+impl PairView {
+    fn read(state: &State, (hider, observer): &(Cow<str>, Cow<str>)) -> PairView {
+        let perceives = state.perceives(observer, hider);
+        let known = state.creatures.contains_key(observer.as_ref());
+        PairView {
+            perceives,
+            known,
+            hidden_from: known
+                && observer != hider
+                && state.hiders.contains_key(hider.as_ref())
+                && !perceives,
+        }
+    }
+}
+
+/// Each surprise target, with the attacker of its first surprise (P6).
+fn surprise_targets(surprises: &[Surprise]) -> BTreeMap<TokenId, TokenId> {
+    let mut map = BTreeMap::new();
+    for surprise in surprises {
+        map.entry(surprise.target.clone())
+            .or_insert_with(|| surprise.attacker.clone());
+    }
+    map
+}
+
+/// Whether the token shows the `hidden` status: hiding, and unperceived by
+/// at least one observer still in the scene.
+pub(crate) fn is_hidden(state: &State, token: &str) -> bool {
+    state.hiders.get(token).is_some_and(|h| {
+        h.phase == HiderPhase::Hiding
+            && h.pairs
+                .iter()
+                .any(|(observer, pair)| !pair.perceived && state.creatures.contains_key(observer))
+    })
+}
+
+/// The rules' write access to the state: reads through `Deref`, writes
+/// through methods that journal the slot first.
+pub(crate) struct Tx<'a> {
+    state: &'a mut State,
+    journal: &'a mut Journal,
+}
+
+impl Deref for Tx<'_> {
+    type Target = State;
+
+    fn deref(&self) -> &State {
+        self.state
+    }
+}
+
+/// A hider's roll and `movedThisTurn`, writable (its phase goes through
+/// [`Tx::set_phase`], its pairs through [`Tx::pair_mut`]).
+pub(crate) struct HeadMut<'a> {
+    pub attempt: &'a mut Attempt,
+    pub moved_this_turn: &'a mut bool,
+}
+
+impl<'a> Tx<'a> {
+    pub fn new(state: &'a mut State, journal: &'a mut Journal) -> Self {
+        Tx { state, journal }
+    }
+
+    /// The state, read-only.
+    pub fn state(&self) -> &State {
+        self.state
+    }
+
+    /// A point to roll back to.
+    pub fn savepoint(&self) -> Savepoint {
+        self.journal.savepoint()
+    }
+
+    /// Undoes every write since `point`.
+    pub fn rollback_to(&mut self, point: Savepoint) {
+        self.journal.rollback_to(self.state, point);
+    }
+
+    /// Inserts or replaces a hider record.
+    pub fn insert_hider(&mut self, id: &str, hider: Hider) {
+        let old = self.state.hiders.insert(id.to_owned(), hider);
+        self.journal
+            .push(Key::Hider(id.to_owned()), Slot::Hider(old));
+    }
+
+    /// Removes a hider record; whether there was one.
+    pub fn remove_hider(&mut self, id: &str) -> bool {
+        match self.state.hiders.remove(id) {
+            Some(old) => {
+                self.journal
+                    .push(Key::Hider(id.to_owned()), Slot::Hider(Some(old)));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets a hider's phase.
+    pub fn set_phase(&mut self, id: &str, phase: HiderPhase) {
+        if let Some(hider) = self.state.hiders.get_mut(id) {
+            if hider.phase != phase {
+                let old = std::mem::replace(&mut hider.phase, phase);
+                self.journal
+                    .push(Key::Phase(id.to_owned()), Slot::Phase(old));
+            }
+        }
+    }
+
+    /// A hider's roll and `movedThisTurn`, writable.
+    pub fn head_mut(&mut self, id: &str) -> Option<HeadMut<'_>> {
+        let hider = self.state.hiders.get_mut(id)?;
+        self.journal.push(
+            Key::Head(id.to_owned()),
+            Slot::Head(hider.attempt.clone(), hider.moved_this_turn),
+        );
+        Some(HeadMut {
+            attempt: &mut hider.attempt,
+            moved_this_turn: &mut hider.moved_this_turn,
+        })
+    }
+
+    /// An existing pair, writable.
+    pub fn pair_mut(&mut self, hider: &str, observer: &str) -> Option<&mut Pair> {
+        let pair = self.state.hiders.get_mut(hider)?.pairs.get_mut(observer)?;
+        self.journal.push(
+            Key::Pair(hider.to_owned(), observer.to_owned()),
+            Slot::Pair(Some(pair.clone())),
+        );
+        Some(pair)
+    }
+
+    /// A hider's pair, created by `make` when missing; `None` when `hider`
+    /// has no record.
+    pub fn pair_entry(
+        &mut self,
+        hider: &str,
+        observer: &str,
+        make: impl FnOnce() -> Pair,
+    ) -> Option<&mut Pair> {
+        let record = self.state.hiders.get_mut(hider)?;
+        let old = record.pairs.get(observer).cloned();
+        if old.is_none() {
+            record.pairs.insert(observer.to_owned(), make());
+        }
+        self.journal.push(
+            Key::Pair(hider.to_owned(), observer.to_owned()),
+            Slot::Pair(old),
+        );
+        record.pairs.get_mut(observer)
+    }
+
+    /// Removes a pair, if there is one.
+    pub fn remove_pair(&mut self, hider: &str, observer: &str) {
+        if let Some(record) = self.state.hiders.get_mut(hider) {
+            if let Some(old) = record.pairs.remove(observer) {
+                self.journal.push(
+                    Key::Pair(hider.to_owned(), observer.to_owned()),
+                    Slot::Pair(Some(old)),
+                );
+            }
+        }
+    }
+
+    /// Inserts or replaces a creature; whether it existed.
+    pub fn insert_creature(&mut self, creature: Creature) -> bool {
+        let id = creature.id.clone();
+        let old = self.state.creatures.insert(id.clone(), creature);
+        let existed = old.is_some();
+        self.journal.push(Key::Creature(id), Slot::Creature(old));
+        existed
+    }
+
+    /// Removes a creature, if known.
+    pub fn remove_creature(&mut self, id: &str) {
+        if let Some(old) = self.state.creatures.remove(id) {
+            self.journal
+                .push(Key::Creature(id.to_owned()), Slot::Creature(Some(old)));
+        }
+    }
+
+    /// The surprises, writable.
+    pub fn surprises_mut(&mut self) -> &mut Vec<Surprise> {
+        self.journal.push(
+            Key::Surprises,
+            Slot::Surprises(self.state.surprises.clone()),
+        );
+        &mut self.state.surprises
+    }
+
+    /// The combat bookkeeping, writable.
+    pub fn combat_mut(&mut self) -> &mut Combat {
+        self.journal
+            .push(Key::Combat, Slot::Combat(self.state.combat.clone()));
+        &mut self.state.combat
+    }
+}

@@ -1,0 +1,257 @@
+//! [`Session`]: the engine keeps the state, and an event costs what it
+//! touches.
+//!
+//! A session is created from a [`Config`] or loaded from a snapshot (a
+//! [`State`], or its JSON in format version 1 or 2), validated once. Each
+//! [`Session::apply`] validates the event against the state (lookups only),
+//! runs the rule inside a transaction whose journal saves each slot before
+//! it is written ([`crate::journal`]), and on success reports what changed
+//! by comparing the touched slots only. A refused event is rolled back from
+//! the journal: the session is exactly as before. Nothing clones or walks
+//! the whole state, except [`Session::snapshot`] and the queries that are
+//! about the whole table ([`Session::hidden_from`]).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::{self, Ctx};
+use crate::error::Error;
+use crate::event::Event;
+use crate::journal::{Journal, Tx};
+use crate::outcome::{Change, Decision, LogEntry, Request};
+use crate::query::{
+    DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
+    PickpocketQuery,
+};
+#[cfg(feature = "roller")]
+use crate::roller::{Roller, MAX_SETTLE_ROUNDS};
+use crate::state::{Config, State, TokenId};
+
+pub use crate::journal::HiddenFromChange;
+
+/// What one [`Session::apply`] (or [`Session::apply_all`], or
+/// [`Session::settle`]) did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Effects {
+    /// Visible changes, each reported once, in a stable order: visibility
+    /// by hider then observer, then statuses by token.
+    pub changes: Vec<Change>,
+    /// Rolls the caller must make and feed back as events.
+    pub requests: Vec<Request>,
+    /// Explanations (B3), in order.
+    pub log: Vec<LogEntry>,
+    /// The session's revision after this call (see [`State::revision`]).
+    pub revision: u64,
+    /// The patch to the [`Session::hidden_from`] lookup, by observer then
+    /// hider; see [`Session::hidden_from_changes`].
+    pub hidden_from: Vec<HiddenFromChange>,
+}
+
+/// The engine with its state.
+#[derive(Debug)]
+pub struct Session {
+    state: State,
+    journal: Journal,
+}
+
+impl Session {
+    /// A fresh session: `config`'s ruleset, settings and creatures, nobody
+    /// hiding, revision 0.
+    ///
+    /// Errors: `duplicate_token` for an id listed twice, `out_of_range` and
+    /// `invalid_input` for creature data outside the documented ranges.
+    pub fn new(config: Config) -> Result<Session, Error> {
+        Ok(Session {
+            state: engine::create_state(config)?,
+            journal: Journal::default(),
+        })
+    }
+
+    /// A session over a state (format version 2), validated once here.
+    ///
+    /// Errors: `unsupported_version`, `out_of_range`, `invalid_input` (see
+    /// [`crate::validate_state`]).
+    pub fn load(state: State) -> Result<Session, Error> {
+        engine::validate_state(&state)?;
+        Ok(Session {
+            state,
+            journal: Journal::default(),
+        })
+    }
+
+    /// A session over a JSON snapshot in format version 1 (migrated, see
+    /// [`crate::migrate`]) or 2, validated once here. Errors name the field
+    /// (`state.hiders.spy.score`); `unsupported_version` for another version.
+    pub fn load_json(snapshot: Value) -> Result<Session, Error> {
+        Session::load(crate::migrate::read_state("state", snapshot)?)
+    }
+
+    /// Runs `body` as one transaction: all of it, or nothing.
+    fn transaction(
+        &mut self,
+        body: impl FnOnce(&mut Tx, &mut Ctx) -> Result<(), Error>,
+    ) -> Result<Effects, Error> {
+        self.journal.clear();
+        let mut ctx = Ctx::new(self.state.settings.show_numbers_to_players);
+        let result = body(&mut Tx::new(&mut self.state, &mut self.journal), &mut ctx);
+        if let Err(error) = result {
+            self.journal.rollback(&mut self.state);
+            return Err(error);
+        }
+        let (changes, hidden_from) = self.journal.effects(&mut self.state);
+        self.journal.clear();
+        self.state.revision = self.state.revision.saturating_add(1);
+        Ok(Effects {
+            changes,
+            requests: ctx.requests,
+            log: ctx.log,
+            revision: self.state.revision,
+            hidden_from,
+        })
+    }
+
+    /// Applies one event. Atomic: on error the session is unchanged.
+    ///
+    /// Cost: the event's own work (the pairs and records it names or
+    /// changes), not the table size. Errors: every [`Error`] kind with a
+    /// code; see `docs/api.md`.
+    pub fn apply(&mut self, event: Event) -> Result<Effects, Error> {
+        self.transaction(|tx, ctx| engine::run(tx, &event, ctx))
+    }
+
+    /// Applies several events as one transaction (one user action: a door
+    /// opening in front of three hiders), with one set of effects comparing
+    /// before the first and after the last. All or nothing: if any event is
+    /// refused, none is applied and that event's error is returned.
+    pub fn apply_all(&mut self, events: Vec<Event>) -> Result<Effects, Error> {
+        self.transaction(|tx, ctx| {
+            for event in &events {
+                engine::run(tx, event, ctx)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// B4: applies `event`, then answers its requests with the seeded
+    /// roller and applies the answers, round after round, until no request
+    /// is left (at most [`MAX_SETTLE_ROUNDS`] rounds). A stealth roll that
+    /// must wait for the hider's turn (P9, O7) comes back in `requests`
+    /// unanswered. One transaction: if `event` or an answer is refused for
+    /// another reason, nothing changes.
+    #[cfg(feature = "roller")]
+    pub fn settle(&mut self, event: Event, seed: u64) -> Result<Effects, Error> {
+        self.transaction(|tx, ctx| {
+            let mut roller = Roller::new(seed);
+            engine::run(tx, &event, ctx)?;
+            let mut pending = std::mem::take(&mut ctx.requests);
+            let mut unanswered = Vec::new();
+            for _ in 0..MAX_SETTLE_ROUNDS {
+                if pending.is_empty() {
+                    break;
+                }
+                let mut next_requests = Vec::new();
+                for request in pending {
+                    let answer = roller.answer(tx.state(), &request)?;
+                    let point = tx.savepoint();
+                    let mut answer_ctx = Ctx::new(tx.settings.show_numbers_to_players);
+                    match engine::run(tx, &answer, &mut answer_ctx) {
+                        Ok(()) => {
+                            ctx.log.extend(answer_ctx.log);
+                            next_requests.extend(answer_ctx.requests);
+                        }
+                        // P9 / O7: in combat a new stealth roll waits for the
+                        // hider's own turn; it stays with the caller.
+                        Err(Error::NotHiderTurn { .. } | Error::StealthRollAlreadyMade { .. }) => {
+                            tx.rollback_to(point);
+                            unanswered.push(request);
+                        }
+                        Err(error) => return Err(error),
+                    }
+                }
+                pending = next_requests;
+            }
+            unanswered.extend(pending);
+            ctx.requests = unanswered;
+            Ok(())
+        })
+    }
+
+    /// B4: the events that answer `requests` with dice seeded by `seed`,
+    /// without applying them. See [`crate::roll_requests`].
+    #[cfg(feature = "roller")]
+    pub fn roll_requests(&self, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
+        crate::roller::roll_requests_in(&self.state, requests, seed)
+    }
+
+    /// The state, borrowed.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The state in format version 2, copied: what a caller saves.
+    pub fn snapshot(&self) -> State {
+        self.state.clone()
+    }
+
+    /// The state, moved out of the session.
+    pub fn into_state(self) -> State {
+        self.state
+    }
+
+    /// Successful `apply`, `apply_all` and `settle` calls since the state
+    /// was created.
+    pub fn revision(&self) -> u64 {
+        self.state.revision
+    }
+
+    /// Does `observer` perceive `hider`? See [`crate::query::perceives`].
+    pub fn perceives(&self, query: &PairQuery) -> Result<Decision, Error> {
+        crate::query::perceives_in(&self.state, query)
+    }
+
+    /// P5. See [`crate::query::can_locate`].
+    pub fn can_locate(&self, query: &PairQuery) -> Result<Decision, Error> {
+        crate::query::can_locate_in(&self.state, query)
+    }
+
+    /// P6. See [`crate::query::can_defend`].
+    pub fn can_defend(&self, query: &DefenseQuery) -> Result<Decision, Error> {
+        crate::query::can_defend_in(&self.state, query)
+    }
+
+    /// P7, P8. See [`crate::query::knockout`].
+    pub fn knockout(&self, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
+        crate::query::knockout_in(&self.state, query)
+    }
+
+    /// P10. See [`crate::query::can_pickpocket`].
+    pub fn can_pickpocket(&self, query: &PickpocketQuery) -> Result<Decision, Error> {
+        crate::query::can_pickpocket_in(&self.state, query)
+    }
+
+    /// O10, O13. See [`crate::query::attack_hidden`].
+    pub fn attack_hidden(&self, query: &HiddenAttackQuery) -> Result<HiddenAttackResult, Error> {
+        crate::query::attack_hidden_in(&self.state, query)
+    }
+
+    /// B1/B2: for every observer, the hiders it does not perceive:
+    /// `{ observerTokenId: [hiderTokenId, ...] }`, in id order, observers
+    /// that perceive everyone left out. Walks every hider and creature:
+    /// build it once, then patch it with [`Session::hidden_from_changes`].
+    pub fn hidden_from(&self) -> BTreeMap<TokenId, Vec<TokenId>> {
+        crate::query::hidden_from_in(&self.state)
+    }
+
+    /// The patch that brings a [`Session::hidden_from`] lookup built before
+    /// `effects` up to date: for each entry, add `hider` to
+    /// `lookup[observer]` when `hidden`, else remove it (and drop an
+    /// observer whose list is empty). Entries come by observer then hider,
+    /// at most one per pair, so a JavaScript caller patches a plain object
+    /// of arrays in one pass.
+    pub fn hidden_from_changes(effects: &Effects) -> &[HiddenFromChange] {
+        &effects.hidden_from
+    }
+}

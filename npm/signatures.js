@@ -1,0 +1,88 @@
+// Generated from furtive_core::for_each_export! (crates/furtive-core/src/exports.rs),
+// the one list both bindings are built from. Do not edit: run
+// `FURTIVE_UPDATE_GOLDEN=1 cargo test -p furtive-core --test exports`.
+// `cargo test` fails when this file differs from the list.
+
+/** The arguments of each free function, in order; `?` marks an optional one. */
+export const SIGNATURES = Object.freeze({
+  /** `createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`. */
+  createState: ["config"],
+  /** `apply(state, event) -> Outcome { state, changes, requests, log }`. */
+  apply: ["state", "event"],
+  /** `perceives(state, { observer, hider }) -> Decision`. */
+  perceives: ["state", "query"],
+  /** `canLocate(state, { observer, hider }) -> Decision` (P5). */
+  canLocate: ["state", "query"],
+  /** `canDefend(state, { defender, target, attacker }) -> Decision` (P6). */
+  canDefend: ["state", "query"],
+  /** `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8). */
+  knockout: ["state", "query"],
+  /** `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10). */
+  canPickpocket: ["state", "query"],
+  /** `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). */
+  attackHidden: ["state", "query"],
+  /** `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2). */
+  hiddenFrom: ["state"],
+  /** `rollRequests(state, requests, seed) -> Event[]` (B4). (feature `roller`) */
+  rollRequests: ["state", "requests", "seed"],
+  /** `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request. (feature `roller`) */
+  settle: ["state", "event", "seed"],
+  /** `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9, 0.7) or a normalized scene. (feature `scene`) */
+  parseScene: ["scene"],
+  /** `clearView(scene, { from, to }) -> ClearViewAnswer`. (feature `scene`) */
+  clearView: ["scene", "query"],
+  /** `clearViewMatrix(scene, tokens | null) -> ClearViewMatrix`. (feature `scene`) */
+  clearViewMatrix: ["scene", "tokens?"],
+  /** `situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values. */
+  situationModifiers: [],
+  /** `errorCodes() -> string[]`: every stable error code of the engine. */
+  errorCodes: [],
+});
+
+/** The arguments of each static `Session` constructor. */
+export const SESSION_CONSTRUCTORS = Object.freeze({
+  /** `Session.create(config) -> Session`: a fresh session from `{ ruleset, settings?, creatures? }`. */
+  create: ["config"],
+  /** `Session.load(snapshot) -> Session`: a session over a saved state (format 1 or 2), validated once. */
+  load: ["state"],
+});
+
+/** The arguments of each `Session` method. */
+export const SESSION_METHODS = Object.freeze({
+  /** `apply(event) -> Effects { changes, requests, log, revision, hiddenFrom }`; a refused event changes nothing. */
+  apply: ["event"],
+  /** `applyAll(events) -> Effects`: several events as one transaction, all or nothing. */
+  applyAll: ["events"],
+  /** `settle(event, seed) -> Effects` (B4): apply, then answer every request with seeded dice. (feature `roller`) */
+  settle: ["event", "seed"],
+  /** `rollRequests(requests, seed) -> Event[]` (B4): the answering events, not applied. (feature `roller`) */
+  rollRequests: ["requests", "seed"],
+  /** `perceives({ observer, hider }) -> Decision`. */
+  perceives: ["query"],
+  /** `canLocate({ observer, hider }) -> Decision` (P5). */
+  canLocate: ["query"],
+  /** `canDefend({ defender, target, attacker }) -> Decision` (P6). */
+  canDefend: ["query"],
+  /** `knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8). */
+  knockout: ["query"],
+  /** `canPickpocket({ hider, target, held, visible }) -> Decision` (P10). */
+  canPickpocket: ["query"],
+  /** `attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). */
+  attackHidden: ["query"],
+  /** `hiddenFrom() -> { [observer]: hider[] }` (B1, B2). */
+  hiddenFrom: [],
+  /** `snapshot() -> State`: the state in format version 2, to save and load later. */
+  snapshot: [],
+});
+
+/** The `Session` properties (read-only numbers). */
+export const SESSION_GETTERS = Object.freeze(["revision"]);
+
+/** The cargo feature of furtive-core each export needs; a wasm build without it lacks the export. */
+export const FEATURES = Object.freeze({
+  rollRequests: "roller",
+  settle: "roller",
+  parseScene: "scene",
+  clearView: "scene",
+  clearViewMatrix: "scene",
+});

@@ -1,0 +1,206 @@
+// The `Session` class through both backends (the napi addon and wasm in
+// Node): bad input to every method, `free()`, `session_lost` after a panic
+// and reloading from the last snapshot, and the Foundry module's lean wasm
+// (no `scene`, no `roller`) answering `not_in_this_build`. The shared
+// vectors run through `Session` too (vectors.test.mjs, on napi, wasm in
+// Node and wasm in Chromium).
+//
+//   node --test tests/js/session.test.mjs
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { REPO, loadNodeImpl } from "./impl.mjs";
+
+const backends = { napi: await loadNodeImpl("napi"), wasm: await loadNodeImpl("wasm-node") };
+
+const config = {
+  ruleset: "percentile",
+  creatures: [
+    { id: "spy", stealthSkill: 50, side: "thieves" },
+    { id: "guard", acuities: { visual: 10 }, side: "watch" },
+    { id: "captain", acuities: { visual: 90 }, side: "watch" },
+  ],
+};
+const enter = { type: "enterStealth", hider: "spy", roll: 37 };
+const pair = { observer: "guard", hider: "spy" };
+
+/** A session where the spy hides (P1: 50 + 37 = 87 beats the guard's 10, not the captain's 90). */
+function hidden(api) {
+  const session = api.Session.create(config);
+  session.apply(enter);
+  return session;
+}
+
+test("Session: create, apply, queries, revision, snapshot and load agree with the free functions", () => {
+  for (const [backend, api] of Object.entries(backends)) {
+    const session = api.Session.create(config);
+    assert.equal(session.revision, 0, backend);
+    const effects = session.apply(enter);
+    assert.equal(effects.revision, 1, backend);
+    assert.equal(session.revision, 1, backend);
+    const free = api.apply(api.createState(config), enter);
+    assert.deepEqual(session.snapshot(), free.state, `${backend}: the session holds the state the free function returns`);
+    assert.deepEqual(effects.changes, free.changes, backend);
+    assert.deepEqual(effects.log, free.log, backend);
+    assert.deepEqual(session.perceives(pair), api.perceives(free.state, pair), backend);
+    assert.equal(session.perceives(pair).allowed, false, `${backend}: P3, 87 against acuity 10`);
+    assert.equal(session.perceives({ observer: "captain", hider: "spy" }).allowed, true, `${backend}: P3, 87 against acuity 90`);
+    assert.deepEqual(session.hiddenFrom(), { guard: ["spy"] }, backend);
+    assert.deepEqual(api.Session.hiddenFromChanges(effects), [{ observer: "guard", hider: "spy", hidden: true }], backend);
+    const reloaded = api.Session.load(session.snapshot());
+    assert.equal(reloaded.revision, 1, backend);
+    assert.deepEqual(reloaded.snapshot(), session.snapshot(), backend);
+    const all = reloaded.applyAll([{ type: "stopHiding", hider: "spy" }, enter, { type: "gmOverride", hider: "spy", observer: "guard", perceived: true }]);
+    assert.equal(all.revision, 2, `${backend}: applyAll is one transaction, one revision`);
+    assert.equal(reloaded.perceives(pair).allowed, true, backend);
+    session.free();
+    reloaded[Symbol.dispose]();
+  }
+});
+
+test("Session: calls after free() throw session_freed; free() twice is harmless", () => {
+  for (const [backend, api] of Object.entries(backends)) {
+    const session = hidden(api);
+    session.free();
+    session.free();
+    for (const call of [() => session.apply(enter), () => session.perceives(pair), () => session.revision, () => session.snapshot()]) {
+      assert.throws(call, (e) => e instanceof Error && e.code === "session_freed" && /freed/.test(e.message), backend);
+    }
+    assert.ok(api.errorCodes().includes("session_freed"), backend);
+  }
+});
+
+// [name, call on a hiding session, expected code, the field the message must name (prefix)]
+const cases = [
+  ["Session.create without a config", (api) => api.Session.create(), "invalid_input", "config"],
+  ["Session.create with an unknown ruleset", (api) => api.Session.create({ ruleset: "d20" }), "invalid_input", "config.ruleset"],
+  ["Session.create with a duplicate token", (api) => api.Session.create({ ruleset: "opposed", creatures: [{ id: "a" }, { id: "a" }] }), "duplicate_token", "creatures[1].id"],
+  ["Session.load of a string", (api) => api.Session.load("state"), "invalid_input", "state"],
+  ["Session.load of a future version", (api, s) => api.Session.load({ ...s.snapshot(), version: 99 }), "unsupported_version", "version"],
+  ["Session.load of a state with NaN", (api, s) => api.Session.load({ ...s.snapshot(), revision: NaN }), "invalid_input", "state.revision"],
+  ["new Session()", (api) => new api.Session(), "invalid_input", "Session"],
+  ["apply without an event", (api, s) => s.apply(), "invalid_input", "event"],
+  ["apply: number for a string", (api, s) => s.apply({ ...enter, hider: 3 }), "invalid_input", "event.hider"],
+  ["apply: NaN", (api, s) => s.apply({ ...enter, roll: NaN }), "invalid_input", "event.roll"],
+  ["apply: unknown event type", (api, s) => s.apply({ type: "teleport" }), "invalid_input", "event.type"],
+  ["apply: unknown hider", (api, s) => s.apply({ ...enter, hider: "ghost" }), "unknown_token", "hider"],
+  ["apply: out of range d100", (api, s) => s.apply({ ...enter, roll: 0 }), "out_of_range", "roll"],
+  ["applyAll of an object", (api, s) => s.applyAll(enter), "invalid_input", "events"],
+  ["applyAll: a bad field in the second event", (api, s) => s.applyAll([{ type: "stopHiding", hider: "spy" }, { ...enter, roll: "37" }]), "invalid_input", "events[1].roll"],
+  ["applyAll: the second event refused (the first is undone)", (api, s) => s.applyAll([{ type: "stopHiding", hider: "spy" }, { ...enter, hider: "ghost" }]), "unknown_token", "hider"],
+  ["settle: negative seed", (api, s) => s.settle(enter, -1), "out_of_range", "seed"],
+  ["settle: BigInt seed", (api, s) => s.settle(enter, 7n), "invalid_input", "seed"],
+  ["rollRequests: undefined element", (api, s) => s.rollRequests([undefined], 1), "invalid_input", "requests[0]"],
+  ["perceives: missing field", (api, s) => s.perceives({ observer: "guard" }), "invalid_input", "query"],
+  ["perceives: null", (api, s) => s.perceives(null), "invalid_input", "query"],
+  ["perceives: unknown observer", (api, s) => s.perceives({ observer: "nobody", hider: "spy" }), "unknown_token", "observer"],
+  ["canLocate: symbol", (api, s) => s.canLocate(Symbol("q")), "invalid_input", "query"],
+  ["canDefend: unknown attacker", (api, s) => s.canDefend({ defender: "guard", target: "captain", attacker: "ghost" }), "unknown_token", "attacker"],
+  ["knockout: d100 out of range", (api, s) => s.knockout({ attacker: "spy", target: "guard", d100: 101 }), "out_of_range", "d100"],
+  ["canPickpocket: wrong type", (api, s) => s.canPickpocket({ hider: "spy", target: "guard", held: "yes", visible: true }), "invalid_input", "query.held"],
+  ["attackHidden in a percentile session", (api, s) => s.attackHidden({ attacker: "guard", target: "spy" }), "wrong_ruleset", "type"],
+  ["hiddenFromChanges of something else", (api) => api.Session.hiddenFromChanges({ changes: [] }), "invalid_input", "effects.hiddenFrom"],
+  ["a method called on another object", (api) => api.Session.prototype.apply.call({}, enter), "invalid_input", "apply"],
+];
+
+for (const [name, call, code, field] of cases) {
+  test(`Session bad input: ${name}`, () => {
+    const thrown = {};
+    for (const [backend, api] of Object.entries(backends)) {
+      const session = hidden(api);
+      const before = JSON.stringify(session.snapshot());
+      let error;
+      assert.throws(() => call(api, session), (e) => ((error = e), true), `${backend} did not throw`);
+      assert.ok(error instanceof Error, `${backend}: threw ${typeof error}, not an Error`);
+      assert.ok(api.errorCodes().includes(error.code), `${backend}: code ${error.code} is not in errorCodes()`);
+      assert.equal(error.code, code, `${backend}: ${error.message}`);
+      assert.ok(error.message.startsWith(field), `${backend}: message does not name ${field}: ${error.message.slice(0, 200)}`);
+      assert.equal(JSON.stringify(session.snapshot()), before, `${backend}: a refused call changed the session`);
+      assert.equal(session.revision, 1, `${backend}: a refused call changed the revision`);
+      assert.equal(session.apply({ type: "gmOverride", hider: "spy", observer: "guard", perceived: true }).revision, 2, `${backend}: the session still works`);
+      thrown[backend] = { code: error.code, message: error.message };
+      session.free();
+    }
+    assert.deepEqual(thrown.wasm, thrown.napi, "napi and wasm must refuse with the same code and message");
+  });
+}
+
+test("napi: a panic in a session's call loses that session only (session_lost); Session.load(lastSnapshot) restores it", () => {
+  const api = backends.napi;
+  const session = hidden(api);
+  const other = hidden(api);
+  const saved = session.snapshot();
+  assert.throws(() => session.__panicForTests(), (e) => e.code === "engine_panicked" && e.message.includes("deliberate panic for tests"));
+  for (const call of [() => session.perceives(pair), () => session.apply(enter), () => session.revision]) {
+    assert.throws(call, (e) => e instanceof Error && e.code === "session_lost" && /Session\.load\(snapshot\)/.test(e.message));
+  }
+  assert.equal(other.perceives(pair).allowed, false, "another session is untouched");
+  const restored = api.Session.load(saved);
+  assert.equal(restored.revision, 1);
+  assert.equal(restored.perceives(pair).allowed, false);
+  session.free();
+  assert.throws(() => session.snapshot(), (e) => e.code === "session_freed");
+});
+
+test("wasm: after a panic resets the instance, every older session answers session_lost; Session.load(lastSnapshot) restores it", () => {
+  const api = backends.wasm;
+  const session = hidden(api);
+  const other = hidden(api);
+  const saved = session.snapshot();
+  assert.throws(() => session.__panicForTests(), (e) => e.code === "engine_panicked" && e.message.includes("deliberate panic for tests"));
+  for (const lost of [session, other]) {
+    for (const call of [() => lost.perceives(pair), () => lost.apply(enter), () => lost.revision, () => lost.snapshot()]) {
+      assert.throws(call, (e) => e instanceof Error && e.code === "session_lost" && /Session\.load\(snapshot\)/.test(e.message));
+    }
+  }
+  other.free(); // harmless: nothing of the old instance is freed in the new one
+  const restored = api.Session.load(saved);
+  assert.equal(restored.revision, 1);
+  assert.equal(restored.perceives(pair).allowed, false);
+  assert.equal(restored.apply({ type: "gmOverride", hider: "spy", observer: "guard", perceived: true }).revision, 2);
+  // A panic through the free function loses sessions too: they share the instance.
+  assert.throws(() => api.__panicForTests(), (e) => e.code === "engine_panicked");
+  assert.throws(() => restored.perceives(pair), (e) => e.code === "session_lost");
+});
+
+const lean = new URL("target/wasm-foundry/", REPO);
+test("the Foundry module's wasm (no scene, no roller): Session works, settle and the scene functions answer not_in_this_build", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
+  // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.
+  const dir = mkdtempSync(join(tmpdir(), "furtive-lean-"));
+  try {
+    for (const file of ["browser.js", "arguments.js", "errors.js", "session.js", "signatures.js"]) {
+      cpSync(fileURLToPath(new URL(`npm/${file}`, REPO)), join(dir, file));
+    }
+    cpSync(fileURLToPath(lean), join(dir, "wasm"), { recursive: true });
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", `
+      const furtive = await import(${JSON.stringify(new URL(`file://${dir}/browser.js`).href)});
+      await furtive.init();
+      const session = furtive.Session.create(${JSON.stringify(config)});
+      const effects = session.apply(${JSON.stringify(enter)});
+      const codes = [effects.revision, session.perceives(${JSON.stringify(pair)}).allowed];
+      for (const call of [() => session.settle(${JSON.stringify(enter)}, 1), () => session.rollRequests([], 1),
+                          () => furtive.settle(session.snapshot(), ${JSON.stringify(enter)}, 1),
+                          () => furtive.parseScene({}), () => furtive.clearView({}, {}), () => furtive.clearViewMatrix({})]) {
+        try { call(); codes.push("no error"); } catch (e) { codes.push(e.code + " " + e.message.split(":")[0]); }
+      }
+      console.log(JSON.stringify(codes));
+    `], { encoding: "utf8" });
+    assert.deepEqual(JSON.parse(output), [
+      1,
+      false,
+      "not_in_this_build settle",
+      "not_in_this_build rollRequests",
+      "not_in_this_build settle",
+      "not_in_this_build parseScene",
+      "not_in_this_build clearView",
+      "not_in_this_build clearViewMatrix",
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
