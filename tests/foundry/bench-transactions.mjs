@@ -6,8 +6,10 @@
  * Run: node --experimental-vm-modules tests/foundry/bench-transactions.mjs [oldModuleDir]
  * (after scripts/build-foundry.sh). Without `oldModuleDir`, the module of
  * commit 689f0e0 (foundry-real before issue 10) is exported to a temporary
- * folder with `git archive`, given this build's `engine/`, and measured in a
- * child process (FURTIVE_MODULE_DIR), then this tree's module in another.
+ * folder with `git archive` and given THIS build's `engine/` (so the old
+ * column is the old module on today's engine); pass a folder holding the old
+ * module with the engine it was built with to compare both. Each is measured
+ * in a child process (FURTIVE_MODULE_DIR), old first.
  *
  * Scenarios (opposed ruleset, the test world plus extra NPC tokens):
  * - door: 3 hiders west of the closed door, 120 other tokens; the GM opens
