@@ -115,19 +115,42 @@ export function createCanvasClasses(ctx) {
     }
   }
   class DetectionModeDarkvision extends DetectionMode {}
+  /** A sight-type mode cannot detect from a blind source (the "See" versions of the core modes). */
+  const blindSight = (mode, visionSource) => mode.type === DETECTION_TYPES.SIGHT && Boolean(visionSource.object?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.BLIND));
+  /**
+   * `DetectionModeInvisibility` (seeInvisibility, senseInvisibility): "Detection mode that see
+   * invisible creatures. This detection mode allows the source to: See/Detect the invisible target
+   * as if visible. The "See" version needs sight and is affected by blindness"
+   * (https://foundryvtt.com/api/v11/classes/client.DetectionModeInvisibility.html; the v12/v13
+   * pages keep the class without restating it). So a blind source detects nothing through
+   * seeInvisibility, and senseInvisibility (not a sight mode) is not affected.
+   */
   class DetectionModeInvisibility extends DetectionMode {
     _canDetect(visionSource, target) {
+      if (blindSight(this, visionSource)) return false;
       return Boolean(target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.INVISIBLE));
     }
   }
+  /**
+   * `DetectionModeTremor` (feelTremor): "Detection mode that see creatures in contact with the
+   * ground" (https://foundryvtt.com/api/v10/classes/client.DetectionModeTremor.html; the class is
+   * unchanged in the v12/v13 namespaces, which do not restate it). A flying or hovering target
+   * (`CONFIG.specialStatusEffects` FLY, HOVER) is not in contact with the ground.
+   */
   class DetectionModeTremor extends DetectionMode {
     _canDetect(visionSource, target) {
-      return !target?.document?.hasStatusEffect?.(ctx.CONFIG.specialStatusEffects.FLY);
+      const special = ctx.CONFIG.specialStatusEffects;
+      return ![special.FLY, special.HOVER].some((status) => target?.document?.hasStatusEffect?.(status));
     }
   }
+  /**
+   * `DetectionModeAll` (seeAll, senseAll): detects every target, but "The "See All" detection mode
+   * [is] suppressed by Blindness since it requires sight" (core's own issue tracker, fixed in v10:
+   * https://github.com/foundryvtt/foundryvtt/issues/8001); senseAll is not a sight mode.
+   */
   class DetectionModeAll extends DetectionMode {
-    _canDetect() {
-      return true;
+    _canDetect(visionSource) {
+      return !blindSight(this, visionSource);
     }
   }
 
@@ -183,6 +206,9 @@ export function createCanvasClasses(ctx) {
           if (edge.dir === 2 && side <= 0) continue;
         }
         const hit = intersection(origin, destination, a, b);
+        // `WallThresholdData#sight`: "Minimum distance from a vision source for which this wall
+        // blocks vision" (https://foundryvtt.com/api/interfaces/foundry.documents.types.WallThresholdData.html);
+        // which point of the wall the distance is measured to is not documented: here the crossing.
         if (edge.sense === WALL_SENSE.PROXIMITY || edge.sense === WALL_SENSE.DISTANCE) {
           const distance = Math.hypot(hit.x - origin.x, hit.y - origin.y) / distancePixels;
           const threshold = edge.threshold ?? 0;
@@ -241,7 +267,9 @@ export function createCanvasClasses(ctx) {
       return this.object.center.y;
     }
     get data() {
-      return { x: this.x, y: this.y, radius: (this.object.document.sight?.range ?? 0) * ctx.canvas.dimensions.distancePixels };
+      // A null sight range is unlimited (TokenSightData#range), not 0.
+      const range = this.object.document.sight?.range;
+      return { x: this.x, y: this.y, radius: range === null ? Infinity : (range ?? 0) * ctx.canvas.dimensions.distancePixels };
     }
   }
 
@@ -329,6 +357,11 @@ export function createCanvasClasses(ctx) {
     get layer() {
       return ctx.canvas.tokens;
     }
+    /**
+     * Independent review (issue 11, public docs only): the Token API pages list `isVisible` without describing its order of
+     * tests (GM-hidden, Token Vision off, controlled, own vision source, then the visibility test);
+     * this order is the fake's reading, with no public page to cite.
+     */
     get isVisible() {
       const gm = ctx.game.user.isGM;
       if (this.document.hidden) return gm;
@@ -444,12 +477,20 @@ export function createCanvasClasses(ctx) {
     }
   }
 
-  /** A token's detection modes; light perception and basic sight are implicit. */
+  /**
+   * A token's detection modes; light perception and basic sight are implicit (no public page
+   * states how core adds them; this is the fake's reading). Basic sight reaches as far as the
+   * token's sight: `TokenSightData#range` "How far in distance units the Token can see without the
+   * aid of a light source. If null, the sight range is unlimited"
+   * (https://foundryvtt.com/api/interfaces/foundry.documents.types.TokenSightData.html), so a null
+   * sight range stays null (unlimited, `TokenDetectionMode#range` null = unlimited), never 0.
+   */
   function detectionModesOf(token) {
     const declared = token.document.detectionModes ?? [];
     const modes = [...declared];
     if (!modes.some((m) => m.id === "lightPerception")) modes.unshift({ id: "lightPerception", enabled: true, range: null });
-    if (!modes.some((m) => m.id === "basicSight")) modes.push({ id: "basicSight", enabled: true, range: token.document.sight?.range ?? 0 });
+    const sightRange = token.document.sight?.range;
+    if (!modes.some((m) => m.id === "basicSight")) modes.push({ id: "basicSight", enabled: true, range: sightRange === undefined ? 0 : sightRange });
     return modes;
   }
 

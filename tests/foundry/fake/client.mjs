@@ -209,6 +209,8 @@ export function createClient(options) {
       const id = `${namespace}.${key}`;
       const config = registered.get(id);
       if (!config) throw new Error(`"${id}" is not a registered game setting`);
+      // Independent review (issue 11, public docs only): the stored text of the wiki "Settings" page that this review could read
+      // does not state this rule, and no API page does; it is kept as the conservative reading.
       // World settings cannot be written before `ready` (community wiki "Settings",
       // https://foundryvtt.wiki/en/development/api/settings: the world's Setting documents
       // are not available to write until the game is ready).
@@ -231,9 +233,14 @@ export function createClient(options) {
   // client and calls each listener with the emitted arguments followed by the id of the user
   // who emitted it (community wiki "Sockets", https://foundryvtt.wiki/en/development/api/sockets;
   // issue 11). The sender id comes from the server's session, not from the payload.
+  // Independent review (issue 11, public docs only): the wiki text this review could read shows the emit/listen pattern and
+  // "emitted to every client" but not the trailing sender id; no API page documents the listener's
+  // arguments. Kept as the issue's reading; unverified.
   const socketListeners = new Map();
   game.socket = {
     emit(event, ...args) {
+      // A trailing acknowledgement function is dropped and never called: whether Foundry's server
+      // acknowledges package events is not documented (no public page found).
       if (typeof args.at(-1) === "function") args.pop();
       connection.send(JSON.stringify({ op: "socket", event, args }));
       return game.socket;
@@ -257,10 +264,14 @@ export function createClient(options) {
     lightPerception: new canvasClasses.DetectionModeLightPerception({ id: "lightPerception", label: "DETECTION.LightPerception" }),
     basicSight: new canvasClasses.DetectionModeDarkvision({ id: "basicSight", label: "DETECTION.BasicSight" }),
     seeInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "seeInvisibility", label: "DETECTION.SeeInvisibility" }),
-    senseInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "senseInvisibility", label: "DETECTION.SenseInvisibility", walls: false, angle: false }),
+    // The "Sense" modes are not sight modes (type OTHER = 3): blindness does not suppress them
+    // (DetectionModeInvisibility v11 page "The "See" version needs sight and is affected by
+    // blindness"; foundryvtt/foundryvtt#8001 for See All). Their exact type value has no v12/v13
+    // page here; OTHER is the reading.
+    senseInvisibility: new canvasClasses.DetectionModeInvisibility({ id: "senseInvisibility", label: "DETECTION.SenseInvisibility", type: 3, walls: false, angle: false }),
     feelTremor: new canvasClasses.DetectionModeTremor({ id: "feelTremor", label: "DETECTION.FeelTremor", type: 2, walls: false, angle: false }),
     seeAll: new canvasClasses.DetectionModeAll({ id: "seeAll", label: "DETECTION.SeeAll" }),
-    senseAll: new canvasClasses.DetectionModeAll({ id: "senseAll", label: "DETECTION.SenseAll", walls: false, angle: false }),
+    senseAll: new canvasClasses.DetectionModeAll({ id: "senseAll", label: "DETECTION.SenseAll", type: 3, walls: false, angle: false }),
   };
   const CONFIG = {
     // v12/v13: an array of StatusEffectConfig (https://foundryvtt.com/api/variables/CONFIG.statusEffects.html);
@@ -345,7 +356,13 @@ export function createClient(options) {
     ctx.Hooks.callAll("canvasReady", canvas);
   }
 
-  /** Vision sources of this user (see canvas.mjs header). */
+  /**
+   * Vision sources of this user (see canvas.mjs header). That a player sees through every token they
+   * observe only while controlling none matches the public Shared Vision module docs ("By default,
+   * you can do this in Foundry by giving every player observer permissions, but in that case tokens
+   * will only share vision if the player has no tokens selected",
+   * https://materialfoundry.github.io/SharedVision); no core API page states it.
+   */
   function initializeVision() {
     canvas.effects.visionSources.clear();
     const controlled = canvas.tokens.controlled;

@@ -111,6 +111,9 @@ export function createDialogV2(ctx) {
       });
     }
 
+    // The `rejectClose` defaults of `wait` (false), `prompt` (true) and `confirm` (false) are not
+    // stated on the DialogV2WaitOptions pages (v12/v13 say only "Throw a Promise rejection if the
+    // dialog is dismissed"): no public source, the fake's reading.
     static async prompt({ ok = {}, ...options } = {}) {
       return DialogV2.wait({ ...options, buttons: [{ action: "ok", label: "Confirm", default: true, ...ok }], rejectClose: options.rejectClose ?? true });
     }

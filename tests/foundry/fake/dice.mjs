@@ -3,7 +3,9 @@
  * uses: dice terms `NdM`, numbers, `@path` data references, `+ - * /` and
  * parentheses. Documented behavior reproduced:
  * - `new Roll(formula, data)`: `@path` is replaced from `data` when the roll is
- *   built (a missing path is a 0 with a warning, as `Roll.replaceFormulaData` with `missing: "0"`).
+ *   built (a missing path is a 0 with a warning, as `Roll.replaceFormulaData` with `missing: "0"`;
+ *   `ReplaceFormulaDataOptions#missing` is documented, but which `missing` the Roll constructor
+ *   passes is not: no public page, the fake's reading).
  * - `evaluate()` is async and returns the Roll; `evaluateSync()` exists; a roll is
  *   evaluated once (`_evaluated`; evaluating twice throws).
  * - each die face comes from `CONFIG.Dice.randomUniform()` (the documented

@@ -9,7 +9,8 @@
  *   objects are MERGED into the stored flag like any update), `unsetFlag` (`-=key`);
  * - `update(changes, options)`: `preUpdate<Name>` hook on the requesting client
  *   (returning false cancels), then the server; `update<Name>(doc, changed, options, userId)`
- *   on every client after the change; an update that changes nothing fires nothing;
+ *   on every client after the change; an update that changes nothing fires nothing (no public page
+ *   states this; the fake's reading);
  * - `create`/`delete` likewise with `preCreate`/`create`, `preDelete`/`delete`;
  * - `testUserPermission(user, level, {exact})`, `getUserLevel(user)`, `isOwner`;
  *   a token's ownership is its actor's; a GM owns everything;
@@ -467,20 +468,30 @@ export function createDocuments(ctx) {
       return this.update(updateData);
     }
 
+    /**
+     * `updateOptions` of the `combatTurn` / `combatRound` hooks: `{advanceTime, direction}` in v12
+     * (https://foundryvtt.com/api/v12/functions/hookEvents.combatTurn.html) AND v13
+     * (https://foundryvtt.com/api/functions/hookEvents.combatTurn.html, the v13 pages); v14 has
+     * `{direction, worldTime: {delta}}` (https://foundryvtt.com/api/v14/functions/hookEvents.combatRound.html).
+     */
+    _turnOptions(direction, seconds) {
+      return ctx.version >= 14 ? { direction, worldTime: { delta: seconds } } : { advanceTime: seconds, direction };
+    }
+
     async nextTurn() {
       const turns = this.turns;
       let turn = (this._source.turn ?? 0) + 1;
       let round = this._source.round ?? 0;
       if (turn >= turns.length) return this.nextRound();
       const updateData = { round, turn };
-      const updateOptions = ctx.version >= 13 ? { direction: 1, worldTime: { delta: 0 } } : { advanceTime: 0, direction: 1 };
+      const updateOptions = this._turnOptions(1, 0);
       ctx.Hooks.callAll("combatTurn", this, updateData, updateOptions);
       return this.update(updateData, updateOptions);
     }
 
     async nextRound() {
       const updateData = { round: (this._source.round ?? 0) + 1, turn: 0 };
-      const updateOptions = ctx.version >= 13 ? { direction: 1, worldTime: { delta: 6 } } : { advanceTime: 6, direction: 1 };
+      const updateOptions = this._turnOptions(1, 6);
       ctx.Hooks.callAll("combatRound", this, updateData, updateOptions);
       return this.update(updateData, updateOptions);
     }
@@ -488,7 +499,7 @@ export function createDocuments(ctx) {
     async previousTurn() {
       const turn = Math.max(0, (this._source.turn ?? 0) - 1);
       const updateData = { round: this._source.round, turn };
-      const updateOptions = ctx.version >= 13 ? { direction: -1, worldTime: { delta: 0 } } : { advanceTime: 0, direction: -1 };
+      const updateOptions = this._turnOptions(-1, 0);
       ctx.Hooks.callAll("combatTurn", this, updateData, updateOptions);
       return this.update(updateData, updateOptions);
     }

@@ -4,8 +4,12 @@
  *   `target` is a dotted path from the global scope (e.g.
  *   `"CONFIG.Canvas.detectionModes.basicSight._canDetect"`); returns a numeric id.
  * - `WRAPPER` and `MIXED` wrappers are called as `fn.call(this, wrapped, ...args)`;
- *   a `WRAPPER` that does not call `wrapped` is an error; `OVERRIDE` is called as
- *   `fn.call(this, ...args)` and replaces the original.
+ *   `OVERRIDE` is called as `fn.call(this, ...args)` and replaces the original.
+ * - A `WRAPPER` that does not call `wrapped`: "the library will auto-detect if you use this type
+ *   but do not call the original function, and automatically unregister your wrapper" (README
+ *   "Summary", https://github.com/ruipin/fvtt-lib-wrapper#summary). The call itself does not
+ *   throw; what that one call returns is not documented (here: the wrapper's own result), and the
+ *   fake records the event in `libWrapper._errors`.
  * - Several packages may wrap the same target. Order by type (README "Summary",
  *   https://github.com/ruipin/fvtt-lib-wrapper#summary): every `WRAPPER` runs before every
  *   `MIXED` ("These will always come after 'WRAPPER'-type wrappers"), and `OVERRIDE` is
@@ -14,11 +18,15 @@
  * - A target may be a getter ("This works for both normal methods, as well as properties
  *   with getters"): the wrapper is called with the getter's `this` and `wrapped()` reads
  *   the original getter. Registering before `init` fails (README `register`).
- * - `libWrapper.unregister(package_id, target)`, `libWrapper.unregister_all(package_id)`.
+ * - `libWrapper.unregister(package_id, target, fail = true)`: "If true, this method will throw an
+ *   exception if it fails to find the method to unwrap. Default is 'true'." (README
+ *   "Unregistering a wrapper"); `libWrapper.unregister_all(package_id)`.
  * - `libWrapper.WRAPPER/MIXED/OVERRIDE` constants; the hook `libWrapper.Ready` fires during `init`.
  */
 export function createLibWrapper(global, initialized = () => true) {
   const targets = new Map();
+  /** Fake only: wrappers libWrapper unregistered by itself (a WRAPPER that did not call `wrapped`). */
+  const errors = [];
   let nextId = 1;
 
   function resolve(path) {
@@ -54,7 +62,10 @@ export function createLibWrapper(global, initialized = () => true) {
           return call(index + 1, thisArg, nextArgs);
         };
         const result = wrapper.fn.call(thisArg, wrapped, ...callArgs);
-        if (wrapper.type === "WRAPPER" && !called) throw new Error(`libWrapper: package "${wrapper.packageId}" did not call the wrapped function of "${record.path}" (WRAPPER)`);
+        if (wrapper.type === "WRAPPER" && !called) {
+          errors.push({ packageId: wrapper.packageId, target: record.path, message: `package "${wrapper.packageId}" did not call the wrapped function of "${record.path}" (WRAPPER): unregistered` });
+          libWrapper.unregister(wrapper.packageId, record.path, false);
+        }
         return result;
       };
       return call(0, this, args);
@@ -90,19 +101,25 @@ export function createLibWrapper(global, initialized = () => true) {
       record.wrappers.splice(at < 0 ? record.wrappers.length : at, 0, entry);
       return id;
     },
-    unregister(packageId, target) {
-      const record = targets.get(target);
-      if (!record) return;
+    unregister(packageId, target, fail = true) {
+      const record = typeof target === "number" ? [...targets.values()].find((r) => r.wrappers.some((w) => w.id === target)) : targets.get(target);
+      const present = record?.wrappers.some((w) => w.packageId === packageId || w.id === target);
+      if (!present) {
+        if (fail) throw new Error(`libWrapper: package "${packageId}" has no wrapper on "${target}" to unregister`);
+        return;
+      }
       record.wrappers = record.wrappers.filter((w) => !(w.packageId === packageId || w.id === target));
       if (!record.wrappers.length) {
         if (record.getter) Object.defineProperty(record.owner, record.name, { configurable: true, enumerable: false, get: record.getter });
         else record.owner[record.name] = record.original;
-        targets.delete(target);
+        targets.delete(record.path);
       }
     },
     unregister_all(packageId) {
-      for (const target of [...targets.keys()]) libWrapper.unregister(packageId, target);
+      for (const target of [...targets.keys()]) libWrapper.unregister(packageId, target, false);
     },
+    /** Fake only: see `errors` above. */
+    _errors: errors,
     /** Fake only: the registered wrappers of a target. */
     _wrappersOf(target) {
       return targets.get(target)?.wrappers.map((w) => ({ packageId: w.packageId, type: w.type })) ?? [];

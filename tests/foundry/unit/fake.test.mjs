@@ -173,3 +173,90 @@ describe("fake: vision", () => {
     clients[ALICE].ctx.disconnect();
   });
 });
+
+describe("fake: independent review against the public docs", () => {
+  it("seeInvisibility and seeAll need sight (a blind source detects nothing through them); the Sense versions do not", async () => {
+    // DetectionModeInvisibility page (v11): "The "See" version needs sight and is affected by blindness";
+    // foundryvtt/foundryvtt#8001: See All is suppressed by Blindness.
+    const env = await bare({ users: [GM] });
+    const ctx = env.clients[GM].ctx;
+    const modes = ctx.CONFIG.Canvas.detectionModes;
+    const withStatuses = (...ids) => ({ document: { hasStatusEffect: (id) => ids.includes(id) } });
+    const blindSource = { object: withStatuses("blind") };
+    const seeingSource = { object: withStatuses() };
+    const invisible = withStatuses("invisible");
+    assert.equal(modes.seeInvisibility._canDetect(seeingSource, invisible), true);
+    assert.equal(modes.seeInvisibility._canDetect(blindSource, invisible), false);
+    assert.equal(modes.senseInvisibility._canDetect(blindSource, invisible), true);
+    assert.equal(modes.seeInvisibility._canDetect(seeingSource, withStatuses()), false, "only invisible targets");
+    assert.equal(modes.seeAll._canDetect(seeingSource, invisible), true);
+    assert.equal(modes.seeAll._canDetect(blindSource, invisible), false);
+    assert.equal(modes.senseAll._canDetect(blindSource, invisible), true);
+    env.close();
+  });
+
+  it("feelTremor detects only targets in contact with the ground (not flying, not hovering)", async () => {
+    // DetectionModeTremor page: "Detection mode that see creatures in contact with the ground".
+    const env = await bare({ users: [GM] });
+    const tremor = env.clients[GM].ctx.CONFIG.Canvas.detectionModes.feelTremor;
+    const withStatuses = (...ids) => ({ document: { hasStatusEffect: (id) => ids.includes(id) } });
+    const source = { object: withStatuses("blind") };
+    assert.equal(tremor._canDetect(source, withStatuses()), true, "on the ground, even from a blind source");
+    assert.equal(tremor._canDetect(source, withStatuses("fly")), false);
+    assert.equal(tremor._canDetect(source, withStatuses("hover")), false);
+    env.close();
+  });
+
+  it("combatTurn/combatRound updateOptions are {advanceTime, direction} in v12 and v13, {direction, worldTime} in v14", async () => {
+    for (const [version, expected] of [
+      [12, { advanceTime: 0, direction: 1 }],
+      [13, { advanceTime: 0, direction: 1 }],
+      [14, { direction: 1, worldTime: { delta: 0 } }],
+    ]) {
+      const env = await bare({ version, users: [GM] });
+      const ctx = env.clients[GM].ctx;
+      const combat = new ctx.Combat({ _id: "combatReview0001", round: 1, turn: 0, combatants: [] });
+      combat.update = async () => combat;
+      const seen = [];
+      ctx.Hooks.on("combatTurn", (_combat, _data, options) => seen.push(plain(options)));
+      Object.defineProperty(combat, "turns", { get: () => [{}, {}] });
+      await combat.nextTurn();
+      assert.deepEqual(seen, [expected], `v${version}`);
+      env.close();
+    }
+  });
+
+  it("a WRAPPER that does not call wrapped is unregistered by libWrapper (no throw); unregister of nothing throws unless fail is false", async () => {
+    const env = await bare({ libWrapper: true, users: [GM] });
+    const { window } = env.clients[GM];
+    const calls = [];
+    window.furtiveReview = { run: () => (calls.push("original"), "original") };
+    window.libWrapper.register("lazy", "furtiveReview.run", () => (calls.push("lazy"), "lazy"), "WRAPPER");
+    assert.doesNotThrow(() => window.furtiveReview.run());
+    assert.equal(window.furtiveReview.run(), "original", "the wrapper is gone after its first call");
+    assert.deepEqual(calls, ["lazy", "original"]);
+    assert.equal(window.libWrapper._errors.length, 1);
+    assert.throws(() => window.libWrapper.unregister("lazy", "furtiveReview.run"));
+    assert.doesNotThrow(() => window.libWrapper.unregister("lazy", "furtiveReview.run", false));
+    env.close();
+  });
+
+  it("a token whose sight range is null sees without limit through basic sight (TokenSightData#range: null is unlimited)", async () => {
+    for (const [range, expected] of [
+      [null, true],
+      [5, false],
+    ]) {
+      const world = makeWorld({});
+      world.scenes[0].environment = { globalLight: { enabled: false } };
+      world.scenes[0].tokens.find((t) => t._id === TOKENS.fighter).sight = { enabled: true, range };
+      const { clients } = await startWorld({ world, loadModule: false, clients: [{ userId: BOB }] });
+      const fighter = placeable(clients[BOB], TOKENS.fighter);
+      fighter.control();
+      clients[BOB].ctx.frame();
+      const archer = placeable(clients[BOB], TOKENS.archer);
+      assert.equal(clients[BOB].ctx.canvas.visibility.testVisibility(archer.center, { object: archer }), expected, `sight range ${range}`);
+      clients[BOB].ctx.disconnect();
+      clients[BOB].window.close();
+    }
+  });
+});
