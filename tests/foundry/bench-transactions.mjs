@@ -39,7 +39,8 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     cpSync(path.join(repo, "foundry-module/engine"), path.join(oldDir, "engine"), { recursive: true });
   }
   const results = {};
-  for (const [label, dir] of [["old (689f0e0)", oldDir], ["new", path.join(repo, "foundry-module")]]) {
+  const runs = [["old (689f0e0)", oldDir], ["new", path.join(repo, "foundry-module")]].filter(([label]) => !process.env.FURTIVE_BENCH_ONLY || label.startsWith(process.env.FURTIVE_BENCH_ONLY));
+  for (const [label, dir] of runs) {
     const run = spawnSync(process.execPath, ["--experimental-vm-modules", "--no-warnings", fileURLToPath(import.meta.url)], {
       env: { ...process.env, FURTIVE_BENCH_CHILD: "1", FURTIVE_MODULE_DIR: dir },
       encoding: "utf8",
@@ -71,9 +72,38 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     scene.height = Math.max(scene.height ?? 1000, 100 * Math.ceil(count / 10) + 100);
   };
 
+  /**
+   * Time spent in the engine's `Session` methods on the GM (the new module;
+   * the old one calls free functions, whose module exports cannot be wrapped:
+   * reported as "n/a"). The class is shared by every session of the client.
+   */
+  async function engineClock(env) {
+    const clock = { ms: 0, calls: 0, available: false };
+    const url = new URL("engine/browser.js", `file://${process.env.FURTIVE_MODULE_DIR}/`).href;
+    const engine = await env.gm.loader.import(url).catch(() => null);
+    const Session = engine?.Session;
+    if (!Session) return clock;
+    clock.available = true;
+    for (const name of ["apply", "applyAll", "hiddenFrom", "snapshot", "perceives", "canDefend", "knockout", "attackHidden"]) {
+      const original = Session.prototype[name];
+      if (typeof original !== "function") continue;
+      Session.prototype[name] = function (...args) {
+        const started = performance.now();
+        try {
+          return original.apply(this, args);
+        } finally {
+          clock.ms += performance.now() - started;
+          clock.calls += 1;
+        }
+      };
+    }
+    return clock;
+  }
+
   /** Counts what the GM client does during `action`. */
   async function measure(env, action) {
     const gm = env.gm.ctx;
+    const clock = await engineClock(env);
     const counts = { sceneUpdates: 0, chatMessages: 0, stateRecords: 0, clearViewTests: 0, bytesSent: 0 };
     const onScene = () => (counts.sceneUpdates += 1);
     const onChat = (message) => (message.getFlag?.("furtive", "kind") === "state" ? (counts.stateRecords += 1) : (counts.chatMessages += 1));
@@ -95,6 +125,7 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     await action();
     await env.server.idle();
     counts.ms = Math.round(performance.now() - started);
+    counts.engineMs = clock.available ? Math.round(clock.ms * 10) / 10 : "n/a";
     env.server.receive = receive;
     backend.testCollision = test;
     gm.Hooks.off?.("updateScene", onScene);
@@ -122,6 +153,7 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
       "door: chat messages": door.chatMessages,
       "door: state records": door.stateRecords,
       "door: wall ms": door.ms,
+      "door: engine ms (Session calls)": door.engineMs,
       "door: bytes sent by GM": door.bytesSent,
     });
     shutdown(env);
@@ -136,6 +168,7 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     const move = await measure(env, () => env.gm.ctx.game.scenes.get(SCENE).tokens.get(observer).update({ x: 150 }));
     Object.assign(out, {
       "move (200/50): wall ms": move.ms,
+      "move: engine ms (Session calls)": move.engineMs,
       "move: clear-view tests": move.clearViewTests,
       "move: Scene updates": move.sceneUpdates,
       "move: chat messages": move.chatMessages,
