@@ -587,7 +587,8 @@ export type BindingErrorCode =
   | "engine_poisoned"
   /**
    * A `Session` lost to a panic: in wasm every session of the reset instance,
-   * in napi the session whose call panicked. Reload it with `Session.load(lastSnapshot)`.
+   * in napi the session whose changing call (`apply`, `applyAll`, `settle`) panicked.
+   * Reload it with `Session.load(lastSnapshot)`.
    */
   | "session_lost"
   /** A `Session` used after `free()` (or after its `using` block). */

@@ -6,8 +6,9 @@
 //
 // - `session_freed`: `free()` was called (or a `using` block ended);
 // - `session_lost`: the engine panicked. In wasm a panic resets the instance
-//   and every session of the old instance is gone; in napi only the session
-//   whose call panicked is dropped (it may hold a half-applied event).
+//   and every session of the old instance is gone; in napi only a session
+//   whose changing call (apply, applyAll, settle) panicked is dropped (it
+//   may hold a half-applied event).
 //
 // Recovery is the caller's: keep the last `snapshot()` you saved and call
 // `Session.load(snapshot)`; nothing is restored behind your back.

@@ -11,6 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/build.sh
+# The Foundry module's lean wasm: tests/js/session.test.mjs checks it (and
+# this fails above its size budget, wasm-budget.json).
+bash scripts/build-wasm.sh foundry
 
 echo "== npm ci (tests/js)"
 (cd tests/js && npm ci --no-audit --no-fund)

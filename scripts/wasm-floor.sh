@@ -16,4 +16,4 @@ wasm-bindgen --target web --out-dir "$out" --out-name floor \
 size() { echo "$(wc -c <"$1") bytes raw, $(gzip -9 -c "$1" | wc -c) bytes gzipped"; }
 echo "wasm-floor: engine alone, no parsing or serialization: $(size "$out/floor_bg.wasm")"
 echo "wasm-floor: the published build (npm/wasm):              $(size npm/wasm/furtive_wasm_bg.wasm)"
-echo "wasm-floor: budget: 153600 bytes raw, 61440 bytes gzipped"
+echo "wasm-floor: the Foundry module's lean build has its budget in wasm-budget.json (scripts/build-wasm.sh foundry)"

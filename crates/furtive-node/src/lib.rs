@@ -17,9 +17,10 @@
 //! stable code (`invalid_input`, `unknown_token`...) and whose message is the
 //! core's message, which names the field. A panic never crosses into Node:
 //! each export runs under `catch_unwind` and a panic becomes an `Error` with
-//! code `engine_panicked`. A `Session` whose method panicked may hold a
-//! half-applied event, so it is dropped: its later calls throw
-//! `session_lost` (reload it with `Session.load(lastSnapshot)`). After
+//! code `engine_panicked`. A `Session` whose changing method (`apply`,
+//! `applyAll`, `settle`) panicked may hold a half-applied event, so it is
+//! dropped: its later calls throw `session_lost` (reload it with
+//! `Session.load(lastSnapshot)`); a query that panics changes nothing. After
 //! `free()`, calls throw `session_freed`.
 //!
 //! Loaded by `npm/node.js` from `npm/furtive.<platform>.node`
