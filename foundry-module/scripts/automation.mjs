@@ -10,9 +10,9 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, reportRefusal, stateOf, syncScene, upsertToken } from "./director.mjs";
-import { forgetScene, isActiveGM } from "./store.mjs";
-import { onCanvas, viewOf } from "./view.mjs";
+import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewState } from "./gm-pipeline.mjs";
+import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
+import { onCanvas, viewOf } from "./clear-view.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -43,10 +43,12 @@ export function recentlyMoved(tokenId, inCombat) {
  */
 export async function refreshViews(scene, movedTokenId) {
   if (!isActiveGM() || !onCanvas(scene)) return;
-  const state = stateOf(scene);
+  const state = viewState(scene);
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
   // ruleset compares one score with every observer, so it is not sent there.
   if (!state || state.ruleset !== "opposed") return;
+  /** @type {any[]} */
+  const events = [];
   for (const [hiderId, hider] of Object.entries(state.hiders)) {
     if (hider.phase !== "hiding") continue;
     const hiderToken = scene.tokens.get(hiderId);
@@ -60,8 +62,10 @@ export async function refreshViews(scene, movedTokenId) {
       return !pair || pair.clearView !== entry.clearView || (pair.distance ?? undefined) !== entry.distance;
     });
     if (!view.length && !moved) continue;
-    await dispatch(scene, { type: "viewChanged", hider: hiderId, moved, view }).catch(reportRefusal);
+    events.push({ type: "viewChanged", hider: hiderId, moved, view });
   }
+  // One transaction for the whole move, door or light change.
+  if (events.length) await transact(scene, events, { lenient: true, titleKey: "FURTIVE.Chat.Event.viewChanged", titleData: { name: (movedTokenId && scene.tokens.get(movedTokenId)?.name) || "" } }).catch(reportRefusal);
 }
 
 /**
@@ -104,7 +108,7 @@ export async function onCreateToken(token) {
 export async function onDeleteToken(token) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
-  const state = stateOf(scene);
+  const state = viewState(scene);
   if (!state?.creatures[/** @type {string} */ (token.id)]) return;
   await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
 }
@@ -140,13 +144,16 @@ export function onSightChanged(document) {
 export async function onCombatTurnChange(combat, prior, current) {
   const scene = combat.scene ?? canvas?.scene;
   if (!isActiveGM() || !scene) return;
-  const send = (/** @type {Record<string, any>} */ event) => dispatch(scene, /** @type {any} */ (event)).catch(reportRefusal);
-  if (prior?.tokenId && prior.round > 0) await send({ type: "turnEnd", combatant: prior.tokenId });
-  if (prior && prior.round > 0 && current.round > prior.round) await send({ type: "roundEnd", round: prior.round });
+  /** @type {any[]} */
+  const events = [];
+  if (prior?.tokenId && prior.round > 0) events.push({ type: "turnEnd", combatant: prior.tokenId });
+  if (prior && prior.round > 0 && current.round > prior.round) events.push({ type: "roundEnd", round: prior.round });
   if (current?.tokenId) {
     movedThisTurn.delete(current.tokenId);
-    await send({ type: "turnStart", combatant: current.tokenId, round: current.round });
+    events.push({ type: "turnStart", combatant: current.tokenId, round: current.round });
   }
+  // One transaction for the turn change (turnEnd, roundEnd, turnStart).
+  if (events.length) await transact(scene, events, { lenient: true }).catch(reportRefusal);
 }
 
 /**
@@ -164,6 +171,7 @@ export async function onDeleteCombat(combat) {
  * @param {Scene} scene
  */
 export async function onDeleteScene(scene) {
+  dropLiveScene(/** @type {string} */ (scene.id));
   await forgetScene(/** @type {string} */ (scene.id));
 }
 
@@ -173,6 +181,7 @@ export async function onDeleteScene(scene) {
  */
 export async function onSceneReady(scene) {
   if (!isActiveGM()) return;
+  await dropOrphanRecords().catch((error) => console.error("furtive |", error));
   await syncScene(scene).catch(reportRefusal);
   await refreshViews(scene, null);
 }

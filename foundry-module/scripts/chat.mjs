@@ -158,6 +158,11 @@ export async function postLine(text, { whisperGM = false, named = [] } = {}) {
 export function decorateChatMessage(message, root, onAction) {
   const flags = /** @type {any} */ (message.getFlag(MODULE_ID, "kind") ? message.flags?.[MODULE_ID] : null);
   if (!flags) return;
+  // The stored state record (store.mjs) is data, not a card.
+  if (flags.kind === "state") {
+    root.style.display = "none";
+    return;
+  }
   const entries = Array.isArray(flags.entries) ? flags.entries : [];
   const items = root.querySelectorAll(".furtive-entries li");
   items.forEach((item, index) => {

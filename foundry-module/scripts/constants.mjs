@@ -19,8 +19,15 @@ export const STATUS = Object.freeze({
 
 /** Scene flag keys (`flags.furtive.*`), readable by every client, number-free. */
 export const SCENE_FLAGS = Object.freeze({
-  /** `{ [observerTokenId]: hiderTokenId[] }`: who does not perceive whom (engine `hiddenFrom`). */
-  visibility: "visibility",
+  /**
+   * `{ [observerTokenId]: hiderTokenId[] }`: who does not perceive whom (engine
+   * `hiddenFrom`), one key per known observer. Saved key by key, so a Scene
+   * update carries only the observers that changed and every client patches
+   * its lookup from them.
+   */
+  hiddenFrom: "hiddenFrom",
+  /** The array-of-entries lookup of versions before issue 10: removed at the first save. */
+  legacyVisibility: "visibility",
   /** `hiderTokenId[]`: tokens in a stealth attempt. */
   hiders: "hiders",
 });

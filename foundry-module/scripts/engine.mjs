@@ -4,7 +4,7 @@
  * sort its errors.
  *
  * - A thrown `Error` with a `code` (see `errorCodes()`) is a rule refusal or
- *   bad input: it becomes an {@link EngineRefusal} that callers show to the
+ *   bad input: it becomes an `EngineRefused` (errors.mjs) that callers show to the
  *   user, localized (`FURTIVE.Error.<code>`), with the engine's message.
  * - An `Error` without a code is a wasm trap: the engine is marked failed, the
  *   GM is told (`ui.notifications.error`) and every later call throws
@@ -24,19 +24,7 @@
 /** @typedef {import("./types.mjs").HiddenAttackResult} HiddenAttackResult */
 /** @typedef {import("./types.mjs").WasmEngine} WasmEngine */
 
-/** A rule refusal or invalid input: the engine changed nothing. */
-export class EngineRefusal extends Error {
-  /**
-   * @param {string} code   stable engine error code, e.g. `"not_hider_turn"`
-   * @param {string} message the engine's message (English, names the field)
-   */
-  constructor(code, message) {
-    super(message);
-    this.name = "EngineRefusal";
-    /** @type {string} */
-    this.code = code;
-  }
-}
+import { EngineRefused, FurtiveError } from "./errors.mjs";
 
 /** The engine could not load or trapped: nothing more can be decided. */
 export class EngineFailure extends Error {
@@ -111,7 +99,7 @@ function guarded(call) {
       const ui = /** @type {any} */ (globalThis).ui;
       if (/** @type {any} */ (globalThis).game?.user?.isGM) ui?.notifications?.error(/** @type {Error} */ (error).message);
     }
-    if (typeof code === "string") throw new EngineRefusal(code, /** @type {Error} */ (error).message);
+    if (typeof code === "string") throw new EngineRefused(code, /** @type {Error} */ (error).message);
     markFailed(error);
     throw failure;
   }
@@ -183,3 +171,113 @@ export const errorCodes = () => guarded((e) => e.errorCodes());
  * @returns {{id: string, value: number}[]}
  */
 export const situationModifiers = () => guarded((e) => e.situationModifiers());
+
+/**
+ * One scene's engine state with the operations the module needs, behind one
+ * small interface: `applyAll(events) -> effects` applies a whole user action
+ * as one transaction, the queries answer from the same state.
+ *
+ * Built on the engine's `Session` (npm `Session`, issue 9): the state lives
+ * in the engine, an event costs what it touches, `applyAll` is all or
+ * nothing, `snapshot()` gives the state (format version 2) to save.
+ * After a wasm panic the engine answers `session_lost`: the caller loads a
+ * new session from its last snapshot (gm-pipeline.mjs does).
+ */
+export class SceneSession {
+  /**
+   * @param {any} native the npm Session
+   */
+  constructor(native) {
+    /** @private */
+    this.native = native;
+  }
+
+  /**
+   * A fresh session.
+   * @param {{ruleset: "percentile" | "opposed", settings?: object, creatures?: object[]}} config
+   */
+  static create(config) {
+    return new SceneSession(guarded((e) => /** @type {any} */ (e).Session.create(config)));
+  }
+
+  /**
+   * A session from a saved state (format version 1 or 2; validated once, here).
+   * @param {EngineState} state
+   */
+  static load(state) {
+    return new SceneSession(guarded((e) => /** @type {any} */ (e).Session.load(state)));
+  }
+
+  /**
+   * Applies several events as one transaction. Atomic unless `skipRefused`:
+   * a refused event throws an `EngineRefused` and changes nothing. With
+   * `skipRefused` (automation: one hider's refusal must not block the
+   * others), the events are applied one by one, each atomic, and the refused
+   * ones are left out and listed in `refused`.
+   * @param {EngineEvent[]} events
+   * @param {{skipRefused?: boolean}} [options]
+   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], refused: {event: EngineEvent, error: FurtiveError}[]}}
+   */
+  applyAll(events, { skipRefused = false } = {}) {
+    if (!events.length) return { changes: [], requests: [], log: [], refused: [] };
+    try {
+      const effects = guarded(() => this.native.applyAll(events));
+      return { changes: effects.changes, requests: effects.requests, log: effects.log, refused: [] };
+    } catch (error) {
+      if (!skipRefused || !(error instanceof FurtiveError) || error.code === "session_lost") throw error;
+    }
+    /** @type {ReturnType<SceneSession["applyAll"]>} */
+    const effects = { changes: [], requests: [], log: [], refused: [] };
+    for (const event of events) {
+      try {
+        const one = guarded(() => this.native.apply(event));
+        effects.changes.push(...one.changes);
+        effects.requests.push(...one.requests);
+        effects.log.push(...one.log);
+      } catch (error) {
+        if (!(error instanceof FurtiveError) || error.code === "session_lost") throw error;
+        effects.refused.push({ event, error });
+      }
+    }
+    return effects;
+  }
+
+  /** `{ [observerTokenId]: hiderTokenId[] }`, one query (B1, B2). @returns {Record<string, string[]>} */
+  hiddenFrom() {
+    return guarded(() => this.native.hiddenFrom());
+  }
+
+  /** @param {{observer: string, hider: string}} query @returns {Decision} */
+  perceives(query) {
+    return guarded(() => this.native.perceives(query));
+  }
+
+  /** @param {{defender: string, target: string, attacker: string}} query @returns {Decision} */
+  canDefend(query) {
+    return guarded(() => this.native.canDefend(query));
+  }
+
+  /** @param {{attacker: string, target: string, helmet: boolean, rawDamage?: number, d100?: number}} query @returns {KnockoutResult} */
+  knockout(query) {
+    return guarded(() => this.native.knockout(query));
+  }
+
+  /** @param {{attacker: string, target: string, aimedAtSpace: boolean, area: boolean}} query @returns {HiddenAttackResult} */
+  attackHidden(query) {
+    return guarded(() => this.native.attackHidden(query));
+  }
+
+  /** The state to store (format version 2). @returns {EngineState} */
+  snapshot() {
+    return guarded(() => this.native.snapshot());
+  }
+
+  /** Frees the engine's copy. */
+  free() {
+    try {
+      this.native.free();
+    } catch {
+      // A lost session has nothing to free.
+    }
+  }
+}

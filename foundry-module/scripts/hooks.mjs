@@ -3,14 +3,15 @@
  */
 
 import { MODULE_ID } from "./constants.mjs";
-import * as actions from "./actions.mjs";
+import * as actions from "./macros.mjs";
+import { notifyRefusal, run } from "./requests.mjs";
 import * as automation from "./automation.mjs";
 import { decorateChatMessage } from "./chat.mjs";
 import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./hud.mjs";
-import { forgetViewerObservers, installDetectionWrappers, rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
+import { forgetViewerObservers, installDetectionWrappers, patchLookup, rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
 import { readSettings } from "./settings.mjs";
 import { confirmDialog } from "./dialogs.mjs";
-import { resetScene } from "./director.mjs";
+import { resetScene } from "./gm-pipeline.mjs";
 import { ensureStatusEffects, registerStatusGuards } from "./statuses.mjs";
 
 /**
@@ -21,12 +22,12 @@ import { ensureStatusEffects, registerStatusGuards } from "./statuses.mjs";
  */
 function onChatAction(action, message, button) {
   const flags = /** @type {any} */ (message.flags?.[MODULE_ID] ?? {});
-  const run = (/** @type {() => Promise<unknown>} */ task) =>
+  const attempt = (/** @type {() => Promise<unknown>} */ task) =>
     task()
-      .catch(actions.notifyRefusal)
+      .catch(notifyRefusal)
       .catch((error) => console.error("furtive |", error));
   if (action === "defend") {
-    run(async () => {
+    attempt(async () => {
       const scene = game.scenes.get(flags.sceneId);
       if (!scene) return;
       const target = scene.tokens.get(flags.target);
@@ -39,9 +40,13 @@ function onChatAction(action, message, button) {
       await actions.defend(defender, target, flags.attacker, /** @type {any} */ (button.dataset.defense));
     });
   } else if (action === "perception") {
-    run(() => actions.run("rollPerception", { sceneId: flags.sceneId, hiderId: flags.hider, observerId: flags.observer }));
+    attempt(() => run("rollPerception", { sceneId: flags.sceneId, hiderId: flags.hider, observerId: flags.observer }));
   } else if (action === "reroll") {
-    run(() => actions.run("reroll", { sceneId: flags.sceneId, hiderId: flags.hider }));
+    attempt(() => run("reroll", { sceneId: flags.sceneId, hiderId: flags.hider }));
+  } else if (action === "reset") {
+    // The scene's state was lost: the GM chooses to start it over (store.mjs).
+    const scene = game.scenes.get(flags.sceneId);
+    if (scene) attempt(() => confirmReset(scene));
   }
 }
 
@@ -50,9 +55,17 @@ function onChatAction(action, message, button) {
  */
 async function onResetTool() {
   const scene = canvas?.scene;
-  if (!scene || !game.user?.isGM) return;
+  if (scene) await confirmReset(scene);
+}
+
+/**
+ * Asks the GM to confirm, then starts the scene's stealth over.
+ * @param {Scene} scene
+ */
+async function confirmReset(scene) {
+  if (!game.user?.isGM) return;
   const yes = await confirmDialog({ title: game.i18n.localize("FURTIVE.Control.Reset"), text: game.i18n.format("FURTIVE.Control.ResetConfirm", { scene: scene.name ?? "" }) });
-  if (yes) await actions.run("reset", { sceneId: scene.id }).catch(actions.notifyRefusal);
+  if (yes) await run("reset", { sceneId: scene.id }).catch(notifyRefusal);
 }
 
 /**
@@ -78,7 +91,7 @@ function onSceneControls(controls) {
 export function registerHooks() {
   // Status effects: again after systems may have replaced CONFIG.statusEffects (statuses.mjs).
   for (const hook of ["i18nInit", "setup", "ready"]) Hooks.once(hook, () => ensureStatusEffects());
-  registerStatusGuards({ hide: (token) => actions.hide(token), reveal: (token) => actions.reveal(token), onError: (error) => Promise.resolve(error).then(actions.notifyRefusal).catch((e) => console.error("furtive |", e)) });
+  registerStatusGuards({ hide: (token) => actions.hide(token), reveal: (token) => actions.reveal(token), onError: (error) => Promise.resolve(error).then(notifyRefusal).catch((e) => console.error("furtive |", e)) });
 
   // Visibility lookup: every client, same frame as the scene update.
   // canvasInit(canvas): the scene is known before any token is drawn, so the
@@ -99,7 +112,8 @@ export function registerHooks() {
   });
   Hooks.on("updateScene", (/** @type {Scene} */ scene, /** @type {Record<string, any>} */ changed) => {
     if (scene.id !== canvas?.scene?.id || !foundry.utils.hasProperty(changed, `flags.${MODULE_ID}`)) return;
-    rebuildLookup(scene);
+    // Patched from the observers the update names, not rebuilt (issue 10).
+    patchLookup(scene, changed);
     refreshPerception();
   });
 

@@ -10,12 +10,15 @@
  */
 
 import { modulePath } from "./constants.mjs";
-import * as actions from "./actions.mjs";
-import { stateOf } from "./director.mjs";
+import * as actions from "./macros.mjs";
+import { attackWithDialog, knockoutWithDialog } from "./hud-flows.mjs";
+import { notifyRefusal, run } from "./requests.mjs";
+import { sceneQuery, viewState } from "./gm-pipeline.mjs";
+import { isActiveGM } from "./store.mjs";
 import * as engine from "./engine.mjs";
 import { defendDialog, hideDialog, pointOutDialog } from "./dialogs.mjs";
 import { engineText, t } from "./i18n.mjs";
-import { sideOf } from "./inputs.mjs";
+import { sideOf } from "./actor-data.mjs";
 import { readSettings } from "./settings.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 import { lookupHiders, lookupPerceives } from "./visibility.mjs";
@@ -57,7 +60,7 @@ function button(action, icon, onClick) {
     event.stopPropagation();
     Promise.resolve()
       .then(onClick)
-      .catch(actions.notifyRefusal)
+      .catch(notifyRefusal)
       .catch((/** @type {unknown} */ error) => console.error("furtive |", error));
   });
   return element;
@@ -103,7 +106,7 @@ export function onRenderTokenHUD(hud, html) {
   }
 
   const targets = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).filter((d) => d && d.id !== id);
-  if (targets.length) group.append(button("attack", "attack.svg", () => actions.attackWithDialog(token, targets)));
+  if (targets.length) group.append(button("attack", "attack.svg", () => attackWithDialog(token, targets)));
   group.append(button("defend", "defend.svg", () => defendFlow(token)));
   column.append(group);
 
@@ -112,7 +115,7 @@ export function onRenderTokenHUD(hud, html) {
     actions
       .canKnockout(token, target)
       .then((/** @type {any} */ answer) => {
-        if (answer?.allowed) group.append(button("knockout", "knockout.svg", () => actions.knockoutWithDialog(token, target, answer)));
+        if (answer?.allowed) group.append(button("knockout", "knockout.svg", () => knockoutWithDialog(token, target, answer)));
       })
       .catch(() => {});
   }
@@ -125,11 +128,11 @@ export function onRenderTokenHUD(hud, html) {
  */
 async function situationFlow(token) {
   const scene = /** @type {Scene} */ (token.parent);
-  const hider = stateOf(scene)?.hiders[/** @type {string} */ (token.id)];
+  const hider = viewState(scene)?.hiders[/** @type {string} */ (token.id)];
   const current = /** @type {any} */ (hider)?.pendingModifiers ?? /** @type {any} */ (hider)?.modifiers ?? { situation: [], free: [] };
   const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation: current.situation ?? [] });
   if (!answer) return;
-  await actions.run("changeModifiers", { sceneId: scene.id, hiderId: token.id, situation: answer.situation, free: answer.free });
+  await run("changeModifiers", { sceneId: scene.id, hiderId: token.id, situation: answer.situation, free: answer.free });
 }
 
 /**
@@ -185,16 +188,20 @@ export async function onHoverToken(token, hovered) {
   if (!hovered || !game.user?.isGM || !engine.isEngineReady()) return;
   const document = /** @type {TokenDocument} */ (token.document);
   const scene = /** @type {Scene} */ (document.parent);
-  const state = stateOf(scene);
+  const state = viewState(scene);
   const hider = state?.hiders[/** @type {string} */ (document.id)];
   if (!state || !hider) return;
+  // One query for every observer (hiddenFrom), not one per observer.
+  const hidden = isActiveGM() ? sceneQuery(scene).session.hiddenFrom() : engine.hiddenFrom(state);
+  const hiderId = /** @type {string} */ (document.id);
   const rows = Object.keys(hider.pairs)
     .filter((observer) => state.creatures[observer])
     .map((observer) => {
-      const decision = engine.perceives(state, { observer, hider: /** @type {string} */ (document.id) });
+      const perceived = !(hidden[observer] ?? []).includes(hiderId);
       const reason = hider.pairs[observer].reason;
       const why = game.i18n.has?.(`FURTIVE.Reason.${reason}`) ? t(`FURTIVE.Reason.${reason}`) : reason;
-      return { perceived: decision.allowed, clause: decision.clause, text: `${engineText(decision)} ${why}` };
+      const name = state.creatures[observer].name ?? scene.tokens.get(observer)?.name ?? observer;
+      return { perceived, clause: "", text: `${t(perceived ? "FURTIVE.Tooltip.Perceives" : "FURTIVE.Tooltip.DoesNotPerceive", { name })} ${why ?? ""}`.trim() };
     });
   const html = await renderModuleTemplate("tooltip.hbs", { title: t("FURTIVE.Tooltip.Title", { name: document.name ?? "" }), rows });
   if (serial !== hoverSerial) return;

@@ -8,9 +8,9 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { createApi } from "./api.mjs";
-import { resetScene, syncScene } from "./director.mjs";
+import { dropLiveScenes, resetScene, syncScene } from "./gm-pipeline.mjs";
 import { engineReady } from "./engine.mjs";
-import { handleRequest } from "./actions.mjs";
+import { handleRequest } from "./requests.mjs";
 import { registerHooks } from "./hooks.mjs";
 import { ensureStatusEffects, statusEffectsSupported } from "./statuses.mjs";
 import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
@@ -33,6 +33,8 @@ Hooks.once("init", () => {
   }
   registerSettings({
     onRulesChanged: () => {
+      // The engine settings come from the module settings at load: load again.
+      dropLiveScenes();
       if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
     },
     onRulesetChanged: () => {

@@ -23,3 +23,28 @@ export async function rollFormula(formula, token, { flavor, secret }) {
   await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor }, { rollMode });
   return Math.trunc(Number(roll.total));
 }
+
+/**
+ * Evaluates a formula for a token's actor without posting it: the caller
+ * posts it with {@link postRoll} once the engine accepted the action, so a
+ * refused action leaves no roll in chat.
+ * @param {string} formula
+ * @param {TokenDocument | null} token
+ * @returns {Promise<Roll>}
+ */
+export async function evaluateFormula(formula, token) {
+  const roll = new Roll(formula, token?.actor?.getRollData?.() ?? {});
+  await roll.evaluate();
+  return roll;
+}
+
+/**
+ * Posts an evaluated roll to chat (GM-only when `secret`).
+ * @param {Roll} roll
+ * @param {TokenDocument | null} token
+ * @param {{flavor: string, secret: boolean}} options
+ */
+export async function postRoll(roll, token, { flavor, secret }) {
+  const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
+  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor }, { rollMode });
+}

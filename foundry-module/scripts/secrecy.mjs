@@ -5,7 +5,7 @@
  * A GM may see every name.
  *
  * Answers from the scene's published, number-free lookup
- * (`flags.furtive.visibility`, `flags.furtive.hiders`, see visibility.mjs),
+ * (`flags.furtive.hiddenFrom`, `flags.furtive.hiders`, see visibility.mjs),
  * so any client can ask about any scene. A token that is not hiding is
  * perceived by everyone; an observer the engine does not know perceives no
  * hider (B1).
@@ -24,8 +24,8 @@ import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
 function sceneLookup(scene) {
   const hiders = new Set((/** @type {unknown[]} */ (scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders) ?? [])).map(String));
   const hidden = new Map();
-  const entries = scene.getFlag(MODULE_ID, SCENE_FLAGS.visibility);
-  if (Array.isArray(entries)) for (const entry of entries) if (Array.isArray(entry) && Array.isArray(entry[1])) hidden.set(String(entry[0]), new Set(entry[1].map(String)));
+  const entries = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom);
+  if (entries && typeof entries === "object") for (const [observer, list] of Object.entries(entries)) if (Array.isArray(list)) hidden.set(observer, new Set(list.map(String)));
   return { hiders, hidden };
 }
 

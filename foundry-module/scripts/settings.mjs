@@ -8,29 +8,29 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { PRESETS, presetForSystem } from "./presets.mjs";
-import { STATE_SETTING, stateScope } from "./store.mjs";
 
 /**
- * The rule-input settings, in the order the settings window shows them:
- * key, type, default. Defaults are the generic preset's.
- * @type {[string, StringConstructor | BooleanConstructor, string | boolean][]}
+ * The rule-input settings, in the order the settings window shows them: key
+ * and type. Their defaults are the generic preset's values (presets.mjs), the
+ * one copy of them.
+ * @type {[string, StringConstructor | BooleanConstructor][]}
  */
 const INPUTS = [
-  ["stealthSkillPath", String, "system.attributes.stealth.value"],
-  ["baseStealthSkillPath", String, "system.attributes.stealth_base.value"],
-  ["visualAcuityPath", String, "system.attributes.visual_acuity.value"],
-  ["auditoryAcuityPath", String, "system.attributes.auditory_acuity.value"],
-  ["olfactoryAcuityPath", String, "system.attributes.olfactory_acuity.value"],
-  ["strengthPath", String, "system.attributes.strength.value"],
-  ["helmet", String, "item:helmet,casque,heaume"],
-  ["stealthFormula", String, "1d20 + @attributes.stealth.value"],
-  ["perceptionFormula", String, "1d20 + @attributes.perception.value"],
-  ["enhancedSenses", String, ""],
-  ["precautionsPath", String, "flags.furtive.precautions"],
-  ["side", String, "disposition"],
-  ["dodgeFormula", String, "1d100"],
-  ["parryFormula", String, "1d100"],
-  ["blockFormula", String, "1d100"],
+  ["stealthSkillPath", String],
+  ["baseStealthSkillPath", String],
+  ["visualAcuityPath", String],
+  ["auditoryAcuityPath", String],
+  ["olfactoryAcuityPath", String],
+  ["strengthPath", String],
+  ["helmet", String],
+  ["stealthFormula", String],
+  ["perceptionFormula", String],
+  ["enhancedSenses", String],
+  ["precautionsPath", String],
+  ["side", String],
+  ["dodgeFormula", String],
+  ["parryFormula", String],
+  ["blockFormula", String],
 ];
 
 /**
@@ -88,11 +88,12 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
     config: true,
     type: String,
     choices: { percentile: "FURTIVE.Ruleset.percentile", opposed: "FURTIVE.Ruleset.opposed" },
-    default: "percentile",
+    default: /** @type {string} */ (PRESETS.generic.ruleset),
     onChange: onRulesetChanged,
   });
-  for (const [key, type, fallback] of INPUTS) {
-    settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: true, type, default: fallback });
+  const defaults = /** @type {Record<string, string | boolean>} */ (PRESETS.generic);
+  for (const [key, type] of INPUTS) {
+    settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: true, type, default: defaults[key] });
   }
   settings.register(MODULE_ID, "ignoredDetectionModes", {
     ...label("ignoredDetectionModes"),
@@ -127,8 +128,6 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
   });
   // Hidden bookkeeping.
   settings.register(MODULE_ID, "initialized", { scope: "world", config: false, type: Boolean, default: false });
-  // The full engine state, GM only (store.mjs): user scope where it exists, else client.
-  settings.register(MODULE_ID, STATE_SETTING, { scope: stateScope(), config: false, type: Object, default: {} });
 }
 
 /**

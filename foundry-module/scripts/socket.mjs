@@ -34,7 +34,7 @@
  */
 
 import { MODULE_ID, SOCKET } from "./constants.mjs";
-import { EngineRefusal } from "./engine.mjs";
+import { FurtiveError } from "./errors.mjs";
 import { t } from "./i18n.mjs";
 import { isActiveGM } from "./store.mjs";
 
@@ -90,6 +90,24 @@ function failure(error) {
  * @param {any} message
  */
 async function answer(handle, user, message) {
+  // A request sent again to this GM (its first GM left) runs once.
+  const key = `${user.id}:${String(message.requestId ?? message.id ?? "")}`;
+  const running = answered.get(key);
+  if (running) return running;
+  const result = run(handle, user, message);
+  answered.set(key, result);
+  return result;
+}
+
+/** GM side: answers by `userId:requestId`, so a request sent twice runs once. */
+const answered = /** @type {Map<string, Promise<any>>} */ (new Map());
+
+/**
+ * @param {RequestHandler} handle
+ * @param {User} user
+ * @param {any} message
+ */
+async function run(handle, user, message) {
   try {
     return { ok: true, result: await handle(String(message.kind), message.payload ?? {}, user, true) };
   } catch (error) {
@@ -138,6 +156,7 @@ export function initSocket(handle) {
   }
 
   // The hello handshake matters where requests use the module socket (v12).
+  if (!game.user?.isGM) watchGMChange();
   if (hasQueries()) return;
   if (isActiveGM()) watchPlayers();
   else if (!game.user?.isGM) void sayHello();
@@ -183,42 +202,82 @@ function settle(id, message) {
   if (!entry) return;
   waiting.delete(id);
   asked.delete(id);
+  sent.delete(id);
   clearTimeout(entry.timer);
   if (message?.ok) entry.resolve(message.result);
-  else entry.reject(new EngineRefusal(message?.error?.code ?? "failed", message?.error?.message ?? ""));
+  else entry.reject(FurtiveError.of(message?.error?.code ?? "failed", message?.error?.message ?? ""));
 }
 
 /**
  * Sends a request to the active GM and waits for the answer.
  * @param {string} kind
  * @param {Record<string, any>} payload
- * @returns {Promise<any>} the GM's result; rejects with EngineRefusal (`no_gm`,
+ * @returns {Promise<any>} the GM's result; rejects with FurtiveError (`no_gm`,
  *   `socket_closed`, `timeout`, or the GM's refusal)
  */
 export async function socketRequest(kind, payload) {
-  const gm = game.users.activeGM;
-  if (!gm) throw new EngineRefusal("no_gm", "no GM is connected");
+  if (!game.users.activeGM) throw FurtiveError.of("no_gm", "no GM is connected");
   const id = foundry.utils.randomID();
   const done = new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       waiting.delete(id);
       asked.delete(id);
-      reject(new EngineRefusal("timeout", "the GM did not answer"));
+      sent.delete(id);
+      reject(FurtiveError.of("timeout", "the GM did not answer"));
     }, timing.requestMs);
     waiting.set(id, { resolve, reject, timer });
   });
+  sent.set(id, { kind, payload, gmId: "" });
+  await send(id);
+  return done;
+}
+
+/** Requests this client sent and still waits for: what, and to which GM. */
+const sent = /** @type {Map<string, {kind: string, payload: Record<string, any>, gmId: string}>} */ (new Map());
+
+/**
+ * Sends (or sends again) a waiting request to the current active GM.
+ * @param {string} id
+ */
+async function send(id) {
+  const request = sent.get(id);
+  const gm = game.users.activeGM;
+  if (!request || !waiting.has(id)) return;
+  if (!gm) return; // Sent again when a GM connects (watchGMChange).
+  request.gmId = String(gm.id);
+  const { kind, payload } = request;
   if (hasQueries()) {
     asked.add(id);
     /** @type {any} */ (gm).query(QUERY_REQUEST, { kind, payload, requestId: id, userId: game.user?.id }, { timeout: timing.requestMs }).then(
       (/** @type {any} */ reply) => settle(id, reply),
-      (/** @type {any} */ error) => settle(id, { ok: false, error: { code: "failed", message: String(error?.message ?? error) } }),
+      (/** @type {any} */ error) => {
+        // The GM left before answering: the request goes to the next active GM.
+        if (game.users.activeGM?.id !== request.gmId) return;
+        settle(id, { ok: false, error: { code: "failed", message: String(error?.message ?? error) } });
+      },
     );
-    return done;
+    return;
   }
   if (!welcomed && !(await sayHello())) {
     settle(id, { ok: false, error: { code: "socket_closed", message: t("FURTIVE.Notify.SocketClosedPlayer") } });
-    return done;
+    return;
   }
   game.socket.emit(SOCKET, { type: "request", id, kind, payload });
-  return done;
+}
+
+/**
+ * Player side: when the GM a request was sent to is no longer the active GM
+ * (they left; another GM took over), the request goes to the new active GM.
+ * The request keeps its id, so a GM runs it at most once.
+ * Foundry API: hook `userConnected(user, connected)`, `game.users.activeGM`.
+ */
+export function watchGMChange() {
+  Hooks.on("userConnected", () => {
+    const gm = game.users.activeGM;
+    for (const [id, request] of sent) {
+      if (!gm || request.gmId === gm.id) continue;
+      welcomed = false;
+      void send(id);
+    }
+  });
 }

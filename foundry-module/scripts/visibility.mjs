@@ -2,14 +2,15 @@
  * Per-observer visibility on every client: the lookup, the detection-mode
  * wrappers and the token visibility guard.
  *
- * The active GM publishes, on the Scene, `flags.furtive.visibility`: entries
- * `[observerTokenId, hiderTokenId[]][]`, one for EVERY creature the engine
- * knows (the engine's `hiddenFrom(state)`, with an empty list for an observer
- * who perceives every hider), and `flags.furtive.hiders`: ids of tokens in a
- * stealth attempt. Every client rebuilds a `Map<observerId, Set<hiderId>>` from
- * them at `canvasInit` (before any token is drawn) and on `updateScene`, and
- * refreshes perception at once, so the next frame already draws the new
- * visibility.
+ * The active GM publishes, on the Scene, `flags.furtive.hiddenFrom`:
+ * `{ [observerTokenId]: hiderTokenId[] }`, one key for EVERY creature the
+ * engine knows (the engine's `hiddenFrom(state)`, with an empty list for an
+ * observer who perceives every hider), written key by key, and
+ * `flags.furtive.hiders`: ids of tokens in a stealth attempt. Every client
+ * builds a `Map<observerId, Set<hiderId>>` from them at `canvasInit` (before
+ * any token is drawn), patches it on `updateScene` from the observers the
+ * update names, and refreshes perception at once, so the next frame already
+ * draws the new visibility.
  *
  * Two layers, both answering from that Map only (B1, B2), never deciding a rule:
  * - `DetectionMode#_canDetect(visionSource, target)` of EVERY detection mode in
@@ -67,16 +68,49 @@ export function setViewerIsGM(isGM) {
  */
 export function rebuildLookup(scene) {
   lookup.clear();
-  const entries = scene.getFlag(MODULE_ID, SCENE_FLAGS.visibility);
-  if (Array.isArray(entries)) {
-    for (const entry of entries) {
-      if (Array.isArray(entry) && typeof entry[0] === "string" && Array.isArray(entry[1])) lookup.set(entry[0], new Set(entry[1].map(String)));
-    }
+  const entries = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom);
+  if (entries && typeof entries === "object") {
+    for (const [observer, list] of Object.entries(entries)) if (Array.isArray(list)) lookup.set(observer, new Set(list.map(String)));
   }
   const hiders = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders);
   hiderIds = new Set(Array.isArray(hiders) ? hiders.map(String) : []);
   lookupSceneId = scene.id;
   viewerObservers = null;
+}
+
+/**
+ * Patches the lookup from a Scene update (`updateScene(scene, changed)`):
+ * only the observers the update names are read again from the scene's flags
+ * (a `-=id` key or a missing value removes the observer), the hiders list
+ * when it changed. A lookup not built for this scene is rebuilt instead.
+ * @param {Scene} scene
+ * @param {Record<string, any>} changed the update's differential data
+ * @returns {number} how many observers were patched (all of them after a rebuild)
+ */
+export function patchLookup(scene, changed) {
+  if (lookupSceneId !== scene.id) {
+    rebuildLookup(scene);
+    return lookup.size;
+  }
+  const flags = changed?.flags?.[MODULE_ID] ?? {};
+  const current = /** @type {Record<string, unknown>} */ (scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom) ?? {});
+  let patched = 0;
+  const named = flags[SCENE_FLAGS.hiddenFrom];
+  if (named && typeof named === "object") {
+    for (const key of Object.keys(named)) {
+      const observer = key.startsWith("-=") ? key.slice(2) : key;
+      const list = current[observer];
+      if (Array.isArray(list)) lookup.set(observer, new Set(list.map(String)));
+      else lookup.delete(observer);
+      patched += 1;
+    }
+  }
+  if (SCENE_FLAGS.hiders in flags || `-=${SCENE_FLAGS.hiders}` in flags) {
+    const hiders = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders);
+    hiderIds = new Set(Array.isArray(hiders) ? hiders.map(String) : []);
+  }
+  viewerObservers = null;
+  return patched;
 }
 
 /** Forgets the lookup: detection fails closed until it is rebuilt (B1). */

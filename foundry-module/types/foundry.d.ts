@@ -115,6 +115,8 @@ declare global {
     id: string | null;
     flags: Record<string, any>;
     getFlag(scope: string, key: string): any;
+    /** `Document#delete()`: https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html */
+    delete(): Promise<unknown>;
     static create(data: Record<string, unknown>, options?: Record<string, unknown>): Promise<ChatMessage | undefined>;
     static getSpeaker(options?: { token?: TokenDocument | null; actor?: Actor | null; alias?: string }): Record<string, unknown>;
   }
@@ -128,7 +130,9 @@ declare global {
   }
 
   class Roll {
-    constructor(formula: string, data?: Record<string, unknown>);
+    /** `options.flavor`: the roll's flavor text (`Roll` page, `RollOptions`). */
+    constructor(formula: string, data?: Record<string, unknown>, options?: { flavor?: string });
+    options: { flavor?: string };
     formula: string;
     total: number | undefined;
     /** Async in v12 and v13. */
@@ -153,6 +157,8 @@ declare global {
     user: User | null;
     users: DocumentCollection<User> & { activeGM: User | null };
     scenes: DocumentCollection<Scene>;
+    /** The world's chat messages this user may see (`game.messages`, `Messages` collection). */
+    messages: DocumentCollection<ChatMessage>;
     settings: ClientSettings;
     i18n: Localization;
     /** Listeners get the emitted data, then the id of the user who emitted it (wiki "Sockets"). */

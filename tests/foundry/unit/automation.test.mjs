@@ -11,8 +11,9 @@ import { after, before, describe, it } from "node:test";
 import { DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, messagesOf, plain, rig, setup, shutdown, waitForDialog } from "./world.mjs";
 
 /** Perception roll messages the GM's client holds, by observer name in the flavor. */
+/** Every Perception roll the GM's client holds (one message may hold several rolls), as `{flavor, whisper}`. */
 function perceptionRolls(env) {
-  return messagesOf(env.gm).filter((m) => m.rolls?.length && /1d20 \+ (0|1|2|4|5)$/.test(m.rolls[0].formula));
+  return messagesOf(env.gm).flatMap((m) => (m.rolls ?? []).filter((r) => /1d20 \+ (0|1|2|4|5)$/.test(r.formula)).map((r) => ({ flavor: r.options?.flavor ?? m.flavor ?? "", whisper: m.whisper })));
 }
 
 async function opposedHide(env) {
@@ -70,7 +71,9 @@ describe("Combat turns (opposed): turnStart, turnEnd, roundEnd, combatEnd; O4 on
     for (const roll of rolls) assert.deepEqual(roll.whisper, [GM], "GM-only rolls");
     const pairs = apiOf(env.gm).getState().hiders[TOKENS.rogue].pairs;
     assert.equal(pairs[TOKENS.sentry].perceived, false, "a failed check: still unperceived");
-    assert.equal(pairs[TOKENS.sentry].exposed, true, "but exposed (O5)");
+    // State format 2 has no `exposed` field (O5 derives it): a failed check in clear view, nothing pending.
+    assert.equal(pairs[TOKENS.sentry].clearView, true, "in clear view");
+    assert.equal(pairs[TOKENS.sentry].checkPending, false, "its check was made: exposed until the rogue's turn ends (O5)");
   });
 
   it("turn change: turnEnd of the rogue makes exposed pairs perceived (O5), then turnStart of the sentry", async () => {
@@ -193,14 +196,15 @@ describe("A deleted scene leaves no stored state (percentile)", () => {
   });
   after(() => shutdown(env));
 
-  const stored = () => plain(env.gm.ctx.game.settings.get("furtive", "gmState"));
+  /** The scene's GM-only record message, as the server holds it. */
+  const stored = () => env.server.world.messages.find((m) => m.flags?.furtive?.kind === "state" && m.flags.furtive.sceneId === SCENE);
 
   it("the GM's record of the scene, with its hidden numbers, is removed", async () => {
-    assert.ok(stored()[SCENE], "the hide stored a record for the scene");
-    assert.match(stored()[SCENE].raw, /"score"/);
+    assert.ok(stored(), "the hide stored a record for the scene");
+    assert.match(stored().flags.furtive.raw, /"score"/);
     await env.gm.ctx.game.scenes.get(SCENE).delete();
     await env.server.idle();
     assert.equal(env.gm.ctx.game.scenes.get(SCENE), undefined, "the scene is gone");
-    assert.equal(stored()[SCENE], undefined);
+    assert.equal(stored(), undefined);
   });
 });

@@ -91,7 +91,7 @@ for (const version of [12, 13]) {
 
       it("refreshes in the same frame as the scene update: no frame shows the hider to the failed observer after the lookup arrived", () => {
         const frames = env.bob.ctx.frames;
-        const after = frames.filter((f) => JSON.stringify(f.sceneFlags?.furtive?.visibility ?? []).includes(TOKENS.rogue));
+        const after = frames.filter((f) => JSON.stringify(f.sceneFlags?.furtive?.hiddenFrom ?? {}).includes(TOKENS.rogue));
         assert.ok(after.length > 0, "Bob rendered frames after the lookup arrived");
         for (const frame of after) assert.equal(frame.visible[TOKENS.rogue], false, `frame with flags ${JSON.stringify(frame.flags)}`);
       });

@@ -149,8 +149,8 @@ describe("Fail closed on an observer the engine refused (fault 4) or without a l
   });
 
   it("a known observer who perceives every hider still has an entry", () => {
-    const entries = env.bob.ctx.game.scenes.get(SCENE).getFlag("furtive", "visibility");
-    const observers = entries.map(([observer]) => observer);
+    const entries = env.bob.ctx.game.scenes.get(SCENE).getFlag("furtive", "hiddenFrom");
+    const observers = Object.keys(entries);
     assert.ok(observers.includes(TOKENS.archer), "the archer perceives the rogue and has an (empty) entry");
   });
 });

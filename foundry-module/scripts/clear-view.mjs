@@ -10,7 +10,7 @@
  * scene units (v12+).
  */
 
-import { isCreatureToken } from "./inputs.mjs";
+import { isCreatureToken } from "./actor-data.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 

@@ -1,0 +1,290 @@
+/**
+ * The active GM's handlers of every action: Hide, Reveal, Sprint, Point
+ * out, Attack, Damage taken, Knockout, Defend's question, and the GM tools.
+ * Each action is the same whether it comes from the Token HUD, a chat card,
+ * a macro (macros.mjs) or a player's request (requests.mjs).
+ *
+ * Each action runs as named steps with a hook before (`Hooks.call`,
+ * cancellable: return `false`, the action rejects with `Cancelled`) and one
+ * after (`Hooks.callAll`, with the `outcome`), on the active GM:
+ * `furtive.preHide`/`furtive.hide` (after the GM's dialog, before the roll;
+ * the `choice` may be changed), `furtive.preReveal`/`furtive.reveal`,
+ * `preSprint`/`sprint`, `prePointOut`/`pointOut`, `preAttack`/`attack`,
+ * `preDamageTaken`/`damageTaken`, `preKnockout`/`knockout`,
+ * `preOverride`/`override`, `preChangeModifiers`/`changeModifiers`,
+ * `preEndTurn`/`endTurn`, `preReset`/`reset` (docs/foundry-install.md).
+ *
+ * The module decides no rule: it builds the event, and the engine applies or
+ * refuses it (`EngineRefused`, shown localized).
+ */
+
+import { MODULE_ID, STATUS } from "./constants.mjs";
+import { Cancelled, FurtiveError } from "./errors.mjs";
+import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
+import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene } from "./gm-pipeline.mjs";
+import { hideDialog } from "./dialogs.mjs";
+import { engineText, escapeHtml, t } from "./i18n.mjs";
+import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
+import { evaluateFormula, postRoll, rollFormula } from "./rolls.mjs";
+import { readSettings } from "./settings.mjs";
+import { viewOf } from "./clear-view.mjs";
+import { recentlyMoved } from "./automation.mjs";
+import { isVisibilityGuardInstalled } from "./visibility.mjs";
+import { setStatus } from "./statuses.mjs";
+import { requireToken } from "./resolve.mjs";
+
+/** @typedef {import("./types.mjs").Outcome} Outcome */
+
+/**
+ * Runs one named step of an action between its two hooks:
+ * `furtive.pre<Name>(context)` (cancellable) and `furtive.<name>({...context, outcome})`.
+ * @template T
+ * @param {string} name e.g. `"reveal"`
+ * @param {Record<string, any>} context what the listeners get (ids, tokens, the user)
+ * @param {() => Promise<T>} body
+ * @returns {Promise<T>}
+ */
+async function step(name, context, body) {
+  const before = `furtive.pre${name[0].toUpperCase()}${name.slice(1)}`;
+  if (Hooks.call(before, context) === false) throw new Cancelled(`a ${before} listener cancelled the action`);
+  const outcome = await body();
+  Hooks.callAll(`furtive.${name}`, { ...context, outcome });
+  return outcome;
+}
+
+/**
+ * What a player may receive of an outcome: the public explanations only.
+ * @param {Outcome} outcome
+ */
+function publicResult(outcome) {
+  return { ok: true, entries: outcome.log.filter((e) => e.audience === "public").map((e) => ({ clause: e.clause, en: e.en, fr: e.fr })) };
+}
+
+/**
+ * The view entries of observers the engine knows (a token whose data the
+ * engine refused is not an observer).
+ * @param {Scene} scene
+ * @param {import("./types.mjs").ViewEntry[]} view
+ */
+function knownView(scene, view) {
+  const creatures = queryState(scene).creatures;
+  return view.filter((entry) => creatures[entry.observer]);
+}
+
+/**
+ * `privileged`: a local GM caller; else the result must hold no hidden number.
+ * @type {Record<string, (scene: Scene, payload: Record<string, any>, user: User, privileged: boolean) => Promise<any>>}
+ */
+export const GM_ACTIONS = {
+  /**
+   * Hide: the GM's dialog (unless a GM caller passes `options.dialog === false`),
+   * a Foundry stealth roll, then enterStealth. A player's options are ignored:
+   * the GM's dialog always opens and sets the modifiers.
+   */
+  async hide(scene, { tokenId, options: asked = {} }, user, privileged) {
+    const options = privileged ? asked : {};
+    const token = requireToken(scene.tokens.get(tokenId), "tokenId");
+    const settings = readSettings();
+    // Token Vision off shows every token before any detection mode is asked:
+    // only the Token#isVisible guard hides there. Without it, the GM is told now.
+    if (/** @type {any} */ (scene).tokenVision === false && !isVisibilityGuardInstalled()) {
+      ui.notifications?.warn(t("FURTIVE.Notify.TokenVisionOff", { scene: scene.name ?? "" }));
+    }
+    let choice = {
+      situation: Array.isArray(options.situation) ? options.situation.map(String) : [],
+      free: Array.isArray(options.free) ? options.free.map((/** @type {any} */ m) => ({ label: String(m.label ?? ""), value: Math.trunc(Number(m.value) || 0) })) : [],
+      moved: options.moved ?? (settings.zeroLengthMovement || recentlyMoved(/** @type {string} */ (token.id), Boolean(queryState(scene).combat.active))),
+      precautions: Array.isArray(options.precautions) ? options.precautions.map(String) : precautionsOf(token.actor ?? null, settings.precautionsPath),
+    };
+    // The stored creatures follow the scene's tokens first (a token just
+    // created or changed). No trial apply: the engine decides once, on the
+    // real roll, and the roll is posted only when it accepted.
+    await syncScene(scene);
+    if (options.dialog !== false) {
+      const answer = await hideDialog({
+        tokenName: token.name ?? "",
+        requester: privileged ? undefined : user.name ?? "",
+        ruleset: settings.ruleset,
+        senses: senseNames(settings.enhancedSenses),
+        precautions: choice.precautions,
+        situation: choice.situation,
+        moved: Boolean(choice.moved),
+      });
+      if (!answer) throw FurtiveError.of("cancelled", "the GM cancelled the action");
+      choice = answer;
+    }
+    // furtive.preHide (cancellable): listeners may read and change the choice.
+    const context = { token, user, choice };
+    if (Hooks.call("furtive.preHide", context) === false) throw FurtiveError.of("cancelled", "a furtive.preHide listener cancelled the action");
+    choice = context.choice;
+    const formula = settings.ruleset === "percentile" ? "1d100" : settings.stealthFormula;
+    const roll = await evaluateFormula(formula, token);
+    const outcome = await dispatch(scene, {
+      type: "enterStealth",
+      hider: token.id,
+      roll: Math.trunc(Number(roll.total)),
+      modifiers: { situation: choice.situation, free: choice.free },
+      moved: Boolean(choice.moved),
+      sprinting: Boolean(options.sprinting),
+      precautions: settings.ruleset === "opposed" ? choice.precautions : [],
+      view: knownView(scene, viewOf(scene, token)),
+    });
+    await postRoll(roll, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
+    Hooks.callAll("furtive.hide", { token, user, choice, outcome });
+    await clearPending(scene, /** @type {string} */ (token.id));
+    return privileged ? outcome : publicResult(outcome);
+  },
+
+  /**
+   * Reveal: the hider stops hiding. A token the engine does not know as
+   * hiding but still showing the hidden status (left over) loses the status.
+   */
+  async reveal(scene, { tokenId }, user, privileged) {
+    return step("reveal", { scene, user, tokenId }, async () => {
+      try {
+        const outcome = await dispatch(scene, { type: "stopHiding", hider: tokenId });
+        return privileged ? outcome : publicResult(outcome);
+      } catch (error) {
+        const token = scene.tokens.get(tokenId);
+        if (error instanceof FurtiveError && error.code === "not_hiding" && token?.hasStatusEffect?.(STATUS.hidden)) {
+          // Left over: off, unless another token of the same linked actor still hides.
+          await setStatus(scene, token, "hidden", false, queryState(scene));
+          return privileged ? null : { ok: true, entries: [] };
+        }
+        throw error;
+      }
+    });
+  },
+
+  /** Sprint (O12, P2/P4). */
+  async sprint(scene, { tokenId }, user, privileged) {
+    return step("sprint", { scene, user, tokenId }, async () => {
+      const outcome = await dispatch(scene, { type: "sprint", token: tokenId });
+      return privileged ? outcome : publicResult(outcome);
+    });
+  },
+
+  /** Point out (O3): the observer names allies who then perceive the hider. */
+  async pointOut(scene, { observerId, hiderId, allies = [] }, user, privileged) {
+    return step("pointOut", { scene, user, observerId, hiderId, allies }, async () => {
+      const outcome = await dispatch(scene, { type: "pointOut", hider: hiderId, observer: observerId, allies: allies.map(String) });
+      return privileged ? outcome : publicResult(outcome);
+    });
+  },
+
+  /** Attack (P6/P7, O8/O9), with the O10 answer for a hidden target and a card with Defend buttons. */
+  async attack(scene, { attackerId, targetId, noisy = false, hits = 1, area = false, hitZone = null, aimedAtSpace = true }, user, privileged) {
+    return step("attack", { scene, user, attackerId, targetId, noisy, hits, area, hitZone, aimedAtSpace }, async () => {
+      const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
+      const target = requireToken(scene.tokens.get(targetId), "targetId");
+      const settings = readSettings();
+      const lines = [];
+      if (settings.ruleset === "opposed") {
+        const { state, session } = sceneQuery(scene);
+        if (state.hiders[targetId]) {
+          const answer = session.attackHidden({ attacker: attackerId, target: targetId, aimedAtSpace: Boolean(aimedAtSpace), area: Boolean(area) });
+          lines.push({ clause: answer.clause, en: answer.en, fr: answer.fr });
+        }
+      }
+      /** @type {Record<string, any>} */
+      const event = { type: "attack", attacker: attackerId, target: targetId, noisy: Boolean(noisy), hits: Math.trunc(Number(hits) || 0), area: Boolean(area) };
+      if (hitZone) event.hitZone = hitZone;
+      const outcome = await dispatch(scene, /** @type {any} */ (event));
+      await postAttackCard({ sceneId: /** @type {string} */ (scene.id), attacker, target, lines });
+      return privileged ? outcome : publicResult(outcome);
+    });
+  },
+
+  /** Damage taken by a hider (O11). */
+  async damageTaken(scene, { targetId, attackerId, hits = 1 }, user, privileged) {
+    return step("damageTaken", { scene, user, targetId, attackerId, hits }, async () => {
+      const outcome = await dispatch(scene, { type: "damageTaken", target: targetId, attacker: attackerId, hits: Math.trunc(Number(hits) || 1) });
+      return privileged ? outcome : publicResult(outcome);
+    });
+  },
+
+  /** May the attacker attempt a knockout now (P8)? Players get only `allowed` and the explanation. */
+  async canKnockout(scene, { attackerId, targetId }, user, privileged) {
+    const target = requireToken(scene.tokens.get(targetId), "targetId");
+    const result = sceneQuery(scene).session.knockout({ attacker: attackerId, target: targetId, helmet: wearsHelmet(target.actor ?? null, readSettings().helmet) });
+    return privileged ? result : { allowed: result.allowed, clause: result.clause, en: result.allowed ? "" : result.en, fr: result.allowed ? "" : result.fr };
+  },
+
+  /** Knockout (P8): a GM-only d100 against the base Furtivité; damage ÷ 4; unconscious on success. */
+  async knockout(scene, { attackerId, targetId, rawDamage = 0 }, user, privileged) {
+    return step("knockout", { scene, user, attackerId, targetId, rawDamage }, async () => {
+      const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
+      const target = requireToken(scene.tokens.get(targetId), "targetId");
+      const settings = readSettings();
+      const helmet = wearsHelmet(target.actor ?? null, settings.helmet);
+      const { session } = sceneQuery(scene);
+      const allowed = session.knockout({ attacker: attackerId, target: targetId, helmet });
+      if (!allowed.allowed) throw FurtiveError.of("knockout_refused", engineText(allowed));
+      const d100 = await rollFormula("1d100", attacker, { flavor: t("FURTIVE.Roll.Knockout", { attacker: attacker.name ?? "", target: target.name ?? "" }), secret: true });
+      const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: Math.max(0, Math.trunc(Number(rawDamage) || 0)), d100 });
+      await ChatMessage.create({
+        speaker: { alias: t("FURTIVE.Title") },
+        whisper: gmUserIds(),
+        content: `<div class="furtive-card furtive-gm"><p><span class="furtive-clause">${result.clause}</span> ${escapeHtml(engineText(result))}</p><p>${escapeHtml(t("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }))}</p></div>`,
+        flags: { [MODULE_ID]: { kind: "knockout", entries: [{ clause: result.clause, en: result.en, fr: result.fr }] } },
+      });
+      await postLine(t(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
+      if (result.knockedOut && CONFIG.statusEffects.some((s) => s.id === "unconscious")) {
+        await target.actor?.toggleStatusEffect("unconscious", { active: true });
+      }
+      if (privileged) return result;
+      return { allowed: true, knockedOut: result.knockedOut };
+    });
+  },
+
+  /** May `defender` defend `target` against `attacker` (P6)? A decision without numbers. */
+  async canDefend(scene, { defenderId, targetId, attackerId }) {
+    return sceneQuery(scene).session.canDefend({ defender: defenderId, target: targetId, attacker: attackerId });
+  },
+
+  /** GM override of one pair. */
+  async override(scene, { hiderId, observerId, perceived }, user) {
+    return step("override", { scene, user, hiderId, observerId, perceived }, async () => {
+      return dispatch(scene, { type: "gmOverride", hider: hiderId, observer: observerId, perceived: Boolean(perceived) });
+    });
+  },
+
+  /** P4: the situation changed for a hider; the engine asks for a new roll. */
+  async changeModifiers(scene, { hiderId, situation = [], free = [] }, user) {
+    return step("changeModifiers", { scene, user, hiderId, situation, free }, async () => {
+      return dispatch(scene, { type: "modifiersChanged", hider: hiderId, modifiers: { situation, free } });
+    });
+  },
+
+  /**
+   * GM: the turn of `tokenId` ends now (outside combat, where no tracker
+   * does it): surprises it started expire (P6), a surprise turn reveals it (P9),
+   * exposed pairs are decided (O5).
+   */
+  async endTurn(scene, { tokenId }, user) {
+    return step("endTurn", { scene, user, tokenId }, async () => {
+      return dispatch(scene, { type: "turnEnd", combatant: tokenId });
+    });
+  },
+
+  /** GM: the scene's stealth starts over (fresh state, no hidden token). */
+  async reset(scene, _payload, user) {
+    return step("reset", { scene, user }, async () => {
+      await resetScene(scene);
+      return null;
+    });
+  },
+
+  /** The GM rolls a pending Perception check (automatic checks off). */
+  async rollPerception(scene, { hiderId, observerId }) {
+    return answerPerception(scene, hiderId, observerId);
+  },
+
+  /** The GM makes a pending new stealth roll (P4) with the requested modifiers. */
+  async reroll(scene, { hiderId }, user, privileged) {
+    const request = pendingStealthRoll(scene, hiderId);
+    const modifiers = request?.modifiers ?? { situation: [], free: [] };
+    return GM_ACTIONS.hide(scene, { tokenId: hiderId, options: { dialog: false, situation: modifiers.situation, free: modifiers.free } }, user, privileged);
+  },
+};
+

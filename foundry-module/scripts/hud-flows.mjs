@@ -1,0 +1,42 @@
+/**
+ * The HUD's dialog flows: the Attack dialog (one attack per target) and the
+ * Knockout dialog (raw damage), each then running the action (macros.mjs).
+ */
+
+import { attackDialog, knockoutDialog } from "./dialogs.mjs";
+import { engineText, t } from "./i18n.mjs";
+import { attack, knockout } from "./macros.mjs";
+import { notifyRefusal } from "./requests.mjs";
+import { readSettings } from "./settings.mjs";
+/**
+ * The Knockout flow of the HUD: raw damage dialog, then the attempt.
+ * @param {TokenDocument} attacker
+ * @param {TokenDocument} target
+ * @param {{en: string, fr: string}} explanation
+ */
+export async function knockoutWithDialog(attacker, target, explanation) {
+  const values = await knockoutDialog({ attackerName: attacker.name ?? "", targetName: target.name ?? "", explanation: engineText(explanation) || t("FURTIVE.Dialog.KnockoutIntro") });
+  if (!values) return null;
+  return knockout(attacker, target, { rawDamage: Number(values.rawDamage) || 0 });
+}
+
+/**
+ * The Attack flow of the HUD: a dialog, then one attack per target.
+ * @param {TokenDocument} attacker
+ * @param {TokenDocument[]} targets
+ */
+export async function attackWithDialog(attacker, targets) {
+  const settings = readSettings();
+  for (const target of targets) {
+    const values = await attackDialog({ attackerName: attacker.name ?? "", targetName: target.name ?? "", ruleset: settings.ruleset });
+    if (!values) return;
+    await attack(attacker, target, {
+      noisy: Boolean(values.noisy),
+      hits: values.hits === undefined ? 1 : Number(values.hits),
+      area: Boolean(values.area),
+      aimedAtSpace: values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace),
+      hitZone: values.hitZone || null,
+    }).catch(notifyRefusal);
+  }
+}
+

@@ -1,0 +1,224 @@
+/**
+ * The macro API's actions (api.mjs exposes them): each resolves its tokens
+ * and runs the action where it belongs (requests.mjs). Defend rolls on the
+ * defender's own client after asking the GM (P6).
+ */
+
+import { FurtiveError } from "./errors.mjs";
+import { postLine } from "./chat.mjs";
+import { stateOf } from "./gm-pipeline.mjs";
+import { engineText, t } from "./i18n.mjs";
+import { rollFormula } from "./rolls.mjs";
+import { readSettings } from "./settings.mjs";
+import { lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
+import { requireToken, resolveToken } from "./resolve.mjs";
+import { run } from "./requests.mjs";
+
+export { resolveToken };
+
+/** @typedef {import("./resolve.mjs").TokenLike} TokenLike */
+/** @typedef {import("./types.mjs").Decision} Decision */
+/**
+ * Defend (P6): asks the engine whether `defender` may defend `target`
+ * against `attacker`; refused -> the explanation is shown and posted; else
+ * the `furtive.preDefend` hook may cancel, then the defense formula is rolled
+ * (a normal Foundry roll, on this client).
+ * @param {TokenLike} defenderLike
+ * @param {TokenLike} targetLike
+ * @param {TokenLike} attackerLike
+ * @param {"dodge" | "parry" | "block"} defense
+ * @returns {Promise<{allowed: boolean, decision: Decision, total?: number, cancelled?: boolean}>}
+ */
+export async function defend(defenderLike, targetLike, attackerLike, defense) {
+  const defender = requireToken(defenderLike, "defender");
+  const target = requireToken(targetLike, "target");
+  const attacker = requireToken(attackerLike, "attacker");
+  const decision = /** @type {Decision} */ (await run("canDefend", { sceneId: defender.parent?.id, defenderId: defender.id, targetId: target.id, attackerId: attacker.id }));
+  if (!decision.allowed) {
+    ui.notifications?.warn(engineText(decision));
+    await postLine(`${t("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" })} ${engineText(decision)}`, { named: [defender, target, attacker] });
+    return { allowed: false, decision };
+  }
+  const formula = readSettings()[/** @type {"dodgeFormula" | "parryFormula" | "blockFormula"} */ (`${defense}Formula`)];
+  if (!formula) throw FurtiveError.of("invalid_input", `defense: unknown defense \`${defense}\``);
+  const context = { defender, target, attacker, defense, decision, formula };
+  if (Hooks.call("furtive.preDefend", context) === false) return { allowed: true, decision, cancelled: true };
+  const total = await rollFormula(context.formula, defender, { flavor: t("FURTIVE.Roll.Defense", { name: defender.name ?? "", defense: t(`FURTIVE.Defense.${defense}`), target: target.name ?? "" }), secret: false });
+  return { allowed: true, decision, total };
+}
+
+/**
+ * May `defender` defend `target` against `attacker` (P6)? For systems with
+ * their own defense rolls.
+ * @param {TokenLike} defenderLike
+ * @param {TokenLike} targetLike
+ * @param {TokenLike} attackerLike
+ * @returns {Promise<Decision>}
+ */
+export async function canDefend(defenderLike, targetLike, attackerLike) {
+  const defender = requireToken(defenderLike, "defender");
+  const target = requireToken(targetLike, "target");
+  const attacker = requireToken(attackerLike, "attacker");
+  return run("canDefend", { sceneId: defender.parent?.id, defenderId: defender.id, targetId: target.id, attackerId: attacker.id });
+}
+
+/**
+ * Hide: asks for a stealth roll for the token. A player's request goes to
+ * the active GM, who sees the Hide dialog.
+ * @param {TokenLike} tokenLike
+ * @param {{dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}} [options]
+ */
+export function hide(tokenLike, options = {}) {
+  const token = requireToken(tokenLike, "token");
+  return run("hide", { sceneId: token.parent?.id, tokenId: token.id, options });
+}
+
+/**
+ * Reveal: the token stops hiding.
+ * @param {TokenLike} tokenLike
+ */
+export function reveal(tokenLike) {
+  const token = requireToken(tokenLike, "token");
+  return run("reveal", { sceneId: token.parent?.id, tokenId: token.id });
+}
+
+/**
+ * Point out (O3).
+ * @param {TokenLike} observerLike who perceives the hider
+ * @param {TokenLike} hiderLike
+ * @param {TokenLike[]} alliesLike the allies told
+ */
+export function pointOut(observerLike, hiderLike, alliesLike) {
+  const observer = requireToken(observerLike, "observer");
+  const hider = requireToken(hiderLike, "hider");
+  const allies = alliesLike.map((a, i) => requireToken(a, `allies[${i}]`).id);
+  return run("pointOut", { sceneId: observer.parent?.id, observerId: observer.id, hiderId: hider.id, allies });
+}
+
+/**
+ * Attack: `attacker` attacks `target` (P6/P7 surprise, O8/O9/O10).
+ * @param {TokenLike} attackerLike
+ * @param {TokenLike} targetLike
+ * @param {{noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}} [options]
+ */
+export function attack(attackerLike, targetLike, options = {}) {
+  const attacker = requireToken(attackerLike, "attacker");
+  const target = requireToken(targetLike, "target");
+  return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, ...options });
+}
+
+/**
+ * Knockout (P8), after a surprise attack to the head.
+ * @param {TokenLike} attackerLike
+ * @param {TokenLike} targetLike
+ * @param {{rawDamage?: number}} [options] the attack's raw damage
+ */
+export function knockout(attackerLike, targetLike, options = {}) {
+  const attacker = requireToken(attackerLike, "attacker");
+  const target = requireToken(targetLike, "target");
+  return run("knockout", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, rawDamage: options.rawDamage ?? 0 });
+}
+
+/**
+ * Whether a knockout is allowed now (P8): `{allowed, clause, en, fr}`.
+ * @param {TokenLike} attackerLike
+ * @param {TokenLike} targetLike
+ */
+export function canKnockout(attackerLike, targetLike) {
+  const attacker = requireToken(attackerLike, "attacker");
+  const target = requireToken(targetLike, "target");
+  return run("canKnockout", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id });
+}
+
+/**
+ * Whether `observer` perceives `hider`, from the published lookup (every client, number-free).
+ * @param {TokenLike} observerLike
+ * @param {TokenLike} hiderLike
+ */
+export function perceives(observerLike, hiderLike) {
+  const observer = requireToken(observerLike, "observer");
+  const hider = requireToken(hiderLike, "hider");
+  return lookupPerceives(/** @type {string} */ (observer.id), /** @type {string} */ (hider.id));
+}
+
+/**
+ * O11: the hider `target` took Health or Stamina damage from `attacker` in `hits` hits.
+ * @param {TokenLike} target
+ * @param {TokenLike} attacker
+ * @param {number} [hits]
+ */
+export function damageTaken(target, attacker, hits = 1) {
+  const t = resolveToken(target);
+  const a = resolveToken(attacker);
+  return run("damageTaken", { sceneId: t?.parent?.id, targetId: t?.id, attackerId: a?.id, hits });
+}
+
+/**
+ * The token sprints (O12 ends stealth; P2/P4 sprint modifier).
+ * @param {TokenLike} token
+ */
+export function sprint(token) {
+  const t = resolveToken(token);
+  return run("sprint", { sceneId: t?.parent?.id, tokenId: t?.id });
+}
+
+/**
+ * GM: the situation changed for a hider (P4): the engine asks for a new roll.
+ * @param {TokenLike} hider
+ * @param {{situation?: string[], free?: {label: string, value: number}[]}} modifiers
+ */
+export function changeModifiers(hider, modifiers) {
+  const h = resolveToken(hider);
+  return run("changeModifiers", { sceneId: h?.parent?.id, hiderId: h?.id, situation: modifiers.situation ?? [], free: modifiers.free ?? [] });
+}
+
+/**
+ * GM: forces one pair perceived or unperceived.
+ * @param {TokenLike} hider
+ * @param {TokenLike} observer
+ * @param {boolean} perceived
+ */
+export function override(hider, observer, perceived) {
+  const h = resolveToken(hider);
+  const o = resolveToken(observer);
+  return run("override", { sceneId: h?.parent?.id, hiderId: h?.id, observerId: o?.id, perceived });
+}
+
+/**
+ * Hider ids the observer does not perceive (viewed scene, from the published lookup).
+ * @param {TokenLike} observer
+ * @returns {string[]}
+ */
+export function hiddenFrom(observer) {
+  const o = resolveToken(observer);
+  return o?.id ? lookupHiddenFrom(o.id) : [];
+}
+
+/**
+ * GM only: a copy of the engine state of a scene (default: the viewed one),
+ * with every number; null for players or a scene without state.
+ * @param {Scene} [scene]
+ */
+export function getState(scene) {
+  const target = scene ?? canvas?.scene;
+  return game.user?.isGM && target ? stateOf(target) : null;
+}
+
+/**
+ * GM: ends the token's turn now, for play outside the combat tracker
+ * (P6 surprises it started expire, P9, O5).
+ * @param {TokenLike} token
+ */
+export function endTurn(token) {
+  const t = resolveToken(token);
+  return run("endTurn", { sceneId: t?.parent?.id, tokenId: t?.id });
+}
+
+/**
+ * GM: the scene's stealth starts over: fresh state, no hidden token, no surprise.
+ * @param {Scene} [scene] default: the viewed scene
+ */
+export function reset(scene) {
+  const target = scene ?? canvas?.scene;
+  return run("reset", { sceneId: target?.id });
+}

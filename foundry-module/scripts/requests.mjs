@@ -1,0 +1,84 @@
+/**
+ * Routing and permissions: an action runs where it belongs.
+ *
+ * - `run(kind, payload)` runs an action on the active GM directly, else
+ *   sends it through the socket (socket.mjs).
+ * - `handleRequest(kind, payload, user, remote)` is the active GM's side: a
+ *   `remote` request (from a player, identity verified by socket.mjs) is
+ *   never a GM's; the asking user must own the acting token (`NotOwner`),
+ *   GM-only kinds are refused (`gm_only`). The handlers are in gm-actions.mjs.
+ * - `notifyRefusal(error)` shows a refusal to the user, localized.
+ */
+
+import { FurtiveError } from "./errors.mjs";
+import { GM_ACTIONS } from "./gm-actions.mjs";
+import { t } from "./i18n.mjs";
+import { requireScene } from "./resolve.mjs";
+import { socketRequest } from "./socket.mjs";
+import { isActiveGM } from "./store.mjs";
+
+/**
+ * Which token of a request the asking user must own, per request kind.
+ * Kinds missing here are GM-only.
+ * @type {Record<string, string>}
+ */
+const OWNED = {
+  hide: "tokenId",
+  reveal: "tokenId",
+  sprint: "tokenId",
+  pointOut: "observerId",
+  attack: "attackerId",
+  knockout: "attackerId",
+  canKnockout: "attackerId",
+  canDefend: "defenderId",
+  damageTaken: "targetId",
+};
+
+/**
+ * The active GM's side of every action. A GM-only kind runs only for a local
+ * GM caller (this client, `remote` false); otherwise the asking user must own
+ * the acting token, and the action runs unprivileged: number-free result,
+ * Hide options ignored (the GM's dialog decides).
+ * @param {string} kind
+ * @param {Record<string, any>} payload ids only: `sceneId`, `tokenId`, ...
+ * @param {User} user the asking user (for a remote request: the claimed, unverified user)
+ * @param {boolean} [remote] the request came over the socket
+ * @returns {Promise<any>} number-free unless a local GM asked
+ */
+export async function handleRequest(kind, payload, user, remote = false) {
+  const handler = GM_ACTIONS[kind];
+  if (!handler) throw FurtiveError.of("unknown_action", `kind: unknown action \`${kind}\``);
+  const scene = requireScene(payload.sceneId);
+  const privileged = Boolean(user.isGM) && !remote;
+  if (!privileged) {
+    const field = OWNED[kind];
+    if (!field) throw FurtiveError.of("gm_only", `${kind}: only a GM may do this`);
+    const token = scene.tokens.get(payload[field]);
+    if (!token) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${payload[field]}\``);
+    if (!token.testUserPermission(user, "OWNER")) throw FurtiveError.of("not_owner", `${field}: ${user.name} does not own ${token.name}`);
+  }
+  return handler(scene, payload, user, privileged);
+}
+
+/**
+ * Runs an action: here on the active GM, else through the socket.
+ * @param {string} kind
+ * @param {Record<string, any>} payload
+ */
+export function run(kind, payload) {
+  if (isActiveGM()) return handleRequest(kind, payload, /** @type {User} */ (game.user), false);
+  return socketRequest(kind, payload);
+}
+
+/**
+ * Shows an action's refusal to the user (localized) and returns null.
+ * @param {unknown} error
+ */
+export function notifyRefusal(error) {
+  if (error instanceof FurtiveError) {
+    ui.notifications?.warn(`${t("FURTIVE.Title")}: ${error.localized()}`);
+    return null;
+  }
+  throw error;
+}
+

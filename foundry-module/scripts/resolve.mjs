@@ -1,0 +1,57 @@
+/**
+ * Token and scene lookup for actions: a macro or a request may name a token
+ * as a Token, a TokenDocument or an id. Refusals are `BadRequest`
+ * (errors.mjs, the caller's fault).
+ *
+ * Foundry API: `canvas.scene`, `game.scenes`, `Scene#tokens`, `Document#documentName`.
+ */
+
+import { FurtiveError } from "./errors.mjs";
+/** @typedef {import("./types.mjs").Outcome} Outcome */
+/** @typedef {import("./types.mjs").Decision} Decision */
+/** @typedef {Token | TokenDocument | string} TokenLike a Token, a TokenDocument, or a token id (searched on the viewed scene, then every scene) */
+
+/**
+ * The TokenDocument for a token-like value.
+ * @param {TokenLike | null | undefined} value
+ * @returns {TokenDocument | null}
+ */
+export function resolveToken(value) {
+  if (!value) return null;
+  if (typeof value === "string") {
+    const here = canvas?.scene?.tokens.get(value);
+    if (here) return here;
+    for (const scene of game.scenes ?? []) {
+      const found = scene.tokens.get(value);
+      if (found) return found;
+    }
+    return null;
+  }
+  const any = /** @type {any} */ (value);
+  if (any.documentName === "Token") return any;
+  if (any.document?.documentName === "Token") return any.document;
+  return null;
+}
+
+/**
+ * @param {TokenLike | null | undefined} value
+ * @param {string} field
+ * @returns {TokenDocument}
+ */
+export function requireToken(value, field) {
+  const token = resolveToken(value);
+  if (!token?.parent) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${String(typeof value === "string" ? value : (/** @type {any} */ (value)?.id ?? value))}\``);
+  return token;
+}
+
+/**
+ * The scene of a token id on the GM side.
+ * @param {string | undefined} sceneId
+ * @returns {Scene}
+ */
+export function requireScene(sceneId) {
+  const scene = sceneId ? game.scenes.get(sceneId) : canvas?.scene;
+  if (!scene) throw FurtiveError.of("unknown_scene", `sceneId: unknown scene \`${sceneId}\``);
+  return scene;
+}
+

@@ -1,0 +1,188 @@
+/**
+ * Benchmark (not a test; issue 10): what one user action costs the GM in the
+ * fake Foundry with the real module and the real wasm engine, old module
+ * against new in one run.
+ *
+ * Run: node --experimental-vm-modules tests/foundry/bench-transactions.mjs [oldModuleDir]
+ * (after scripts/build-foundry.sh). Without `oldModuleDir`, the module of
+ * commit 689f0e0 (foundry-real before issue 10) is exported to a temporary
+ * folder with `git archive` and given THIS build's `engine/` (so the old
+ * column is the old module on today's engine); pass a folder holding the old
+ * module with the engine it was built with to compare both. Each is measured
+ * in a child process (FURTIVE_MODULE_DIR), old first.
+ *
+ * Scenarios (opposed ruleset, the test world plus extra NPC tokens):
+ * - door: 3 hiders west of the closed door, 120 other tokens; the GM opens
+ *   the door. Scene updates, chat messages created (the new module's GM-only
+ *   state record is counted apart), wall time from the update to the world
+ *   being idle (module + fake + engine), bytes the GM client sent.
+ * - move: 200 tokens, 50 hiders; the GM moves one observer. Wall time, clear
+ *   view tests (`testCollision` calls on the GM), Scene updates.
+ * - save size: bytes the GM client sent for one Hide at 20 and 200 tokens.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+const OLD_COMMIT = "689f0e0";
+
+if (!process.env.FURTIVE_BENCH_CHILD) {
+  let oldDir = process.argv[2];
+  if (!oldDir) {
+    const temp = mkdtempSync(path.join(tmpdir(), "furtive-old-"));
+    execFileSync("bash", ["-c", `git -C ${JSON.stringify(repo)} archive ${OLD_COMMIT} foundry-module | tar -x -C ${JSON.stringify(temp)}`]);
+    oldDir = path.join(temp, "foundry-module");
+    cpSync(path.join(repo, "foundry-module/engine"), path.join(oldDir, "engine"), { recursive: true });
+  }
+  const results = {};
+  const runs = [["old (689f0e0)", oldDir], ["new", path.join(repo, "foundry-module")]].filter(([label]) => !process.env.FURTIVE_BENCH_ONLY || label.startsWith(process.env.FURTIVE_BENCH_ONLY));
+  for (const [label, dir] of runs) {
+    const run = spawnSync(process.execPath, ["--experimental-vm-modules", "--no-warnings", fileURLToPath(import.meta.url)], {
+      env: { ...process.env, FURTIVE_BENCH_CHILD: "1", FURTIVE_MODULE_DIR: dir },
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+    });
+    if (run.status !== 0) {
+      console.error(run.stderr);
+      throw new Error(`${label} failed`);
+    }
+    results[label] = JSON.parse(run.stdout.trim().split("\n").at(-1));
+  }
+  console.table(
+    Object.fromEntries(
+      Object.keys(Object.values(results)[0]).map((metric) => [metric, Object.fromEntries(Object.entries(results).map(([label, r]) => [label, r[metric]]))]),
+    ),
+  );
+} else {
+  const { GM, DOOR, SCENE, TOKENS, apiOf, rig, setup, shutdown } = await import("./unit/world.mjs");
+
+  /** Extra NPC tokens (unlinked guards), `count` of them on a grid over the map, both sides of the door. */
+  const extraTokens = (count) => (world) => {
+    const scene = world.scenes.find((s) => s._id === SCENE);
+    const template = scene.tokens.find((t) => t._id === TOKENS.guard);
+    for (let i = 0; i < count; i += 1) {
+      const id = `tokenExtra${String(i).padStart(6, "0")}`;
+      scene.tokens.push({ ...structuredClone(template), _id: id, name: `Extra ${i}`, x: 100 * (i % 10), y: 100 * Math.floor(i / 10) });
+    }
+    scene.width = Math.max(scene.width ?? 1000, 1000);
+    scene.height = Math.max(scene.height ?? 1000, 100 * Math.ceil(count / 10) + 100);
+  };
+
+  /**
+   * Time spent in the engine's `Session` methods on the GM (the new module;
+   * the old one calls free functions, whose module exports cannot be wrapped:
+   * reported as "n/a"). The class is shared by every session of the client.
+   */
+  async function engineClock(env) {
+    const clock = { ms: 0, calls: 0, available: false };
+    const url = new URL("engine/browser.js", `file://${process.env.FURTIVE_MODULE_DIR}/`).href;
+    const engine = await env.gm.loader.import(url).catch(() => null);
+    const Session = engine?.Session;
+    if (!Session) return clock;
+    clock.available = true;
+    for (const name of ["apply", "applyAll", "hiddenFrom", "snapshot", "perceives", "canDefend", "knockout", "attackHidden"]) {
+      const original = Session.prototype[name];
+      if (typeof original !== "function") continue;
+      Session.prototype[name] = function (...args) {
+        const started = performance.now();
+        try {
+          return original.apply(this, args);
+        } finally {
+          clock.ms += performance.now() - started;
+          clock.calls += 1;
+        }
+      };
+    }
+    return clock;
+  }
+
+  /** Counts what the GM client does during `action`. */
+  async function measure(env, action) {
+    const gm = env.gm.ctx;
+    const clock = await engineClock(env);
+    const counts = { sceneUpdates: 0, chatMessages: 0, stateRecords: 0, clearViewTests: 0, bytesSent: 0 };
+    const onScene = () => (counts.sceneUpdates += 1);
+    const onChat = (message) => (message.getFlag?.("furtive", "kind") === "state" ? (counts.stateRecords += 1) : (counts.chatMessages += 1));
+    gm.Hooks.on("updateScene", onScene);
+    gm.Hooks.on("createChatMessage", onChat);
+    const backend = gm.CONFIG.Canvas.polygonBackends.sight;
+    const test = backend.testCollision;
+    backend.testCollision = function (...args) {
+      counts.clearViewTests += 1;
+      return test.apply(this, args);
+    };
+    const receive = env.server.receive.bind(env.server);
+    const gmConnections = new Set([...env.server.connections].filter(([, c]) => c.userId === GM).map(([id]) => id));
+    env.server.receive = (id, json) => {
+      if (gmConnections.has(id)) counts.bytesSent += json.length;
+      return receive(id, json);
+    };
+    const started = performance.now();
+    await action();
+    await env.server.idle();
+    counts.ms = Math.round(performance.now() - started);
+    counts.engineMs = clock.available ? Math.round(clock.ms * 10) / 10 : "n/a";
+    env.server.receive = receive;
+    backend.testCollision = test;
+    gm.Hooks.off?.("updateScene", onScene);
+    gm.Hooks.off?.("createChatMessage", onChat);
+    return counts;
+  }
+
+  /** Hides tokens with `dialog: false` (opposed: moved). */
+  async function hideAll(env, ids) {
+    for (const id of ids) {
+      rig(env.gm, [[20, 19]]);
+      await apiOf(env.gm).hide(id, { dialog: false, moved: true });
+      await env.server.idle();
+    }
+  }
+
+  const out = {};
+  {
+    const env = await setup({ ruleset: "opposed", users: [GM], world: extraTokens(120) });
+    await hideAll(env, [TOKENS.rogue, TOKENS.archer, TOKENS.guard]);
+    rig(env.gm, Array.from({ length: 2000 }, () => [20, 2]));
+    const door = await measure(env, () => env.gm.ctx.game.scenes.get(SCENE).walls.get(DOOR).update({ ds: 1 }));
+    Object.assign(out, {
+      "door: Scene updates": door.sceneUpdates,
+      "door: chat messages": door.chatMessages,
+      "door: state records": door.stateRecords,
+      "door: wall ms": door.ms,
+      "door: engine ms (Session calls)": door.engineMs,
+      "door: bytes sent by GM": door.bytesSent,
+    });
+    shutdown(env);
+  }
+  {
+    const env = await setup({ ruleset: "opposed", users: [GM], world: extraTokens(194) });
+    const scene = env.gm.ctx.game.scenes.get(SCENE);
+    const hiders = [TOKENS.rogue, TOKENS.archer, TOKENS.guard, ...[...scene.tokens].map((t) => t.id).filter((id) => id.startsWith("tokenExtra")).slice(0, 47)];
+    await hideAll(env, hiders);
+    const observer = [...scene.tokens].map((t) => t.id).find((id) => id.startsWith("tokenExtra") && !hiders.includes(id));
+    rig(env.gm, Array.from({ length: 2000 }, () => [20, 2]));
+    const move = await measure(env, () => env.gm.ctx.game.scenes.get(SCENE).tokens.get(observer).update({ x: 150 }));
+    Object.assign(out, {
+      "move (200/50): wall ms": move.ms,
+      "move: engine ms (Session calls)": move.engineMs,
+      "move: clear-view tests": move.clearViewTests,
+      "move: Scene updates": move.sceneUpdates,
+      "move: chat messages": move.chatMessages,
+    });
+    shutdown(env);
+  }
+  for (const extra of [14, 194]) {
+    const env = await setup({ ruleset: "opposed", users: [GM], world: extraTokens(extra) });
+    await hideAll(env, [TOKENS.archer]);
+    rig(env.gm, [[20, 19]]);
+    const hide = await measure(env, () => apiOf(env.gm).hide(TOKENS.rogue, { dialog: false, moved: true }));
+    out[`save at ${extra + 6} tokens: bytes sent by GM`] = hide.bytesSent;
+    shutdown(env);
+  }
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
