@@ -12,6 +12,7 @@
 //! costs what it touches, never the table size.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Deref;
 use std::sync::Arc;
@@ -337,6 +338,9 @@ impl Journal {
     }
 }
 
+/// A touched pair: hider, observer, and its value before the transaction.
+type TouchedPair<'a> = (&'a str, &'a str, Option<&'a Pair>);
+
 /// [`Journal::effects`] when no hider record was replaced or changed phase
 /// and no creature joined or left: each touched pair's first saved value is
 /// its value before the transaction, and everything else reads the same
@@ -346,14 +350,16 @@ fn effects_in_place(
     keys: &[Key],
     slots: &[Slot],
 ) -> (Vec<Change>, Vec<HiddenFromChange>) {
-    let mut before_pairs: BTreeMap<(&str, &str), Option<&Pair>> = BTreeMap::new();
+    // Each touched pair with its first saved value (its value before the
+    // transaction), sorted by hider then observer. A stable sort keeps the
+    // journal order among the entries of one pair, so `dedup_by` keeps the
+    // oldest.
+    let mut before_pairs: Vec<TouchedPair> = Vec::with_capacity(keys.len());
     let mut surprises_before: Option<&Vec<Surprise>> = None;
     for (key, slot) in keys.iter().zip(slots) {
         match (key, slot) {
             (Key::Pair(hider, observer), Slot::Pair(saved)) => {
-                before_pairs
-                    .entry((&**hider, observer.as_str()))
-                    .or_insert(saved.as_ref());
+                before_pairs.push((&**hider, observer.as_str(), saved.as_ref()));
             }
             (Key::Surprises, Slot::Surprises(saved)) => {
                 surprises_before.get_or_insert(saved);
@@ -361,6 +367,8 @@ fn effects_in_place(
             _ => {}
         }
     }
+    before_pairs.sort_by(|a, b| compare_ids(a.0, b.0).then_with(|| compare_ids(a.1, b.1)));
+    before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
     let targets = surprises_before
         .map(|before| [surprise_targets(before), surprise_targets(&state.surprises)]);
     let mut changes = Vec::new();
@@ -370,40 +378,38 @@ fn effects_in_place(
     let hides = |observer: &str, pair: Option<&Pair>| {
         pair.is_some_and(|p| !p.perceived) && state.creatures.contains_key(observer)
     };
-    let mut current: Option<(&str, Option<&Hider>)> = None;
-    for (&(hider, observer), before) in &before_pairs {
-        // Keys come sorted by hider: look each hider up once.
-        let record = match current {
-            Some((id, record)) if id == hider => record,
-            _ => {
-                let record = state.hiders.get(hider);
-                current = Some((hider, record));
-                record
-            }
-        };
-        let Some(record) = record else {
+    // The touched pairs, one run per hider: each hider looked up once.
+    let mut runs: Vec<(&str, &[TouchedPair])> = Vec::new();
+    for run in before_pairs.chunk_by(|a, b| same_id(a.0, b.0)) {
+        let hider = run[0].0;
+        runs.push((hider, run));
+        let Some(record) = state.hiders.get(hider) else {
             continue;
         };
         let hiding = record.phase == HiderPhase::Hiding;
-        let after = record.pairs.get(observer);
-        let was = !hiding || before.is_none_or(|p| p.perceived);
-        let is = !hiding || after.is_none_or(|p| p.perceived);
-        let known = state.creatures.contains_key(observer);
-        if known && was != is {
-            changes.push(Change::Visibility {
-                hider: hider.to_owned(),
-                observer: observer.to_owned(),
-                perceived: is,
-            });
-            lookup.push(HiddenFromChange {
-                observer: observer.to_owned(),
-                hider: hider.to_owned(),
-                hidden: !is,
-            });
+        let mut status_changed = false;
+        for &(_, observer, before) in run {
+            let after = record.pairs.get(observer);
+            let was = !hiding || before.is_none_or(|p| p.perceived);
+            let is = !hiding || after.is_none_or(|p| p.perceived);
+            let known = state.creatures.contains_key(observer);
+            if known && was != is {
+                changes.push(Change::Visibility {
+                    hider: hider.to_owned(),
+                    observer: observer.to_owned(),
+                    perceived: is,
+                });
+                lookup.push(HiddenFromChange {
+                    observer: observer.to_owned(),
+                    hider: hider.to_owned(),
+                    hidden: !is,
+                });
+            }
+            let hid = known && before.is_some_and(|p| !p.perceived);
+            let hides_now = known && after.is_some_and(|p| !p.perceived);
+            status_changed |= hiding && hid != hides_now;
         }
-        let hid = known && before.is_some_and(|p| !p.perceived);
-        let hides_now = known && after.is_some_and(|p| !p.perceived);
-        if hiding && hid != hides_now {
+        if status_changed {
             status_tokens.insert(hider);
         }
     }
@@ -416,13 +422,12 @@ fn effects_in_place(
         if let Some(record) = state.hiders.get(token) {
             if record.phase == HiderPhase::Hiding {
                 let is = is_hidden(state, token);
-                let was = before_pairs
-                    .range((token, "")..)
-                    .take_while(|((h, _), _)| *h == token)
-                    .any(|((_, o), before)| hides(o, *before))
-                    || record.pairs.iter().any(|(o, p)| {
-                        !before_pairs.contains_key(&(token, o.as_str())) && hides(o, Some(p))
-                    });
+                let run = runs
+                    .iter()
+                    .find(|(hider, _)| *hider == token)
+                    .map_or(&[][..], |(_, run)| *run);
+                let was = run.iter().any(|&(_, o, before)| hides(o, before))
+                    || untouched_pairs(&record.pairs, run).any(|(o, p)| hides(o, Some(p)));
                 if was != is {
                     changes.push(Change::Status {
                         token: token.to_owned(),
@@ -450,6 +455,48 @@ fn effects_in_place(
     }
     lookup.sort_by(|a, b| (&a.observer, &a.hider).cmp(&(&b.observer, &b.hider)));
     (changes, lookup)
+}
+
+/// The pairs of a hider record that `touched` (one hider's run, sorted by
+/// observer) does not name: one merge walk over both sorted lists.
+fn untouched_pairs<'a>(
+    pairs: &'a BTreeMap<TokenId, Pair>,
+    touched: &'a [TouchedPair<'a>],
+) -> impl Iterator<Item = (&'a str, &'a Pair)> + 'a {
+    let mut touched = touched.iter().map(|&(_, observer, _)| observer).peekable();
+    pairs.iter().filter_map(move |(observer, pair)| {
+        while touched
+            .peek()
+            .is_some_and(|t| compare_ids(t, observer) == Ordering::Less)
+        {
+            touched.next();
+        }
+        match touched.peek() {
+            Some(t) if same_id(t, observer) => None,
+            _ => Some((observer.as_str(), pair)),
+        }
+    })
+}
+
+/// Two ids, in `str` order, without a `memcmp` call for the short ids a
+/// table uses (Foundry's are 16 characters): the first eight bytes compared
+/// as one big-endian number decide unless they are equal.
+fn compare_ids(a: &str, b: &str) -> Ordering {
+    if std::ptr::eq(a, b) {
+        return Ordering::Equal;
+    }
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    match (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        (Some(head_a), Some(head_b)) => u64::from_be_bytes(*head_a)
+            .cmp(&u64::from_be_bytes(*head_b))
+            .then_with(|| a[8..].cmp(&b[8..])),
+        _ => a.cmp(b),
+    }
+}
+
+/// Whether two ids are equal (the same borrowed string, or equal text).
+fn same_id(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || a == b
 }
 
 fn undo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {

@@ -197,20 +197,32 @@ enum Trigger {
 /// Re-decides one pair after its view, the total or the penalties changed:
 /// O13 senses, then the stored check (O4/O6), then a new check if the
 /// observer has clear view and never rolled (O4). Perceived pairs stay
-/// perceived. Writes only a pair that changes.
-fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
+/// perceived. Writes only a pair that changes. `hider_label` is the hider's
+/// display name ([`context::label`]), looked up once by the caller.
+///
+/// Returns whether it wrote an unperceived pair: the pair is then perceived
+/// or waits for its check, so it is not exposed (O5, [`Pair::is_exposed`])
+/// and [`note_exposure`] has nothing to note.
+fn reevaluate(
+    tx: &mut Tx,
+    hider: &str,
+    hider_label: &str,
+    observer: &str,
+    trigger: Trigger,
+    ctx: &mut Ctx,
+) -> bool {
     let state: &State = tx.state();
     let Some(record) = state.hiders.get(hider) else {
-        return;
+        return false;
     };
     let Some(pair) = record.pairs.get(observer) else {
-        return;
+        return false;
     };
     if pair.perceived {
         if pair.reason == PairReason::EnhancedSense {
             locate(tx, hider, observer, trigger, ctx);
         }
-        return;
+        return false;
     }
     let stored = pair.perception_total;
     let distance = pair.distance;
@@ -219,9 +231,8 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
     let sense = observer_creature.and_then(|c| sense_reaching(c, record, distance));
     if sense.is_none() && !needs_check && stored.is_none() {
         // Nothing decides this pair yet: out of view, never checked.
-        return;
+        return false;
     }
-    let hider_label = context::label_ref(state, hider);
     let observer_label = observer_creature.map_or(observer, |c| c.label());
     let effective = effective_total(state, record, observer);
     if let Some(sense) = sense {
@@ -243,7 +254,7 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
             pair.exposed = false;
             pair.reason = PairReason::EnhancedSense;
         }
-        return;
+        return true;
     }
     if let Some(total) = stored {
         if total >= effective {
@@ -269,7 +280,7 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
                 pair.exposed = false;
                 pair.reason = reason;
             }
-            return;
+            return true;
         }
     }
     if needs_check {
@@ -287,7 +298,9 @@ fn reevaluate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &
         if let Some(pair) = tx.pair_mut(hider, observer) {
             pair.check_pending = true;
         }
+        return true;
     }
+    false
 }
 
 /// Whether `observer` knows `hider`'s exact space (O13): it perceives the
@@ -452,9 +465,11 @@ fn enter_stealth(
             None,
             explain::o7_fresh_roll(&label, total),
         );
+        let hider_label = context::label(tx, hider);
         for observer in observers_of(tx, hider) {
-            reevaluate(tx, hider, &observer, Trigger::FreshRoll, ctx);
-            note_exposure(tx, hider, &observer);
+            if !reevaluate(tx, hider, &hider_label, &observer, Trigger::FreshRoll, ctx) {
+                note_exposure(tx, hider, &observer);
+            }
         }
         combat::note_roll(tx, hider);
         return Ok(());
@@ -549,9 +564,11 @@ fn view_changed(
     tx.record_view(hider, view, || {
         Pair::new(false, PairReason::NotInViewAtEntry)
     });
+    let hider_label = context::label(tx, hider);
     for entry in view {
-        reevaluate(tx, hider, &entry.observer, Trigger::View, ctx);
-        note_exposure(tx, hider, &entry.observer);
+        if !reevaluate(tx, hider, &hider_label, &entry.observer, Trigger::View, ctx) {
+            note_exposure(tx, hider, &entry.observer);
+        }
     }
     Ok(())
 }
@@ -698,8 +715,9 @@ fn point_out(
 
 /// O6: after a penalty, every stored result is compared with the new total.
 fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
+    let hider_label = context::label(tx, hider);
     for observer in observers_of(tx, hider) {
-        reevaluate(tx, hider, &observer, Trigger::Penalty, ctx);
+        reevaluate(tx, hider, &hider_label, &observer, Trigger::Penalty, ctx);
     }
 }
 
@@ -974,7 +992,8 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
                 Pair::new(false, PairReason::NotInViewAtEntry)
             });
         }
-        reevaluate(tx, &hider, observer, Trigger::View, ctx);
+        let hider_label = context::label(tx, &hider);
+        reevaluate(tx, &hider, &hider_label, observer, Trigger::View, ctx);
     }
 }
 

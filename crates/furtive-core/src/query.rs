@@ -8,8 +8,8 @@ use crate::clause::Clause;
 use crate::error::Error;
 use crate::explain;
 use crate::outcome::{decision, Decision};
-use crate::state::{Ruleset, State, TokenId};
-use crate::{context, validate};
+use crate::state::{HiderPhase, Ruleset, State, TokenId};
+use crate::validate;
 
 pub use crate::ask::{
     AttackMode, DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult,
@@ -62,28 +62,33 @@ pub fn perceives(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 
 /// [`perceives`] on a state already validated.
 pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
-    state.creature("hider", &query.hider)?;
-    let o = context::label(state, &query.observer);
-    let h = context::label(state, &query.hider);
-    if !state.creatures.contains_key(&query.observer) {
+    // Each token and the pair looked up once; labels borrowed.
+    let h = state.creature("hider", &query.hider)?.label();
+    let observer = state.creatures.get(&query.observer);
+    let o = observer.map_or(query.observer.as_str(), |c| c.label());
+    let record = state.hiders.get(&query.hider);
+    let pair = record.and_then(|r| r.pairs.get(&query.observer));
+    // State::perceives, on the records already found.
+    let perceives = match record {
+        Some(r) if r.phase == HiderPhase::Hiding => {
+            observer.is_some() && pair.is_none_or(|p| p.perceived)
+        }
+        _ => true,
+    };
+    if observer.is_none() {
         // B1: an observer the engine does not know perceives no hider; a
         // token that is not hiding is perceived by everyone (B2).
-        return Ok(if state.perceives(&query.observer, &query.hider) {
-            decision(true, Clause::B2, explain::b2_not_hiding(&h, &o))
+        return Ok(if perceives {
+            decision(true, Clause::B2, explain::b2_not_hiding(h, o))
         } else {
-            decision(false, Clause::B1, explain::b1_unknown_observer(&o))
+            decision(false, Clause::B1, explain::b1_unknown_observer(o))
         });
     }
-    let reason = state
-        .hiders
-        .get(&query.hider)
-        .and_then(|r| r.pairs.get(&query.observer))
-        .map(|p| p.reason.clause())
-        .unwrap_or(Clause::B3);
-    Ok(if state.perceives(&query.observer, &query.hider) {
-        decision(true, reason, explain::perceives(&o, &h))
+    let reason = pair.map(|p| p.reason.clause()).unwrap_or(Clause::B3);
+    Ok(if perceives {
+        decision(true, reason, explain::perceives(o, h))
     } else {
-        decision(false, reason, explain::does_not_perceive(&o, &h))
+        decision(false, reason, explain::does_not_perceive(o, h))
     })
 }
 
