@@ -13,7 +13,19 @@
 //! - `brute_force/all_walls`: the same matrix from single sight lines over
 //!   every wall, without the index (the reference the index must beat);
 //! - `api/all_walls`: `api::clear_view_matrix` with 50 tokens, JSON in and
-//!   out, parsing the scene included.
+//!   out, parsing the scene included;
+//! - `pair`: one pair on Nort Gate as exported (all five floors of walls,
+//!   Levels floors): `api/clear_view` (JSON, the scene read for the call:
+//!   the old way) against `SceneSight::clear_view` on a handle (the scene
+//!   read once), the same for the longest pair of the 50 with clear view
+//!   (no early exit), and `SceneSight` after a door toggle (an O(1)
+//!   update);
+//! - `handle/matrix`: `SceneSight::clear_view_matrix` on Nort Gate as
+//!   exported, 10, 50 and 200 tokens, against `Scene::clear_view_matrix`
+//!   (indexes built per call);
+//! - `light`: the Warning Sign cave (darkness 1, 45 lights, 379 walls):
+//!   the lighting of one point, and one token moved then
+//!   `clear_view_from` it to 50 tokens (the cost of a move with light).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -21,16 +33,20 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use furtive_core::api;
-use furtive_core::scene::{Point, Scene, Token};
+use furtive_core::scene::{Point, Scene, SceneSight, SceneUpdate, Token};
 use serde_json::Value;
 
 fn nort_gate() -> Value {
+    fixture("scene-ocd-nort-gate.json")
+}
+
+fn fixture(name: &str) -> Value {
     let dir = std::env::var_os("FURTIVE_FIXTURES")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures")
         });
-    let path = dir.join("scene-ocd-nort-gate.json");
+    let path = dir.join(name);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {} ({e}); set FURTIVE_FIXTURES", path.display()));
     serde_json::from_str(&text).unwrap()
@@ -85,6 +101,8 @@ fn open_floor_tokens(scene: &Scene, n: usize) -> Vec<Token> {
                 width: 1.0,
                 height: 1.0,
                 elevation: 0.0,
+                darkvision: 0.0,
+                light: None,
             });
             if tokens.len() == n {
                 return tokens;
@@ -132,7 +150,110 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
+    let mut group = c.benchmark_group("pair");
     let tokens = open_floor_tokens(&all_walls, 50);
+    // The pair: the first two open-floor tokens (squares far apart on the map).
+    let (a, b) = (&tokens[0], &tokens[1]);
+    let mut with_tokens = nort_gate();
+    with_tokens["tokens"] = serde_json::to_value(&tokens).unwrap();
+    let query = serde_json::json!({"from": {"tokenId": a.id}, "to": {"tokenId": b.id}});
+    group.bench_function("api/clear_view", |bench| {
+        bench.iter_batched(
+            || (with_tokens.clone(), query.clone()),
+            |(scene, query)| black_box(api::clear_view(scene, query).unwrap()),
+            BatchSize::SmallInput,
+        )
+    });
+    let mut sight = SceneSight::from_value(with_tokens.clone()).unwrap();
+    sight.clear_view(&a.id, &b.id).unwrap();
+    group.bench_function("handle/clear_view", |bench| {
+        bench.iter(|| {
+            black_box(
+                sight
+                    .clear_view(black_box(&a.id), black_box(&b.id))
+                    .unwrap(),
+            )
+        })
+    });
+    let door = sight
+        .scene()
+        .walls
+        .iter()
+        .find(|wall| wall.door != furtive_core::scene::DoorKind::None)
+        .and_then(|wall| wall.id.clone())
+        .unwrap();
+    let mut open = false;
+    group.bench_function("handle/door_then_clear_view", |bench| {
+        bench.iter(|| {
+            open = !open;
+            let state = if open {
+                furtive_core::scene::DoorState::Open
+            } else {
+                furtive_core::scene::DoorState::Closed
+            };
+            sight
+                .update(SceneUpdate::Door {
+                    wall_id: door.clone(),
+                    state,
+                })
+                .unwrap();
+            black_box(sight.clear_view(&a.id, &b.id).unwrap())
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("handle/matrix");
+    for n in [10, 50, 200] {
+        let tokens = open_floor_tokens(&all_walls, n);
+        let mut scene = ground_floor.clone();
+        scene.tokens = tokens.clone();
+        let mut sight = SceneSight::new(scene);
+        sight.clear_view_matrix();
+        group.bench_function(BenchmarkId::new("scene_sight", n), |bench| {
+            bench.iter(|| black_box(sight.clear_view_matrix()))
+        });
+        group.bench_function(BenchmarkId::new("scene", n), |bench| {
+            bench.iter(|| black_box(ground_floor.clear_view_matrix(black_box(&tokens))))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("light");
+    let cave = Scene::from_value(fixture("scene-zahi-oota-warning-sign.json")).unwrap();
+    let mut cave_tokens = open_floor_tokens(&cave, 50);
+    for token in &mut cave_tokens {
+        token.darkvision = 30.0;
+    }
+    let mut scene = cave.clone();
+    scene.tokens = cave_tokens.clone();
+    let mut sight = SceneSight::new(scene);
+    sight.clear_view_matrix();
+    let spot = cave.token_center(&cave_tokens[3]);
+    group.bench_function("lighting_at", |bench| {
+        bench.iter(|| black_box(sight.lighting_at(black_box(spot))))
+    });
+    let (mover, places) = (
+        cave_tokens[0].id.clone(),
+        [cave_tokens[0].clone(), cave_tokens[1].clone()],
+    );
+    let mut step = 0usize;
+    group.bench_function("move_then_clear_view_from/50", |bench| {
+        bench.iter(|| {
+            step += 1;
+            let place = &places[step % 2];
+            sight
+                .update(SceneUpdate::TokenMoved {
+                    token_id: mover.clone(),
+                    x: place.x,
+                    y: place.y,
+                    elevation: None,
+                })
+                .unwrap();
+            black_box(sight.clear_view_from(&mover).unwrap())
+        })
+    });
+    group.finish();
+
     let tokens_json = serde_json::to_value(&tokens).unwrap();
     c.bench_function("api/all_walls/50", |b| {
         b.iter_batched(

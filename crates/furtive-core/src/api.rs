@@ -14,7 +14,7 @@ use crate::error::Error;
 use crate::event::Event;
 use crate::outcome::Request;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
-use crate::scene::{ClearViewQuery, Scene, Token};
+use crate::scene::{ClearViewQuery, Scene, SceneSight, Token};
 use crate::state::{Config, State};
 
 /// Reads the `state` argument: format version 1 (migrated) or 2.
@@ -266,25 +266,30 @@ pub fn parse_scene(scene: Value) -> Result<Value, Error> {
     to_json(&Scene::from_value(scene)?)
 }
 
-/// `clearView(scene, { from, to }) -> ClearViewAnswer`: whether `from` (the
-/// observer) has clear view of `to`, their distance in scene units, and the
-/// walls that decide it. Each end is `{tokenId}`, `{x, y}` (canvas pixels)
-/// or `{token: {x, y, width?, height?}}`; see [`crate::scene::SightEnd`].
+/// `clearView(scene, { from, to, darkvision? }) -> ClearViewAnswer`:
+/// whether `from` (the observer) has clear view of `to` (B5: a sight line
+/// and no concealment by darkness), their distance in scene units, and
+/// what decides it. Each end is `{tokenId}`, `{x, y, elevation?}` (canvas
+/// pixels) or `{token: {x, y, width?, height?, elevation?}}`; see
+/// [`crate::scene::SightEnd`]. Reads the scene for this one call; a
+/// [`SceneSight`] keeps it for many.
 pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
-    let scene = Scene::from_value(scene)?;
+    let mut sight = SceneSight::from_value(scene)?;
     let query: ClearViewQuery = parse("query", query)?;
-    to_json(&scene.answer(&query)?)
+    to_json(&sight.answer(&query)?)
 }
 
-/// `clearViewMatrix(scene, tokens?) -> { ids, clearView, distance, units }`:
-/// `clearView[i][j]` is whether `ids[i]` has clear view of `ids[j]`;
-/// `distance[i][j]` their centre distance in scene units. `tokens` is an
-/// array of `{id, x, y, width?, height?, elevation?}` (top-left in pixels,
-/// size in grid spaces); `null`/omitted uses the scene's own tokens.
+/// `clearViewMatrix(scene, tokens?) -> { ids, clearView, distance,
+/// inDarkness, units }`: `clearView[i][j]` is whether `ids[i]` has clear
+/// view of `ids[j]` (B5); `distance[i][j]` their centre distance in scene
+/// units; `inDarkness[i]` whether `ids[i]` stands in darkness. `tokens` is
+/// an array of `{id, x, y, width?, height?, elevation?, darkvision?}`
+/// (top-left in pixels, size in grid spaces, elevation and darkvision in
+/// scene units); `null`/omitted uses the scene's own tokens.
 pub fn clear_view_matrix(scene: Value, tokens: Value) -> Result<Value, Error> {
     let scene = Scene::from_value(scene)?;
     if tokens.is_null() {
-        return to_json(&scene.clear_view_matrix(&scene.tokens));
+        return to_json(&SceneSight::new(scene).clear_view_matrix());
     }
     let tokens: Vec<Token> = parse("tokens", tokens)?;
     let mut seen = std::collections::BTreeSet::new();

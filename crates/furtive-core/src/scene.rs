@@ -27,13 +27,14 @@
 //! (`scene-ocd-nort-gate.json`) stores `sight: 20` for normal walls, so 0.8
 //! and v9 already use the 0/10/20 codes; the 0.7 codes 1 (normal) and 2
 //! (limited) are also accepted in a `sight` field, where they cannot be
-//! confused with 10/20. Proximity (30) and distance-proximity (40) walls
-//! (v11+) are kept as such in the normalized scene but block sight like
-//! normal walls: their distance threshold needs the observer's vision
-//! radius, which a scene alone does not have.
+//! confused with 10/20. Proximity (30) and distance (40) walls (v11+) block
+//! according to their `threshold` (see [`WallThreshold`]).
 //!
 //! Walls also keep the Wall Height module's `flags["wall-height"]`
-//! (`{bottom, top}`), which Levels scenes such as the Nort Gate fixture use.
+//! (`{bottom, top}`; before Wall Height 4.0 `flags.wallHeight =
+//! {wallHeightBottom, wallHeightTop}`), which Levels scenes such as the
+//! Nort Gate fixture use, and tiles with the Levels module's
+//! `flags.levels.rangeBottom` become [`Floor`]s.
 //! Unknown fields are ignored (real exports carry many). Missing optional
 //! fields take Foundry's documented defaults: wall `sight` normal, `door`
 //! none, `ds` closed, `dir` both; token `width`/`height` 1 and `elevation`
@@ -48,10 +49,14 @@
 //! `(x + width * grid.size / 2, y + height * grid.size / 2)` in canvas
 //! pixels (square-grid formula, also used for hex and gridless scenes).
 //! Walls have no height in core Foundry; a wall with the Wall Height
-//! module's `flags["wall-height"]` counts only at its elevations (see
-//! [`WallHeight`]). Along the sight line from observer to target:
+//! module's flags counts only at its elevations, and Levels floors block
+//! between levels (see "Height" below). Along the sight line from observer
+//! to target:
 //!
-//! - a wall with sight `normal` (or proximity / distance) blocks;
+//! - a wall with sight `normal` blocks;
+//! - a proximity wall (30) blocks when the observer is at or beyond its
+//!   `threshold.sight` from the wall, a distance wall (40) when it is
+//!   closer (see [`WallThreshold`]);
 //! - a wall with sight `none` never blocks;
 //! - `limited` walls block only when the line crosses two or more of them;
 //! - a door (`door` 1) or secret door (`door` 2) blocks like its sight type
@@ -59,8 +64,35 @@
 //! - a one-way wall (`dir` 1 left, 2 right) counts only for observers on
 //!   its blocking side (see below); from the other side it is ignored,
 //!   including in the limited-wall count;
-//! - zero-length walls never block; two tokens with the same centre have
-//!   clear view of each other.
+//! - zero-length walls never block; two tokens with the same centre and
+//!   elevation have a sight line to each other.
+//!
+//! That is the sight line ([`Scene::sight_line`], [`Scene::has_clear_view`]).
+//! Clear view (B5: "a sight line and no concealment") also needs light:
+//! a target in darkness is concealed from an observer whose `darkvision`
+//! does not reach it (see [`Lighting`] and `docs/scene.md`, "Light and
+//! darkness"). [`Scene::clear_view_matrix`], [`Scene::answer`] and
+//! [`SceneSight`] answer clear view; [`SceneSight`] keeps the scene and
+//! its indexes between questions and takes updates (doors, walls, tokens,
+//! lights, darkness level).
+//!
+//! ## Height (B5)
+//!
+//! The sight line is a segment in three dimensions, from the observer's
+//! eye to the target's. The eye height is the token's `elevation` (its
+//! base; no eye height is added, as Foundry stores only the elevation), and
+//! the target point is the hider's centre at its `elevation`. Where the
+//! line crosses a wall in the plane, at parameter `s` in `0..=1` along it
+//! (`X = o + s (t - o)`), its elevation is `z(s) = o.elevation + s
+//! (t.elevation - o.elevation)`; a wall with a [`WallHeight`] counts only
+//! when `bottom <= z(s) <= top`. A line passing above a low wall is clear.
+//! A Levels [`Floor`] at elevation `h` blocks when one end is below `h` and
+//! the other at or above it (a token standing on a floor is above it), and
+//! the point where the line meets the plane `z = h` lies inside the tile's
+//! rectangle (edges included), unless a Levels [`Hole`] open at `h`
+//! contains that point. All these comparisons are exact (`orient3d`, or
+//! `orient2d` in a vertical plane; no division), except for rotated tiles
+//! (not a multiple of 90°) and elliptic holes, placed in floating point.
 //!
 //! ## One-way walls: which side is left
 //!
@@ -97,15 +129,18 @@
 //!
 //! # Performance
 //!
-//! [`Scene::clear_view_matrix`] builds a [`SightIndex`] once: the walls that
-//! restrict sight at the tokens' elevations, with their bounding boxes,
-//! bucketed in a uniform grid
-//! of about one wall per cell. Each sight line visits only the cells it
-//! passes through. `benches/clear_view.rs` measures it on the 443-wall
-//! Nort Gate scene; `docs/scene.md` gives the numbers.
+//! [`Scene::clear_view_matrix`] builds a [`SightIndex`] once per call, and
+//! [`SceneSight`] once for many calls: the walls that restrict sight at
+//! the tokens' elevations, with their bounding boxes, bucketed in a
+//! uniform grid of about one wall per cell, and the floors. Each sight
+//! line visits only the cells it passes through. `benches/clear_view.rs`
+//! measures it on the 443-wall Nort Gate scene; `docs/scene.md` gives the
+//! numbers.
 
 mod foundry;
 mod geometry;
+mod light;
+mod sight;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -114,13 +149,15 @@ use crate::error::Error;
 use crate::state::TokenId;
 
 pub use geometry::{SightIndex, SightScratch};
+pub use light::{concealed, Lighting, LitBy};
+pub use sight::{ClearViewFrom, SceneSight, SceneUpdate, View};
 
 /// The version of the normalized scene form, stored in its `furtiveScene` field.
 pub const SCENE_FORMAT: u32 = 1;
 
 /// A point on the canvas: `x`, `y` in pixels (`x` grows rightward, `y`
 /// downward) and an `elevation` in scene distance units (default 0), which
-/// only matters against walls with a height (see [`WallHeight`]).
+/// matters against walls with a height ([`WallHeight`]) and floors ([`Floor`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Point {
@@ -203,9 +240,9 @@ pub enum SightRestriction {
     Limited,
     /// 20 (0.7: `sense` 1): blocks.
     Normal,
-    /// 30 (v11+): blocks here like `normal` (its threshold needs a vision radius).
+    /// 30 (v11+): blocks sources at or beyond its threshold distance (see [`WallThreshold`]).
     Proximity,
-    /// 40 (v11+): blocks here like `normal` (its threshold needs a vision radius).
+    /// 40 (v11+): blocks sources closer than its threshold distance (see [`WallThreshold`]).
     Distance,
 }
 
@@ -261,16 +298,49 @@ pub struct Wall {
     /// Vertical extent from the Wall Height module; absent: unbounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<WallHeight>,
+    /// How the wall restricts light (`light`, same codes as `sight`; 0.7:
+    /// `sense`); absent: like `sight`. Used by the light model only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<SightRestriction>,
+    /// Proximity thresholds of a proximity (30) or distance (40) wall
+    /// (Foundry `WallData.threshold`, v11+); absent: no threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<WallThreshold>,
+}
+
+/// The thresholds of a proximity or distance wall (Foundry
+/// `WallThresholdData`), in scene distance units ("grid units" in the v14
+/// API docs). `sight` (`light`) is the "minimum distance from a vision
+/// (light) source for which this wall blocks vision (light)"; a missing
+/// value is 0. `CONST.WALL_SENSE_TYPES`: a PROXIMITY wall is bypassed by
+/// senses "within a certain proximity threshold", a DISTANCE wall "outside
+/// a certain proximity threshold". So, with `d` the distance from the
+/// source (the observer, or the light) to the nearest point of the wall:
+/// a proximity wall blocks when `d >= threshold`, a distance wall when
+/// `d < threshold`. Ignored on walls of other types.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallThreshold {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sight: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<f64>,
+    /// "Whether to attenuate the source radius when passing through the
+    /// wall": kept, not used (a sight line has no radius; see docs/scene.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attenuation: bool,
 }
 
 /// The vertical extent of a wall, from the Wall Height module's
-/// `flags["wall-height"] = {bottom, top}` (used by Levels scenes such as
-/// the Nort Gate fixture), in scene distance units; a missing or `null`
-/// bound is unbounded. Core Foundry walls have no height.
+/// `flags["wall-height"] = {bottom, top}` (4.0 and later; used by Levels
+/// scenes such as the Nort Gate fixture) or, before 4.0,
+/// `flags.wallHeight = {wallHeightBottom, wallHeightTop}`, in scene
+/// distance units; a missing or `null` bound is unbounded. Core Foundry
+/// walls have no height.
 ///
-/// A wall with a height counts on a sight line only when `[bottom, top]`
-/// meets the closed range between the observer's and the target's
-/// elevations. Floors and ceilings (Levels tiles) are not modelled.
+/// B5: the sight line is a segment in three dimensions; a wall with a
+/// height counts only when the line's elevation where it crosses the wall
+/// lies in `[bottom, top]` (see the module docs, "Height").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WallHeight {
@@ -291,18 +361,26 @@ impl Wall {
             door_state: DoorState::Closed,
             direction: WallDirection::Both,
             height: None,
+            light: None,
+            threshold: None,
         }
     }
 
-    /// How this wall restricts sight right now: `None` when sight passes
-    /// (sight none, open door, zero length), else whether it is limited.
-    pub fn blocks_as(&self) -> Option<Blocking> {
-        let open = self.door != DoorKind::None && self.door_state == DoorState::Open;
+    /// Whether this wall is a door (or secret door) standing open.
+    pub fn is_open(&self) -> bool {
+        self.door != DoorKind::None && self.door_state == DoorState::Open
+    }
+
+    /// How this wall restricts `sense` when closed: `None` when the sense
+    /// always passes (restriction none, zero length), else whether it is
+    /// limited. Proximity and distance walls are `Normal` here; their
+    /// threshold is applied per source.
+    pub fn restricts(&self, sense: Sense) -> Option<Blocking> {
         let [x0, y0, x1, y1] = self.c;
-        if open || (x0 == x1 && y0 == y1) {
+        if x0 == x1 && y0 == y1 {
             return None;
         }
-        match self.sight {
+        match self.restriction(sense) {
             SightRestriction::None => None,
             SightRestriction::Limited => Some(Blocking::Limited),
             SightRestriction::Normal | SightRestriction::Proximity | SightRestriction::Distance => {
@@ -310,6 +388,31 @@ impl Wall {
             }
         }
     }
+
+    /// The wall's restriction type for `sense` (`light` falls back to `sight`).
+    pub fn restriction(&self, sense: Sense) -> SightRestriction {
+        match sense {
+            Sense::Sight => self.sight,
+            Sense::Light => self.light.unwrap_or(self.sight),
+        }
+    }
+
+    /// How this wall restricts sight right now: `None` when sight passes
+    /// (sight none, open door, zero length), else whether it is limited.
+    pub fn blocks_as(&self) -> Option<Blocking> {
+        if self.is_open() {
+            return None;
+        }
+        self.restricts(Sense::Sight)
+    }
+}
+
+/// What travels along a line: a sight line (walls' `sight`, thresholds
+/// `threshold.sight`) or light (walls' `light`, `threshold.light`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sense {
+    Sight,
+    Light,
 }
 
 /// How a wall that restricts sight counts on a sight line.
@@ -339,17 +442,185 @@ pub struct Token {
     /// Height in grid spaces, > 0 (default 1).
     #[serde(default = "one")]
     pub height: f64,
-    /// Elevation in scene distance units (default 0); matters only against
-    /// walls with a [`WallHeight`].
+    /// Elevation in scene distance units (default 0): the height of the
+    /// token's eye and of its body for sight lines (B5, see the module docs).
     #[serde(default)]
     pub elevation: f64,
+    /// Range in scene distance units within which this token, as an
+    /// observer, sees in darkness (darkvision, blindsight, a configured
+    /// attribute); 0 (the default) when it needs light. Read from the
+    /// export as pre-v10 `dimSight`, or v10+ `sight.range` when
+    /// `sight.visionMode` is `"darkvision"`; callers may set it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub darkvision: f64,
+    /// The light the token carries (a torch, a lantern), centred on the
+    /// token and moving with it; absent: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<TokenLight>,
+}
+
+/// A light carried by a token (v10+ `light` = `LightData`: `dim`,
+/// `bright`, `angle`, `negative`, `darkness`; 0.7 to v9 `dimLight`,
+/// `brightLight`, `lightAngle`, a negative radius making darkness), emitted
+/// from the token's centre at its elevation, turned with the token's
+/// `rotation`. It lights like an ambient [`Light`] with `walls: true`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TokenLight {
+    /// Dim radius, >= 0, scene distance units.
+    pub dim: f64,
+    /// Bright radius, >= 0, scene distance units.
+    pub bright: f64,
+    /// Emission angle in degrees, `0..=360` (default 360).
+    #[serde(default = "full_circle", skip_serializing_if = "is_full_circle")]
+    pub angle: f64,
+    /// The token's rotation, degrees (0 faces down the screen).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: f64,
+    /// A darkness source.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub darkness: bool,
+    /// Darkness levels at which it is on; absent: always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<DarknessRange>,
+}
+
+impl Token {
+    /// The light this token carries, as an ambient light at its centre
+    /// (id `None`), when it has one with a radius.
+    pub fn carried_light(&self, grid: &Grid) -> Option<Light> {
+        let light = self.light.as_ref()?;
+        if light.dim.max(light.bright) <= 0.0 {
+            return None;
+        }
+        Some(Light {
+            id: None,
+            x: self.x + self.width * grid.size / 2.0,
+            y: self.y + self.height * grid.size / 2.0,
+            dim: light.dim,
+            bright: light.bright,
+            darkness: light.darkness,
+            hidden: false,
+            elevation: self.elevation,
+            angle: light.angle,
+            rotation: light.rotation,
+            walls: true,
+            active: light.active,
+        })
+    }
 }
 
 fn one() -> f64 {
     1.0
 }
 
-/// An ambient light or darkness source, kept for later use (no effect on clear view yet).
+fn is_zero(value: &f64) -> bool {
+    *value == 0.0
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn full_circle() -> f64 {
+    360.0
+}
+
+fn is_full_circle(value: &f64) -> bool {
+    *value == 360.0
+}
+
+/// A range of scene darkness levels, `min..=max` within 0..=1: when a light
+/// is active (v9+ `config.darkness`, v8 `darknessThreshold` as `{min:
+/// threshold, max: 1}`), or when global illumination applies (v12+
+/// `environment.globalLight.darkness`, v9 to v11 `globalLightThreshold` as
+/// `{min: 0, max: threshold}`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DarknessRange {
+    pub min: f64,
+    pub max: f64,
+}
+
+impl DarknessRange {
+    /// Whether `level` lies in `min..=max`.
+    pub fn contains(&self, level: f64) -> bool {
+        self.min <= level && level <= self.max
+    }
+}
+
+/// A Levels hole: a drawing with `flags.levels.drawingMode` 1 ("Hole" in
+/// the Levels drawing config; 2 stair and 3 elevator are not holes), an
+/// area where the floors whose elevation lies in `bottom..=top` (its
+/// `rangeBottom`, `rangeTop`; missing: unbounded) are open, like a
+/// balcony's opening or the open sky around a building.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Hole {
+    /// The drawing's Foundry `_id`, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bottom: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<f64>,
+    /// The area, canvas pixels, turned as the drawing was.
+    pub shape: HoleShape,
+}
+
+/// The area of a [`Hole`]. JSON: `{"polygon": [[x, y], ...]}` or
+/// `{"ellipse": {"x", "y", "radiusX", "radiusY", "rotation"}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum HoleShape {
+    /// A polygon (a drawn rectangle, polygon or freehand shape), absolute
+    /// canvas points; inside by the even-odd rule, edges included.
+    Polygon(Vec<[f64; 2]>),
+    /// An ellipse: centre, radii (pixels), rotation (degrees clockwise).
+    Ellipse {
+        x: f64,
+        y: f64,
+        radius_x: f64,
+        radius_y: f64,
+        rotation: f64,
+    },
+}
+
+/// A Levels floor: a tile with `flags.levels.rangeBottom` (the Levels
+/// module by theripper93), a horizontal plane at `elevation` (that bottom,
+/// scene distance units) over the tile's rectangle (`x`, `y`, `width`,
+/// `height` in canvas pixels, turned by `rotation` degrees clockwise about
+/// its centre). B5: it blocks a line that crosses its plane inside the
+/// rectangle (see the module docs, "Height").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Floor {
+    /// The tile's Foundry `_id`, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    pub x: f64,
+    pub y: f64,
+    /// Pixels, >= 0.
+    pub width: f64,
+    /// Pixels, >= 0.
+    pub height: f64,
+    /// Degrees, clockwise on the canvas (default 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: f64,
+    /// The floor's elevation (`rangeBottom`), scene distance units.
+    pub elevation: f64,
+}
+
+/// An ambient light or darkness source (Foundry `AmbientLightData`); see
+/// the module docs, "Light and darkness", for what it lights.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Light {
@@ -358,7 +629,8 @@ pub struct Light {
     /// Origin, canvas pixels.
     pub x: f64,
     pub y: f64,
-    /// Dim radius, >= 0, as the export stores it (scene distance units per the 0.8+ docs).
+    /// Dim radius, >= 0, scene distance units (AmbientLightData v8: "in
+    /// distance units"; v9+ `config.dim`).
     pub dim: f64,
     /// Bright radius, >= 0, same unit as `dim`.
     pub bright: f64,
@@ -368,6 +640,24 @@ pub struct Light {
     /// Hidden lights are off.
     #[serde(default)]
     pub hidden: bool,
+    /// Elevation of the origin, scene distance units: v12+ `elevation`, else
+    /// the Levels `flags.levels.rangeBottom`, else 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub elevation: f64,
+    /// Emission angle in degrees, `0..=360` (`config.angle`, 0.8 `angle`;
+    /// default 360), centred on `rotation`.
+    #[serde(default = "full_circle", skip_serializing_if = "is_full_circle")]
+    pub angle: f64,
+    /// Degrees; 0 faces down the screen (+y), growing clockwise (Foundry's
+    /// token and light rotation).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: f64,
+    /// Whether walls constrain the light (`walls`, default true).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub walls: bool,
+    /// Darkness levels at which the light is on; absent: always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<DarknessRange>,
 }
 
 /// A scene normalized from any supported layout (`parseScene` returns it as JSON).
@@ -394,27 +684,41 @@ pub struct Scene {
     pub tokens: Vec<Token>,
     #[serde(default)]
     pub lights: Vec<Light>,
+    /// Levels floors (tiles with `flags.levels.rangeBottom`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub floors: Vec<Floor>,
+    /// Levels holes (drawings with `flags.levels.drawingMode` 1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<Hole>,
     /// Scene darkness level 0..=1 (`darkness`, v12+ `environment.darknessLevel`).
     #[serde(default)]
     pub darkness: f64,
     /// Global illumination (`globalLight`, v12+ `environment.globalLight.enabled`).
     #[serde(default)]
     pub global_light: bool,
+    /// Darkness levels at which global illumination applies (v9 to v11
+    /// `globalLightThreshold`, v12+ `environment.globalLight.darkness`);
+    /// absent: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global_light_darkness: Option<DarknessRange>,
 }
 
-/// The walls that decide one sight line, by index in [`Scene::walls`].
+/// The walls and floors that decide one sight line, by index in
+/// [`Scene::walls`] and [`Scene::floors`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SightLine {
     /// Normal walls (and closed doors) that block this line from this observer.
     pub blocking: Vec<usize>,
     /// Limited walls this line crosses and that count from this observer.
     pub limited: Vec<usize>,
+    /// Levels floors this line passes through.
+    pub floors: Vec<usize>,
 }
 
 impl SightLine {
-    /// Clear view: no blocking wall and fewer than two limited walls.
+    /// A sight line: no blocking wall or floor and fewer than two limited walls.
     pub fn clear(&self) -> bool {
-        self.blocking.is_empty() && self.limited.len() < 2
+        self.blocking.is_empty() && self.limited.len() < 2 && self.floors.is_empty()
     }
 }
 
@@ -430,6 +734,8 @@ pub struct ClearViewMatrix {
     /// Centre-to-centre distance in scene units (`grid.distance` per
     /// `grid.size` pixels), symmetric, diagonal 0.
     pub distance: Vec<Vec<f64>>,
+    /// `in_darkness[i]`: `ids[i]` stands in darkness (see [`Lighting`]).
+    pub in_darkness: Vec<bool>,
     /// The unit of `distance` (`grid.units`).
     pub units: String,
 }
@@ -496,27 +802,7 @@ impl Scene {
             ));
         }
         for (i, wall) in self.walls.iter().enumerate() {
-            if wall.c.iter().any(|v| !v.is_finite()) {
-                return Err(invalid(
-                    format!("walls[{i}].c"),
-                    "must hold 4 finite numbers [x0, y0, x1, y1]",
-                ));
-            }
-            if let Some(height) = wall.height {
-                for (name, bound) in [("bottom", height.bottom), ("top", height.top)] {
-                    if let Some(bound) = bound {
-                        finite(&format!("walls[{i}].height.{name}"), bound)?;
-                    }
-                }
-                if let (Some(bottom), Some(top)) = (height.bottom, height.top) {
-                    if bottom > top {
-                        return Err(invalid(
-                            format!("walls[{i}].height"),
-                            format!("bottom {bottom} is above top {top}"),
-                        ));
-                    }
-                }
-            }
+            validate_wall(wall, &format!("walls[{i}]"))?;
         }
         let mut seen = std::collections::BTreeSet::new();
         for (i, token) in self.tokens.iter().enumerate() {
@@ -529,10 +815,50 @@ impl Scene {
             }
         }
         for (i, light) in self.lights.iter().enumerate() {
-            finite(&format!("lights[{i}].x"), light.x)?;
-            finite(&format!("lights[{i}].y"), light.y)?;
-            non_negative(&format!("lights[{i}].dim"), light.dim)?;
-            non_negative(&format!("lights[{i}].bright"), light.bright)?;
+            validate_light(light, &format!("lights[{i}]"))?;
+        }
+        for (i, floor) in self.floors.iter().enumerate() {
+            let path = format!("floors[{i}]");
+            finite(&format!("{path}.x"), floor.x)?;
+            finite(&format!("{path}.y"), floor.y)?;
+            non_negative(&format!("{path}.width"), floor.width)?;
+            non_negative(&format!("{path}.height"), floor.height)?;
+            finite(&format!("{path}.rotation"), floor.rotation)?;
+            finite(&format!("{path}.elevation"), floor.elevation)?;
+        }
+        if let Some(range) = self.global_light_darkness {
+            validate_range("globalLightDarkness", range)?;
+        }
+        for (i, hole) in self.holes.iter().enumerate() {
+            let path = format!("holes[{i}]");
+            for (name, bound) in [("bottom", hole.bottom), ("top", hole.top)] {
+                if let Some(bound) = bound {
+                    finite(&format!("{path}.{name}"), bound)?;
+                }
+            }
+            match &hole.shape {
+                HoleShape::Polygon(points) => {
+                    if points.iter().flatten().any(|v| !v.is_finite()) {
+                        return Err(invalid(
+                            format!("{path}.shape"),
+                            "polygon points must be finite numbers",
+                        ));
+                    }
+                }
+                HoleShape::Ellipse {
+                    x,
+                    y,
+                    radius_x,
+                    radius_y,
+                    rotation,
+                } => {
+                    finite(&format!("{path}.shape.x"), *x)?;
+                    finite(&format!("{path}.shape.y"), *y)?;
+                    non_negative(&format!("{path}.shape.radiusX"), *radius_x)?;
+                    non_negative(&format!("{path}.shape.radiusY"), *radius_y)?;
+                    finite(&format!("{path}.shape.rotation"), *rotation)?;
+                }
+            }
         }
         Ok(())
     }
@@ -563,51 +889,48 @@ impl Scene {
     /// The walls that decide the sight line from `observer` to `target`
     /// (all of them, no early exit). Clear view is [`SightLine::clear`].
     pub fn sight_line(&self, observer: Point, target: Point) -> SightLine {
-        geometry::sight_line(&self.walls, observer, target)
+        geometry::sight_line(self, Sense::Sight, observer, target)
     }
 
-    /// Whether `observer` has clear view of `target` (see the module docs).
+    /// Whether `observer` has a sight line to `target` (walls and floors
+    /// only, no light; see the module docs).
     pub fn has_clear_view(&self, observer: Point, target: Point) -> bool {
         self.sight_line(observer, target).clear()
     }
 
     /// Builds the wall index used for many sight lines on this scene.
     pub fn sight_index(&self) -> SightIndex {
-        SightIndex::new(&self.walls)
+        SightIndex::new(self)
     }
 
-    /// Clear view and distance between every pair of `tokens` (centre to
-    /// centre). Pass `&scene.tokens` for the scene's own tokens. Ids are
-    /// not checked for uniqueness here; the JSON facade checks them.
+    /// Clear view (B5: sight line and no concealment by darkness) and
+    /// distance between every pair of `tokens` (centre to centre). Pass
+    /// `&scene.tokens` for the scene's own tokens. Ids are not checked for
+    /// uniqueness here; the JSON facade checks them. Builds its indexes for
+    /// this call; [`SceneSight`] keeps them between calls.
     pub fn clear_view_matrix(&self, tokens: &[Token]) -> ClearViewMatrix {
-        let centers: Vec<Point> = tokens.iter().map(|t| self.token_center(t)).collect();
-        let (low, high) = centers
+        let (low, high) = tokens
             .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), c| {
-                (low.min(c.elevation), high.max(c.elevation))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(low, high), t| {
+                (low.min(t.elevation), high.max(t.elevation))
             });
-        let index = SightIndex::for_elevations(&self.walls, low, high);
-        let n = tokens.len();
-        let mut clear_view = vec![vec![true; n]; n];
-        let mut distance = vec![vec![0.0; n]; n];
+        let index = SightIndex::build(self, Sense::Sight, low, high);
         let mut scratch = index.scratch();
-        for i in 0..n {
-            for j in i + 1..n {
-                let (forward, backward) =
-                    index.clear_both_ways(centers[i], centers[j], &mut scratch);
-                clear_view[i][j] = forward;
-                clear_view[j][i] = backward;
-                let d = self.distance(centers[i], centers[j]);
-                distance[i][j] = d;
-                distance[j][i] = d;
-            }
+        let lighting = self.lighting_of_all(tokens, &mut scratch);
+        sight::matrix(self, tokens, &index, &lighting, &mut scratch)
+    }
+
+    /// The lighting at each token's centre (one light index for the call,
+    /// none when the scene is lit everywhere).
+    fn lighting_of_all(&self, tokens: &[Token], scratch: &mut SightScratch) -> Vec<Lighting> {
+        if self.lit_everywhere() {
+            return vec![Lighting::everywhere(); tokens.len()];
         }
-        ClearViewMatrix {
-            ids: tokens.iter().map(|t| t.id.clone()).collect(),
-            clear_view,
-            distance,
-            units: self.grid.units.clone(),
-        }
+        let index = self.light_index();
+        tokens
+            .iter()
+            .map(|token| self.lighting(&index, self.token_center(token), scratch))
+            .collect()
     }
 }
 
@@ -617,7 +940,99 @@ pub(crate) fn validate_token(token: &Token, path: &str) -> Result<(), Error> {
     finite(&format!("{path}.y"), token.y)?;
     positive(&format!("{path}.width"), token.width)?;
     positive(&format!("{path}.height"), token.height)?;
-    finite(&format!("{path}.elevation"), token.elevation)
+    finite(&format!("{path}.elevation"), token.elevation)?;
+    non_negative(&format!("{path}.darkvision"), token.darkvision)?;
+    if let Some(light) = &token.light {
+        let path = format!("{path}.light");
+        non_negative(&format!("{path}.dim"), light.dim)?;
+        non_negative(&format!("{path}.bright"), light.bright)?;
+        finite(&format!("{path}.rotation"), light.rotation)?;
+        if !(0.0..=360.0).contains(&light.angle) {
+            return Err(invalid(
+                format!("{path}.angle"),
+                format!(
+                    "must be a number of degrees from 0 to 360, got {}",
+                    light.angle
+                ),
+            ));
+        }
+        if let Some(range) = light.active {
+            validate_range(&format!("{path}.active"), range)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks one wall's numbers; `path` prefixes field names (`walls[3]`).
+pub(crate) fn validate_wall(wall: &Wall, path: &str) -> Result<(), Error> {
+    if wall.c.iter().any(|v| !v.is_finite()) {
+        return Err(invalid(
+            format!("{path}.c"),
+            "must hold 4 finite numbers [x0, y0, x1, y1]",
+        ));
+    }
+    if let Some(threshold) = wall.threshold {
+        for (name, value) in [("sight", threshold.sight), ("light", threshold.light)] {
+            if let Some(value) = value {
+                non_negative(&format!("{path}.threshold.{name}"), value)?;
+            }
+        }
+    }
+    if let Some(height) = wall.height {
+        for (name, bound) in [("bottom", height.bottom), ("top", height.top)] {
+            if let Some(bound) = bound {
+                finite(&format!("{path}.height.{name}"), bound)?;
+            }
+        }
+        if let (Some(bottom), Some(top)) = (height.bottom, height.top) {
+            if bottom > top {
+                return Err(invalid(
+                    format!("{path}.height"),
+                    format!("bottom {bottom} is above top {top}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks one light's numbers; `path` prefixes field names (`lights[3]`).
+pub(crate) fn validate_light(light: &Light, path: &str) -> Result<(), Error> {
+    finite(&format!("{path}.x"), light.x)?;
+    finite(&format!("{path}.y"), light.y)?;
+    non_negative(&format!("{path}.dim"), light.dim)?;
+    non_negative(&format!("{path}.bright"), light.bright)?;
+    finite(&format!("{path}.elevation"), light.elevation)?;
+    finite(&format!("{path}.rotation"), light.rotation)?;
+    if !(0.0..=360.0).contains(&light.angle) {
+        return Err(invalid(
+            format!("{path}.angle"),
+            format!(
+                "must be a number of degrees from 0 to 360, got {}",
+                light.angle
+            ),
+        ));
+    }
+    if let Some(range) = light.active {
+        validate_range(&format!("{path}.active"), range)?;
+    }
+    Ok(())
+}
+
+fn validate_range(field: &str, range: DarknessRange) -> Result<(), Error> {
+    if !(0.0..=1.0).contains(&range.min)
+        || !(0.0..=1.0).contains(&range.max)
+        || range.min > range.max
+    {
+        return Err(invalid(
+            field,
+            format!(
+                "must be {{min, max}} with 0 <= min <= max <= 1, got {{min: {}, max: {}}}",
+                range.min, range.max
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn finite(field: &str, value: f64) -> Result<(), Error> {
@@ -700,12 +1115,17 @@ pub struct Placement {
     pub elevation: f64,
 }
 
-/// `clearView` query: `{"from": SightEnd, "to": SightEnd}`; `from` is the observer.
+/// `clearView` query: `{"from": SightEnd, "to": SightEnd, "darkvision"?:
+/// number}`; `from` is the observer. `darkvision` (scene units, >= 0) is
+/// how far the observer sees in darkness; absent: the observer token's
+/// `darkvision` when `from` is a `tokenId`, else 0.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClearViewQuery {
     pub from: SightEnd,
     pub to: SightEnd,
+    #[serde(default)]
+    pub darkvision: Option<f64>,
 }
 
 /// A wall named in a [`ClearViewAnswer`]: its index in the normalized
@@ -722,8 +1142,15 @@ pub struct WallRef {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClearViewAnswer {
-    /// The observer (`from`) has clear view of the target (`to`).
+    /// The observer (`from`) has clear view of the target (`to`) (B5): a
+    /// sight line and no concealment by darkness.
     pub clear_view: bool,
+    /// No wall or floor blocks the line (light aside).
+    pub sight_line: bool,
+    /// The lighting at the target.
+    pub target_lighting: Lighting,
+    /// The observer's range of sight in darkness used, scene units.
+    pub darkvision: f64,
     /// The sight line's two ends, canvas pixels.
     pub from: Point,
     pub to: Point,
@@ -735,6 +1162,10 @@ pub struct ClearViewAnswer {
     pub blocking_walls: Vec<WallRef>,
     /// Limited walls crossed (blocking when there are two or more).
     pub limited_walls: Vec<WallRef>,
+    /// Levels floors the line passes through (`index` in the normalized
+    /// scene's `floors`, `id` the tile's).
+    #[serde(default)]
+    pub blocking_floors: Vec<WallRef>,
 }
 
 impl Scene {
@@ -760,6 +1191,8 @@ impl Scene {
                     width: token.width,
                     height: token.height,
                     elevation: token.elevation,
+                    darkvision: 0.0,
+                    light: None,
                 };
                 validate_token(&token, &format!("{field}.token")).map_err(as_input)?;
                 Ok(self.token_center(&token))
@@ -767,11 +1200,22 @@ impl Scene {
         }
     }
 
-    /// Answers a `clearView` query (see [`ClearViewQuery`]).
+    /// Answers a `clearView` query (see [`ClearViewQuery`]) through a
+    /// [`SceneSight`] built for this one query (a copy of the scene); keep
+    /// a [`SceneSight`] to ask many.
     pub fn answer(&self, query: &ClearViewQuery) -> Result<ClearViewAnswer, Error> {
-        let from = self.resolve(&query.from, "query.from")?;
-        let to = self.resolve(&query.to, "query.to")?;
-        let line = self.sight_line(from, to);
+        SceneSight::new(self.clone()).answer(query)
+    }
+
+    /// The answer for a sight line already decided.
+    pub(crate) fn answer_with(
+        &self,
+        from: Point,
+        to: Point,
+        line: &SightLine,
+        target_lighting: Lighting,
+        darkvision: f64,
+    ) -> ClearViewAnswer {
         let refs = |indices: &[usize]| {
             indices
                 .iter()
@@ -781,15 +1225,27 @@ impl Scene {
                 })
                 .collect()
         };
-        Ok(ClearViewAnswer {
-            clear_view: line.clear(),
+        let distance = self.distance(from, to);
+        ClearViewAnswer {
+            clear_view: line.clear() && !light::concealed(&target_lighting, distance, darkvision),
+            sight_line: line.clear(),
+            target_lighting,
+            darkvision,
             from,
             to,
-            distance: self.distance(from, to),
+            distance,
             units: self.grid.units.clone(),
             blocking_walls: refs(&line.blocking),
             limited_walls: refs(&line.limited),
-        })
+            blocking_floors: line
+                .floors
+                .iter()
+                .map(|&index| WallRef {
+                    index,
+                    id: self.floors[index].id.clone(),
+                })
+                .collect(),
+        }
     }
 }
 

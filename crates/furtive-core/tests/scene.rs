@@ -11,7 +11,8 @@ use std::path::PathBuf;
 
 use furtive_core::api;
 use furtive_core::scene::{
-    DoorKind, DoorState, Point, Scene, SceneLayout, SightRestriction, Token, Wall, WallDirection,
+    DoorKind, DoorState, LitBy, Point, Scene, SceneLayout, SceneSight, SightRestriction, Token,
+    Wall, WallDirection,
 };
 use furtive_core::Error;
 use proptest::prelude::*;
@@ -33,10 +34,12 @@ fn fixture(name: &str) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// A v10-layout scene (grid 100 px = 5 ft) with these walls.
+/// A v10-layout scene (grid 100 px = 5 ft) with these walls, in broad
+/// daylight (global illumination on), so that only walls decide.
 fn scene(walls: Value) -> Scene {
     Scene::from_value(json!({
         "grid": {"size": 100, "distance": 5, "units": "ft", "type": 1},
+        "globalLight": true,
         "walls": walls,
     }))
     .unwrap()
@@ -129,16 +132,50 @@ fn a_limited_wall_and_a_sight_none_wall_do_not_block() {
     assert_eq!(both_ways(&scene, WEST, EAST), (true, true));
 }
 
+/// A proximity wall (sight 30) as issue 12 tried it: grid 100 px = 5 ft,
+/// `threshold.sight` 10 ft. Foundry's `WallThresholdData.sight` is the
+/// "minimum distance from a vision source for which this wall blocks
+/// vision", and `WALL_SENSE_TYPES.PROXIMITY` "senses bypass the wall within
+/// a certain proximity threshold". Expected: from (400, 500), 5 ft from the
+/// wall (< 10 ft), the wall does not block: clear view. From (900, 500),
+/// 20 ft away (>= 10 ft), it blocks.
 #[test]
-fn proximity_and_distance_walls_block_like_normal_walls() {
-    for code in [30, 40] {
-        let scene = scene(json!([{"c": SPLIT, "sight": code}]));
-        assert_eq!(
-            both_ways(&scene, WEST, EAST),
-            (false, false),
-            "sight {code}"
-        );
-    }
+fn b5_a_proximity_wall_blocks_only_sources_at_or_beyond_its_threshold() {
+    let scene = scene(json!([{"c": [500, 0, 500, 1000], "sight": 30, "threshold": {"sight": 10}}]));
+    assert_eq!(
+        both_ways(&scene, (400.0, 500.0), (900.0, 500.0)),
+        (true, false)
+    );
+    // Exactly at the threshold (10 ft = 200 px): "minimum distance ... for
+    // which this wall blocks" includes it.
+    assert_eq!(
+        both_ways(&scene, (300.0, 500.0), (900.0, 500.0)),
+        (false, false)
+    );
+}
+
+/// A distance wall (sight 40, "reverse proximity"): `WALL_SENSE_TYPES.
+/// DISTANCE` "senses bypass the wall outside a certain proximity
+/// threshold". Expected, the mirror of the proximity case: from (400, 500),
+/// 5 ft away, it blocks; from (900, 500), 20 ft away, clear view.
+#[test]
+fn b5_a_distance_wall_blocks_only_sources_closer_than_its_threshold() {
+    let scene = scene(json!([{"c": [500, 0, 500, 1000], "sight": 40, "threshold": {"sight": 10}}]));
+    assert_eq!(
+        both_ways(&scene, (400.0, 500.0), (900.0, 500.0)),
+        (false, true)
+    );
+}
+
+/// Without a threshold (missing or `null`: 0 ft), every source is at or
+/// beyond it. Expected: a proximity wall blocks like a normal wall, a
+/// distance wall never blocks.
+#[test]
+fn b5_threshold_walls_without_a_threshold() {
+    let proximity = scene(json!([{"c": SPLIT, "sight": 30}]));
+    assert_eq!(both_ways(&proximity, WEST, EAST), (false, false));
+    let distance = scene(json!([{"c": SPLIT, "sight": 40, "threshold": {"sight": null}}]));
+    assert_eq!(both_ways(&distance, WEST, EAST), (true, true));
 }
 
 #[test]
@@ -255,6 +292,8 @@ fn token(id: &str, x: f64, y: f64) -> Token {
         width: 1.0,
         height: 1.0,
         elevation: 0.0,
+        darkvision: 0.0,
+        light: None,
     }
 }
 
@@ -471,6 +510,209 @@ fn wall_height_flags_limit_a_wall_to_its_elevations() {
     }]));
     assert!(!unbounded_top.has_clear_view(p(0.0, 100.0).at(500.0), p(200.0, 100.0).at(500.0)));
     assert!(unbounded_top.has_clear_view(p(0.0, 100.0), p(200.0, 100.0)));
+}
+
+/// Issue 12's low wall: grid 100 px = 5 ft, a wall 0-5 ft high, an
+/// observer on the ground (elevation 0) and a target at elevation 30 ft,
+/// 40 ft (800 px) apart. B5: "the sight line is tested in three dimensions
+/// ... a line passing above a low wall is clear". With the wall half way,
+/// the line is at 0 + 0.5 * 30 = 15 ft where it crosses the wall, above its
+/// top (5 ft). Expected: clear view both ways.
+#[test]
+fn b5_a_sight_line_passing_above_a_low_wall_is_clear() {
+    let low = |x: f64| {
+        scene(json!([{"c": [x, 0, x, 1000], "flags": {"wall-height": {"bottom": 0, "top": 5}}}]))
+    };
+    let ground = p(0.0, 500.0);
+    let high = p(800.0, 500.0).at(30.0);
+    let scene = low(400.0);
+    assert!(scene.has_clear_view(ground, high));
+    assert!(scene.has_clear_view(high, ground));
+    let index = scene.sight_index();
+    assert_eq!(
+        index.clear_both_ways(ground, high, &mut index.scratch()),
+        (true, true)
+    );
+    // The same wall 50 px from the observer: the line is at 30 * 50 / 800
+    // = 1.875 ft there, below the top: blocked both ways.
+    let near = low(50.0);
+    assert!(!near.has_clear_view(ground, high));
+    assert!(!near.has_clear_view(high, ground));
+    // The matrix (indexed path) says the same for tokens.
+    let mut observer = token("observer", -50.0, 450.0);
+    let mut target = token("target", 750.0, 450.0);
+    target.elevation = 30.0;
+    let matrix = scene.clear_view_matrix(&[observer.clone(), target.clone()]);
+    assert_eq!(matrix.clear_view, vec![vec![true, true], vec![true, true]]);
+    observer.elevation = 0.0;
+    target.elevation = 0.0;
+    let flat = scene.clear_view_matrix(&[observer, target]);
+    assert_eq!(flat.clear_view, vec![vec![true, false], vec![false, true]]);
+}
+
+/// B5 at the exact top: the line's elevation where it crosses the wall is
+/// `z(s) = z0 + s (z1 - z0)`, `s` the crossing's parameter along the line,
+/// and the wall counts when `bottom <= z(s) <= top`. Expected: observer at
+/// 0 ft, target at 10 ft, wall half way, so `z = 5` exactly: a wall 0-5
+/// blocks (the top is included), a wall whose top is 4.999999 does not, and
+/// a wall from 5.000001 up does not.
+#[test]
+fn b5_the_line_elevation_at_the_crossing_is_compared_exactly() {
+    let with = |bottom: Value, top: Value| {
+        scene(json!([{"c": SPLIT, "flags": {"wall-height": {"bottom": bottom, "top": top}}}]))
+    };
+    let (o, t) = (p(0.0, 100.0), p(200.0, 100.0).at(10.0));
+    assert!(!with(json!(0), json!(5)).has_clear_view(o, t));
+    assert!(with(json!(0), json!(4.999999)).has_clear_view(o, t));
+    assert!(with(json!(5.000001), json!(null)).has_clear_view(o, t));
+    assert!(!with(json!(5), json!(null)).has_clear_view(t, o));
+}
+
+/// Wall Height before 4.0 stored `flags.wallHeight = {wallHeightBottom,
+/// wallHeightTop}`. Expected: read as the same bounds, with the same
+/// answers as the 4.0 flags (issue 12's low wall: clear over it, blocked
+/// along the ground).
+#[test]
+fn b5_wall_height_flags_written_before_4_0_are_read() {
+    let scene = scene(json!([{"c": [400, 0, 400, 1000],
+        "flags": {"wallHeight": {"wallHeightBottom": 0, "wallHeightTop": 5}}}]));
+    let height = scene.walls[0].height.unwrap();
+    assert_eq!((height.bottom, height.top), (Some(0.0), Some(5.0)));
+    assert!(scene.has_clear_view(p(0.0, 500.0), p(800.0, 500.0).at(30.0)));
+    assert!(!scene.has_clear_view(p(0.0, 500.0), p(800.0, 500.0)));
+}
+
+/// Nort Gate stores its floors as the Levels module does: four full-map
+/// tiles with `flags.levels.rangeBottom` 10, 20, 30 and 40 (its
+/// `flags.levels.sceneLevels` is the Levels UI's list of levels, with no
+/// area: not a floor), and one Levels hole (a polygon drawing with
+/// `drawingMode` 1, range 0-600) covering everything outside the building.
+/// B5: "floors of a multi-level map (Levels) block between levels". At
+/// (1350, 950), a room inside the building walled on the ground floor
+/// (walls 0-9 ft) and on the second floor (10-19 ft), one token at 0 ft and
+/// one 15 ft above it. Expected: the line crosses the floor at 10 ft inside
+/// its tile and outside the hole: blocked both ways (today clear). Two
+/// tokens at 10 and 15 ft, both on the second floor: clear. At 0 and 9 ft:
+/// clear.
+#[test]
+fn b5_a_levels_floor_blocks_between_floors_on_nort_gate() {
+    let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
+    let floors: Vec<_> = scene.floors.iter().map(|f| f.elevation).collect();
+    assert_eq!(floors, vec![10.0, 20.0, 30.0, 40.0]);
+    let ground = p(1350.0, 950.0);
+    let above = ground.at(15.0);
+    let line = scene.sight_line(ground, above);
+    assert_eq!(line.floors, vec![0]);
+    assert!(!scene.has_clear_view(ground, above));
+    assert!(!scene.has_clear_view(above, ground));
+    assert!(scene.has_clear_view(ground.at(10.0), above));
+    assert!(scene.has_clear_view(ground, ground.at(9.0)));
+    let mut low = token("low", 1300.0, 900.0);
+    let mut high = token("high", 1300.0, 900.0);
+    high.elevation = 15.0;
+    let matrix = scene.clear_view_matrix(&[low.clone(), high.clone()]);
+    assert_eq!(
+        matrix.clear_view,
+        vec![vec![true, false], vec![false, true]]
+    );
+    // The JSON answer names the floor tile.
+    let answer = api::clear_view(
+        fixture("scene-ocd-nort-gate.json"),
+        json!({"from": {"x": 1350, "y": 950}, "to": {"x": 1350, "y": 950, "elevation": 15}}),
+    )
+    .unwrap();
+    assert_eq!(answer["clearView"], json!(false));
+    assert_eq!(
+        answer["blockingFloors"],
+        json!([{"index": 0, "id": "g3ZzeJIws14dxwRe"}])
+    );
+    low.elevation = 12.0;
+    high.x += 100.0;
+    let same_floor = scene.clear_view_matrix(&[low, high]);
+    assert_eq!(same_floor.clear_view[0][1], same_floor.clear_view[1][0]);
+}
+
+/// Outside Nort Gate's building the Levels hole opens every floor (the
+/// open sky): at (250, 250), tokens at 0 and 15 ft. Expected: clear both
+/// ways; inside the building at (1250, 2350), blocked.
+#[test]
+fn b5_a_levels_hole_opens_the_floors_outside_the_building_on_nort_gate() {
+    let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
+    assert_eq!(scene.holes.len(), 1);
+    assert_eq!(scene.holes[0].id.as_deref(), Some("rOLSG4eE3EIKALgA"));
+    let outside = p(250.0, 250.0);
+    assert!(scene.has_clear_view(outside, outside.at(15.0)));
+    assert!(scene.has_clear_view(outside.at(15.0), outside));
+    let inside = p(1250.0, 2350.0);
+    assert!(!scene.has_clear_view(inside, inside.at(15.0)));
+    // A slanted line from (0, 1000) at 0 ft to (1000, 1000) at 25 ft meets
+    // 10 ft at x = 400, outside the building (open), and 20 ft at x = 800,
+    // inside it: blocked by the floor at 20 ft only.
+    let line = scene.sight_line(p(0.0, 1000.0), p(1000.0, 1000.0).at(25.0));
+    assert_eq!(line.floors, vec![1]);
+}
+
+/// A Levels hole opens a floor where the line meets it, for the floors in
+/// the hole's range; a tile with Levels' "Allow Sight" (`noCollision`) is
+/// no floor. A full-map floor at 10 ft with a 200 x 200 px rectangular hole
+/// (v10 `shape`) at (400..600, 400..600), range 0-15. Expected: a vertical
+/// line at (500, 500) from 0 to 15 ft clear; at (300, 300) blocked; with the
+/// hole's range 12-20 (not the floor's 10 ft) blocked; a slanted line from
+/// (300, 500) at 0 ft to (700, 500) at 20 ft meets 10 ft at x = 500: clear.
+#[test]
+fn b5_a_levels_hole_opens_the_floor_in_its_range() {
+    let with = |bottom: f64, top: f64, no_collision: bool| {
+        Scene::from_value(json!({
+            "grid": {"size": 100, "distance": 5},
+            "walls": [],
+            "tiles": [{"x": 0, "y": 0, "width": 1000, "height": 1000,
+                       "flags": {"levels": {"rangeBottom": 10, "rangeTop": 19, "noCollision": no_collision}}}],
+            "drawings": [{"_id": "hole", "x": 400, "y": 400, "shape": {"type": "r", "width": 200, "height": 200},
+                          "flags": {"levels": {"drawingMode": 1, "rangeBottom": bottom, "rangeTop": top}}},
+                         {"x": 0, "y": 0, "shape": {"type": "r", "width": 1000, "height": 1000},
+                          "flags": {"levels": {"drawingMode": 2, "rangeBottom": 0, "rangeTop": 9}}}],
+        }))
+        .unwrap()
+    };
+    let scene = with(0.0, 15.0, false);
+    assert_eq!(scene.holes.len(), 1, "a stair (mode 2) is no hole");
+    assert!(scene.has_clear_view(p(500.0, 500.0), p(500.0, 500.0).at(15.0)));
+    assert!(!scene.has_clear_view(p(300.0, 300.0), p(300.0, 300.0).at(15.0)));
+    assert!(!with(12.0, 20.0, false).has_clear_view(p(500.0, 500.0), p(500.0, 500.0).at(15.0)));
+    assert!(scene.has_clear_view(p(300.0, 500.0), p(700.0, 500.0).at(20.0)));
+    // The hole's edge belongs to it: x = 600 exactly.
+    assert!(scene.has_clear_view(p(400.0, 500.0), p(800.0, 500.0).at(20.0)));
+    assert!(!scene.has_clear_view(p(410.0, 500.0), p(810.0, 500.0).at(20.0)));
+    assert!(with(12.0, 20.0, true).floors.is_empty());
+}
+
+/// A floor blocks only where the line meets its plane inside the tile.
+/// Expected: a 100 x 100 px tile at 10 ft under the middle of a line from
+/// (0, 0) at 0 ft to (400, 0) at 20 ft (which meets 10 ft at x = 200):
+/// blocked when the tile spans x 150..250, clear when it spans 250..350,
+/// blocked on its edge (x 200..300, the edge is part of the tile), and
+/// turned 90° about its centre a 400 x 20 tile still covers x = 200.
+#[test]
+fn b5_a_floor_blocks_only_inside_its_tile() {
+    let with = |x: f64, width: f64, height: f64, rotation: f64| {
+        Scene::from_value(json!({
+            "grid": {"size": 100, "distance": 5},
+            "walls": [],
+            "tiles": [{"x": x, "y": -height / 2.0, "width": width, "height": height,
+                       "rotation": rotation, "flags": {"levels": {"rangeBottom": 10, "rangeTop": 19}}}],
+        }))
+        .unwrap()
+    };
+    let (o, t) = (p(0.0, 0.0), p(400.0, 0.0).at(20.0));
+    assert!(!with(150.0, 100.0, 100.0, 0.0).has_clear_view(o, t));
+    assert!(with(250.0, 100.0, 100.0, 0.0).has_clear_view(o, t));
+    assert!(!with(200.0, 100.0, 100.0, 0.0).has_clear_view(t, o));
+    // 400 x 20 centred on x = 200, turned 90°: 20 x 400, still over x = 200.
+    assert!(!with(0.0, 400.0, 20.0, 90.0).has_clear_view(o, t));
+    // Centred on x = 300 and turned 90°: spans x 290..310, misses x = 200.
+    assert!(with(100.0, 400.0, 20.0, 90.0).has_clear_view(o, t));
+    // Turned 45°: the 400 x 20 strip centred on (200, 0) still covers its centre.
+    assert!(!with(0.0, 400.0, 20.0, 45.0).has_clear_view(o, t));
 }
 
 // --------------------------------------------------------------- parsing
@@ -828,8 +1070,9 @@ fn non_finite_numbers_in_a_scene_built_in_rust_are_refused() {
     );
 }
 
-/// Sight codes for generated walls: limited twice as likely, to get pairs.
-const SIGHT_CODES: [u8; 4] = [0, 10, 20, 10];
+/// Sight codes for generated walls: limited twice as likely, to get pairs;
+/// proximity and distance walls get random thresholds.
+const SIGHT_CODES: [u8; 6] = [0, 10, 20, 10, 30, 40];
 
 fn arbitrary_json() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -859,6 +1102,34 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
                     Just("flags".to_owned()),
                     Just("wall-height".to_owned()),
                     Just("config".to_owned()),
+                    prop::sample::select(vec![
+                        "wallHeight",
+                        "wallHeightTop",
+                        "threshold",
+                        "light",
+                        "levels",
+                        "rangeBottom",
+                        "width",
+                        "height",
+                        "rotation",
+                        "angle",
+                        "dim",
+                        "negative",
+                        "darkness",
+                        "wallId",
+                        "tokenId",
+                        "lightId",
+                        "state",
+                        "hidden",
+                        "darkvision",
+                        "elevation",
+                        "wall",
+                        "token",
+                        "walls",
+                        "darknessThreshold",
+                        "dimSight",
+                    ])
+                    .prop_map(str::to_owned),
                 ],
                 inner,
                 0..5,
@@ -869,6 +1140,87 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
+    /// Updates through a [`SceneSight`] answer like a handle built fresh
+    /// from the updated scene: door toggles, token moves, walls added and
+    /// removed, lights toggled and moved, the darkness level.
+    #[test]
+    fn handle_updates_match_a_fresh_handle(
+        steps in prop::collection::vec((0u8..7, 0i32..9, 0i32..9, 0u8..4), 1..12),
+    ) {
+        let scene = Scene::from_value(json!({
+            "grid": {"size": 100, "distance": 5, "units": "ft"},
+            "darkness": 0.6, "globalLight": true, "globalLightThreshold": 0.5,
+            "walls": [
+                {"_id": "d0", "c": [200, 0, 200, 400], "door": 1},
+                {"_id": "d1", "c": [0, 200, 400, 200], "door": 2, "ds": 1, "sight": 10},
+                {"_id": "w0", "c": [100, 100, 300, 300], "light": 0},
+                {"_id": "w1", "c": [0, 300, 400, 0], "flags": {"wall-height": {"bottom": 5, "top": 12}}},
+            ],
+            "tiles": [{"x": 150, "y": 0, "width": 200, "height": 400, "flags": {"levels": {"rangeBottom": 10}}}],
+            "lights": [{"_id": "l0", "x": 100, "y": 100, "config": {"dim": 10}},
+                       {"_id": "l1", "x": 300, "y": 300, "config": {"dim": 5, "negative": true}}],
+            "tokens": [
+                {"_id": "t0", "x": 0, "y": 0, "light": {"dim": 5}},
+                {"_id": "t1", "x": 300, "y": 300, "darkvision": 10},
+                {"_id": "t2", "x": 300, "y": 0}, {"_id": "t3", "x": 0, "y": 300, "elevation": 10},
+            ],
+        }))
+        .unwrap();
+        let mut sight = SceneSight::new(scene);
+        let mut added = 0;
+        for &(kind, x, y, which) in &steps {
+            let (x, y) = (f64::from(x) * 50.0, f64::from(y) * 50.0);
+            let update = match kind {
+                0 => json!({"type": "door", "wallId": format!("d{}", which % 2), "state": which % 3}),
+                1 => json!({"type": "tokenMoved", "tokenId": format!("t{which}"), "x": x, "y": y,
+                            "elevation": f64::from(y as i32 % 4) * 5.0}),
+                2 => {
+                    added += 1;
+                    json!({"type": "wall", "wall": {"_id": format!("n{added}"), "c": [x, y, y, x], "sight": 20}})
+                }
+                3 => json!({"type": "wallRemoved", "wallId": "w0"}),
+                4 => json!({"type": "lightHidden", "lightId": format!("l{}", which % 2), "hidden": which >= 2}),
+                5 => json!({"type": "light", "light": {"_id": "l0", "x": x, "y": y, "config": {"dim": 10}}}),
+                _ => json!({"type": "darkness", "darkness": f64::from(which) / 4.0}),
+            };
+            // Removing w0 twice is refused; either way the handle stays consistent.
+            let _ = sight.update_json(update);
+            let matrix = sight.clear_view_matrix();
+            let mut fresh = SceneSight::new(sight.scene().clone());
+            prop_assert_eq!(&matrix, &fresh.clear_view_matrix());
+            prop_assert_eq!(sight.clear_view_from("t1").unwrap().clear_view, matrix.clear_view[1].clone());
+            // A point query between two tokens' elevations, on the index as it stands.
+            let answer = sight.answer(&serde_json::from_value(json!({
+                "from": {"tokenId": "t0"}, "to": {"x": x, "y": y, "elevation": f64::from(which % 3) * 5.0}}))
+                .unwrap()).unwrap();
+            let expected = SceneSight::new(sight.scene().clone()).answer(&serde_json::from_value(json!({
+                "from": {"tokenId": "t0"}, "to": {"x": x, "y": y, "elevation": f64::from(which % 3) * 5.0}}))
+                .unwrap()).unwrap();
+            prop_assert_eq!(answer, expected);
+
+        }
+    }
+
+    /// Whatever an update holds, the handle answers Ok or an error; it never panics.
+    #[test]
+    fn handle_updates_never_panic(update in arbitrary_json(), kind in 0usize..12) {
+        let kinds = ["door", "wall", "wallRemoved", "token", "tokenMoved", "tokenRemoved",
+                     "darkvision", "light", "lightRemoved", "lightHidden", "darkness", "other"];
+        let mut sight = SceneSight::new(lit_scene(json!({"tokens": [one_token("a", 0.0, 0.0, 0.0)]})));
+        let mut value = json!({"type": kinds[kind]});
+        if let Value::Object(fields) = &update {
+            for (key, field) in fields {
+                value[key] = field.clone();
+            }
+        }
+        for candidate in [update, value] {
+            if let Err(error) = sight.update_json(candidate) {
+                prop_assert!(matches!(error.code(), "invalid_input" | "unknown_token"), "{error}");
+            }
+            let _ = sight.clear_view_matrix();
+        }
+    }
+
     /// Whatever the scene JSON holds, parsing answers Ok or an error; it never panics.
     #[test]
     fn scene_parsing_never_panics(
@@ -876,8 +1228,11 @@ proptest! {
         walls in prop::collection::vec(arbitrary_json(), 0..4),
         tokens in prop::collection::vec(arbitrary_json(), 0..3),
         lights in prop::collection::vec(arbitrary_json(), 0..3),
+        tiles in prop::collection::vec(arbitrary_json(), 0..3),
+        drawings in prop::collection::vec(arbitrary_json(), 0..3),
     ) {
-        let value = json!({"grid": grid, "walls": walls, "tokens": tokens, "lights": lights});
+        let value = json!({"grid": grid, "walls": walls, "tokens": tokens, "lights": lights,
+                           "tiles": tiles, "drawings": drawings});
         if let Err(error) = Scene::from_value(value) {
             prop_assert!(matches!(error.code(), "invalid_scene" | "duplicate_token"), "{error}");
         }
@@ -888,10 +1243,11 @@ proptest! {
     #[test]
     fn the_indexed_matrix_matches_brute_force(
         walls in prop::collection::vec(
-            ((0i32..9, 0i32..9, 0i32..9, 0i32..9), 0usize..4, 0u8..3, 0u8..3, 0u8..3),
+            ((0i32..9, 0i32..9, 0i32..9, 0i32..9), 0usize..6, 0u8..3, 0u8..3, 0u8..3),
             0..14,
         ),
         points in prop::collection::vec((0i32..17, 0i32..17, 0u8..3), 2..7),
+        tiles in prop::collection::vec((0i32..9, 0i32..9, 0i32..9, 0i32..9, 0u8..3), 0..3),
     ) {
         let walls: Vec<Value> = walls
             .iter()
@@ -903,15 +1259,47 @@ proptest! {
                     "ds": u8::from(door == 1),
                     "dir": dir,
                 });
-                // Floor 0: no height; floors 1 and 2: Wall Height 0..9 and 10..19.
+                // Floor 0: no height; floors 1 and 2: Wall Height 0..9 and
+                // 10..19, or 0..5 and 3..25 (lines pass above and below).
                 if floor > 0 {
-                    let bottom = (floor - 1) * 10;
-                    wall["flags"] = json!({"wall-height": {"bottom": bottom, "top": bottom + 9}});
+                    let (bottom, top) = match (floor, x0 % 2) {
+                        (1, 0) => (0, 9),
+                        (_, 0) => (10, 19),
+                        (1, _) => (0, 5),
+                        _ => (3, 25),
+                    };
+                    wall["flags"] = json!({"wall-height": {"bottom": bottom, "top": top}});
                 }
+                // Proximity and distance walls get a threshold of 0, 5 or 10 ft.
+                wall["threshold"] = json!({"sight": (y1 % 3) * 5});
                 wall
             })
             .collect();
-        let scene = scene(Value::from(walls));
+        // A Levels hole: a triangle over part of the map, for floors at 5 ft.
+        let holes: Vec<Value> = tiles
+            .iter()
+            .take(1)
+            .map(|&(x, y, w, h, _)| json!({
+                "x": 0, "y": 0, "shape": {"type": "p", "points": [x * 50, y * 50, w * 50, h * 50, x * 50, h * 50]},
+                "flags": {"levels": {"drawingMode": 1, "rangeBottom": 0, "rangeTop": 5}},
+            }))
+            .collect();
+        // Levels floors at 5 or 10 ft (tokens stand at 0, 10 and 20).
+        let tiles: Vec<Value> = tiles
+            .iter()
+            .map(|&(x, y, w, h, level)| json!({
+                "x": x * 50 - 50, "y": y * 50 - 50, "width": w * 50, "height": h * 50,
+                "flags": {"levels": {"rangeBottom": 5 + 5 * i32::from(level % 2), "rangeTop": 30}},
+            }))
+            .collect();
+        let scene = Scene::from_value(json!({
+            "grid": {"size": 100, "distance": 5, "units": "ft"},
+            "globalLight": true,
+            "walls": walls,
+            "tiles": tiles,
+            "drawings": holes,
+        }))
+        .unwrap();
         // Token centres land on multiples of 25 px, half of them on wall
         // lines, at elevations 0, 10 or 20.
         let tokens: Vec<Token> = points
@@ -962,9 +1350,13 @@ fn clear_view_answers_with_the_deciding_walls() {
 fn clear_view_takes_token_placements() {
     // A 1x1 placement at (1472, 2086) has its centre at (1536, 2150), inside
     // the limited-wall ring; only the ring's wall 358 lies between.
+    // The cave is dark (darkness 1, no global light) and no light reaches
+    // Beiro: the placement sees Beiro only with darkvision reaching the
+    // 22.6 ft between them (B5).
     let answer = api::clear_view(
         warning_sign(),
-        json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"}}),
+        json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"},
+               "darkvision": 60}),
     )
     .unwrap();
     assert_eq!(
@@ -972,6 +1364,20 @@ fn clear_view_takes_token_placements() {
         json!({"x": 1088.0, "y": 1984.0, "elevation": 0.0})
     );
     assert_eq!(answer["clearView"], true);
+    assert_eq!(answer["sightLine"], true);
+    assert_eq!(
+        answer["targetLighting"],
+        json!({"dark": true, "by": "noLight"})
+    );
+    let without = api::clear_view(
+        warning_sign(),
+        json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"}}),
+    )
+    .unwrap();
+    assert_eq!(
+        (without["clearView"].clone(), without["sightLine"].clone()),
+        (json!(false), json!(true))
+    );
     assert_eq!(
         answer["limitedWalls"],
         json!([{"index": 358, "id": "gkjnl5lUmwIUqsYO"}])
@@ -1041,7 +1447,8 @@ fn clear_view_matrix_uses_the_scene_tokens_when_none_are_given() {
     let matrix = api::clear_view_matrix(warning_sign(), Value::Null).unwrap();
     assert_eq!(
         matrix,
-        json!({"ids": ["cal7lKu9XSoa4Giw"], "clearView": [[true]], "distance": [[0.0]], "units": "ft"})
+        json!({"ids": ["cal7lKu9XSoa4Giw"], "clearView": [[true]], "distance": [[0.0]],
+               "inDarkness": [true], "units": "ft"})
     );
 }
 
@@ -1050,15 +1457,17 @@ fn clear_view_matrix_takes_placements() {
     // Beiro's square, a square 2 grid spaces east of it (centre (1344, 1984),
     // open cave floor), and a 2x2 token whose centre (1536, 2150) is inside
     // the limited ring: Beiro and the east token each cross one ring wall.
+    // The cave is dark: with 60 ft of darkvision each, they see each other.
     let matrix = api::clear_view_matrix(
         warning_sign(),
         json!([
-            {"id": "beiro", "x": 1024, "y": 1920},
-            {"id": "east", "x": 1280, "y": 1920, "elevation": 0},
-            {"id": "ring", "x": 1408, "y": 2022, "width": 2, "height": 2},
+            {"id": "beiro", "x": 1024, "y": 1920, "darkvision": 60},
+            {"id": "east", "x": 1280, "y": 1920, "elevation": 0, "darkvision": 60},
+            {"id": "ring", "x": 1408, "y": 2022, "width": 2, "height": 2, "darkvision": 60},
         ]),
     )
     .unwrap();
+    assert_eq!(matrix["inDarkness"], json!([true, true, true]));
     assert_eq!(matrix["ids"], json!(["beiro", "east", "ring"]));
     assert_eq!(
         matrix["clearView"],
@@ -1306,4 +1715,402 @@ fn nort_gate_matrix_matches_single_queries() {
     // across the closed door (t2, t3) does not.
     assert!(matrix.clear_view[0][1] && matrix.clear_view[1][0]);
     assert!(!matrix.clear_view[2][3] && !matrix.clear_view[3][2]);
+}
+
+// ------------------------------------------------------- light and darkness
+
+/// A 1000 x 1000 px scene, grid 100 px = 5 ft, with these extra fields.
+fn lit_scene(extra: Value) -> Scene {
+    let mut scene = json!({
+        "grid": {"size": 100, "distance": 5, "units": "ft"},
+        "walls": [],
+    });
+    for (key, value) in extra.as_object().unwrap() {
+        scene[key] = value.clone();
+    }
+    Scene::from_value(scene).unwrap()
+}
+
+fn one_token(id: &str, x: f64, y: f64, darkvision: f64) -> Value {
+    json!({"_id": id, "x": x - 50.0, "y": y - 50.0, "width": 1, "height": 1, "darkvision": darkvision})
+}
+
+/// B5: "a hider in darkness (no light reaching its position ...) is not in
+/// clear view of an observer whose senses do not see in darkness at that
+/// distance". A scene at darkness 1 without global light or lights, an
+/// observer at (100, 500) and a hider 40 ft east at (900, 500), no wall.
+/// Expected: a sight line, but no clear view without darkvision or with
+/// 30 ft of it; clear view with 40 ft (the distance itself) or 60 ft.
+#[test]
+fn b5_a_hider_in_darkness_is_not_in_clear_view_of_an_observer_without_darkvision() {
+    for (darkvision, expected) in [(0.0, false), (30.0, false), (40.0, true), (60.0, true)] {
+        let scene = lit_scene(json!({"darkness": 1, "globalLight": false, "tokens": [
+            one_token("observer", 100.0, 500.0, darkvision), one_token("hider", 900.0, 500.0, 0.0),
+        ]}));
+        let mut sight = SceneSight::new(scene.clone());
+        let view = sight.view("observer", "hider").unwrap();
+        assert_eq!(view.distance, 40.0);
+        assert!(view.sight_line && view.target_in_darkness);
+        assert_eq!(view.clear_view, expected, "darkvision {darkvision}");
+        assert_eq!(
+            scene.clear_view_matrix(&scene.tokens).clear_view[0][1],
+            expected
+        );
+    }
+}
+
+/// Global illumination per the Foundry docs: v9 to v11 `globalLight` with
+/// `globalLightThreshold`, "a darkness level between 0 and 1, beyond which
+/// point global illumination is temporarily disabled"; v12+
+/// `environment.globalLight.enabled` with its `darkness` range. Expected at
+/// darkness 0.5: threshold 0.4 or range max 0.4, dark; threshold 0.6 or no
+/// threshold, lit; `globalLight` off, dark.
+#[test]
+fn b5_global_illumination_lights_every_position_up_to_its_darkness_threshold() {
+    let point = p(500.0, 500.0);
+    let dark = |extra: Value| {
+        let scene = lit_scene(extra);
+        SceneSight::new(scene).in_darkness(point)
+    };
+    assert!(dark(
+        json!({"darkness": 0.5, "globalLight": true, "globalLightThreshold": 0.4})
+    ));
+    assert!(!dark(
+        json!({"darkness": 0.5, "globalLight": true, "globalLightThreshold": 0.6})
+    ));
+    assert!(!dark(
+        json!({"darkness": 0.5, "globalLight": true, "globalLightThreshold": null})
+    ));
+    assert!(dark(json!({"darkness": 0.5, "globalLight": false})));
+    assert!(dark(json!({"environment": {"darknessLevel": 0.5,
+        "globalLight": {"enabled": true, "darkness": {"min": 0, "max": 0.4}}}})));
+    assert!(!dark(json!({"environment": {"darknessLevel": 0.5,
+        "globalLight": {"enabled": true, "darkness": {"min": 0, "max": 1}}}})));
+}
+
+/// An ambient light lights what lies within its dim radius (scene units,
+/// `AmbientLightData`) unless a wall that restricts light stands between.
+/// A light at (500, 500) with dim 10 ft (200 px) in a dark scene. Expected:
+/// (650, 500), 7.5 ft away: lit by it; (750, 500), 12.5 ft: dark; (650,
+/// 500) behind a wall at x = 600: dark; behind a wall that blocks sight but
+/// not light (`light: 0`): lit; with the light's `walls: false`: lit.
+#[test]
+fn b5_an_ambient_light_lights_within_its_radius_unless_a_wall_stops_it() {
+    let light = json!({"_id": "torch", "x": 500, "y": 500, "config": {"dim": 10, "bright": 5}});
+    let dark_at = |walls: Value, light: Value, x: f64| {
+        let scene = lit_scene(json!({"darkness": 1, "walls": walls, "lights": [light]}));
+        SceneSight::new(scene).lighting_at(p(x, 500.0))
+    };
+    let lit = dark_at(json!([]), light.clone(), 650.0);
+    assert_eq!(
+        serde_json::to_value(&lit).unwrap(),
+        json!({"dark": false, "by": "light", "source": {"index": 0, "id": "torch"}})
+    );
+    assert!(dark_at(json!([]), light.clone(), 750.0).dark);
+    let wall = json!([{"c": [600, 0, 600, 1000], "sight": 20, "light": 20}]);
+    assert!(dark_at(wall, light.clone(), 650.0).dark);
+    let window = json!([{"c": [600, 0, 600, 1000], "sight": 20, "light": 0}]);
+    assert!(!dark_at(window, light.clone(), 650.0).dark);
+    let mut unbounded = light;
+    unbounded["walls"] = json!(false);
+    let wall = json!([{"c": [600, 0, 600, 1000]}]);
+    assert!(!dark_at(wall, unbounded, 650.0).dark);
+}
+
+/// B5: "inside a darkness source" is darkness, whatever other light there
+/// is. A scene in broad daylight (global illumination) with a darkness
+/// source (v12+ `config.negative`) of 10 ft at (500, 500), a hider at its
+/// centre and an observer 20 ft west. Expected: the hider is in darkness;
+/// no clear view without darkvision, clear view with 20 ft of it; outside
+/// the source (15 ft from it) it is lit.
+#[test]
+fn b5_inside_a_darkness_source_is_dark() {
+    for (darkvision, expected) in [(0.0, false), (20.0, true)] {
+        let scene = lit_scene(json!({"globalLight": true, "lights": [
+            {"_id": "gloom", "x": 500, "y": 500, "config": {"dim": 10, "negative": true}}],
+            "tokens": [one_token("observer", 100.0, 500.0, darkvision), one_token("hider", 500.0, 500.0, 0.0)]}));
+        let mut sight = SceneSight::new(scene);
+        let lighting = sight.lighting_of("hider").unwrap();
+        assert_eq!((lighting.dark, lighting.by), (true, LitBy::DarknessSource));
+        assert_eq!(sight.clear_view("observer", "hider").unwrap(), expected);
+        assert!(!sight.in_darkness(p(800.0, 500.0)));
+    }
+}
+
+/// A light is on only at the darkness levels of its activation range
+/// (v9+ `config.darkness {min, max}`; v8 `darknessThreshold`, "a value of
+/// the Scene darkness level, above which this light source will be
+/// active"), and only when not hidden. Expected at darkness 0.3: a light
+/// active from 0.5 is off (dark), one active up to 0.4 is on (lit); a v8
+/// light with threshold 0.2 is on; a hidden light is off.
+#[test]
+fn b5_lights_follow_their_darkness_activation_range() {
+    let dark = |light: Value| {
+        let scene = lit_scene(json!({"darkness": 0.3, "lights": [light]}));
+        SceneSight::new(scene).in_darkness(p(500.0, 500.0))
+    };
+    assert!(dark(
+        json!({"x": 500, "y": 500, "config": {"dim": 5, "darkness": {"min": 0.5, "max": 1}}})
+    ));
+    assert!(!dark(
+        json!({"x": 500, "y": 500, "config": {"dim": 5, "darkness": {"min": 0, "max": 0.4}}})
+    ));
+    assert!(!dark(
+        json!({"x": 500, "y": 500, "dim": 5, "darknessThreshold": 0.2})
+    ));
+    assert!(dark(json!({"x": 500, "y": 500, "dim": 5, "hidden": true})));
+}
+
+/// A light with an emission angle lights a cone centred on its rotation
+/// (0 faces down the screen). Expected for a 90° cone at (500, 500),
+/// rotation 0, dim 20 ft: (500, 700) below it lit, (500, 300) above it
+/// dark, (700, 500) beside it (90° off its axis) dark; turned to 180°,
+/// (500, 300) lit.
+#[test]
+fn b5_a_light_cone_lights_only_within_its_angle() {
+    let dark_at = |rotation: f64, x: f64, y: f64| {
+        let scene = lit_scene(json!({"darkness": 1, "lights": [
+            {"x": 500, "y": 500, "rotation": rotation, "config": {"dim": 20, "angle": 90}}]}));
+        SceneSight::new(scene).in_darkness(p(x, y))
+    };
+    assert!(!dark_at(0.0, 500.0, 700.0));
+    assert!(dark_at(0.0, 500.0, 300.0));
+    assert!(dark_at(0.0, 700.0, 500.0));
+    assert!(!dark_at(180.0, 500.0, 300.0));
+}
+
+// ----------------------------------------------------------- scene handle
+
+/// O4: "When an unperceiving observer gets the hider in clear view (either
+/// one moved, a door opened, light changed)". Through one [`SceneSight`],
+/// without re-reading the scene: a dark room, a torch off (hidden), a door
+/// between observer and hider. Expected: closed door, no clear view; door
+/// opened, still none (dark, no darkvision); torch lit, clear view; torch
+/// moved out of reach, none; torch back and the hider steps behind a new
+/// wall, none; the wall removed, clear view again.
+#[test]
+fn o4_doors_lights_walls_and_moves_change_clear_view_through_the_handle() {
+    let scene = lit_scene(json!({"darkness": 1,
+        "walls": [{"_id": "door", "c": [500, 0, 500, 1000], "door": 1, "ds": 0}],
+        "lights": [{"_id": "torch", "x": 800, "y": 500, "hidden": true, "config": {"dim": 10}}],
+        "tokens": [one_token("observer", 100.0, 500.0, 0.0), one_token("hider", 900.0, 500.0, 0.0)]}));
+    let mut sight = SceneSight::new(scene);
+    assert!(!sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "door", "wallId": "door", "state": "open"}))
+        .unwrap();
+    let view = sight.view("observer", "hider").unwrap();
+    assert!(view.sight_line && view.target_in_darkness && !view.clear_view);
+    sight
+        .update_json(json!({"type": "lightHidden", "lightId": "torch", "hidden": false}))
+        .unwrap();
+    assert!(sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "light", "light":
+            {"_id": "torch", "x": 100, "y": 100, "config": {"dim": 10}}}))
+        .unwrap();
+    assert!(!sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!([
+            {"type": "light", "light": {"_id": "torch", "x": 800, "y": 500, "config": {"dim": 10}}},
+            {"type": "wall", "wall": {"_id": "screen", "c": [850, 0, 850, 1000]}},
+            {"type": "tokenMoved", "tokenId": "hider", "x": 850, "y": 450},
+        ]))
+        .unwrap();
+    // The hider's centre (900, 500) is behind the screen, as is the torch's reach.
+    assert!(!sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "wallRemoved", "wallId": "screen"}))
+        .unwrap();
+    assert!(sight.clear_view("observer", "hider").unwrap());
+    // Every answer equals a handle built fresh from the updated scene.
+    let mut fresh = SceneSight::new(sight.scene().clone());
+    assert_eq!(sight.clear_view_matrix(), fresh.clear_view_matrix());
+}
+
+/// The darkness level is part of the scene's light: raising it past the
+/// global light's threshold darkens everything (a change of view, O4).
+#[test]
+fn o4_the_darkness_level_is_a_change_of_view() {
+    let scene = lit_scene(
+        json!({"darkness": 0.2, "globalLight": true, "globalLightThreshold": 0.5,
+        "tokens": [one_token("observer", 100.0, 500.0, 0.0), one_token("hider", 900.0, 500.0, 0.0)]}),
+    );
+    let mut sight = SceneSight::new(scene);
+    assert!(sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "darkness", "darkness": 0.8}))
+        .unwrap();
+    assert!(!sight.clear_view("observer", "hider").unwrap());
+    sight
+        .update_json(json!({"type": "darkvision", "tokenId": "observer", "darkvision": 60}))
+        .unwrap();
+    assert!(sight.clear_view("observer", "hider").unwrap());
+}
+
+#[test]
+fn the_handle_answers_one_observer_and_pairs_like_the_matrix() {
+    let scene = Scene::from_value(fixture("scene-ocd-nort-gate.json")).unwrap();
+    let mut raw = fixture("scene-ocd-nort-gate.json");
+    raw["tokens"] = json!([
+        {"_id": "a", "x": 1300, "y": 900}, {"_id": "b", "x": 1300, "y": 900, "elevation": 15},
+        {"_id": "c", "x": 1000, "y": 2000}, {"_id": "d", "x": 1100, "y": 2300},
+    ]);
+    let mut sight = SceneSight::from_value(raw).unwrap();
+    let matrix = sight.clear_view_matrix();
+    assert_eq!(
+        matrix,
+        scene.clear_view_matrix(&sight.scene().tokens.clone())
+    );
+    for (i, observer) in matrix.ids.iter().enumerate() {
+        let from = sight.clear_view_from(observer).unwrap();
+        assert_eq!(from.clear_view, matrix.clear_view[i]);
+        assert_eq!(from.distance, matrix.distance[i]);
+        for (j, target) in matrix.ids.iter().enumerate() {
+            assert_eq!(
+                sight.clear_view(observer, target).unwrap(),
+                matrix.clear_view[i][j]
+            );
+        }
+    }
+    assert!(!matrix.clear_view[0][1], "a floor between a and b");
+}
+
+#[test]
+fn the_handle_refuses_bad_updates_and_changes_nothing() {
+    let scene = lit_scene(json!({
+        "walls": [{"_id": "w", "c": [500, 0, 500, 1000]}],
+        "lights": [{"_id": "l", "x": 0, "y": 0, "config": {"dim": 5}}],
+        "tokens": [one_token("a", 100.0, 500.0, 0.0)]}));
+    let mut sight = SceneSight::new(scene.clone());
+    for (update, code, field) in [
+        (
+            json!({"type": "door", "wallId": "w", "state": "open"}),
+            "invalid_input",
+            "updates[1].wallId",
+        ),
+        (
+            json!({"type": "door", "wallId": "nope", "state": "open"}),
+            "invalid_input",
+            "updates[1].wallId",
+        ),
+        (
+            json!({"type": "door", "wallId": "w", "state": "ajar"}),
+            "invalid_input",
+            "updates[1].state",
+        ),
+        (
+            json!({"type": "tokenMoved", "tokenId": "nobody", "x": 0, "y": 0}),
+            "unknown_token",
+            "updates[1].tokenId",
+        ),
+        (
+            json!({"type": "tokenMoved", "tokenId": "a", "x": "left", "y": 0}),
+            "invalid_input",
+            "updates[1].x",
+        ),
+        (
+            json!({"type": "wall", "wall": {"c": [0, 0, 1, 1]}}),
+            "invalid_input",
+            "updates[1].wall._id",
+        ),
+        (
+            json!({"type": "wall", "wall": {"_id": "v", "c": [0, 0, 1]}}),
+            "invalid_input",
+            "updates[1].wall.c",
+        ),
+        (
+            json!({"type": "lightHidden", "lightId": "l", "hidden": 1}),
+            "invalid_input",
+            "updates[1].hidden",
+        ),
+        (
+            json!({"type": "darkness", "darkness": 2}),
+            "invalid_input",
+            "updates[1].darkness",
+        ),
+        (
+            json!({"type": "darkvision", "tokenId": "a", "darkvision": -5}),
+            "invalid_input",
+            "updates[1].darkvision",
+        ),
+        (
+            json!({"type": "teleport"}),
+            "invalid_input",
+            "updates[1].type",
+        ),
+    ] {
+        // The first update of each batch is valid; the batch is refused whole.
+        let batch = json!([{"type": "tokenMoved", "tokenId": "a", "x": 300, "y": 300}, update]);
+        let error = sight.update_json(batch.clone()).unwrap_err();
+        assert_eq!(error.code(), code, "{batch}: {error}");
+        assert!(error.to_string().starts_with(field), "{batch}: {error}");
+        assert_eq!(sight.scene(), &scene, "{batch} changed the scene");
+    }
+}
+
+/// B5 with a carried light: a hider carrying a lit torch is not in
+/// darkness, whatever the scene's darkness; the torch moves with its
+/// bearer. Dark scene (darkness 1), an observer without darkvision at
+/// (100, 500), a torch-bearer at (900, 500) with dim 20 ft (v10 `light`;
+/// the same with 0.7-v9 `dimLight`), a hider at (900, 700), 10 ft from it.
+/// Expected: the observer has clear view of both; once the bearer walks to
+/// (900, 100), 30 ft from the hider, the hider is dark and out of clear
+/// view, and the bearer still in it.
+#[test]
+fn b5_a_light_carried_by_a_token_moves_with_it() {
+    for bearer in [
+        json!({"_id": "bearer", "x": 850, "y": 450, "light": {"dim": 20, "bright": 10}}),
+        json!({"_id": "bearer", "x": 850, "y": 450, "dimLight": 20, "brightLight": 10}),
+    ] {
+        let scene = lit_scene(json!({"darkness": 1, "tokens": [
+            one_token("observer", 100.0, 500.0, 0.0), bearer, one_token("hider", 900.0, 700.0, 0.0)]}));
+        assert_eq!(scene.tokens[1].light.as_ref().map(|l| l.dim), Some(20.0));
+        let mut sight = SceneSight::new(scene);
+        assert!(sight.clear_view("observer", "bearer").unwrap());
+        assert!(sight.clear_view("observer", "hider").unwrap());
+        assert_eq!(
+            serde_json::to_value(sight.lighting_of("hider").unwrap()).unwrap(),
+            json!({"dark": false, "by": "tokenLight", "source": {"index": 1, "id": "bearer"}})
+        );
+        sight
+            .update_json(json!({"type": "tokenMoved", "tokenId": "bearer", "x": 850, "y": 50}))
+            .unwrap();
+        assert!(sight.clear_view("observer", "bearer").unwrap());
+        assert!(!sight.clear_view("observer", "hider").unwrap());
+        let mut fresh = SceneSight::new(sight.scene().clone());
+        assert_eq!(sight.clear_view_matrix(), fresh.clear_view_matrix());
+    }
+}
+
+/// The normalized form keeps everything light and height need: reading it
+/// back gives the same scene and the same answers.
+#[test]
+fn the_normalized_form_round_trips_floors_holes_thresholds_and_lights() {
+    let raw = json!({
+        "grid": {"size": 100, "distance": 5, "units": "ft"},
+        "environment": {"darknessLevel": 0.7, "globalLight": {"enabled": true, "darkness": {"min": 0, "max": 0.5}}},
+        "walls": [{"_id": "w", "c": [0, 0, 100, 0], "sight": 30, "light": 10,
+                   "threshold": {"sight": 10, "light": 5, "attenuation": true},
+                   "flags": {"wallHeight": {"wallHeightBottom": 0, "wallHeightTop": 5}}}],
+        "tokens": [{"_id": "t", "x": 0, "y": 0, "rotation": 90,
+                    "light": {"dim": 20, "bright": 10, "angle": 60, "darkness": {"min": 0.2, "max": 1}},
+                    "sight": {"visionMode": "darkvision", "range": 60}}],
+        "lights": [{"_id": "l", "x": 5, "y": 5, "elevation": 3, "rotation": 45, "walls": false,
+                    "config": {"dim": 10, "angle": 90, "darkness": {"min": 0.1, "max": 0.9}}}],
+        "tiles": [{"_id": "f", "x": 0, "y": 0, "width": 100, "height": 50, "rotation": 30,
+                   "flags": {"levels": {"rangeBottom": 10, "rangeTop": 19}}}],
+        "drawings": [{"_id": "e", "x": 0, "y": 0, "shape": {"type": "e", "width": 40, "height": 20},
+                      "flags": {"levels": {"drawingMode": 1, "rangeBottom": 0}}}],
+    });
+    let scene = Scene::from_value(raw).unwrap();
+    assert_eq!(scene.tokens[0].darkvision, 60.0);
+    assert_eq!(scene.tokens[0].light.as_ref().unwrap().rotation, 90.0);
+    assert_eq!(scene.global_light_darkness.unwrap().max, 0.5);
+    let normalized = api::parse_scene(serde_json::to_value(&scene).unwrap()).unwrap();
+    assert_eq!(
+        normalized["holes"][0]["shape"]["ellipse"]["radiusX"],
+        json!(20.0)
+    );
+    assert_eq!(Scene::from_value(normalized).unwrap(), scene);
 }

@@ -8,8 +8,9 @@
 use serde_json::{Map, Value};
 
 use super::{
-    invalid, DoorKind, DoorState, Grid, Light, Scene, SceneLayout, SightRestriction, Token, Wall,
-    WallDirection, WallHeight, SCENE_FORMAT,
+    invalid, DarknessRange, DoorKind, DoorState, Floor, Grid, Hole, HoleShape, Light, Scene,
+    SceneLayout, SightRestriction, Token, TokenLight, Wall, WallDirection, WallHeight,
+    WallThreshold, SCENE_FORMAT,
 };
 use crate::error::Error;
 
@@ -28,7 +29,7 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-fn describe(value: &Value) -> String {
+pub(super) fn describe(value: &Value) -> String {
     match value {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("boolean `{b}`"),
@@ -39,7 +40,7 @@ fn describe(value: &Value) -> String {
     }
 }
 
-fn as_object<'a>(value: &'a Value, field: &str) -> Result<&'a Object, Error> {
+pub(super) fn as_object<'a>(value: &'a Value, field: &str) -> Result<&'a Object, Error> {
     value.as_object().ok_or_else(|| {
         invalid(
             field,
@@ -48,7 +49,7 @@ fn as_object<'a>(value: &'a Value, field: &str) -> Result<&'a Object, Error> {
     })
 }
 
-fn number(value: &Value, field: &str) -> Result<f64, Error> {
+pub(super) fn number(value: &Value, field: &str) -> Result<f64, Error> {
     match value.as_f64() {
         Some(n) if n.is_finite() => Ok(n),
         _ => Err(invalid(
@@ -164,6 +165,18 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
         .enumerate()
         .map(|(i, light)| read_light(light, &format!("lights[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut floors = Vec::new();
+    for (i, tile) in array(scene, "tiles")?.iter().enumerate() {
+        if let Some(floor) = read_floor(tile, &format!("tiles[{i}]"))? {
+            floors.push(floor);
+        }
+    }
+    let mut holes = Vec::new();
+    for (i, drawing) in array(scene, "drawings")?.iter().enumerate() {
+        if let Some(hole) = read_hole(drawing, &format!("drawings[{i}]"))? {
+            holes.push(hole);
+        }
+    }
 
     let environment = match get(scene, "environment") {
         Some(value) => Some(as_object(value, "environment")?),
@@ -171,6 +184,10 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
     };
     let mut darkness = opt_number(scene, "darkness", "")?.map(|d| ("darkness", d));
     let mut global_light = opt_bool(scene, "globalLight", "")?;
+    // v9 to v11: "a darkness level between 0 and 1, beyond which point
+    // global illumination is temporarily disabled"; null: no threshold.
+    let mut global_light_darkness =
+        opt_number(scene, "globalLightThreshold", "")?.map(|max| DarknessRange { min: 0.0, max });
     if let Some(environment) = environment {
         if darkness.is_none() {
             darkness = opt_number(environment, "darknessLevel", "environment")?
@@ -179,6 +196,9 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
         if let Some(value) = get(environment, "globalLight") {
             let global = as_object(value, "environment.globalLight")?;
             global_light = global_light.or(opt_bool(global, "enabled", "environment.globalLight")?);
+            if global_light_darkness.is_none() {
+                global_light_darkness = read_range(global, "darkness", "environment.globalLight")?;
+            }
         }
     }
 
@@ -201,8 +221,11 @@ pub(super) fn read_scene(value: &Value) -> Result<Scene, Error> {
         walls,
         tokens,
         lights,
+        floors,
+        holes,
         darkness: darkness.map_or(0.0, |(_, level)| level),
         global_light: global_light.unwrap_or(false),
+        global_light_darkness,
     };
     scene.validate()?;
     Ok(scene)
@@ -271,7 +294,7 @@ fn read_grid(scene: &Object, any_sense: bool) -> Result<(Grid, SceneLayout), Err
     }
 }
 
-fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
+pub(super) fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
     let wall = as_object(value, path)?;
     let field = join(path, "c");
     let c = match get(wall, "c") {
@@ -319,18 +342,61 @@ fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
             "0 (none), 1 (normal) or 2 (limited)",
         )?
     };
-    let height = match get(wall, "flags").and_then(|flags| flags.get("wall-height")) {
-        None | Some(Value::Null) => None,
+    // Wall Height 4.0+: `flags["wall-height"] = {bottom, top}`; before 4.0:
+    // `flags.wallHeight = {wallHeightBottom, wallHeightTop}`. The newer wins.
+    let flags = get(wall, "flags");
+    let bounds = |key: &str, bottom: &str, top: &str| -> Result<Option<WallHeight>, Error> {
+        match flags.and_then(|flags| flags.get(key)) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => {
+                let field = join(path, &format!("flags.{key}"));
+                let object = as_object(value, &field)?;
+                let bottom = opt_number(object, bottom, &field)?;
+                let top = opt_number(object, top, &field)?;
+                Ok((bottom.is_some() || top.is_some()).then_some(WallHeight { bottom, top }))
+            }
+        }
+    };
+    let height = match bounds("wall-height", "bottom", "top")? {
+        Some(height) => Some(height),
+        None => bounds("wallHeight", "wallHeightBottom", "wallHeightTop")?,
+    };
+    let light = if get(wall, "sight").is_some() || get(wall, "light").is_some() {
+        code(
+            wall,
+            "light",
+            path,
+            &[
+                (0, S::None),
+                (10, S::Limited),
+                (20, S::Normal),
+                (30, S::Proximity),
+                (40, S::Distance),
+                (1, S::Normal),
+                (2, S::Limited),
+            ],
+            "0 (none), 10 (limited), 20 (normal), 30 (proximity) or 40 (distance)",
+        )?
+    } else {
+        None // 0.7: `sense` restricts sight and light alike
+    };
+    let threshold = match get(wall, "threshold") {
+        None => None,
         Some(value) => {
-            let field = join(path, "flags.wall-height");
-            let bounds = as_object(value, &field)?;
-            let bottom = opt_number(bounds, "bottom", &field)?;
-            let top = opt_number(bounds, "top", &field)?;
-            (bottom.is_some() || top.is_some()).then_some(WallHeight { bottom, top })
+            let field = join(path, "threshold");
+            let object = as_object(value, &field)?;
+            let threshold = WallThreshold {
+                sight: opt_number(object, "sight", &field)?,
+                light: opt_number(object, "light", &field)?,
+                attenuation: opt_bool(object, "attenuation", &field)?.unwrap_or(false),
+            };
+            (threshold != WallThreshold::default()).then_some(threshold)
         }
     };
     Ok(Wall {
         height,
+        light,
+        threshold,
         id: opt_string(wall, "_id", path)?,
         c,
         sight: sight.unwrap_or(S::Normal),
@@ -373,7 +439,7 @@ fn read_wall(value: &Value, path: &str) -> Result<Wall, Error> {
     })
 }
 
-fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
+pub(super) fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
     let token = as_object(value, path)?;
     let id = match opt_string(token, "_id", path)? {
         Some(id) => id,
@@ -388,14 +454,248 @@ fn read_token(value: &Value, path: &str) -> Result<Token, Error> {
         width: opt_number(token, "width", path)?.unwrap_or(1.0),
         height: opt_number(token, "height", path)?.unwrap_or(1.0),
         elevation: opt_number(token, "elevation", path)?.unwrap_or(0.0),
+        darkvision: match get(token, "darkvision") {
+            // Not a Foundry field: a caller's own value (`SceneSight` updates).
+            Some(value) => {
+                let field = join(path, "darkvision");
+                let range = number(value, &field)?;
+                if range < 0.0 {
+                    return Err(invalid(
+                        field,
+                        format!("must be a number >= 0, got {range}"),
+                    ));
+                }
+                range
+            }
+            None => read_darkvision(token, path)?,
+        },
+        light: read_token_light(token, path)?,
     })
+}
+
+/// v10+ `light` (`LightData`: `dim`, `bright`, `angle`, `negative`,
+/// `darkness`); 0.7 to v9 `dimLight`, `brightLight`, `lightAngle` (a
+/// negative radius makes darkness). `rotation` is the token's. No radius:
+/// no light.
+fn read_token_light(token: &Object, path: &str) -> Result<Option<TokenLight>, Error> {
+    let rotation = opt_number(token, "rotation", path)?.unwrap_or(0.0);
+    let light = match get(token, "light") {
+        Some(value @ Value::Object(_)) => {
+            let field = join(path, "light");
+            let light = as_object(value, &field)?;
+            let dim = opt_number(light, "dim", &field)?.unwrap_or(0.0);
+            let bright = opt_number(light, "bright", &field)?.unwrap_or(0.0);
+            TokenLight {
+                dim: dim.abs(),
+                bright: bright.abs(),
+                angle: opt_number(light, "angle", &field)?.unwrap_or(360.0),
+                rotation,
+                darkness: opt_bool(light, "negative", &field)?.unwrap_or(false)
+                    || dim < 0.0
+                    || bright < 0.0,
+                active: read_range(light, "darkness", &field)?,
+            }
+        }
+        _ => {
+            let dim = opt_number(token, "dimLight", path)?.unwrap_or(0.0);
+            let bright = opt_number(token, "brightLight", path)?.unwrap_or(0.0);
+            TokenLight {
+                dim: dim.abs(),
+                bright: bright.abs(),
+                angle: opt_number(token, "lightAngle", path)?.unwrap_or(360.0),
+                rotation,
+                darkness: dim < 0.0 || bright < 0.0,
+                active: None,
+            }
+        }
+    };
+    Ok((light.dim.max(light.bright) > 0.0).then_some(light))
+}
+
+/// Pre-v10 `dimSight` ("dim vision" in distance units, where dnd5e puts
+/// darkvision); v10+ `sight.range` when `sight.visionMode` is
+/// `"darkvision"`. Negative or missing: 0.
+fn read_darkvision(token: &Object, path: &str) -> Result<f64, Error> {
+    if let Some(sight) = get(token, "sight").filter(|value| value.is_object()) {
+        let field = join(path, "sight");
+        let sight = as_object(sight, &field)?;
+        let mode = opt_string(sight, "visionMode", &field)?;
+        if mode.as_deref() == Some("darkvision") {
+            return Ok(opt_number(sight, "range", &field)?.unwrap_or(0.0).max(0.0));
+        }
+        return Ok(0.0);
+    }
+    Ok(opt_number(token, "dimSight", path)?.unwrap_or(0.0).max(0.0))
+}
+
+/// `{min, max}` at `object[key]`, each optional (0 and 1).
+fn read_range(object: &Object, key: &str, path: &str) -> Result<Option<DarknessRange>, Error> {
+    match get(object, key) {
+        None => Ok(None),
+        Some(value) => {
+            let field = join(path, key);
+            let range = as_object(value, &field)?;
+            Ok(Some(DarknessRange {
+                min: opt_number(range, "min", &field)?.unwrap_or(0.0),
+                max: opt_number(range, "max", &field)?.unwrap_or(1.0),
+            }))
+        }
+    }
+}
+
+/// A Levels hole: a drawing whose `flags.levels.drawingMode` is 1. Shape:
+/// 0.7 to v9 `type` (`r` rectangle, `e` ellipse, `p` polygon, `f`
+/// freehand) with `points: [[x, y], ...]`; v10+ `shape: {type, width,
+/// height, points: [x0, y0, x1, y1, ...]}`. Points are relative to the
+/// drawing's `x`, `y`; `rotation` turns it about the centre of its
+/// `width` x `height` box. Text drawings and unknown types are skipped.
+fn read_hole(value: &Value, path: &str) -> Result<Option<Hole>, Error> {
+    let drawing = as_object(value, path)?;
+    let Some(levels) = get(drawing, "flags").and_then(|flags| flags.get("levels")) else {
+        return Ok(None);
+    };
+    let field = join(path, "flags.levels");
+    let levels = match levels {
+        Value::Null => return Ok(None),
+        other => as_object(other, &field)?,
+    };
+    let mode = opt_number(levels, "drawingMode", &field)?;
+    if mode != Some(1.0) {
+        return Ok(None);
+    }
+    let bottom = opt_number(levels, "rangeBottom", &field)?;
+    let top = opt_number(levels, "rangeTop", &field)?;
+    let (shape_object, shape_path) = match get(drawing, "shape") {
+        Some(shape) => {
+            let shape_path = join(path, "shape");
+            (as_object(shape, &shape_path)?, shape_path)
+        }
+        None => (drawing, path.to_owned()),
+    };
+    let kind = opt_string(shape_object, "type", &shape_path)?;
+    let x = opt_number(drawing, "x", path)?.unwrap_or(0.0);
+    let y = opt_number(drawing, "y", path)?.unwrap_or(0.0);
+    let width = opt_number(shape_object, "width", &shape_path)?.unwrap_or(0.0);
+    let height = opt_number(shape_object, "height", &shape_path)?.unwrap_or(0.0);
+    let rotation = opt_number(drawing, "rotation", path)?.unwrap_or(0.0);
+    let centre = (x + width / 2.0, y + height / 2.0);
+    let turn = |(px, py): (f64, f64)| -> [f64; 2] {
+        if rotation.rem_euclid(360.0) == 0.0 {
+            return [px, py];
+        }
+        let (sin, cos) = rotation.to_radians().sin_cos();
+        let (dx, dy) = (px - centre.0, py - centre.1);
+        [
+            centre.0 + dx * cos - dy * sin,
+            centre.1 + dx * sin + dy * cos,
+        ]
+    };
+    let shape = match kind.as_deref() {
+        Some("r") => HoleShape::Polygon(
+            [
+                (x, y),
+                (x + width, y),
+                (x + width, y + height),
+                (x, y + height),
+            ]
+            .into_iter()
+            .map(turn)
+            .collect(),
+        ),
+        Some("e") => HoleShape::Ellipse {
+            x: centre.0,
+            y: centre.1,
+            radius_x: width.abs() / 2.0,
+            radius_y: height.abs() / 2.0,
+            rotation,
+        },
+        Some("p") | Some("f") => {
+            let points_path = join(&shape_path, "points");
+            let items: &[Value] = match get(shape_object, "points") {
+                None => &[],
+                Some(Value::Array(items)) => items,
+                Some(other) => {
+                    return Err(invalid(
+                        points_path,
+                        format!("expected an array, got {}", describe(other)),
+                    ))
+                }
+            };
+            let mut points = Vec::new();
+            if items.iter().all(|item| item.is_array()) {
+                // 0.7 to v9: [[x, y], ...]
+                for (k, item) in items.iter().enumerate() {
+                    let pair = item.as_array().map(Vec::as_slice).unwrap_or(&[]);
+                    let [px, py] = pair else {
+                        return Err(invalid(
+                            format!("{points_path}[{k}]"),
+                            format!("expected [x, y], got {}", describe(item)),
+                        ));
+                    };
+                    let px = number(px, &format!("{points_path}[{k}][0]"))?;
+                    let py = number(py, &format!("{points_path}[{k}][1]"))?;
+                    points.push(turn((x + px, y + py)));
+                }
+            } else {
+                // v10+: [x0, y0, x1, y1, ...]
+                if !items.len().is_multiple_of(2) {
+                    return Err(invalid(
+                        points_path,
+                        format!("expected pairs of numbers, got {} numbers", items.len()),
+                    ));
+                }
+                for k in (0..items.len()).step_by(2) {
+                    let px = number(&items[k], &format!("{points_path}[{k}]"))?;
+                    let py = number(&items[k + 1], &format!("{points_path}[{}]", k + 1))?;
+                    points.push(turn((x + px, y + py)));
+                }
+            }
+            HoleShape::Polygon(points)
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(Hole {
+        id: opt_string(drawing, "_id", path)?,
+        bottom,
+        top,
+        shape,
+    }))
+}
+
+/// A Levels floor: a tile whose `flags.levels.rangeBottom` is a number,
+/// unless its Levels "Allow Sight" option (`noCollision`) is on.
+fn read_floor(value: &Value, path: &str) -> Result<Option<Floor>, Error> {
+    let tile = as_object(value, path)?;
+    let Some(levels) = get(tile, "flags").and_then(|flags| flags.get("levels")) else {
+        return Ok(None);
+    };
+    let field = join(path, "flags.levels");
+    let levels = match levels {
+        Value::Null => return Ok(None),
+        other => as_object(other, &field)?,
+    };
+    let Some(elevation) = opt_number(levels, "rangeBottom", &field)? else {
+        return Ok(None);
+    };
+    if opt_bool(levels, "noCollision", &field)? == Some(true) {
+        return Ok(None);
+    }
+    Ok(Some(Floor {
+        id: opt_string(tile, "_id", path)?,
+        x: required_number(tile, "x", path)?,
+        y: required_number(tile, "y", path)?,
+        width: required_number(tile, "width", path)?.abs(),
+        height: required_number(tile, "height", path)?.abs(),
+        rotation: opt_number(tile, "rotation", path)?.unwrap_or(0.0),
+        elevation,
+    }))
 }
 
 /// v9+: `config.{dim, bright, negative}`; 0.7/0.8: flat `dim`/`bright`,
 /// where a negative radius makes darkness (0.8 docs).
-fn read_light(value: &Value, path: &str) -> Result<Light, Error> {
+pub(super) fn read_light(value: &Value, path: &str) -> Result<Light, Error> {
     let light = as_object(value, path)?;
-    let (dim, bright, negative) = match get(light, "config") {
+    let (dim, bright, negative, angle, active) = match get(light, "config") {
         Some(config) => {
             let config_path = join(path, "config");
             let config = as_object(config, &config_path)?;
@@ -403,15 +703,37 @@ fn read_light(value: &Value, path: &str) -> Result<Light, Error> {
                 opt_number(config, "dim", &config_path)?.unwrap_or(0.0),
                 opt_number(config, "bright", &config_path)?.unwrap_or(0.0),
                 opt_bool(config, "negative", &config_path)?.unwrap_or(false),
+                opt_number(config, "angle", &config_path)?,
+                read_range(config, "darkness", &config_path)?,
             )
         }
         None => (
             opt_number(light, "dim", path)?.unwrap_or(0.0),
             opt_number(light, "bright", path)?.unwrap_or(0.0),
             false,
+            opt_number(light, "angle", path)?,
+            // v8: "a value of the Scene darkness level, above which this
+            // light source will be active".
+            opt_number(light, "darknessThreshold", path)?
+                .filter(|threshold| *threshold > 0.0)
+                .map(|min| DarknessRange { min, max: 1.0 }),
         ),
     };
+    let levels_bottom = match get(light, "flags").and_then(|flags| flags.get("levels")) {
+        Some(levels @ Value::Object(_)) => {
+            let field = join(path, "flags.levels");
+            opt_number(as_object(levels, &field)?, "rangeBottom", &field)?
+        }
+        _ => None,
+    };
     Ok(Light {
+        elevation: opt_number(light, "elevation", path)?
+            .or(levels_bottom)
+            .unwrap_or(0.0),
+        angle: angle.unwrap_or(360.0),
+        rotation: opt_number(light, "rotation", path)?.unwrap_or(0.0),
+        walls: opt_bool(light, "walls", path)?.unwrap_or(true),
+        active,
         id: opt_string(light, "_id", path)?,
         x: required_number(light, "x", path)?,
         y: required_number(light, "y", path)?,
