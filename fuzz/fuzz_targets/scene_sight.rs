@@ -612,8 +612,10 @@ fn check_matrix(handle: &mut SceneSight, model: &Model) {
     for (i, id) in matrix.ids.iter().enumerate() {
         let row = handle.clear_view_from(id).expect("a known token");
         assert_eq!(
-            row.clear_view, matrix.clear_view[i],
-            "clear_view_from({id}) and the matrix"
+            row.clear_view,
+            matrix.clear_view[i],
+            "clear_view_from({id}) and the matrix; scene: {}",
+            serde_json::to_string(&scene).unwrap_or_default()
         );
         assert_eq!(
             row.distance, matrix.distance[i],
