@@ -12,6 +12,8 @@ echo "== cargo clippy: furtive-core without its features (the Foundry module's w
 cargo clippy -p furtive-core --no-default-features -- -D warnings
 echo "== cargo test"
 cargo test --workspace
+echo "== fuzz targets: a short smoke run of each over its corpus (scripts/fuzz-smoke.sh)"
+bash scripts/fuzz-smoke.sh
 echo "== bench/wasm-floor (scripts/wasm-floor.sh) still builds against furtive-core"
 rustup target add wasm32-unknown-unknown >/dev/null
 cargo fmt --manifest-path bench/wasm-floor/Cargo.toml -- --check

@@ -107,7 +107,8 @@
 //!
 //! ## Exact contacts: the shift rule
 //!
-//! Orientation tests are exact for every finite input (Shewchuk's adaptive
+//! Orientation tests are exact for every accepted input (finite, within
+//! ±[`MAX_SCENE_NUMBER`]; Shewchuk's adaptive
 //! predicates, crate `robust`), so integral coordinates, half-pixel token
 //! centres and arbitrary decimals are all decided without rounding. When
 //! the sight line touches a wall exactly (through a wall endpoint, along a
@@ -838,10 +839,10 @@ impl Scene {
             }
             match &hole.shape {
                 HoleShape::Polygon(points) => {
-                    if points.iter().flatten().any(|v| !v.is_finite()) {
+                    if points.iter().flatten().any(|v| !in_scene_range(*v)) {
                         return Err(invalid(
                             format!("{path}.shape"),
-                            "polygon points must be finite numbers",
+                            "polygon points must be finite numbers from -1e15 to 1e15",
                         ));
                     }
                 }
@@ -965,10 +966,10 @@ pub(crate) fn validate_token(token: &Token, path: &str) -> Result<(), Error> {
 
 /// Checks one wall's numbers; `path` prefixes field names (`walls[3]`).
 pub(crate) fn validate_wall(wall: &Wall, path: &str) -> Result<(), Error> {
-    if wall.c.iter().any(|v| !v.is_finite()) {
+    if wall.c.iter().any(|v| !in_scene_range(*v)) {
         return Err(invalid(
             format!("{path}.c"),
-            "must hold 4 finite numbers [x0, y0, x1, y1]",
+            "must hold 4 finite numbers [x0, y0, x1, y1] from -1e15 to 1e15",
         ));
     }
     if let Some(threshold) = wall.threshold {
@@ -1035,35 +1036,50 @@ fn validate_range(field: &str, range: DarknessRange) -> Result<(), Error> {
     Ok(())
 }
 
+/// The largest magnitude a number of a scene may have (coordinates in
+/// pixels, sizes, elevations, radii, thresholds): 1e15. Sight lines are
+/// decided by exact orientation predicates, which are exact only while the
+/// products of coordinate differences stay finite; with coordinates near
+/// 1e250 they overflow, and the same sight line came out clear one way and
+/// blocked the other (B5 Fix: found by `fuzz/`, target `scene_sight`). Within
+/// 1e15 the products stay far from overflow (they would need about 1e100),
+/// and no Foundry scene comes near 1e15 pixels.
+pub const MAX_SCENE_NUMBER: f64 = 1e15;
+
+/// A finite number within ±[`MAX_SCENE_NUMBER`].
+fn in_scene_range(value: f64) -> bool {
+    value.is_finite() && value.abs() <= MAX_SCENE_NUMBER
+}
+
 fn finite(field: &str, value: f64) -> Result<(), Error> {
-    if value.is_finite() {
+    if in_scene_range(value) {
         Ok(())
     } else {
         Err(invalid(
             field,
-            format!("must be a finite number, got {value}"),
+            format!("must be a finite number from -1e15 to 1e15, got {value}"),
         ))
     }
 }
 
 fn positive(field: &str, value: f64) -> Result<(), Error> {
-    if value.is_finite() && value > 0.0 {
+    if in_scene_range(value) && value > 0.0 {
         Ok(())
     } else {
         Err(invalid(
             field,
-            format!("must be a finite number > 0, got {value}"),
+            format!("must be a finite number > 0, at most 1e15, got {value}"),
         ))
     }
 }
 
 fn non_negative(field: &str, value: f64) -> Result<(), Error> {
-    if value.is_finite() && value >= 0.0 {
+    if in_scene_range(value) && value >= 0.0 {
         Ok(())
     } else {
         Err(invalid(
             field,
-            format!("must be a finite number >= 0, got {value}"),
+            format!("must be a finite number >= 0, at most 1e15, got {value}"),
         ))
     }
 }

@@ -2196,3 +2196,52 @@ fn o2_o4_darkness_hides_an_entry_and_a_lit_torch_brings_the_guard_into_view() {
         json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4"}])
     );
 }
+
+/// B5, exact contacts: sight lines are decided by exact predicates, exact
+/// only while products of coordinates stay finite. Fuzzing (`fuzz/`,
+/// `scene_sight`) found a scene with coordinates near 3.6e250 where the
+/// line from `t3` to `t2` (ending on `w0`'s end) was clear in the matrix
+/// and blocked in `clear_view_from`. Numbers beyond ±1e15 are now refused,
+/// when a scene is read and in updates; 1e15 itself is accepted.
+#[test]
+fn b5_scene_numbers_beyond_1e15_are_refused_so_a_sight_line_is_decided_the_same_both_ways() {
+    let huge = -3.571439782774524e250;
+    let found = json!({
+        "furtiveScene": 1, "layout": "v0.8",
+        "grid": {"size": 100.0, "distance": 1.5, "units": "ft"},
+        "walls": [{"id": "w0", "c": [7776.25, huge, huge, -3.48194320802929e250],
+                   "sight": "normal", "door": "none", "doorState": "closed", "direction": "both",
+                   "height": {"bottom": -6.5, "top": 5.0}}],
+        "tokens": [
+            {"id": "t2", "x": huge, "y": -3.48194320802929e250, "width": 0.5, "height": 0.5, "elevation": -6.5},
+            {"id": "t3", "x": 1703.125, "y": 550.0, "elevation": 10.0}
+        ],
+        "globalLight": true
+    });
+    let (field, message) = scene_error(found);
+    assert_eq!(field, "walls[0].c");
+    assert!(message.contains("1e15"), "{message}");
+
+    let mut sight = SceneSight::from_value(json!({
+        "walls": [],
+        "tokens": [{"_id": "a", "x": 1e15, "y": -1e15}, {"_id": "b", "x": 0, "y": 0}],
+        "globalLight": true
+    }))
+    .expect("1e15 is accepted");
+    let moved = sight.update_json(json!({"type": "tokenMoved", "tokenId": "b", "x": huge, "y": 0}));
+    assert!(
+        matches!(&moved, Err(Error::InvalidInput { field, .. }) if field == "updates[0].x"),
+        "{moved:?}"
+    );
+    assert_eq!(
+        sight.scene().tokens[1].x,
+        0.0,
+        "a refused update changes nothing"
+    );
+    let wall =
+        sight.update_json(json!({"type": "wall", "wall": {"_id": "w", "c": [0, 0, huge, 1]}}));
+    assert!(
+        matches!(&wall, Err(Error::InvalidInput { field, .. }) if field == "updates[0].wall.c"),
+        "{wall:?}"
+    );
+}
