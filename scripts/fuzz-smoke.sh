@@ -12,8 +12,10 @@ seconds="${FUZZ_SMOKE_SECONDS:-25}"
 targets=(session_events snapshot_load scene_sight)
 
 if ! rustup toolchain list | grep -q '^nightly'; then
-  rustup toolchain install nightly --profile minimal
+  rustup toolchain install nightly --profile minimal --component clippy
 fi
+# The lint step below needs clippy on nightly (a minimal nightly lacks it).
+rustup component add clippy --toolchain nightly >/dev/null 2>&1 || true
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
   # Without --locked: cargo-fuzz's lock file does not build here.
   cargo install cargo-fuzz

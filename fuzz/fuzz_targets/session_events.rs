@@ -142,7 +142,11 @@ enum EventSpec {
     },
     Attack {
         attacker: Tok,
-        target: Tok,
+        /// O8: one attack instance with several targets; `legacy` also
+        /// writes the single `target` field callers used before `targets`
+        /// (one of the two, as the engine reads them).
+        targets: Vec<Tok>,
+        legacy: bool,
         noisy: bool,
         hits: u8,
         area: bool,
@@ -435,21 +439,28 @@ impl Ctx {
             },
             EventSpec::Attack {
                 attacker,
-                target,
+                targets,
+                legacy,
                 noisy,
                 hits,
                 area,
                 hit_zone,
-            } => Event::Attack {
-                attacker: self.tok(*attacker),
-                target: self.tok(*target),
-                noisy: *noisy,
-                hits: hits_of(*hits),
-                area: *area,
-                hit_zone: hit_zone.map(|z| {
-                    [HitZone::Head, HitZone::Trunk, HitZone::Arm, HitZone::Leg][usize::from(z) % 4]
-                }),
-            },
+            } => {
+                let mut targets: Vec<String> = targets.iter().map(|&t| self.tok(t)).collect();
+                let target = if *legacy { targets.pop() } else { None };
+                Event::Attack {
+                    attacker: self.tok(*attacker),
+                    targets,
+                    target,
+                    noisy: *noisy,
+                    hits: hits_of(*hits),
+                    area: *area,
+                    hit_zone: hit_zone.map(|z| {
+                        [HitZone::Head, HitZone::Trunk, HitZone::Arm, HitZone::Leg]
+                            [usize::from(z) % 4]
+                    }),
+                }
+            }
             EventSpec::DamageTaken {
                 target,
                 attacker,
