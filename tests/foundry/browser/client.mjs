@@ -1,12 +1,18 @@
 /**
- * One client in an iframe: installs the fake Foundry globals on this window,
- * loads the real module (module.json esmodules) and draws the canvas: every
- * token this user's canvas shows, at each frame (the `fake.frame` hook).
+ * One client in an iframe, or in a tab of its own opened by the scenario page
+ * (a freshly loaded player tab: `window.opener` holds the server): installs
+ * the fake Foundry globals on this window, loads the real module (module.json
+ * esmodules) and draws the canvas: every token this user's canvas shows, when
+ * the canvas is drawn (`canvasReady`: the visibility the fake's canvas draw
+ * gave each token, on screen until the next frame) and at each frame (the
+ * `fake.frame` hook). Each paint's drawn token ids are logged in
+ * `window.furtivePaints`, for the tests.
  */
 import { createClient } from "../fake/client.mjs";
 
 const userId = new URLSearchParams(location.search).get("user");
-const server = window.parent.furtiveServer;
+const host = window.opener ?? window.parent;
+const server = host.furtiveServer;
 const manifest = await (await fetch("/foundry-module/module.json")).json();
 const ctx = createClient({
   global: window,
@@ -22,7 +28,10 @@ window.furtiveCtx = ctx;
 
 const board = document.getElementById("board");
 const scale = 0.5;
+/** @type {string[][]} ids of the tokens drawn, one entry per paint. */
+window.furtivePaints = [];
 function draw() {
+  const drawn = [];
   const g = board.getContext("2d");
   g.fillStyle = "#2f3a2f";
   g.fillRect(0, 0, board.width, board.height);
@@ -40,6 +49,7 @@ function draw() {
     const { x, y } = token.center;
     const hidden = token.document.hasStatusEffect("furtive.hidden");
     if (!token.visible) continue;
+    drawn.push(token.id);
     g.beginPath();
     g.arc(x * scale, y * scale, 22, 0, Math.PI * 2);
     g.fillStyle = token.document.disposition === 1 ? "#3a7bd5" : "#c0392b";
@@ -61,7 +71,9 @@ function draw() {
   g.fillStyle = "#fff";
   g.textAlign = "left";
   g.fillText(`${ctx.game.user.name}: ${ctx.canvas.tokens.placeables.filter((t) => t.visible).length} tokens visible`, 8, 16);
+  window.furtivePaints.push(drawn);
 }
+ctx.Hooks.on("canvasReady", draw);
 ctx.Hooks.on("fake.frame", draw);
 // Redraw when a status icon changes (the fake does not refresh perception for ordinary statuses).
 for (const hook of ["createActiveEffect", "deleteActiveEffect"]) ctx.Hooks.on(hook, () => requestAnimationFrame(draw));
@@ -71,4 +83,5 @@ await ctx.boot(async () => {
 });
 await ctx.game.modules.get("furtive").api.engineReady;
 ctx.canvas.perception.update({ refreshVision: true });
-window.parent.postMessage({ furtiveClientReady: userId }, "*");
+window.furtiveClientReady = true;
+host.postMessage({ furtiveClientReady: userId }, "*");

@@ -13,7 +13,10 @@
  * - `own-token`: GM and Alice, who owns the rogue and the guard (the guard
  *   does not perceive the rogue);
  * - `refused`: GM and Bob, whose fighter has a visual acuity of -10 (the
- *   engine refuses the creature).
+ *   engine refuses the creature);
+ * - `linked`: the GM alone; the test duplicates the rogue (a linked token) and
+ *   opens Bob's client later in a tab of its own (`window.open`, client.html
+ *   with this page as `window.opener`).
  */
 import { FakeServer } from "../fake/server.mjs";
 import { ALICE, BOB, CAROL, DAVE, DOOR, GM, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
@@ -42,6 +45,7 @@ const SCENARIOS = {
     edit: (w) => (w.actors.find((a) => a._id === "actorFighter0001").system.attributes.visual_acuity.value = -10),
     clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter refused by the engine)"]],
   },
+  linked: { title: "the rogue (a linked token) hides, the GM duplicates it and reveals the copy", clients: [[GM, "Gamemaster (GM)"]] },
 };
 
 const scenario = SCENARIOS[new URLSearchParams(location.search).get("scenario") ?? "hide"] ?? SCENARIOS.hide;

@@ -10,7 +10,11 @@
  * - `defend.png`: Bob's Defend dialog does not list the rogue (B1);
  * - `own-token.png`: Alice, controlling a guard who does not perceive her
  *   hiding rogue, still sees the rogue (B2);
- * - `refused.png`: the engine refused Bob's fighter: Bob does not see the rogue (B1).
+ * - `refused.png`: the engine refused Bob's fighter: Bob does not see the rogue (B1);
+ * - `linked.png`: the rogue (a linked token) hides, the GM duplicates it and
+ *   reveals the copy; a player tab Bob opens afterwards draws the copy and,
+ *   from its first paint on (before any frame after its canvas is drawn), never
+ *   the original (fault 5, linked actors).
  * The GM hides the rogue through the API (d100 83, dark, torch +27: score 221).
  */
 import assert from "node:assert/strict";
@@ -168,6 +172,57 @@ describe("headless Chromium: every way a hider could show", () => {
     assert.doesNotMatch(text, /Rogue/);
     await page.screenshot({ path: path.join(shots, "defend.png") });
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("linked actor: revealing a duplicate leaves the original hidden, and a freshly loaded player tab never draws it", async () => {
+    const { page, frames, errors } = await open("linked", [GM]);
+    const gm = frames[GM];
+    await gmHidesRogue(gm);
+    // The GM duplicates the rogue's token (linked: both share the rogue's actor), then reveals the copy.
+    const copyId = await gm.evaluate(async () => {
+      const scene = window.furtiveCtx.canvas.scene;
+      const source = scene.tokens.get("tokenRogue000001").toObject();
+      delete source._id;
+      const [copy] = await scene.createEmbeddedDocuments("Token", [{ ...source, x: 100, y: 100, name: "Rogue copy" }]);
+      return copy.id;
+    });
+    await gm.evaluate(async (id) => {
+      await window.furtiveCtx.game.modules.get("furtive").api.reveal(id);
+    }, copyId);
+    await page.evaluate(() => window.furtiveServer.idle());
+    const gmView = await gm.evaluate(() => {
+      const ctx = window.furtiveCtx;
+      const api = ctx.game.modules.get("furtive").api;
+      return {
+        linked: ctx.canvas.scene.tokens.get("tokenRogue000001").actorLink,
+        phase: api.getState().hiders.tokenRogue000001?.phase,
+        fighterPerceives: api.perceives("tokenFighter0001", "tokenRogue000001"),
+        status: ctx.canvas.scene.tokens.get("tokenRogue000001").hasStatusEffect("furtive.hidden"),
+      };
+    });
+    assert.deepEqual(gmView, { linked: true, phase: "hiding", fighterPerceives: false, status: true }, "the engine still has the original hiding from Bob's fighter, status included");
+
+    // Bob loads the game now, in a tab of his own.
+    const [tab] = await Promise.all([context.waitForEvent("page"), page.evaluate((url) => void window.open(url), `${site.url}tests/foundry/browser/client.html?user=${BOB}`)]);
+    tab.on("pageerror", (error) => errors.push(String(error)));
+    tab.on("console", (message) => {
+      if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
+    });
+    await tab.waitForFunction(() => window.furtiveClientReady === true, null, { timeout: 60_000 });
+    await redraw(tab);
+    await redraw(tab);
+    // The first paint is the canvas as drawn (canvasReady), before any frame applied a
+    // perception refresh: the moment before a lookup built at canvasReady would arrive.
+    const paints = await tab.evaluate(() => window.furtivePaints);
+    assert.ok(paints.length >= 2, `the tab painted its canvas when drawn and at later frames (${paints.length} paints)`);
+    assert.ok(paints.every((drawn) => !drawn.includes(TOKENS.rogue)), `no paint drew the original: ${JSON.stringify(paints)}`);
+    assert.ok(paints.at(-1).includes(copyId), "the revealed copy is drawn");
+    assert.equal(await visible(tab, TOKENS.rogue), false);
+    assert.equal(await visible(tab, copyId), true);
+    await tab.screenshot({ path: path.join(shots, "linked.png") });
+    assert.deepEqual(errors, []);
+    await tab.close();
     await page.close();
   });
 });
