@@ -20,6 +20,7 @@ import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES, furtiveError } from "./errors.js";
 import { FEATURES } from "./signatures.js";
 import { defineSession } from "./session.js";
+import { defineSceneSight } from "./scene.js";
 
 /** Which engine this entry point runs. */
 export const backend = "wasm";
@@ -165,6 +166,23 @@ export const Session = defineSession({
   has: (name) => ready && typeof wasm.Session.prototype[name] === "function",
   generation: () => generation,
   feature: (name) => FEATURES[name],
+  // A panic in wasm aborts the whole instance, whichever call it came from.
+  panicForTests: () => run(() => wasm.__panicForTests()),
+});
+
+/**
+ * A Foundry scene read once, for many clear-view questions and small
+ * updates: see scene.js and index.d.ts. Absent from a build without the
+ * cargo feature `scene` (the Foundry module's): `SceneSight.parse` then
+ * throws `not_in_this_build`.
+ */
+export const SceneSight = defineSceneSight({
+  ready: ensureReady,
+  construct: (name, texts) => run(() => wasm.SceneSight[name](...texts)),
+  invoke: (native, name, texts) => run(() => native[name](...texts)),
+  release: (native) => native.free(),
+  has: () => typeof wasm.SceneSight === "function",
+  generation: () => generation,
   // A panic in wasm aborts the whole instance, whichever call it came from.
   panicForTests: () => run(() => wasm.__panicForTests()),
 });

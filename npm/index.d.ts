@@ -522,6 +522,19 @@ export type SightEnd =
 export interface ClearViewQuery {
   from: SightEnd;
   to: SightEnd;
+  /** How far the observer sees in darkness, scene units, >= 0. Absent: the observer token's `darkvision` when `from` is a `tokenId`, else 0. */
+  darkvision?: number;
+}
+
+/** What lights a position, or why it is dark. */
+export type LitBy = "global" | "light" | "tokenLight" | "darknessSource" | "tokenDarkness" | "noLight";
+
+/** The lighting at a position: whether it is in darkness (no light reaches it, or a darkness source covers it) and why. */
+export interface Lighting {
+  dark: boolean;
+  by: LitBy;
+  /** The light, darkness source or token that decides: its index in the scene's `lights` (or `tokens`) and its id. */
+  source?: WallRef;
 }
 
 /** A wall of a clear-view answer: its index in the normalized scene's `walls`, and its id. */
@@ -542,6 +555,14 @@ export interface ClearViewAnswer {
   blockingWalls: WallRef[];
   /** Limited walls crossed (two or more block). */
   limitedWalls: WallRef[];
+  /** Levels floors the line passes through. */
+  blockingFloors: WallRef[];
+  /** No wall or floor blocks the line (light aside). */
+  sightLine: boolean;
+  /** The lighting at the target. */
+  targetLighting: Lighting;
+  /** The observer's range of sight in darkness that was used, scene units. */
+  darkvision: number;
 }
 
 /** A token placement for `clearViewMatrix`: top-left in pixels, size in grid spaces (default 1). */
@@ -561,8 +582,59 @@ export interface ClearViewMatrix {
   clearView: boolean[][];
   /** Centre-to-centre distance in scene units, symmetric, diagonal 0. */
   distance: number[][];
+  /** `inDarkness[i]`: `ids[i]` stands in darkness. */
+  inDarkness: boolean[];
   units: string;
 }
+
+/** `SceneSight.view`: clear view (B5) from one token of the scene to another, with its parts. */
+export interface View {
+  /** A sight line and no concealment by darkness. */
+  clearView: boolean;
+  /** No wall or floor blocks the line. */
+  sightLine: boolean;
+  targetInDarkness: boolean;
+  /** Centre distance, scene units. */
+  distance: number;
+}
+
+/** `SceneSight.clearViewFrom`: clear view from `observer` to every token of the scene (itself included: `true`, distance 0), in the scene's token order. */
+export interface ClearViewFrom {
+  observer: TokenId;
+  ids: TokenId[];
+  /** `clearView[j]`: `observer` has clear view of `ids[j]`. */
+  clearView: boolean[];
+  /** Centre distances, scene units. */
+  distance: number[];
+  /** `inDarkness[j]`: `ids[j]` stands in darkness. */
+  inDarkness: boolean[];
+  units: string;
+}
+
+/**
+ * One change to a `SceneSight` (`SceneSight.update`). Foundry documents
+ * (`wall`, `token`, `light`) are in the layout `parseScene` reads, with their `_id`.
+ */
+export type SceneUpdate =
+  /** A door opens or closes (`ds`: 0 closed, 1 open, 2 locked). */
+  | { type: "door"; wallId: string; state: "closed" | "open" | "locked" | 0 | 1 | 2 }
+  /** Adds the wall, or replaces the one with its `_id`. */
+  | { type: "wall"; wall: Record<string, unknown> }
+  | { type: "wallRemoved"; wallId: string }
+  /** Adds the token, or replaces the one with its `_id` (optionally with `darkvision`, scene units). */
+  | { type: "token"; token: Record<string, unknown> }
+  /** Moves a token: top-left in pixels; elevation in scene units, unchanged when absent. */
+  | { type: "tokenMoved"; tokenId: TokenId; x: number; y: number; elevation?: number }
+  | { type: "tokenRemoved"; tokenId: TokenId }
+  /** What the token sees in darkness, scene units, >= 0. */
+  | { type: "darkvision"; tokenId: TokenId; darkvision: number }
+  /** Adds a light, or replaces the one with its `_id` (moved, resized). */
+  | { type: "light"; light: Record<string, unknown> }
+  | { type: "lightRemoved"; lightId: string }
+  /** Turns a light off (`true`) or on. */
+  | { type: "lightHidden"; lightId: string; hidden: boolean }
+  /** The scene's darkness level, 0..=1. */
+  | { type: "darkness"; darkness: number };
 
 /** Codes of the engine's errors (`errorCodes()` lists them first). */
 export type EngineErrorCode =
@@ -682,6 +754,48 @@ export declare class Session {
   /** Frees the state now; later calls throw `session_freed`. Calling it twice is harmless. */
   free(): void;
   /** `using session = Session.create(config)` frees it at the end of the block. */
+  [Symbol.dispose](): void;
+}
+
+/**
+ * A Foundry scene read once, answering clear view (B5) for many questions
+ * and kept up to date by small updates (a door, a wall, a token, a light).
+ * The free `clearView(scene, query)` re-reads the whole scene on every
+ * call; a `SceneSight` reads it once, and a question then costs the walls
+ * near its line (docs/scene.md). Both backends (napi, wasm) export it with
+ * the same behaviour. Not in the Foundry module's lean wasm (cargo feature
+ * `scene`): there `SceneSight.parse` throws `not_in_this_build`.
+ *
+ * Every method throws a `FurtiveError` whose message names the field
+ * (`query.from.tokenId`, `updates[1].wallId`); a refused `update` changes
+ * nothing. After `free()` (or a `using` block) calls throw `session_freed`;
+ * a scene lost to an engine panic throws `session_lost`: parse the scene
+ * again. Call `free()` when done: in wasm the scene lives in the
+ * instance's memory until then.
+ */
+export declare class SceneSight {
+  private constructor();
+  /** Reads a Foundry Scene export (v10+, 0.8/v9, 0.7) or a normalized `Scene` once. Throws `invalid_scene` naming the field (`walls[12].c`), `duplicate_token`. */
+  static parse(scene: SceneInput): SceneSight;
+  /** Whether `query.from` has clear view of `query.to` on the scene as updated (B5), and what decides it. Throws `invalid_input` (`query.…`), `unknown_token`. */
+  clearView(query: ClearViewQuery): ClearViewAnswer;
+  /** Clear view (B5) from token `observer` to token `target`, by id, with its parts. Throws `unknown_token` naming `observer` or `target`. */
+  view(observer: TokenId, target: TokenId): View;
+  /** Clear view (B5) from token `observer` to every token of the scene. Throws `unknown_token` naming `observer`. */
+  clearViewFrom(observer: TokenId): ClearViewFrom;
+  /** Clear view (B5) and distances between every pair of the scene's tokens. */
+  clearViewMatrix(): ClearViewMatrix;
+  /** The lighting at a canvas point (pixels; elevation in scene units, default 0). Throws `invalid_input` naming `point.…`. */
+  lightingAt(point: { x: number; y: number; elevation?: number }): Lighting;
+  /** The lighting at the centre of the token with id `token`. Throws `unknown_token` naming `token`. */
+  lightingOf(token: TokenId): Lighting;
+  /** Applies one update, or an array of them as one transaction: all of them, or none (the error names `updates[i].…`). Returns `null`. */
+  update(updates: SceneUpdate | SceneUpdate[]): null;
+  /** The normalized scene as updated; `SceneSight.parse` reads it back. */
+  scene(): Scene;
+  /** Frees the scene now; later calls throw `session_freed`. Calling it twice is harmless. */
+  free(): void;
+  /** `using sight = SceneSight.parse(scene)` frees it at the end of the block. */
   [Symbol.dispose](): void;
 }
 

@@ -20,6 +20,7 @@ import { createRequire } from "node:module";
 import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES } from "./errors.js";
 import { defineSession } from "./session.js";
+import { defineSceneSight } from "./scene.js";
 
 function addonFile() {
   const { platform, arch } = process;
@@ -76,6 +77,19 @@ export const Session = addon
       panicForTests: (native) => native.__panicForTests(),
     })
   : engine.Session;
+
+/** A Foundry scene read once, for many clear-view questions and small updates: see scene.js and index.d.ts. */
+export const SceneSight = addon
+  ? defineSceneSight({
+      ready: () => {},
+      construct: (name, texts) => addon.SceneSight[name](...texts),
+      invoke: (native, name, texts) => native[name](...texts),
+      release: (native) => native.free(),
+      has: () => typeof addon.SceneSight === "function",
+      generation: () => 0,
+      panicForTests: (native) => native.__panicForTests(),
+    })
+  : engine.SceneSight;
 
 /** The nine P2 situation modifiers and their values: `[{ id, value }]`. */
 export const situationModifiers = functions.situationModifiers;

@@ -78,6 +78,32 @@ export const SESSION_METHODS = Object.freeze({
 /** The `Session` properties (read-only numbers). */
 export const SESSION_GETTERS = Object.freeze(["revision"]);
 
+/** The arguments of each static `SceneSight` constructor. */
+export const SCENE_CONSTRUCTORS = Object.freeze({
+  /** `SceneSight.parse(scene) -> SceneSight`: a Foundry Scene export (v10+, 0.8/v9, 0.7) or a normalized scene, read once. (feature `scene`) */
+  parse: ["scene"],
+});
+
+/** The arguments of each `SceneSight` method. */
+export const SCENE_METHODS = Object.freeze({
+  /** `clearView({ from, to, darkvision? }) -> ClearViewAnswer` (B5) on the scene as updated. (feature `scene`) */
+  clearView: ["query"],
+  /** `view(observer, target) -> View`: clear view between two of the scene's tokens, with its parts (B5). (feature `scene`) */
+  view: ["observer", "target"],
+  /** `clearViewFrom(observer) -> ClearViewFrom`: clear view from one token to every token (B5). (feature `scene`) */
+  clearViewFrom: ["observer"],
+  /** `clearViewMatrix() -> ClearViewMatrix`: every pair of the scene's tokens (B5). (feature `scene`) */
+  clearViewMatrix: [],
+  /** `lightingAt({ x, y, elevation? }) -> Lighting`: the lighting at a canvas point. (feature `scene`) */
+  lightingAt: ["point"],
+  /** `lightingOf(token) -> Lighting`: the lighting at a token's centre. (feature `scene`) */
+  lightingOf: ["token"],
+  /** `update(update | update[]) -> null`: door, wall, token and light changes as one transaction, all or nothing. (feature `scene`) */
+  update: ["updates"],
+  /** `scene() -> Scene`: the normalized scene as updated, which `SceneSight.parse` reads back. (feature `scene`) */
+  scene: [],
+});
+
 /** The cargo feature of furtive-core each export needs; a wasm build without it lacks the export. */
 export const FEATURES = Object.freeze({
   rollRequests: "roller",
@@ -85,4 +111,11 @@ export const FEATURES = Object.freeze({
   parseScene: "scene",
   clearView: "scene",
   clearViewMatrix: "scene",
+  parse: "scene",
+  view: "scene",
+  clearViewFrom: "scene",
+  lightingAt: "scene",
+  lightingOf: "scene",
+  update: "scene",
+  scene: "scene",
 });

@@ -182,11 +182,11 @@ test("wasm: after a panic resets the instance, every older session answers sessi
 });
 
 const lean = new URL("target/wasm-foundry/", REPO);
-test("the Foundry module's wasm (no scene, no roller): Session works, settle and the scene functions answer not_in_this_build", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
+test("the Foundry module's wasm (no scene, no roller): Session works, settle, the scene functions and SceneSight answer not_in_this_build", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.
   const dir = mkdtempSync(join(tmpdir(), "furtive-lean-"));
   try {
-    for (const file of ["browser.js", "arguments.js", "errors.js", "session.js", "signatures.js"]) {
+    for (const file of ["browser.js", "arguments.js", "errors.js", "session.js", "scene.js", "signatures.js"]) {
       cpSync(fileURLToPath(new URL(`npm/${file}`, REPO)), join(dir, file));
     }
     cpSync(fileURLToPath(lean), join(dir, "wasm"), { recursive: true });
@@ -198,7 +198,8 @@ test("the Foundry module's wasm (no scene, no roller): Session works, settle and
       const codes = [effects.revision, session.perceives(${JSON.stringify(pair)}).allowed];
       for (const call of [() => session.settle(${JSON.stringify(enter)}, 1), () => session.rollRequests([], 1),
                           () => furtive.settle(session.snapshot(), ${JSON.stringify(enter)}, 1),
-                          () => furtive.parseScene({}), () => furtive.clearView({}, {}), () => furtive.clearViewMatrix({})]) {
+                          () => furtive.parseScene({}), () => furtive.clearView({}, {}), () => furtive.clearViewMatrix({}),
+                          () => furtive.SceneSight.parse({})]) {
         try { call(); codes.push("no error"); } catch (e) { codes.push(e.code + " " + e.message.split(":")[0]); }
       }
       console.log(JSON.stringify(codes));
@@ -212,6 +213,7 @@ test("the Foundry module's wasm (no scene, no roller): Session works, settle and
       "not_in_this_build parseScene",
       "not_in_this_build clearView",
       "not_in_this_build clearViewMatrix",
+      "not_in_this_build SceneSight.parse",
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,10 @@ import * as browserEntry from "furtive/browser";
 import type {
   Change,
   ClearViewAnswer,
+  ClearViewFrom,
+  Lighting,
+  SceneSight,
+  View,
   ClearViewMatrix,
   Scene,
   Config,
@@ -168,6 +172,29 @@ async function loaders(): Promise<void> {
   await browserEntry.init(await WebAssembly.compile(new Uint8Array()));
 }
 
+function sceneSights(api: Api, scene: Scene): void {
+  const sight: SceneSight = api.SceneSight.parse(scene);
+  const answer: ClearViewAnswer = sight.clearView({ from: { tokenId: "guard" }, to: { x: 10, y: 20 }, darkvision: 30 });
+  const view: View = sight.view("guard", "spy");
+  const from: ClearViewFrom = sight.clearViewFrom("guard");
+  const matrix: ClearViewMatrix = sight.clearViewMatrix();
+  const light: Lighting = sight.lightingAt({ x: 1, y: 2 });
+  const dark: boolean = sight.lightingOf("spy").dark;
+  const done: null = sight.update([
+    { type: "door", wallId: "w", state: "open" },
+    { type: "tokenMoved", tokenId: "spy", x: 100, y: 200 },
+    { type: "darkness", darkness: 0.5 },
+  ]);
+  const again: SceneSight = api.SceneSight.parse(sight.scene());
+  sight.free();
+  again[Symbol.dispose]();
+  // @ts-expect-error: not an update type
+  sight.update({ type: "teleport", tokenId: "spy" });
+  // @ts-expect-error: ids are strings
+  sight.view("guard", 3);
+  void answer, view, from, matrix, light, dark, done;
+}
+
 // Wrong uses must not type-check.
 function misuse(api: Api, state: State): void {
   // @ts-expect-error: an unknown event type
@@ -185,4 +212,4 @@ function misuse(api: Api, state: State): void {
   void code;
 }
 
-void entries, scenario, sessions, loaders, misuse;
+void entries, scenario, sessions, sceneSights, loaders, misuse;

@@ -7,7 +7,8 @@
 //! wraps them for napi, `furtive-wasm` for wasm-bindgen, and
 //! `crates/furtive-core/tests/exports.rs` writes `npm/signatures.js` (the
 //! arguments the JavaScript layer encodes) from the same list and fails
-//! when it drifts. Adding an export here adds it to both bindings.
+//! when it drifts. The `SceneSight` class
+//! ([`crate::api_scene::JsonSceneSight`]) is listed the same way. Adding an export here adds it to both bindings.
 //!
 //! Each entry is `{ rust_name, "jsName", [feature?], (arguments), "doc" }`;
 //! an argument followed by `[optional]` may be left out in JavaScript (the
@@ -23,6 +24,11 @@
 //! - `session_mut`: methods that change the session (`&mut self`).
 //! - `session_ref`: methods that read it (`&self`).
 //! - `session_getters`: `u64` properties.
+//! - `scene_constructors`: static methods of `SceneSight` returning one
+//!   ([`crate::api_scene::JsonSceneSight`]).
+//! - `scene_methods`: methods of `SceneSight`; all take `&mut self` (a
+//!   question fills the caches: wall indexes, token lighting). The whole
+//!   class needs the `scene` feature.
 
 use serde_json::Value;
 
@@ -124,6 +130,28 @@ macro_rules! for_each_export {
             session_getters: [
                 { revision, "revision",
                   "`revision`: successful `apply`, `applyAll` and `settle` calls since the state was created." },
+            ],
+            scene_constructors: [
+                { parse, "parse", ["scene"], (scene),
+                  "`SceneSight.parse(scene) -> SceneSight`: a Foundry Scene export (v10+, 0.8/v9, 0.7) or a normalized scene, read once." },
+            ],
+            scene_methods: [
+                { clear_view, "clearView", ["scene"], (query),
+                  "`clearView({ from, to, darkvision? }) -> ClearViewAnswer` (B5) on the scene as updated." },
+                { view, "view", ["scene"], (observer, target),
+                  "`view(observer, target) -> View`: clear view between two of the scene's tokens, with its parts (B5)." },
+                { clear_view_from, "clearViewFrom", ["scene"], (observer),
+                  "`clearViewFrom(observer) -> ClearViewFrom`: clear view from one token to every token (B5)." },
+                { clear_view_matrix, "clearViewMatrix", ["scene"], (),
+                  "`clearViewMatrix() -> ClearViewMatrix`: every pair of the scene's tokens (B5)." },
+                { lighting_at, "lightingAt", ["scene"], (point),
+                  "`lightingAt({ x, y, elevation? }) -> Lighting`: the lighting at a canvas point." },
+                { lighting_of, "lightingOf", ["scene"], (token),
+                  "`lightingOf(token) -> Lighting`: the lighting at a token's centre." },
+                { update, "update", ["scene"], (updates),
+                  "`update(update | update[]) -> null`: door, wall, token and light changes as one transaction, all or nothing." },
+                { scene, "scene", ["scene"], (),
+                  "`scene() -> Scene`: the normalized scene as updated, which `SceneSight.parse` reads back." },
             ],
         }
     };

@@ -25,6 +25,8 @@
 //! Foundry module's wasm is built without them.
 
 pub mod api;
+#[cfg(feature = "scene")]
+pub mod api_scene;
 pub mod api_session;
 mod ask;
 pub mod clause;

@@ -54,6 +54,16 @@ macro_rules! feature_of {
     };
 }
 
+/// Every export of the list, by kind.
+struct Exports<'a> {
+    functions: Vec<Entry<'a>>,
+    constructors: Vec<Entry<'a>>,
+    methods: Vec<Entry<'a>>,
+    getters: Vec<(&'a str, &'a str)>,
+    scene_constructors: Vec<Entry<'a>>,
+    scene_methods: Vec<Entry<'a>>,
+}
+
 macro_rules! javascript {
     (
         functions: [$({ $name:ident, $js:literal, [$($feature:literal)?], ($($arg:ident $([$optional:ident])?),*), $doc:literal },)*],
@@ -61,6 +71,8 @@ macro_rules! javascript {
         session_mut: [$({ $mut:ident, $mut_js:literal, [$($mut_feature:literal)?], ($($mut_arg:ident),*), $mut_doc:literal },)*],
         session_ref: [$({ $ref:ident, $ref_js:literal, [$($ref_feature:literal)?], ($($ref_arg:ident),*), $ref_doc:literal },)*],
         session_getters: [$({ $getter:ident, $getter_js:literal, $getter_doc:literal },)*],
+        scene_constructors: [$({ $sctor:ident, $sctor_js:literal, [$($sctor_feature:literal)?], ($($sctor_arg:ident),*), $sctor_doc:literal },)*],
+        scene_methods: [$({ $smethod:ident, $smethod_js:literal, [$($smethod_feature:literal)?], ($($smethod_arg:ident),*), $smethod_doc:literal },)*],
     ) => {{
         let functions = vec![$(($js, feature_of!($($feature)?), vec![$((stringify!($arg), false $(|| stringify!($optional) == "optional")?)),*], $doc)),*];
         let constructors = vec![$(($ctor_js, feature_of!($($ctor_feature)?), vec![$((stringify!($ctor_arg), false)),*], $ctor_doc)),*];
@@ -69,12 +81,21 @@ macro_rules! javascript {
             $(($ref_js, feature_of!($($ref_feature)?), vec![$((stringify!($ref_arg), false)),*], $ref_doc),)*
         ];
         let getters: Vec<(&str, &str)> = vec![$(($getter_js, $getter_doc)),*];
-        (functions, constructors, methods, getters)
+        let scene_constructors: Vec<Entry> = vec![$(($sctor_js, feature_of!($($sctor_feature)?), vec![$((stringify!($sctor_arg), false)),*], $sctor_doc)),*];
+        let scene_methods: Vec<Entry> = vec![$(($smethod_js, feature_of!($($smethod_feature)?), vec![$((stringify!($smethod_arg), false)),*], $smethod_doc)),*];
+        Exports { functions, constructors, methods, getters, scene_constructors, scene_methods }
     }};
 }
 
 fn generate() -> String {
-    let (functions, constructors, methods, getters) = furtive_core::for_each_export!(javascript);
+    let Exports {
+        functions,
+        constructors,
+        methods,
+        getters,
+        scene_constructors,
+        scene_methods,
+    } = furtive_core::for_each_export!(javascript);
     let mut text = String::from(
         "// Generated from furtive_core::for_each_export! (crates/furtive-core/src/exports.rs),\n\
          // the one list both bindings are built from. Do not edit: run\n\
@@ -102,13 +123,21 @@ fn generate() -> String {
         "export const SESSION_GETTERS = Object.freeze([{}]);\n\n",
         getters.join(", ")
     );
+    text += "/** The arguments of each static `SceneSight` constructor. */\n";
+    text += &format!(
+        "export const SCENE_CONSTRUCTORS = Object.freeze({{\n{}}});\n\n",
+        entries(&scene_constructors)
+    );
+    text += "/** The arguments of each `SceneSight` method. */\n";
+    text += &format!(
+        "export const SCENE_METHODS = Object.freeze({{\n{}}});\n\n",
+        entries(&scene_methods)
+    );
     text += "/** The cargo feature of furtive-core each export needs; a wasm build without it lacks the export. */\n";
     let mut all = functions.clone();
-    all.extend(
-        methods
-            .iter()
-            .map(|(js, feature, args, doc)| (*js, *feature, args.clone(), *doc)),
-    );
+    all.extend(methods.iter().cloned());
+    all.extend(scene_constructors.iter().cloned());
+    all.extend(scene_methods.iter().cloned());
     let mut seen = std::collections::BTreeSet::new();
     all.retain(|(js, _, _, _)| seen.insert(*js));
     text += &format!(
@@ -137,11 +166,30 @@ fn npm_signatures_js_is_generated_from_the_export_list() {
 /// export of the list is declared (free functions as `export declare
 /// function`, `Session` members inside `export declare class Session`), and
 /// `EngineErrorCode` lists exactly `Error::CODES`, in order.
+/// The text of `export declare class {name} { ... }` in index.d.ts.
+fn class_body<'a>(declarations: &'a str, name: &str) -> &'a str {
+    let start = declarations
+        .find(&format!("export declare class {name} {{"))
+        .unwrap_or_else(|| panic!("index.d.ts declares class {name}"));
+    let end = start
+        + declarations[start..]
+            .find("\n}\n")
+            .unwrap_or_else(|| panic!("the end of class {name}"));
+    &declarations[start..end]
+}
+
 #[test]
 fn npm_index_d_ts_declares_every_export_and_every_error_code() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../npm/index.d.ts");
     let declarations = std::fs::read_to_string(&path).expect("npm/index.d.ts");
-    let (functions, constructors, methods, getters) = furtive_core::for_each_export!(javascript);
+    let Exports {
+        functions,
+        constructors,
+        methods,
+        getters,
+        scene_constructors,
+        scene_methods,
+    } = furtive_core::for_each_export!(javascript);
 
     let mut missing = Vec::new();
     for (js, _, _, _) in &functions {
@@ -170,6 +218,17 @@ fn npm_index_d_ts_declares_every_export_and_every_error_code() {
     for (js, _) in &getters {
         if !class.contains(&format!("\n  readonly {js}: number;")) {
             missing.push(format!("Session.prototype.{js}"));
+        }
+    }
+    let class = class_body(&declarations, "SceneSight");
+    for (js, _, _, _) in &scene_constructors {
+        if !class.contains(&format!("\n  static {js}(")) {
+            missing.push(format!("SceneSight.{js}"));
+        }
+    }
+    for (js, _, _, _) in &scene_methods {
+        if !class.contains(&format!("\n  {js}(")) {
+            missing.push(format!("SceneSight.prototype.{js}"));
         }
     }
     assert!(

@@ -21,13 +21,16 @@
 //! `applyAll`, `settle`) panicked may hold a half-applied event, so it is
 //! dropped: its later calls throw `session_lost` (reload it with
 //! `Session.load(lastSnapshot)`); a query that panics changes nothing. After
-//! `free()`, calls throw `session_freed`.
+//! `free()`, calls throw `session_freed`. The `SceneSight` class (feature
+//! `scene`) keeps a parsed scene the same way, with the same two codes.
 //!
 //! Loaded by `npm/node.js` from `npm/furtive.<platform>.node`
 //! (`scripts/build-node.sh`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+#[cfg(feature = "scene")]
+use furtive_core::api_scene::JsonSceneSight;
 use furtive_core::api_session::JsonSession;
 use furtive_core::{api, Error};
 use napi_derive::napi;
@@ -131,6 +134,8 @@ macro_rules! napi_exports {
         session_mut: [$({ $mut:ident, $mut_js:literal, [$($mut_feature:literal)?], ($($mut_arg:ident),*), $mut_doc:literal },)*],
         session_ref: [$({ $ref:ident, $ref_js:literal, [$($ref_feature:literal)?], ($($ref_arg:ident),*), $ref_doc:literal },)*],
         session_getters: [$({ $getter:ident, $getter_js:literal, $getter_doc:literal },)*],
+        scene_constructors: [$({ $sctor:ident, $sctor_js:literal, [$($sctor_feature:literal)?], ($($sctor_arg:ident),*), $sctor_doc:literal },)*],
+        scene_methods: [$({ $smethod:ident, $smethod_js:literal, [$($smethod_feature:literal)?], ($($smethod_arg:ident),*), $smethod_doc:literal },)*],
     ) => {
         $(
             $(#[cfg(feature = $feature)])?
@@ -186,10 +191,108 @@ macro_rules! napi_exports {
                 }
             }
         )*
+
+        $(
+            $(#[cfg(feature = $sctor_feature)])?
+            #[napi]
+            impl NodeSceneSight {
+                #[doc = $sctor_doc]
+                #[napi(factory, js_name = $sctor_js)]
+                pub fn $sctor($($sctor_arg: String),*) -> napi::Result<NodeSceneSight, Code> {
+                    run(|| JsonSceneSight::$sctor($(api::parse_json(stringify!($sctor_arg), &$sctor_arg)?),*))
+                        .map(NodeSceneSight::new)
+                }
+            }
+        )*
+        $(
+            $(#[cfg(feature = $smethod_feature)])?
+            #[napi]
+            impl NodeSceneSight {
+                #[doc = $smethod_doc]
+                #[napi(js_name = $smethod_js)]
+                pub fn $smethod(&mut self, $($smethod_arg: String),*) -> napi::Result<String, Code> {
+                    self.call($smethod_js, |sight| sight.$smethod($(api::parse_json(stringify!($smethod_arg), &$smethod_arg)?),*))
+                }
+            }
+        )*
     };
 }
 
+/// A `furtive_core::scene::SceneSight` held by a JavaScript object (see
+/// `furtive_core::api_scene::JsonSceneSight`). Created by
+/// `SceneSight.parse`; `npm/node.js` wraps it in the package's `SceneSight`.
+/// Every method fills caches (wall indexes, lighting), so a panic in any of
+/// them drops the scene: its later calls throw `session_lost` (parse the
+/// scene again); after `free()` they throw `session_freed`.
+#[cfg(feature = "scene")]
+#[napi(js_name = "SceneSight")]
+pub struct NodeSceneSight {
+    /// `None` once freed or lost.
+    inner: Option<JsonSceneSight>,
+    /// Why `inner` is `None`: `session_freed` or `session_lost`.
+    gone: Code,
+}
+
+#[cfg(feature = "scene")]
+impl NodeSceneSight {
+    fn new(inner: JsonSceneSight) -> NodeSceneSight {
+        NodeSceneSight {
+            inner: Some(inner),
+            gone: Code("session_lost"),
+        }
+    }
+
+    fn gone_error(&self, method: &str) -> napi::Error<Code> {
+        let message = if self.gone.0 == "session_freed" {
+            format!("{method}: this SceneSight was freed (free() or a using block); parse the scene again with SceneSight.parse(scene)")
+        } else {
+            format!("{method}: this SceneSight was lost when the engine panicked in one of its calls; parse the scene again with SceneSight.parse(scene)")
+        };
+        napi::Error::new(Code(self.gone.0), message)
+    }
+
+    /// Runs one method; a panic drops the scene (its caches may be half
+    /// filled) and it answers `session_lost` from then on.
+    fn call<T>(
+        &mut self,
+        method: &str,
+        call: impl FnOnce(&mut JsonSceneSight) -> Result<T, Error>,
+    ) -> napi::Result<T, Code> {
+        let error = self.gone_error(method);
+        let inner = self.inner.as_mut().ok_or(error)?;
+        match catch_unwind(AssertUnwindSafe(|| call(inner))) {
+            Ok(result) => result.map_err(core_error),
+            Err(payload) => {
+                self.inner = None;
+                self.gone = Code("session_lost");
+                Err(panicked(payload))
+            }
+        }
+    }
+}
+
 furtive_core::for_each_export!(napi_exports);
+
+#[cfg(feature = "scene")]
+#[napi]
+impl NodeSceneSight {
+    /// `free()`: drops the scene now; later calls throw `session_freed`.
+    /// Calling it twice is harmless.
+    #[napi]
+    pub fn free(&mut self) {
+        if self.inner.take().is_some() || self.gone.0 != "session_lost" {
+            self.gone = Code("session_freed");
+        }
+    }
+
+    /// Panics inside a call on purpose, for the tests of `session_lost`
+    /// only (not public API).
+    #[doc(hidden)]
+    #[napi(js_name = "__panicForTests")]
+    pub fn panic_for_tests(&mut self) -> napi::Result<String, Code> {
+        self.call("__panicForTests", |_| panic!("deliberate panic for tests"))
+    }
+}
 
 #[napi]
 impl NodeSession {

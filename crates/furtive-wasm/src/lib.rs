@@ -2,11 +2,12 @@
 //!
 //! A thin layer with no rule logic. The exports are written once, in
 //! `furtive_core::for_each_export!`; this file only says how wasm-bindgen
-//! wraps one free function, and one method of the `Session` class. Every
-//! argument arrives as JSON text (the package's `browser.js` serializes it
-//! with the platform's `JSON.stringify`), is read with `serde_json`, and goes
-//! to the same function of `furtive_core::api` / `api_session` that the napi
-//! addon calls. Results go back as JSON text, which `npm/browser.js` and
+//! wraps one free function, and one method of the `Session` and
+//! `SceneSight` classes. Every argument arrives as JSON text (the package's
+//! `browser.js` serializes it with the platform's `JSON.stringify`), is
+//! read with `serde_json`, and goes to the same function of
+//! `furtive_core::api` / `api_session` / `api_scene` that the napi addon
+//! calls. Results go back as JSON text, which `npm/browser.js` and
 //! `npm/session.js` read with `JSON.parse`: measured against
 //! serde-wasm-bindgen values in both directions for `Session.apply`
 //! (`bench/session.mjs`; numbers in docs/state.md), text was as fast in
@@ -21,13 +22,15 @@
 //! A panic aborts the instance (`panic = "abort"` in the `wasm-release`
 //! profile); the panic hook first throws an `Error` whose message starts
 //! with `engine: the engine panicked`, which `browser.js` turns into
-//! `engine_panicked` before it resets the instance. Every `Session` of the
-//! old instance is then gone: `browser.js` answers their calls with
-//! `session_lost`.
+//! `engine_panicked` before it resets the instance. Every `Session` and
+//! `SceneSight` of the old instance is then gone: `browser.js` answers
+//! their calls with `session_lost`.
 //!
 //! Built for `wasm32-unknown-unknown` with the `wasm-release` profile, then
 //! `wasm-bindgen --target web` (`scripts/build-wasm.sh`).
 
+#[cfg(feature = "scene")]
+use furtive_core::api_scene::JsonSceneSight;
 use furtive_core::api_session::JsonSession;
 use furtive_core::{api, Error};
 use serde_json::Value;
@@ -66,6 +69,15 @@ pub struct WasmSession {
     inner: JsonSession,
 }
 
+/// A `furtive_core::scene::SceneSight` in this wasm instance (see
+/// `furtive_core::api_scene::JsonSceneSight`), feature `scene`. Created by
+/// `SceneSight.parse`; `browser.js` wraps it in the package's `SceneSight`.
+#[cfg(feature = "scene")]
+#[wasm_bindgen(js_name = SceneSight)]
+pub struct WasmSceneSight {
+    inner: JsonSceneSight,
+}
+
 macro_rules! wasm_exports {
     (
         functions: [$({ $name:ident, $js:literal, [$($feature:literal)?], ($($arg:ident $([$optional:ident])?),*), $doc:literal },)*],
@@ -73,6 +85,8 @@ macro_rules! wasm_exports {
         session_mut: [$({ $mut:ident, $mut_js:literal, [$($mut_feature:literal)?], ($($mut_arg:ident),*), $mut_doc:literal },)*],
         session_ref: [$({ $ref:ident, $ref_js:literal, [$($ref_feature:literal)?], ($($ref_arg:ident),*), $ref_doc:literal },)*],
         session_getters: [$({ $getter:ident, $getter_js:literal, $getter_doc:literal },)*],
+        scene_constructors: [$({ $sctor:ident, $sctor_js:literal, [$($sctor_feature:literal)?], ($($sctor_arg:ident),*), $sctor_doc:literal },)*],
+        scene_methods: [$({ $smethod:ident, $smethod_js:literal, [$($smethod_feature:literal)?], ($($smethod_arg:ident),*), $smethod_doc:literal },)*],
     ) => {
         $(
             $(#[cfg(feature = $feature)])?
@@ -123,6 +137,28 @@ macro_rules! wasm_exports {
                 pub fn $getter(&self) -> f64 {
                     // Revisions stay far below 2^53: exact as a JavaScript number.
                     self.inner.$getter() as f64
+                }
+            }
+        )*
+        $(
+            $(#[cfg(feature = $sctor_feature)])?
+            #[wasm_bindgen(js_class = SceneSight)]
+            impl WasmSceneSight {
+                #[doc = $sctor_doc]
+                #[wasm_bindgen(js_name = $sctor_js)]
+                pub fn $sctor($($sctor_arg: &str),*) -> Result<WasmSceneSight, JsValue> {
+                    js(JsonSceneSight::$sctor($(input(stringify!($sctor_arg), $sctor_arg)?),*)).map(|inner| WasmSceneSight { inner })
+                }
+            }
+        )*
+        $(
+            $(#[cfg(feature = $smethod_feature)])?
+            #[wasm_bindgen(js_class = SceneSight)]
+            impl WasmSceneSight {
+                #[doc = $smethod_doc]
+                #[wasm_bindgen(js_name = $smethod_js)]
+                pub fn $smethod(&mut self, $($smethod_arg: &str),*) -> Result<String, JsValue> {
+                    js(self.inner.$smethod($(input(stringify!($smethod_arg), $smethod_arg)?),*))
                 }
             }
         )*
