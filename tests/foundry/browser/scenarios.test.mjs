@@ -2,7 +2,10 @@
  * Browser test, real headless Chromium (playwright-core, /usr/bin/chromium):
  * the ways a hider could show in a real world (issue 11), each drawn by the
  * fake Foundry clients in iframes running the real module and the real wasm,
- * with a screenshot in tests/foundry/browser/screenshots/:
+ * with a screenshot. Each run writes them to tests/artifacts/screenshots/
+ * (git-ignored); the reviewed copies committed in
+ * tests/foundry/browser/screenshots/ are rewritten only when
+ * FURTIVE_UPDATE_SCREENSHOTS=1 is set, so a test run leaves the tree clean:
  * - `vision-off.png`: Token Vision off; Bob's canvas does not draw the rogue;
  * - `two-tokens.png`: Dave owns a sentry that fails and a lookout that succeeds:
  *   he sees the rogue (B2), and not when he controls the sentry alone;
@@ -31,7 +34,9 @@ import { ALICE, BOB, CAROL, DAVE, GM, TOKENS } from "../fixtures/world-data.mjs"
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../../..");
-const shots = path.join(here, "screenshots");
+const shots = process.env.FURTIVE_UPDATE_SCREENSHOTS
+  ? path.join(here, "screenshots")
+  : path.join(repoRoot, "tests", "artifacts", "screenshots");
 
 let site;
 let context;
