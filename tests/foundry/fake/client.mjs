@@ -118,7 +118,8 @@ export function createClient(options) {
       const item = deepClone(raw);
       const preview = ctx.instantiate(type, deepClone(item), parent, parentRef);
       if (ctx.Hooks.call(`preCreate${type}`, preview, item, options, ctx.game.user.id) === false) continue;
-      prepared.push(item);
+      // What is created is the pending document, with any `updateSource` a listener made.
+      prepared.push(preview.toObject());
     }
     if (!prepared.length) return [];
     const ids = await ctx.request({ op: "modify", action: "create", type, parent: parentRef, data: prepared, options });

@@ -131,6 +131,19 @@ export function createDocuments(ctx) {
       return this.testUserPermission(user, "OWNER");
     }
 
+    /**
+     * `DataModel#updateSource(changes)`: changes the document's source in
+     * place, without a database update; the documented way for a
+     * `preCreate<Name>` listener to change the pending document
+     * (https://foundryvtt.com/api/classes/foundry.abstract.DataModel.html#updateSource,
+     * https://foundryvtt.com/api/functions/hookEvents.preCreateDocument.html).
+     */
+    updateSource(changes = {}) {
+      const expanded = ctx.utils.expandObject(deepClone(changes));
+      mergeObject(this._source, expanded);
+      return expanded;
+    }
+
     toObject() {
       return deepClone(this._source);
     }

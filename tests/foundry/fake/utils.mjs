@@ -275,6 +275,7 @@ export class Collection extends Map {
 /** The `foundry.utils` namespace object installed on each client. */
 export const utils = {
   getProperty,
+  isNewerVersion,
   setProperty,
   hasProperty,
   deepClone,
@@ -289,3 +290,22 @@ export const utils = {
   escapeHTML,
   Collection,
 };
+
+/**
+ * `isNewerVersion(v1, v0)`: whether version `v1` is newer than `v0`, comparing
+ * dot-separated parts numerically (https://foundryvtt.com/api/functions/foundry.utils.isNewerVersion.html).
+ */
+export function isNewerVersion(v1, v0) {
+  const a = String(v1).split(".");
+  const b = String(v0).split(".");
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+    const x = Number(a[i] ?? 0);
+    const y = Number(b[i] ?? 0);
+    if (Number.isNaN(x) || Number.isNaN(y)) {
+      if ((a[i] ?? "") !== (b[i] ?? "")) return (a[i] ?? "") > (b[i] ?? "");
+      continue;
+    }
+    if (x !== y) return x > y;
+  }
+  return false;
+}

@@ -47,6 +47,30 @@ describe("fake: settings, constants, status effects per version", () => {
   });
 });
 
+describe("fake: documents and utils the system automation relies on", () => {
+  it("preCreateChatMessage: a listener's updateSource reaches the created message on every client (hookEvents.preCreateDocument)", async () => {
+    const env = await bare();
+    const gm = env.clients[GM].ctx;
+    gm.Hooks.on("preCreateChatMessage", (message) => message.updateSource({ "flags.test.stamp": 7 }));
+    const created = await gm.ChatMessage.create({ content: "x" });
+    await env.server.idle();
+    assert.equal(created.flags.test.stamp, 7);
+    assert.equal(env.clients[BOB].ctx.game.messages.get(created.id).flags.test.stamp, 7);
+    env.close();
+  });
+
+  it("foundry.utils.isNewerVersion compares dot-separated parts numerically", async () => {
+    const env = await bare({ users: [GM] });
+    const { isNewerVersion } = env.clients[GM].ctx.global.foundry.utils;
+    assert.equal(isNewerVersion("4.4.4", "4.0.99"), true);
+    assert.equal(isNewerVersion("4.0.4", "4.0.99"), false);
+    assert.equal(isNewerVersion("4.0.4", "3.99.99"), true);
+    assert.equal(isNewerVersion("3.3.1", "3.99.99"), false);
+    assert.equal(isNewerVersion("12.331", "12.331"), false);
+    env.close();
+  });
+});
+
 describe("fake: sight collision", () => {
   let env;
   let collide;
