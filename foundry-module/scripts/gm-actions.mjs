@@ -79,7 +79,9 @@ export const GM_ACTIONS = {
   /**
    * Hide: the GM's dialog (unless a GM caller passes `options.dialog === false`),
    * a Foundry stealth roll, then enterStealth. A player's options are ignored:
-   * the GM's dialog always opens and sets the modifiers.
+   * the GM's dialog always opens and sets the modifiers. A GM caller may pass
+   * `options.roll`, a roll already made and shown (a Stealth roll from the
+   * sheet, system-rolls.mjs): its value is used and nothing is rolled again.
    */
   async hide(scene, { tokenId, options: asked = {} }, user, privileged) {
     const options = privileged ? asked : {};
@@ -103,7 +105,7 @@ export const GM_ACTIONS = {
     if (options.dialog !== false) {
       const answer = await hideDialog({
         tokenName: token.name ?? "",
-        requester: privileged ? undefined : user.name ?? "",
+        requester: privileged ? (typeof options.requester === "string" ? options.requester : undefined) : user.name ?? "",
         ruleset: settings.ruleset,
         senses: senseNames(settings.enhancedSenses),
         precautions: choice.precautions,
@@ -118,18 +120,19 @@ export const GM_ACTIONS = {
     if (Hooks.call("furtive.preHide", context) === false) throw FurtiveError.of("cancelled", "a furtive.preHide listener cancelled the action");
     choice = context.choice;
     const formula = settings.ruleset === "percentile" ? "1d100" : settings.stealthFormula;
-    const roll = await evaluateFormula(formula, token);
+    const given = typeof options.roll === "number" && Number.isFinite(options.roll) ? Math.trunc(options.roll) : null;
+    const roll = given === null ? await evaluateFormula(formula, token) : null;
     const outcome = await dispatch(scene, {
       type: "enterStealth",
       hider: token.id,
-      roll: Math.trunc(Number(roll.total)),
+      roll: given ?? Math.trunc(Number(roll?.total)),
       modifiers: { situation: choice.situation, free: choice.free },
       moved: Boolean(choice.moved),
       sprinting: Boolean(options.sprinting),
       precautions: settings.ruleset === "opposed" ? choice.precautions : [],
       view: knownView(scene, viewOf(scene, token)),
     });
-    await postRoll(roll, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
+    if (roll) await postRoll(roll, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
     Hooks.callAll("furtive.hide", { token, user, choice, outcome });
     await clearPending(scene, /** @type {string} */ (token.id));
     return privileged ? outcome : publicResult(outcome);

@@ -23,6 +23,8 @@ import { readSettings } from "./settings.mjs";
 import { isActiveGM, isStateLost, loadRecord, recordRevision, saveRecord } from "./store.mjs";
 import { setStatus } from "./statuses.mjs";
 import { audienceOf } from "./secrecy.mjs";
+import { offerLogEntry, offerPerceptionCheck, playerOwners } from "./perception-offers.mjs";
+import { readSystemSettings } from "./system-settings.mjs";
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
 /** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
@@ -248,6 +250,7 @@ export function dispatch(scene, event, options = {}) {
  * @property {boolean} [lenient] leave refused events out instead of refusing the whole action (automation)
  * @property {string} [titleKey] the card's title (default: from the first event's type)
  * @property {Record<string, string>} [titleData]
+ * @property {import("./types.mjs").LogEntry[]} [notes] GM lines the caller adds to the action's card (system-attacks.mjs: O10)
  */
 
 /**
@@ -323,7 +326,7 @@ async function process(scene, events, options) {
   }
   try {
     for (const { error } of effects.refused) reportRefusal(error);
-    const total = { changes: [...effects.changes], requests: /** @type {Outcome["requests"]} */ ([]), log: [...effects.log] };
+    const total = { changes: [...effects.changes], requests: /** @type {Outcome["requests"]} */ ([]), log: [...(options.notes ?? []), ...effects.log] };
     await answerRequests(scene, entry, entry.session, effects.requests, total, settings);
     entry.state = entry.session.snapshot();
     await commit(scene, entry);
@@ -428,6 +431,9 @@ const MAX_CHECK_ROUNDS = 4;
  */
 async function answerRequests(scene, record, session, requests, total, settings) {
   let open = requests;
+  // Observers whose owner was offered the roll in this action (one offer each).
+  const offered = new Set();
+  const offerChecks = readSystemSettings().offerChecks;
   for (let round = 0; round < MAX_CHECK_ROUNDS && open.length; round += 1) {
     const checks = [];
     for (const request of open) {
@@ -436,7 +442,15 @@ async function answerRequests(scene, record, session, requests, total, settings)
       if (request.kind === "perceptionCheck" && request.observer) {
         const observer = scene.tokens.get(request.observer);
         if (!observer) continue;
-        if (settings.autoPerception) checks.push({ request, hider, observer });
+        const owners = settings.autoPerception && offerChecks ? playerOwners(observer) : [];
+        if (owners.length) {
+          // B4: the owner rolls from the sheet; the check stays pending until then (perception-offers.mjs).
+          if (!offered.has(observer.id)) {
+            offered.add(observer.id);
+            total.log.push(offerLogEntry(observer, owners, request.clause));
+            await offerPerceptionCheck({ sceneId: /** @type {string} */ (scene.id), observer, owners });
+          }
+        } else if (settings.autoPerception) checks.push({ request, hider, observer });
         else await postPerceptionRequest({ sceneId: /** @type {string} */ (scene.id), hider, observer, clause: request.clause });
       } else if (request.kind === "stealthRoll") {
         record.pending = [...record.pending.filter((r) => !(r.kind === "stealthRoll" && r.hider === request.hider)), request];

@@ -13,6 +13,8 @@ import { readSettings } from "./settings.mjs";
 import { confirmDialog } from "./dialogs.mjs";
 import { resetScene } from "./gm-pipeline.mjs";
 import { ensureStatusEffects, registerStatusGuards } from "./statuses.mjs";
+import { registerSystemRollHooks, rollOfferedPerception } from "./system-rolls.mjs";
+import { registerSystemAttackHooks } from "./system-attacks.mjs";
 
 /**
  * A chat card button was clicked.
@@ -41,6 +43,9 @@ function onChatAction(action, message, button) {
     });
   } else if (action === "perception") {
     attempt(() => run("rollPerception", { sceneId: flags.sceneId, hiderId: flags.hider, observerId: flags.observer }));
+  } else if (action === "sheetPerception") {
+    // A Perception check offered to the observer's owner: rolled from the sheet (system-rolls.mjs).
+    attempt(() => rollOfferedPerception(flags));
   } else if (action === "reroll") {
     attempt(() => run("reroll", { sceneId: flags.sceneId, hiderId: flags.hider }));
   } else if (action === "reset") {
@@ -142,4 +147,8 @@ export function registerHooks() {
   Hooks.on("combatTurnChange", automation.onCombatTurnChange);
   Hooks.on("deleteCombat", automation.onDeleteCombat);
   Hooks.on("deleteScene", automation.onDeleteScene);
+
+  // The game system's rolls, attacks and damage (issue 12): every client stamps its roll messages, the active GM acts.
+  registerSystemRollHooks();
+  registerSystemAttackHooks();
 }

@@ -9,6 +9,14 @@
  * `Actor#getRollData()`.
  */
 
+import { MODULE_ID } from "./constants.mjs";
+
+/**
+ * The flag of the module's own roll messages, so the system automation
+ * (system-rolls.mjs) never takes them for a roll from the sheet.
+ */
+const ownRoll = () => ({ [MODULE_ID]: { kind: "roll" } });
+
 /**
  * Rolls a formula for a token's actor and posts it to chat.
  * @param {string} formula  e.g. `1d20 + @skills.ste.total`
@@ -20,7 +28,7 @@ export async function rollFormula(formula, token, { flavor, secret }) {
   const roll = new Roll(formula, token?.actor?.getRollData?.() ?? {});
   await roll.evaluate();
   const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
-  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor }, { rollMode });
+  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor, flags: ownRoll() }, { rollMode });
   return Math.trunc(Number(roll.total));
 }
 
@@ -46,5 +54,5 @@ export async function evaluateFormula(formula, token) {
  */
 export async function postRoll(roll, token, { flavor, secret }) {
   const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
-  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor }, { rollMode });
+  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor, flags: ownRoll() }, { rollMode });
 }

@@ -8,6 +8,7 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { PRESETS, presetForSystem } from "./presets.mjs";
+import { registerSystemSettings } from "./system-settings.mjs";
 
 /**
  * The rule-input settings, in the order the settings window shows them: key
@@ -126,6 +127,8 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
     default: true,
     onChange: onRulesChanged,
   });
+  // The game system's rolls, attacks and damage (system-settings.mjs).
+  registerSystemSettings();
   // Hidden bookkeeping.
   settings.register(MODULE_ID, "initialized", { scope: "world", config: false, type: Boolean, default: false });
 }

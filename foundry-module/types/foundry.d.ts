@@ -164,7 +164,8 @@ declare global {
     /** Listeners get the emitted data, then the id of the user who emitted it (wiki "Sockets"). */
     socket: { emit(channel: string, data: unknown): void; on(channel: string, handler: (data: any, senderId?: string) => void): void };
     modules: Map<string, { id: string; active: boolean; api?: unknown }>;
-    system: { id: string };
+    /** The game system: its id and version string (https://foundryvtt.com/api/classes/foundry.packages.System.html). */
+    system: { id: string; version: string };
     release: { generation: number };
     /** The core version string, e.g. "13.345". */
     version: string;
@@ -228,6 +229,8 @@ declare global {
       hasProperty(object: object, key: string): boolean;
       deepClone<T>(value: T): T;
       randomID(length?: number): string;
+      /** Whether version `v1` is newer than `v0` (https://foundryvtt.com/api/functions/foundry.utils.isNewerVersion.html). */
+      isNewerVersion(v1: string | number, v0: string | number): boolean;
     };
     applications?: {
       api?: { DialogV2?: unknown };

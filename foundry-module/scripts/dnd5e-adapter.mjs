@@ -1,0 +1,135 @@
+/**
+ * The dnd5e system as Furtive reads it (docs/dnd5e-automation.md): which
+ * hook shapes the running version has, what a dnd5e roll message is, how to
+ * impose disadvantage on an attack (O10), and how to roll a Perception check
+ * from the sheet. No rule is decided here: the O10 answer comes from the
+ * caller (system-attacks.mjs), and every roll goes to the active GM as a chat
+ * message.
+ *
+ * Versions (`game.system.version`, docs/dnd5e-automation.md table):
+ * - `"3"` (3.x): `dnd5e.preRollAttack(item, rollConfig)`, `Actor5e#rollSkill(skillId, options)`;
+ * - `"4.0"` (4.0.x hybrid): skills as 3.x, `dnd5e.preRollAttackV2(config, dialog, message)`;
+ * - `"4.1"` (4.1 to 4.4): `Actor5e#rollSkill({skill}, dialog, message)`, `dnd5e.preRollAttackV2`.
+ * Only the hooks of the running version are registered (the deprecated 3.x
+ * names log warnings in 4.x, and a `dnd5e.rollAttack` listener breaks 4.0.0).
+ *
+ * Foundry API: `foundry.utils.isNewerVersion(v1, v0)`
+ * (https://foundryvtt.com/api/functions/foundry.utils.isNewerVersion.html), `Hooks.on`.
+ */
+
+/** @typedef {"3" | "4.0" | "4.1"} Dnd5eGeneration */
+
+/**
+ * The dnd5e hook generation of the running system, or null when the system is not dnd5e.
+ * @returns {Dnd5eGeneration | null}
+ */
+export function dnd5eGeneration() {
+  if (game.system?.id !== "dnd5e") return null;
+  const version = String(game.system.version ?? "0");
+  const newer = (/** @type {string} */ than) => foundry.utils.isNewerVersion(version, than);
+  if (newer("4.0.99")) return "4.1";
+  if (newer("3.99.99")) return "4.0";
+  return "3";
+}
+
+/**
+ * dnd5e's skill id for a Furtive roll type (`CONFIG.DND5E.skills` keys).
+ * @type {Record<string, "stealth" | "perception">}
+ */
+const SKILLS = { ste: "stealth", prc: "perception" };
+
+/**
+ * What a dnd5e chat message is, from its flags (docs/dnd5e-automation.md §6,
+ * same reading for 3.x and 4.x): `stealth` / `perception` for a Stealth or
+ * Perception skill roll, `attack` for an attack roll, else null.
+ * @param {ChatMessage} message
+ * @returns {"stealth" | "perception" | "attack" | null}
+ */
+export function dnd5eRollType(message) {
+  const roll = /** @type {any} */ (message.flags)?.dnd5e?.roll;
+  if (!roll || typeof roll !== "object") return null;
+  if (roll.type === "skill") return SKILLS[String(roll.skillId)] ?? null;
+  if (roll.type === "attack") return "attack";
+  return null;
+}
+
+/**
+ * Whether an attack item (3.x) or activity (4.x) covers an area (O8, O10:
+ * an area effect counts once and is not rolled with disadvantage).
+ * 3.x: `Item5e#hasAreaTarget`; 4.x: `activity.target.template.type` is a key
+ * of `CONFIG.DND5E.areaTargetTypes` (docs/dnd5e-automation.md §3).
+ * @param {any} source the Item5e (3.x) or the AttackActivity (4.x)
+ */
+export function isAreaAttack(source) {
+  if (!source) return false;
+  if (typeof source.hasAreaTarget === "boolean") return source.hasAreaTarget;
+  const type = source.target?.template?.type;
+  const areas = /** @type {any} */ (CONFIG).DND5E?.areaTargetTypes ?? {};
+  return Boolean(type && type in areas);
+}
+
+/**
+ * @typedef {object} AttackHookContext
+ * @property {Actor | null} actor      the attacking actor
+ * @property {string | null} tokenId   the speaker token id, when the message data names one
+ * @property {boolean} area
+ * @property {boolean} advantage       the roll already has advantage
+ */
+
+/**
+ * Registers the dnd5e attack pre hooks of the running version on this
+ * client (the roll hooks fire only on the roller's client). `decide` returns
+ * whether the attack must be rolled with disadvantage (O10, decided by the
+ * caller), and the hook sets it the way the version expects
+ * (docs/dnd5e-automation.md §2):
+ * - 3.x `dnd5e.preRollAttack(item, rollConfig)`: `rollConfig.disadvantage`;
+ *   advantage wins there, so advantage and disadvantage cancel to a normal roll;
+ * - 4.x `dnd5e.preRollAttackV2(config, dialog, message)`:
+ *   `config.rolls[0].options.disadvantage` (4.0.x converts it, 4.1+ reads it;
+ *   4.0.x gives advantage precedence too, so both are cleared there).
+ * Listeners return undefined: `false` would cancel the roll (`Hooks.call`).
+ * @param {(context: AttackHookContext) => boolean} decide
+ */
+export function registerDnd5eAttackHooks(decide) {
+  const generation = dnd5eGeneration();
+  if (!generation) return;
+  if (generation === "3") {
+    Hooks.on("dnd5e.preRollAttack", (/** @type {any} */ item, /** @type {any} */ config) => {
+      const speaker = config?.messageData?.speaker ?? {};
+      const advantage = Boolean(config?.advantage);
+      if (!decide({ actor: item?.actor ?? config?.actor ?? null, tokenId: speaker.token ?? null, area: isAreaAttack(item), advantage })) return;
+      if (advantage) config.advantage = false;
+      else config.disadvantage = true;
+    });
+    return;
+  }
+  Hooks.on("dnd5e.preRollAttackV2", (/** @type {any} */ config, /** @type {any} */ _dialog, /** @type {any} */ message) => {
+    const activity = config?.subject ?? null;
+    config.rolls ??= [{}];
+    config.rolls[0] ??= {};
+    const options = (config.rolls[0].options ??= {});
+    const advantage = Boolean(options.advantage || config.advantage);
+    if (!decide({ actor: activity?.actor ?? null, tokenId: message?.data?.speaker?.token ?? null, area: isAreaAttack(activity), advantage })) return;
+    if (generation === "4.0" && advantage) {
+      options.advantage = false;
+      config.advantage = false;
+    } else {
+      // 4.1+ cancels advantage and disadvantage itself (D20Roll.applyKeybindings).
+      options.disadvantage = true;
+    }
+  });
+}
+
+/**
+ * Rolls a Perception check from the actor's sheet (B4: dnd5e's own roll, so
+ * its dialog, roll modes and 3D dice work as usual):
+ * 3.x / 4.0.x `actor.rollSkill("prc", {event})`, 4.1+ `actor.rollSkill({skill: "prc", event})`.
+ * @param {Actor} actor
+ * @param {Event} [event] the click, for dnd5e's fast-forward keys
+ * @returns {Promise<unknown>}
+ */
+export function rollDnd5ePerception(actor, event) {
+  const sheet = /** @type {any} */ (actor);
+  if (dnd5eGeneration() === "4.1") return sheet.rollSkill({ skill: "prc", event });
+  return sheet.rollSkill("prc", { event });
+}

@@ -1,0 +1,229 @@
+/**
+ * Rolls from the game system's sheet drive the engine (issue 12 §1).
+ *
+ * Roll hooks fire only on the roller's client, so the roller decides
+ * nothing: its client only stamps each roll message it creates with the
+ * acting token and the user's targets (`flags.furtive.systemRoll`, in
+ * `preCreateChatMessage`), and the active GM acts on `createChatMessage`
+ * (docs/dnd5e-automation.md, "Where hooks run"), through the one-transaction
+ * pipeline (gm-pipeline.mjs):
+ * - a Stealth roll starts or refreshes a stealth attempt: opposed O1/O7 with
+ *   the total; percentile P1 with the roll's d100, after the GM's Hide dialog
+ *   for the situation modifiers (P2);
+ * - a Perception roll answers the observer's pending checks (O4, O9, O13),
+ *   or is an active search against every hider it does not perceive yet
+ *   (the engine keeps a stored result, O4);
+ * - an attack roll with targets is one engine attack (system-attacks.mjs).
+ *
+ * What a roll is: dnd5e's own message flags (dnd5e-adapter.mjs); other
+ * systems: the match settings (system-settings.mjs), or the module's own
+ * stamp on a Perception roll it offered (perception-offers.mjs). The
+ * message's author must own the acting token. A self roll never reaches the
+ * GM, so it changes nothing.
+ *
+ * Foundry API: hooks `preCreateChatMessage(message, data, options, userId)`
+ * (the creating client; `message.updateSource` changes the pending message)
+ * and `createChatMessage(message, options, userId)` (every client that
+ * receives it) (https://foundryvtt.com/api/functions/hookEvents.preCreateDocument.html,
+ * https://foundryvtt.com/api/functions/hookEvents.createDocument.html);
+ * `ChatMessage#speaker`, `ChatMessage#rolls`, `ChatMessage#author`;
+ * `Roll#dice` / `DiceTerm#faces` / `DiceTerm#total` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html).
+ */
+
+import { MODULE_ID } from "./constants.mjs";
+import { dnd5eGeneration, dnd5eRollType, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
+import { FurtiveError } from "./errors.mjs";
+import { GM_ACTIONS } from "./gm-actions.mjs";
+import { queryState, reportRefusal, transact } from "./gm-pipeline.mjs";
+import { t } from "./i18n.mjs";
+import { readSettings } from "./settings.mjs";
+import { isActiveGM } from "./store.mjs";
+import { handleAttack, takeAttackNote, tokenOfActor, userTargetIds } from "./system-attacks.mjs";
+import { messageMatches, readSystemSettings } from "./system-settings.mjs";
+
+/**
+ * The stamp a roller's client puts on its roll messages.
+ * @typedef {object} SystemRollStamp
+ * @property {string} sceneId
+ * @property {string} tokenId      the acting token (speaker, or the offered observer)
+ * @property {string[]} targets    the user's targets on that scene (token ids)
+ * @property {"perception"} [type] set by the module on a Perception roll it offered (generic systems)
+ * @property {boolean} [disadvantage] dnd5e attack: the roller imposed disadvantage (O10)
+ * @property {boolean} [area]      dnd5e attack: an area effect (O8)
+ */
+
+/** Roller side: the observer whose offered Perception roll is being made. */
+let offered = /** @type {{actorId: string, tokenId: string, sceneId: string} | null} */ (null);
+
+/**
+ * Roller side, `preCreateChatMessage`: stamps a roll message with the acting
+ * token and this user's targets. The module's own cards (`flags.furtive.kind`)
+ * are left alone.
+ * @param {ChatMessage} message the pending message
+ * @param {Record<string, any>} data
+ * @param {Record<string, any>} _options
+ * @param {string} userId
+ */
+export function stampRollMessage(message, data, _options, userId) {
+  if (userId && userId !== game.user?.id) return;
+  if (!Array.isArray(data?.rolls) || !data.rolls.length) return;
+  const own = data.flags?.[MODULE_ID] ?? {};
+  if (own.kind) return;
+  const speaker = data.speaker ?? {};
+  const actor = speaker.actor ? (/** @type {any} */ (game).actors?.get(speaker.actor) ?? null) : null;
+  let token = speaker.token ? (game.scenes.get(speaker.scene)?.tokens.get(speaker.token) ?? canvas?.scene?.tokens.get(speaker.token) ?? null) : null;
+  if (offered && (!actor || actor.id === offered.actorId)) token = game.scenes.get(offered.sceneId)?.tokens.get(offered.tokenId) ?? token;
+  offered = null;
+  // A dnd5e attack: the attacker's token as the attack pre hook resolved it (an unlinked token's actor).
+  const note = dnd5eRollType(message) === "attack" ? takeAttackNote(actor?.id ?? null) : null;
+  if (!token && note?.tokenId) token = canvas?.scene?.tokens.get(note.tokenId) ?? null;
+  token ??= tokenOfActor(actor);
+  const scene = token?.parent;
+  if (!token || !scene) return;
+  /** @type {SystemRollStamp} */
+  const stamp = { ...(own.systemRoll ?? {}), sceneId: /** @type {string} */ (scene.id), tokenId: /** @type {string} */ (token.id), targets: userTargetIds(scene) };
+  if (note) Object.assign(stamp, { disadvantage: note.disadvantage, area: note.area });
+  /** @type {any} */ (message).updateSource({ [`flags.${MODULE_ID}.systemRoll`]: stamp });
+}
+
+/**
+ * What a roll message is, or null.
+ * @param {ChatMessage} message
+ * @param {SystemRollStamp | null} stamp
+ * @param {Actor | null} actor
+ * @returns {"stealth" | "perception" | "attack" | null}
+ */
+function rollTypeOf(message, stamp, actor) {
+  if (dnd5eGeneration()) return dnd5eRollType(message);
+  if (stamp?.type === "perception") return "perception";
+  const system = readSystemSettings();
+  if (messageMatches(message, system.stealthMatch, actor)) return "stealth";
+  if (messageMatches(message, system.perceptionMatch, actor)) return "perception";
+  if (messageMatches(message, system.attackMatch, actor)) return "attack";
+  return null;
+}
+
+/**
+ * Active GM, `createChatMessage`: a roll from the sheet goes to the engine.
+ * @param {ChatMessage} message
+ * @param {Record<string, any>} _options
+ * @param {string} userId the author
+ */
+export function onRollMessage(message, _options, userId) {
+  if (!isActiveGM()) return;
+  const source = /** @type {any} */ (message);
+  const own = source.flags?.[MODULE_ID] ?? {};
+  if (own.kind || !source.rolls?.length) return;
+  const stamp = /** @type {SystemRollStamp | null} */ (own.systemRoll ?? null);
+  const speaker = source.speaker ?? {};
+  const scene = game.scenes.get(stamp?.sceneId ?? speaker.scene);
+  const token = scene?.tokens.get(stamp?.tokenId ?? speaker.token);
+  if (!scene || !token) return;
+  const type = rollTypeOf(message, stamp, token.actor ?? null);
+  if (!type) return;
+  const author = source.author ?? game.users.get(userId) ?? null;
+  // Only a roll its author may make for that token counts.
+  if (!author || !token.testUserPermission(author, "OWNER")) return;
+  const system = readSystemSettings();
+  const roll = source.rolls[0];
+  let task = null;
+  if (type === "stealth" && system.stealthRolls) task = stealthRoll(scene, token, roll, author);
+  else if (type === "perception" && system.perceptionRolls) task = perceptionRoll(scene, token, Math.trunc(Number(roll.total)));
+  else if (type === "attack" && system.attacks) {
+    const targets = (stamp?.targets ?? []).map(String);
+    task = handleAttack(scene, { attacker: token, targetIds: targets, area: Boolean(stamp?.area), disadvantage: typeof stamp?.disadvantage === "boolean" ? stamp.disadvantage : null, author: author.name ?? "" });
+  }
+  if (task) void task.catch(reportRefusal);
+}
+
+/**
+ * A Stealth roll from the sheet: the GM's Hide action with that roll (opposed:
+ * the total, no dialog; percentile: the d100 face, after the GM's dialog for
+ * the situation modifiers, P2). The roll is already in chat: nothing is rolled again.
+ * @param {Scene} scene
+ * @param {TokenDocument} token
+ * @param {any} roll the message's first roll
+ * @param {User} author
+ */
+async function stealthRoll(scene, token, roll, author) {
+  const settings = readSettings();
+  let value = Math.trunc(Number(roll.total));
+  if (settings.ruleset === "percentile") {
+    const d100 = (roll.dice ?? []).find((/** @type {any} */ die) => Number(die.faces) === 100);
+    if (!d100) {
+      ui.notifications?.warn(t("FURTIVE.System.NoD100", { name: token.name ?? "" }));
+      return null;
+    }
+    value = Math.trunc(Number(d100.total));
+  }
+  const options = { roll: value, dialog: settings.ruleset === "percentile", requester: author.isGM ? undefined : (author.name ?? "") };
+  return GM_ACTIONS.hide(scene, { tokenId: token.id, options }, /** @type {User} */ (game.user), true);
+}
+
+/**
+ * A Perception roll from the sheet (opposed rules): it answers every check
+ * the engine asked of this observer (O4, O9, O13); with none pending, it is
+ * an active search against each hider the observer does not perceive (the
+ * engine keeps a result already stored, O4). One transaction.
+ * @param {Scene} scene
+ * @param {TokenDocument} observer
+ * @param {number} total
+ */
+async function perceptionRoll(scene, observer, total) {
+  if (readSettings().ruleset !== "opposed" || !Number.isFinite(total)) return null;
+  const state = queryState(scene);
+  const id = /** @type {string} */ (observer.id);
+  if (!state.creatures[id]) return null;
+  const hiders = Object.entries(state.hiders).filter(([hider, record]) => hider !== id && record.phase === "hiding");
+  const pending = hiders.filter(([, record]) => record.pairs?.[id]?.checkPending);
+  const chosen = pending.length ? pending : hiders.filter(([, record]) => !record.pairs?.[id]?.perceived);
+  if (!chosen.length) return null;
+  const events = chosen.map(([hider]) => /** @type {any} */ ({ type: "perceptionRolled", hider, observer: id, total }));
+  const titleKey = pending.length ? "FURTIVE.System.PerceptionAnswer" : "FURTIVE.System.Search";
+  return transact(scene, events, { lenient: true, titleKey, titleData: { name: observer.name ?? "" } });
+}
+
+/**
+ * Player side (or GM), the offer card's button: rolls Perception from the
+ * observer's sheet (dnd5e: its skill roll; other systems: the Perception
+ * formula), in the user's roll mode (B4). The roll message then answers the
+ * pending checks on the GM (onRollMessage).
+ * @param {{sceneId?: string, observer?: string}} flags the offer's flags
+ * @param {Event} [event]
+ */
+export async function rollOfferedPerception(flags, event) {
+  const scene = game.scenes.get(String(flags.sceneId ?? ""));
+  const token = scene?.tokens.get(String(flags.observer ?? ""));
+  const actor = token?.actor;
+  if (!scene || !token || !actor || !token.isOwner) {
+    ui.notifications?.warn(t("FURTIVE.System.NotYourToken"));
+    return;
+  }
+  offered = { actorId: /** @type {string} */ (actor.id), tokenId: /** @type {string} */ (token.id), sceneId: /** @type {string} */ (scene.id) };
+  try {
+    if (dnd5eGeneration()) {
+      await rollDnd5ePerception(actor, event);
+      return;
+    }
+    const roll = new Roll(readSettings().perceptionFormula, actor.getRollData());
+    await roll.evaluate();
+    await roll.toMessage({
+      speaker: ChatMessage.getSpeaker({ token }),
+      flavor: t("FURTIVE.System.PerceptionFlavor", { observer: token.name ?? "" }),
+      flags: { [MODULE_ID]: { systemRoll: { type: "perception", sceneId: scene.id, tokenId: token.id, targets: [] } } },
+    });
+  } catch (error) {
+    if (error instanceof FurtiveError) throw error;
+    console.error("furtive |", error);
+  } finally {
+    offered = null;
+  }
+}
+
+/**
+ * Registers the sheet-roll hooks (every client stamps; the active GM acts).
+ */
+export function registerSystemRollHooks() {
+  Hooks.on("preCreateChatMessage", stampRollMessage);
+  Hooks.on("createChatMessage", onRollMessage);
+}
