@@ -1,0 +1,191 @@
+/**
+ * Sheet rolls, attacks and damage from the dnd5e system drive the engine
+ * (issue 12 §1, §2), for each hook generation of dnd5e: 3.x (Foundry 12),
+ * the 4.0.x hybrid and 4.1+ (Foundry 13). The system is ../systems/dnd5e.mjs
+ * (written from the dnd5e source); the actors are SRD monsters from the
+ * shared fixtures. The world is in system-world.mjs.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+
+import { BOB, DOOR, SCENE, plain, rig, shutdown } from "./world.mjs";
+import { IDS, actorOn, clickCardButton, dnd5eWorld, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
+
+const HIDER = IDS.hider;
+const OBSERVER = IDS.observer;
+const [GUARD_A, GUARD_B, GUARD_C] = IDS.guards;
+
+/** The skill total the system derives for an actor (d20 excluded). */
+function skillTotal(client, actorId, skill) {
+  return client.ctx.game.actors.get(actorId).getRollData().skills[skill].total;
+}
+
+/** Alice rolls Stealth from the Goblin's sheet with a d20 of `face`; resolves with the GM's state once the engine holds it. */
+async function aliceHides(env, face) {
+  rig(env.alice, [[20, face]]);
+  await rollSkill(env, env.alice, IDS.hiderActor, "ste");
+  return untilState(env, (s) => s.hiders[HIDER]?.phase === "hiding", "the hider hides");
+}
+
+/** The opposed attempt of a hider in the state (its fields are the hider's: heldTotal, penalties). */
+function attemptOf(state, hiderId) {
+  return state.hiders[hiderId];
+}
+
+describe("the SRD actors are derived as dnd5e derives them (SOURCES.md table)", () => {
+  let env;
+  before(async () => {
+    env = await dnd5eWorld({ generation: "3" });
+  });
+  after(() => shutdown(env));
+
+  it("Goblin Stealth +6, Scout Perception +5, Guard Perception +2", () => {
+    assert.equal(skillTotal(env.gm, IDS.hiderActor, "ste"), 6);
+    assert.equal(skillTotal(env.gm, IDS.observerActor, "prc"), 5);
+    assert.equal(skillTotal(env.gm, IDS.guardActor, "prc"), 2);
+  });
+});
+
+for (const generation of ["3", "4.0", "4.1"]) {
+  describe(`dnd5e ${generation}: a Stealth roll from the sheet hides, a Perception roll answers the check`, () => {
+    let env;
+    let stealth;
+    before(async () => {
+      env = await dnd5eWorld({ generation });
+      stealth = skillTotal(env.gm, IDS.hiderActor, "ste");
+    });
+    after(() => shutdown(env));
+
+    it("Alice's Stealth roll (d20 15) starts the attempt with its total (O1), without a second roll or dialog", async () => {
+      const state = await aliceHides(env, 15);
+      assert.equal(attemptOf(state, HIDER).heldTotal, 15 + stealth);
+      assert.equal(env.gm.ctx.dialogs.length, 0, "no Hide dialog under opposed rules");
+      assert.equal(moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "roll").length, 0, "the sheet roll is the roll");
+      assert.ok(tokenOn(env.gm, HIDER).hasStatusEffect("furtive.hidden"));
+      assert.equal(env.bob.ctx.game.modules.get("furtive").api.perceives(OBSERVER, HIDER), false);
+    });
+
+    it("the door opens: the Guards' checks are rolled by the GM, the Lookout's is offered to Bob (B4)", async () => {
+      // Guards: d20 2 + 2 = 4, below the held total.
+      rig(env.gm, [[20, 2], [20, 2], [20, 2]]);
+      await env.gm.ctx.game.scenes.get(SCENE).walls.get(DOOR).update({ ds: 1 });
+      const state = await untilState(env, (s) => IDS.guards.every((g) => s.hiders[HIDER].pairs[g]?.perceptionTotal !== undefined && s.hiders[HIDER].pairs[g]?.perceptionTotal !== null), "the guards' checks");
+      for (const guard of IDS.guards) assert.equal(state.hiders[HIDER].pairs[guard].perceived, false);
+      assert.equal(state.hiders[HIDER].pairs[OBSERVER].checkPending, true, "Bob's check waits for his roll");
+      assert.equal(state.hiders[HIDER].pairs[OBSERVER].perceived, false);
+      const offers = moduleMessages(env.bob).filter((m) => m.flags.furtive.kind === "perceptionOffer");
+      assert.equal(offers.length, 1);
+      assert.equal(offers[0].flags.furtive.observer, OBSERVER);
+    });
+
+    it("secrecy: nothing Bob received from Furtive names or counts the hider", () => {
+      for (const message of moduleMessages(env.bob)) {
+        assert.doesNotMatch(JSON.stringify(message), /Sneak|Goblin/, "no player-facing line names the hider");
+        assert.notEqual(message.flags.furtive.kind, "perceptionRolls", "the GM's rolls stay with the GM");
+      }
+      assert.ok(!env.bob.ctx.notifications.some((n) => /Sneak|Goblin/.test(n.message)));
+    });
+
+    it("Bob rolls from the offer (d20 17): the check is answered and he perceives the hider (O4)", async () => {
+      const observerBonus = skillTotal(env.bob, IDS.observerActor, "prc");
+      rig(env.bob, [[20, 17]]);
+      clickCardButton(env.bob, "sheetPerception");
+      const state = await untilState(env, (s) => s.hiders[HIDER].pairs[OBSERVER]?.checkPending === false, "Bob's check answered");
+      const pair = state.hiders[HIDER].pairs[OBSERVER];
+      assert.equal(pair.perceptionTotal, 17 + observerBonus);
+      assert.equal(pair.perceived, 17 + observerBonus >= attemptOf(state, HIDER).heldTotal);
+      const roll = env.gm.ctx.game.messages.contents.find((m) => m.flags?.dnd5e?.roll?.skillId === "prc");
+      assert.ok(roll, "a dnd5e Perception roll message");
+      assert.equal(roll._source.author, BOB);
+    });
+  });
+}
+
+for (const generation of ["3", "4.0", "4.1"]) {
+  describe(`dnd5e ${generation}: attacks and damage`, () => {
+    let env;
+    before(async () => {
+      env = await dnd5eWorld({ generation, settings: { systemAttackNoise: "noisy" } });
+      await aliceHides(env, 18);
+    });
+    after(() => shutdown(env));
+
+    it("an attack from hiding with 3 targets is one attack: one -5 (O8) and 3 checks (O9) in one GM roll message", async () => {
+      const before = new Set(moduleMessages(env.gm).map((m) => m._id));
+      target(env.alice, IDS.guards);
+      rig(env.gm, [[20, 3], [20, 3], [20, 3]]);
+      rig(env.alice, [[20, 11]]);
+      await rollAttack(env, env.alice, actorOn(env.alice, IDS.hiderActor), IDS.bow);
+      const state = await untilState(env, (s) => attemptOf(s, HIDER).penalties.length > 0 && IDS.guards.every((g) => s.hiders[HIDER].pairs[g]?.perceptionTotal != null), "the attack");
+      const penalties = attemptOf(state, HIDER).penalties;
+      assert.equal(penalties.length, 1);
+      assert.equal(penalties[0].amount, 5);
+      assert.equal(penalties[0].clause, "O8");
+      const added = moduleMessages(env.gm).filter((m) => !before.has(m._id));
+      const checks = added.filter((m) => m.flags.furtive.kind === "perceptionRolls");
+      assert.equal(checks.length, 1, "one GM message for the three checks");
+      assert.equal(checks[0].rolls.length, 3);
+      const cards = added.filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm);
+      assert.equal(cards.length, 1, "one GM card for the action");
+      assert.equal(cards[0].flags.furtive.titleKey, "FURTIVE.Chat.Event.attack");
+      assert.equal(cards[0].flags.furtive.entries.filter((e) => e.clause === "O9").length, 3);
+    });
+
+    it("a Guard that does not perceive the hider attacks it with disadvantage (O10), set by the GM's engine", async () => {
+      target(env.gm, [HIDER]);
+      rig(env.gm, [[20, 16], [20, 4]]);
+      const guard = tokenOn(env.gm, GUARD_A).actor;
+      const roll = await rollAttack(env, env.gm, guard, IDS.spear);
+      assert.equal(roll.hasDisadvantage, true);
+      const results = roll.dice[0].results;
+      assert.equal(results.length, 2);
+      assert.deepEqual(plain(results.filter((r) => r.active).map((r) => r.result)), [4], "the lower d20 is kept");
+      await settle(env);
+      const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
+      assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10"), "the GM card states O10");
+    });
+
+    it("HP lost by the hider is damage from its last attacker: an O11 penalty against the Guard's allies", async () => {
+      await actorOn(env.gm, IDS.hiderActor).applyDamage(3);
+      const state = await untilState(env, (s) => attemptOf(s, HIDER).penalties.some((p) => p.clause === "O11"), "the O11 penalty");
+      const penalty = attemptOf(state, HIDER).penalties.find((p) => p.clause === "O11");
+      assert.equal(penalty.amount, 5);
+      assert.equal(penalty.scope.alliesOf?.attacker ?? penalty.scope.attacker, GUARD_A);
+    });
+
+    it("Bob's Lookout, who does not perceive the hider, attacks it: his own client rolls with disadvantage from the published lookup", async () => {
+      assert.equal(env.bob.ctx.game.modules.get("furtive").api.perceives(OBSERVER, HIDER), false);
+      target(env.bob, [HIDER]);
+      rig(env.bob, [[20, 9], [20, 14]]);
+      const roll = await rollAttack(env, env.bob, actorOn(env.bob, IDS.observerActor), IDS.longbow);
+      assert.equal(roll.hasDisadvantage, true);
+      await settle(env);
+      const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
+      assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10"));
+    });
+
+    it("an attack between tokens that are not hiding is rolled normally and makes no Furtive card", async () => {
+      const before = new Set(moduleMessages(env.gm).map((m) => m._id));
+      target(env.gm, [OBSERVER]);
+      rig(env.gm, [[20, 12]]);
+      const roll = await rollAttack(env, env.gm, tokenOn(env.gm, GUARD_C).actor, IDS.spear);
+      assert.equal(roll.hasDisadvantage, false);
+      assert.equal(roll.dice[0].results.length, 1);
+      await settle(env);
+      assert.equal(moduleMessages(env.gm).filter((m) => !before.has(m._id) && m.flags.furtive.kind === "log").length, 0);
+    });
+
+    if (generation !== "4.0") {
+      it("an attack with advantage on a hider the attacker does not perceive is rolled normally: both cancel (O10)", async () => {
+        target(env.gm, [HIDER]);
+        rig(env.gm, [[20, 5]]);
+        const guard = tokenOn(env.gm, GUARD_B).actor;
+        const item = guard.items.get(IDS.spear);
+        const roll = generation === "3" ? await item.rollAttack({ fastForward: true, advantage: true }) : (await item.system.activities.contents[0].rollAttack({ advantage: true }, { configure: false }, {}))[0];
+        assert.equal(roll.hasAdvantage, false);
+        assert.equal(roll.hasDisadvantage, false);
+        assert.equal(roll.dice[0].results.length, 1);
+      });
+    }
+  });
+}

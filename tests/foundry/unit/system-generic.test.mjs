@@ -1,0 +1,142 @@
+/**
+ * Generic systems (no dnd5e): roll messages recognised by the match settings
+ * (a chat flag, or a formula filled with the speaker's roll data) drive the
+ * engine (issue 12 §1, §2). Worlds of world-data.mjs with the system id
+ * "worldbuilding".
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+
+import { settle } from "./system-world.mjs";
+import { SCENE, TOKENS, answerHideDialog, apiOf, clickDialogButton, plain, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+
+/** The GM's stored state (plain data). */
+function gmState(env) {
+  return plain(apiOf(env.gm).getState());
+}
+
+/** The module's own messages a client holds, as plain data. */
+function moduleMessages(client) {
+  return client.ctx.game.messages.contents.filter((m) => m.flags?.furtive?.kind).map((m) => plain(m._source));
+}
+
+/** Posts a roll to chat as a token, like a generic system's sheet would. */
+async function postRoll(client, tokenId, formula, flags = {}) {
+  const token = client.ctx.game.scenes.get(SCENE).tokens.get(tokenId);
+  const roll = new client.ctx.Roll(formula, token.actor.getRollData());
+  await roll.evaluate();
+  await roll.toMessage({ speaker: client.ctx.ChatMessage.getSpeaker({ token }), flags });
+}
+
+/** Targets tokens on a client. */
+function target(client, tokenIds) {
+  for (const t of [...client.ctx.game.user.targets]) t.setTarget(false, { releaseOthers: false });
+  for (const id of tokenIds) client.ctx.canvas.tokens.get(id).setTarget(true, { releaseOthers: false });
+}
+
+describe("generic system, percentile: a flagged d100 Stealth roll and a flagged attack roll", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", settings: { systemStealthMatch: "flags.mysystem.check=stealth", systemAttackMatch: "flags.mysystem.attack=true" } });
+  });
+  after(() => shutdown(env));
+
+  it("Alice's Stealth roll (d100 83) opens the GM's Hide dialog for the situation (P2), then hides with that d100 (P1)", async () => {
+    rig(env.alice, [[100, 83]]);
+    await postRoll(env.alice, TOKENS.rogue, "1d100", { mysystem: { check: "stealth" } });
+    const dialog = await waitForDialog(env.gm, env.server);
+    assert.match(dialog.element.textContent, /Alice/, "the GM sees who rolled");
+    answerHideDialog(env.gm, dialog, { situation: ["dark"], freeLabel: "torch", freeValue: 27 });
+    await until(() => gmState(env)?.hiders?.[TOKENS.rogue]?.phase === "hiding", "the rogue hides");
+    await settle(env);
+    const hider = gmState(env).hiders[TOKENS.rogue];
+    assert.equal(hider.d100, 83);
+    assert.equal(hider.score, 221);
+    assert.equal(apiOf(env.bob).perceives(TOKENS.fighter, TOKENS.rogue), false);
+    assert.equal(moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "roll").length, 0, "nothing rolled again");
+  });
+
+  it("a flagged attack roll on two targets is one attack: P6 surprise on each, the hit zone from the GM's dialog (P7)", async () => {
+    target(env.alice, [TOKENS.fighter, TOKENS.sentry]);
+    await postRoll(env.alice, TOKENS.rogue, "1d20", { mysystem: { attack: true } });
+    const dialog = await waitForDialog(env.gm, env.server);
+    dialog.element.querySelector("form").elements.hitZone.value = "head";
+    clickDialogButton(env.gm, dialog, "ok");
+    await until(() => (gmState(env)?.surprises ?? []).length === 2, "two surprises");
+    await settle(env);
+    const surprises = gmState(env).surprises;
+    assert.deepEqual(surprises.map((s) => s.target).sort(), [TOKENS.fighter, TOKENS.sentry].sort());
+    assert.ok(surprises.every((s) => s.attacker === TOKENS.rogue && s.firstHitZone === "head"));
+  });
+
+  it("a roll matching nothing changes nothing", async () => {
+    const before = JSON.stringify(gmState(env));
+    await postRoll(env.alice, TOKENS.rogue, "1d100", { mysystem: { check: "climb" } });
+    await settle(env);
+    assert.equal(JSON.stringify(gmState(env)), before);
+  });
+});
+
+describe("generic system, opposed: a Stealth roll matched by formula, O10 as a GM-only note, HP loss as O11", () => {
+  let env;
+  before(async () => {
+    env = await setup({
+      ruleset: "opposed",
+      settings: { systemStealthMatch: "1d20 + @skills.ste.total", systemAttackMatch: "flags.mysystem.attack=true" },
+      world: (w) => {
+        w.system = { id: "worldbuilding", version: "0.8.2" };
+        w.actors.find((a) => a._id === "actorRogue000001").system.attributes.hp = { value: 10, max: 10 };
+      },
+    });
+  });
+  after(() => shutdown(env));
+
+  it("the module's own Stealth roll (same formula) is not taken for a sheet roll: one hide, not two", async () => {
+    rig(env.gm, [[20, 9]]);
+    const pending = apiOf(env.gm).hide(TOKENS.guard);
+    answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
+    await pending;
+    await settle(env);
+    const hides = moduleMessages(env.gm).filter((m) => m.flags.furtive.titleKey === "FURTIVE.Chat.Event.enterStealth" && m.flags.furtive.gm);
+    assert.equal(hides.length, 1);
+    assert.equal(gmState(env).hiders[TOKENS.guard].heldTotal, 9, "the guard has no Stealth bonus");
+  });
+
+  it("Alice's roll of the Stealth formula (d20 14 + 7) starts the attempt with its total (O1)", async () => {
+    rig(env.alice, [[20, 14]]);
+    await postRoll(env.alice, TOKENS.rogue, "1d20 + @skills.ste.total");
+    await until(() => gmState(env)?.hiders?.[TOKENS.rogue]?.phase === "hiding", "the rogue hides");
+    await settle(env);
+    assert.equal(gmState(env).hiders[TOKENS.rogue].heldTotal, 21);
+  });
+
+  it("Dave's sentry, who does not perceive the rogue, attacks it: the GM's card says disadvantage (O10); no player gets the note", async () => {
+    assert.equal(apiOf(env.dave).perceives(TOKENS.sentry, TOKENS.rogue), false);
+    target(env.dave, [TOKENS.rogue]);
+    await postRoll(env.dave, TOKENS.sentry, "1d20", { mysystem: { attack: true } });
+    await until(() => moduleMessages(env.gm).some((m) => m.flags.furtive.gm && m.flags.furtive.entries?.some((e) => e.clause === "O10")), "the O10 note");
+    await settle(env);
+    const card = moduleMessages(env.gm).find((m) => m.flags.furtive.gm && m.flags.furtive.entries?.some((e) => e.clause === "O10"));
+    assert.match(card.flags.furtive.entries.find((e) => e.clause === "O10").en, /disadvantage/);
+    assert.deepEqual(card.whisper, [env.gm.userId]);
+    for (const player of [env.alice, env.bob, env.carol, env.dave]) {
+      assert.ok(!moduleMessages(player).some((m) => JSON.stringify(m).includes("O10")), `${player.userId} gets no O10 note`);
+    }
+    for (const line of moduleMessages(env.dave)) assert.doesNotMatch(JSON.stringify(line), /Rogue/, "Dave's tokens do not perceive the rogue");
+  });
+
+  it("the rogue loses HP: damage from its last attacker, the sentry (O11)", async () => {
+    await env.alice.ctx.game.actors.get("actorRogue000001").update({ "system.attributes.hp.value": 6 });
+    await until(() => gmState(env).hiders[TOKENS.rogue].penalties.some((p) => p.clause === "O11"), "the O11 penalty");
+    const penalty = gmState(env).hiders[TOKENS.rogue].penalties.find((p) => p.clause === "O11");
+    assert.equal(penalty.amount, 5);
+    assert.equal(penalty.scope.attacker, TOKENS.sentry);
+  });
+
+  it("healing is not damage", async () => {
+    await env.alice.ctx.game.actors.get("actorRogue000001").update({ "system.attributes.hp.value": 9 });
+    await settle(env);
+    assert.equal(gmState(env).hiders[TOKENS.rogue].penalties.filter((p) => p.clause === "O11").length, 1);
+  });
+});
+

@@ -1,0 +1,173 @@
+/**
+ * Worlds for the game-system tests (issue 12): the dnd5e-shaped system of
+ * ../systems/dnd5e.mjs with SRD actors read from the shared fixtures
+ * (../shared/fixtures beside the repository, or FURTIVE_FIXTURES), and
+ * helpers to roll from the sheet and click the module's cards.
+ *
+ * Layout (grid 100 px = 5 ft, the door of world-data.mjs closed): the hider
+ * (Alice's Goblin) at (200,400) west of the wall; Bob's observer at
+ * (800,400) and three unlinked NPC Guards at (700,300), (700,600),
+ * (800,800), east: none has clear view of the hider until the door opens.
+ */
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+import { dnd5eSystem, srdActor } from "../systems/dnd5e.mjs";
+import { ALICE, BOB, GM, SCENE, setup, until } from "./world.mjs";
+
+const REPO = new URL("../../../", import.meta.url);
+const FIXTURES = process.env.FURTIVE_FIXTURES ? pathToFileURL(`${process.env.FURTIVE_FIXTURES.replace(/\/$/, "")}/`) : new URL("../shared/fixtures/", REPO);
+
+/** An SRD actor document from a fixture file, by name. */
+export function fixtureActor(file, name) {
+  const actors = JSON.parse(readFileSync(new URL(file, FIXTURES), "utf8"));
+  const actor = actors.find((a) => a.name === name);
+  if (!actor) throw new Error(`no ${name} in ${file}`);
+  return actor;
+}
+
+export const IDS = {
+  hiderActor: "actorHider000001",
+  observerActor: "actorObserver001",
+  guardActor: "actorGuard000001",
+  hider: "tokenHider000001",
+  observer: "tokenObserver001",
+  guards: ["tokenGuardA00001", "tokenGuardB00001", "tokenGuardC00001"],
+  bow: "itemShortbow0001",
+  spear: "itemSpear0000001",
+  longbow: "itemLongbow00001",
+};
+
+/** The dnd5e version string of each hook generation, and the Foundry version it runs on. */
+export const GENERATIONS = {
+  3: { version: "3.3.1", foundry: 12 },
+  "4.0": { version: "4.0.4", foundry: 13 },
+  4.1: { version: "4.4.4", foundry: 13 },
+};
+
+/**
+ * SRD 5.1 (Goblin, Scout, Guard) for 3.x; SRD 5.2 (Goblin Warrior, Spy,
+ * Guard) for 4.x, as 3.x/4.x data.
+ * @param {"3" | "4.0" | "4.1"} generation
+ */
+function actorsFor(generation) {
+  const modern = generation !== "3";
+  const file = modern ? "dnd5e-srd52-monsters.json" : "dnd5e-srd51-monsters.json";
+  const [hider, observer, guard] = modern ? ["Goblin Warrior", "Spy", "Guard"] : ["Goblin", "Scout", "Guard"];
+  const weapon = (id, name, actionType) => ({ _id: id, name, type: "weapon", system: { actionType }, effects: [], flags: {} });
+  return [
+    srdActor(fixtureActor(file, hider), { id: IDS.hiderActor, ownership: { default: 0, [ALICE]: 3 }, hp: 7, items: [weapon(IDS.bow, "Shortbow", "rwak")] }),
+    srdActor(fixtureActor(file, observer), { id: IDS.observerActor, ownership: { default: 0, [BOB]: 3 }, hp: 16, items: [weapon(IDS.longbow, "Longbow", "rwak")] }),
+    srdActor(fixtureActor(file, guard), { id: IDS.guardActor, ownership: { default: 0 }, hp: 11, items: [weapon(IDS.spear, "Spear", "mwak")] }),
+  ];
+}
+
+/**
+ * Starts a dnd5e world of one hook generation: GM, Alice, Bob.
+ * @param {{generation: "3" | "4.0" | "4.1", settings?: Record<string, unknown>}} options
+ */
+export async function dnd5eWorld({ generation, settings = {} }) {
+  const { version, foundry } = GENERATIONS[generation];
+  const env = await setup({
+    ruleset: "opposed",
+    version: foundry,
+    users: [GM, ALICE, BOB],
+    system: dnd5eSystem({ generation }),
+    settings: { systemOfferChecks: true, ...settings },
+    world: (w) => {
+      w.system = { id: "dnd5e", version };
+      w.actors = actorsFor(generation);
+      const scene = w.scenes[0];
+      const token = (id, name, actorId, x, y, { link = true, disposition = 1 } = {}) => ({ _id: id, name, actorId, actorLink: link, x, y, width: 1, height: 1, disposition, hidden: false, sight: { enabled: true, range: 60 }, detectionModes: [], delta: { effects: [] }, flags: {} });
+      scene.tokens = [
+        token(IDS.hider, "Sneak", IDS.hiderActor, 200, 400),
+        token(IDS.observer, "Lookout", IDS.observerActor, 800, 400),
+        token(IDS.guards[0], "Guard A", IDS.guardActor, 700, 300, { link: false, disposition: -1 }),
+        token(IDS.guards[1], "Guard B", IDS.guardActor, 700, 600, { link: false, disposition: -1 }),
+        token(IDS.guards[2], "Guard C", IDS.guardActor, 800, 800, { link: false, disposition: -1 }),
+      ];
+    },
+  });
+  return { ...env, generation };
+}
+
+/** The GM's stored state of the scene (plain data). */
+export function gmState(env) {
+  const state = env.gm.ctx.game.modules.get("furtive").api.getState();
+  return state ? JSON.parse(JSON.stringify(state)) : null;
+}
+
+/** A client's actor (base) by id. */
+export function actorOn(client, actorId) {
+  return client.ctx.game.actors.get(actorId);
+}
+
+/** A client's token document by id. */
+export function tokenOn(client, tokenId) {
+  return client.ctx.game.scenes.get(SCENE).tokens.get(tokenId);
+}
+
+/** Rolls a skill from the sheet the way the generation's sheet does. */
+export function rollSkill(env, client, actorId, skill) {
+  const actor = actorOn(client, actorId);
+  return env.generation === "4.1" ? actor.rollSkill({ skill }) : actor.rollSkill(skill, { fastForward: true });
+}
+
+/**
+ * Rolls an attack from the sheet: 3.x `Item5e#rollAttack`, 4.x the item's
+ * attack activity. Returns the D20Roll.
+ */
+export async function rollAttack(env, client, actor, itemId) {
+  const item = actor.items.get(itemId);
+  if (env.generation === "3") return item.rollAttack({ fastForward: true });
+  const rolls = await item.system.activities.contents[0].rollAttack({}, { configure: false }, {});
+  return rolls?.[0] ?? null;
+}
+
+/** Targets tokens on a client (`Token#setTarget`), releasing the others. */
+export function target(client, tokenIds) {
+  const tokens = client.ctx.canvas.tokens;
+  for (const t of [...client.ctx.game.user.targets]) t.setTarget(false, { releaseOthers: false });
+  for (const id of tokenIds) tokens.get(id).setTarget(true, { releaseOthers: false });
+}
+
+/**
+ * Lets the world settle: the server idle and no new chat message on any
+ * client for a few rounds (a card is posted after a template file is read,
+ * which the server does not see).
+ */
+export async function settle(env) {
+  const count = () => Object.values(env.clients).reduce((sum, client) => sum + client.ctx.game.messages.size, 0);
+  let last = -1;
+  let quiet = 0;
+  while (quiet < 3) {
+    await env.server.idle();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const now = count();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
+/** Waits for the GM's state to satisfy a predicate, then for the world to settle. */
+export async function untilState(env, predicate, what) {
+  await until(() => {
+    const state = gmState(env);
+    return Boolean(state && predicate(state));
+  }, what);
+  await settle(env);
+  return gmState(env);
+}
+
+/** The module's own messages a client holds (`flags.furtive.kind`), as plain data. */
+export function moduleMessages(client) {
+  return client.ctx.game.messages.contents.filter((m) => m.flags?.furtive?.kind).map((m) => JSON.parse(JSON.stringify(m._source)));
+}
+
+/** Clicks a button of a rendered chat card on a client. */
+export function clickCardButton(client, action) {
+  const buttons = client.window.document.querySelectorAll(`#chat-log [data-furtive-action="${action}"]`);
+  const button = buttons[buttons.length - 1];
+  if (!button) throw new Error(`no ${action} button in ${client.userId}'s chat log`);
+  button.dispatchEvent(new client.window.MouseEvent("click", { bubbles: true, cancelable: true }));
+}
