@@ -433,7 +433,9 @@ async function answerRequests(scene, record, session, requests, total, settings)
   let open = requests;
   // Observers whose owner was offered the roll in this action (one offer each).
   const offered = new Set();
-  const offerChecks = readSystemSettings().offerChecks;
+  // Offered only when the owner's Perception roll will answer it (system-rolls.mjs).
+  const system = readSystemSettings();
+  const offerChecks = system.offerChecks && system.perceptionRolls;
   for (let round = 0; round < MAX_CHECK_ROUNDS && open.length; round += 1) {
     const checks = [];
     for (const request of open) {

@@ -33,7 +33,7 @@ import { attackDialog } from "./dialogs.mjs";
 import { dnd5eGeneration, registerDnd5eAttackHooks } from "./dnd5e-adapter.mjs";
 import { FurtiveError } from "./errors.mjs";
 import { t } from "./i18n.mjs";
-import { queryState, reportRefusal, sceneQuery, transact } from "./gm-pipeline.mjs";
+import { reportRefusal, sceneQuery, transact, viewState } from "./gm-pipeline.mjs";
 import { readSettings } from "./settings.mjs";
 import { isActiveGM } from "./store.mjs";
 import { readSystemSettings } from "./system-settings.mjs";
@@ -111,9 +111,14 @@ export function decideDisadvantage({ actor, tokenId, area }) {
   const targets = userTargetIds(scene).filter((id) => id !== attacker.id);
   let disadvantage = false;
   if (isActiveGM()) {
+    // The engine is asked only when a target is hiding (no session is built for a scene without stealth).
+    const stored = viewState(scene);
+    const hiding = targets.filter((target) => stored?.hiders[target]?.phase === "hiding");
     try {
-      const { state, session } = sceneQuery(scene);
-      disadvantage = targets.some((target) => state.hiders[target]?.phase === "hiding" && state.creatures[/** @type {string} */ (attacker.id)] && session.attackHidden({ attacker: /** @type {string} */ (attacker.id), target, aimedAtSpace: true, area: false }).mode === "disadvantage");
+      if (hiding.length) {
+        const { state, session } = sceneQuery(scene);
+        disadvantage = Boolean(state.creatures[/** @type {string} */ (attacker.id)]) && hiding.some((target) => session.attackHidden({ attacker: /** @type {string} */ (attacker.id), target, aimedAtSpace: true, area: false }).mode === "disadvantage");
+      }
     } catch (error) {
       if (!(error instanceof FurtiveError)) throw error;
     }
@@ -145,13 +150,16 @@ export function decideDisadvantage({ actor, tokenId, area }) {
 export async function handleAttack(scene, { attacker, targetIds, area, disadvantage, author }) {
   const settings = readSettings();
   const system = readSystemSettings();
-  const state = queryState(scene);
   const attackerId = /** @type {string} */ (attacker.id);
-  const targets = targetIds.filter((id) => id !== attackerId && scene.tokens.get(id) && state.creatures[id]);
-  if (!targets.length || !state.creatures[attackerId]) return null;
+  const targets = [...new Set(targetIds)].filter((id) => id !== attackerId && scene.tokens.get(id));
+  if (!targets.length) return null;
   for (const target of targets) lastAttack.set(target, { attackerId, sceneId: /** @type {string} */ (scene.id) });
   // Nothing for the engine when no token of the attack is in a stealth attempt (no card for every attack of the game).
-  if (!state.hiders[attackerId] && !targets.some((id) => state.hiders[id])) return null;
+  const stored = viewState(scene);
+  if (!stored || (!stored.hiders[attackerId] && !targets.some((id) => stored.hiders[id]))) return null;
+  const state = sceneQuery(scene).state;
+  const known = targets.filter((id) => state.creatures[id]);
+  if (!known.length || !state.creatures[attackerId]) return null;
   const hiding = state.hiders[attackerId]?.phase === "hiding";
   let noisy = system.attackNoise === "noisy";
   let hits = 1;
@@ -160,7 +168,7 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
   let hitZone = null;
   if (system.attackNoise === "ask" && hiding) {
     // O8 / P7: only the GM knows whether it was noisy or where it aims at.
-    const names = targets.map((id) => scene.tokens.get(id)?.name ?? "").join(", ");
+    const names = known.map((id) => scene.tokens.get(id)?.name ?? "").join(", ");
     const values = /** @type {any} */ (await attackDialog({ attackerName: attacker.name ?? "", targetName: names, ruleset: settings.ruleset }));
     if (values) {
       noisy = Boolean(values.noisy);
@@ -174,7 +182,7 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
   const notes = [];
   if (settings.ruleset === "opposed") {
     const { session } = sceneQuery(scene);
-    for (const target of targets) {
+    for (const target of known) {
       if (state.hiders[target]?.phase !== "hiding") continue;
       const answer = session.attackHidden({ attacker: attackerId, target, aimedAtSpace, area });
       if (answer.mode === "normal") continue;
@@ -186,7 +194,7 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
     }
   }
   /** @type {Record<string, any>} */
-  const event = { type: "attack", attacker: attackerId, targets, noisy, hits, area };
+  const event = { type: "attack", attacker: attackerId, targets: known, noisy, hits, area };
   if (hitZone) event.hitZone = hitZone;
   return transact(scene, [/** @type {any} */ (event)], { notes, titleKey: "FURTIVE.Chat.Event.attack", titleData: { name: attacker.name ?? "" } });
 }
@@ -210,14 +218,16 @@ function gmNote(clause, text) {
 export async function onHpLost(actor) {
   const scene = canvas?.scene;
   if (!isActiveGM() || !scene || !readSystemSettings().damage) return;
-  const state = queryState(scene);
+  const state = viewState(scene);
+  if (!state) return;
   const synthetic = /** @type {any} */ (actor).token;
-  const tokens = synthetic ? [synthetic] : scene.tokens.filter((d) => d.actorLink && d.actorId === actor.id);
   /** @type {any[]} */
   const events = [];
-  for (const token of tokens) {
-    const id = /** @type {string} */ (token.id);
-    if (token.parent?.id !== scene.id || state.hiders[id]?.phase !== "hiding") continue;
+  // The hiders of the scene (few), not its tokens: the cost follows the hiders.
+  for (const [id, hider] of Object.entries(state.hiders)) {
+    if (hider.phase !== "hiding") continue;
+    const token = scene.tokens.get(id);
+    if (!token || (synthetic ? token.id !== synthetic.id : !(token.actorLink && token.actorId === actor.id))) continue;
     const attacker = lastAttack.get(id);
     if (!attacker || attacker.sceneId !== scene.id || !state.creatures[attacker.attackerId]) {
       ui.notifications?.warn(t("FURTIVE.System.DamageNoAttacker", { name: token.name ?? "" }));

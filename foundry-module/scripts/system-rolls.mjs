@@ -34,7 +34,7 @@ import { MODULE_ID } from "./constants.mjs";
 import { dnd5eGeneration, dnd5eRollType, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
 import { FurtiveError } from "./errors.mjs";
 import { GM_ACTIONS } from "./gm-actions.mjs";
-import { queryState, reportRefusal, transact } from "./gm-pipeline.mjs";
+import { reportRefusal, transact, viewState } from "./gm-pipeline.mjs";
 import { t } from "./i18n.mjs";
 import { readSettings } from "./settings.mjs";
 import { isActiveGM } from "./store.mjs";
@@ -171,7 +171,8 @@ async function stealthRoll(scene, token, roll, author) {
  */
 async function perceptionRoll(scene, observer, total) {
   if (readSettings().ruleset !== "opposed" || !Number.isFinite(total)) return null;
-  const state = queryState(scene);
+  const state = viewState(scene);
+  if (!state) return null;
   const id = /** @type {string} */ (observer.id);
   if (!state.creatures[id]) return null;
   const hiders = Object.entries(state.hiders).filter(([hider, record]) => hider !== id && record.phase === "hiding");

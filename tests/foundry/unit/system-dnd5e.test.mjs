@@ -189,3 +189,25 @@ for (const generation of ["3", "4.0", "4.1"]) {
     }
   });
 }
+
+describe("dnd5e 4.1: a Perception roll from the sheet with no check pending is an active search", () => {
+  let env;
+  before(async () => {
+    env = await dnd5eWorld({ generation: "4.1" });
+    await aliceHides(env, 15);
+  });
+  after(() => shutdown(env));
+
+  it("Bob's roll (d20 19) is stored against the hider his Lookout does not perceive, in a card titled as a search", async () => {
+    const bonus = skillTotal(env.bob, IDS.observerActor, "prc");
+    rig(env.bob, [[20, 19]]);
+    await rollSkill(env, env.bob, IDS.observerActor, "prc");
+    const state = await untilState(env, (s) => s.hiders[HIDER].pairs[OBSERVER]?.perceptionTotal != null, "the search");
+    const pair = state.hiders[HIDER].pairs[OBSERVER];
+    assert.equal(pair.perceptionTotal, 19 + bonus);
+    assert.equal(pair.perceived, 19 + bonus >= state.hiders[HIDER].heldTotal);
+    const card = moduleMessages(env.gm).find((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm && m.flags.furtive.titleKey === "FURTIVE.System.Search");
+    assert.ok(card, "the GM card of the search");
+    assert.equal(card.flags.furtive.titleData.name, "Lookout");
+  });
+});
