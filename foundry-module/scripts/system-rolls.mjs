@@ -46,7 +46,7 @@ import { messageMatches, readSystemSettings } from "./system-settings.mjs";
  * @typedef {object} SystemRollStamp
  * @property {string} sceneId
  * @property {string} tokenId      the acting token (speaker, or the offered observer)
- * @property {string[]} targets    the user's targets on that scene (token ids)
+ * @property {string[]} targets    attack rolls: the user's targets on that scene (token ids); else empty
  * @property {"perception"} [type] set by the module on a Perception roll it offered (generic systems)
  * @property {boolean} [disadvantage] dnd5e attack: the roller imposed disadvantage (O10)
  * @property {boolean} [area]      dnd5e attack: an area effect (O8)
@@ -75,13 +75,16 @@ export function stampRollMessage(message, data, _options, userId) {
   if (offered && (!actor || actor.id === offered.actorId)) token = game.scenes.get(offered.sceneId)?.tokens.get(offered.tokenId) ?? token;
   offered = null;
   // A dnd5e attack: the attacker's token as the attack pre hook resolved it (an unlinked token's actor).
-  const note = dnd5eRollType(message) === "attack" ? takeAttackNote(actor?.id ?? null) : null;
+  const dnd5e = dnd5eGeneration();
+  const note = dnd5e && dnd5eRollType(message) === "attack" ? takeAttackNote(actor?.id ?? null) : null;
   if (!token && note?.tokenId) token = canvas?.scene?.tokens.get(note.tokenId) ?? null;
   token ??= tokenOfActor(actor);
   const scene = token?.parent;
   if (!token || !scene) return;
+  // The targets only on an attack roll: no other roll message carries them (B1).
+  const attack = dnd5e ? dnd5eRollType(message) === "attack" : messageMatches(message, readSystemSettings().attackMatch, token.actor ?? actor);
   /** @type {SystemRollStamp} */
-  const stamp = { ...(own.systemRoll ?? {}), sceneId: /** @type {string} */ (scene.id), tokenId: /** @type {string} */ (token.id), targets: userTargetIds(scene) };
+  const stamp = { ...(own.systemRoll ?? {}), sceneId: /** @type {string} */ (scene.id), tokenId: /** @type {string} */ (token.id), targets: attack ? userTargetIds(scene) : [] };
   if (note) Object.assign(stamp, { disadvantage: note.disadvantage, area: note.area });
   /** @type {any} */ (message).updateSource({ [`flags.${MODULE_ID}.systemRoll`]: stamp });
 }

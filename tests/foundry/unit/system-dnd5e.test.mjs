@@ -200,6 +200,7 @@ describe("dnd5e 4.1: a Perception roll from the sheet with no check pending is a
 
   it("Bob's roll (d20 19) is stored against the hider his Lookout does not perceive, in a card titled as a search", async () => {
     const bonus = skillTotal(env.bob, IDS.observerActor, "prc");
+    target(env.bob, [GUARD_A]);
     rig(env.bob, [[20, 19]]);
     await rollSkill(env, env.bob, IDS.observerActor, "prc");
     const state = await untilState(env, (s) => s.hiders[HIDER].pairs[OBSERVER]?.perceptionTotal != null, "the search");
@@ -209,5 +210,11 @@ describe("dnd5e 4.1: a Perception roll from the sheet with no check pending is a
     const card = moduleMessages(env.gm).find((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm && m.flags.furtive.titleKey === "FURTIVE.System.Search");
     assert.ok(card, "the GM card of the search");
     assert.equal(card.flags.furtive.titleData.name, "Lookout");
+  });
+
+  it("the roll message names the acting token only: targets ride on attack rolls alone", () => {
+    const roll = env.gm.ctx.game.messages.contents.find((m) => m.flags?.dnd5e?.roll?.skillId === "prc");
+    assert.equal(roll.flags.furtive.systemRoll.tokenId, OBSERVER);
+    assert.equal(roll.flags.furtive.systemRoll.targets.length, 0);
   });
 });
