@@ -170,13 +170,13 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
     // O8 / P7: only the GM knows whether it was noisy or where it aims at.
     const names = known.map((id) => scene.tokens.get(id)?.name ?? "").join(", ");
     const values = /** @type {any} */ (await attackDialog({ attackerName: attacker.name ?? "", targetName: names, ruleset: settings.ruleset }));
-    if (values) {
-      noisy = Boolean(values.noisy);
-      hits = values.hits === undefined ? 1 : Math.trunc(Number(values.hits) || 0);
-      area = area || Boolean(values.area);
-      aimedAtSpace = values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace);
-      hitZone = values.hitZone || null;
-    }
+    // Dismissed: the GM leaves this attack out of the stealth rules, as a cancelled Hide changes nothing.
+    if (!values) return null;
+    noisy = Boolean(values.noisy);
+    hits = values.hits === undefined ? 1 : Math.trunc(Number(values.hits) || 0);
+    area = area || Boolean(values.area);
+    aimedAtSpace = values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace);
+    hitZone = values.hitZone || null;
   }
   /** @type {LogEntry[]} */
   const notes = [];

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { BOB, DOOR, SCENE, plain, rig, shutdown } from "./world.mjs";
+import { BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, waitForDialog } from "./world.mjs";
 import { IDS, actorOn, clickCardButton, dnd5eWorld, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
@@ -216,5 +216,39 @@ describe("dnd5e 4.1: a Perception roll from the sheet with no check pending is a
     const roll = env.gm.ctx.game.messages.contents.find((m) => m.flags?.dnd5e?.roll?.skillId === "prc");
     assert.equal(roll.flags.furtive.systemRoll.tokenId, OBSERVER);
     assert.equal(roll.flags.furtive.systemRoll.targets.length, 0);
+  });
+});
+
+describe("dnd5e 3: an attack from hiding asks the GM (noise, aim); aimed at another space it misses (O10)", () => {
+  let env;
+  before(async () => {
+    env = await dnd5eWorld({ generation: "3" });
+    await aliceHides(env, 15);
+    // Guard A hides too, east of the closed door: the hider does not perceive it.
+    rig(env.gm, [[20, 12]]);
+    const pending = env.gm.ctx.game.modules.get("furtive").api.hide(GUARD_A);
+    answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
+    await pending;
+    await settle(env);
+  });
+  after(() => shutdown(env));
+
+  it("the GM's Attack dialog opens; unticking the aim makes the GM card say the attack misses", async () => {
+    assert.equal(env.alice.ctx.game.modules.get("furtive").api.perceives(HIDER, GUARD_A), false);
+    target(env.alice, [GUARD_A]);
+    rig(env.alice, [[20, 8], [20, 13]]);
+    rig(env.gm, [[20, 1]]);
+    const roll = await rollAttack(env, env.alice, actorOn(env.alice, IDS.hiderActor), IDS.bow);
+    assert.equal(roll.hasDisadvantage, true, "the published lookup: Sneak does not perceive Guard A");
+    const dialog = await waitForDialog(env.gm, env.server);
+    const form = dialog.element.querySelector("form");
+    form.elements.noisy.checked = false;
+    form.elements.aimedAtSpace.checked = false;
+    clickDialogButton(env.gm, dialog, "ok");
+    const state = await untilState(env, (s) => s.hiders[HIDER].pairs[GUARD_A]?.perceptionTotal != null, "Guard A's O9 check");
+    assert.equal(state.hiders[HIDER].penalties.length, 0, "a silent attack costs nothing (O8)");
+    const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
+    const o10 = card.flags.furtive.entries.filter((e) => e.clause === "O10");
+    assert.ok(o10.some((e) => /miss/i.test(e.en)), JSON.stringify(o10));
   });
 });
