@@ -86,7 +86,7 @@ export function stampRollMessage(message, data, _options, userId) {
   /** @type {SystemRollStamp} */
   const stamp = { ...(own.systemRoll ?? {}), sceneId: /** @type {string} */ (scene.id), tokenId: /** @type {string} */ (token.id), targets: attack ? userTargetIds(scene) : [] };
   if (note) Object.assign(stamp, { disadvantage: note.disadvantage, area: note.area });
-  /** @type {any} */ (message).updateSource({ [`flags.${MODULE_ID}.systemRoll`]: stamp });
+  /** @type {any} */ (message).updateSource({ flags: { [MODULE_ID]: { systemRoll: stamp } } });
 }
 
 /**
