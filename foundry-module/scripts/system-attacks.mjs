@@ -209,33 +209,38 @@ function gmNote(clause, text) {
 }
 
 /**
- * Active GM: an actor lost HP. Each of its tokens on the viewed scene that is
- * hiding gets `damageTaken` from the attacker of the last attack on it (O11),
- * one hit; all in one transaction. Damage with no known attacker is told to
- * the GM (nothing is sent: O11 needs the attacker's side).
+ * Active GM: an actor lost HP. Each of its tokens that is hiding gets
+ * `damageTaken` from the attacker of the last attack on it (O11), one hit;
+ * one transaction per scene. The scenes looked at: the token's own (an
+ * unlinked token's actor), else the viewed scene and the scenes of recorded
+ * attacks, so the GM need not view the scene. Damage with no known attacker
+ * is told to the GM (nothing is sent: O11 needs the attacker's side).
  * @param {Actor} actor
  */
 export async function onHpLost(actor) {
-  const scene = canvas?.scene;
-  if (!isActiveGM() || !scene || !readSystemSettings().damage) return;
-  const state = viewState(scene);
-  if (!state) return;
+  if (!isActiveGM() || !readSystemSettings().damage) return;
   const synthetic = /** @type {any} */ (actor).token;
-  /** @type {any[]} */
-  const events = [];
-  // The hiders of the scene (few), not its tokens: the cost follows the hiders.
-  for (const [id, hider] of Object.entries(state.hiders)) {
-    if (hider.phase !== "hiding") continue;
-    const token = scene.tokens.get(id);
-    if (!token || (synthetic ? token.id !== synthetic.id : !(token.actorLink && token.actorId === actor.id))) continue;
-    const attacker = lastAttack.get(id);
-    if (!attacker || attacker.sceneId !== scene.id || !state.creatures[attacker.attackerId]) {
-      ui.notifications?.warn(t("FURTIVE.System.DamageNoAttacker", { name: token.name ?? "" }));
-      continue;
+  const sceneIds = synthetic ? [synthetic.parent?.id] : [canvas?.scene?.id, ...[...lastAttack.values()].map((a) => a.sceneId)];
+  for (const sceneId of new Set(sceneIds.filter(Boolean))) {
+    const scene = game.scenes.get(sceneId);
+    const state = scene ? viewState(scene) : null;
+    if (!scene || !state) continue;
+    /** @type {any[]} */
+    const events = [];
+    // The hiders of the scene (few), not its tokens: the cost follows the hiders.
+    for (const [id, hider] of Object.entries(state.hiders)) {
+      if (hider.phase !== "hiding") continue;
+      const token = scene.tokens.get(id);
+      if (!token || (synthetic ? token.id !== synthetic.id : !(token.actorLink && token.actorId === actor.id))) continue;
+      const attacker = lastAttack.get(id);
+      if (!attacker || attacker.sceneId !== scene.id || !state.creatures[attacker.attackerId]) {
+        ui.notifications?.warn(t("FURTIVE.System.DamageNoAttacker", { name: token.name ?? "" }));
+        continue;
+      }
+      events.push({ type: "damageTaken", target: id, attacker: attacker.attackerId, hits: 1 });
     }
-    events.push({ type: "damageTaken", target: id, attacker: attacker.attackerId, hits: 1 });
+    if (events.length) await transact(scene, events, { lenient: true }).catch(reportRefusal);
   }
-  if (events.length) await transact(scene, events, { lenient: true }).catch(reportRefusal);
 }
 
 /**
