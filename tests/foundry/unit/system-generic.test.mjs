@@ -139,4 +139,3 @@ describe("generic system, opposed: a Stealth roll matched by formula, O10 as a G
     assert.equal(gmState(env).hiders[TOKENS.rogue].penalties.filter((p) => p.clause === "O11").length, 1);
   });
 });
-
