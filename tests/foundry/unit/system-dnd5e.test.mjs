@@ -175,18 +175,18 @@ for (const generation of ["3", "4.0", "4.1"]) {
       assert.equal(moduleMessages(env.gm).filter((m) => !before.has(m._id) && m.flags.furtive.kind === "log").length, 0);
     });
 
-    if (generation !== "4.0") {
-      it("an attack with advantage on a hider the attacker does not perceive is rolled normally: both cancel (O10)", async () => {
-        target(env.gm, [HIDER]);
-        rig(env.gm, [[20, 5]]);
-        const guard = tokenOn(env.gm, GUARD_B).actor;
-        const item = guard.items.get(IDS.spear);
-        const roll = generation === "3" ? await item.rollAttack({ fastForward: true, advantage: true }) : (await item.system.activities.contents[0].rollAttack({ advantage: true }, { configure: false }, {}))[0];
-        assert.equal(roll.hasAdvantage, false);
-        assert.equal(roll.hasDisadvantage, false);
-        assert.equal(roll.dice[0].results.length, 1);
-      });
-    }
+    it("an attack with advantage on a hider the attacker does not perceive is rolled normally: both cancel (O10)", async () => {
+      target(env.gm, [HIDER]);
+      rig(env.gm, [[20, 5]]);
+      const guard = tokenOn(env.gm, GUARD_B).actor;
+      const item = guard.items.get(IDS.spear);
+      // 3.x: `advantage` in the options; 4.0.x: `rolls[0].options.advantage`; 4.2+: `config.advantage`.
+      const config = generation === "4.0" ? { rolls: [{ parts: [], data: {}, options: { advantage: true } }] } : { advantage: true };
+      const roll = generation === "3" ? await item.rollAttack({ fastForward: true, advantage: true }) : (await item.system.activities.contents[0].rollAttack(config, { configure: false }, {}))[0];
+      assert.equal(roll.hasAdvantage, false);
+      assert.equal(roll.hasDisadvantage, false);
+      assert.equal(roll.dice[0].results.length, 1);
+    });
   });
 }
 
