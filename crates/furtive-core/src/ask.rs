@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::clause::Clause;
 use crate::state::TokenId;
 
 /// `{ observer, hider }`: for [`crate::query::perceives`] and [`crate::query::can_locate`].
@@ -55,7 +56,8 @@ pub struct KnockoutResult {
     pub damage: Option<u32>,
     /// d100 <= chance, when `d100` was given and the attempt allowed.
     pub knocked_out: Option<bool>,
-    pub clause: String,
+    /// The clause that decided.
+    pub clause: Clause,
     pub en: String,
     pub fr: String,
 }
@@ -103,7 +105,8 @@ pub enum AttackMode {
 #[serde(rename_all = "camelCase")]
 pub struct HiddenAttackResult {
     pub mode: AttackMode,
-    pub clause: String,
+    /// The clause that decided.
+    pub clause: Clause,
     pub en: String,
     pub fr: String,
 }

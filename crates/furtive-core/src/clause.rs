@@ -98,6 +98,19 @@ impl std::fmt::Display for Clause {
     }
 }
 
+/// A clause equals its id: `Clause::P3 == "P3"`.
+impl PartialEq<str> for Clause {
+    fn eq(&self, id: &str) -> bool {
+        self.id() == id
+    }
+}
+
+impl PartialEq<&str> for Clause {
+    fn eq(&self, id: &&str) -> bool {
+        self.id() == *id
+    }
+}
+
 impl From<Clause> for String {
     fn from(clause: Clause) -> String {
         clause.id().to_owned()

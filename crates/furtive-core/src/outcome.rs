@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::clause::Clause;
 use crate::tagged::tagged_enum;
 
 use crate::state::{Modifiers, State, TokenId};
@@ -58,14 +59,14 @@ pub enum Request {
     PerceptionCheck {
         hider: TokenId,
         observer: TokenId,
-        clause: String,
+        clause: Clause,
     },
     /// `hider` must make a new stealth roll (P4); answer with an
     /// `enterStealth` event carrying `modifiers`.
     StealthRoll {
         hider: TokenId,
         modifiers: Modifiers,
-        clause: String,
+        clause: Clause,
     },
 }
 }
@@ -85,7 +86,7 @@ pub enum Audience {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LogEntry {
     /// The clause id, e.g. `"P3"`.
-    pub clause: String,
+    pub clause: Clause,
     pub audience: Audience,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hider: Option<TokenId>,
@@ -110,7 +111,8 @@ pub struct Outcome {
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     pub allowed: bool,
-    pub clause: String,
+    /// The clause that decided.
+    pub clause: Clause,
     pub en: String,
     pub fr: String,
 }
@@ -123,7 +125,7 @@ pub(crate) fn decision(
 ) -> Decision {
     Decision {
         allowed,
-        clause: clause.id().to_owned(),
+        clause,
         en,
         fr,
     }

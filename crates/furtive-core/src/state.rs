@@ -325,8 +325,8 @@ pub struct Penalty {
     pub amount: i64,
     /// Who it applies to.
     pub scope: PenaltyScope,
-    /// The clause that imposed it (`"O8"` or `"O11"`).
-    pub clause: String,
+    /// The clause that imposed it (`O8` or `O11`).
+    pub clause: crate::Clause,
 }
 
 /// Why a pair is in its current state; serialized as a stable string.
