@@ -11,6 +11,7 @@ macro_rules! clauses {
         /// A clause id (`P1`-`P11`, `O1`-`O13`, `B1`-`B5`), or `GM` for a
         /// GM decision.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         pub enum Clause {
             $($(#[$meta])* $name,)*
         }

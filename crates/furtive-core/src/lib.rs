@@ -50,6 +50,8 @@ pub mod roller;
 mod rules;
 #[cfg(feature = "scene")]
 pub mod scene;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod session;
 pub mod state;
 mod tagged;

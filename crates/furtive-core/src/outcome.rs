@@ -10,6 +10,7 @@ use crate::state::{Modifiers, State, TokenId};
 
 /// A status effect the engine toggles on a token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Status {
     /// The token hides from at least one observer (Foundry status `furtive.hidden`).
@@ -20,6 +21,7 @@ pub enum Status {
 
 /// When a status ends on its own.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Expiry {
     /// At the end of this combatant's current turn (P6).
@@ -73,6 +75,7 @@ pub enum Request {
 
 /// Who may read a log entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Audience {
     /// The GM only: it carries hidden numbers.
@@ -83,6 +86,7 @@ pub enum Audience {
 
 /// One explanation (B3), in English and French, with its clause id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LogEntry {
     /// The clause id, e.g. `"P3"`.
@@ -98,6 +102,7 @@ pub struct LogEntry {
 
 /// The result of applying one event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
     pub state: State,
@@ -108,6 +113,7 @@ pub struct Outcome {
 
 /// The result of a query: a yes/no with its explanation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     pub allowed: bool,
