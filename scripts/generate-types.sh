@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-FURTIVE_UPDATE_GOLDEN=1 cargo test -q -p furtive-core --test types
+FURTIVE_UPDATE_GOLDEN=1 cargo test -q -p furtive-core --features schema --test types
 if [ ! -d tests/js/node_modules/json-schema-to-typescript ]; then
   (cd tests/js && npm ci --no-audit --no-fund)
 fi

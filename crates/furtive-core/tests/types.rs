@@ -4,9 +4,8 @@
 //! (`node tests/js/generate-types.mjs`, checked by
 //! `tests/js/generated-types.test.mjs`). This test fails when the committed
 //! schema differs from the Rust types; regenerate both with
-//! `bash scripts/generate-types.sh`.
-
-#![cfg(feature = "schema")]
+//! `bash scripts/generate-types.sh`. Needs the feature `schema`:
+//! `cargo test -p furtive-core --features schema --test types` (scripts/test.sh).
 
 use std::path::Path;
 
