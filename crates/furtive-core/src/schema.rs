@@ -24,8 +24,9 @@
 //!
 //! Two types are read or written by hand rather than by serde derive and so
 //! describe themselves here: [`Hider`] (its JSON carries the fields of its
-//! ruleset's attempt next to its own) and [`SceneUpdate`] (read from a
-//! Foundry document by hand).
+//! ruleset's attempt next to its own) and
+//! [`SceneUpdate`](crate::scene::SceneUpdate) (read from a Foundry document
+//! by hand).
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
