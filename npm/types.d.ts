@@ -20,20 +20,7 @@ export type Audience = "gm" | "public";
  * Something visible changed. Computed by comparing the state before and
  * after the event, so every change is reported exactly once.
  */
-export type Change =
-  | {
-      hider: string;
-      kind: "visibility";
-      observer: string;
-      perceived: boolean;
-    }
-  | {
-      active: boolean;
-      expires?: Expiry | null;
-      kind: "status";
-      status: Status;
-      token: string;
-    };
+export type Change = VisibilityChange | StatusChange;
 /**
  * A status effect the engine toggles on a token.
  */
@@ -103,19 +90,7 @@ export type DoorState = "closed" | "open" | "locked";
 /**
  * A roll the caller must make and feed back as an event.
  */
-export type Request =
-  | {
-      clause: Clause;
-      hider: string;
-      kind: "perceptionCheck";
-      observer: string;
-    }
-  | {
-      clause: Clause;
-      hider: string;
-      kind: "stealthRoll";
-      modifiers: Modifiers;
-    };
+export type Request = PerceptionCheckRequest | StealthRollRequest;
 /**
  * The nine P2 situation modifiers, with their stable ids.
  */
@@ -153,102 +128,22 @@ export type EngineErrorCode =
  * An event for `apply`.
  */
 export type Event =
-  | {
-      creature: CreatureInput;
-      type: "upsertCreature";
-    }
-  | {
-      hider: string;
-      modifiers?: ModifiersInput;
-      moved?: boolean;
-      precautions?: string[];
-      roll: number;
-      sprinting?: boolean;
-      type: "enterStealth";
-      view?: ViewEntry[];
-    }
-  | {
-      hider: string;
-      moved?: boolean;
-      type: "viewChanged";
-      view: ViewEntry[];
-    }
-  | {
-      hider: string;
-      observer: string;
-      total: number;
-      type: "perceptionRolled";
-    }
-  | {
-      allies: string[];
-      hider: string;
-      observer: string;
-      type: "pointOut";
-    }
-  | {
-      area?: boolean;
-      attacker: string;
-      hitZone?: HitZone | null;
-      /**
-       * Hits of this attack instance, 0..=100 (default 1).
-       */
-      hits?: number;
-      noisy?: boolean;
-      /**
-       * The single target of callers written before `targets`.
-       */
-      target?: string | null;
-      /**
-       * The targets, 1..=1000 distinct tokens other than the attacker.
-       */
-      targets?: string[];
-      type: "attack";
-    }
-  | {
-      attacker: string;
-      hits?: number;
-      target: string;
-      type: "damageTaken";
-    }
-  | {
-      combatant: string;
-      round?: number | null;
-      type: "turnStart";
-    }
-  | {
-      combatant: string;
-      type: "turnEnd";
-    }
-  | {
-      round?: number | null;
-      type: "roundEnd";
-    }
-  | {
-      type: "combatEnd";
-    }
-  | {
-      hider: string;
-      modifiers: ModifiersInput;
-      type: "modifiersChanged";
-    }
-  | {
-      token: string;
-      type: "sprint";
-    }
-  | {
-      hider: string;
-      type: "stopHiding";
-    }
-  | {
-      token: string;
-      type: "tokenRemoved";
-    }
-  | {
-      hider: string;
-      observer: string;
-      perceived: boolean;
-      type: "gmOverride";
-    };
+  | UpsertCreatureEvent
+  | EnterStealthEvent
+  | ViewChangedEvent
+  | PerceptionRolledEvent
+  | PointOutEvent
+  | AttackEvent
+  | DamageTakenEvent
+  | TurnStartEvent
+  | TurnEndEvent
+  | RoundEndEvent
+  | CombatEndEvent
+  | ModifiersChangedEvent
+  | SprintEvent
+  | StopHidingEvent
+  | TokenRemovedEvent
+  | GmOverrideEvent;
 /**
  * The body part a surprise attacker chooses (P7).
  */
@@ -271,15 +166,7 @@ export type PairReason =
 /**
  * Which observers a penalty applies to (O6).
  */
-export type PenaltyScope =
-  | {
-      kind: "all";
-    }
-  | {
-      attacker: string;
-      kind: "alliesOf";
-      side: string;
-    };
+export type PenaltyScope = AllPenaltyScope | AlliesOfPenaltyScope;
 /**
  * Where a hider's attempt stands.
  */
@@ -317,89 +204,17 @@ export type SightRestriction = "none" | "limited" | "normal" | "proximity" | "di
  * One change to a `SceneSight` (`SceneSight.update`). Foundry documents (`wall`, `token`, `light`) are in the layout `parseScene` reads, with their `_id`.
  */
 export type SceneUpdate =
-  | {
-      /**
-       * `"closed"`, `"open"`, `"locked"`, or Foundry's `ds` 0, 1, 2.
-       */
-      state: "closed" | "open" | "locked" | 0 | 1 | 2;
-      type: "door";
-      wallId: string;
-    }
-  | {
-      type: "wall";
-      /**
-       * A Foundry wall with its `_id`, in the layout `parseScene` reads.
-       */
-      wall: {
-        [k: string]: unknown;
-      };
-    }
-  | {
-      type: "wallRemoved";
-      wallId: string;
-    }
-  | {
-      /**
-       * A Foundry token with its `_id` (optionally with `darkvision`, scene units), in the layout `parseScene` reads.
-       */
-      token: {
-        [k: string]: unknown;
-      };
-      type: "token";
-    }
-  | {
-      /**
-       * Scene distance units; unchanged when absent.
-       */
-      elevation?: number;
-      tokenId: string;
-      type: "tokenMoved";
-      /**
-       * Left edge, canvas pixels.
-       */
-      x: number;
-      /**
-       * Top edge, canvas pixels.
-       */
-      y: number;
-    }
-  | {
-      tokenId: string;
-      type: "tokenRemoved";
-    }
-  | {
-      /**
-       * Scene distance units, >= 0.
-       */
-      darkvision: number;
-      tokenId: string;
-      type: "darkvision";
-    }
-  | {
-      /**
-       * A Foundry ambient light with its `_id`, in the layout `parseScene` reads.
-       */
-      light: {
-        [k: string]: unknown;
-      };
-      type: "light";
-    }
-  | {
-      lightId: string;
-      type: "lightRemoved";
-    }
-  | {
-      hidden: boolean;
-      lightId: string;
-      type: "lightHidden";
-    }
-  | {
-      /**
-       * 0..=1.
-       */
-      darkness: number;
-      type: "darkness";
-    };
+  | DoorSceneUpdate
+  | WallSceneUpdate
+  | WallRemovedSceneUpdate
+  | TokenSceneUpdate
+  | TokenMovedSceneUpdate
+  | TokenRemovedSceneUpdate
+  | DarkvisionSceneUpdate
+  | LightSceneUpdate
+  | LightRemovedSceneUpdate
+  | LightHiddenSceneUpdate
+  | DarknessSceneUpdate;
 
 /**
  * The three acuities of a creature (`percentile`, P3). A missing acuity counts 0.
@@ -434,6 +249,25 @@ export interface AcuitiesInput {
    * Visual acuity, 0..=1000.
    */
   visual?: number;
+}
+/**
+ * Whether `observer` perceives `hider` changed.
+ */
+export interface VisibilityChange {
+  hider: string;
+  kind: "visibility";
+  observer: string;
+  perceived: boolean;
+}
+/**
+ * A status effect turned on or off on `token`.
+ */
+export interface StatusChange {
+  active: boolean;
+  expires?: Expiry | null;
+  kind: "status";
+  status: Status;
+  token: string;
 }
 /**
  * When a status ends on its own.
@@ -889,6 +723,26 @@ export interface LogEntry {
   observer?: string | null;
 }
 /**
+ * `observer` makes a Perception check against `hider` (O4, O9); answer
+ * with a `perceptionRolled` event.
+ */
+export interface PerceptionCheckRequest {
+  clause: Clause;
+  hider: string;
+  kind: "perceptionCheck";
+  observer: string;
+}
+/**
+ * `hider` must make a new stealth roll (P4); answer with an
+ * `enterStealth` event carrying `modifiers`.
+ */
+export interface StealthRollRequest {
+  clause: Clause;
+  hider: string;
+  kind: "stealthRoll";
+  modifiers: Modifiers;
+}
+/**
  * The active modifiers of a percentile stealth roll (P2).
  */
 export interface Modifiers {
@@ -913,6 +767,37 @@ export interface FreeModifier {
    * The modifier, -1000..=1000.
    */
   value: number;
+}
+/**
+ * Add a creature, or replace the data of a known one (token created,
+ * duplicated or its actor changed). Pairs are kept.
+ */
+export interface UpsertCreatureEvent {
+  creature: CreatureInput;
+  type: "upsertCreature";
+}
+/**
+ * The hider makes a stealth roll: it enters stealth, or rolls again.
+ *
+ * `percentile` (P1, P2, P4, P9): `roll` is the d100 (1..=100),
+ * `modifiers` the active situation and free modifiers; `already_perceived`
+ * is added automatically when an observer perceives the hider (P9);
+ * `sprinting` adds the `sprint` modifier.
+ *
+ * `opposed` (O1, O2, O7, O12, O13): `roll` is the Stealth check total
+ * (-1000..=1000); refused while `sprinting` (O12) and, when zero-length
+ * movement is disabled, unless `moved` (O1); `precautions` names the
+ * enhanced senses countered; `view` gives each observer's clear view now.
+ */
+export interface EnterStealthEvent {
+  hider: string;
+  modifiers?: ModifiersInput;
+  moved?: boolean;
+  precautions?: string[];
+  roll: number;
+  sprinting?: boolean;
+  type: "enterStealth";
+  view?: ViewEntry[];
 }
 /**
  * The active modifiers of a percentile stealth roll (P2).
@@ -953,6 +838,146 @@ export interface ViewEntry {
    */
   distance?: number | null;
   observer: string;
+}
+/**
+ * Clear view changed between the hider and some observers: a token
+ * moved, a door opened, light changed (O4, O5, O13). `moved` says the
+ * hider itself moved (O5).
+ */
+export interface ViewChangedEvent {
+  hider: string;
+  moved?: boolean;
+  type: "viewChanged";
+  view: ViewEntry[];
+}
+/**
+ * The answer to a `perceptionCheck` request (O4, O9): the check total.
+ */
+export interface PerceptionRolledEvent {
+  hider: string;
+  observer: string;
+  total: number;
+  type: "perceptionRolled";
+}
+/**
+ * O3: `observer`, who perceives `hider`, points it out to `allies`.
+ */
+export interface PointOutEvent {
+  allies: string[];
+  hider: string;
+  observer: string;
+  type: "pointOut";
+}
+/**
+ * `attacker` makes one attack instance against `targets` (several for
+ * an area effect or a multi-target spell). The older single `target`
+ * field is still read, for callers written before `targets`; give one
+ * or the other, not both.
+ *
+ * `percentile`: a hider attacking a target that does not perceive it
+ * makes a surprise, target by target (P6); `hit_zone` may be chosen on
+ * a surprise's first attack (P7); any attack from hiding reveals the
+ * attacker at the end of its turn (P9).
+ * `opposed`: a noisy instance costs 5 per hit, an area effect or a
+ * multi-target instance counts once (O8); each target that does not
+ * perceive the attacker checks (O9).
+ */
+export interface AttackEvent {
+  area?: boolean;
+  attacker: string;
+  hitZone?: HitZone | null;
+  /**
+   * Hits of this attack instance, 0..=100 (default 1).
+   */
+  hits?: number;
+  noisy?: boolean;
+  /**
+   * The single target of callers written before `targets`.
+   */
+  target?: string | null;
+  /**
+   * The targets, 1..=1000 distinct tokens other than the attacker.
+   */
+  targets?: string[];
+  type: "attack";
+}
+/**
+ * O11: `target` (a hider) took Health or Stamina damage from `attacker`
+ * in `hits` hits (1..=100).
+ */
+export interface DamageTakenEvent {
+  attacker: string;
+  hits?: number;
+  target: string;
+  type: "damageTaken";
+}
+/**
+ * The combat turn of `combatant` starts (O7 fresh roll, P9 one roll a turn).
+ */
+export interface TurnStartEvent {
+  combatant: string;
+  round?: number | null;
+  type: "turnStart";
+}
+/**
+ * The combat turn of `combatant` ends (P6 expiry, P9 reveal, O5 exposure).
+ */
+export interface TurnEndEvent {
+  combatant: string;
+  type: "turnEnd";
+}
+/**
+ * A combat round ends.
+ */
+export interface RoundEndEvent {
+  round?: number | null;
+  type: "roundEnd";
+}
+/**
+ * The combat ends: surprises expire, turn counters reset.
+ */
+export interface CombatEndEvent {
+  type: "combatEnd";
+}
+/**
+ * P4: the situation or environment changed for `hider`: the score is
+ * stale and a new roll is requested; the old score applies until then.
+ */
+export interface ModifiersChangedEvent {
+  hider: string;
+  modifiers: ModifiersInput;
+  type: "modifiersChanged";
+}
+/**
+ * The token sprints: O12 ends its stealth attempt; in `percentile` the
+ * `sprint` modifier becomes active (P2, P4).
+ */
+export interface SprintEvent {
+  token: string;
+  type: "sprint";
+}
+/**
+ * The hider stops hiding: perceived by everyone, the attempt ends.
+ */
+export interface StopHidingEvent {
+  hider: string;
+  type: "stopHiding";
+}
+/**
+ * The token left the scene: it and every pair naming it are removed.
+ */
+export interface TokenRemovedEvent {
+  token: string;
+  type: "tokenRemoved";
+}
+/**
+ * The GM forces a pair to perceived or unperceived.
+ */
+export interface GmOverrideEvent {
+  hider: string;
+  observer: string;
+  perceived: boolean;
+  type: "gmOverride";
 }
 /**
  * A Levels floor: a tile with `flags.levels.rangeBottom` (the Levels
@@ -1147,6 +1172,22 @@ export interface Penalty {
    * Who it applies to.
    */
   scope: PenaltyScope;
+}
+/**
+ * Every observer (O8).
+ */
+export interface AllPenaltyScope {
+  kind: "all";
+}
+/**
+ * Every creature on `side` except `attacker` itself: the attacker's
+ * allies (O11). The side is kept so the scope survives the attacker
+ * leaving the scene.
+ */
+export interface AlliesOfPenaltyScope {
+  attacker: string;
+  kind: "alliesOf";
+  side: string;
 }
 /**
  * A Levels hole: a drawing with `flags.levels.drawingMode` 1 ("Hole" in
@@ -1567,6 +1608,122 @@ export interface WallThreshold {
   attenuation?: boolean;
   light?: number | null;
   sight?: number | null;
+}
+/**
+ * A door opens or closes.
+ */
+export interface DoorSceneUpdate {
+  /**
+   * `"closed"`, `"open"`, `"locked"`, or Foundry's `ds` 0, 1, 2.
+   */
+  state: "closed" | "open" | "locked" | 0 | 1 | 2;
+  type: "door";
+  wallId: string;
+}
+/**
+ * Adds the wall, or replaces the one with its `_id`.
+ */
+export interface WallSceneUpdate {
+  type: "wall";
+  /**
+   * A Foundry wall with its `_id`, in the layout `parseScene` reads.
+   */
+  wall: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Removes a wall.
+ */
+export interface WallRemovedSceneUpdate {
+  type: "wallRemoved";
+  wallId: string;
+}
+/**
+ * Adds the token, or replaces the one with its `_id`.
+ */
+export interface TokenSceneUpdate {
+  /**
+   * A Foundry token with its `_id` (optionally with `darkvision`, scene units), in the layout `parseScene` reads.
+   */
+  token: {
+    [k: string]: unknown;
+  };
+  type: "token";
+}
+/**
+ * Moves a token.
+ */
+export interface TokenMovedSceneUpdate {
+  /**
+   * Scene distance units; unchanged when absent.
+   */
+  elevation?: number;
+  tokenId: string;
+  type: "tokenMoved";
+  /**
+   * Left edge, canvas pixels.
+   */
+  x: number;
+  /**
+   * Top edge, canvas pixels.
+   */
+  y: number;
+}
+/**
+ * Removes a token.
+ */
+export interface TokenRemovedSceneUpdate {
+  tokenId: string;
+  type: "tokenRemoved";
+}
+/**
+ * Sets what the token sees in darkness.
+ */
+export interface DarkvisionSceneUpdate {
+  /**
+   * Scene distance units, >= 0.
+   */
+  darkvision: number;
+  tokenId: string;
+  type: "darkvision";
+}
+/**
+ * Adds a light, or replaces the one with its `_id` (moved, resized).
+ */
+export interface LightSceneUpdate {
+  /**
+   * A Foundry ambient light with its `_id`, in the layout `parseScene` reads.
+   */
+  light: {
+    [k: string]: unknown;
+  };
+  type: "light";
+}
+/**
+ * Removes a light.
+ */
+export interface LightRemovedSceneUpdate {
+  lightId: string;
+  type: "lightRemoved";
+}
+/**
+ * Turns a light off (`true`) or on.
+ */
+export interface LightHiddenSceneUpdate {
+  hidden: boolean;
+  lightId: string;
+  type: "lightHidden";
+}
+/**
+ * The scene's darkness level.
+ */
+export interface DarknessSceneUpdate {
+  /**
+   * 0..=1.
+   */
+  darkness: number;
+  type: "darkness";
 }
 /**
  * A token on the scene (Foundry `TokenData`), or a placement given by the caller.

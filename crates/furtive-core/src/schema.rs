@@ -13,7 +13,8 @@
 //! - what the engine **reads** (its arguments: the config, events,
 //!   queries, scene updates): a field with a serde `default` may be left out.
 //!
-//! [`boundary_schema`] merges both into one set of definitions: a type
+//! [`boundary_schema`] merges both into one set of definitions (each variant
+//! of a tagged enum named, `EnterStealthEvent`): a type
 //! whose two descriptions agree appears once under its Rust name; one whose
 //! descriptions differ keeps its name for what the engine writes, and what
 //! it reads is named with `Input` (`Creature`, `CreatureInput`). A type
@@ -340,6 +341,30 @@ fn plain_descriptions(schema: &mut Value) {
     }
 }
 
+/// Names each variant of an internally tagged enum (`Event`, `Change`,
+/// `Request`, `PenaltyScope`, `SceneUpdate`): its tag in PascalCase, then
+/// the enum's name (`EnterStealthEvent`, `VisibilityChange`), so the
+/// generated TypeScript has one documented type a variant.
+fn name_variants(name: &str, schema: &mut Value) {
+    let Some(Value::Array(variants)) = schema.get_mut("oneOf") else {
+        return;
+    };
+    for variant in variants {
+        let tag = ["type", "kind"].iter().find_map(|tag| {
+            variant
+                .pointer(&format!("/properties/{tag}/const"))
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        });
+        if let (Some(tag), Value::Object(object)) = (tag, variant) {
+            let mut title = tag[..1].to_uppercase();
+            title.push_str(&tag[1..]);
+            title.push_str(name);
+            object.insert("title".into(), Value::String(title));
+        }
+    }
+}
+
 /// The JSON Schema (draft 7) of every type that crosses the JavaScript
 /// boundary: a root with no type of its own and one definition a type
 /// (see the module docs for the naming), plus `EngineErrorCode` (the
@@ -397,6 +422,9 @@ pub fn boundary_schema() -> Value {
             "additionalProperties": { "type": "array", "items": { "type": "string" } }
         }),
     );
+    for (name, schema) in all.iter_mut() {
+        name_variants(name, schema);
+    }
     let mut definitions = Value::Object(all);
     plain_descriptions(&mut definitions);
     serde_json::json!({
