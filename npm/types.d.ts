@@ -264,7 +264,7 @@ export interface VisibilityChange {
  */
 export interface StatusChange {
   active: boolean;
-  expires?: Expiry | null;
+  expires?: Expiry;
   kind: "status";
   status: Status;
   token: string;
@@ -331,7 +331,7 @@ export interface ClearViewAnswer {
  * scene's `walls` and its Foundry `_id` when it has one.
  */
 export interface WallRef {
-  id?: string | null;
+  id?: string;
   index: number;
 }
 /**
@@ -359,7 +359,7 @@ export interface Lighting {
    * The light or darkness source that decides, by index in the scene's
    * `lights` and Foundry `_id`.
    */
-  source?: WallRef | null;
+  source?: WallRef;
 }
 /**
  * Clear view from one observer to every token of the scene (itself
@@ -719,8 +719,8 @@ export interface LogEntry {
   clause: Clause;
   en: string;
   fr: string;
-  hider?: string | null;
-  observer?: string | null;
+  hider?: string;
+  observer?: string;
 }
 /**
  * `observer` makes a Perception check against `hider` (O4, O9); answer
@@ -999,7 +999,7 @@ export interface Floor {
   /**
    * The tile's Foundry `_id`, when it has one.
    */
-  id?: string | null;
+  id?: string;
   /**
    * Degrees, clockwise on the canvas (default 0).
    */
@@ -1027,7 +1027,7 @@ export interface Grid {
   /**
    * `CONST.GRID_TYPES`: 0 gridless, 1 square, 2-5 hexagonal; kept, not used.
    */
-  type?: number | null;
+  type?: number;
   /**
    * Label of the distance unit, e.g. `"ft"` (`grid.units`, default `""`).
    */
@@ -1197,16 +1197,16 @@ export interface AlliesOfPenaltyScope {
  * balcony's opening or the open sky around a building.
  */
 export interface Hole {
-  bottom?: number | null;
+  bottom?: number;
   /**
    * The drawing's Foundry `_id`, when it has one.
    */
-  id?: string | null;
+  id?: string;
   /**
    * The area, canvas pixels, turned as the drawing was.
    */
   shape: HoleShape;
-  top?: number | null;
+  top?: number;
 }
 /**
  * A knockout attempt (P8). Without `rawDamage` and `d100` it only asks
@@ -1267,7 +1267,7 @@ export interface Light {
   /**
    * Darkness levels at which the light is on; absent: always.
    */
-  active?: DarknessRange | null;
+  active?: DarknessRange;
   /**
    * Emission angle in degrees, `0..=360` (`config.angle`, 0.8 `angle`;
    * default 360), centred on `rotation`.
@@ -1295,7 +1295,7 @@ export interface Light {
    * Hidden lights are off.
    */
   hidden: boolean;
-  id?: string | null;
+  id?: string;
   /**
    * Degrees; 0 faces down the screen (+y), growing clockwise (Foundry's
    * token and light rotation).
@@ -1440,26 +1440,26 @@ export interface Scene {
    * `globalLightThreshold`, v12+ `environment.globalLight.darkness`);
    * absent: all.
    */
-  globalLightDarkness?: DarknessRange | null;
+  globalLightDarkness?: DarknessRange;
   grid: Grid;
-  height?: number | null;
+  height?: number;
   /**
    * Levels holes (drawings with `flags.levels.drawingMode` 1).
    */
   holes?: Hole[];
-  id?: string | null;
+  id?: string;
   /**
    * The layout the scene was read from.
    */
   layout: SceneLayout;
   lights: Light[];
-  name?: string | null;
+  name?: string;
   tokens: Token[];
   walls: Wall[];
   /**
    * Scene width and height in pixels, when the export has them.
    */
-  width?: number | null;
+  width?: number;
 }
 /**
  * A token on the scene (Foundry `TokenData`), or a placement given by the caller.
@@ -1490,8 +1490,8 @@ export interface Token {
    * The light the token carries (a torch, a lantern), centred on the
    * token and moving with it; absent: none.
    */
-  light?: TokenLight | null;
-  name?: string | null;
+  light?: TokenLight;
+  name?: string;
   /**
    * Width in grid spaces, > 0 (default 1).
    */
@@ -1516,7 +1516,7 @@ export interface TokenLight {
   /**
    * Darkness levels at which it is on; absent: always.
    */
-  active?: DarknessRange | null;
+  active?: DarknessRange;
   /**
    * Emission angle in degrees, `0..=360` (default 360).
    */
@@ -1555,22 +1555,22 @@ export interface Wall {
   /**
    * Vertical extent from the Wall Height module; absent: unbounded.
    */
-  height?: WallHeight | null;
+  height?: WallHeight;
   /**
    * Foundry `_id`, when the export has one.
    */
-  id?: string | null;
+  id?: string;
   /**
    * How the wall restricts light (`light`, same codes as `sight`; 0.7:
    * `sense`); absent: like `sight`. Used by the light model only.
    */
-  light?: SightRestriction | null;
+  light?: SightRestriction;
   sight: SightRestriction;
   /**
    * Proximity thresholds of a proximity (30) or distance (40) wall
    * (Foundry `WallData.threshold`, v11+); absent: no threshold.
    */
-  threshold?: WallThreshold | null;
+  threshold?: WallThreshold;
 }
 /**
  * The vertical extent of a wall, from the Wall Height module's
@@ -1585,8 +1585,8 @@ export interface Wall {
  * lies in `[bottom, top]` (see the module docs, "Height").
  */
 export interface WallHeight {
-  bottom?: number | null;
-  top?: number | null;
+  bottom?: number;
+  top?: number;
 }
 /**
  * The thresholds of a proximity or distance wall (Foundry
@@ -1606,8 +1606,8 @@ export interface WallThreshold {
    * wall": kept, not used (a sight line has no radius; see docs/scene.md).
    */
   attenuation?: boolean;
-  light?: number | null;
-  sight?: number | null;
+  light?: number;
+  sight?: number;
 }
 /**
  * A door opens or closes.
@@ -1754,7 +1754,7 @@ export interface TokenInput {
    * The light the token carries (a torch, a lantern), centred on the
    * token and moving with it; absent: none.
    */
-  light?: TokenLight | null;
+  light?: TokenLightInput | null;
   name?: string | null;
   /**
    * Width in grid spaces, > 0 (default 1).
@@ -1768,6 +1768,39 @@ export interface TokenInput {
    * Top edge, canvas pixels.
    */
   y: number;
+}
+/**
+ * A light carried by a token (v10+ `light` = `LightData`: `dim`,
+ * `bright`, `angle`, `negative`, `darkness`; 0.7 to v9 `dimLight`,
+ * `brightLight`, `lightAngle`, a negative radius making darkness), emitted
+ * from the token's centre at its elevation, turned with the token's
+ * `rotation`. It lights like an ambient `Light` with `walls: true`.
+ */
+export interface TokenLightInput {
+  /**
+   * Darkness levels at which it is on; absent: always.
+   */
+  active?: DarknessRange | null;
+  /**
+   * Emission angle in degrees, `0..=360` (default 360).
+   */
+  angle?: number;
+  /**
+   * Bright radius, >= 0, scene distance units.
+   */
+  bright: number;
+  /**
+   * A darkness source.
+   */
+  darkness?: boolean;
+  /**
+   * Dim radius, >= 0, scene distance units.
+   */
+  dim: number;
+  /**
+   * The token's rotation, degrees (0 faces down the screen).
+   */
+  rotation?: number;
 }
 /**
  * The answer for one observer and one target token.

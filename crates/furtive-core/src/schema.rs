@@ -264,6 +264,62 @@ fn definitions(settings: SchemaSettings, roots: fn(&mut SchemaGenerator)) -> Map
     generator.take_definitions(true)
 }
 
+/// What the engine writes: a field that may be left out is one serde skips
+/// (`skip_serializing_if`, every one of them on an `Option` is
+/// `Option::is_none`), so when it is there it is never `null`. schemars
+/// describes it as optional and nullable; this drops the `null`
+/// (`expires?: Expiry`, not `expires?: Expiry | null`).
+fn skipped_fields_are_never_null(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            let required: BTreeSet<String> = object
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| {
+                    names
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(Value::Object(properties)) = object.get_mut("properties") {
+                for (name, property) in properties.iter_mut() {
+                    if !required.contains(name) {
+                        drop_null(property);
+                    }
+                }
+            }
+            object.values_mut().for_each(skipped_fields_are_never_null);
+        }
+        Value::Array(items) => items.iter_mut().for_each(skipped_fields_are_never_null),
+        _ => {}
+    }
+}
+
+/// `{"type": ["string", "null"]}` becomes `{"type": "string"}`, and
+/// `{"anyOf": [X, {"type": "null"}]}` becomes `{"allOf": [X]}`.
+fn drop_null(property: &mut Value) {
+    let null = serde_json::json!({ "type": "null" });
+    let Value::Object(object) = property else {
+        return;
+    };
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        types.retain(|kind| kind != "null");
+        if types.len() == 1 {
+            let kind = types.remove(0);
+            object.insert("type".into(), kind);
+        }
+    }
+    if let Some(Value::Array(options)) = object.get("anyOf") {
+        if options.len() == 2 && options.contains(&null) {
+            let kept: Vec<Value> = options.iter().filter(|o| **o != null).cloned().collect();
+            object.remove("anyOf");
+            object.insert("allOf".into(), Value::Array(kept));
+        }
+    }
+}
+
 const PREFIX: &str = "#/definitions/";
 
 /// The names of the definitions `schema` refers to.
@@ -372,6 +428,7 @@ fn name_variants(name: &str, schema: &mut Value) {
 /// `hiddenFrom()` returns).
 pub fn boundary_schema() -> Value {
     let mut all = definitions(SchemaSettings::draft07().for_serialize(), written);
+    all.values_mut().for_each(skipped_fields_are_never_null);
     let inputs = definitions(SchemaSettings::draft07().for_deserialize(), read);
 
     // A read type is renamed when it differs from the written type of the
