@@ -7,7 +7,7 @@
 //! platform's `JSON.stringify`), is read with `serde_json`, and goes to the
 //! same function of `furtive_core::api` / `api_session` that the wasm build
 //! calls. Results go back as JSON text, which `npm/node.js` and
-//! `npm/session.js` read with `JSON.parse`: napi's own conversion of a
+//! `npm/handle.js` read with `JSON.parse`: napi's own conversion of a
 //! `serde_json::Value` into objects refuses more than 1,000,000 values
 //! (the state of a 1000-creature table has more), and text was measured
 //! faster (`bench/session.mjs`).
