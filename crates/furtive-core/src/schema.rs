@@ -8,8 +8,8 @@
 //!
 //! - what the engine **writes** (its results: the state snapshot,
 //!   [`crate::Effects`], query answers, the normalized scene): every field
-//!   present but those serde skips (`skip_serializing_if`), `null` for an
-//!   absent optional value;
+//!   present, `null` for an absent optional value, but those serde skips
+//!   (`skip_serializing_if`), which are optional and never `null`;
 //! - what the engine **reads** (its arguments: the config, events,
 //!   queries, scene updates): a field with a serde `default` may be left out.
 //!
