@@ -19,8 +19,7 @@ import initWasm, * as wasm from "./wasm/furtive_wasm.js";
 import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES, furtiveError } from "./errors.js";
 import { FEATURES } from "./signatures.js";
-import { defineSession } from "./session.js";
-import { defineSceneSight } from "./scene.js";
+import { defineHandles } from "./handle.js";
 
 /** Which engine this entry point runs. */
 export const backend = "wasm";
@@ -154,34 +153,24 @@ export const {
   rollRequests, settle, parseScene, clearView, clearViewMatrix,
 } = functions;
 
-/** The engine keeps the state: see session.js and index.d.ts. */
-export const Session = defineSession({
-  construct(name, texts) {
-    ensureReady(`Session.${name}`);
-    return run(() => wasm.Session[name](...texts));
-  },
+/**
+ * `Session` (the engine keeps the state) and `SceneSight` (a Foundry scene
+ * read once): see handle.js and index.d.ts. A build without a cargo
+ * feature (the Foundry module's: no `scene`, no `roller`) lacks what needs
+ * it: `SceneSight.parse`, `settle` and `rollRequests` then throw
+ * `not_in_this_build`.
+ */
+export const { Session, SceneSight } = defineHandles({
+  ready: ensureReady,
+  construct: (className, name, texts) => run(() => wasm[className][name](...texts)),
   invoke: (native, name, texts) => run(() => native[name](...texts)),
   get: (native, name) => run(() => native[name]),
   release: (native) => native.free(),
-  has: (name) => ready && typeof wasm.Session.prototype[name] === "function",
-  generation: () => generation,
+  has(className, name) {
+    const native = wasm[className];
+    return typeof native === "function" && (typeof native[name] === "function" || typeof native.prototype[name] === "function");
+  },
   feature: (name) => FEATURES[name],
-  // A panic in wasm aborts the whole instance, whichever call it came from.
-  panicForTests: () => run(() => wasm.__panicForTests()),
-});
-
-/**
- * A Foundry scene read once, for many clear-view questions and small
- * updates: see scene.js and index.d.ts. Absent from a build without the
- * cargo feature `scene` (the Foundry module's): `SceneSight.parse` then
- * throws `not_in_this_build`.
- */
-export const SceneSight = defineSceneSight({
-  ready: ensureReady,
-  construct: (name, texts) => run(() => wasm.SceneSight[name](...texts)),
-  invoke: (native, name, texts) => run(() => native[name](...texts)),
-  release: (native) => native.free(),
-  has: () => typeof wasm.SceneSight === "function",
   generation: () => generation,
   // A panic in wasm aborts the whole instance, whichever call it came from.
   panicForTests: () => run(() => wasm.__panicForTests()),

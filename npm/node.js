@@ -19,8 +19,7 @@
 import { createRequire } from "node:module";
 import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES } from "./errors.js";
-import { defineSession } from "./session.js";
-import { defineSceneSight } from "./scene.js";
+import { defineHandles } from "./handle.js";
 
 function addonFile() {
   const { platform, arch } = process;
@@ -64,32 +63,24 @@ export const {
   rollRequests, settle, parseScene, clearView, clearViewMatrix,
 } = functions;
 
-/** The engine keeps the state: see session.js and index.d.ts. */
-export const Session = addon
-  ? defineSession({
-      construct: (name, texts) => addon.Session[name](...texts),
+/**
+ * `Session` (the engine keeps the state) and `SceneSight` (a Foundry scene
+ * read once): see handle.js and index.d.ts. The wasm fallback defines its own.
+ */
+export const { Session, SceneSight } = addon
+  ? defineHandles({
+      ready: () => {},
+      construct: (className, name, texts) => addon[className][name](...texts),
       invoke: (native, name, texts) => native[name](...texts),
       get: (native, name) => native[name],
       release: (native) => native.free(),
-      has: () => true,
-      generation: () => 0,
+      // The addon has every feature; a class it lacks (an older addon) is missing.
+      has: (className) => typeof addon[className] === "function",
       feature: () => "",
-      panicForTests: (native) => native.__panicForTests(),
-    })
-  : engine.Session;
-
-/** A Foundry scene read once, for many clear-view questions and small updates: see scene.js and index.d.ts. */
-export const SceneSight = addon
-  ? defineSceneSight({
-      ready: () => {},
-      construct: (name, texts) => addon.SceneSight[name](...texts),
-      invoke: (native, name, texts) => native[name](...texts),
-      release: (native) => native.free(),
-      has: () => typeof addon.SceneSight === "function",
       generation: () => 0,
       panicForTests: (native) => native.__panicForTests(),
     })
-  : engine.SceneSight;
+  : engine;
 
 /** The nine P2 situation modifiers and their values: `[{ id, value }]`. */
 export const situationModifiers = functions.situationModifiers;

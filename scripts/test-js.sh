@@ -4,7 +4,8 @@
 # missing, then runs the shared vectors on napi, wasm in Node and wasm in
 # Chromium (free functions and Session), the bad-input tests, the Session
 # tests, the scene functions and the SceneSight class on the shared
-# Foundry fixtures, the returned shapes against index.d.ts,
+# Foundry fixtures, the generated types against the schema, the returned
+# shapes against index.d.ts,
 # the TypeScript check and the packed-tarball test. Runs every suite and
 # exits non-zero if any failed.
 set -euo pipefail
@@ -41,6 +42,7 @@ run "bad input (napi, wasm)" node --test tests/js/bad-input.test.mjs
 run "Session (napi, wasm; bad input, session_lost, the Foundry module's lean wasm)" node --test tests/js/session.test.mjs
 run "scenes (napi, wasm; ../shared/fixtures)" node --test tests/js/scenes.test.mjs
 run "SceneSight (napi, wasm; Nort Gate, updates, bad input)" node --test tests/js/scene-sight.test.mjs
+run "generated types (npm/types.d.ts from npm/furtive.schema.json)" node --test tests/js/generated-types.test.mjs
 run "shapes (golden results against index.d.ts)" node --test tests/js/shapes.test.mjs
 run "situation modifiers (napi, wasm)" node --test tests/js/modifiers.test.mjs
 run "types (tsc --noEmit)" bash -c 'cd tests/js && npx tsc --noEmit -p tsconfig.json && echo "types: npm/index.d.ts checks against tests/js/types.ts"'

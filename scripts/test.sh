@@ -10,8 +10,12 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "== cargo clippy: furtive-core without its features (the Foundry module's wasm)"
 cargo clippy -p furtive-core --no-default-features -- -D warnings
+echo "== cargo clippy: furtive-core with its feature schema (the JSON Schemas of the boundary types)"
+cargo clippy -p furtive-core --all-targets --features schema -- -D warnings
 echo "== cargo test"
 cargo test --workspace
+echo "== npm/furtive.schema.json against the Rust types (npm/types.d.ts is checked against it in test-js.sh)"
+cargo test -p furtive-core --features schema --test types
 echo "== fuzz targets: a short smoke run of each over its corpus (scripts/fuzz-smoke.sh)"
 bash scripts/fuzz-smoke.sh
 echo "== bench/wasm-floor (scripts/wasm-floor.sh) still builds against furtive-core"

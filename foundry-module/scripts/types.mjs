@@ -1,38 +1,45 @@
 /**
- * JSDoc names for the engine's JSON, taken from the npm package's types
- * (npm/index.d.ts, the same declarations the package publishes and its tests
- * check against every shared vector), so the module and the package cannot
- * drift apart. Types only: this file exports nothing at run time, and the
- * `import()` types below are read by `tsc --checkJs` alone (the shipped
- * module never loads npm/).
+ * JSDoc names for the engine's JSON, taken from the types generated from
+ * the Rust types (npm/types.d.ts, from npm/furtive.schema.json; CI fails
+ * when they drift from the Rust), the same declarations the npm package
+ * publishes and its tests check against every shared vector, so the module,
+ * the package and the engine cannot drift apart. The `Session` class comes
+ * from npm/index.d.ts. Types only: this file exports nothing at run time,
+ * and the `import()` types below are read by `tsc --checkJs` alone (the
+ * shipped module never loads npm/, so the zip needs none of it).
  */
 
-/** @typedef {import("../../npm/index.js").EnhancedSense} EnhancedSense */
-/** A creature as the module writes it (only `id` is required). @typedef {import("../../npm/index.js").CreatureInput} Creature */
-/** @typedef {import("../../npm/index.js").Pair} Pair */
-/** @typedef {import("../../npm/index.js").Hider} Hider */
-/** The engine state, format version 2. @typedef {import("../../npm/index.js").State} EngineState */
-/** @typedef {import("../../npm/index.js").ViewEntry} ViewEntry */
-/** @typedef {import("../../npm/index.js").Modifiers} Modifiers */
+/** @typedef {import("../../npm/types.js").EnhancedSense} EnhancedSense */
+/** A creature as the module writes it (only `id` is required). @typedef {import("../../npm/types.js").CreatureInput} Creature */
+/** @typedef {import("../../npm/types.js").Pair} Pair */
+/** @typedef {import("../../npm/types.js").Hider} Hider */
+/** The engine state, format version 2. @typedef {import("../../npm/types.js").State} EngineState */
+/** @typedef {import("../../npm/types.js").ViewEntry} ViewEntry */
+/** @typedef {import("../../npm/types.js").Modifiers} Modifiers */
 /**
  * An engine event as the module builds it: an object with a camelCase
  * `type` tag (npm's `Event` is the exact union; the module's events carry
  * Foundry ids typed `string | null`, which the engine refuses by field).
- * @typedef {{type: import("../../npm/index.js").EventType} & Record<string, any>} EngineEvent
+ * @typedef {{type: import("../../npm/types.js").Event["type"]} & Record<string, any>} EngineEvent
  */
-/** @typedef {import("../../npm/index.js").Change} Change */
+/** @typedef {import("../../npm/types.js").Change} Change */
 /**
  * A request as the module reads it: npm's `Request` union, flattened so
  * `modifiers` can be read without narrowing on `kind` first.
- * @typedef {import("../../npm/index.js").Request & {modifiers?: Modifiers, observer?: string}} Request
+ * @typedef {import("../../npm/types.js").Request & {modifiers?: Modifiers, observer?: string}} Request
  */
-/** @typedef {import("../../npm/index.js").LogEntry} LogEntry */
-/** @typedef {import("../../npm/index.js").Outcome} Outcome */
-/** @typedef {import("../../npm/index.js").Decision} Decision */
-/** @typedef {import("../../npm/index.js").KnockoutResult} KnockoutResult */
-/** @typedef {import("../../npm/index.js").HiddenAttackResult} HiddenAttackResult */
-/** @typedef {import("../../npm/index.js").Effects} Effects */
-/** @typedef {import("../../npm/index.js").HiddenFromChange} HiddenFromChange */
+/**
+ * A line of a log as the module keeps it: the engine's explanation (npm's
+ * `LogEntry`, whose `clause` is a clause id), or the module's own note of an
+ * event the engine refused, which cites no clause (`""`).
+ * @typedef {Omit<import("../../npm/types.js").LogEntry, "clause"> & {clause: import("../../npm/types.js").Clause | ""}} LogEntry
+ */
+/** An outcome whose log holds the module's notes too (see `LogEntry`). @typedef {Omit<import("../../npm/types.js").Outcome, "log"> & {log: LogEntry[]}} Outcome */
+/** @typedef {import("../../npm/types.js").Decision} Decision */
+/** @typedef {import("../../npm/types.js").KnockoutResult} KnockoutResult */
+/** @typedef {import("../../npm/types.js").HiddenAttackResult} HiddenAttackResult */
+/** @typedef {import("../../npm/types.js").Effects} Effects */
+/** @typedef {import("../../npm/types.js").HiddenFromChange} HiddenFromChange */
 /** @typedef {import("../../npm/index.js").Session} Session */
 
 /**

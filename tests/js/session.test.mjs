@@ -186,7 +186,7 @@ test("the Foundry module's wasm (no scene, no roller): Session works, settle, th
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.
   const dir = mkdtempSync(join(tmpdir(), "furtive-lean-"));
   try {
-    for (const file of ["browser.js", "arguments.js", "errors.js", "session.js", "scene.js", "signatures.js"]) {
+    for (const file of ["browser.js", "arguments.js", "errors.js", "handle.js", "signatures.js"]) {
       cpSync(fileURLToPath(new URL(`npm/${file}`, REPO)), join(dir, file));
     }
     cpSync(fileURLToPath(lean), join(dir, "wasm"), { recursive: true });

@@ -3,17 +3,19 @@
 // the vectors test proves napi, wasm in Node and wasm in Chromium return,
 // deep-equal) must be a value of the declared return type of its call:
 // every required property present, no undeclared property, every value of
-// its declared type. The TypeScript compiler reads the declarations, so
-// there is no second copy of the types to drift.
+// its declared type. The same holds for what SceneSight and the scene
+// functions return on the shared Foundry scenes (floors, holes, tokens with
+// darkvision and a carried light). The TypeScript compiler reads the
+// declarations, so there is no second copy of the types to drift.
 //
 //   node --test tests/js/shapes.test.mjs
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
-import { REPO } from "./impl.mjs";
+import { REPO, loadNodeImpl } from "./impl.mjs";
 
 const declarations = fileURLToPath(new URL("npm/index.d.ts", REPO));
 const program = ts.createProgram([declarations], { strict: true, noEmit: true, lib: ["lib.es2022.d.ts", "lib.dom.d.ts"] });
@@ -57,6 +59,15 @@ function mismatch(value, type, path) {
   }
   if (flags & ts.TypeFlags.Null) return value === null ? null : `${path}: not null`;
   if (flags & ts.TypeFlags.Undefined) return value === undefined ? null : `${path}: not undefined`;
+  if (checker.isTupleType(type)) {
+    const elements = checker.getTypeArguments(type);
+    if (!Array.isArray(value) || value.length !== elements.length) return `${path}: not a ${name}`;
+    for (let i = 0; i < value.length; i++) {
+      const problem = mismatch(value[i], elements[i], `${path}[${i}]`);
+      if (problem) return problem;
+    }
+    return null;
+  }
   if (checker.isArrayType(type)) {
     if (!Array.isArray(value)) return `${path}: not an array (${name})`;
     const element = checker.getTypeArguments(type)[0];
@@ -145,5 +156,50 @@ for (const name of names) {
       const problem = mismatch(record.ok, type, "$");
       assert.equal(problem, null, `step ${index} (${call}) returned a value index.d.ts does not describe: ${problem}`);
     });
+  });
+}
+
+/** The return type of method `name` of the declared class `className`. */
+function methodReturnType(className, name) {
+  const instance = declaredType(className);
+  const method = checker.getPropertyOfType(instance, name);
+  assert.ok(method, `index.d.ts declares no ${className}.prototype.${name}`);
+  const type = checker.getTypeOfSymbolAtLocation(method, source);
+  return checker.getSignaturesOfType(type, ts.SignatureKind.Call)[0].getReturnType();
+}
+
+// The scene side: what SceneSight and the scene functions return on the real
+// Foundry scenes of shared/fixtures (Levels floors, lights, tokens) must be
+// values of their declared (generated) types: no undeclared field, none missing.
+const fixtures = process.env.FURTIVE_FIXTURES ? pathToFileURL(`${process.env.FURTIVE_FIXTURES.replace(/\/?$/, "/")}`) : new URL("../shared/fixtures/", REPO);
+const napi = await loadNodeImpl("napi");
+for (const file of ["scene-ocd-nort-gate.json", "scene-zahi-oota-warning-sign.json"]) {
+  test(`SceneSight and the scene functions return what index.d.ts declares: ${file}`, () => {
+    const raw = JSON.parse(readFileSync(new URL(file, fixtures), "utf8"));
+    const sight = napi.SceneSight.parse(raw);
+    // Two tokens of our own, one with darkvision and a carried light.
+    const [first, second] = ["shapes-a", "shapes-b"];
+    sight.update([
+      { type: "token", token: { _id: first, x: 1000, y: 1000, darkvision: 60, light: { dim: 20, bright: 10 } } },
+      { type: "token", token: { _id: second, x: 1400, y: 1000 } },
+    ]);
+    const scene = sight.scene();
+    const carried = scene.tokens.find((token) => token.id === first);
+    assert.ok(carried.darkvision === 60 && carried.light?.dim === 20, "the normalized token keeps its darkvision and light");
+    const calls = [
+      ["parseScene", RETURNS.parseScene, napi.parseScene(raw)],
+      ["scene", methodReturnType("SceneSight", "scene"), scene],
+      ["clearViewMatrix", methodReturnType("SceneSight", "clearViewMatrix"), sight.clearViewMatrix()],
+      ["clearViewFrom", methodReturnType("SceneSight", "clearViewFrom"), sight.clearViewFrom(first)],
+      ["view", methodReturnType("SceneSight", "view"), sight.view(first, second)],
+      ["clearView", methodReturnType("SceneSight", "clearView"), sight.clearView({ from: { tokenId: first }, to: { tokenId: second } })],
+      ["lightingOf", methodReturnType("SceneSight", "lightingOf"), sight.lightingOf(second)],
+      ["clearView (free)", RETURNS.clearView, napi.clearView(scene, { from: { tokenId: first }, to: { tokenId: second } })],
+    ];
+    sight.free();
+    for (const [call, type, value] of calls) {
+      const problem = mismatch(value, type, "$");
+      assert.equal(problem, null, `${call} returned a value index.d.ts does not describe: ${problem}`);
+    }
   });
 }

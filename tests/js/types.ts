@@ -9,6 +9,10 @@ import * as nodeEntry from "furtive/node";
 import * as browserEntry from "furtive/browser";
 import type {
   Change,
+  Clause,
+  Floor,
+  Token,
+  TokenLight,
   ClearViewAnswer,
   ClearViewFrom,
   Lighting,
@@ -185,14 +189,22 @@ function sceneSights(api: Api, scene: Scene): void {
     { type: "tokenMoved", tokenId: "spy", x: 100, y: 200 },
     { type: "darkness", darkness: 0.5 },
   ]);
-  const again: SceneSight = api.SceneSight.parse(sight.scene());
+  const normalized: Scene = sight.scene();
+  // The normalized scene as the engine writes it: Levels floors, and each
+  // token's darkvision and carried light (absent when none).
+  const floors: Floor[] | undefined = normalized.floors;
+  const floorElevation: number | undefined = floors?.[0]?.elevation;
+  const token: Token | undefined = normalized.tokens[0];
+  const darkvision: number | undefined = token?.darkvision;
+  const torch: TokenLight | null | undefined = token?.light;
+  const again: SceneSight = api.SceneSight.parse(normalized);
   sight.free();
   again[Symbol.dispose]();
   // @ts-expect-error: not an update type
   sight.update({ type: "teleport", tokenId: "spy" });
   // @ts-expect-error: ids are strings
   sight.view("guard", 3);
-  void answer, view, from, matrix, light, dark, done;
+  void answer, view, from, matrix, light, dark, done, floorElevation, darkvision, torch;
 }
 
 // Wrong uses must not type-check.
@@ -209,7 +221,12 @@ function misuse(api: Api, state: State): void {
   api.clearView({}, { from: { id: "a" }, to: { x: 0, y: 0 } });
   // @ts-expect-error: not an error code
   const code: ErrorCode = "on_fire";
-  void code;
+  // Clause ids are a union: P1-P11, O1-O13, B1-B5, GM.
+  const clause: Clause = api.perceives(state, { observer: "guard", hider: "spy" }).clause;
+  const ids: Clause[] = ["P11", "O13", "B5", "GM"];
+  // @ts-expect-error: not a clause id
+  const unknown: Clause = "P12";
+  void code, clause, ids, unknown;
 }
 
 void entries, scenario, sessions, sceneSights, loaders, misuse;

@@ -4,10 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::clause::Clause;
 use crate::state::TokenId;
 
 /// `{ observer, hider }`: for [`crate::query::perceives`] and [`crate::query::can_locate`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PairQuery {
     pub observer: TokenId,
@@ -16,6 +18,7 @@ pub struct PairQuery {
 
 /// `{ defender, target, attacker }`: may `defender` defend `target` against `attacker` (P6)?
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DefenseQuery {
     pub defender: TokenId,
@@ -26,6 +29,7 @@ pub struct DefenseQuery {
 /// A knockout attempt (P8). Without `rawDamage` and `d100` it only asks
 /// whether the attempt is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KnockoutQuery {
     pub attacker: TokenId,
@@ -43,6 +47,7 @@ pub struct KnockoutQuery {
 
 /// The answer to a [`KnockoutQuery`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct KnockoutResult {
     /// P8 allows the attempt.
@@ -55,13 +60,15 @@ pub struct KnockoutResult {
     pub damage: Option<u32>,
     /// d100 <= chance, when `d100` was given and the attempt allowed.
     pub knocked_out: Option<bool>,
-    pub clause: String,
+    /// The clause that decided.
+    pub clause: Clause,
     pub en: String,
     pub fr: String,
 }
 
 /// `{ hider, target, held, visible }`: may `hider` take this object from `target` (P10)?
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PickpocketQuery {
     pub hider: TokenId,
@@ -74,6 +81,7 @@ pub struct PickpocketQuery {
 
 /// `{ attacker, target, aimedAtSpace, area }`: `attacker` attacks the hider `target` (O10).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HiddenAttackQuery {
     pub attacker: TokenId,
@@ -88,6 +96,7 @@ pub struct HiddenAttackQuery {
 
 /// How an attack on a hider is rolled (O10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum AttackMode {
     /// Rolled as usual.
@@ -100,10 +109,12 @@ pub enum AttackMode {
 
 /// The answer to a [`HiddenAttackQuery`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HiddenAttackResult {
     pub mode: AttackMode,
-    pub clause: String,
+    /// The clause that decided.
+    pub clause: Clause,
     pub en: String,
     pub fr: String,
 }

@@ -11,6 +11,7 @@ macro_rules! clauses {
         /// A clause id (`P1`-`P11`, `O1`-`O13`, `B1`-`B5`), or `GM` for a
         /// GM decision.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         pub enum Clause {
             $($(#[$meta])* $name,)*
         }
@@ -95,6 +96,19 @@ clauses! {
 impl std::fmt::Display for Clause {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.id())
+    }
+}
+
+/// A clause equals its id: `Clause::P3 == "P3"`.
+impl PartialEq<str> for Clause {
+    fn eq(&self, id: &str) -> bool {
+        self.id() == id
+    }
+}
+
+impl PartialEq<&str> for Clause {
+    fn eq(&self, id: &&str) -> bool {
+        self.id() == *id
     }
 }
 

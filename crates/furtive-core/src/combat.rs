@@ -45,13 +45,13 @@ pub(crate) fn check_roll_allowed(state: &State, hider: &str, clause: Clause) -> 
     if state.combat.turn.as_deref() != Some(hider) {
         return Err(Error::NotHiderTurn {
             id: hider.to_owned(),
-            clause: clause.id().to_owned(),
+            clause,
         });
     }
     if state.combat.rolled_this_turn.iter().any(|t| t == hider) {
         return Err(Error::StealthRollAlreadyMade {
             id: hider.to_owned(),
-            clause: clause.id().to_owned(),
+            clause,
         });
     }
     Ok(())

@@ -69,7 +69,7 @@ impl Ctx {
         Text { en, fr }: Text,
     ) {
         self.log.push(LogEntry {
-            clause: clause.id().to_owned(),
+            clause,
             audience,
             hider: hider.map(str::to_owned),
             observer: observer.map(str::to_owned),

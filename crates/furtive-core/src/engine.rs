@@ -17,13 +17,14 @@ use crate::percentile::PercentileRules;
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::session::Session;
 use crate::state::{Config, Creature, Pair, PairReason, Ruleset, State, TokenId, STATE_VERSION};
-use crate::validate::{validate_creature, validate_event, validate_state};
+use crate::validate::{validate_config, validate_event, validate_state};
 
 /// Builds a fresh state from a configuration.
 ///
 /// Errors: `duplicate_token` for an id listed twice, `out_of_range` and
 /// `invalid_input` for creature data outside the documented ranges.
 pub fn create_state(config: Config) -> Result<State, Error> {
+    validate_config(&config)?;
     let mut state = State {
         version: STATE_VERSION,
         revision: 0,
@@ -34,13 +35,7 @@ pub fn create_state(config: Config) -> Result<State, Error> {
         surprises: Vec::new(),
         combat: Default::default(),
     };
-    for (index, creature) in config.creatures.into_iter().enumerate() {
-        if state.creatures.contains_key(&creature.id) {
-            return Err(Error::DuplicateToken {
-                field: format!("creatures[{index}].id"),
-                id: creature.id,
-            });
-        }
+    for creature in config.creatures {
         state.creatures.insert(creature.id.clone(), creature);
     }
     validate_state(&state)?;
@@ -187,7 +182,6 @@ fn dispatch<R: Rules>(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), E
 
 /// Adds or replaces a creature; the ruleset then looks at it as an observer.
 fn upsert_creature(tx: &mut Tx, creature: &Creature, ctx: &mut Ctx) -> Result<(), Error> {
-    validate_creature("creature", creature)?;
     let existed = tx.insert_creature(creature.clone());
     ctx.gm(
         Clause::B3,

@@ -46,11 +46,11 @@ pub enum Error {
 
     /// P9 / O7: a second stealth roll in the same combat turn of the hider.
     #[error("hider: `{id}` already made its stealth roll this turn; one roll per turn ({clause})")]
-    StealthRollAlreadyMade { id: String, clause: String },
+    StealthRollAlreadyMade { id: String, clause: crate::Clause },
 
     /// P9 / O7: in combat, a stealth roll is only made during the hider's own turn.
     #[error("hider: it is not the turn of `{id}`; in combat a stealth roll is made on the hider's own turn ({clause})")]
-    NotHiderTurn { id: String, clause: String },
+    NotHiderTurn { id: String, clause: crate::Clause },
 
     /// O12: a sprinting character cannot enter stealth.
     #[error("sprinting: `{id}` is sprinting and cannot enter stealth (O12)")]

@@ -11,6 +11,7 @@ use crate::state::{Creature, HitZone, Modifiers, TokenId};
 
 /// What an observer sees of a hider right now (O2, O4, O5, O13).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ViewEntry {
     pub observer: TokenId,

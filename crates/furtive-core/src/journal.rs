@@ -71,6 +71,7 @@ pub(crate) struct Savepoint(usize);
 /// observer's list (`hidden: true`) or remove it (`hidden: false`). See
 /// [`crate::Session::hidden_from_changes`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HiddenFromChange {
     pub observer: TokenId,

@@ -23,6 +23,9 @@
 //! Cargo features, both on by default: `scene` (the scene reader and clear
 //! view) and `roller` (the seeded roller: `settle`, `roll_requests`). The
 //! Foundry module's wasm is built without them.
+//! `schema` (off by default, in no build that ships): the JSON Schemas of
+//! every type that crosses the JavaScript boundary ([`schema`]), from which
+//! `npm/types.d.ts` is generated.
 
 pub mod api;
 #[cfg(feature = "scene")]
@@ -50,6 +53,8 @@ pub mod roller;
 mod rules;
 #[cfg(feature = "scene")]
 pub mod scene;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod session;
 pub mod state;
 mod tagged;

@@ -287,7 +287,7 @@ fn reevaluate(
         ctx.requests.push(Request::PerceptionCheck {
             hider: hider.to_owned(),
             observer: observer.to_owned(),
-            clause: Clause::O4.into(),
+            clause: Clause::O4,
         });
         ctx.gm(
             Clause::O4,
@@ -360,7 +360,7 @@ fn locate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut 
             ctx.requests.push(Request::PerceptionCheck {
                 hider: hider.to_owned(),
                 observer: observer.to_owned(),
-                clause: Clause::O13.into(),
+                clause: Clause::O13,
             });
             ctx.gm(
                 Clause::O13,
@@ -763,7 +763,7 @@ fn attack(
             attempt.penalties.push(Penalty {
                 amount,
                 scope: PenaltyScope::All {},
-                clause: Clause::O8.into(),
+                clause: Clause::O8,
             });
         }
         ctx.gm(
@@ -799,7 +799,7 @@ fn attack(
         ctx.requests.push(Request::PerceptionCheck {
             hider: attacker.to_owned(),
             observer: target.to_owned(),
-            clause: Clause::O9.into(),
+            clause: Clause::O9,
         });
         ctx.both(
             Clause::O9,
@@ -839,7 +839,7 @@ fn damage_taken(
                 attacker: attacker.to_owned(),
                 side: side.clone(),
             },
-            clause: Clause::O11.into(),
+            clause: Clause::O11,
         });
     }
     ctx.gm(
@@ -1005,7 +1005,7 @@ pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenA
     let t = context::label(state, &query.target);
     let result = |mode, clause: Clause, explain::Text { en, fr }| HiddenAttackResult {
         mode,
-        clause: clause.id().to_owned(),
+        clause,
         en,
         fr,
     };

@@ -3,12 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::clause::Clause;
 use crate::tagged::tagged_enum;
 
 use crate::state::{Modifiers, State, TokenId};
 
 /// A status effect the engine toggles on a token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Status {
     /// The token hides from at least one observer (Foundry status `furtive.hidden`).
@@ -19,6 +21,7 @@ pub enum Status {
 
 /// When a status ends on its own.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Expiry {
     /// At the end of this combatant's current turn (P6).
@@ -58,20 +61,21 @@ pub enum Request {
     PerceptionCheck {
         hider: TokenId,
         observer: TokenId,
-        clause: String,
+        clause: Clause,
     },
     /// `hider` must make a new stealth roll (P4); answer with an
     /// `enterStealth` event carrying `modifiers`.
     StealthRoll {
         hider: TokenId,
         modifiers: Modifiers,
-        clause: String,
+        clause: Clause,
     },
 }
 }
 
 /// Who may read a log entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Audience {
     /// The GM only: it carries hidden numbers.
@@ -82,10 +86,11 @@ pub enum Audience {
 
 /// One explanation (B3), in English and French, with its clause id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LogEntry {
     /// The clause id, e.g. `"P3"`.
-    pub clause: String,
+    pub clause: Clause,
     pub audience: Audience,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hider: Option<TokenId>,
@@ -97,6 +102,7 @@ pub struct LogEntry {
 
 /// The result of applying one event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
     pub state: State,
@@ -107,10 +113,12 @@ pub struct Outcome {
 
 /// The result of a query: a yes/no with its explanation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     pub allowed: bool,
-    pub clause: String,
+    /// The clause that decided.
+    pub clause: Clause,
     pub en: String,
     pub fr: String,
 }
@@ -123,7 +131,7 @@ pub(crate) fn decision(
 ) -> Decision {
     Decision {
         allowed,
-        clause: clause.id().to_owned(),
+        clause,
         en,
         fr,
     }

@@ -531,7 +531,7 @@ fn modifiers_changed(
     ctx.requests.push(Request::StealthRoll {
         hider: hider.to_owned(),
         modifiers: modifiers.clone(),
-        clause: Clause::P4.into(),
+        clause: Clause::P4,
     });
     ctx.both(
         Clause::P4,
@@ -708,7 +708,7 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
         minutes,
         damage: None,
         knocked_out: None,
-        clause: Clause::P8.into(),
+        clause: Clause::P8,
         en,
         fr,
     };
@@ -746,7 +746,7 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
         minutes,
         damage,
         knocked_out,
-        clause: Clause::P8.into(),
+        clause: Clause::P8,
         en,
         fr,
     }

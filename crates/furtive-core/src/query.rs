@@ -63,7 +63,7 @@ pub fn perceives(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 /// [`perceives`] on a state already validated.
 pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     // Each token and the pair looked up once; labels borrowed.
-    let h = state.creature("hider", &query.hider)?.label();
+    let h = validate::perceives_query(state, query)?.label();
     let observer = state.creatures.get(&query.observer);
     let o = observer.map_or(query.observer.as_str(), |c| c.label());
     let record = state.hiders.get(&query.hider);
@@ -102,8 +102,7 @@ pub fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 /// [`can_locate`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn can_locate_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     require(state, Ruleset::Percentile, "canLocate")?;
-    state.creature("observer", &query.observer)?;
-    state.creature("hider", &query.hider)?;
+    validate::pair_query(state, query)?;
     Ok(crate::percentile::can_locate(state, query))
 }
 
@@ -118,9 +117,7 @@ pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error
 
 /// [`can_defend`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn can_defend_in(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
-    state.creature("defender", &query.defender)?;
-    state.creature("target", &query.target)?;
-    state.creature("attacker", &query.attacker)?;
+    validate::defense_query(state, query)?;
     Ok(crate::percentile::can_defend(state, query))
 }
 
@@ -140,18 +137,7 @@ pub fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, 
 /// [`knockout`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn knockout_in(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
     require(state, Ruleset::Percentile, "knockout")?;
-    state.creature("attacker", &query.attacker)?;
-    state.creature("target", &query.target)?;
-    if let Some(d100) = query.d100 {
-        if !(1..=100).contains(&d100) {
-            return Err(Error::out_of_range("d100", d100, 1, 100));
-        }
-    }
-    if let Some(raw) = query.raw_damage {
-        if raw > 100_000 {
-            return Err(Error::out_of_range("rawDamage", raw, 0, 100_000));
-        }
-    }
+    validate::knockout_query(state, query)?;
     Ok(crate::percentile::knockout(state, query))
 }
 
@@ -165,8 +151,7 @@ pub fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision
 /// [`can_pickpocket`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn can_pickpocket_in(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
     require(state, Ruleset::Percentile, "canPickpocket")?;
-    state.creature("hider", &query.hider)?;
-    state.creature("target", &query.target)?;
+    validate::pickpocket_query(state, query)?;
     Ok(crate::percentile::can_pickpocket(state, query))
 }
 
@@ -190,7 +175,6 @@ pub(crate) fn attack_hidden_in(
     query: &HiddenAttackQuery,
 ) -> Result<HiddenAttackResult, Error> {
     require(state, Ruleset::Opposed, "attackHidden")?;
-    state.creature("attacker", &query.attacker)?;
-    state.creature("target", &query.target)?;
+    validate::hidden_attack_query(state, query)?;
     Ok(crate::opposed::attack_hidden(state, query))
 }

@@ -47,8 +47,7 @@ impl Roller {
             Request::PerceptionCheck {
                 hider, observer, ..
             } => {
-                state.creature("hider", hider)?;
-                let creature = state.creature("observer", observer)?;
+                let creature = crate::validate::request(state, request)?;
                 let total = self.die(state.settings.check_die) + creature.perception_modifier;
                 Ok(Event::PerceptionRolled {
                     hider: hider.clone(),
@@ -59,7 +58,7 @@ impl Roller {
             Request::StealthRoll {
                 hider, modifiers, ..
             } => {
-                let creature = state.creature("hider", hider)?;
+                let creature = crate::validate::request(state, request)?;
                 let roll = match state.ruleset {
                     Ruleset::Percentile => self.die(100),
                     Ruleset::Opposed => (self.die(state.settings.check_die)

@@ -160,6 +160,7 @@ pub const SCENE_FORMAT: u32 = 1;
 /// downward) and an `elevation` in scene distance units (default 0), which
 /// matters against walls with a height ([`WallHeight`]) and floors ([`Floor`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Point {
     pub x: f64,
@@ -191,6 +192,7 @@ impl Point {
 
 /// Which Foundry layout a scene was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SceneLayout {
     /// Foundry v10 to v13: `grid` is an object.
     #[serde(rename = "v10")]
@@ -206,6 +208,7 @@ pub enum SceneLayout {
 /// The scene grid (Foundry `GridData`; `grid`, `gridDistance`, `gridUnits`
 /// and `gridType` before v10).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Grid {
     /// Pixels per grid space, > 0 (Foundry `grid.size`, default 100).
@@ -233,6 +236,7 @@ impl Default for Grid {
 
 /// How a wall restricts sight (`CONST.WALL_SENSE_TYPES`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum SightRestriction {
     /// 0: sight passes.
@@ -249,6 +253,7 @@ pub enum SightRestriction {
 
 /// The door a wall contains (`CONST.WALL_DOOR_TYPES`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum DoorKind {
     /// 0: a plain wall.
@@ -261,6 +266,7 @@ pub enum DoorKind {
 
 /// The state of a door (`CONST.WALL_DOOR_STATES`); ignored on plain walls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum DoorState {
     /// 0: closed, blocks.
@@ -273,6 +279,7 @@ pub enum DoorState {
 
 /// Which side a wall blocks from (`CONST.WALL_DIRECTIONS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum WallDirection {
     /// 0: blocks from both sides.
@@ -285,6 +292,7 @@ pub enum WallDirection {
 
 /// A wall segment (Foundry `WallData`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Wall {
     /// Foundry `_id`, when the export has one.
@@ -320,6 +328,7 @@ pub struct Wall {
 /// a proximity wall blocks when `d >= threshold`, a distance wall when
 /// `d < threshold`. Ignored on walls of other types.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct WallThreshold {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -343,6 +352,7 @@ pub struct WallThreshold {
 /// height counts only when the line's elevation where it crosses the wall
 /// lies in `[bottom, top]` (see the module docs, "Height").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct WallHeight {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -427,6 +437,7 @@ pub enum Blocking {
 
 /// A token on the scene (Foundry `TokenData`), or a placement given by the caller.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Token {
     /// Foundry `_id` (or the caller's id).
@@ -466,6 +477,7 @@ pub struct Token {
 /// from the token's centre at its elevation, turned with the token's
 /// `rotation`. It lights like an ambient [`Light`] with `walls: true`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TokenLight {
     /// Dim radius, >= 0, scene distance units.
@@ -541,6 +553,7 @@ fn is_full_circle(value: &f64) -> bool {
 /// `environment.globalLight.darkness`, v9 to v11 `globalLightThreshold` as
 /// `{min: 0, max: threshold}`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DarknessRange {
     pub min: f64,
@@ -560,6 +573,7 @@ impl DarknessRange {
 /// `rangeBottom`, `rangeTop`; missing: unbounded) are open, like a
 /// balcony's opening or the open sky around a building.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Hole {
     /// The drawing's Foundry `_id`, when it has one.
@@ -576,6 +590,7 @@ pub struct Hole {
 /// The area of a [`Hole`]. JSON: `{"polygon": [[x, y], ...]}` or
 /// `{"ellipse": {"x", "y", "radiusX", "radiusY", "rotation"}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     rename_all = "camelCase",
     rename_all_fields = "camelCase",
@@ -602,6 +617,7 @@ pub enum HoleShape {
 /// its centre). B5: it blocks a line that crosses its plane inside the
 /// rectangle (see the module docs, "Height").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Floor {
     /// The tile's Foundry `_id`, when it has one.
@@ -623,6 +639,7 @@ pub struct Floor {
 /// An ambient light or darkness source (Foundry `AmbientLightData`); see
 /// the module docs, "Light and darkness", for what it lights.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Light {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -663,6 +680,7 @@ pub struct Light {
 
 /// A scene normalized from any supported layout (`parseScene` returns it as JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Scene {
     /// Always [`SCENE_FORMAT`]; marks a JSON value as a normalized scene.
@@ -725,6 +743,7 @@ impl SightLine {
 
 /// Clear view and distances between every pair of tokens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClearViewMatrix {
     /// Token ids; row and column `i` are `ids[i]`.
@@ -1093,6 +1112,7 @@ fn non_negative(field: &str, value: f64) -> Result<(), Error> {
 ///   placement (top-left corner in pixels, size in grid spaces, default 1),
 ///   whose centre is used.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
     untagged,
     expecting = "one of {\"tokenId\": id} (a scene token), {\"x\", \"y\"} (a canvas point in pixels) or {\"token\": {\"x\", \"y\", \"width\"?, \"height\"?}} (a token placement)"
@@ -1105,6 +1125,7 @@ pub enum SightEnd {
 
 /// `{"tokenId": id}`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TokenRef {
     pub token_id: TokenId,
@@ -1112,6 +1133,7 @@ pub struct TokenRef {
 
 /// `{"token": {x, y, width?, height?, elevation?}}`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PlacementRef {
     pub token: Placement,
@@ -1119,6 +1141,7 @@ pub struct PlacementRef {
 
 /// A token placement without an id: top-left corner in pixels, size in grid spaces.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Placement {
     pub x: f64,
@@ -1136,6 +1159,7 @@ pub struct Placement {
 /// how far the observer sees in darkness; absent: the observer token's
 /// `darkvision` when `from` is a `tokenId`, else 0.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ClearViewQuery {
     pub from: SightEnd,
@@ -1147,6 +1171,7 @@ pub struct ClearViewQuery {
 /// A wall named in a [`ClearViewAnswer`]: its index in the normalized
 /// scene's `walls` and its Foundry `_id` when it has one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct WallRef {
     pub index: usize,
@@ -1156,6 +1181,7 @@ pub struct WallRef {
 
 /// The answer to a [`ClearViewQuery`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClearViewAnswer {
     /// The observer (`from`) has clear view of the target (`to`) (B5): a

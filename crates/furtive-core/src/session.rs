@@ -36,6 +36,7 @@ pub use crate::journal::HiddenFromChange;
 /// What one [`Session::apply`] (or [`Session::apply_all`], or
 /// [`Session::settle`]) did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Effects {
     /// Visible changes, each reported once, in a stable order: visibility

@@ -20,6 +20,7 @@ pub type TokenId = String;
 
 /// Which stealth rules apply. Serialized as `"percentile"` or `"opposed"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Ruleset {
     /// The French d100 system (clauses P1-P11).
@@ -40,6 +41,7 @@ impl Ruleset {
 /// Table settings. Every reading marked **setting** in the rules
 /// interpretation is a value here, never a code fork.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Settings {
     /// P2 / B3: players see their own stealth score, modifiers and the
@@ -65,6 +67,7 @@ impl Default for Settings {
 
 /// The three acuities of a creature (`percentile`, P3). A missing acuity counts 0.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Acuities {
     /// Visual acuity, 0..=1000.
@@ -84,6 +87,7 @@ impl Acuities {
 
 /// An enhanced sense (`opposed`, O13): smell, tremorsense, blindsight...
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EnhancedSense {
     /// The sense's name, matched against the hider's precautions
@@ -99,6 +103,7 @@ pub struct EnhancedSense {
 
 /// A creature that may hide or observe: one token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Creature {
     /// The token id.
@@ -172,6 +177,7 @@ impl Creature {
 
 /// The nine P2 situation modifiers, with their stable ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SituationModifier {
     /// -50: the hider is sprinting.
@@ -258,6 +264,7 @@ impl SituationModifier {
 
 /// A free GM modifier (P2): any integer with a label.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FreeModifier {
     /// What the GM calls it, shown in explanations.
@@ -269,6 +276,7 @@ pub struct FreeModifier {
 
 /// The active modifiers of a percentile stealth roll (P2).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Modifiers {
     /// Active situation modifiers (each counts once).
@@ -319,18 +327,20 @@ pub enum PenaltyScope {
 
 /// A penalty that lowers the held total (O6).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Penalty {
     /// The amount subtracted from the held total (positive).
     pub amount: i64,
     /// Who it applies to.
     pub scope: PenaltyScope,
-    /// The clause that imposed it (`"O8"` or `"O11"`).
-    pub clause: String,
+    /// The clause that imposed it (`O8` or `O11`).
+    pub clause: crate::Clause,
 }
 
 /// Why a pair is in its current state; serialized as a stable string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PairReason {
     /// P3: the stealth score beats the acuity sum (unperceived) or not (perceived).
@@ -377,6 +387,7 @@ impl PairReason {
 
 /// One hider, one observer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Pair {
     /// Whether the observer perceives the hider.
@@ -435,6 +446,7 @@ impl Pair {
 
 /// Where a hider's attempt stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum HiderPhase {
     /// In a stealth attempt.
@@ -632,6 +644,7 @@ impl Serialize for Hider {
 /// A hider as JSON carries it, before the state's ruleset says which
 /// fields it may have (see [`Hider`]).
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename = "Hider", rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct HiderRepr {
     phase: HiderPhase,
@@ -724,6 +737,7 @@ impl HiderRepr {
 
 /// The body part a surprise attacker chooses (P7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum HitZone {
     Head,
@@ -735,6 +749,7 @@ pub enum HitZone {
 /// A surprise in progress (P6): `target` is defenseless against `attacker`
 /// until the end of the attacker's current turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Surprise {
     pub attacker: TokenId,
@@ -748,6 +763,7 @@ pub struct Surprise {
 
 /// Combat bookkeeping (turns drive P6, P9, O5, O7).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct Combat {
     /// A combat is running.
@@ -765,6 +781,7 @@ pub struct Combat {
 /// Reading JSON: [`crate::migrate::read_state`] also accepts version 1 and
 /// migrates it; the `Deserialize` impl reads version 2 only.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", try_from = "StateRepr")]
 pub struct State {
     /// Must equal [`STATE_VERSION`].
@@ -785,6 +802,7 @@ pub struct State {
 
 /// A state as JSON carries it: hiders not yet typed by the ruleset.
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename = "State", rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct StateRepr {
     pub version: u32,
@@ -830,6 +848,7 @@ impl TryFrom<StateRepr> for State {
 
 /// What [`crate::create_state`] takes: a ruleset, its settings and the creatures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Config {
     pub ruleset: Ruleset,

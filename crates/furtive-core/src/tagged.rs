@@ -39,6 +39,7 @@ macro_rules! tagged_enum {
     ) => {
         $(#[$meta])*
         #[derive(serde::Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(tag = $tag, rename_all = "camelCase", rename_all_fields = "camelCase")]
         pub enum $name {
             $(

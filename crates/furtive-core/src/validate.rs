@@ -1,10 +1,13 @@
-//! Checks at the boundary: a state received from outside, an event before
-//! anything changes, creature data. Everything here names the JSON field at
-//! fault; the rules behind it take checked values.
+//! Checks at the boundary: a state received from outside, a configuration,
+//! an event before anything changes, creature data, a query's or a
+//! request's tokens. Everything here names the JSON field at fault; the
+//! rules, the queries and the roller behind it take checked values and name
+//! no field.
 
+use crate::ask::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::error::Error;
 use crate::event::{Event, ViewEntry};
-use crate::state::{Attempt, Creature, Modifiers, Ruleset, State, STATE_VERSION};
+use crate::state::{Attempt, Config, Creature, Modifiers, Ruleset, State, STATE_VERSION};
 
 /// Largest magnitude accepted for skills, acuities, totals and modifiers.
 pub(crate) const MAX_VALUE: i64 = 1000;
@@ -220,6 +223,89 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
 
 fn known(state: &State, field: &str, id: &str) -> Result<(), Error> {
     state.creature(field, id).map(|_| ())
+}
+
+/// A configuration lists each token once (the rest is checked on the state
+/// it makes, [`validate_state`]).
+pub(crate) fn validate_config(config: &Config) -> Result<(), Error> {
+    let mut seen = std::collections::BTreeSet::new();
+    for (index, creature) in config.creatures.iter().enumerate() {
+        if !seen.insert(creature.id.as_str()) {
+            return Err(Error::DuplicateToken {
+                field: format!("creatures[{index}].id"),
+                id: creature.id.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A request to answer (B4) names known tokens: its `hider`, and the
+/// `observer` of a Perception check. Returns the creature that rolls: the
+/// observer of a Perception check, the hider of a stealth roll.
+#[cfg(feature = "roller")]
+pub(crate) fn request<'a>(
+    state: &'a State,
+    request: &crate::outcome::Request,
+) -> Result<&'a Creature, Error> {
+    use crate::outcome::Request;
+    match request {
+        Request::PerceptionCheck {
+            hider, observer, ..
+        } => {
+            known(state, "hider", hider)?;
+            state.creature("observer", observer)
+        }
+        Request::StealthRoll { hider, .. } => state.creature("hider", hider),
+    }
+}
+
+/// A `perceives` query names a known hider (B1: the observer may be
+/// unknown); returns the hider's creature.
+pub(crate) fn perceives_query<'a>(
+    state: &'a State,
+    query: &PairQuery,
+) -> Result<&'a Creature, Error> {
+    state.creature("hider", &query.hider)
+}
+
+/// A `canLocate` query names a known observer and hider.
+pub(crate) fn pair_query(state: &State, query: &PairQuery) -> Result<(), Error> {
+    known(state, "observer", &query.observer)?;
+    known(state, "hider", &query.hider)
+}
+
+/// A `canDefend` query names a known defender, target and attacker.
+pub(crate) fn defense_query(state: &State, query: &DefenseQuery) -> Result<(), Error> {
+    known(state, "defender", &query.defender)?;
+    known(state, "target", &query.target)?;
+    known(state, "attacker", &query.attacker)
+}
+
+/// A `knockout` query names a known attacker and target; `d100` is
+/// 1..=100 and `rawDamage` 0..=100000 when given.
+pub(crate) fn knockout_query(state: &State, query: &KnockoutQuery) -> Result<(), Error> {
+    known(state, "attacker", &query.attacker)?;
+    known(state, "target", &query.target)?;
+    if let Some(d100) = query.d100 {
+        check_range("d100", d100.into(), 1, 100)?;
+    }
+    if let Some(raw) = query.raw_damage {
+        check_range("rawDamage", raw.into(), 0, 100_000)?;
+    }
+    Ok(())
+}
+
+/// A `canPickpocket` query names a known hider and target.
+pub(crate) fn pickpocket_query(state: &State, query: &PickpocketQuery) -> Result<(), Error> {
+    known(state, "hider", &query.hider)?;
+    known(state, "target", &query.target)
+}
+
+/// An `attackHidden` query names a known attacker and target.
+pub(crate) fn hidden_attack_query(state: &State, query: &HiddenAttackQuery) -> Result<(), Error> {
+    known(state, "attacker", &query.attacker)?;
+    known(state, "target", &query.target)
 }
 
 fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {

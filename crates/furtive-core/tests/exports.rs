@@ -237,6 +237,13 @@ fn npm_index_d_ts_declares_every_export_and_every_error_code() {
         missing.join(", ")
     );
 
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../npm/types.d.ts");
+    let types = std::fs::read_to_string(&generated).expect("npm/types.d.ts");
+    assert!(
+        declarations.contains("export * from \"./types.js\";"),
+        "npm/index.d.ts re-exports the generated types"
+    );
+    let declarations = types;
     let union_start = declarations
         .find("export type EngineErrorCode =")
         .expect("index.d.ts declares EngineErrorCode");
@@ -252,6 +259,6 @@ fn npm_index_d_ts_declares_every_export_and_every_error_code() {
     assert_eq!(
         declared,
         furtive_core::Error::CODES,
-        "EngineErrorCode in npm/index.d.ts must list Error::CODES, in order"
+        "EngineErrorCode in npm/types.d.ts must list Error::CODES, in order"
     );
 }

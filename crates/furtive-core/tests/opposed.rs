@@ -918,7 +918,7 @@ fn o_requests_name_the_clause_that_asked() {
         vec![Request::PerceptionCheck {
             hider: "rogue".into(),
             observer: "guard".into(),
-            clause: "O4".into()
+            clause: furtive_core::Clause::O4
         }]
     );
 }

@@ -331,7 +331,7 @@ fn p4_changing_modifiers_requests_a_roll_and_keeps_the_old_score_until_it_arrive
         vec![Request::StealthRoll {
             hider: "spy".into(),
             modifiers: expected.clone(),
-            clause: "P4".into()
+            clause: furtive_core::Clause::P4
         }]
     );
     let record = &changed.state.hiders["spy"];

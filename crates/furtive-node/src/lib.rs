@@ -7,7 +7,7 @@
 //! platform's `JSON.stringify`), is read with `serde_json`, and goes to the
 //! same function of `furtive_core::api` / `api_session` that the wasm build
 //! calls. Results go back as JSON text, which `npm/node.js` and
-//! `npm/session.js` read with `JSON.parse`: napi's own conversion of a
+//! `npm/handle.js` read with `JSON.parse`: napi's own conversion of a
 //! `serde_json::Value` into objects refuses more than 1,000,000 values
 //! (the state of a 1000-creature table has more), and text was measured
 //! faster (`bench/session.mjs`).
@@ -70,50 +70,72 @@ fn run<T>(call: impl FnOnce() -> Result<T, Error>) -> napi::Result<T, Code> {
     }
 }
 
-/// A `furtive_core::Session` held by a JavaScript object (see
-/// `furtive_core::api_session::JsonSession`). Created by `Session.create`
-/// or `Session.load`; `npm/node.js` wraps it in the package's `Session`.
-#[napi(js_name = "Session")]
-pub struct NodeSession {
+/// What a [`Handle`] holds, and how its messages name it.
+trait Kind {
+    /// What the messages call one: `"session"`, `"SceneSight"`.
+    const NOUN: &'static str;
+    /// What to do once it is gone (freed or lost).
+    const RECOVER: &'static str;
+}
+
+impl Kind for JsonSession {
+    const NOUN: &'static str = "session";
+    const RECOVER: &'static str = "reload it from your last snapshot with Session.load(snapshot)";
+}
+
+#[cfg(feature = "scene")]
+impl Kind for JsonSceneSight {
+    const NOUN: &'static str = "SceneSight";
+    const RECOVER: &'static str = "parse the scene again with SceneSight.parse(scene)";
+}
+
+/// An engine object held by a JavaScript object (the napi classes
+/// `Session` and `SceneSight` are each one `Handle`): calls run under
+/// `catch_unwind`; `free()` drops the object; a panic inside a changing
+/// call drops it too (it may be half changed), and later calls throw
+/// `session_lost`, or `session_freed` after `free()`.
+struct Handle<T> {
     /// `None` once freed or lost.
-    inner: Option<JsonSession>,
+    inner: Option<T>,
     /// Why `inner` is `None`: `session_freed` or `session_lost`.
     gone: Code,
 }
 
-impl NodeSession {
-    fn new(inner: JsonSession) -> NodeSession {
-        NodeSession {
+impl<T: Kind> Handle<T> {
+    fn new(inner: T) -> Handle<T> {
+        Handle {
             inner: Some(inner),
             gone: Code("session_lost"),
         }
     }
 
     fn gone_error(&self, method: &str) -> napi::Error<Code> {
+        let (noun, recover) = (T::NOUN, T::RECOVER);
         let message = if self.gone.0 == "session_freed" {
-            format!("{method}: this session was freed (free() or a using block); load a snapshot into a new one")
+            format!("{method}: this {noun} was freed (free() or a using block); {recover}")
         } else {
-            format!("{method}: this session was lost when the engine panicked in one of its calls; reload it from your last snapshot with Session.load(snapshot)")
+            format!("{method}: this {noun} was lost when the engine panicked in one of its calls; {recover}")
         };
         napi::Error::new(Code(self.gone.0), message)
     }
 
-    fn read<T>(
+    /// A call that does not change the object: a panic leaves it usable.
+    fn read<R>(
         &self,
         method: &str,
-        call: impl FnOnce(&JsonSession) -> Result<T, Error>,
-    ) -> napi::Result<T, Code> {
+        call: impl FnOnce(&T) -> Result<R, Error>,
+    ) -> napi::Result<R, Code> {
         let inner = self.inner.as_ref().ok_or_else(|| self.gone_error(method))?;
         run(|| call(inner))
     }
 
-    /// A panic inside a changing call may leave a half-applied event: the
-    /// session is dropped and answers `session_lost` from then on.
-    fn write<T>(
+    /// A call that changes the object: a panic drops it, and it answers
+    /// `session_lost` from then on.
+    fn write<R>(
         &mut self,
         method: &str,
-        call: impl FnOnce(&mut JsonSession) -> Result<T, Error>,
-    ) -> napi::Result<T, Code> {
+        call: impl FnOnce(&mut T) -> Result<R, Error>,
+    ) -> napi::Result<R, Code> {
         let error = self.gone_error(method);
         let inner = self.inner.as_mut().ok_or(error)?;
         match catch_unwind(AssertUnwindSafe(|| call(inner))) {
@@ -125,7 +147,60 @@ impl NodeSession {
             }
         }
     }
+
+    /// Drops the object now; later calls throw `session_freed` (a lost
+    /// one keeps answering `session_lost`). Calling it twice is harmless.
+    fn free(&mut self) {
+        if self.inner.take().is_some() || self.gone.0 != "session_lost" {
+            self.gone = Code("session_freed");
+        }
+    }
 }
+
+/// A `furtive_core::Session` held by a JavaScript object (see
+/// `furtive_core::api_session::JsonSession`). Created by `Session.create`
+/// or `Session.load`; `npm/node.js` wraps it in the package's `Session`.
+/// A panic in a changing method (`apply`, `applyAll`, `settle`) loses it;
+/// a query that panics changes nothing.
+#[napi(js_name = "Session")]
+pub struct NodeSession(Handle<JsonSession>);
+
+/// A `furtive_core::scene::SceneSight` held by a JavaScript object (see
+/// `furtive_core::api_scene::JsonSceneSight`). Created by
+/// `SceneSight.parse`; `npm/node.js` wraps it in the package's `SceneSight`.
+/// Every method fills caches (wall indexes, lighting), so a panic in any of
+/// them loses the scene.
+#[cfg(feature = "scene")]
+#[napi(js_name = "SceneSight")]
+pub struct NodeSceneSight(Handle<JsonSceneSight>);
+
+/// `free()` and `__panicForTests()` of a handle class.
+macro_rules! handle_methods {
+    ($class:ident) => {
+        #[napi]
+        impl $class {
+            /// `free()`: drops the engine object now; later calls throw
+            /// `session_freed`. Calling it twice is harmless.
+            #[napi]
+            pub fn free(&mut self) {
+                self.0.free();
+            }
+
+            /// Panics inside a changing call on purpose, for the tests of
+            /// `session_lost` only (not public API).
+            #[doc(hidden)]
+            #[napi(js_name = "__panicForTests")]
+            pub fn panic_for_tests(&mut self) -> napi::Result<String, Code> {
+                self.0
+                    .write("__panicForTests", |_| panic!("deliberate panic for tests"))
+            }
+        }
+    };
+}
+
+handle_methods!(NodeSession);
+#[cfg(feature = "scene")]
+handle_methods!(NodeSceneSight);
 
 macro_rules! napi_exports {
     (
@@ -154,7 +229,7 @@ macro_rules! napi_exports {
                 #[napi(factory, js_name = $ctor_js)]
                 pub fn $ctor($($ctor_arg: String),*) -> napi::Result<NodeSession, Code> {
                     run(|| JsonSession::$ctor($(api::parse_json(stringify!($ctor_arg), &$ctor_arg)?),*))
-                        .map(NodeSession::new)
+                        .map(|inner| NodeSession(Handle::new(inner)))
                 }
             }
         )*
@@ -165,7 +240,7 @@ macro_rules! napi_exports {
                 #[doc = $mut_doc]
                 #[napi(js_name = $mut_js)]
                 pub fn $mut(&mut self, $($mut_arg: String),*) -> napi::Result<String, Code> {
-                    self.write($mut_js, |session| session.$mut($(api::parse_json(stringify!($mut_arg), &$mut_arg)?),*))
+                    self.0.write($mut_js, |session| session.$mut($(api::parse_json(stringify!($mut_arg), &$mut_arg)?),*))
                 }
             }
         )*
@@ -176,7 +251,7 @@ macro_rules! napi_exports {
                 #[doc = $ref_doc]
                 #[napi(js_name = $ref_js)]
                 pub fn $ref(&self, $($ref_arg: String),*) -> napi::Result<String, Code> {
-                    self.read($ref_js, |session| session.$ref($(api::parse_json(stringify!($ref_arg), &$ref_arg)?),*))
+                    self.0.read($ref_js, |session| session.$ref($(api::parse_json(stringify!($ref_arg), &$ref_arg)?),*))
                 }
             }
         )*
@@ -187,7 +262,7 @@ macro_rules! napi_exports {
                 #[napi(getter, js_name = $getter_js)]
                 pub fn $getter(&self) -> napi::Result<f64, Code> {
                     // Revisions stay far below 2^53: exact as a JavaScript number.
-                    self.read($getter_js, |session| Ok(session.$getter() as f64))
+                    self.0.read($getter_js, |session| Ok(session.$getter() as f64))
                 }
             }
         )*
@@ -200,7 +275,7 @@ macro_rules! napi_exports {
                 #[napi(factory, js_name = $sctor_js)]
                 pub fn $sctor($($sctor_arg: String),*) -> napi::Result<NodeSceneSight, Code> {
                     run(|| JsonSceneSight::$sctor($(api::parse_json(stringify!($sctor_arg), &$sctor_arg)?),*))
-                        .map(NodeSceneSight::new)
+                        .map(|inner| NodeSceneSight(Handle::new(inner)))
                 }
             }
         )*
@@ -211,108 +286,14 @@ macro_rules! napi_exports {
                 #[doc = $smethod_doc]
                 #[napi(js_name = $smethod_js)]
                 pub fn $smethod(&mut self, $($smethod_arg: String),*) -> napi::Result<String, Code> {
-                    self.call($smethod_js, |sight| sight.$smethod($(api::parse_json(stringify!($smethod_arg), &$smethod_arg)?),*))
+                    self.0.write($smethod_js, |sight| sight.$smethod($(api::parse_json(stringify!($smethod_arg), &$smethod_arg)?),*))
                 }
             }
         )*
     };
 }
 
-/// A `furtive_core::scene::SceneSight` held by a JavaScript object (see
-/// `furtive_core::api_scene::JsonSceneSight`). Created by
-/// `SceneSight.parse`; `npm/node.js` wraps it in the package's `SceneSight`.
-/// Every method fills caches (wall indexes, lighting), so a panic in any of
-/// them drops the scene: its later calls throw `session_lost` (parse the
-/// scene again); after `free()` they throw `session_freed`.
-#[cfg(feature = "scene")]
-#[napi(js_name = "SceneSight")]
-pub struct NodeSceneSight {
-    /// `None` once freed or lost.
-    inner: Option<JsonSceneSight>,
-    /// Why `inner` is `None`: `session_freed` or `session_lost`.
-    gone: Code,
-}
-
-#[cfg(feature = "scene")]
-impl NodeSceneSight {
-    fn new(inner: JsonSceneSight) -> NodeSceneSight {
-        NodeSceneSight {
-            inner: Some(inner),
-            gone: Code("session_lost"),
-        }
-    }
-
-    fn gone_error(&self, method: &str) -> napi::Error<Code> {
-        let message = if self.gone.0 == "session_freed" {
-            format!("{method}: this SceneSight was freed (free() or a using block); parse the scene again with SceneSight.parse(scene)")
-        } else {
-            format!("{method}: this SceneSight was lost when the engine panicked in one of its calls; parse the scene again with SceneSight.parse(scene)")
-        };
-        napi::Error::new(Code(self.gone.0), message)
-    }
-
-    /// Runs one method; a panic drops the scene (its caches may be half
-    /// filled) and it answers `session_lost` from then on.
-    fn call<T>(
-        &mut self,
-        method: &str,
-        call: impl FnOnce(&mut JsonSceneSight) -> Result<T, Error>,
-    ) -> napi::Result<T, Code> {
-        let error = self.gone_error(method);
-        let inner = self.inner.as_mut().ok_or(error)?;
-        match catch_unwind(AssertUnwindSafe(|| call(inner))) {
-            Ok(result) => result.map_err(core_error),
-            Err(payload) => {
-                self.inner = None;
-                self.gone = Code("session_lost");
-                Err(panicked(payload))
-            }
-        }
-    }
-}
-
 furtive_core::for_each_export!(napi_exports);
-
-#[cfg(feature = "scene")]
-#[napi]
-impl NodeSceneSight {
-    /// `free()`: drops the scene now; later calls throw `session_freed`.
-    /// Calling it twice is harmless.
-    #[napi]
-    pub fn free(&mut self) {
-        if self.inner.take().is_some() || self.gone.0 != "session_lost" {
-            self.gone = Code("session_freed");
-        }
-    }
-
-    /// Panics inside a call on purpose, for the tests of `session_lost`
-    /// only (not public API).
-    #[doc(hidden)]
-    #[napi(js_name = "__panicForTests")]
-    pub fn panic_for_tests(&mut self) -> napi::Result<String, Code> {
-        self.call("__panicForTests", |_| panic!("deliberate panic for tests"))
-    }
-}
-
-#[napi]
-impl NodeSession {
-    /// `free()`: drops the state now; later calls throw `session_freed`.
-    /// Calling it twice is harmless.
-    #[napi]
-    pub fn free(&mut self) {
-        if self.inner.take().is_some() || self.gone.0 != "session_lost" {
-            self.gone = Code("session_freed");
-        }
-    }
-
-    /// Panics inside a changing call on purpose, for the tests of
-    /// `session_lost` only (not public API).
-    #[doc(hidden)]
-    #[napi(js_name = "__panicForTests")]
-    pub fn panic_for_tests(&mut self) -> napi::Result<String, Code> {
-        self.write("__panicForTests", |_| panic!("deliberate panic for tests"))
-    }
-}
 
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]

@@ -8,7 +8,7 @@
 //! read with `serde_json`, and goes to the same function of
 //! `furtive_core::api` / `api_session` / `api_scene` that the napi addon
 //! calls. Results go back as JSON text, which `npm/browser.js` and
-//! `npm/session.js` read with `JSON.parse`: measured against
+//! `npm/handle.js` read with `JSON.parse`: measured against
 //! serde-wasm-bindgen values in both directions for `Session.apply`
 //! (`bench/session.mjs`; numbers in docs/state.md), text was as fast in
 //! Node and 1.5 to 4 times faster in Chromium. Errors are

@@ -8,6 +8,7 @@ use super::{Light, Point, Scene, Sense, SightIndex, SightScratch};
 
 /// What lights a position, or why it is dark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum LitBy {
     /// Global illumination is on at the scene's darkness level.
@@ -30,6 +31,7 @@ pub enum LitBy {
 /// "by": "global" | "light" | "tokenLight" | "darknessSource" |
 /// "tokenDarkness" | "noLight", "source"?: {"index", "id"?}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Lighting {
     /// No light reaches the position, or it lies inside a darkness source.

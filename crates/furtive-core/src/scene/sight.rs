@@ -61,6 +61,7 @@ pub struct SceneSight {
 
 /// The answer for one observer and one target token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct View {
     /// Clear view (B5): a sight line and no concealment.
@@ -76,6 +77,7 @@ pub struct View {
 /// Clear view from one observer to every token of the scene (itself
 /// included, `true`, distance 0), in the scene's token order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClearViewFrom {
     pub observer: TokenId,
