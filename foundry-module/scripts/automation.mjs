@@ -13,6 +13,7 @@ import { setStatus } from "./statuses.mjs";
 import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewState } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { onCanvas, viewOf } from "./clear-view.mjs";
+import { carriesLight } from "./lighting.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -37,11 +38,14 @@ export function recentlyMoved(tokenId, inCombat) {
 
 /**
  * Sends `viewChanged` for every hider whose view changed: all observers of a
- * moved hider, or the one moved observer, or everyone (door, light).
+ * moved hider, or the one moved observer, or everyone (door, light, a token
+ * carrying a light that moved, the scene's darkness level).
  * @param {Scene} scene
  * @param {string | null} movedTokenId the token that moved, or null
+ * @param {{everyone?: boolean}} [options] `everyone`: every hider against
+ *   every observer even though one token moved (its light moved with it)
  */
-export async function refreshViews(scene, movedTokenId) {
+export async function refreshViews(scene, movedTokenId, { everyone = false } = {}) {
   if (!isActiveGM() || !onCanvas(scene)) return;
   const state = viewState(scene);
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
@@ -54,8 +58,8 @@ export async function refreshViews(scene, movedTokenId) {
     const hiderToken = scene.tokens.get(hiderId);
     if (!hiderToken) continue;
     const moved = movedTokenId === hiderId;
-    const mover = movedTokenId && !moved ? scene.tokens.get(movedTokenId) : null;
-    if (movedTokenId && !moved && !mover) continue;
+    const mover = movedTokenId && !moved && !everyone ? scene.tokens.get(movedTokenId) : null;
+    if (movedTokenId && !moved && !everyone && !mover) continue;
     const view = viewOf(scene, hiderToken, mover ? [mover] : undefined).filter((entry) => {
       if (!state.creatures[entry.observer]) return false;
       const pair = hider.pairs[entry.observer];
@@ -69,19 +73,34 @@ export async function refreshViews(scene, movedTokenId) {
 }
 
 /**
- * `updateToken(document, changed, options, userId)`.
+ * `updateToken(document, changed, options, userId)`: a move (or a change of
+ * size, elevation, sight or detection modes) changes that token's views; a
+ * token that carries a light, or whose light changed, changes everyone's (B5).
  * @param {TokenDocument} token
  * @param {Record<string, any>} changed
  */
 export function onUpdateToken(token, changed) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
-  if ("x" in changed || "y" in changed || "elevation" in changed || "width" in changed || "height" in changed) {
+  const moved = "x" in changed || "y" in changed || "elevation" in changed || "width" in changed || "height" in changed;
+  if (moved) {
     lastMoved.set(/** @type {string} */ (token.id), Date.now());
     movedThisTurn.add(/** @type {string} */ (token.id));
-    void refreshViews(scene, /** @type {string} */ (token.id));
   }
+  const lightChanged = "light" in changed || (moved && carriesLight(token));
+  if (moved || lightChanged || "sight" in changed || "detectionModes" in changed) void refreshViews(scene, /** @type {string} */ (token.id), { everyone: lightChanged });
   if ("name" in changed || "disposition" in changed || "actorId" in changed || "delta" in changed || "actorLink" in changed) void upsertToken(scene, token);
+}
+
+/**
+ * `updateScene(scene, changed, options, userId)`: the darkness level or the
+ * global light changed (`environment`, v12+): everyone's view may have (B5).
+ * @param {Scene} scene
+ * @param {Record<string, any>} changed
+ */
+export function onUpdateScene(scene, changed) {
+  if (!isActiveGM() || !foundry.utils.hasProperty(changed, "environment")) return;
+  void refreshViews(scene, null);
 }
 
 /**
@@ -98,7 +117,7 @@ export async function onCreateToken(token) {
     }
   }
   await upsertToken(scene, token);
-  await refreshViews(scene, /** @type {string} */ (token.id));
+  await refreshViews(scene, /** @type {string} */ (token.id), { everyone: carriesLight(token) });
 }
 
 /**
@@ -109,8 +128,9 @@ export async function onDeleteToken(token) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
   const state = viewState(scene);
-  if (!state?.creatures[/** @type {string} */ (token.id)]) return;
-  await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
+  if (state?.creatures[/** @type {string} */ (token.id)]) await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
+  // The light it carried went with it (B5).
+  if (carriesLight(token)) await refreshViews(scene, null);
 }
 
 /**

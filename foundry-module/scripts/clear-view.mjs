@@ -2,15 +2,20 @@
  * What observers see of a hider right now: clear view and distance, with
  * Foundry's own geometry. Only for the scene on the canvas.
  *
- * Clear view = no sight-blocking wall between the two token centres
- * (`CONFIG.Canvas.polygonBackends.sight.testCollision(origin, destination,
- * {type: "sight", mode: "any"})` returns true when a wall blocks). Darkness
- * and other concealment are not tested: the GM overrides a pair when needed.
+ * Clear view (B5, O2) = no sight-blocking wall between the two token
+ * centres (`CONFIG.Canvas.polygonBackends.sight.testCollision(origin,
+ * destination, {type: "sight", mode: "any"})` returns true when a wall
+ * blocks; Wall Height and Levels extend that test, see docs/scene.md) and no
+ * concealment by darkness: the hider in darkness and farther than the
+ * observer sees in darkness (lighting.mjs). Other concealment is not tested:
+ * the GM overrides a pair when needed.
  * Distance = `canvas.grid.measurePath([origin, destination]).distance`, in
  * scene units (v12+).
  */
 
 import { isCreatureToken } from "./actor-data.mjs";
+import { concealedByDarkness, darkvisionOf, lightingOf } from "./lighting.mjs";
+import { readSettings } from "./settings.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -61,12 +66,16 @@ export function onCanvas(scene) {
 export function viewOf(scene, hider, observers) {
   if (!onCanvas(scene)) return [];
   const list = observers ?? scene.tokens.filter((t) => t.id !== hider.id && isCreatureToken(t));
+  // One light test per hider, whatever the number of observers.
+  const lighting = lightingOf(scene, hider);
+  const settings = lighting.dark ? readSettings() : null;
   /** @type {ViewEntry[]} */
   const view = [];
   for (const observer of list) {
     if (observer.id === hider.id) continue;
-    const entry = /** @type {ViewEntry} */ ({ observer: /** @type {string} */ (observer.id), clearView: !sightBlocked(observer, hider) });
     const distance = distanceBetween(observer, hider);
+    const concealed = settings !== null && concealedByDarkness(lighting, distance, darkvisionOf(observer, settings));
+    const entry = /** @type {ViewEntry} */ ({ observer: /** @type {string} */ (observer.id), clearView: !concealed && !sightBlocked(observer, hider) });
     if (distance !== undefined) entry.distance = distance;
     view.push(entry);
   }
