@@ -12,8 +12,8 @@ import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
 import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewState } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
-import { onCanvas, viewOf } from "./clear-view.mjs";
-import { carriesLight } from "./lighting.mjs";
+import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
+import { carriesLight, lightingOf } from "./lighting.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -38,14 +38,15 @@ export function recentlyMoved(tokenId, inCombat) {
 
 /**
  * Sends `viewChanged` for every hider whose view changed: all observers of a
- * moved hider, or the one moved observer, or everyone (door, light, a token
- * carrying a light that moved, the scene's darkness level).
+ * moved hider, or the one moved observer, or everyone (door, wall). After a
+ * change of light (`light`: a light created, changed, moved or deleted, the
+ * scene's darkness level), only the hiders whose darkness changed are
+ * tested against every observer, the others against the moved token only.
  * @param {Scene} scene
  * @param {string | null} movedTokenId the token that moved, or null
- * @param {{everyone?: boolean}} [options] `everyone`: every hider against
- *   every observer even though one token moved (its light moved with it)
+ * @param {{light?: boolean}} [options]
  */
-export async function refreshViews(scene, movedTokenId, { everyone = false } = {}) {
+export async function refreshViews(scene, movedTokenId, { light = false } = {}) {
   if (!isActiveGM() || !onCanvas(scene)) return;
   const state = viewState(scene);
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
@@ -58,9 +59,13 @@ export async function refreshViews(scene, movedTokenId, { everyone = false } = {
     const hiderToken = scene.tokens.get(hiderId);
     if (!hiderToken) continue;
     const moved = movedTokenId === hiderId;
+    // B5: a change of light changes this hider's views only when its darkness changed.
+    const lighting = light && !moved ? lightingOf(scene, hiderToken) : undefined;
+    const everyone = lighting !== undefined && darknessChanged(hiderToken, lighting);
+    if (light && !moved && !everyone && !movedTokenId) continue;
     const mover = movedTokenId && !moved && !everyone ? scene.tokens.get(movedTokenId) : null;
     if (movedTokenId && !moved && !everyone && !mover) continue;
-    const view = viewOf(scene, hiderToken, mover ? [mover] : undefined).filter((entry) => {
+    const view = viewOf(scene, hiderToken, mover ? [mover] : undefined, lighting).filter((entry) => {
       if (!state.creatures[entry.observer]) return false;
       const pair = hider.pairs[entry.observer];
       return !pair || pair.clearView !== entry.clearView || (pair.distance ?? undefined) !== entry.distance;
@@ -88,7 +93,7 @@ export function onUpdateToken(token, changed) {
     movedThisTurn.add(/** @type {string} */ (token.id));
   }
   const lightChanged = "light" in changed || (moved && carriesLight(token));
-  if (moved || lightChanged || "sight" in changed || "detectionModes" in changed) void refreshViews(scene, /** @type {string} */ (token.id), { everyone: lightChanged });
+  if (moved || lightChanged || "sight" in changed || "detectionModes" in changed) void refreshViews(scene, /** @type {string} */ (token.id), { light: lightChanged });
   if ("name" in changed || "disposition" in changed || "actorId" in changed || "delta" in changed || "actorLink" in changed) void upsertToken(scene, token);
 }
 
@@ -100,7 +105,7 @@ export function onUpdateToken(token, changed) {
  */
 export function onUpdateScene(scene, changed) {
   if (!isActiveGM() || !foundry.utils.hasProperty(changed, "environment")) return;
-  void refreshViews(scene, null);
+  void refreshViews(scene, null, { light: true });
 }
 
 /**
@@ -117,7 +122,7 @@ export async function onCreateToken(token) {
     }
   }
   await upsertToken(scene, token);
-  await refreshViews(scene, /** @type {string} */ (token.id), { everyone: carriesLight(token) });
+  await refreshViews(scene, /** @type {string} */ (token.id), { light: carriesLight(token) });
 }
 
 /**
@@ -130,7 +135,7 @@ export async function onDeleteToken(token) {
   const state = viewState(scene);
   if (state?.creatures[/** @type {string} */ (token.id)]) await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
   // The light it carried went with it (B5).
-  if (carriesLight(token)) await refreshViews(scene, null);
+  if (carriesLight(token)) await refreshViews(scene, null, { light: true });
 }
 
 /**
@@ -144,14 +149,26 @@ export async function onUpdateActor(actor) {
 }
 
 /**
- * Doors, walls and lights: everyone's clear view may have changed.
- * `updateWall`, `createWall`, `deleteWall`, `createAmbientLight`, `updateAmbientLight`, `deleteAmbientLight`.
+ * Doors and walls: everyone's clear view may have changed.
+ * `updateWall`, `createWall`, `deleteWall`.
  * @param {{parent?: Scene | null}} document
  */
 export function onSightChanged(document) {
   const scene = document.parent;
   if (!isActiveGM() || !scene) return;
   void refreshViews(scene, null);
+}
+
+/**
+ * Lights: a light created, changed (on, off, moved, radius) or deleted
+ * changes the views of the hiders whose darkness changed (B5).
+ * `createAmbientLight`, `updateAmbientLight`, `deleteAmbientLight`.
+ * @param {{parent?: Scene | null}} document
+ */
+export function onLightChanged(document) {
+  const scene = document.parent;
+  if (!isActiveGM() || !scene) return;
+  void refreshViews(scene, null, { light: true });
 }
 
 /**

@@ -57,17 +57,37 @@ export function onCanvas(scene) {
 }
 
 /**
+ * Hider token id -> whether it stood in darkness when its view was last
+ * computed (this client only): a change of light changes the views of the
+ * hiders whose darkness changed, not the others' (automation.mjs).
+ */
+const darknessSeen = /** @type {Map<string, boolean>} */ (new Map());
+
+/**
+ * Whether a hider's darkness differs from when its view was last computed
+ * (true when it was never computed here).
+ * @param {TokenDocument} hider
+ * @param {import("./lighting.mjs").Lighting} lighting its lighting now (`lightingOf`)
+ */
+export function darknessChanged(hider, lighting) {
+  const seen = darknessSeen.get(/** @type {string} */ (hider.id));
+  return seen === undefined || seen !== lighting.dark;
+}
+
+/**
  * The view of `hider` for each observer token of the scene (or the listed ones).
  * @param {Scene} scene
  * @param {TokenDocument} hider
  * @param {TokenDocument[]} [observers] default: every other token with an actor
+ * @param {import("./lighting.mjs").Lighting} [known] the hider's lighting, when the caller has it
  * @returns {ViewEntry[]} empty when the scene is not on the canvas
  */
-export function viewOf(scene, hider, observers) {
+export function viewOf(scene, hider, observers, known) {
   if (!onCanvas(scene)) return [];
   const list = observers ?? scene.tokens.filter((t) => t.id !== hider.id && isCreatureToken(t));
   // One light test per hider, whatever the number of observers.
-  const lighting = lightingOf(scene, hider);
+  const lighting = known ?? lightingOf(scene, hider);
+  darknessSeen.set(/** @type {string} */ (hider.id), lighting.dark);
   const settings = lighting.dark ? readSettings() : null;
   /** @type {ViewEntry[]} */
   const view = [];

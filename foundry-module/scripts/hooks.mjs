@@ -138,9 +138,8 @@ export function registerHooks() {
   Hooks.on("deleteToken", automation.onDeleteToken);
   Hooks.on("updateActor", automation.onUpdateActor);
   Hooks.on("updateScene", automation.onUpdateScene);
-  for (const hook of ["createWall", "updateWall", "deleteWall", "createAmbientLight", "updateAmbientLight", "deleteAmbientLight"]) {
-    Hooks.on(hook, automation.onSightChanged);
-  }
+  for (const hook of ["createWall", "updateWall", "deleteWall"]) Hooks.on(hook, automation.onSightChanged);
+  for (const hook of ["createAmbientLight", "updateAmbientLight", "deleteAmbientLight"]) Hooks.on(hook, automation.onLightChanged);
   Hooks.on("combatTurnChange", automation.onCombatTurnChange);
   Hooks.on("createCombatant", onCreateCombatant);
   Hooks.on("updateCombatant", onUpdateCombatant);
