@@ -29,13 +29,24 @@ export function centerOf(token) {
 }
 
 /**
+ * A token's centre at its elevation: an `ElevatedPoint {x, y, elevation}`,
+ * which v13's `testCollision` takes (docs/dnd5e-automation.md §8, core issue
+ * 11847) and v12 reads as a plain point; what Wall Height and Levels can
+ * extend the test with (docs/scene.md, "Where the engine and Foundry differ").
+ * @param {TokenDocument} token
+ */
+function elevatedCenterOf(token) {
+  return { ...centerOf(token), elevation: Number(/** @type {any} */ (token).elevation ?? 0) || 0 };
+}
+
+/**
  * Whether walls block sight between two tokens.
  * @param {TokenDocument} a
  * @param {TokenDocument} b
  */
 export function sightBlocked(a, b) {
   const backend = CONFIG.Canvas.polygonBackends.sight;
-  return Boolean(backend.testCollision(centerOf(a), centerOf(b), { type: "sight", mode: "any" }));
+  return Boolean(backend.testCollision(elevatedCenterOf(a), elevatedCenterOf(b), { type: "sight", mode: "any" }));
 }
 
 /**
