@@ -12,6 +12,7 @@ import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
 import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewState } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
+import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
 import { carriesLight, lightingOf } from "./lighting.mjs";
 
@@ -141,11 +142,16 @@ export async function onDeleteToken(token) {
 /**
  * `updateActor(actor, changed, options, userId)`: creatures of its tokens on the viewed scene are upserted.
  * @param {Actor} actor
+ * @param {Record<string, any>} [changed]
  */
-export async function onUpdateActor(actor) {
+export async function onUpdateActor(actor, changed) {
   const scene = canvas?.scene;
   if (!isActiveGM() || !scene) return;
-  for (const token of scene.tokens.filter((t) => t.actor?.id === actor.id)) await upsertToken(scene, token);
+  const tokens = scene.tokens.filter((t) => t.actor?.id === actor.id);
+  for (const token of tokens) await upsertToken(scene, token);
+  // How far it sees in darkness changed (the `darkvisionPath` setting's paths): its views as an observer (B5).
+  const paths = readSettings().darkvisionPath.split(/[,|]/).map((p) => p.trim()).filter(Boolean);
+  if (changed && paths.some((path) => foundry.utils.hasProperty(changed, path))) for (const token of tokens) await refreshViews(scene, /** @type {string} */ (token.id));
 }
 
 /**

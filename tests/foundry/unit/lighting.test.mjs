@@ -162,6 +162,28 @@ describe("What sees in darkness (B5): darkvision paths, the token's sight range;
     }
   });
 
+  it("an actor's darkvision grows (updateActor): its view of the hider is tested again", async () => {
+    const env = await setup({
+      ruleset: "opposed",
+      settings: { darkvisionPath: "system.attributes.senses.darkvision" },
+      world: (world) => {
+        darkScene(world);
+        for (const actor of world.actors) actor.system.attributes.senses.darkvision = 0;
+      },
+    });
+    try {
+      await opposedHide(env);
+      assert.equal(pairsOf(env)[TOKENS.fighter].clearView, false, "no darkvision, 10 ft, dark");
+      rig(env.gm, [[20, 2]]);
+      await env.gm.ctx.game.actors.get("actorFighter0001").update({ "system.attributes.senses.darkvision": 60 });
+      await env.server.idle();
+      assert.equal(pairsOf(env)[TOKENS.fighter].clearView, true, "darkvision 60 ft now");
+      assert.equal(pairsOf(env)[TOKENS.archer].clearView, false, "the others' views are unchanged");
+    } finally {
+      shutdown(env);
+    }
+  });
+
   it("inside a darkness source the rogue is concealed even in daylight", async () => {
     const env = await setup({
       ruleset: "opposed",
@@ -173,6 +195,22 @@ describe("What sees in darkness (B5): darkvision paths, the token's sight range;
     try {
       await opposedHide(env);
       for (const id of WEST) assert.equal(pairsOf(env)[id].clearView, false, `${id}: inside the darkness source`);
+    } finally {
+      shutdown(env);
+    }
+  });
+});
+
+describe("v12: the same light test through v12's (point, elevation)", () => {
+  it("a torch lit at the rogue gives the west observers clear view", async () => {
+    const env = await setup({ ruleset: "opposed", version: 12, world: darkScene });
+    try {
+      await opposedHide(env);
+      for (const id of WEST) assert.equal(pairsOf(env)[id].clearView, false, `${id}: dark`);
+      rig(env.gm, [[20, 2], [20, 2], [20, 2]]);
+      await sceneOf(env.gm).createEmbeddedDocuments("AmbientLight", [{ x: 250, y: 450, config: { dim: 10 } }]);
+      await env.server.idle();
+      for (const id of WEST) assert.equal(pairsOf(env)[id].clearView, true, `${id}: lit`);
     } finally {
       shutdown(env);
     }
