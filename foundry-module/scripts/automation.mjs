@@ -45,16 +45,20 @@ export function recentlyMoved(tokenId, inCombat) {
  * tested against every observer, the others against the moved token only.
  * @param {Scene} scene
  * @param {string | null} movedTokenId the token that moved, or null
- * @param {{light?: boolean}} [options]
+ * @param {{light?: boolean, before?: import("./types.mjs").EngineEvent[]}} [options] `before`:
+ *   bookkeeping events of the same user action, applied first in the same transaction
  */
-export async function refreshViews(scene, movedTokenId, { light = false } = {}) {
-  if (!isActiveGM() || !onCanvas(scene)) return;
+export async function refreshViews(scene, movedTokenId, { light = false, before = [] } = {}) {
+  if (!isActiveGM()) return;
   const state = viewState(scene);
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
   // ruleset compares one score with every observer, so it is not sent there.
-  if (!state || state.ruleset !== "opposed") return;
+  if (!onCanvas(scene) || !state || state.ruleset !== "opposed") {
+    if (before.length) await transact(scene, before, { chat: false }).catch(reportRefusal);
+    return;
+  }
   /** @type {any[]} */
-  const events = [];
+  const events = [...before];
   for (const [hiderId, hider] of Object.entries(state.hiders)) {
     if (hider.phase !== "hiding") continue;
     const hiderToken = scene.tokens.get(hiderId);
@@ -74,8 +78,10 @@ export async function refreshViews(scene, movedTokenId, { light = false } = {}) 
     if (!view.length && !moved) continue;
     events.push({ type: "viewChanged", hider: hiderId, moved, view });
   }
-  // One transaction for the whole move, door or light change.
-  if (events.length) await transact(scene, events, { lenient: true, titleKey: "FURTIVE.Chat.Event.viewChanged", titleData: { name: (movedTokenId && scene.tokens.get(movedTokenId)?.name) || "" } }).catch(reportRefusal);
+  // One transaction for the whole move, door or light change (and the events it came with).
+  if (events.length === before.length) {
+    if (before.length) await transact(scene, before, { chat: false }).catch(reportRefusal);
+  } else await transact(scene, events, { lenient: true, titleKey: "FURTIVE.Chat.Event.viewChanged", titleData: { name: (movedTokenId && scene.tokens.get(movedTokenId)?.name) || "" } }).catch(reportRefusal);
 }
 
 /**
@@ -134,9 +140,10 @@ export async function onDeleteToken(token) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
   const state = viewState(scene);
-  if (state?.creatures[/** @type {string} */ (token.id)]) await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
-  // The light it carried went with it (B5).
-  if (carriesLight(token)) await refreshViews(scene, null, { light: true });
+  const removed = state?.creatures[/** @type {string} */ (token.id)] ? [{ type: /** @type {const} */ ("tokenRemoved"), token: token.id }] : [];
+  // The light it carried went with it (B5): one transaction with its removal.
+  if (carriesLight(token)) await refreshViews(scene, null, { light: true, before: removed });
+  else if (removed.length) await dispatch(scene, removed[0], { chat: false }).catch(reportRefusal);
 }
 
 /**

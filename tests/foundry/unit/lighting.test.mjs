@@ -128,10 +128,11 @@ describe("Darkness conceals (opposed, B5): lights on, off, moved; the scene's da
     assert.ok(counts.records <= 1, `one save for the move: ${counts.records}`);
   });
 
-  it("the lantern is deleted with its bearer: the rogue is in darkness again", async () => {
-    await sceneOf(env.gm).tokens.get(TOKENS.guard).delete();
-    await env.server.idle();
+  it("the lantern is deleted with its bearer: the rogue is in darkness again, in one transaction with the removal", async () => {
+    const counts = await counted(env, () => sceneOf(env.gm).tokens.get(TOKENS.guard).delete());
     for (const id of [TOKENS.fighter, TOKENS.archer]) assert.equal(pairsOf(env)[id].clearView, false, `${id}: concealed`);
+    assert.equal(pairsOf(env)[TOKENS.guard], undefined, "the guard's pair went with it");
+    assert.equal(counts.records, 1, "one save for the removal and the change of light");
   });
 });
 
