@@ -81,7 +81,10 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
   // One transaction for the whole move, door or light change (and the events it came with).
   if (events.length === before.length) {
     if (before.length) await transact(scene, before, { chat: false }).catch(reportRefusal);
-  } else await transact(scene, events, { lenient: true, titleKey: "FURTIVE.Chat.Event.viewChanged", titleData: { name: (movedTokenId && scene.tokens.get(movedTokenId)?.name) || "" } }).catch(reportRefusal);
+  } else {
+    const titleKey = light && !movedTokenId ? "FURTIVE.Chat.Event.lightChanged" : "FURTIVE.Chat.Event.viewChanged";
+    await transact(scene, events, { lenient: true, titleKey, titleData: { name: (movedTokenId && scene.tokens.get(movedTokenId)?.name) || "" } }).catch(reportRefusal);
+  }
 }
 
 /**

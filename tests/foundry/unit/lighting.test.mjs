@@ -78,7 +78,8 @@ describe("Darkness conceals (opposed, B5): lights on, off, moved; the scene's da
   });
 
   it("a torch is lit at the rogue: the west observers get clear view and make their O4 check, in one transaction", async () => {
-    rig(env.gm, [[20, 2], [20, 2], [20, 2]]);
+    // One check succeeds (a natural 20): the action changes who perceives the rogue, so the GM gets a card.
+    rig(env.gm, [[20, 20], [20, 2], [20, 2]]);
     const before = perceptionRolls(env).length;
     const counts = await counted(env, async () => {
       [torch] = await sceneOf(env.gm).createEmbeddedDocuments("AmbientLight", [{ x: 250, y: 450, config: { dim: 10, bright: 5 } }]);
@@ -91,6 +92,8 @@ describe("Darkness conceals (opposed, B5): lights on, off, moved; the scene's da
     assert.ok(counts.records <= 1, `one save: ${counts.records}`);
     assert.ok(counts.sceneUpdates <= 2, `Scene updates: ${counts.sceneUpdates}`);
     assert.ok(counts.messages <= 3, `chat messages: ${counts.messages}`);
+    const card = messagesOf(env.gm).findLast((m) => m.flags?.furtive?.kind === "log" && m.flags.furtive.gm);
+    assert.equal(card?.flags.furtive.titleKey, "FURTIVE.Chat.Event.lightChanged", "the GM's card says light changed who sees whom");
   });
 
   it("the torch is put out (hidden): the rogue is in darkness again, no check", async () => {
