@@ -2,9 +2,10 @@
  * Issue 12 §5, combat start: tokens already hiding keep their state, a
  * Stealth roll made before combat stays in force (O1), and under opposed
  * rules a hiding combatant's held total breaks initiative ties only when the
- * GM enables the world setting `initiativeTieBreaker` (off by default):
- * `total / 10000` added to the initiative, below dnd5e's Dexterity
- * tie-breaker (hundredths).
+ * GM enables the world setting `initiativeTieBreaker` (off by default): among
+ * equal initiatives, hiders get their rank by held total in ten-thousandths
+ * (below dnd5e's Dexterity hundredths), never the total itself (the
+ * initiative is public).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -69,25 +70,47 @@ describe("Combat start (opposed), tie-breaker off (the default)", () => {
 describe("Combat start (opposed), tie-breaker on", () => {
   let env;
   let combat;
+  const current = () => env.gm.ctx.game.combats.get(combat.id);
+  const setInitiative = async (tokenId, initiative) => {
+    await current().combatants.find((c) => c.tokenId === tokenId).update({ initiative });
+    await env.server.idle();
+  };
   before(async () => {
     env = await setup({ ruleset: "opposed", settings: { initiativeTieBreaker: true } });
     await opposedHide(env);
+    // The sentry hides too, behind the wall, with 1d20 + 0 = 9 (held total 9, below the rogue's 21).
+    rig(env.gm, [[20, 9]]);
+    await apiOf(env.gm).hide(TOKENS.sentry, { dialog: false, moved: true });
+    await env.server.idle();
     combat = await startCombat(env);
   });
   after(() => shutdown(env));
 
-  it("the hiding rogue's initiative gets its held total 21 as 0.0021; the others' stay whole", () => {
-    assert.equal(initiativeOf(combat, TOKENS.rogue), 12.0021);
-    assert.equal(initiativeOf(combat, TOKENS.fighter), 12);
-    assert.equal(initiativeOf(combat, TOKENS.sentry), 5);
-    assert.equal(combat.combatant.tokenId, TOKENS.rogue, "the rogue acts first among the equal 12s");
+  it("the hiding rogue ties the fighter at 12: it goes first, by a rank (0.0001), not its held total", () => {
+    assert.equal(initiativeOf(current(), TOKENS.rogue), 12.0001);
+    assert.equal(initiativeOf(current(), TOKENS.fighter), 12);
+    assert.equal(initiativeOf(current(), TOKENS.sentry), 5, "a hider alone at 5: no tie, no fraction");
+    assert.equal(current().combatant.tokenId, TOKENS.rogue, "the rogue acts first among the equal 12s");
     assert.equal(apiOf(env.gm).getState().hiders[TOKENS.rogue].heldTotal, 21, "its state is unchanged");
   });
 
-  it("a new initiative with dnd5e's Dexterity hundredths keeps them and gets the tie-breaker below", async () => {
-    await combat.combatants.find((c) => c.tokenId === TOKENS.rogue).update({ initiative: 15.14 });
-    await env.server.idle();
-    assert.equal(initiativeOf(env.gm.ctx.game.combats.get(combat.id), TOKENS.rogue), 15.1421);
+  it("no tie, no fraction: a new initiative of 15.14 (dnd5e's Dexterity hundredths) stays 15.14", async () => {
+    await setInitiative(TOKENS.rogue, 15.14);
+    assert.equal(initiativeOf(current(), TOKENS.rogue), 15.14);
+  });
+
+  it("the fighter ties it at 15.14: the rogue gets 15.1401, the fighter keeps 15.14", async () => {
+    await setInitiative(TOKENS.fighter, 15.14);
+    assert.equal(initiativeOf(current(), TOKENS.rogue), 15.1401);
+    assert.equal(initiativeOf(current(), TOKENS.fighter), 15.14);
+  });
+
+  it("two hiders tied: the higher held total gets the higher rank", async () => {
+    assert.equal(apiOf(env.gm).getState().hiders[TOKENS.sentry].heldTotal, 9);
+    await setInitiative(TOKENS.sentry, 15.14);
+    assert.equal(initiativeOf(current(), TOKENS.rogue), 15.1402, "held total 21: rank 2");
+    assert.equal(initiativeOf(current(), TOKENS.sentry), 15.1401, "held total 9: rank 1");
+    assert.equal(initiativeOf(current(), TOKENS.fighter), 15.14, "not hiding: no fraction");
   });
 });
 
