@@ -14,7 +14,7 @@
  */
 
 import { isCreatureToken } from "./actor-data.mjs";
-import { concealedByDarkness, darkvisionOf, lightingOf } from "./lighting.mjs";
+import { concealedByDarkness, darkvisionOf, elevatedCenterOf, lightingOf } from "./lighting.mjs";
 import { readSettings } from "./settings.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
@@ -29,18 +29,11 @@ export function centerOf(token) {
 }
 
 /**
- * A token's centre at its elevation: an `ElevatedPoint {x, y, elevation}`,
- * which v13's `testCollision` takes (docs/dnd5e-automation.md §8, core issue
- * 11847) and v12 reads as a plain point; what Wall Height and Levels can
- * extend the test with (docs/scene.md, "Where the engine and Foundry differ").
- * @param {TokenDocument} token
- */
-function elevatedCenterOf(token) {
-  return { ...centerOf(token), elevation: Number(/** @type {any} */ (token).elevation ?? 0) || 0 };
-}
-
-/**
- * Whether walls block sight between two tokens.
+ * Whether walls block sight between two tokens: centre to centre, each an
+ * `ElevatedPoint {x, y, elevation}`, which v13's `testCollision` takes
+ * (docs/dnd5e-automation.md §8, core issue 11847) and v12 reads as a plain
+ * point; what Wall Height and Levels can extend the test with (docs/scene.md,
+ * "Where the engine and Foundry differ").
  * @param {TokenDocument} a
  * @param {TokenDocument} b
  */

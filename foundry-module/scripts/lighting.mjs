@@ -62,10 +62,11 @@ function generation() {
 }
 
 /**
- * A token's centre from its document (not the animated position) with its elevation.
+ * A token's centre from its document (not the animated position) with its
+ * elevation (distance units): an `ElevatedPoint {x, y, elevation}`.
  * @param {TokenDocument} token
  */
-function positionOf(token) {
+export function elevatedCenterOf(token) {
   const size = token.parent?.grid?.size ?? canvas.grid?.size ?? 100;
   return { x: token.x + (token.width * size) / 2, y: token.y + (token.height * size) / 2, elevation: Number(/** @type {any} */ (token).elevation ?? 0) || 0 };
 }
@@ -115,7 +116,7 @@ export function carriesLight(token) {
  * @returns {Lighting}
  */
 export function lightingOf(scene, token) {
-  const point = positionOf(token);
+  const point = elevatedCenterOf(token);
   if (pointTest("testInsideDarkness", point)) return { dark: true, by: "darknessSource" };
   if (globalIllumination(scene)) return { dark: false, by: "global" };
   // The token's own light: its source follows the token's animation on the
