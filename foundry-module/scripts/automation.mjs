@@ -12,7 +12,9 @@ import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
 import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewState } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
-import { onCanvas, viewOf } from "./clear-view.mjs";
+import { readSettings } from "./settings.mjs";
+import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
+import { carriesLight, lightingOf } from "./lighting.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -37,26 +39,38 @@ export function recentlyMoved(tokenId, inCombat) {
 
 /**
  * Sends `viewChanged` for every hider whose view changed: all observers of a
- * moved hider, or the one moved observer, or everyone (door, light).
+ * moved hider, or the one moved observer, or everyone (door, wall). After a
+ * change of light (`light`: a light created, changed, moved or deleted, the
+ * scene's darkness level), only the hiders whose darkness changed are
+ * tested against every observer, the others against the moved token only.
  * @param {Scene} scene
  * @param {string | null} movedTokenId the token that moved, or null
+ * @param {{light?: boolean, before?: import("./types.mjs").EngineEvent[]}} [options] `before`:
+ *   bookkeeping events of the same user action, applied first in the same transaction
  */
-export async function refreshViews(scene, movedTokenId) {
-  if (!isActiveGM() || !onCanvas(scene)) return;
+export async function refreshViews(scene, movedTokenId, { light = false, before = [] } = {}) {
+  if (!isActiveGM()) return;
   const state = viewState(scene);
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
   // ruleset compares one score with every observer, so it is not sent there.
-  if (!state || state.ruleset !== "opposed") return;
+  if (!onCanvas(scene) || !state || state.ruleset !== "opposed") {
+    if (before.length) await transact(scene, before, { chat: false }).catch(reportRefusal);
+    return;
+  }
   /** @type {any[]} */
-  const events = [];
+  const events = [...before];
   for (const [hiderId, hider] of Object.entries(state.hiders)) {
     if (hider.phase !== "hiding") continue;
     const hiderToken = scene.tokens.get(hiderId);
     if (!hiderToken) continue;
     const moved = movedTokenId === hiderId;
-    const mover = movedTokenId && !moved ? scene.tokens.get(movedTokenId) : null;
-    if (movedTokenId && !moved && !mover) continue;
-    const view = viewOf(scene, hiderToken, mover ? [mover] : undefined).filter((entry) => {
+    // B5: a change of light changes this hider's views only when its darkness changed.
+    const lighting = light && !moved ? lightingOf(scene, hiderToken) : undefined;
+    const everyone = lighting !== undefined && darknessChanged(hiderToken, lighting);
+    if (light && !moved && !everyone && !movedTokenId) continue;
+    const mover = movedTokenId && !moved && !everyone ? scene.tokens.get(movedTokenId) : null;
+    if (movedTokenId && !moved && !everyone && !mover) continue;
+    const view = viewOf(scene, hiderToken, mover ? [mover] : undefined, lighting).filter((entry) => {
       if (!state.creatures[entry.observer]) return false;
       const pair = hider.pairs[entry.observer];
       return !pair || pair.clearView !== entry.clearView || (pair.distance ?? undefined) !== entry.distance;
@@ -64,24 +78,44 @@ export async function refreshViews(scene, movedTokenId) {
     if (!view.length && !moved) continue;
     events.push({ type: "viewChanged", hider: hiderId, moved, view });
   }
-  // One transaction for the whole move, door or light change.
-  if (events.length) await transact(scene, events, { lenient: true, titleKey: "FURTIVE.Chat.Event.viewChanged", titleData: { name: (movedTokenId && scene.tokens.get(movedTokenId)?.name) || "" } }).catch(reportRefusal);
+  // One transaction for the whole move, door or light change (and the events it came with).
+  if (events.length === before.length) {
+    if (before.length) await transact(scene, before, { chat: false }).catch(reportRefusal);
+  } else {
+    const titleKey = light && !movedTokenId ? "FURTIVE.Chat.Event.lightChanged" : "FURTIVE.Chat.Event.viewChanged";
+    await transact(scene, events, { lenient: true, titleKey, titleData: { name: (movedTokenId && scene.tokens.get(movedTokenId)?.name) || "" } }).catch(reportRefusal);
+  }
 }
 
 /**
- * `updateToken(document, changed, options, userId)`.
+ * `updateToken(document, changed, options, userId)`: a move (or a change of
+ * size, elevation, sight or detection modes) changes that token's views; a
+ * token that carries a light, or whose light changed, changes everyone's (B5).
  * @param {TokenDocument} token
  * @param {Record<string, any>} changed
  */
 export function onUpdateToken(token, changed) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
-  if ("x" in changed || "y" in changed || "elevation" in changed || "width" in changed || "height" in changed) {
+  const moved = "x" in changed || "y" in changed || "elevation" in changed || "width" in changed || "height" in changed;
+  if (moved) {
     lastMoved.set(/** @type {string} */ (token.id), Date.now());
     movedThisTurn.add(/** @type {string} */ (token.id));
-    void refreshViews(scene, /** @type {string} */ (token.id));
   }
+  const lightChanged = "light" in changed || (moved && carriesLight(token));
+  if (moved || lightChanged || "sight" in changed || "detectionModes" in changed) void refreshViews(scene, /** @type {string} */ (token.id), { light: lightChanged });
   if ("name" in changed || "disposition" in changed || "actorId" in changed || "delta" in changed || "actorLink" in changed) void upsertToken(scene, token);
+}
+
+/**
+ * `updateScene(scene, changed, options, userId)`: the darkness level or the
+ * global light changed (`environment`, v12+): everyone's view may have (B5).
+ * @param {Scene} scene
+ * @param {Record<string, any>} changed
+ */
+export function onUpdateScene(scene, changed) {
+  if (!isActiveGM() || !foundry.utils.hasProperty(changed, "environment")) return;
+  void refreshViews(scene, null, { light: true });
 }
 
 /**
@@ -98,7 +132,7 @@ export async function onCreateToken(token) {
     }
   }
   await upsertToken(scene, token);
-  await refreshViews(scene, /** @type {string} */ (token.id));
+  await refreshViews(scene, /** @type {string} */ (token.id), { light: carriesLight(token) });
 }
 
 /**
@@ -109,29 +143,48 @@ export async function onDeleteToken(token) {
   const scene = token.parent;
   if (!isActiveGM() || !scene) return;
   const state = viewState(scene);
-  if (!state?.creatures[/** @type {string} */ (token.id)]) return;
-  await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
+  const removed = state?.creatures[/** @type {string} */ (token.id)] ? [{ type: /** @type {const} */ ("tokenRemoved"), token: token.id }] : [];
+  // The light it carried went with it (B5): one transaction with its removal.
+  if (carriesLight(token)) await refreshViews(scene, null, { light: true, before: removed });
+  else if (removed.length) await dispatch(scene, removed[0], { chat: false }).catch(reportRefusal);
 }
 
 /**
  * `updateActor(actor, changed, options, userId)`: creatures of its tokens on the viewed scene are upserted.
  * @param {Actor} actor
+ * @param {Record<string, any>} [changed]
  */
-export async function onUpdateActor(actor) {
+export async function onUpdateActor(actor, changed) {
   const scene = canvas?.scene;
   if (!isActiveGM() || !scene) return;
-  for (const token of scene.tokens.filter((t) => t.actor?.id === actor.id)) await upsertToken(scene, token);
+  const tokens = scene.tokens.filter((t) => t.actor?.id === actor.id);
+  for (const token of tokens) await upsertToken(scene, token);
+  // How far it sees in darkness changed (the `darkvisionPath` setting's paths): its views as an observer (B5).
+  const paths = readSettings().darkvisionPath.split(/[,|]/).map((p) => p.trim()).filter(Boolean);
+  if (changed && paths.some((path) => foundry.utils.hasProperty(changed, path))) for (const token of tokens) await refreshViews(scene, /** @type {string} */ (token.id));
 }
 
 /**
- * Doors, walls and lights: everyone's clear view may have changed.
- * `updateWall`, `createWall`, `deleteWall`, `createAmbientLight`, `updateAmbientLight`, `deleteAmbientLight`.
+ * Doors and walls: everyone's clear view may have changed.
+ * `updateWall`, `createWall`, `deleteWall`.
  * @param {{parent?: Scene | null}} document
  */
 export function onSightChanged(document) {
   const scene = document.parent;
   if (!isActiveGM() || !scene) return;
   void refreshViews(scene, null);
+}
+
+/**
+ * Lights: a light created, changed (on, off, moved, radius) or deleted
+ * changes the views of the hiders whose darkness changed (B5).
+ * `createAmbientLight`, `updateAmbientLight`, `deleteAmbientLight`.
+ * @param {{parent?: Scene | null}} document
+ */
+export function onLightChanged(document) {
+  const scene = document.parent;
+  if (!isActiveGM() || !scene) return;
+  void refreshViews(scene, null, { light: true });
 }
 
 /**

@@ -2,15 +2,20 @@
  * What observers see of a hider right now: clear view and distance, with
  * Foundry's own geometry. Only for the scene on the canvas.
  *
- * Clear view = no sight-blocking wall between the two token centres
- * (`CONFIG.Canvas.polygonBackends.sight.testCollision(origin, destination,
- * {type: "sight", mode: "any"})` returns true when a wall blocks). Darkness
- * and other concealment are not tested: the GM overrides a pair when needed.
+ * Clear view (B5, O2) = no sight-blocking wall between the two token
+ * centres (`CONFIG.Canvas.polygonBackends.sight.testCollision(origin,
+ * destination, {type: "sight", mode: "any"})` returns true when a wall
+ * blocks; Wall Height and Levels extend that test, see docs/scene.md) and no
+ * concealment by darkness: the hider in darkness and farther than the
+ * observer sees in darkness (lighting.mjs). Other concealment is not tested:
+ * the GM overrides a pair when needed.
  * Distance = `canvas.grid.measurePath([origin, destination]).distance`, in
  * scene units (v12+).
  */
 
 import { isCreatureToken } from "./actor-data.mjs";
+import { concealedByDarkness, darkvisionOf, elevatedCenterOf, lightingOf } from "./lighting.mjs";
+import { readSettings } from "./settings.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -24,13 +29,17 @@ export function centerOf(token) {
 }
 
 /**
- * Whether walls block sight between two tokens.
+ * Whether walls block sight between two tokens: centre to centre, each an
+ * `ElevatedPoint {x, y, elevation}`, which v13's `testCollision` takes
+ * (docs/dnd5e-automation.md §8, core issue 11847) and v12 reads as a plain
+ * point; what Wall Height and Levels can extend the test with (docs/scene.md,
+ * "Where the engine and Foundry differ").
  * @param {TokenDocument} a
  * @param {TokenDocument} b
  */
 export function sightBlocked(a, b) {
   const backend = CONFIG.Canvas.polygonBackends.sight;
-  return Boolean(backend.testCollision(centerOf(a), centerOf(b), { type: "sight", mode: "any" }));
+  return Boolean(backend.testCollision(elevatedCenterOf(a), elevatedCenterOf(b), { type: "sight", mode: "any" }));
 }
 
 /**
@@ -52,21 +61,45 @@ export function onCanvas(scene) {
 }
 
 /**
+ * Hider token id -> whether it stood in darkness when its view was last
+ * computed (this client only): a change of light changes the views of the
+ * hiders whose darkness changed, not the others' (automation.mjs).
+ */
+const darknessSeen = /** @type {Map<string, boolean>} */ (new Map());
+
+/**
+ * Whether a hider's darkness differs from when its view was last computed
+ * (true when it was never computed here).
+ * @param {TokenDocument} hider
+ * @param {import("./lighting.mjs").Lighting} lighting its lighting now (`lightingOf`)
+ */
+export function darknessChanged(hider, lighting) {
+  const seen = darknessSeen.get(/** @type {string} */ (hider.id));
+  return seen === undefined || seen !== lighting.dark;
+}
+
+/**
  * The view of `hider` for each observer token of the scene (or the listed ones).
  * @param {Scene} scene
  * @param {TokenDocument} hider
  * @param {TokenDocument[]} [observers] default: every other token with an actor
+ * @param {import("./lighting.mjs").Lighting} [known] the hider's lighting, when the caller has it
  * @returns {ViewEntry[]} empty when the scene is not on the canvas
  */
-export function viewOf(scene, hider, observers) {
+export function viewOf(scene, hider, observers, known) {
   if (!onCanvas(scene)) return [];
   const list = observers ?? scene.tokens.filter((t) => t.id !== hider.id && isCreatureToken(t));
+  // One light test per hider, whatever the number of observers.
+  const lighting = known ?? lightingOf(scene, hider);
+  darknessSeen.set(/** @type {string} */ (hider.id), lighting.dark);
+  const settings = lighting.dark ? readSettings() : null;
   /** @type {ViewEntry[]} */
   const view = [];
   for (const observer of list) {
     if (observer.id === hider.id) continue;
-    const entry = /** @type {ViewEntry} */ ({ observer: /** @type {string} */ (observer.id), clearView: !sightBlocked(observer, hider) });
     const distance = distanceBetween(observer, hider);
+    const concealed = settings !== null && concealedByDarkness(lighting, distance, darkvisionOf(observer, settings));
+    const entry = /** @type {ViewEntry} */ ({ observer: /** @type {string} */ (observer.id), clearView: !concealed && !sightBlocked(observer, hider) });
     if (distance !== undefined) entry.distance = distance;
     view.push(entry);
   }

@@ -27,7 +27,8 @@ import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
 import { evaluateFormula, postRoll, rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
-import { viewOf } from "./clear-view.mjs";
+import { onCanvas, viewOf } from "./clear-view.mjs";
+import { inDarkness } from "./lighting.mjs";
 import { recentlyMoved } from "./automation.mjs";
 import { isVisibilityGuardInstalled } from "./visibility.mjs";
 import { setStatus } from "./statuses.mjs";
@@ -109,7 +110,9 @@ export const GM_ACTIONS = {
         ruleset: settings.ruleset,
         senses: senseNames(settings.enhancedSenses),
         precautions: choice.precautions,
-        situation: choice.situation,
+        // Percentile: `dark` (+50, P2) pre-ticked when the hider stands in darkness (B5, lighting.mjs) and the
+        // caller named no situation; the GM can untick it.
+        situation: !Array.isArray(options.situation) && settings.ruleset === "percentile" && onCanvas(scene) && inDarkness(scene, token) ? ["dark"] : choice.situation,
         moved: Boolean(choice.moved),
       });
       if (!answer) throw FurtiveError.of("cancelled", "the GM cancelled the action");

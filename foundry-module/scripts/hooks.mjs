@@ -6,6 +6,7 @@ import { MODULE_ID } from "./constants.mjs";
 import * as actions from "./macros.mjs";
 import { notifyRefusal, run } from "./requests.mjs";
 import * as automation from "./automation.mjs";
+import { onCreateCombatant, onUpdateCombatant } from "./initiative.mjs";
 import { decorateChatMessage } from "./chat.mjs";
 import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./hud.mjs";
 import { forgetViewerObservers, installDetectionWrappers, patchLookup, rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
@@ -141,10 +142,12 @@ export function registerHooks() {
   Hooks.on("createToken", automation.onCreateToken);
   Hooks.on("deleteToken", automation.onDeleteToken);
   Hooks.on("updateActor", automation.onUpdateActor);
-  for (const hook of ["createWall", "updateWall", "deleteWall", "createAmbientLight", "updateAmbientLight", "deleteAmbientLight"]) {
-    Hooks.on(hook, automation.onSightChanged);
-  }
+  Hooks.on("updateScene", automation.onUpdateScene);
+  for (const hook of ["createWall", "updateWall", "deleteWall"]) Hooks.on(hook, automation.onSightChanged);
+  for (const hook of ["createAmbientLight", "updateAmbientLight", "deleteAmbientLight"]) Hooks.on(hook, automation.onLightChanged);
   Hooks.on("combatTurnChange", automation.onCombatTurnChange);
+  Hooks.on("createCombatant", onCreateCombatant);
+  Hooks.on("updateCombatant", onUpdateCombatant);
   Hooks.on("deleteCombat", automation.onDeleteCombat);
   Hooks.on("deleteScene", automation.onDeleteScene);
 

@@ -27,6 +27,7 @@ const generic = {
   perceptionFormula: "1d20 + @attributes.perception.value",
   enhancedSenses: "",
   precautionsPath: "flags.furtive.precautions",
+  darkvisionPath: "",
   side: "disposition",
   dodgeFormula: "1d100",
   parryFormula: "1d100",
@@ -54,6 +55,11 @@ const dnd5e = {
     "blindsight=system.attributes.senses.blindsight|system.attributes.senses.ranges.blindsight:targeting; " +
     "tremorsense=system.attributes.senses.tremorsense|system.attributes.senses.ranges.tremorsense:targeting",
   precautionsPath: "flags.furtive.precautions",
+  // B5: what sees in darkness (dnd5e 3.x/4.x `senses`, 5.3+ `senses.ranges`; docs/dnd5e-automation.md §5).
+  darkvisionPath:
+    "system.attributes.senses.ranges.darkvision|system.attributes.senses.darkvision, " +
+    "system.attributes.senses.ranges.blindsight|system.attributes.senses.blindsight, " +
+    "system.attributes.senses.ranges.truesight|system.attributes.senses.truesight",
   side: "disposition",
   dodgeFormula: "1d20 + @skills.acr.total",
   parryFormula: "1d20 + @skills.ath.total",

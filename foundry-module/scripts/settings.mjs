@@ -28,6 +28,7 @@ const INPUTS = [
   ["perceptionFormula", String],
   ["enhancedSenses", String],
   ["precautionsPath", String],
+  ["darkvisionPath", String],
   ["side", String],
   ["dodgeFormula", String],
   ["parryFormula", String],
@@ -48,6 +49,7 @@ const INPUTS = [
  * @property {string} perceptionFormula     opposed: the Perception check (O4)
  * @property {string} enhancedSenses        opposed: "sense=path[:targeting]; ..." (O13)
  * @property {string} precautionsPath       opposed: actor path holding precautions (O13)
+ * @property {string} darkvisionPath        B5: actor paths (comma-separated) of how far the creature sees in darkness, scene units
  * @property {string} side                  "disposition" or an attribute path
  * @property {string} dodgeFormula
  * @property {string} parryFormula
@@ -129,6 +131,14 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
   });
   // The game system's rolls, attacks and damage (system-settings.mjs).
   registerSystemSettings();
+  // Issue 12 §5: a hiding combatant's held Stealth total breaks initiative ties (opposed; initiative.mjs).
+  settings.register(MODULE_ID, "initiativeTieBreaker", {
+    ...label("initiativeTieBreaker"),
+    scope: "world",
+    config: true,
+    type: Boolean,
+    default: false,
+  });
   // Hidden bookkeeping.
   settings.register(MODULE_ID, "initialized", { scope: "world", config: false, type: Boolean, default: false });
 }

@@ -194,6 +194,14 @@ declare global {
     grid: { size: number; measurePath(waypoints: { x: number; y: number }[], options?: Record<string, unknown>): GridMeasurePathResult };
     tokens: { placeables: Token[]; controlled: Token[] };
     perception: { update(flags: Record<string, boolean>): void };
+    /**
+     * `EffectsCanvasGroup` point tests: v12 `(point, elevation)`, v13 one `ElevatedPoint`
+     * (https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html; lighting.mjs).
+     */
+    effects?: {
+      testInsideLight?(point: { x: number; y: number; elevation?: number }, elevation?: number): boolean;
+      testInsideDarkness?(point: { x: number; y: number; elevation?: number }, elevation?: number): boolean;
+    };
     clientCoordinatesFromCanvas?(point: { x: number; y: number }): { x: number; y: number };
   }
 

@@ -233,24 +233,114 @@ export function createCanvasClasses(ctx) {
   }
 
   /**
-   * A light source that may provide vision (`AmbientLight` "Provides Vision",
-   * `LightData#vision`, https://foundryvtt.com/api/interfaces/foundry.documents.types.AmbientLightData.html;
-   * lighting article https://foundryvtt.com/article/lighting/): its area, within its bright
-   * or dim radius and not blocked for light, is seen by the user whatever detection mode.
+   * A light or darkness source from an `AmbientLight` document or a token's `light`
+   * (`AmbientLightData`, https://foundryvtt.com/api/interfaces/foundry.documents.types.AmbientLightData.html:
+   * `x`, `y`, `elevation`, `walls`, `vision` "Provides Vision", `hidden` "Is the light source currently
+   * hidden?", `config: LightData`; `TokenData#light: LightData`,
+   * https://foundryvtt.com/api/interfaces/foundry.documents.types.TokenData.html; lighting article
+   * https://foundryvtt.com/article/lighting/). `LightData`
+   * (https://foundryvtt.com/api/interfaces/foundry.documents.types.LightData.html): `dim`, `bright` radii in
+   * distance units, `negative` (v12+: a darkness source, `PointDarknessSource`,
+   * https://foundryvtt.com/api/v12/classes/foundry.canvas.sources.PointDarknessSource.html), `darkness =
+   * {min, max}` the scene darkness levels at which the source is active. The source's area: within
+   * `max(dim, bright)` of its origin and not blocked for light (its polygon, walls `type: "light"`), unless
+   * `walls` is false. v13: sources are bounded in elevation, a point is inside only when
+   * `|elevation - source elevation| <= radius` (docs/dnd5e-automation.md §8, issues 11722/11729).
+   * Light angles (cones) are not modelled (README "What the fake does not model").
    */
   class PointLightSource {
-    constructor(document) {
+    /**
+     * @param {object} document an AmbientLight document (or its source data) or a TokenDocument
+     * @param {{token?: boolean}} [options] `token`: the light a token carries, emitted from its centre
+     */
+    constructor(document, { token = false } = {}) {
       this.document = document;
-      this.active = !document.hidden;
+      this.token = token;
+    }
+    get config() {
+      return (this.token ? this.document.light : this.document.config) ?? {};
+    }
+    get isDarkness() {
+      return Boolean(this.config.negative);
+    }
+    get origin() {
+      if (!this.token) return { x: this.document.x, y: this.document.y, elevation: this.document.elevation ?? 0 };
+      const size = ctx.canvas.grid.size;
+      const doc = this.document;
+      return { x: doc.x + ((doc.width ?? 1) * size) / 2, y: doc.y + ((doc.height ?? 1) * size) / 2, elevation: doc.elevation ?? 0 };
+    }
+    /** Shown, with a radius, and the scene's darkness level inside its `config.darkness` range. */
+    get active() {
+      if (this.document.hidden) return false;
+      const config = this.config;
+      if (!(Math.max(config.dim ?? 0, config.bright ?? 0) > 0)) return false;
+      const level = ctx.canvas.scene?.environment?.darknessLevel ?? 0;
+      const range = config.darkness ?? {};
+      return level >= (range.min ?? 0) && level <= (range.max ?? 1);
     }
     get data() {
-      return { x: this.document.x, y: this.document.y, vision: Boolean(this.document.vision), radius: Math.max(this.document.config?.dim ?? 0, this.document.config?.bright ?? 0) * ctx.canvas.dimensions.distancePixels };
+      const { x, y } = this.origin;
+      return { x, y, vision: !this.token && Boolean(this.document.vision), radius: Math.max(this.config.dim ?? 0, this.config.bright ?? 0) * ctx.canvas.dimensions.distancePixels };
     }
-    /** Whether this light covers the point (in range, line not blocked for light). */
-    covers(point) {
+    /**
+     * Whether this source's area holds the point (in range, line not blocked for light; v13: within
+     * its radius in elevation too).
+     * @param {{x: number, y: number}} point
+     * @param {number} [elevation] distance units
+     */
+    covers(point, elevation) {
       const { x, y, radius } = this.data;
       if (Math.hypot(point.x - x, point.y - y) > radius) return false;
+      if (ctx.version >= 13 && elevation !== undefined) {
+        const distance = Math.abs(elevation - this.origin.elevation) * ctx.canvas.dimensions.distancePixels;
+        if (distance > radius) return false;
+      }
+      if (!this.token && this.document.walls === false) return true;
       return !ctx.CONFIG.Canvas.polygonBackends.light.testCollision({ x, y }, point, { type: "light", mode: "any" });
+    }
+  }
+
+  /**
+   * `canvas.effects` (`EffectsCanvasGroup`, v12 https://foundryvtt.com/api/v12/classes/foundry.canvas.groups.EffectsCanvasGroup.html,
+   * v13 https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html): `lightSources`
+   * "A mapping of light sources which are active within the rendered Scene", `darknessSources` "A mapping
+   * of darkness sources which are active within the rendered Scene", `visionSources`; and the point tests
+   * (docs/dnd5e-automation.md §8: v12 `testInsideLight(point, elevation)` and
+   * `testInsideDarkness(point, elevation)`, issue 10917; v13 one `ElevatedPoint {x, y, elevation}`,
+   * issues 11722/11729): true when an active source of that kind holds the point. The global light is
+   * not one of these sources here (`SceneEnvironmentData#globalLight` is read from the scene; which
+   * collection holds core's `GlobalLightSource` is not stated on a public page).
+   */
+  class EffectsCanvasGroup {
+    constructor() {
+      this.visionSources = new Collection();
+      this.lightSources = new Collection();
+      this.darknessSources = new Collection();
+    }
+    /** Where a point test is asked: v12 `(point, elevation)`, v13 `({x, y, elevation})`. */
+    static #elevation(point, elevation) {
+      if (ctx.version >= 13) return point?.elevation;
+      return typeof elevation === "number" ? elevation : undefined;
+    }
+    testInsideLight(point, elevation) {
+      const z = EffectsCanvasGroup.#elevation(point, elevation);
+      for (const source of this.lightSources) if (source.active && source.covers(point, z)) return true;
+      return false;
+    }
+    testInsideDarkness(point, elevation) {
+      const z = EffectsCanvasGroup.#elevation(point, elevation);
+      for (const source of this.darknessSources) if (source.active && source.covers(point, z)) return true;
+      return false;
+    }
+    /** The fake's bookkeeping: the source of an AmbientLight or a token's light, in the right collection (or none). */
+    _syncSource(key, document, options) {
+      this.lightSources.delete(key);
+      this.darknessSources.delete(key);
+      if (!document) return;
+      const source = new PointLightSource(document, options);
+      const config = source.config;
+      if (!(Math.max(config.dim ?? 0, config.bright ?? 0) > 0)) return;
+      (source.isDarkness ? this.darknessSources : this.lightSources).set(key, source);
     }
   }
 
@@ -606,6 +696,7 @@ export function createCanvasClasses(ctx) {
     DetectionModeAll,
     ClockwiseSweepPolygon,
     PointLightSource,
+    EffectsCanvasGroup,
     PointVisionSource,
     Token,
     RenderFlags,

@@ -109,7 +109,7 @@ export function createClient(options) {
   const canvasClasses = createCanvasClasses(ctx);
   const DialogV2 = createDialogV2(ctx);
   Object.assign(ctx, docs, { Roll: dice.Roll });
-  const CLASSES = { User: docs.User, Actor: docs.Actor, Item: docs.Item, ActiveEffect: docs.ActiveEffect, Scene: docs.Scene, Token: docs.TokenDocument, Wall: docs.WallDocument, JournalEntry: docs.JournalEntry, ChatMessage: docs.ChatMessage, Combat: docs.Combat, Combatant: docs.Combatant };
+  const CLASSES = { User: docs.User, Actor: docs.Actor, Item: docs.Item, ActiveEffect: docs.ActiveEffect, Scene: docs.Scene, Token: docs.TokenDocument, Wall: docs.WallDocument, AmbientLight: docs.AmbientLightDocument, JournalEntry: docs.JournalEntry, ChatMessage: docs.ChatMessage, Combat: docs.Combat, Combatant: docs.Combatant };
   ctx.instantiate = (type, source, parent, parentRef) => new CLASSES[type](source, { parent, parentRef });
 
   ctx.createDocuments = async (type, data, { parent = null, parentRef = null, ...options } = {}) => {
@@ -324,7 +324,7 @@ export function createClient(options) {
     walls: new canvasClasses.PlaceablesLayer("walls"),
     perception: new canvasClasses.PerceptionManager(),
     visibility: new canvasClasses.CanvasVisibility(),
-    effects: { visionSources: new Collection(), lightSources: new Collection() },
+    effects: new canvasClasses.EffectsCanvasGroup(),
     hud: { token: new canvasClasses.TokenHUD() },
     /** Identity transform: the fake canvas is drawn at scale 1 from the page origin. */
     clientCoordinatesFromCanvas: (point) => ({ x: point.x, y: point.y }),
@@ -348,9 +348,12 @@ export function createClient(options) {
     canvas.walls.objects.clear();
     for (const token of scene.tokens) canvas.tokens.objects.set(token.id, new (CONFIG.Token.objectClass ?? canvasClasses.Token)(token));
     for (const wall of scene.walls) canvas.walls.objects.set(wall.id, new canvasClasses.Wall(wall));
-    // Ambient lights of the scene (static in this fake: drawn with the canvas).
+    // Light and darkness sources: the scene's AmbientLight documents and the lights tokens carry,
+    // kept in step with their documents (syncLightSource on create/update/delete).
     canvas.effects.lightSources.clear();
-    for (const light of scene._source.lights ?? []) canvas.effects.lightSources.set(`AmbientLight.${light._id}`, new canvasClasses.PointLightSource(light));
+    canvas.effects.darknessSources.clear();
+    for (const light of scene.lights) syncLightSource("AmbientLight", light);
+    for (const token of scene.tokens) syncLightSource("Token", token);
     initializeVision();
     for (const token of canvas.tokens.placeables) token.visible = token.isVisible;
     canvas.ready = true;
@@ -375,6 +378,14 @@ export function createClient(options) {
       token.vision = new canvasClasses.PointVisionSource(token);
       canvas.effects.visionSources.set(token.sourceId, token.vision);
     }
+  }
+
+  /**
+   * The light (or darkness) source of an AmbientLight document or of a token's `light`, after a
+   * change; `document` null removes it. Only for the viewed scene.
+   */
+  function syncLightSource(type, document, id = document?.id) {
+    canvas.effects._syncSource(`${type}.${id}`, document, { token: type === "Token" });
   }
 
   ctx.scheduleFrame = () => {
@@ -473,6 +484,10 @@ export function createClient(options) {
           canvas.walls.objects.set(doc.id, new canvasClasses.Wall(doc));
           canvas.perception.update({ initializeVision: true });
         }
+        if ((type === "AmbientLight" || type === "Token") && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
+          syncLightSource(type, doc);
+          canvas.perception.update({ initializeLighting: true, refreshVision: true });
+        }
         if (type === "ActiveEffect") afterEffectChange(parentRef, source);
         ctx.Hooks.callAll(`create${type}`, doc, opts, author);
       }
@@ -485,6 +500,11 @@ export function createClient(options) {
         doc._applyUpdate(diff);
         if (parentDoc?._prepare) parentDoc._prepare();
         if (type === "Token") afterTokenChange(doc, diff);
+        if ((type === "AmbientLight" || type === "Token") && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
+          syncLightSource(type, doc);
+          if (type === "AmbientLight" || "light" in diff) canvas.perception.update({ initializeLighting: true, refreshVision: true });
+        }
+        if (type === "Scene" && doc.id === ctx.viewedSceneId && "environment" in diff) canvas.perception.update({ initializeLighting: true, refreshVision: true });
         if (type === "Wall") canvas.perception.update({ initializeVision: true, initializeLighting: true });
         ctx.Hooks.callAll(`update${type}`, doc, changed, opts, author);
         if (type === "Combat" && ("turn" in diff || "round" in diff)) {
@@ -508,6 +528,10 @@ export function createClient(options) {
         if (type === "Wall" && canvas.walls.get(id)) {
           canvas.walls.objects.delete(id);
           canvas.perception.update({ initializeVision: true });
+        }
+        if ((type === "AmbientLight" || type === "Token") && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
+          syncLightSource(type, null, id);
+          canvas.perception.update({ initializeLighting: true, refreshVision: true });
         }
         if (type === "ActiveEffect") afterEffectChange(parentRef, doc._source);
         ctx.Hooks.callAll(`delete${type}`, doc, opts, author);

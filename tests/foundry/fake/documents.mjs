@@ -403,6 +403,15 @@ export function createDocuments(ctx) {
       return this._source.sight ?? { enabled: false, range: 0 };
     }
 
+    /** `TokenData#light` (`LightData`): a token carries no light unless `dim` or `bright` is above 0. */
+    get light() {
+      return { dim: 0, bright: 0, negative: false, ...(this._source.light ?? {}) };
+    }
+
+    get elevation() {
+      return this._source.elevation ?? 0;
+    }
+
     get hidden() {
       return Boolean(this._source.hidden);
     }
@@ -412,9 +421,36 @@ export function createDocuments(ctx) {
     static documentName = "Wall";
   }
 
+  /** `AmbientLightDocument` (`AmbientLightData`: `x`, `y`, `elevation`, `walls`, `vision`, `hidden`, `config: LightData`). */
+  class AmbientLightDocument extends ClientDocument {
+    static documentName = "AmbientLight";
+    get config() {
+      return this._source.config ?? {};
+    }
+    get hidden() {
+      return Boolean(this._source.hidden);
+    }
+  }
+
+  /** `SceneEnvironmentData` defaults (v12+): darkness level 0, global light off, active at every darkness level. */
+  const ENVIRONMENT_DEFAULTS = { darknessLevel: 0, globalLight: { enabled: false, darkness: { min: 0, max: 1 } } };
+
   class Scene extends ClientDocument {
     static documentName = "Scene";
-    static embedded = { Token: "tokens", Wall: "walls" };
+    static embedded = { Token: "tokens", Wall: "walls", AmbientLight: "lights" };
+    /**
+     * `Scene#environment` (`SceneEnvironmentData`, https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.SceneEnvironmentData.html:
+     * `darknessLevel` 0 midday to 1 midnight, `globalLight: GlobalLightData` with `enabled` and
+     * `darkness = {min, max}`), the schema defaults filled in.
+     */
+    get environment() {
+      const source = this._source.environment ?? {};
+      return {
+        ...ENVIRONMENT_DEFAULTS,
+        ...source,
+        globalLight: { ...ENVIRONMENT_DEFAULTS.globalLight, ...(source.globalLight ?? {}), darkness: { ...ENVIRONMENT_DEFAULTS.globalLight.darkness, ...(source.globalLight?.darkness ?? {}) } },
+      };
+    }
     get isView() {
       return ctx.game.scenes?.viewed === this;
     }
@@ -587,5 +623,5 @@ export function createDocuments(ctx) {
     }
   }
 
-  return { ClientDocument, User, Item, ActiveEffect, Actor, TokenDocument, WallDocument, Scene, JournalEntry, Combatant, Combat, ChatMessage };
+  return { ClientDocument, User, Item, ActiveEffect, Actor, TokenDocument, WallDocument, AmbientLightDocument, Scene, JournalEntry, Combatant, Combat, ChatMessage };
 }

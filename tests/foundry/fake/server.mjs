@@ -41,6 +41,7 @@ const TOP_LEVEL = { User: "users", Actor: "actors", Scene: "scenes", JournalEntr
 const EMBEDDED = {
   Token: ["Scene", "tokens"],
   Wall: ["Scene", "walls"],
+  AmbientLight: ["Scene", "lights"],
   Item: ["Actor", "items"],
   ActiveEffect: ["Actor", "effects"],
   Combatant: ["Combat", "combatants"],
@@ -62,6 +63,7 @@ export class FakeServer {
     for (const scene of this.world.scenes) {
       scene.tokens ??= [];
       scene.walls ??= [];
+      scene.lights ??= [];
       scene.flags ??= {};
     }
     this.modules = modules;

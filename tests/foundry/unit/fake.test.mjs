@@ -284,3 +284,84 @@ describe("fake: independent review against the public docs", () => {
     }
   });
 });
+
+describe("fake: light and darkness (EffectsCanvasGroup, AmbientLight, SceneEnvironmentData)", () => {
+  /** A bare world (no module) whose scene is dark: global light off, darkness level 1. */
+  async function dark({ version = 13, edit } = {}) {
+    const world = makeWorld({});
+    world.scenes[0].environment = { darknessLevel: 1, globalLight: { enabled: false } };
+    edit?.(world.scenes[0]);
+    const { server, clients } = await startWorld({ world, version, loadModule: false, clients: [{ userId: GM }, { userId: BOB }] });
+    return { server, gm: clients[GM], bob: clients[BOB], close: () => Object.values(clients).forEach((c) => (c.ctx.disconnect(), c.window.close())) };
+  }
+  const scene = (client) => client.ctx.game.scenes.contents[0];
+
+  it("Scene#environment has the schema defaults (darkness 0, global light off, range 0..1)", async () => {
+    const env = await dark({ edit: (s) => delete s.environment });
+    assert.deepEqual(plain(scene(env.gm).environment), { darknessLevel: 0, globalLight: { enabled: false, darkness: { min: 0, max: 1 } } });
+    env.close();
+  });
+
+  it("v13 testInsideLight({x, y, elevation}): inside an active light's radius, not behind a wall, not when hidden, not outside its darkness range", async () => {
+    // The light at (250, 450), dim 10 ft = 200 px; the wall at x = 500 blocks light.
+    const env = await dark({ edit: (s) => (s.lights = [{ _id: "lightTorch000001", x: 250, y: 450, config: { dim: 10, bright: 5 } }]) });
+    const effects = env.gm.ctx.canvas.effects;
+    assert.equal(effects.testInsideLight({ x: 250, y: 450, elevation: 0 }), true, "at the light");
+    assert.equal(effects.testInsideLight({ x: 440, y: 450, elevation: 0 }), true, "190 px away");
+    assert.equal(effects.testInsideLight({ x: 250, y: 700, elevation: 0 }), false, "250 px away: out of range");
+    assert.equal(effects.testInsideLight({ x: 250, y: 450, elevation: 15 }), false, "v13: 15 ft above a 10 ft light");
+    assert.equal(effects.testInsideDarkness({ x: 250, y: 450, elevation: 0 }), false, "a light is not a darkness source");
+    const light = scene(env.gm).lights.get("lightTorch000001");
+    await light.update({ x: 400 });
+    await env.server.idle();
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 550, y: 450, elevation: 0 }), false, "a wall blocks light (Bob's canvas followed the update)");
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 250, y: 450, elevation: 0 }), true, "the light moved");
+    await light.update({ hidden: true });
+    await env.server.idle();
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 400, y: 450, elevation: 0 }), false, "hidden: off");
+    await light.update({ hidden: false, config: { darkness: { min: 0, max: 0.5 } } });
+    await env.server.idle();
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 400, y: 450, elevation: 0 }), false, "darkness level 1 is outside its range 0..0.5");
+    await scene(env.gm).update({ environment: { darknessLevel: 0.25 } });
+    await env.server.idle();
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 400, y: 450, elevation: 0 }), true, "darkness level 0.25 is inside it");
+    env.close();
+  });
+
+  it("v12 testInsideLight(point, elevation): the elevation is a second argument and sources are not bounded in height", async () => {
+    const env = await dark({ version: 12, edit: (s) => (s.lights = [{ _id: "lightTorch000001", x: 250, y: 450, config: { dim: 10 } }]) });
+    assert.equal(env.gm.ctx.canvas.effects.testInsideLight({ x: 250, y: 450 }, 15), true);
+    env.close();
+  });
+
+  it("create, update and delete AmbientLight fire their hooks on every client; a negative light is a darkness source", async () => {
+    const env = await dark();
+    const seen = [];
+    for (const hook of ["createAmbientLight", "updateAmbientLight", "deleteAmbientLight"]) env.bob.ctx.Hooks.on(hook, (doc) => seen.push(`${hook} ${doc.id}`));
+    const [created] = await scene(env.gm).createEmbeddedDocuments("AmbientLight", [{ x: 250, y: 450, config: { dim: 10, negative: true } }]);
+    await env.server.idle();
+    assert.equal(env.bob.ctx.canvas.effects.testInsideDarkness({ x: 250, y: 450, elevation: 0 }), true);
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 250, y: 450, elevation: 0 }), false);
+    await created.update({ config: { dim: 20 } });
+    await env.server.idle();
+    await created.delete();
+    await env.server.idle();
+    assert.equal(env.bob.ctx.canvas.effects.testInsideDarkness({ x: 250, y: 450, elevation: 0 }), false);
+    assert.deepEqual(seen, [`createAmbientLight ${created.id}`, `updateAmbientLight ${created.id}`, `deleteAmbientLight ${created.id}`]);
+    env.close();
+  });
+
+  it("a token's light (TokenData#light) is a light source at its centre that follows it", async () => {
+    const env = await dark();
+    const rogue = scene(env.gm).tokens.get(TOKENS.rogue);
+    assert.deepEqual(plain(rogue.light), { dim: 0, bright: 0, negative: false }, "no light by default");
+    await rogue.update({ light: { dim: 10 } });
+    await env.server.idle();
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 250, y: 450, elevation: 0 }), true, "the rogue's centre");
+    await rogue.update({ x: 0, y: 0 });
+    await env.server.idle();
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 250, y: 450, elevation: 0 }), false, "it went with the rogue");
+    assert.equal(env.bob.ctx.canvas.effects.testInsideLight({ x: 50, y: 50, elevation: 0 }), true);
+    env.close();
+  });
+});

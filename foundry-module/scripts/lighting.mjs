@@ -1,0 +1,187 @@
+/**
+ * Light and darkness with Foundry's own lighting: whether a token stands in
+ * darkness, and how far an observer sees in darkness. clear-view.mjs uses
+ * both for concealment by darkness (B5, O2); the Hide dialog pre-ticks the
+ * percentile `dark` modifier (P2) from the first.
+ *
+ * The same model as the engine's scene sight (docs/scene.md, "Light and
+ * darkness (B5)"), asked of the canvas instead of an export:
+ * 1. inside an active darkness source: dark;
+ * 2. else global illumination applies: lit;
+ * 3. else the token carries a lit light, or an active light source holds its
+ *    position: lit;
+ * 4. else dark.
+ *
+ * Foundry API:
+ * - `canvas.effects.testInsideDarkness` / `testInsideLight`
+ *   (`EffectsCanvasGroup`, v12 https://foundryvtt.com/api/v12/classes/foundry.canvas.groups.EffectsCanvasGroup.html,
+ *   v13 https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html): v12 takes
+ *   `(point, elevation)`, v13 one `ElevatedPoint {x, y, elevation}`; v13 sources are bounded in
+ *   elevation too (docs/dnd5e-automation.md §8, core issues 10917, 11722, 11729);
+ * - `Scene#environment` (`SceneEnvironmentData`,
+ *   https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.SceneEnvironmentData.html):
+ *   `darknessLevel` (0 midday .. 1 midnight), `globalLight` (`GlobalLightData`,
+ *   https://foundryvtt.com/api/v14/types/foundry.documents.types.GlobalLightData.html) with `enabled` and
+ *   the darkness range `darkness = {min, max}` in which it applies. The document's level is read, not
+ *   `canvas.environment.darknessLevel`: the canvas animates towards a new level
+ *   (`CONFIG.Canvas.darknessToDaylightAnimationMS`, https://foundryvtt.com/api/v14/variables/CONFIG.Canvas.html),
+ *   the document holds the level being set;
+ * - `TokenDocument#light` (`LightData`, https://foundryvtt.com/api/interfaces/foundry.documents.types.LightData.html):
+ *   `dim`, `bright` (distance units), `negative` (a darkness source);
+ * - `TokenDocument#sight` (`TokenSightData`, https://foundryvtt.com/api/interfaces/foundry.documents.types.TokenSightData.html):
+ *   `range` "How far in distance units the Token can see without the aid of a light source. If null,
+ *   the sight range is unlimited", when `enabled`;
+ * - `TokenDocument#detectionModes` (`TokenDetectionMode {id, enabled, range}`, an array in v12/v13, a
+ *   record by id in v14, https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.TokenDetectionMode.html;
+ *   range null = unlimited).
+ */
+
+import { readPath } from "./actor-data.mjs";
+
+/** @typedef {import("./settings.mjs").FurtiveSettings} FurtiveSettings */
+
+/**
+ * Where a token stands for lighting: `dark`, and what decides it (the
+ * engine's `by` names: `darknessSource`, `global`, `tokenLight`, `light`,
+ * `noLight`).
+ * @typedef {{dark: boolean, by: "darknessSource" | "global" | "tokenLight" | "light" | "noLight"}} Lighting
+ */
+
+/**
+ * Detection modes that see without light, within their range: basic sight
+ * ("see without the aid of a light source", like `sight.range`) and the
+ * see-all/sense-all modes. Light perception needs light; the invisibility
+ * and tremor modes detect only some targets (enhanced senses, O13, are the
+ * engine's).
+ */
+const DARK_SEEING_MODES = new Set(["basicSight", "seeAll", "senseAll"]);
+
+/** `game.release.generation` (12 when unknown). */
+function generation() {
+  return Number(game.release?.generation ?? 12);
+}
+
+/**
+ * A token's centre from its document (not the animated position) with its
+ * elevation (distance units): an `ElevatedPoint {x, y, elevation}`.
+ * @param {TokenDocument} token
+ */
+export function elevatedCenterOf(token) {
+  const size = token.parent?.grid?.size ?? canvas.grid?.size ?? 100;
+  return { x: token.x + (token.width * size) / 2, y: token.y + (token.height * size) / 2, elevation: Number(/** @type {any} */ (token).elevation ?? 0) || 0 };
+}
+
+/**
+ * One of `canvas.effects`' point tests, called as the running version documents it.
+ * @param {"testInsideLight" | "testInsideDarkness"} method
+ * @param {{x: number, y: number, elevation: number}} point
+ */
+function pointTest(method, point) {
+  const test = canvas.effects?.[method]?.bind(canvas.effects);
+  if (!test) return false;
+  if (generation() >= 13) return Boolean(test({ x: point.x, y: point.y, elevation: point.elevation }));
+  return Boolean(test({ x: point.x, y: point.y }, point.elevation));
+}
+
+/**
+ * Whether the scene's global illumination applies now: on, and the scene's
+ * darkness level within its range.
+ * @param {Scene} scene
+ */
+export function globalIllumination(scene) {
+  const environment = /** @type {any} */ (scene).environment;
+  const global = environment?.globalLight;
+  if (!global?.enabled) return false;
+  const level = Number(environment.darknessLevel ?? 0);
+  const min = Number(global.darkness?.min ?? 0);
+  const max = Number(global.darkness?.max ?? 1);
+  return level >= min && level <= max;
+}
+
+/**
+ * Whether the token carries a lit light (not a darkness source).
+ * @param {TokenDocument} token
+ */
+export function carriesLight(token) {
+  const light = /** @type {any} */ (token).light;
+  if (!light || light.negative) return false;
+  return Math.max(Number(light.dim) || 0, Number(light.bright) || 0) > 0;
+}
+
+/**
+ * Light or darkness where a token stands (its centre, at its elevation).
+ * Only for the scene on the canvas (the caller checks `onCanvas`).
+ * @param {Scene} scene
+ * @param {TokenDocument} token
+ * @returns {Lighting}
+ */
+export function lightingOf(scene, token) {
+  const point = elevatedCenterOf(token);
+  if (pointTest("testInsideDarkness", point)) return { dark: true, by: "darknessSource" };
+  if (globalIllumination(scene)) return { dark: false, by: "global" };
+  // The token's own light: its source follows the token's animation on the
+  // canvas, the document is already where the token goes.
+  if (carriesLight(token)) return { dark: false, by: "tokenLight" };
+  if (pointTest("testInsideLight", point)) return { dark: false, by: "light" };
+  return { dark: true, by: "noLight" };
+}
+
+/**
+ * Whether a token stands in darkness (the percentile Hide dialog's `dark`).
+ * @param {Scene} scene
+ * @param {TokenDocument} token
+ */
+export function inDarkness(scene, token) {
+  return lightingOf(scene, token).dark;
+}
+
+/**
+ * A range in distance units: a number >= 0, null (unlimited) -> Infinity, anything else -> 0.
+ * @param {unknown} value
+ */
+function rangeOf(value) {
+  if (value === null) return Infinity;
+  const number = Number(value);
+  return Number.isFinite(number) && number > 0 ? number : 0;
+}
+
+/**
+ * How far (scene distance units, `>= 0`, `Infinity` for unlimited) an
+ * observer sees in darkness: the largest of the actor attributes the
+ * `darkvisionPath` setting names (comma-separated paths, each `a|b`), the
+ * token's sight range when its vision is enabled, and the range of its
+ * enabled detection modes that see without light (not those the GM ignores).
+ * @param {TokenDocument} token
+ * @param {FurtiveSettings} settings
+ * @returns {number}
+ */
+export function darkvisionOf(token, settings) {
+  let range = 0;
+  for (const path of String(settings.darkvisionPath ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const value = Number(readPath(token.actor, path));
+    if (Number.isFinite(value) && value > range) range = value;
+  }
+  const sight = /** @type {any} */ (token).sight;
+  if (sight?.enabled) range = Math.max(range, rangeOf(sight.range));
+  const modes = /** @type {any} */ (token).detectionModes;
+  const list = Array.isArray(modes) ? modes : Object.entries(modes ?? {}).map(([id, mode]) => ({ id, ...mode }));
+  for (const mode of list) {
+    if (!mode?.enabled || !DARK_SEEING_MODES.has(mode.id) || settings.ignoredDetectionModes.includes(mode.id)) continue;
+    range = Math.max(range, rangeOf(mode.range));
+  }
+  return range;
+}
+
+/**
+ * Concealment by darkness (B5), as the engine's `scene::concealed`: the
+ * target is in darkness and farther than the observer sees in darkness. An
+ * unknown distance conceals unless the observer sees in darkness without limit.
+ * @param {Lighting} target
+ * @param {number | undefined} distance scene units
+ * @param {number} darkvision scene units
+ */
+export function concealedByDarkness(target, distance, darkvision) {
+  if (!target.dark) return false;
+  if (darkvision === Infinity) return false;
+  return distance === undefined || distance > darkvision;
+}
