@@ -59,6 +59,18 @@ describe("fake: documents and utils the system automation relies on", () => {
     env.close();
   });
 
+  it("a chat message's roll keeps its options on every client (Roll#options, Roll.fromData)", async () => {
+    const env = await bare();
+    const gm = env.clients[GM].ctx;
+    const roll = new gm.Roll("1d20 + 2", {}, { advantageMode: -1 });
+    await roll.evaluate();
+    const created = await roll.toMessage({ content: "x" });
+    await env.server.idle();
+    assert.equal(env.clients[BOB].ctx.game.messages.get(created.id).rolls[0].options.advantageMode, -1);
+    assert.equal(env.clients[BOB].ctx.game.messages.get(created.id).rolls[0].total, roll.total);
+    env.close();
+  });
+
   it("foundry.utils.isNewerVersion compares dot-separated parts numerically", async () => {
     const env = await bare({ users: [GM] });
     const { isNewerVersion } = env.clients[GM].ctx.global.foundry.utils;
