@@ -31,7 +31,7 @@
  */
 
 import { MODULE_ID } from "./constants.mjs";
-import { dnd5eGeneration, dnd5eRollType, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
+import { dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadvantage, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
 import { FurtiveError } from "./errors.mjs";
 import { GM_ACTIONS } from "./gm-actions.mjs";
 import { reportRefusal, transact, viewState } from "./gm-pipeline.mjs";
@@ -48,7 +48,7 @@ import { messageMatches, readSystemSettings } from "./system-settings.mjs";
  * @property {string} tokenId      the acting token (speaker, or the offered observer)
  * @property {string[]} targets    attack rolls: the user's targets on that scene (token ids); else empty
  * @property {"perception"} [type] set by the module on a Perception roll it offered (generic systems)
- * @property {boolean} [disadvantage] dnd5e attack: the roller imposed disadvantage (O10)
+ * @property {boolean} [disadvantage] dnd5e attack: the roller's pre hook imposed disadvantage (O10); the GM reads the roll itself
  * @property {boolean} [area]      dnd5e attack: an area effect (O8)
  */
 
@@ -134,7 +134,9 @@ export function onRollMessage(message, _options, userId) {
   else if (type === "perception" && system.perceptionRolls) task = perceptionRoll(scene, token, Math.trunc(Number(roll.total)));
   else if (type === "attack" && system.attacks) {
     const targets = (stamp?.targets ?? []).map(String);
-    task = handleAttack(scene, { attacker: token, targetIds: targets, area: Boolean(stamp?.area), disadvantage: typeof stamp?.disadvantage === "boolean" ? stamp.disadvantage : null, author: author.name ?? "" });
+    // dnd5e: the mode the roll was made in, not the roller's claim (the dialog or Alt can override the pre hook).
+    const disadvantage = dnd5eGeneration() ? dnd5eRolledWithDisadvantage(roll) : null;
+    task = handleAttack(scene, { attacker: token, targetIds: targets, area: Boolean(stamp?.area), disadvantage, author: author.name ?? "" });
   }
   if (task) void task.catch(reportRefusal);
 }

@@ -122,9 +122,13 @@ export function dnd5eSystem({ generation }) {
     CONFIG.Dice.D20Roll = D20Roll;
     ctx.global.dnd5e = { dice: { D20Roll } };
 
-    /** 3.x `d20Roll(config)` (module/dice/dice.mjs): advantage wins; the message from the expanded `messageData`. */
-    async function d20Roll({ parts = [], data = {}, advantage, disadvantage, flavor, chatMessage = true, messageData = {}, rollMode } = {}) {
-      const advantageMode = advantage ? ADV_MODE.ADVANTAGE : disadvantage ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
+    /**
+     * 3.x `d20Roll(config)` (module/dice/dice.mjs): `D20Roll.determineAdvantageMode`
+     * (release-3.3.1 module/dice/d20-roll.mjs L47-53): advantage or the Alt key
+     * wins, else disadvantage or Ctrl/Meta; the message from the expanded `messageData`.
+     */
+    async function d20Roll({ parts = [], data = {}, advantage, disadvantage, event, flavor, chatMessage = true, messageData = {}, rollMode } = {}) {
+      const advantageMode = advantage || event?.altKey ? ADV_MODE.ADVANTAGE : disadvantage || event?.ctrlKey || event?.metaKey ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
       const roll = new D20Roll(["1d20", ...parts].join(" + "), data, { flavor, advantageMode });
       await roll.evaluate();
       if (chatMessage) await roll.toMessage(utils.expandObject(messageData), { rollMode });
@@ -140,8 +144,11 @@ export function dnd5eSystem({ generation }) {
       const base = config.rolls?.[0] ?? {};
       const options = base.options ?? {};
       // `applyKeybindings`: config.advantage/disadvantage count from 4.2 on; both together cancel.
-      const advantage = Boolean(options.advantage || (version42 && config.advantage));
-      const disadvantage = Boolean(options.disadvantage || (version42 && config.disadvantage));
+      // The keys of the click (`areKeysPressed` with the default keybindings,
+      // release-4.4.4 module/settings.mjs: Alt advantage, Ctrl/Meta disadvantage) count too.
+      const keys = { advantage: Boolean(config.event?.altKey), disadvantage: Boolean(config.event?.ctrlKey || config.event?.metaKey) };
+      const advantage = Boolean(options.advantage || (version42 && config.advantage) || keys.advantage);
+      const disadvantage = Boolean(options.disadvantage || (version42 && config.disadvantage) || keys.disadvantage);
       const advantageMode = advantage && !disadvantage ? ADV_MODE.ADVANTAGE : disadvantage && !advantage ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
       const roll = new D20Roll(["1d20", ...(base.parts ?? [])].join(" + "), base.data ?? {}, { ...options, advantageMode });
       const rolls = [roll];
@@ -274,7 +281,7 @@ export function dnd5eSystem({ generation }) {
             // 4.0.x: the V2 pre hook only, then the 3.x roll (advantage wins).
             if (Hooks.call("dnd5e.preRollAttackV2", rollConfig, dialog, messageConfig) === false) return null;
             const options = rollConfig.rolls[0].options ?? {};
-            const roll = await d20Roll({ parts: rollConfig.rolls[0].parts, data: rollConfig.rolls[0].data, advantage: options.advantage, disadvantage: options.disadvantage, messageData: messageConfig.data, rollMode: messageConfig.rollMode });
+            const roll = await d20Roll({ parts: rollConfig.rolls[0].parts, data: rollConfig.rolls[0].data, advantage: options.advantage, disadvantage: options.disadvantage, event: rollConfig.event, messageData: messageConfig.data, rollMode: messageConfig.rollMode });
             rolls = [roll];
           } else {
             rolls = await buildV2(rollConfig, dialog, messageConfig);

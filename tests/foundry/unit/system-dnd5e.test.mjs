@@ -164,6 +164,22 @@ for (const generation of ["3", "4.0", "4.1"]) {
       assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10"));
     });
 
+    it("Bob Alt-clicks the Lookout's attack on the hider it does not perceive: the GM card reads the roll, not the roller's claim (O10)", async () => {
+      target(env.bob, [HIDER]);
+      rig(env.bob, [[20, 9], [20, 14]]);
+      const item = actorOn(env.bob, IDS.observerActor).items.get(IDS.longbow);
+      // The sheet's click with Alt held (dnd5e's advantage key): 3.x and 4.0.x let
+      // advantage win over the imposed disadvantage, 4.1+ cancels both.
+      const event = { altKey: true, ctrlKey: false, metaKey: false, shiftKey: false };
+      const roll = generation === "3" ? await item.rollAttack({ event }) : (await item.system.activities.contents[0].rollAttack({ event }, { configure: false }, {}))[0];
+      assert.equal(roll.hasDisadvantage, false, "the roll was not made with disadvantage");
+      await settle(env);
+      const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
+      const lines = card.flags.furtive.entries.filter((e) => e.clause === "O10").map((e) => e.en);
+      assert.ok(!lines.some((line) => /set to disadvantage/.test(line)), JSON.stringify(lines));
+      assert.ok(lines.some((line) => /without disadvantage/.test(line)), JSON.stringify(lines));
+    });
+
     it("an attack between tokens that are not hiding is rolled normally and makes no Furtive card", async () => {
       const before = new Set(moduleMessages(env.gm).map((m) => m._id));
       target(env.gm, [OBSERVER]);
