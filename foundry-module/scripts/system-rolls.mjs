@@ -130,8 +130,15 @@ export function onRollMessage(message, _options, userId) {
   const system = readSystemSettings();
   const roll = source.rolls[0];
   let task = null;
-  if (type === "stealth" && system.stealthRolls) task = stealthRoll(scene, token, roll, author);
-  else if (type === "perception" && system.perceptionRolls) task = perceptionRoll(scene, token, Math.trunc(Number(roll.total)));
+  if ((type === "stealth" && system.stealthRolls) || (type === "perception" && system.perceptionRolls)) {
+    // A total that is no number (a broken or forged roll) counts for nothing: no roll is made in its place.
+    const total = integerTotal(roll.total);
+    if (total === null) {
+      ui.notifications?.warn(t(type === "stealth" ? "FURTIVE.System.NoStealthTotal" : "FURTIVE.System.NoPerceptionTotal", { name: token.name ?? "" }));
+      return;
+    }
+    task = type === "stealth" ? stealthRoll(scene, token, roll, total, author) : perceptionRoll(scene, token, total);
+  }
   else if (type === "attack" && system.attacks) {
     const targets = (stamp?.targets ?? []).map(String);
     // dnd5e: the mode the roll was made in, not the roller's claim (the dialog or Alt can override the pre hook).
@@ -142,24 +149,37 @@ export function onRollMessage(message, _options, userId) {
 }
 
 /**
+ * A roll's total as an integer, or null when it is not a finite number
+ * (`Roll#total` is a number once evaluated; a message's roll data is whatever
+ * its author sent).
+ * @param {unknown} total
+ * @returns {number | null}
+ */
+function integerTotal(total) {
+  return typeof total === "number" && Number.isFinite(total) ? Math.trunc(total) : null;
+}
+
+/**
  * A Stealth roll from the sheet: the GM's Hide action with that roll (opposed:
  * the total, no dialog; percentile: the d100 face, after the GM's dialog for
  * the situation modifiers, P2). The roll is already in chat: nothing is rolled again.
  * @param {Scene} scene
  * @param {TokenDocument} token
  * @param {any} roll the message's first roll
+ * @param {number} total its total (an integer)
  * @param {User} author
  */
-async function stealthRoll(scene, token, roll, author) {
+async function stealthRoll(scene, token, roll, total, author) {
   const settings = readSettings();
-  let value = Math.trunc(Number(roll.total));
+  let value = total;
   if (settings.ruleset === "percentile") {
     const d100 = (roll.dice ?? []).find((/** @type {any} */ die) => Number(die.faces) === 100);
-    if (!d100) {
+    const face = d100 ? integerTotal(d100.total) : null;
+    if (face === null) {
       ui.notifications?.warn(t("FURTIVE.System.NoD100", { name: token.name ?? "" }));
       return null;
     }
-    value = Math.trunc(Number(d100.total));
+    value = face;
   }
   const options = { roll: value, dialog: settings.ruleset === "percentile", requester: author.isGM ? undefined : (author.name ?? "") };
   return GM_ACTIONS.hide(scene, { tokenId: token.id, options }, /** @type {User} */ (game.user), true);
@@ -175,7 +195,7 @@ async function stealthRoll(scene, token, roll, author) {
  * @param {number} total
  */
 async function perceptionRoll(scene, observer, total) {
-  if (readSettings().ruleset !== "opposed" || !Number.isFinite(total)) return null;
+  if (readSettings().ruleset !== "opposed") return null;
   const state = viewState(scene);
   if (!state) return null;
   const id = /** @type {string} */ (observer.id);

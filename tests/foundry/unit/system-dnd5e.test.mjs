@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, waitForDialog } from "./world.mjs";
-import { IDS, actorOn, clickCardButton, dnd5eWorld, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
+import { IDS, actorOn, clickCardButton, dnd5eWorld, gmState, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
 const OBSERVER = IDS.observer;
@@ -266,5 +266,29 @@ describe("dnd5e 3: an attack from hiding asks the GM (noise, aim); aimed at anot
     const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
     const o10 = card.flags.furtive.entries.filter((e) => e.clause === "O10");
     assert.ok(o10.some((e) => /miss/i.test(e.en)), JSON.stringify(o10));
+  });
+});
+
+describe("dnd5e 3: a Stealth roll message without a numeric total changes nothing", () => {
+  let env;
+  before(async () => {
+    env = await dnd5eWorld({ generation: "3" });
+  });
+  after(() => shutdown(env));
+
+  it("Alice posts a Stealth roll whose total is not a number: the Sneak does not hide, no roll is made in its place, the GM is told", async () => {
+    const hider = actorOn(env.alice, IDS.hiderActor);
+    // What a macro can post: dnd5e's Stealth flags, a d20 term, a total that is no number.
+    await env.alice.ctx.ChatMessage.create({
+      speaker: { scene: SCENE, actor: hider.id, token: HIDER, alias: "Sneak" },
+      flags: { dnd5e: { roll: { type: "skill", skillId: "ste" } } },
+      rolls: [{ class: "Roll", formula: "1d20 + 6", options: {}, terms: [{ class: "Die", number: 1, faces: 20, results: [{ result: 15, active: true }] }, "+", 6], total: "lots", evaluated: true }],
+    });
+    await settle(env);
+    await settle(env);
+    assert.ok(!gmState(env)?.hiders?.[HIDER], "no stealth attempt");
+    assert.ok(!tokenOn(env.gm, HIDER).hasStatusEffect("furtive.hidden"));
+    assert.equal(moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "roll").length, 0, "no Stealth roll in its place");
+    assert.ok(env.gm.ctx.notifications.some((n) => /Sneak/.test(n.message) && /total/i.test(n.message)), JSON.stringify(env.gm.ctx.notifications));
   });
 });
