@@ -27,7 +27,8 @@
  * receives it) (https://foundryvtt.com/api/functions/hookEvents.preCreateDocument.html,
  * https://foundryvtt.com/api/functions/hookEvents.createDocument.html);
  * `ChatMessage#speaker`, `ChatMessage#rolls`, `ChatMessage#author`;
- * `Roll#dice` / `DiceTerm#faces` / `DiceTerm#total` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html).
+ * `Roll#dice` / `DiceTerm#number` / `DiceTerm#faces` / `DiceTerm#total` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html,
+ * https://foundryvtt.com/api/classes/foundry.dice.terms.DiceTerm.html).
  */
 
 import { MODULE_ID } from "./constants.mjs";
@@ -173,7 +174,9 @@ async function stealthRoll(scene, token, roll, total, author) {
   const settings = readSettings();
   let value = total;
   if (settings.ruleset === "percentile") {
-    const d100 = (roll.dice ?? []).find((/** @type {any} */ die) => Number(die.faces) === 100);
+    // P1 reads one d100: a roll with several (2d100, or two d100 terms) has no single d100 to read.
+    const hundreds = (roll.dice ?? []).filter((/** @type {any} */ die) => Number(die.faces) === 100);
+    const d100 = hundreds.length === 1 && Number(hundreds[0].number) === 1 ? hundreds[0] : null;
     const face = d100 ? integerTotal(d100.total) : null;
     if (face === null) {
       ui.notifications?.warn(t("FURTIVE.System.NoD100", { name: token.name ?? "" }));
