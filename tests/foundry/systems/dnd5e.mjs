@@ -172,7 +172,12 @@ export function dnd5eSystem({ generation }) {
         const skill = config.skill;
         const { parts, data } = skillParts(this, skill);
         const mode = Number(this.system.skills?.[skill]?.roll?.mode ?? 0);
-        const rollConfig = utils.mergeObject({ advantage: mode > 0, disadvantage: mode < 0, rolls: [{ parts, data, options: {} }], subject: this, hookNames: ["skill", "abilityCheck", "d20Test", ""], ability: this.system.skills?.[skill]?.ability }, config);
+        // The skill's own roll first, the caller's `config.rolls` after it; the
+        // skill's roll mode in `rolls[0].options` (release-4.1.0 actor.mjs `#rollSkillTool`).
+        const rollConfig = utils.mergeObject({ ability: this.system.skills?.[skill]?.ability }, config);
+        rollConfig.hookNames = [...(config.hookNames ?? []), "skill", "abilityCheck", "d20Test", ""];
+        rollConfig.rolls = [{ parts, data, options: { advantage: mode > 0, disadvantage: mode < 0 } }].concat(config.rolls ?? []);
+        rollConfig.subject = this;
         const messageConfig = utils.mergeObject({ create: true, data: { flags: { dnd5e: { messageType: "roll", roll: { skillId: skill, type: "skill" } } }, speaker: ChatMessage.getSpeaker({ actor: this }) } }, message);
         const rolls = await buildV2(rollConfig, dialog, messageConfig);
         if (rolls) Hooks.callAll("dnd5e.rollSkillV2", rolls, { skill, subject: this });
@@ -265,7 +270,12 @@ export function dnd5eSystem({ generation }) {
         async rollAttack(config = {}, dialog = {}, message = {}) {
           const targets = targetDescriptors();
           const { parts, data } = attackParts(this.actor);
-          const rollConfig = utils.mergeObject({ rolls: [{ parts, data, options: { criticalSuccess: 20, target: targets.length === 1 ? targets[0].ac : undefined } }], subject: this, hookNames: ["attack", "d20Test", ""] }, config);
+          // The attack's own roll first, the caller's `config.rolls` appended
+          // (release-4.0.4 / 4.4.4 activity/attack.mjs: `[{...}].concat(config.rolls ?? [])`).
+          const rollConfig = utils.mergeObject({}, config);
+          rollConfig.hookNames = [...(config.hookNames ?? []), "attack", "d20Test", ""];
+          rollConfig.rolls = [{ parts, data, options: { criticalSuccess: 20, target: targets.length === 1 ? targets[0].ac : undefined } }].concat(config.rolls ?? []);
+          rollConfig.subject = this;
           const messageConfig = utils.mergeObject(
             {
               create: true,

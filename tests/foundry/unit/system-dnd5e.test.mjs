@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, waitForDialog } from "./world.mjs";
-import { IDS, actorOn, clickCardButton, dnd5eWorld, gmState, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
+import { IDS, actorOn, clickCardButton, dnd5eWorld, gmState, grantAdvantage, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
 const OBSERVER = IDS.observer;
@@ -195,10 +195,9 @@ for (const generation of ["3", "4.0", "4.1"]) {
       target(env.gm, [HIDER]);
       rig(env.gm, [[20, 5]]);
       const guard = tokenOn(env.gm, GUARD_B).actor;
-      const item = guard.items.get(IDS.spear);
-      // 3.x: `advantage` in the options; 4.0.x: `rolls[0].options.advantage`; 4.2+: `config.advantage`.
-      const config = generation === "4.0" ? { rolls: [{ parts: [], data: {}, options: { advantage: true } }] } : { advantage: true };
-      const roll = generation === "3" ? await item.rollAttack({ fastForward: true, advantage: true }) : (await item.system.activities.contents[0].rollAttack(config, { configure: false }, {}))[0];
+      // Another module, whose pre hook runs before Furtive's, grants advantage.
+      grantAdvantage(env.gm);
+      const roll = await rollAttack(env, env.gm, guard, IDS.spear);
       assert.equal(roll.hasAdvantage, false);
       assert.equal(roll.hasDisadvantage, false);
       assert.equal(roll.dice[0].results.length, 1);

@@ -63,7 +63,9 @@ function actorsFor(generation) {
 }
 
 /**
- * Starts a dnd5e world of one hook generation: GM, Alice, Bob.
+ * Starts a dnd5e world of one hook generation: GM, Alice, Bob. Every client
+ * also runs `ADVANTAGE_MODULE`, a module loaded before Furtive that grants
+ * advantage to the next attack when a test asks for it.
  * @param {{generation: "3" | "4.0" | "4.1", settings?: Record<string, unknown>}} options
  */
 export async function dnd5eWorld({ generation, settings = {} }) {
@@ -72,7 +74,10 @@ export async function dnd5eWorld({ generation, settings = {} }) {
     ruleset: "opposed",
     version: foundry,
     users: [GM, ALICE, BOB],
-    system: dnd5eSystem({ generation }),
+    system: (ctx) => {
+      dnd5eSystem({ generation })(ctx);
+      ADVANTAGE_MODULE(ctx);
+    },
     settings: { systemOfferChecks: true, ...settings },
     world: (w) => {
       w.system = { id: "dnd5e", version };
@@ -89,6 +94,28 @@ export async function dnd5eWorld({ generation, settings = {} }) {
     },
   });
   return { ...env, generation };
+}
+
+/**
+ * Another module's attack pre hook, registered before Furtive's (modules
+ * that grant advantage, such as the Help action, set it there): after
+ * `grantAdvantage(client)`, that client's next attack roll has advantage
+ * (3.x `config.advantage`, 4.x `config.rolls[0].options.advantage`).
+ */
+function ADVANTAGE_MODULE(ctx) {
+  const grant = (config, key) => {
+    if (!ctx.global.advantageNext) return;
+    ctx.global.advantageNext = false;
+    if (key === "3") config.advantage = true;
+    else config.rolls[0].options.advantage = true;
+  };
+  ctx.Hooks.on("dnd5e.preRollAttack", (_item, config) => grant(config, "3"));
+  ctx.Hooks.on("dnd5e.preRollAttackV2", (config) => grant(config, "4"));
+}
+
+/** The next attack rolled on a client has advantage (see ADVANTAGE_MODULE). */
+export function grantAdvantage(client) {
+  client.ctx.global.advantageNext = true;
 }
 
 /** The GM's stored state of the scene (plain data). */
