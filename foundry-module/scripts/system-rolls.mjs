@@ -18,8 +18,8 @@
  * What a roll is: dnd5e's own message flags (dnd5e-adapter.mjs); other
  * systems: the match settings (system-settings.mjs), or the module's own
  * stamp on a Perception roll it offered (perception-offers.mjs). The
- * message's author must own the acting token. A self roll never reaches the
- * GM, so it changes nothing.
+ * message's author must own the acting token. A roll whispered to no GM (a
+ * self roll) changes nothing, even when Foundry shows it to the GMs.
  *
  * Foundry API: hooks `preCreateChatMessage(message, data, options, userId)`
  * (the creating client; `message.updateSource` changes the pending message)
@@ -118,6 +118,11 @@ export function onRollMessage(message, _options, userId) {
   const source = /** @type {any} */ (message);
   const own = source.flags?.[MODULE_ID] ?? {};
   if (own.kind || !source.rolls?.length) return;
+  // A roll whispered to no GM (a self roll, a whisper between players) is its
+  // author's alone, even where Foundry shows it to the GMs (an author without
+  // the MESSAGE_WHISPER permission, https://foundryvtt.com/api/v11/enums/foundry.CONST.CHAT_MESSAGE_TYPES.html).
+  const whisper = /** @type {any[]} */ (source.whisper ?? []).map((user) => String(user?.id ?? user));
+  if (whisper.length && !whisper.some((id) => game.users.get(id)?.isGM)) return;
   const stamp = /** @type {SystemRollStamp | null} */ (own.systemRoll ?? null);
   const speaker = source.speaker ?? {};
   const scene = game.scenes.get(stamp?.sceneId ?? speaker.scene);

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, waitForDialog } from "./world.mjs";
 import { IDS, actorOn, clickCardButton, dnd5eWorld, gmState, grantAdvantage, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
@@ -289,5 +289,25 @@ describe("dnd5e 3: a Stealth roll message without a numeric total changes nothin
     assert.ok(!tokenOn(env.gm, HIDER).hasStatusEffect("furtive.hidden"));
     assert.equal(moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "roll").length, 0, "no Stealth roll in its place");
     assert.ok(env.gm.ctx.notifications.some((n) => /Sneak/.test(n.message) && /total/i.test(n.message)), JSON.stringify(env.gm.ctx.notifications));
+  });
+});
+
+describe("dnd5e 4.1: a self roll is the roller's alone, even when Foundry shows it to the GM", () => {
+  let env;
+  before(async () => {
+    // Alice may not send private messages: Foundry shows her whispers to the GMs too.
+    env = await dnd5eWorld({ generation: "4.1", edit: (w) => (w.users.find((u) => u._id === ALICE).permissions = { MESSAGE_WHISPER: false }) });
+  });
+  after(() => shutdown(env));
+
+  it("Alice's Stealth self roll reaches the GM's client but starts no stealth attempt", async () => {
+    rig(env.alice, [[20, 15]]);
+    await actorOn(env.alice, IDS.hiderActor).rollSkill({ skill: "ste" }, {}, { rollMode: "selfroll" });
+    await settle(env);
+    await settle(env);
+    const roll = env.gm.ctx.game.messages.contents.find((m) => m.flags?.dnd5e?.roll?.skillId === "ste");
+    assert.ok(roll, "the GM's client received the self roll");
+    assert.deepEqual(plain(roll._source.whisper), [ALICE]);
+    assert.ok(!gmState(env)?.hiders?.[HIDER], "no stealth attempt");
   });
 });

@@ -66,9 +66,10 @@ function actorsFor(generation) {
  * Starts a dnd5e world of one hook generation: GM, Alice, Bob. Every client
  * also runs `ADVANTAGE_MODULE`, a module loaded before Furtive that grants
  * advantage to the next attack when a test asks for it.
- * @param {{generation: "3" | "4.0" | "4.1", settings?: Record<string, unknown>}} options
+ * @param {{generation: "3" | "4.0" | "4.1", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
+ *   `edit` changes the world data further (users, for one)
  */
-export async function dnd5eWorld({ generation, settings = {} }) {
+export async function dnd5eWorld({ generation, settings = {}, edit }) {
   const { version, foundry } = GENERATIONS[generation];
   const env = await setup({
     ruleset: "opposed",
@@ -91,6 +92,7 @@ export async function dnd5eWorld({ generation, settings = {} }) {
         token(IDS.guards[1], "Guard B", IDS.guardActor, 700, 600, { link: false, disposition: -1 }),
         token(IDS.guards[2], "Guard C", IDS.guardActor, 800, 800, { link: false, disposition: -1 }),
       ];
+      edit?.(w);
     },
   });
   return { ...env, generation };
