@@ -160,6 +160,12 @@ export function dnd5eSystem({ generation }) {
       return rolls;
     }
 
+    /** 4.1+: the caller's first roll config merged into the system's own roll, the others after it. */
+    function firstRollMerged(own, rolls = []) {
+      const [first, ...rest] = rolls ?? [];
+      return [first ? utils.mergeObject(own, first) : own, ...rest];
+    }
+
     // ------------------------------------------------------------ skills
     function skillParts(actor, skillId) {
       const data = actor.getRollData();
@@ -172,11 +178,12 @@ export function dnd5eSystem({ generation }) {
         const skill = config.skill;
         const { parts, data } = skillParts(this, skill);
         const mode = Number(this.system.skills?.[skill]?.roll?.mode ?? 0);
-        // The skill's own roll first, the caller's `config.rolls` after it; the
-        // skill's roll mode in `rolls[0].options` (release-4.1.0 actor.mjs `#rollSkillTool`).
-        const rollConfig = utils.mergeObject({ ability: this.system.skills?.[skill]?.ability }, config);
+        // The skill's roll mode as `config.advantage/disadvantage`; the caller's
+        // first roll merged into the skill's own, the others appended
+        // (release-4.4.4 actor.mjs `#rollSkillTool`: `mergeConfigs(..., config.rolls?.shift())`).
+        const rollConfig = utils.mergeObject({ ability: this.system.skills?.[skill]?.ability, advantage: mode > 0, disadvantage: mode < 0 }, config);
         rollConfig.hookNames = [...(config.hookNames ?? []), "skill", "abilityCheck", "d20Test", ""];
-        rollConfig.rolls = [{ parts, data, options: { advantage: mode > 0, disadvantage: mode < 0 } }].concat(config.rolls ?? []);
+        rollConfig.rolls = firstRollMerged({ parts, data, options: {} }, config.rolls);
         rollConfig.subject = this;
         const messageConfig = utils.mergeObject({ create: true, data: { flags: { dnd5e: { messageType: "roll", roll: { skillId: skill, type: "skill" } } }, speaker: ChatMessage.getSpeaker({ actor: this }) } }, message);
         const rolls = await buildV2(rollConfig, dialog, messageConfig);
@@ -270,11 +277,14 @@ export function dnd5eSystem({ generation }) {
         async rollAttack(config = {}, dialog = {}, message = {}) {
           const targets = targetDescriptors();
           const { parts, data } = attackParts(this.actor);
-          // The attack's own roll first, the caller's `config.rolls` appended
-          // (release-4.0.4 / 4.4.4 activity/attack.mjs: `[{...}].concat(config.rolls ?? [])`).
+          // The attack's own roll first. 4.0.x appends the caller's `config.rolls`
+          // (release-4.0.4 activity/attack.mjs: `[{...}].concat(config.rolls ?? [])`);
+          // 4.1+ merges the caller's first roll into it and appends the others
+          // (release-4.1.0 `config.rolls?.shift()` into `_buildAttackConfig`, 4.4.4 `mergeConfigs`).
+          const own = { parts, data, options: { criticalSuccess: 20, target: targets.length === 1 ? targets[0].ac : undefined } };
           const rollConfig = utils.mergeObject({}, config);
           rollConfig.hookNames = [...(config.hookNames ?? []), "attack", "d20Test", ""];
-          rollConfig.rolls = [{ parts, data, options: { criticalSuccess: 20, target: targets.length === 1 ? targets[0].ac : undefined } }].concat(config.rolls ?? []);
+          rollConfig.rolls = generation === "4.0" ? [own].concat(config.rolls ?? []) : firstRollMerged(own, config.rolls);
           rollConfig.subject = this;
           const messageConfig = utils.mergeObject(
             {

@@ -162,6 +162,7 @@ for (const generation of ["3", "4.0", "4.1"]) {
       await settle(env);
       const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
       assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10"));
+      assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10" && /rolled with disadvantage/.test(e.en)), "the card reads the roll's disadvantage");
     });
 
     it("Bob Alt-clicks the Lookout's attack on the hider it does not perceive: the GM card reads the roll, not the roller's claim (O10)", async () => {
@@ -176,7 +177,7 @@ for (const generation of ["3", "4.0", "4.1"]) {
       await settle(env);
       const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
       const lines = card.flags.furtive.entries.filter((e) => e.clause === "O10").map((e) => e.en);
-      assert.ok(!lines.some((line) => /set to disadvantage/.test(line)), JSON.stringify(lines));
+      assert.ok(!lines.some((line) => /rolled with disadvantage/.test(line)), JSON.stringify(lines));
       assert.ok(lines.some((line) => /without disadvantage/.test(line)), JSON.stringify(lines));
     });
 
