@@ -87,6 +87,25 @@ export function isAreaAttack(source) {
 }
 
 /**
+ * Whether a dnd5e attack roll message comes from an area effect, read from
+ * the attacking actor's own item (not from anything the roller's client
+ * wrote): 3.x `flags.dnd5e.roll.itemId` (Item5e#rollAttack's message flags);
+ * 4.x `flags.dnd5e.item.id` and `flags.dnd5e.activity.id` (the activity's
+ * `messageFlags`, docs/dnd5e-automation.md §2), then {@link isAreaAttack}.
+ * False when the item or activity is gone.
+ * @param {ChatMessage} message
+ * @param {Actor | null} actor the acting token's actor
+ */
+export function dnd5eAttackArea(message, actor) {
+  const flags = /** @type {any} */ (message.flags)?.dnd5e ?? {};
+  const items = /** @type {any} */ (actor)?.items;
+  if (!items) return false;
+  if (dnd5eGeneration() === "3") return isAreaAttack(items.get(String(flags.roll?.itemId ?? "")) ?? null);
+  const item = items.get(String(flags.item?.id ?? ""));
+  return isAreaAttack(item?.system?.activities?.get?.(String(flags.activity?.id ?? "")) ?? null);
+}
+
+/**
  * @typedef {object} AttackHookContext
  * @property {Actor | null} actor      the attacking actor
  * @property {string | null} tokenId   the speaker token id, when the message data names one

@@ -32,7 +32,7 @@
  */
 
 import { MODULE_ID } from "./constants.mjs";
-import { dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadvantage, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
+import { dnd5eAttackArea, dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadvantage, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
 import { FurtiveError } from "./errors.mjs";
 import { GM_ACTIONS } from "./gm-actions.mjs";
 import { reportRefusal, transact, viewState } from "./gm-pipeline.mjs";
@@ -50,7 +50,7 @@ import { messageMatches, readSystemSettings } from "./system-settings.mjs";
  * @property {string[]} targets    attack rolls: the user's targets on that scene (token ids); else empty
  * @property {"perception"} [type] set by the module on a Perception roll it offered (generic systems)
  * @property {boolean} [disadvantage] dnd5e attack: the roller's pre hook imposed disadvantage (O10); the GM reads the roll itself
- * @property {boolean} [area]      dnd5e attack: an area effect (O8)
+ * @property {boolean} [area]      dnd5e attack: the roller's pre hook saw an area effect (O8); the GM reads the item itself
  */
 
 /** Roller side: the observer whose offered Perception roll is being made. */
@@ -147,9 +147,12 @@ export function onRollMessage(message, _options, userId) {
   }
   else if (type === "attack" && system.attacks) {
     const targets = (stamp?.targets ?? []).map(String);
-    // dnd5e: the mode the roll was made in, not the roller's claim (the dialog or Alt can override the pre hook).
-    const disadvantage = dnd5eGeneration() ? dnd5eRolledWithDisadvantage(roll) : null;
-    task = handleAttack(scene, { attacker: token, targetIds: targets, area: Boolean(stamp?.area), disadvantage, author: author.name ?? "" });
+    // dnd5e: the mode the roll was made in, not the roller's claim (the dialog or Alt can override the pre hook),
+    // and the area from the actor's item, not from the stamp (the roller's client writes the stamp).
+    const dnd5e = Boolean(dnd5eGeneration());
+    const disadvantage = dnd5e ? dnd5eRolledWithDisadvantage(roll) : null;
+    const area = dnd5e ? dnd5eAttackArea(message, token.actor ?? null) : false;
+    task = handleAttack(scene, { attacker: token, targetIds: targets, area, disadvantage, author: author.name ?? "" });
   }
   if (task) void task.catch(reportRefusal);
 }

@@ -181,6 +181,25 @@ for (const generation of ["3", "4.0", "4.1"]) {
       assert.ok(lines.some((line) => /without disadvantage/.test(line)), JSON.stringify(lines));
     });
 
+    it("Bob's client forges `area: true` into the stamp of a Longbow attack on the hider: the GM reads the item, and O10 still applies", async () => {
+      const hooks = env.bob.ctx.Hooks;
+      // A malicious listener after Furtive's stamp: the attack claims to be an area effect (O10 would not apply).
+      const id = hooks.on("preCreateChatMessage", (message) => {
+        if (message.flags?.furtive?.systemRoll) message.updateSource({ flags: { furtive: { systemRoll: { area: true } } } });
+      });
+      target(env.bob, [HIDER]);
+      rig(env.bob, [[20, 9], [20, 14]]);
+      const before = new Set(moduleMessages(env.gm).map((m) => m._id));
+      await rollAttack(env, env.bob, actorOn(env.bob, IDS.observerActor), IDS.longbow);
+      hooks.off("preCreateChatMessage", id);
+      await settle(env);
+      const roll = env.gm.ctx.game.messages.contents.filter((m) => m.flags?.dnd5e?.roll?.type === "attack").at(-1);
+      assert.equal(roll.flags.furtive.systemRoll.area, true, "the forged stamp reached the GM");
+      const card = moduleMessages(env.gm).filter((m) => !before.has(m._id) && m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
+      assert.ok(card, "a GM card for the attack");
+      assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10"), JSON.stringify(card.flags.furtive.entries));
+    });
+
     it("an attack between tokens that are not hiding is rolled normally and makes no Furtive card", async () => {
       const before = new Set(moduleMessages(env.gm).map((m) => m._id));
       target(env.gm, [OBSERVER]);
