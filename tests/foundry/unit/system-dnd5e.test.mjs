@@ -126,7 +126,7 @@ for (const generation of ["3", "4.0", "4.1"]) {
       assert.equal(checks.length, 1, "one GM message for the three checks");
       assert.equal(checks[0].rolls.length, 3);
       const cards = added.filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm);
-      assert.equal(cards.length, 1, "one GM card for the action");
+      assert.equal(cards.length, 1, `one GM card for the action: ${JSON.stringify(cards.map((c) => [c.flags.furtive.titleKey, c.flags.furtive.entries.map((e) => e.en)]))}`);
       assert.equal(cards[0].flags.furtive.titleKey, "FURTIVE.Chat.Event.attack");
       assert.equal(cards[0].flags.furtive.entries.filter((e) => e.clause === "O9").length, 3);
     });
