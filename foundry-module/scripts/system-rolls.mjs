@@ -144,8 +144,7 @@ export function onRollMessage(message, _options, userId) {
       return;
     }
     task = type === "stealth" ? stealthRoll(scene, token, roll, total, author) : perceptionRoll(scene, token, total);
-  }
-  else if (type === "attack" && system.attacks) {
+  } else if (type === "attack" && system.attacks) {
     const targets = (stamp?.targets ?? []).map(String);
     // dnd5e: the mode the roll was made in, not the roller's claim (the dialog or Alt can override the pre hook),
     // and the area from the actor's item, not from the stamp (the roller's client writes the stamp).
