@@ -54,6 +54,24 @@ export function dnd5eRollType(message) {
 }
 
 /**
+ * Whether a dnd5e roll (a message's roll, as the GM received it) was rolled
+ * with disadvantage: `D20Roll#options.advantageMode` is
+ * `D20Roll.ADV_MODE.DISADVANTAGE` (-1), the mode the roll was actually made
+ * in after the roller's dialog or modifier keys (3.x
+ * `D20Roll.determineAdvantageMode`, 4.1+ `D20Roll.applyKeybindings`;
+ * docs/dnd5e-automation.md §2). Null when the roll carries no mode.
+ * Foundry API: `Roll#options` is saved with the roll (`Roll#toJSON`,
+ * https://foundryvtt.com/api/classes/foundry.dice.Roll.html).
+ * @param {any} roll
+ * @returns {boolean | null}
+ */
+export function dnd5eRolledWithDisadvantage(roll) {
+  const mode = roll?.options?.advantageMode;
+  if (typeof mode !== "number" || !Number.isFinite(mode)) return null;
+  return mode === -1;
+}
+
+/**
  * Whether an attack item (3.x) or activity (4.x) covers an area (O8, O10:
  * an area effect counts once and is not rolled with disadvantage).
  * 3.x: `Item5e#hasAreaTarget`; 4.x: `activity.target.template.type` is a key
@@ -66,6 +84,25 @@ export function isAreaAttack(source) {
   const type = source.target?.template?.type;
   const areas = /** @type {any} */ (CONFIG).DND5E?.areaTargetTypes ?? {};
   return Boolean(type && type in areas);
+}
+
+/**
+ * Whether a dnd5e attack roll message comes from an area effect, read from
+ * the attacking actor's own item (not from anything the roller's client
+ * wrote): 3.x `flags.dnd5e.roll.itemId` (Item5e#rollAttack's message flags);
+ * 4.x `flags.dnd5e.item.id` and `flags.dnd5e.activity.id` (the activity's
+ * `messageFlags`, docs/dnd5e-automation.md §2), then {@link isAreaAttack}.
+ * False when the item or activity is gone.
+ * @param {ChatMessage} message
+ * @param {Actor | null} actor the acting token's actor
+ */
+export function dnd5eAttackArea(message, actor) {
+  const flags = /** @type {any} */ (message.flags)?.dnd5e ?? {};
+  const items = /** @type {any} */ (actor)?.items;
+  if (!items) return false;
+  if (dnd5eGeneration() === "3") return isAreaAttack(items.get(String(flags.roll?.itemId ?? "")) ?? null);
+  const item = items.get(String(flags.item?.id ?? ""));
+  return isAreaAttack(item?.system?.activities?.get?.(String(flags.activity?.id ?? "")) ?? null);
 }
 
 /**

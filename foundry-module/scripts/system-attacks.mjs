@@ -136,7 +136,7 @@ export function decideDisadvantage({ actor, tokenId, area }) {
  * @property {TokenDocument} attacker
  * @property {string[]} targetIds token ids, the attacker excluded
  * @property {boolean} area       the system says it is an area effect
- * @property {boolean | null} disadvantage the roller imposed disadvantage (O10), null when unknown
+ * @property {boolean | null} disadvantage the roll was made with disadvantage (dnd5e: the roll's own mode), null when unknown
  * @property {string} author      the user who rolled (name)
  */
 

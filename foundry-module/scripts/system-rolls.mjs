@@ -18,8 +18,8 @@
  * What a roll is: dnd5e's own message flags (dnd5e-adapter.mjs); other
  * systems: the match settings (system-settings.mjs), or the module's own
  * stamp on a Perception roll it offered (perception-offers.mjs). The
- * message's author must own the acting token. A self roll never reaches the
- * GM, so it changes nothing.
+ * message's author must own the acting token. A roll whispered to no GM (a
+ * self roll) changes nothing, even when Foundry shows it to the GMs.
  *
  * Foundry API: hooks `preCreateChatMessage(message, data, options, userId)`
  * (the creating client; `message.updateSource` changes the pending message)
@@ -27,11 +27,12 @@
  * receives it) (https://foundryvtt.com/api/functions/hookEvents.preCreateDocument.html,
  * https://foundryvtt.com/api/functions/hookEvents.createDocument.html);
  * `ChatMessage#speaker`, `ChatMessage#rolls`, `ChatMessage#author`;
- * `Roll#dice` / `DiceTerm#faces` / `DiceTerm#total` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html).
+ * `Roll#dice` / `DiceTerm#number` / `DiceTerm#faces` / `DiceTerm#total` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html,
+ * https://foundryvtt.com/api/classes/foundry.dice.terms.DiceTerm.html).
  */
 
 import { MODULE_ID } from "./constants.mjs";
-import { dnd5eGeneration, dnd5eRollType, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
+import { dnd5eAttackArea, dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadvantage, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
 import { FurtiveError } from "./errors.mjs";
 import { GM_ACTIONS } from "./gm-actions.mjs";
 import { reportRefusal, transact, viewState } from "./gm-pipeline.mjs";
@@ -48,8 +49,8 @@ import { messageMatches, readSystemSettings } from "./system-settings.mjs";
  * @property {string} tokenId      the acting token (speaker, or the offered observer)
  * @property {string[]} targets    attack rolls: the user's targets on that scene (token ids); else empty
  * @property {"perception"} [type] set by the module on a Perception roll it offered (generic systems)
- * @property {boolean} [disadvantage] dnd5e attack: the roller imposed disadvantage (O10)
- * @property {boolean} [area]      dnd5e attack: an area effect (O8)
+ * @property {boolean} [disadvantage] dnd5e attack: the roller's pre hook imposed disadvantage (O10); the GM reads the roll itself
+ * @property {boolean} [area]      dnd5e attack: the roller's pre hook saw an area effect (O8); the GM reads the item itself
  */
 
 /** Roller side: the observer whose offered Perception roll is being made. */
@@ -117,6 +118,11 @@ export function onRollMessage(message, _options, userId) {
   const source = /** @type {any} */ (message);
   const own = source.flags?.[MODULE_ID] ?? {};
   if (own.kind || !source.rolls?.length) return;
+  // A roll whispered to no GM (a self roll, a whisper between players) is its
+  // author's alone, even where Foundry shows it to the GMs (an author without
+  // the MESSAGE_WHISPER permission, https://foundryvtt.com/api/v11/enums/foundry.CONST.CHAT_MESSAGE_TYPES.html).
+  const whisper = /** @type {any[]} */ (source.whisper ?? []).map((user) => String(user?.id ?? user));
+  if (whisper.length && !whisper.some((id) => game.users.get(id)?.isGM)) return;
   const stamp = /** @type {SystemRollStamp | null} */ (own.systemRoll ?? null);
   const speaker = source.speaker ?? {};
   const scene = game.scenes.get(stamp?.sceneId ?? speaker.scene);
@@ -130,13 +136,35 @@ export function onRollMessage(message, _options, userId) {
   const system = readSystemSettings();
   const roll = source.rolls[0];
   let task = null;
-  if (type === "stealth" && system.stealthRolls) task = stealthRoll(scene, token, roll, author);
-  else if (type === "perception" && system.perceptionRolls) task = perceptionRoll(scene, token, Math.trunc(Number(roll.total)));
-  else if (type === "attack" && system.attacks) {
+  if ((type === "stealth" && system.stealthRolls) || (type === "perception" && system.perceptionRolls)) {
+    // A total that is no number (a broken or forged roll) counts for nothing: no roll is made in its place.
+    const total = integerTotal(roll.total);
+    if (total === null) {
+      ui.notifications?.warn(t(type === "stealth" ? "FURTIVE.System.NoStealthTotal" : "FURTIVE.System.NoPerceptionTotal", { name: token.name ?? "" }));
+      return;
+    }
+    task = type === "stealth" ? stealthRoll(scene, token, roll, total, author) : perceptionRoll(scene, token, total);
+  } else if (type === "attack" && system.attacks) {
     const targets = (stamp?.targets ?? []).map(String);
-    task = handleAttack(scene, { attacker: token, targetIds: targets, area: Boolean(stamp?.area), disadvantage: typeof stamp?.disadvantage === "boolean" ? stamp.disadvantage : null, author: author.name ?? "" });
+    // dnd5e: the mode the roll was made in, not the roller's claim (the dialog or Alt can override the pre hook),
+    // and the area from the actor's item, not from the stamp (the roller's client writes the stamp).
+    const dnd5e = Boolean(dnd5eGeneration());
+    const disadvantage = dnd5e ? dnd5eRolledWithDisadvantage(roll) : null;
+    const area = dnd5e ? dnd5eAttackArea(message, token.actor ?? null) : false;
+    task = handleAttack(scene, { attacker: token, targetIds: targets, area, disadvantage, author: author.name ?? "" });
   }
   if (task) void task.catch(reportRefusal);
+}
+
+/**
+ * A roll's total as an integer, or null when it is not a finite number
+ * (`Roll#total` is a number once evaluated; a message's roll data is whatever
+ * its author sent).
+ * @param {unknown} total
+ * @returns {number | null}
+ */
+function integerTotal(total) {
+  return typeof total === "number" && Number.isFinite(total) ? Math.trunc(total) : null;
 }
 
 /**
@@ -146,18 +174,22 @@ export function onRollMessage(message, _options, userId) {
  * @param {Scene} scene
  * @param {TokenDocument} token
  * @param {any} roll the message's first roll
+ * @param {number} total its total (an integer)
  * @param {User} author
  */
-async function stealthRoll(scene, token, roll, author) {
+async function stealthRoll(scene, token, roll, total, author) {
   const settings = readSettings();
-  let value = Math.trunc(Number(roll.total));
+  let value = total;
   if (settings.ruleset === "percentile") {
-    const d100 = (roll.dice ?? []).find((/** @type {any} */ die) => Number(die.faces) === 100);
-    if (!d100) {
+    // P1 reads one d100: a roll with several (2d100, or two d100 terms) has no single d100 to read.
+    const hundreds = (roll.dice ?? []).filter((/** @type {any} */ die) => Number(die.faces) === 100);
+    const d100 = hundreds.length === 1 && Number(hundreds[0].number) === 1 ? hundreds[0] : null;
+    const face = d100 ? integerTotal(d100.total) : null;
+    if (face === null) {
       ui.notifications?.warn(t("FURTIVE.System.NoD100", { name: token.name ?? "" }));
       return null;
     }
-    value = Math.trunc(Number(d100.total));
+    value = face;
   }
   const options = { roll: value, dialog: settings.ruleset === "percentile", requester: author.isGM ? undefined : (author.name ?? "") };
   return GM_ACTIONS.hide(scene, { tokenId: token.id, options }, /** @type {User} */ (game.user), true);
@@ -173,7 +205,7 @@ async function stealthRoll(scene, token, roll, author) {
  * @param {number} total
  */
 async function perceptionRoll(scene, observer, total) {
-  if (readSettings().ruleset !== "opposed" || !Number.isFinite(total)) return null;
+  if (readSettings().ruleset !== "opposed") return null;
   const state = viewState(scene);
   if (!state) return null;
   const id = /** @type {string} */ (observer.id);

@@ -10,7 +10,11 @@
  *   evaluated once (`_evaluated`; evaluating twice throws).
  * - each die face comes from `CONFIG.Dice.randomUniform()` (the documented
  *   seam, default `Math.random`): result = ceil(u * faces), u in (0, 1].
- * - `total`, `result`, `formula`, `dice`, `terms`, `toJSON()`, `Roll.fromData()`.
+ * - `total`, `result`, `formula`, `dice`, `terms`, `options`, `toJSON()`, `Roll.fromData()`
+ *   (the data keeps `options`, and `fromData` gives them back, as a chat
+ *   message's rolls carry a system's roll options such as dnd5e's
+ *   `advantageMode`: https://foundryvtt.com/api/classes/foundry.dice.Roll.html#options,
+ *   https://foundryvtt.com/api/classes/foundry.dice.Roll.html#fromData).
  * - `toMessage(messageData, {rollMode, create})`: `ChatMessage.applyRollMode`
  *   then `ChatMessage.create`, the roll in `rolls`.
  */
@@ -169,7 +173,7 @@ export function createDice(ctx) {
     }
 
     static fromData(data) {
-      const roll = new Roll(data.formula);
+      const roll = new Roll(data.formula, {}, data.options ?? {});
       roll._total = data.total;
       roll._evaluated = data.evaluated;
       roll.terms = data.terms.map((t) => {

@@ -239,6 +239,9 @@ export function createDocuments(ctx) {
     }
     can(action) {
       if (this.isGM) return true;
+      // A user's own override first (`UserData#permissions`), then the player defaults.
+      const own = this._source.permissions?.[action];
+      if (typeof own === "boolean") return own;
       return ["TOKEN_CREATE", "MESSAGE_WHISPER", "DICE_ROLL"].includes(action) === false ? false : true;
     }
     getUserLevel(user) {

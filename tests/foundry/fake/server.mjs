@@ -14,7 +14,12 @@
  * - Which client receives what: every world document goes to every client
  *   regardless of ownership (players' clients hold journal entries they cannot
  *   open: foundryvtt/foundryvtt#8335), except whispered chat messages (author and
- *   whisper recipients only) and `user`-scope settings (that user only).
+ *   whisper recipients only; and the GMs too when the author lacks the
+ *   MESSAGE_WHISPER permission, "Gamemasters will be able to see the content of
+ *   the message even if they were not a recipient",
+ *   https://foundryvtt.com/api/v11/enums/foundry.CONST.CHAT_MESSAGE_TYPES.html;
+ *   a user's permission overrides are `UserData#permissions`) and `user`-scope
+ *   settings (that user only).
  * - `game.socket.emit("module.<id>", ...)` reaches every OTHER connected client,
  *   never the sender, with the sender's user id appended to the listener's
  *   arguments, and only for packages whose manifest had `socket: true` when the
@@ -299,7 +304,9 @@ export class FakeServer {
   audience(type, source) {
     if (type === "ChatMessage" && Array.isArray(source.whisper) && source.whisper.length) {
       const allowed = new Set([source.author, ...source.whisper]);
-      return (userId) => allowed.has(userId);
+      const author = this.user(source.author);
+      const gmsToo = Boolean(author && !this.isGM(source.author) && author.permissions?.MESSAGE_WHISPER === false);
+      return (userId) => allowed.has(userId) || (gmsToo && this.isGM(userId));
     }
     return () => true;
   }

@@ -122,9 +122,13 @@ export function dnd5eSystem({ generation }) {
     CONFIG.Dice.D20Roll = D20Roll;
     ctx.global.dnd5e = { dice: { D20Roll } };
 
-    /** 3.x `d20Roll(config)` (module/dice/dice.mjs): advantage wins; the message from the expanded `messageData`. */
-    async function d20Roll({ parts = [], data = {}, advantage, disadvantage, flavor, chatMessage = true, messageData = {}, rollMode } = {}) {
-      const advantageMode = advantage ? ADV_MODE.ADVANTAGE : disadvantage ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
+    /**
+     * 3.x `d20Roll(config)` (module/dice/dice.mjs): `D20Roll.determineAdvantageMode`
+     * (release-3.3.1 module/dice/d20-roll.mjs L47-53): advantage or the Alt key
+     * wins, else disadvantage or Ctrl/Meta; the message from the expanded `messageData`.
+     */
+    async function d20Roll({ parts = [], data = {}, advantage, disadvantage, event, flavor, chatMessage = true, messageData = {}, rollMode } = {}) {
+      const advantageMode = advantage || event?.altKey ? ADV_MODE.ADVANTAGE : disadvantage || event?.ctrlKey || event?.metaKey ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
       const roll = new D20Roll(["1d20", ...parts].join(" + "), data, { flavor, advantageMode });
       await roll.evaluate();
       if (chatMessage) await roll.toMessage(utils.expandObject(messageData), { rollMode });
@@ -140,8 +144,11 @@ export function dnd5eSystem({ generation }) {
       const base = config.rolls?.[0] ?? {};
       const options = base.options ?? {};
       // `applyKeybindings`: config.advantage/disadvantage count from 4.2 on; both together cancel.
-      const advantage = Boolean(options.advantage || (version42 && config.advantage));
-      const disadvantage = Boolean(options.disadvantage || (version42 && config.disadvantage));
+      // The keys of the click (`areKeysPressed` with the default keybindings,
+      // release-4.4.4 module/settings.mjs: Alt advantage, Ctrl/Meta disadvantage) count too.
+      const keys = { advantage: Boolean(config.event?.altKey), disadvantage: Boolean(config.event?.ctrlKey || config.event?.metaKey) };
+      const advantage = Boolean(options.advantage || (version42 && config.advantage) || keys.advantage);
+      const disadvantage = Boolean(options.disadvantage || (version42 && config.disadvantage) || keys.disadvantage);
       const advantageMode = advantage && !disadvantage ? ADV_MODE.ADVANTAGE : disadvantage && !advantage ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
       const roll = new D20Roll(["1d20", ...(base.parts ?? [])].join(" + "), base.data ?? {}, { ...options, advantageMode });
       const rolls = [roll];
@@ -151,6 +158,12 @@ export function dnd5eSystem({ generation }) {
       await roll.evaluate();
       if (message.create !== false) await roll.toMessage(message.data ?? {}, { rollMode: message.rollMode });
       return rolls;
+    }
+
+    /** 4.1+: the caller's first roll config merged into the system's own roll, the others after it. */
+    function firstRollMerged(own, rolls = []) {
+      const [first, ...rest] = rolls ?? [];
+      return [first ? utils.mergeObject(own, first) : own, ...rest];
     }
 
     // ------------------------------------------------------------ skills
@@ -165,7 +178,13 @@ export function dnd5eSystem({ generation }) {
         const skill = config.skill;
         const { parts, data } = skillParts(this, skill);
         const mode = Number(this.system.skills?.[skill]?.roll?.mode ?? 0);
-        const rollConfig = utils.mergeObject({ advantage: mode > 0, disadvantage: mode < 0, rolls: [{ parts, data, options: {} }], subject: this, hookNames: ["skill", "abilityCheck", "d20Test", ""], ability: this.system.skills?.[skill]?.ability }, config);
+        // The skill's roll mode as `config.advantage/disadvantage`; the caller's
+        // first roll merged into the skill's own, the others appended
+        // (release-4.4.4 actor.mjs `#rollSkillTool`: `mergeConfigs(..., config.rolls?.shift())`).
+        const rollConfig = utils.mergeObject({ ability: this.system.skills?.[skill]?.ability, advantage: mode > 0, disadvantage: mode < 0 }, config);
+        rollConfig.hookNames = [...(config.hookNames ?? []), "skill", "abilityCheck", "d20Test", ""];
+        rollConfig.rolls = firstRollMerged({ parts, data, options: {} }, config.rolls);
+        rollConfig.subject = this;
         const messageConfig = utils.mergeObject({ create: true, data: { flags: { dnd5e: { messageType: "roll", roll: { skillId: skill, type: "skill" } } }, speaker: ChatMessage.getSpeaker({ actor: this }) } }, message);
         const rolls = await buildV2(rollConfig, dialog, messageConfig);
         if (rolls) Hooks.callAll("dnd5e.rollSkillV2", rolls, { skill, subject: this });
@@ -258,7 +277,15 @@ export function dnd5eSystem({ generation }) {
         async rollAttack(config = {}, dialog = {}, message = {}) {
           const targets = targetDescriptors();
           const { parts, data } = attackParts(this.actor);
-          const rollConfig = utils.mergeObject({ rolls: [{ parts, data, options: { criticalSuccess: 20, target: targets.length === 1 ? targets[0].ac : undefined } }], subject: this, hookNames: ["attack", "d20Test", ""] }, config);
+          // The attack's own roll first. 4.0.x appends the caller's `config.rolls`
+          // (release-4.0.4 activity/attack.mjs: `[{...}].concat(config.rolls ?? [])`);
+          // 4.1+ merges the caller's first roll into it and appends the others
+          // (release-4.1.0 `config.rolls?.shift()` into `_buildAttackConfig`, 4.4.4 `mergeConfigs`).
+          const own = { parts, data, options: { criticalSuccess: 20, target: targets.length === 1 ? targets[0].ac : undefined } };
+          const rollConfig = utils.mergeObject({}, config);
+          rollConfig.hookNames = [...(config.hookNames ?? []), "attack", "d20Test", ""];
+          rollConfig.rolls = generation === "4.0" ? [own].concat(config.rolls ?? []) : firstRollMerged(own, config.rolls);
+          rollConfig.subject = this;
           const messageConfig = utils.mergeObject(
             {
               create: true,
@@ -274,7 +301,7 @@ export function dnd5eSystem({ generation }) {
             // 4.0.x: the V2 pre hook only, then the 3.x roll (advantage wins).
             if (Hooks.call("dnd5e.preRollAttackV2", rollConfig, dialog, messageConfig) === false) return null;
             const options = rollConfig.rolls[0].options ?? {};
-            const roll = await d20Roll({ parts: rollConfig.rolls[0].parts, data: rollConfig.rolls[0].data, advantage: options.advantage, disadvantage: options.disadvantage, messageData: messageConfig.data, rollMode: messageConfig.rollMode });
+            const roll = await d20Roll({ parts: rollConfig.rolls[0].parts, data: rollConfig.rolls[0].data, advantage: options.advantage, disadvantage: options.disadvantage, event: rollConfig.event, messageData: messageConfig.data, rollMode: messageConfig.rollMode });
             rolls = [roll];
           } else {
             rolls = await buildV2(rollConfig, dialog, messageConfig);

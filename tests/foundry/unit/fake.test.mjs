@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { startWorld } from "../node/harness.mjs";
-import { ALICE, BOB, GM, TOKENS, makeWorld, placeable, plain } from "./world.mjs";
+import { ALICE, BOB, GM, TOKENS, makeWorld, placeable, plain, until } from "./world.mjs";
 
 /** A world with the fake only (the module not loaded). */
 async function bare({ version = 13, libWrapper = false, socketsClosed = [], users = [GM, BOB] } = {}) {
@@ -57,6 +57,32 @@ describe("fake: documents and utils the system automation relies on", () => {
     assert.equal(created.flags.test.stamp, 7);
     assert.equal(env.clients[BOB].ctx.game.messages.get(created.id).flags.test.stamp, 7);
     env.close();
+  });
+
+  it("a chat message's roll keeps its options on every client (Roll#options, Roll.fromData)", async () => {
+    const env = await bare();
+    const gm = env.clients[GM].ctx;
+    const roll = new gm.Roll("1d20 + 2", {}, { advantageMode: -1 });
+    await roll.evaluate();
+    const created = await roll.toMessage({ content: "x" });
+    await env.server.idle();
+    assert.equal(env.clients[BOB].ctx.game.messages.get(created.id).rolls[0].options.advantageMode, -1);
+    assert.equal(env.clients[BOB].ctx.game.messages.get(created.id).rolls[0].total, roll.total);
+    env.close();
+  });
+
+  it("a whisper reaches its recipients, and the GMs too when its author lacks MESSAGE_WHISPER (CHAT_MESSAGE_TYPES.WHISPER)", async () => {
+    const world = makeWorld({});
+    world.users.find((u) => u._id === ALICE).permissions = { MESSAGE_WHISPER: false };
+    const { clients } = await startWorld({ world, version: 13, loadModule: false, clients: [GM, ALICE, BOB].map((userId) => ({ userId })) });
+    const close = () => Object.values(clients).forEach((c) => (c.ctx.disconnect(), c.window.close()));
+    assert.equal(clients[ALICE].ctx.game.user.can("MESSAGE_WHISPER"), false);
+    const bobs = await clients[BOB].ctx.ChatMessage.create({ content: "b", whisper: [BOB] });
+    const alices = await clients[ALICE].ctx.ChatMessage.create({ content: "a", whisper: [ALICE] });
+    await until(() => clients[GM].ctx.game.messages.get(alices.id), "Alice's whisper at the GM");
+    assert.equal(clients[GM].ctx.game.messages.get(bobs.id), undefined, "Bob may whisper: his self whisper stays his");
+    assert.equal(clients[BOB].ctx.game.messages.get(alices.id), undefined);
+    close();
   });
 
   it("foundry.utils.isNewerVersion compares dot-separated parts numerically", async () => {

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, waitForDialog } from "./world.mjs";
-import { IDS, actorOn, clickCardButton, dnd5eWorld, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
+import { ALICE, BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, waitForDialog } from "./world.mjs";
+import { IDS, actorOn, clickCardButton, dnd5eWorld, gmState, grantAdvantage, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
 const OBSERVER = IDS.observer;
@@ -126,7 +126,7 @@ for (const generation of ["3", "4.0", "4.1"]) {
       assert.equal(checks.length, 1, "one GM message for the three checks");
       assert.equal(checks[0].rolls.length, 3);
       const cards = added.filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm);
-      assert.equal(cards.length, 1, "one GM card for the action");
+      assert.equal(cards.length, 1, `one GM card for the action: ${JSON.stringify(cards.map((c) => [c.flags.furtive.titleKey, c.flags.furtive.entries.map((e) => e.en)]))}`);
       assert.equal(cards[0].flags.furtive.titleKey, "FURTIVE.Chat.Event.attack");
       assert.equal(cards[0].flags.furtive.entries.filter((e) => e.clause === "O9").length, 3);
     });
@@ -162,6 +162,42 @@ for (const generation of ["3", "4.0", "4.1"]) {
       await settle(env);
       const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
       assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10"));
+      assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10" && /rolled with disadvantage/.test(e.en)), "the card reads the roll's disadvantage");
+    });
+
+    it("Bob Alt-clicks the Lookout's attack on the hider it does not perceive: the GM card reads the roll, not the roller's claim (O10)", async () => {
+      target(env.bob, [HIDER]);
+      rig(env.bob, [[20, 9], [20, 14]]);
+      const item = actorOn(env.bob, IDS.observerActor).items.get(IDS.longbow);
+      // The sheet's click with Alt held (dnd5e's advantage key): 3.x and 4.0.x let
+      // advantage win over the imposed disadvantage, 4.1+ cancels both.
+      const event = { altKey: true, ctrlKey: false, metaKey: false, shiftKey: false };
+      const roll = generation === "3" ? await item.rollAttack({ event }) : (await item.system.activities.contents[0].rollAttack({ event }, { configure: false }, {}))[0];
+      assert.equal(roll.hasDisadvantage, false, "the roll was not made with disadvantage");
+      await settle(env);
+      const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
+      const lines = card.flags.furtive.entries.filter((e) => e.clause === "O10").map((e) => e.en);
+      assert.ok(!lines.some((line) => /rolled with disadvantage/.test(line)), JSON.stringify(lines));
+      assert.ok(lines.some((line) => /without disadvantage/.test(line)), JSON.stringify(lines));
+    });
+
+    it("Bob's client forges `area: true` into the stamp of a Longbow attack on the hider: the GM reads the item, and O10 still applies", async () => {
+      const hooks = env.bob.ctx.Hooks;
+      // A malicious listener after Furtive's stamp: the attack claims to be an area effect (O10 would not apply).
+      const id = hooks.on("preCreateChatMessage", (message) => {
+        if (message.flags?.furtive?.systemRoll) message.updateSource({ flags: { furtive: { systemRoll: { area: true } } } });
+      });
+      target(env.bob, [HIDER]);
+      rig(env.bob, [[20, 9], [20, 14]]);
+      const before = new Set(moduleMessages(env.gm).map((m) => m._id));
+      await rollAttack(env, env.bob, actorOn(env.bob, IDS.observerActor), IDS.longbow);
+      hooks.off("preCreateChatMessage", id);
+      await settle(env);
+      const roll = env.gm.ctx.game.messages.contents.filter((m) => m.flags?.dnd5e?.roll?.type === "attack").at(-1);
+      assert.equal(roll.flags.furtive.systemRoll.area, true, "the forged stamp reached the GM");
+      const card = moduleMessages(env.gm).filter((m) => !before.has(m._id) && m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
+      assert.ok(card, "a GM card for the attack");
+      assert.ok(card.flags.furtive.entries.some((e) => e.clause === "O10"), JSON.stringify(card.flags.furtive.entries));
     });
 
     it("an attack between tokens that are not hiding is rolled normally and makes no Furtive card", async () => {
@@ -179,10 +215,9 @@ for (const generation of ["3", "4.0", "4.1"]) {
       target(env.gm, [HIDER]);
       rig(env.gm, [[20, 5]]);
       const guard = tokenOn(env.gm, GUARD_B).actor;
-      const item = guard.items.get(IDS.spear);
-      // 3.x: `advantage` in the options; 4.0.x: `rolls[0].options.advantage`; 4.2+: `config.advantage`.
-      const config = generation === "4.0" ? { rolls: [{ parts: [], data: {}, options: { advantage: true } }] } : { advantage: true };
-      const roll = generation === "3" ? await item.rollAttack({ fastForward: true, advantage: true }) : (await item.system.activities.contents[0].rollAttack(config, { configure: false }, {}))[0];
+      // Another module, whose pre hook runs before Furtive's, grants advantage.
+      grantAdvantage(env.gm);
+      const roll = await rollAttack(env, env.gm, guard, IDS.spear);
       assert.equal(roll.hasAdvantage, false);
       assert.equal(roll.hasDisadvantage, false);
       assert.equal(roll.dice[0].results.length, 1);
@@ -250,5 +285,49 @@ describe("dnd5e 3: an attack from hiding asks the GM (noise, aim); aimed at anot
     const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
     const o10 = card.flags.furtive.entries.filter((e) => e.clause === "O10");
     assert.ok(o10.some((e) => /miss/i.test(e.en)), JSON.stringify(o10));
+  });
+});
+
+describe("dnd5e 3: a Stealth roll message without a numeric total changes nothing", () => {
+  let env;
+  before(async () => {
+    env = await dnd5eWorld({ generation: "3" });
+  });
+  after(() => shutdown(env));
+
+  it("Alice posts a Stealth roll whose total is not a number: the Sneak does not hide, no roll is made in its place, the GM is told", async () => {
+    const hider = actorOn(env.alice, IDS.hiderActor);
+    // What a macro can post: dnd5e's Stealth flags, a d20 term, a total that is no number.
+    await env.alice.ctx.ChatMessage.create({
+      speaker: { scene: SCENE, actor: hider.id, token: HIDER, alias: "Sneak" },
+      flags: { dnd5e: { roll: { type: "skill", skillId: "ste" } } },
+      rolls: [{ class: "Roll", formula: "1d20 + 6", options: {}, terms: [{ class: "Die", number: 1, faces: 20, results: [{ result: 15, active: true }] }, "+", 6], total: "lots", evaluated: true }],
+    });
+    await settle(env);
+    await settle(env);
+    assert.ok(!gmState(env)?.hiders?.[HIDER], "no stealth attempt");
+    assert.ok(!tokenOn(env.gm, HIDER).hasStatusEffect("furtive.hidden"));
+    assert.equal(moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "roll").length, 0, "no Stealth roll in its place");
+    assert.ok(env.gm.ctx.notifications.some((n) => /Sneak/.test(n.message) && /total/i.test(n.message)), JSON.stringify(env.gm.ctx.notifications));
+  });
+});
+
+describe("dnd5e 4.1: a self roll is the roller's alone, even when Foundry shows it to the GM", () => {
+  let env;
+  before(async () => {
+    // Alice may not send private messages: Foundry shows her whispers to the GMs too.
+    env = await dnd5eWorld({ generation: "4.1", edit: (w) => (w.users.find((u) => u._id === ALICE).permissions = { MESSAGE_WHISPER: false }) });
+  });
+  after(() => shutdown(env));
+
+  it("Alice's Stealth self roll reaches the GM's client but starts no stealth attempt", async () => {
+    rig(env.alice, [[20, 15]]);
+    await actorOn(env.alice, IDS.hiderActor).rollSkill({ skill: "ste" }, {}, { rollMode: "selfroll" });
+    await settle(env);
+    await settle(env);
+    const roll = env.gm.ctx.game.messages.contents.find((m) => m.flags?.dnd5e?.roll?.skillId === "ste");
+    assert.ok(roll, "the GM's client received the self roll");
+    assert.deepEqual(plain(roll._source.whisper), [ALICE]);
+    assert.ok(!gmState(env)?.hiders?.[HIDER], "no stealth attempt");
   });
 });

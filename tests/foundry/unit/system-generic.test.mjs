@@ -139,3 +139,25 @@ describe("generic system, opposed: a Stealth roll matched by formula, O10 as a G
     assert.equal(gmState(env).hiders[TOKENS.rogue].penalties.filter((p) => p.clause === "O11").length, 1);
   });
 });
+
+describe("generic system, percentile: a Stealth roll without exactly one d100 changes nothing (P1)", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", settings: { systemStealthMatch: "flags.mysystem.check=stealth" } });
+  });
+  after(() => shutdown(env));
+
+  for (const formula of ["2d100", "1d100 + 1d100"]) {
+    it(`Alice's flagged ${formula} (30 and 40) is no d100 roll: no Hide dialog, no attempt, the GM is told`, async () => {
+      const warnings = env.gm.ctx.notifications.length;
+      const dialogs = env.gm.ctx.dialogs.length;
+      rig(env.alice, [[100, 30], [100, 40]]);
+      await postRoll(env.alice, TOKENS.rogue, formula, { mysystem: { check: "stealth" } });
+      await settle(env);
+      await settle(env);
+      assert.equal(env.gm.ctx.dialogs.length, dialogs, "no Hide dialog");
+      assert.ok(!gmState(env)?.hiders?.[TOKENS.rogue], "no stealth attempt");
+      assert.ok(env.gm.ctx.notifications.slice(warnings).some((n) => /d100/.test(n.message)), JSON.stringify(env.gm.ctx.notifications));
+    });
+  }
+});

@@ -63,16 +63,22 @@ function actorsFor(generation) {
 }
 
 /**
- * Starts a dnd5e world of one hook generation: GM, Alice, Bob.
- * @param {{generation: "3" | "4.0" | "4.1", settings?: Record<string, unknown>}} options
+ * Starts a dnd5e world of one hook generation: GM, Alice, Bob. Every client
+ * also runs `ADVANTAGE_MODULE`, a module loaded before Furtive that grants
+ * advantage to the next attack when a test asks for it.
+ * @param {{generation: "3" | "4.0" | "4.1", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
+ *   `edit` changes the world data further (users, for one)
  */
-export async function dnd5eWorld({ generation, settings = {} }) {
+export async function dnd5eWorld({ generation, settings = {}, edit }) {
   const { version, foundry } = GENERATIONS[generation];
   const env = await setup({
     ruleset: "opposed",
     version: foundry,
     users: [GM, ALICE, BOB],
-    system: dnd5eSystem({ generation }),
+    system: (ctx) => {
+      dnd5eSystem({ generation })(ctx);
+      ADVANTAGE_MODULE(ctx);
+    },
     settings: { systemOfferChecks: true, ...settings },
     world: (w) => {
       w.system = { id: "dnd5e", version };
@@ -86,9 +92,32 @@ export async function dnd5eWorld({ generation, settings = {} }) {
         token(IDS.guards[1], "Guard B", IDS.guardActor, 700, 600, { link: false, disposition: -1 }),
         token(IDS.guards[2], "Guard C", IDS.guardActor, 800, 800, { link: false, disposition: -1 }),
       ];
+      edit?.(w);
     },
   });
   return { ...env, generation };
+}
+
+/**
+ * Another module's attack pre hook, registered before Furtive's (modules
+ * that grant advantage, such as the Help action, set it there): after
+ * `grantAdvantage(client)`, that client's next attack roll has advantage
+ * (3.x `config.advantage`, 4.x `config.rolls[0].options.advantage`).
+ */
+function ADVANTAGE_MODULE(ctx) {
+  const grant = (config, key) => {
+    if (!ctx.global.advantageNext) return;
+    ctx.global.advantageNext = false;
+    if (key === "3") config.advantage = true;
+    else config.rolls[0].options.advantage = true;
+  };
+  ctx.Hooks.on("dnd5e.preRollAttack", (_item, config) => grant(config, "3"));
+  ctx.Hooks.on("dnd5e.preRollAttackV2", (config) => grant(config, "4"));
+}
+
+/** The next attack rolled on a client has advantage (see ADVANTAGE_MODULE). */
+export function grantAdvantage(client) {
+  client.ctx.global.advantageNext = true;
 }
 
 /** The GM's stored state of the scene (plain data). */
