@@ -10,9 +10,10 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewState } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewMirror, viewState } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { onCanvas, viewOf } from "./clear-view.mjs";
+import { engineReady } from "./engine.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -43,23 +44,26 @@ export function recentlyMoved(tokenId, inCombat) {
  */
 export async function refreshViews(scene, movedTokenId) {
   if (!isActiveGM() || !onCanvas(scene)) return;
-  const state = viewState(scene);
+  // The live session needs the engine (a GM's first canvasReady may come before it loaded).
+  if (!(await engineReady.then(() => true, () => false))) return;
+  // The hiders and the clear view last applied per pair, kept beside the
+  // session (no snapshot per move, gm-pipeline.mjs viewMirror).
+  const mirror = viewMirror(scene);
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
   // ruleset compares one score with every observer, so it is not sent there.
-  if (!state || state.ruleset !== "opposed") return;
+  if (!mirror || mirror.ruleset !== "opposed") return;
   /** @type {any[]} */
   const events = [];
-  for (const [hiderId, hider] of Object.entries(state.hiders)) {
-    if (hider.phase !== "hiding") continue;
+  for (const hiderId of mirror.hiders) {
     const hiderToken = scene.tokens.get(hiderId);
     if (!hiderToken) continue;
     const moved = movedTokenId === hiderId;
     const mover = movedTokenId && !moved ? scene.tokens.get(movedTokenId) : null;
     if (movedTokenId && !moved && !mover) continue;
     const view = viewOf(scene, hiderToken, mover ? [mover] : undefined).filter((entry) => {
-      if (!state.creatures[entry.observer]) return false;
-      const pair = hider.pairs[entry.observer];
-      return !pair || pair.clearView !== entry.clearView || (pair.distance ?? undefined) !== entry.distance;
+      if (!mirror.knows(entry.observer)) return false;
+      const pair = mirror.view(hiderId, entry.observer);
+      return !pair || pair.clearView !== entry.clearView || pair.distance !== entry.distance;
     });
     if (!view.length && !moved) continue;
     events.push({ type: "viewChanged", hider: hiderId, moved, view });

@@ -21,7 +21,7 @@
 import { MODULE_ID, STATUS } from "./constants.mjs";
 import { Cancelled, FurtiveError } from "./errors.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
-import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene } from "./gm-pipeline.mjs";
+import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./gm-pipeline.mjs";
 import { hideDialog } from "./dialogs.mjs";
 import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
@@ -271,6 +271,14 @@ export const GM_ACTIONS = {
   async reset(scene, _payload, user) {
     return step("reset", { scene, user }, async () => {
       await resetScene(scene);
+      return null;
+    });
+  },
+
+  /** GM: the scene's last action is undone (its GM card's button): state, statuses and lookup as before it. */
+  async undo(scene, { actionId }, user) {
+    return step("undo", { scene, user, actionId }, async () => {
+      await undoAction(scene, String(actionId ?? ""));
       return null;
     });
   },

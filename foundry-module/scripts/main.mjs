@@ -8,7 +8,7 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { createApi } from "./api.mjs";
-import { dropLiveScenes, resetScene, syncScene } from "./gm-pipeline.mjs";
+import { dropLiveScenes, migrateLegacyStates, resetScene, syncScene } from "./gm-pipeline.mjs";
 import { engineReady } from "./engine.mjs";
 import { handleRequest } from "./requests.mjs";
 import { registerHooks } from "./hooks.mjs";
@@ -68,5 +68,7 @@ Hooks.once("ready", async () => {
   if (module) module.api = api;
   if (isActiveGM()) await initializeWorld();
   await engineReady.catch(() => {});
+  // States kept before per-scene storage move into the per-scene records, once.
+  if (isActiveGM()) await migrateLegacyStates().catch((error) => console.error("furtive |", error));
   Hooks.callAll("furtive.ready", api);
 });

@@ -128,6 +128,9 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
   });
   // Hidden bookkeeping.
   settings.register(MODULE_ID, "initialized", { scope: "world", config: false, type: Boolean, default: false });
+  // The states kept before per-scene storage (each GM's own: user scope where
+  // it exists, v13; client on v12), read once to move them (gm-pipeline.mjs migrateLegacyStates).
+  settings.register(MODULE_ID, "gmState", { scope: CONST.SETTING_SCOPES?.USER === "user" ? "user" : "client", config: false, type: Object, default: {} });
 }
 
 /**
