@@ -62,10 +62,10 @@ const label = (key) => ({ name: `FURTIVE.Settings.${key}.Name`, hint: `FURTIVE.S
 
 /**
  * Registers every setting. Call once, in the `init` hook.
- * @param {{onRulesChanged: () => void, onRulesetChanged: () => void}} callbacks called on every
- *   client when a rule setting changes / when the ruleset changes
+ * @param {{onRulesChanged: () => void, onRulesetChanged: () => void, onInputChanged?: () => void}} callbacks called on every
+ *   client when a rule setting changes / when the ruleset changes / when a rule input changes
  */
-export function registerSettings({ onRulesChanged, onRulesetChanged }) {
+export function registerSettings({ onRulesChanged, onRulesetChanged, onInputChanged }) {
   const settings = game.settings;
   settings.register(MODULE_ID, "preset", {
     ...label("preset"),
@@ -92,8 +92,9 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
     onChange: onRulesetChanged,
   });
   const defaults = /** @type {Record<string, string | boolean>} */ (PRESETS.generic);
+  // Shown in the sub-menu of each ruleset (rules-menu.mjs), not in the main list.
   for (const [key, type] of INPUTS) {
-    settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: true, type, default: defaults[key] });
+    settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: false, type, default: defaults[key], onChange: onInputChanged });
   }
   settings.register(MODULE_ID, "ignoredDetectionModes", {
     ...label("ignoredDetectionModes"),

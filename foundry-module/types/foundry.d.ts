@@ -142,6 +142,8 @@ declare global {
 
   interface ClientSettings {
     register(namespace: string, key: string, data: Record<string, unknown>): void;
+    /** SettingSubmenuConfig: https://foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html */
+    registerMenu(namespace: string, key: string, data: { name: string; label: string; hint: string; icon: string; type: unknown; restricted: boolean }): void;
     get(namespace: string, key: string): any;
     set(namespace: string, key: string, value: unknown): Promise<unknown>;
   }
@@ -228,6 +230,7 @@ declare global {
       hasProperty(object: object, key: string): boolean;
       deepClone<T>(value: T): T;
       randomID(length?: number): string;
+      mergeObject<T extends object>(original: T, other: object, options?: Record<string, unknown>): T;
     };
     applications?: {
       api?: { DialogV2?: unknown };

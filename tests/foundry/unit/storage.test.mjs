@@ -224,3 +224,49 @@ describe("States kept before per-scene storage (the gmState setting) move into t
     });
   }
 });
+
+describe("The record survives many actions: deltas, compaction, a settings change, a new GM (opposed)", () => {
+  it("a GM in a new browser reads the same state as the live session, after compactions", async () => {
+    const env = await setup({ ruleset: "opposed", version: 12, users: [GM, ALICE, BOB] });
+    try {
+      const gm = env.gm.ctx;
+      const scene = () => env.gm.ctx.game.scenes.get(SCENE);
+      const generations = new Set();
+      const onRecord = (m) => m.getFlag("furtive", "kind") === "state" && generations.add(m.getFlag("furtive", "generation"));
+      gm.Hooks.on("createChatMessage", onRecord);
+      for (const id of [TOKENS.rogue, TOKENS.archer, TOKENS.guard]) {
+        rig(env.gm, [[20, 19]]);
+        await apiOf(env.gm).hide(id, { dialog: false, moved: true });
+        await env.server.idle();
+      }
+      rig(env.gm, Array.from({ length: 400 }, (_, i) => [20, 1 + (i % 20)]));
+      for (let step = 0; step < 24; step += 1) {
+        const id = [TOKENS.sentry, TOKENS.lookout, TOKENS.fighter][step % 3];
+        await scene().tokens.get(id).update({ x: 100 + ((step * 137) % 800), y: 100 + ((step * 251) % 800) });
+        await env.server.idle();
+        if (step === 6) await scene().walls.get("wallDoor00000001").update({ ds: 1 });
+        // A rule setting changes between two saved actions (the engine settings are stored with each).
+        if (step === 12) await gm.game.settings.set("furtive", "showNumbers", true);
+        await env.server.idle();
+      }
+      gm.Hooks.off?.("createChatMessage", onRecord);
+      assert.ok(generations.size >= 2, `the deltas were compacted into a new base (generations ${[...generations]})`);
+      const messages = records(env.gm);
+      assert.equal(messages.filter((m) => m.getFlag("furtive", "kind") === "state").length, 1, "one base");
+      const live = plain(apiOf(env.gm).getState());
+      env.gm.ctx.disconnect();
+      env.gm.window.close();
+      await env.server.idle();
+      const fresh = await startClient({ server: env.server, userId: GM, version: 12 });
+      env.clients[GM] = fresh;
+      env.gm = fresh;
+      await apiOf(fresh).engineReady;
+      await env.server.idle();
+      const { revision: _a, ...read } = plain(apiOf(fresh).getState());
+      const { revision: _b, ...expected } = live;
+      assert.deepEqual(read, expected, "the base with its deltas applied again is the live state");
+    } finally {
+      shutdown(env);
+    }
+  });
+});
