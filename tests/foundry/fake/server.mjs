@@ -14,7 +14,9 @@
  * - Which client receives what: every world document goes to every client
  *   regardless of ownership (players' clients hold journal entries they cannot
  *   open: foundryvtt/foundryvtt#8335), except whispered chat messages (author and
- *   whisper recipients only) and `user`-scope settings (that user only).
+ *   whisper recipients only: the module's reading, which no public page states;
+ *   the pages say who may SEE a whisper, not which machines receive it, see
+ *   docs/foundry.md "Fragile reading") and `user`-scope settings (that user only).
  * - `game.socket.emit("module.<id>", ...)` reaches every OTHER connected client,
  *   never the sender, with the sender's user id appended to the listener's
  *   arguments, and only for packages whose manifest had `socket: true` when the
