@@ -270,3 +270,55 @@ describe("The record survives many actions: deltas, compaction, a settings chang
     }
   });
 });
+
+describe("One GM card per action: the P4 new roll and the O4 checks to roll are on it", () => {
+  it("percentile: new modifiers (P4) put the new-roll button on the action's card; it rolls", async () => {
+    const env = await setup({ ruleset: "percentile", users: [GM, ALICE] });
+    try {
+      await hideRogue(env);
+      const before = env.gm.ctx.game.messages.size;
+      await apiOf(env.gm).changeModifiers(TOKENS.rogue, { situation: [], free: [] });
+      await env.server.idle();
+      const created = env.gm.ctx.game.messages.contents.slice(before).filter((m) => !["state", "stateDelta"].includes(m.getFlag("furtive", "kind")));
+      const gmCards = created.filter((m) => m.whisper.length && m.whisper.every((id) => id === GM));
+      assert.equal(gmCards.length, 1, `GM messages for the action: ${gmCards.map((m) => m.getFlag("furtive", "kind"))}`);
+      const [card] = gmCards;
+      assert.deepEqual(plain(card.getFlag("furtive", "rerolls")), [TOKENS.rogue]);
+      assert.ok(card.getFlag("furtive", "entries").some((e) => e.clause === "P4"), "with the P4 comparison");
+      rig(env.gm, [[100, 40]]);
+      clickCard(env.gm, card, "reroll");
+      await env.server.idle();
+      const rogue = apiOf(env.gm).getState().hiders[TOKENS.rogue];
+      assert.equal(rogue.d100, 40, "the new stealth roll was made");
+    } finally {
+      shutdown(env);
+    }
+  });
+
+  it("opposed, automatic checks off: the door's card carries one button per O4 check; a click rolls it", async () => {
+    const env = await setup({ ruleset: "opposed", users: [GM, ALICE], settings: { autoPerception: false } });
+    try {
+      rig(env.gm, [[20, 19]]);
+      await apiOf(env.gm).hide(TOKENS.rogue, { dialog: false, moved: true });
+      await env.server.idle();
+      const before = env.gm.ctx.game.messages.size;
+      await env.gm.ctx.game.scenes.get(SCENE).walls.get("wallDoor00000001").update({ ds: 1 });
+      await env.server.idle();
+      const created = env.gm.ctx.game.messages.contents.slice(before).filter((m) => !["state", "stateDelta"].includes(m.getFlag("furtive", "kind")));
+      const gmCards = created.filter((m) => m.whisper.length && m.whisper.every((id) => id === GM));
+      assert.equal(gmCards.length, 1, "one GM card for the door");
+      const checks = plain(gmCards[0].getFlag("furtive", "checks"));
+      assert.ok(checks.length >= 1, "the checks to roll are on it");
+      const item = env.gm.window.document.querySelector(`#chat-log li[data-message-id="${gmCards[0].id}"]`);
+      const button = item.querySelector(`[data-furtive-action="perception"][data-observer="${checks[0].observer}"]`);
+      assert.ok(button, "a button per check");
+      rig(env.gm, [[20, 20]]);
+      button.dispatchEvent(new env.gm.window.MouseEvent("click", { bubbles: true, cancelable: true }));
+      await env.server.idle();
+      const pair = apiOf(env.gm).getState().hiders[TOKENS.rogue].pairs[checks[0].observer];
+      assert.notEqual(pair.perceptionTotal, null, "the check was rolled and applied");
+    } finally {
+      shutdown(env);
+    }
+  });
+});
