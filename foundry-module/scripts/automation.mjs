@@ -10,7 +10,7 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewMirror, viewState } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewMirror } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { onCanvas, viewOf } from "./clear-view.mjs";
 import { engineReady } from "./engine.mjs";
@@ -111,9 +111,8 @@ export async function onCreateToken(token) {
  */
 export async function onDeleteToken(token) {
   const scene = token.parent;
-  if (!isActiveGM() || !scene) return;
-  const state = viewState(scene);
-  if (!state?.creatures[/** @type {string} */ (token.id)]) return;
+  if (!isActiveGM() || !scene || !(await engineReady.then(() => true, () => false))) return;
+  if (!viewMirror(scene)?.knows(/** @type {string} */ (token.id))) return;
   await dispatch(scene, { type: "tokenRemoved", token: token.id }, { chat: false }).catch(reportRefusal);
 }
 

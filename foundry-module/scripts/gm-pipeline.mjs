@@ -73,6 +73,7 @@ function engineSettings(settings) {
  * @property {Map<string, Set<string>>} published observer -> hiders it does not perceive (one entry per known creature)
  * @property {Set<string>} hiders     ids of tokens in a stealth attempt
  * @property {Set<string>} creatures  ids of every creature the engine knows
+ * @property {Map<string, Record<string, unknown>>} creatureData each creature as last sent (or read at load), for syncScene
  * @property {Map<string, Map<string, {clearView: boolean, distance: number | undefined}>> | null} views
  *   hider -> observer -> the clear view last applied; null: rebuild from a snapshot
  * @property {EngineState | null} snapshot the state's last snapshot, null after a change (taken on demand)
@@ -180,6 +181,7 @@ function liveEntry(session, record, revision) {
     published: new Map(),
     hiders: new Set(),
     creatures: new Set(),
+    creatureData: new Map(),
     views: null,
     snapshot: null,
     reconcile: true,
@@ -196,6 +198,7 @@ function readMirror(entry) {
   const state = snapshotOf(entry);
   const hidden = entry.session.hiddenFrom();
   entry.creatures = new Set(Object.keys(state.creatures));
+  entry.creatureData = new Map(Object.entries(/** @type {Record<string, Record<string, unknown>>} */ (/** @type {unknown} */ (state.creatures))));
   entry.published = new Map([...entry.creatures].map((id) => [id, new Set(hidden[id] ?? [])]));
   entry.hiders = hidingOf(state);
   entry.views = viewsOf(state);
@@ -385,13 +388,15 @@ export function viewMirror(scene) {
   const settings = readSettings();
   const entry = liveScene(scene, settings, true);
   if (entry.revision === null) return null;
-  if (!entry.views) entry.views = viewsOf(snapshotOf(entry));
-  const views = entry.views;
   return {
     ruleset: settings.ruleset,
     hiders: [...entry.hiders],
     knows: (id) => entry.creatures.has(id),
-    view: (hider, observer) => views.get(hider)?.get(observer),
+    view: (hider, observer) => {
+      // Read again from a snapshot only after an event the live scene does not follow.
+      entry.views ??= viewsOf(snapshotOf(entry));
+      return entry.views.get(hider)?.get(observer);
+    },
   };
 }
 
@@ -671,6 +676,8 @@ function followEffects(entry, total) {
   for (const batch of total.applied) {
     for (const event of batch) {
       const any = /** @type {any} */ (event);
+      if (any.type === "upsertCreature" && any.creature?.id) entry.creatureData.set(String(any.creature.id), any.creature);
+      else if (any.type === "tokenRemoved") entry.creatureData.delete(String(any.token));
       if (any.type === "upsertCreature" && any.creature?.id && !entry.creatures.has(String(any.creature.id))) {
         entry.creatures.add(String(any.creature.id));
         touched.add(String(any.creature.id));
@@ -1048,7 +1055,8 @@ export async function answerPerception(scene, hiderId, observerId) {
  * @param {string} hiderId
  */
 export function pendingStealthRoll(scene, hiderId) {
-  const pending = isActiveGM() ? sceneQuery(scene).pending : (loadRecord(scene)?.pending ?? []);
+  const record = isActiveGM() ? null : loadRecord(scene);
+  const pending = isActiveGM() ? sceneQuery(scene).pending : (record?.deltas.at(-1)?.pending ?? record?.pending ?? []);
   return pending.find((r) => r.kind === "stealthRoll" && r.hider === hiderId) ?? null;
 }
 
@@ -1070,6 +1078,18 @@ export function clearPending(scene, hiderId) {
 }
 
 /**
+ * The creatures the engine knows on a scene with a stored state, as last
+ * sent (no snapshot), or null for a scene without one. Active GM.
+ * @param {Scene} scene
+ * @returns {Map<string, Record<string, unknown>> | null}
+ */
+export function knownCreatures(scene) {
+  if (!isActiveGM() || (!live.has(/** @type {string} */ (scene.id)) && !recordRevision(scene))) return null;
+  const entry = liveScene(scene, readSettings(), true);
+  return entry.revision === null ? null : entry.creatureData;
+}
+
+/**
  * Brings the stored state in line with the scene's tokens: removed tokens
  * leave (tokenRemoved), new or changed ones are upserted. Does nothing for a
  * scene without a stored state.
@@ -1077,16 +1097,16 @@ export function clearPending(scene, hiderId) {
  */
 export async function syncScene(scene) {
   if (!isActiveGM() || isStateLost(scene)) return;
-  const state = viewState(scene);
-  if (!state) return;
-  const record = { state };
+  await engine.engineReady;
+  const creatures = knownCreatures(scene);
+  if (!creatures) return;
   const settings = readSettings();
   /** @type {EngineEvent[]} */
   const events = [];
-  for (const id of Object.keys(record.state.creatures)) if (!scene.tokens.get(id)) events.push(/** @type {any} */ ({ type: "tokenRemoved", token: id }));
+  for (const id of creatures.keys()) if (!scene.tokens.get(id)) events.push(/** @type {any} */ ({ type: "tokenRemoved", token: id }));
   for (const token of scene.tokens.filter(isCreatureToken)) {
     const creature = creatureOf(token, settings);
-    const known = record.state.creatures[/** @type {string} */ (token.id)];
+    const known = creatures.get(/** @type {string} */ (token.id));
     if (!known || !sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) events.push(/** @type {any} */ ({ type: "upsertCreature", creature }));
   }
   if (events.length) await transact(scene, events, { chat: false, lenient: true }).catch(reportRefusal);
@@ -1100,11 +1120,11 @@ export async function syncScene(scene) {
  */
 export async function upsertToken(scene, token) {
   if (!isActiveGM() || !isCreatureToken(token) || isStateLost(scene)) return;
-  const state = viewState(scene);
-  if (!state) return;
-  const record = { state };
+  await engine.engineReady;
+  const creatures = knownCreatures(scene);
+  if (!creatures) return;
   const creature = creatureOf(token, readSettings());
-  const known = record.state.creatures[/** @type {string} */ (token.id)];
+  const known = creatures.get(/** @type {string} */ (token.id));
   if (known && sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) return;
   try {
     await dispatch(scene, { type: "upsertCreature", creature }, { chat: false });
