@@ -12,7 +12,7 @@
  * `preSprint`/`sprint`, `prePointOut`/`pointOut`, `preAttack`/`attack`,
  * `preDamageTaken`/`damageTaken`, `preKnockout`/`knockout`,
  * `preOverride`/`override`, `preChangeModifiers`/`changeModifiers`,
- * `preEndTurn`/`endTurn`, `preReset`/`reset` (docs/foundry-install.md).
+ * `preEndTurn`/`endTurn`, `preReset`/`reset`, `preUndo`/`undo` (docs/foundry-install.md).
  *
  * The module decides no rule: it builds the event, and the engine applies or
  * refuses it (`EngineRefused`, shown localized).
