@@ -67,8 +67,8 @@ function publicResult(outcome) {
  * @param {import("./types.mjs").ViewEntry[]} view
  */
 function knownView(scene, view) {
-  const creatures = queryState(scene).creatures;
-  return view.filter((entry) => creatures[entry.observer]);
+  const query = sceneQuery(scene);
+  return view.filter((entry) => query.knows(entry.observer));
 }
 
 /**

@@ -414,13 +414,14 @@ export function stateOf(scene) {
  * The scene for a query on the active GM: its live session and state
  * (loaded, or fresh and not saved). `state` is a snapshot taken on demand.
  * @param {Scene} scene
- * @returns {{session: SceneSession, state: EngineState, pending: SceneRecord["pending"]}}
+ * @returns {{session: SceneSession, state: EngineState, pending: SceneRecord["pending"], knows: (id: string) => boolean}}
  */
 export function sceneQuery(scene) {
   const entry = liveScene(scene, readSettings(), true);
   return {
     session: entry.session,
     pending: entry.pending,
+    knows: (id) => entry.creatures.has(id),
     get state() {
       return snapshotOf(entry);
     },

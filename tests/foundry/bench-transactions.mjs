@@ -292,7 +292,8 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
         const hiders = [TOKENS.rogue, TOKENS.archer, TOKENS.guard, ...[...scene.tokens].map((t) => t.id).filter((id) => id.startsWith("tokenExtra")).slice(0, 47)];
         await hideAll(env, hiders);
         observer = [...scene.tokens].map((t) => t.id).find((id) => id.startsWith("tokenExtra") && !hiders.includes(id));
-        rig(env.gm, Array.from({ length: 2000 }, () => [20, 2]));
+        // The observer's Perception checks succeed: its lookup entry changes (one Scene update).
+        rig(env.gm, Array.from({ length: 2000 }, () => [20, 20]));
         return env;
       },
       (env) => env.gm.ctx.game.scenes.get(SCENE).tokens.get(observer).update({ x: 150 }),
