@@ -5,7 +5,8 @@
  *
  * Run: node --experimental-vm-modules tests/foundry/bench-transactions.mjs [oldModuleDir]
  * (after scripts/build-foundry.sh). Without `oldModuleDir`, the module of
- * commit 689f0e0 (foundry-real before issue 10) is exported to a temporary
+ * commit FURTIVE_BENCH_OLD_COMMIT (default 689f0e0, foundry-real before
+ * issue 10; 70c52b2 is issue 10's first pass) is exported to a temporary
  * folder with `git archive` and given THIS build's `engine/` (so the old
  * column is the old module on today's engine); pass a folder holding the old
  * module with the engine it was built with to compare both. Each is measured
@@ -28,7 +29,8 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
-const OLD_COMMIT = "689f0e0";
+/** The old module: FURTIVE_BENCH_OLD_COMMIT (default 689f0e0, foundry-real before issue 10). */
+const OLD_COMMIT = process.env.FURTIVE_BENCH_OLD_COMMIT ?? "689f0e0";
 
 if (!process.env.FURTIVE_BENCH_CHILD) {
   let oldDir = process.argv[2];
@@ -39,7 +41,7 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     cpSync(path.join(repo, "foundry-module/engine"), path.join(oldDir, "engine"), { recursive: true });
   }
   const results = {};
-  const runs = [["old (689f0e0)", oldDir], ["new", path.join(repo, "foundry-module")]].filter(([label]) => !process.env.FURTIVE_BENCH_ONLY || label.startsWith(process.env.FURTIVE_BENCH_ONLY));
+  const runs = [[`old (${process.argv[2] ?? OLD_COMMIT})`, oldDir], ["new", path.join(repo, "foundry-module")]].filter(([label]) => !process.env.FURTIVE_BENCH_ONLY || label.startsWith(process.env.FURTIVE_BENCH_ONLY));
   for (const [label, dir] of runs) {
     const run = spawnSync(process.execPath, ["--experimental-vm-modules", "--no-warnings", fileURLToPath(import.meta.url)], {
       env: { ...process.env, FURTIVE_BENCH_CHILD: "1", FURTIVE_MODULE_DIR: dir },
@@ -111,6 +113,8 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
    * - `fake`: the fake Foundry (tests/foundry/fake: server and client),
    * - `other`: jsdom, Handlebars, jQuery, Node internals, GC, the profiler's
    *   own "(program)"; `(idle)` (waiting on timers) is not counted.
+   * The four are scaled down to the process's CPU time when their sum is
+   * larger (a loaded machine), see below.
    * (Inclusive time, a module frame anywhere on the stack, is not reported:
    * V8 keeps an async function's frame on samples taken after it awaited, so
    * it overstated the module several times over; FURTIVE_BENCH_TOP prints it
@@ -123,7 +127,9 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     await session.post("Profiler.enable");
     await session.post("Profiler.setSamplingInterval", { interval: 50 });
     await session.post("Profiler.start");
+    const cpuBefore = process.cpuUsage();
     await action();
+    const cpuUsed = process.cpuUsage(cpuBefore);
     const { profile } = await session.post("Profiler.stop");
     session.disconnect();
     const moduleRoot = `file://${path.resolve(process.env.FURTIVE_MODULE_DIR)}/`;
@@ -145,6 +151,14 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
       const kind = kindOf(byId.get(id));
       ms[kind] += delta;
     });
+    // The samples measure time on the main thread, descheduled time included
+    // (the next sample gets it): on a loaded machine they overstate the CPU.
+    // Scaled down to the process's CPU time (process.cpuUsage) when smaller.
+    const busy = ms.module + ms.engine + ms.fake + ms.other;
+    const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
+    const scale = busy > cpuMs ? cpuMs / busy : 1;
+    for (const key of ["module", "engine", "fake", "other"]) ms[key] *= scale;
+    ms.processCpu = cpuMs;
     for (const key of Object.keys(ms)) ms[key] = Math.round(ms[key] * 10) / 10;
     if (process.env.FURTIVE_BENCH_TOP) {
       // Inclusive time per module function (stderr): where to look first.
