@@ -21,7 +21,7 @@
 import { MODULE_ID, STATUS } from "./constants.mjs";
 import { Cancelled, FurtiveError } from "./errors.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
-import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./gm-pipeline.mjs";
+import { answerPerception, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./gm-pipeline.mjs";
 import { hideDialog } from "./dialogs.mjs";
 import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
@@ -128,10 +128,9 @@ export const GM_ACTIONS = {
       sprinting: Boolean(options.sprinting),
       precautions: settings.ruleset === "opposed" ? choice.precautions : [],
       view: knownView(scene, viewOf(scene, token)),
-    });
+    }, { answers: /** @type {string} */ (token.id) });
     await postRoll(roll, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
     Hooks.callAll("furtive.hide", { token, user, choice, outcome });
-    await clearPending(scene, /** @type {string} */ (token.id));
     return privileged ? outcome : publicResult(outcome);
   },
 

@@ -454,6 +454,7 @@ export function dispatch(scene, event, options = {}) {
  * @property {boolean} [lenient] leave refused events out instead of refusing the whole action (automation)
  * @property {string} [titleKey] the card's title (default: from the first event's type)
  * @property {Record<string, string>} [titleData]
+ * @property {string} [answers] the hider whose pending new stealth roll (P4) this action makes: it leaves the pending list in the same save
  */
 
 /**
@@ -569,6 +570,7 @@ async function process(scene, events, options) {
     /** @type {ActionEffects} */
     const total = { changes: [...effects.changes], requests: [], log: [...effects.log], hiddenFrom: [...effects.hiddenFrom], applied: [...effects.applied], checksToRoll: [], rerolls: [] };
     const pendingBefore = JSON.stringify(entry.pending);
+    if (options.answers) entry.pending = entry.pending.filter((r) => r.hider !== options.answers);
     await answerRequests(scene, entry, entry.session, effects.requests, total, settings);
     if (total.applied.length) entry.snapshot = null;
     const actionId = foundry.utils.randomID();
@@ -1059,23 +1061,6 @@ export function pendingStealthRoll(scene, hiderId) {
   const record = isActiveGM() ? null : loadRecord(scene);
   const pending = isActiveGM() ? sceneQuery(scene).pending : (record?.deltas.at(-1)?.pending ?? record?.pending ?? []);
   return pending.find((r) => r.kind === "stealthRoll" && r.hider === hiderId) ?? null;
-}
-
-/**
- * Forgets a pending request once answered.
- * @param {Scene} scene
- * @param {string} hiderId
- */
-export function clearPending(scene, hiderId) {
-  if (!isActiveGM()) return Promise.resolve();
-  return enqueue(async () => {
-    const settings = readSettings();
-    const entry = liveScene(scene, settings);
-    if (!entry.pending.some((r) => r.hider === hiderId)) return;
-    entry.pending = entry.pending.filter((r) => r.hider !== hiderId);
-    // No engine event: a delta with the new pending list only.
-    await writeDelta(scene, entry, { id: foundry.utils.randomID(), batches: [], settings: engineSettings(settings), pending: [...entry.pending], statuses: [] });
-  });
 }
 
 /**

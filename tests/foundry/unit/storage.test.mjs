@@ -286,10 +286,17 @@ describe("One GM card per action: the P4 new roll and the O4 checks to roll are 
       assert.deepEqual(plain(card.getFlag("furtive", "rerolls")), [TOKENS.rogue]);
       assert.ok(card.getFlag("furtive", "entries").some((e) => e.clause === "P4"), "with the P4 comparison");
       rig(env.gm, [[100, 40]]);
+      let recordWrites = 0;
+      const onRecord = (m) => ["state", "stateDelta"].includes(m.getFlag("furtive", "kind")) && (recordWrites += 1);
+      env.gm.ctx.Hooks.on("createChatMessage", onRecord);
       clickCard(env.gm, card, "reroll");
       await env.server.idle();
+      env.gm.ctx.Hooks.off?.("createChatMessage", onRecord);
       const rogue = apiOf(env.gm).getState().hiders[TOKENS.rogue];
       assert.equal(rogue.d100, 40, "the new stealth roll was made");
+      assert.equal(recordWrites, 1, "one save: the roll and the answered request together");
+      const newest = JSON.parse(records(env.gm).at(-1).getFlag("furtive", "raw"));
+      assert.deepEqual(plain(newest.delta?.pending ?? newest.pending), [], "no new roll is pending any more");
     } finally {
       shutdown(env);
     }
