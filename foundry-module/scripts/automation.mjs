@@ -10,11 +10,12 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewState } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewMirror } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
 import { carriesLight, lightingOf } from "./lighting.mjs";
+import { engineReady } from "./engine.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -50,17 +51,20 @@ export function recentlyMoved(tokenId, inCombat) {
  */
 export async function refreshViews(scene, movedTokenId, { light = false, before = [] } = {}) {
   if (!isActiveGM()) return;
-  const state = viewState(scene);
+  // The live session needs the engine (a GM's first canvasReady may come before it loaded).
+  if (!(await engineReady.then(() => true, () => false))) return;
+  // The hiders and the clear view last applied per pair, kept beside the
+  // session (no snapshot per move, gm-pipeline.mjs viewMirror).
+  const mirror = viewMirror(scene);
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
   // ruleset compares one score with every observer, so it is not sent there.
-  if (!onCanvas(scene) || !state || state.ruleset !== "opposed") {
+  if (!onCanvas(scene) || !mirror || mirror.ruleset !== "opposed") {
     if (before.length) await transact(scene, before, { chat: false }).catch(reportRefusal);
     return;
   }
   /** @type {any[]} */
   const events = [...before];
-  for (const [hiderId, hider] of Object.entries(state.hiders)) {
-    if (hider.phase !== "hiding") continue;
+  for (const hiderId of mirror.hiders) {
     const hiderToken = scene.tokens.get(hiderId);
     if (!hiderToken) continue;
     const moved = movedTokenId === hiderId;
@@ -71,9 +75,9 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
     const mover = movedTokenId && !moved && !everyone ? scene.tokens.get(movedTokenId) : null;
     if (movedTokenId && !moved && !everyone && !mover) continue;
     const view = viewOf(scene, hiderToken, mover ? [mover] : undefined, lighting).filter((entry) => {
-      if (!state.creatures[entry.observer]) return false;
-      const pair = hider.pairs[entry.observer];
-      return !pair || pair.clearView !== entry.clearView || (pair.distance ?? undefined) !== entry.distance;
+      if (!mirror.knows(entry.observer)) return false;
+      const pair = mirror.view(hiderId, entry.observer);
+      return !pair || pair.clearView !== entry.clearView || pair.distance !== entry.distance;
     });
     if (!view.length && !moved) continue;
     events.push({ type: "viewChanged", hider: hiderId, moved, view });
@@ -141,9 +145,8 @@ export async function onCreateToken(token) {
  */
 export async function onDeleteToken(token) {
   const scene = token.parent;
-  if (!isActiveGM() || !scene) return;
-  const state = viewState(scene);
-  const removed = state?.creatures[/** @type {string} */ (token.id)] ? [{ type: /** @type {const} */ ("tokenRemoved"), token: token.id }] : [];
+  if (!isActiveGM() || !scene || !(await engineReady.then(() => true, () => false))) return;
+  const removed = viewMirror(scene)?.knows(/** @type {string} */ (token.id)) ? [{ type: /** @type {const} */ ("tokenRemoved"), token: token.id }] : [];
   // The light it carried went with it (B5): one transaction with its removal.
   if (carriesLight(token)) await refreshViews(scene, null, { light: true, before: removed });
   else if (removed.length) await dispatch(scene, removed[0], { chat: false }).catch(reportRefusal);

@@ -1,11 +1,13 @@
 /**
- * Chat output (B3): a GM-only card with the full explanation and a public
- * line without hidden numbers, plus action cards (attack with Defend
- * buttons, defenseless notice, Perception check to roll).
+ * Chat output (B3): one GM-only card per action with the full explanation
+ * (every comparison, the defenseless targets, the buttons: Perception check
+ * to roll, new stealth roll, undo) and a public line without hidden
+ * numbers, plus the attack card with Defend buttons.
  *
  * Messages carry their explanation entries in `flags.furtive.entries`
- * (`{clause, en, fr}`), so each client shows them in its own language when
- * the message renders (`renderChatMessage` v12 jQuery / `renderChatMessageHTML` v13).
+ * (`{clause, en, fr}`) and the language they were rendered in
+ * (`flags.furtive.lang`), so a client of another language shows them in its
+ * own when the message renders (`renderChatMessage` v12 jQuery / `renderChatMessageHTML` v13).
  * Public messages carry public entries only.
  *
  * Foundry API: `ChatMessage.create(data)`, `ChatMessage#whisper`,
@@ -37,32 +39,71 @@ function lines(entries) {
 }
 
 /**
- * Posts the explanation of one outcome: a GM card with the `gm` entries and a
- * public message with the `public` entries. Either is skipped when empty.
- * The public message goes to `audience` only when given (B1: the users who may
- * see every token it names, secrecy.mjs `audienceOf`).
- * @param {LogEntry[]} log
- * @param {{titleKey: string, titleData?: Record<string, string>, audience?: string[] | null}} title
+ * Posts one action's chat output (issue 10: one GM card per action): ONE
+ * GM-only card with every comparison of the action and its numbers (the
+ * engine's `gm` entries, then for each target made defenseless (P6) the
+ * blocked defenses and every creature that may not defend it), the buttons
+ * the action calls for (roll a Perception check when automatic checks are
+ * off, O4; make a new stealth roll, P4; undo the action), and at most one
+ * public line with the `public` entries, to `audience` only when given (B1:
+ * the users who may see every token it names, secrecy.mjs `audienceOf`).
+ * Either is skipped when it would be empty.
+ * @param {{sceneId: string, actionId: string | null, log: LogEntry[], titleKey: string, titleData?: Record<string, string>, audience?: string[] | null,
+ *   defenseless?: {targetId: string, target: string, attacker: string, self: {clause: string, en: string, fr: string}, blocked: {name: string, decision: {clause: string, en: string, fr: string}}[]}[],
+ *   checks?: {hider: string, observer: string, clause: string, hiderName: string, observerName: string}[],
+ *   rerolls?: {hider: string, name: string}[]}} action
  */
-export async function postLog(log, { titleKey, titleData, audience = null }) {
-  const strip = (/** @type {LogEntry} */ e) => ({ clause: e.clause, en: e.en, fr: e.fr });
+export async function postActionCard({ sceneId, actionId, log, titleKey, titleData, audience = null, defenseless = [], checks = [], rerolls = [] }) {
+  const strip = (/** @type {{clause: string, en: string, fr: string}} */ e) => ({ clause: e.clause, en: e.en, fr: e.fr });
   const gm = log.filter((e) => e.audience === "gm").map(strip);
+  for (const item of defenseless) gm.push(strip(item.self), ...item.blocked.map((b) => strip(b.decision)));
   const pub = log.filter((e) => e.audience === "public").map(strip);
   const title = t(titleKey, titleData);
-  if (gm.length) {
+  /** @type {{action: string, hider?: string, observer?: string, label: string}[]} */
+  const buttons = [
+    ...checks.map((c) => ({ action: "perception", hider: c.hider, observer: c.observer, label: `${t("FURTIVE.Chat.PerceptionTitle", { observer: c.observerName, hider: c.hiderName })}: ${t("FURTIVE.Chat.RollPerception")} (${c.clause})` })),
+    ...rerolls.map((r) => ({ action: "reroll", hider: r.hider, label: `${t("FURTIVE.Chat.RerollNeeded", { name: r.name })} ${t("FURTIVE.Chat.Reroll")} (P4)` })),
+  ];
+  if (gm.length || buttons.length) {
+    if (actionId) buttons.push({ action: "undo", label: t("FURTIVE.Chat.Undo") });
     await ChatMessage.create({
       speaker: speaker(),
       whisper: gmUserIds(),
-      content: await renderModuleTemplate("log-card.hbs", { title, gm: true, label: t("FURTIVE.Chat.GMOnly"), lines: lines(gm) }),
-      flags: { [MODULE_ID]: { kind: "log", titleKey, titleData: titleData ?? {}, entries: gm, gm: true } },
+      content: await renderModuleTemplate("log-card.hbs", {
+        title,
+        gm: true,
+        label: t("FURTIVE.Chat.GMOnly"),
+        lines: lines(gm),
+        defenseless: defenseless.map((d) => ({
+          title: t("FURTIVE.Chat.DefenselessTitle", { target: d.target, attacker: d.attacker }),
+          defensesLabel: t("FURTIVE.Chat.BlockedDefenses"),
+          defenses: DEFENSES.map((id) => t(`FURTIVE.Defense.${id}`)).join(", "),
+        })),
+        buttons,
+      }),
+      flags: {
+        [MODULE_ID]: {
+          kind: "log",
+          titleKey,
+          titleData: titleData ?? {},
+          entries: gm,
+          gm: true,
+          lang: game.i18n.lang,
+          sceneId,
+          actionId,
+          defenseless: defenseless.map((d) => d.targetId),
+          checks: checks.map((c) => ({ hider: c.hider, observer: c.observer })),
+          rerolls: rerolls.map((r) => r.hider),
+        },
+      },
     });
   }
   if (pub.length) {
     await ChatMessage.create({
       speaker: speaker(),
       ...(audience ? { whisper: audience } : {}),
-      content: await renderModuleTemplate("log-card.hbs", { title, gm: false, lines: lines(pub) }),
-      flags: { [MODULE_ID]: { kind: "log", titleKey, titleData: titleData ?? {}, entries: pub, gm: false } },
+      content: await renderModuleTemplate("log-card.hbs", { title, gm: false, lines: lines(pub), defenseless: [], buttons: [] }),
+      flags: { [MODULE_ID]: { kind: "log", titleKey, titleData: titleData ?? {}, entries: pub, gm: false, lang: game.i18n.lang } },
     });
   }
 }
@@ -86,49 +127,6 @@ export async function postAttackCard({ sceneId, attacker, target, lines: extra =
     ...(audience ? { whisper: audience } : {}),
     content,
     flags: { [MODULE_ID]: { kind: "attack", sceneId, attacker: attacker.id, target: target.id, entries: extra } },
-  });
-}
-
-/**
- * Tells the GM that a target is defenseless (P6): which defenses are blocked
- * and which creatures may not defend it, each with the engine's explanation.
- * @param {{target: TokenDocument, attacker: TokenDocument | null, self: {clause: string, en: string, fr: string}, blocked: {name: string, decision: {clause: string, en: string, fr: string}}[]}} data
- */
-export async function postDefenselessCard({ target, attacker, self, blocked }) {
-  const entries = [self, ...blocked.map((b) => b.decision)];
-  const content = await renderModuleTemplate("defenseless-card.hbs", {
-    title: t("FURTIVE.Chat.DefenselessTitle", { target: target.name ?? "", attacker: attacker?.name ?? "?" }),
-    label: t("FURTIVE.Chat.GMOnly"),
-    defensesLabel: t("FURTIVE.Chat.BlockedDefenses"),
-    defenses: DEFENSES.map((id) => t(`FURTIVE.Defense.${id}`)).join(", "),
-    alliesLabel: t("FURTIVE.Chat.BlockedDefenders"),
-    noneLabel: t("FURTIVE.Chat.None"),
-    lines: lines(entries),
-  });
-  await ChatMessage.create({
-    speaker: speaker(),
-    whisper: gmUserIds(),
-    content,
-    flags: { [MODULE_ID]: { kind: "defenseless", entries, target: target.id, attacker: attacker?.id ?? null } },
-  });
-}
-
-/**
- * Asks the GM to roll a Perception check (automatic checks are off).
- * @param {{sceneId: string, hider: TokenDocument, observer: TokenDocument, clause: string}} data
- */
-export async function postPerceptionRequest({ sceneId, hider, observer, clause }) {
-  const content = await renderModuleTemplate("perception-card.hbs", {
-    title: t("FURTIVE.Chat.PerceptionTitle", { observer: observer.name ?? "", hider: hider.name ?? "" }),
-    label: t("FURTIVE.Chat.GMOnly"),
-    clause,
-    button: t("FURTIVE.Chat.RollPerception"),
-  });
-  await ChatMessage.create({
-    speaker: speaker(),
-    whisper: gmUserIds(),
-    content,
-    flags: { [MODULE_ID]: { kind: "perception", sceneId, hider: hider.id, observer: observer.id } },
   });
 }
 
@@ -158,19 +156,21 @@ export async function postLine(text, { whisperGM = false, named = [] } = {}) {
 export function decorateChatMessage(message, root, onAction) {
   const flags = /** @type {any} */ (message.getFlag(MODULE_ID, "kind") ? message.flags?.[MODULE_ID] : null);
   if (!flags) return;
-  // The stored state record (store.mjs) is data, not a card.
-  if (flags.kind === "state") {
+  // The stored state record (store.mjs: a base or a delta) is data, not a card.
+  if (flags.kind === "state" || flags.kind === "stateDelta") {
     root.style.display = "none";
     return;
   }
-  const entries = Array.isArray(flags.entries) ? flags.entries : [];
-  const items = root.querySelectorAll(".furtive-entries li");
-  items.forEach((item, index) => {
-    const entry = entries[index];
-    const text = item.querySelector(".furtive-text");
-    if (entry && text) text.textContent = engineText(entry);
-  });
-  if (flags.titleKey) {
+  // A card rendered in this client's language already reads right (no rewrite: a card may hold hundreds of entries).
+  const entries = Array.isArray(flags.entries) && flags.lang !== game.i18n.lang ? flags.entries : [];
+  if (entries.length) {
+    root.querySelectorAll(".furtive-entries li").forEach((item, index) => {
+      const entry = entries[index];
+      const text = item.querySelector(".furtive-text");
+      if (entry && text) text.textContent = engineText(entry);
+    });
+  }
+  if (flags.titleKey && flags.lang !== game.i18n.lang) {
     const title = root.querySelector(".furtive-title");
     if (title) title.textContent = t(flags.titleKey, flags.titleData);
   }

@@ -214,26 +214,32 @@ export class SceneSession {
    * `skipRefused` (automation: one hider's refusal must not block the
    * others), the events are applied one by one, each atomic, and the refused
    * ones are left out and listed in `refused`.
+   * `hiddenFrom` is the patch to the `hiddenFrom()` lookup (npm
+   * `Session.hiddenFromChanges(effects)`: `[{observer, hider, hidden}]`, in
+   * order; B1, B2) and `applied` the events applied, each inner list one
+   * engine transaction (what the store keeps to apply again, store.mjs).
    * @param {EngineEvent[]} events
    * @param {{skipRefused?: boolean}} [options]
-   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], refused: {event: EngineEvent, error: FurtiveError}[]}}
+   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], hiddenFrom: {observer: string, hider: string, hidden: boolean}[], applied: EngineEvent[][], refused: {event: EngineEvent, error: FurtiveError}[]}}
    */
   applyAll(events, { skipRefused = false } = {}) {
-    if (!events.length) return { changes: [], requests: [], log: [], refused: [] };
+    if (!events.length) return { changes: [], requests: [], log: [], hiddenFrom: [], applied: [], refused: [] };
     try {
       const effects = guarded(() => this.native.applyAll(events));
-      return { changes: effects.changes, requests: effects.requests, log: effects.log, refused: [] };
+      return { changes: effects.changes, requests: effects.requests, log: effects.log, hiddenFrom: effects.hiddenFrom ?? [], applied: [events], refused: [] };
     } catch (error) {
       if (!skipRefused || !(error instanceof FurtiveError) || error.code === "session_lost") throw error;
     }
     /** @type {ReturnType<SceneSession["applyAll"]>} */
-    const effects = { changes: [], requests: [], log: [], refused: [] };
+    const effects = { changes: [], requests: [], log: [], hiddenFrom: [], applied: [], refused: [] };
     for (const event of events) {
       try {
         const one = guarded(() => this.native.apply(event));
         effects.changes.push(...one.changes);
         effects.requests.push(...one.requests);
         effects.log.push(...one.log);
+        effects.hiddenFrom.push(...(one.hiddenFrom ?? []));
+        effects.applied.push([event]);
       } catch (error) {
         if (!(error instanceof FurtiveError) || error.code === "session_lost") throw error;
         effects.refused.push({ event, error });

@@ -10,7 +10,7 @@
  * | {@link NoGM} | `"table"`: no GM can run the action | `no_gm`, `socket_closed` |
  * | {@link TimedOut} | `"network"`: the GM did not answer in time | `timeout` |
  * | {@link Cancelled} | `"user"`: the GM or a `furtive.pre*` hook cancelled | `cancelled` |
- * | {@link BadRequest} | `"caller"`: a macro or request named something that does not exist | `unknown_token`, `unknown_scene`, `unknown_action`, `unknown_user`, `unverified_user`, `knockout_refused` |
+ * | {@link BadRequest} | `"caller"`: a macro or request named something that does not exist | `unknown_token`, `unknown_scene`, `unknown_action`, `unknown_user`, `unverified_user`, `knockout_refused`, `not_last_action` |
  * | {@link StateLost} | `"storage"`: the scene's state record cannot be found | `state_lost` |
  *
  * Every error a module action rejects with is one of these (an engine trap is
@@ -33,6 +33,7 @@ const MODULE_CODES = /** @type {Record<string, string>} */ ({
   unknown_user: "BadRequest",
   unverified_user: "BadRequest",
   knockout_refused: "BadRequest",
+  not_last_action: "BadRequest",
   state_lost: "StateLost",
 });
 

@@ -12,7 +12,7 @@
  * `preSprint`/`sprint`, `prePointOut`/`pointOut`, `preAttack`/`attack`,
  * `preDamageTaken`/`damageTaken`, `preKnockout`/`knockout`,
  * `preOverride`/`override`, `preChangeModifiers`/`changeModifiers`,
- * `preEndTurn`/`endTurn`, `preReset`/`reset` (docs/foundry-install.md).
+ * `preEndTurn`/`endTurn`, `preReset`/`reset`, `preUndo`/`undo` (docs/foundry-install.md).
  *
  * The module decides no rule: it builds the event, and the engine applies or
  * refuses it (`EngineRefused`, shown localized).
@@ -21,7 +21,7 @@
 import { MODULE_ID, STATUS } from "./constants.mjs";
 import { Cancelled, FurtiveError } from "./errors.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
-import { answerPerception, clearPending, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene } from "./gm-pipeline.mjs";
+import { answerPerception, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./gm-pipeline.mjs";
 import { hideDialog } from "./dialogs.mjs";
 import { engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
@@ -68,8 +68,8 @@ function publicResult(outcome) {
  * @param {import("./types.mjs").ViewEntry[]} view
  */
 function knownView(scene, view) {
-  const creatures = queryState(scene).creatures;
-  return view.filter((entry) => creatures[entry.observer]);
+  const query = sceneQuery(scene);
+  return view.filter((entry) => query.knows(entry.observer));
 }
 
 /**
@@ -134,10 +134,9 @@ export const GM_ACTIONS = {
       sprinting: Boolean(options.sprinting),
       precautions: settings.ruleset === "opposed" ? choice.precautions : [],
       view: knownView(scene, viewOf(scene, token)),
-    });
+    }, { answers: /** @type {string} */ (token.id) });
     if (roll) await postRoll(roll, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
     Hooks.callAll("furtive.hide", { token, user, choice, outcome });
-    await clearPending(scene, /** @type {string} */ (token.id));
     return privileged ? outcome : publicResult(outcome);
   },
 
@@ -277,6 +276,14 @@ export const GM_ACTIONS = {
   async reset(scene, _payload, user) {
     return step("reset", { scene, user }, async () => {
       await resetScene(scene);
+      return null;
+    });
+  },
+
+  /** GM: the scene's last action is undone (its GM card's button): state, statuses and lookup as before it. */
+  async undo(scene, { actionId }, user) {
+    return step("undo", { scene, user, actionId }, async () => {
+      await undoAction(scene, String(actionId ?? ""));
       return null;
     });
   },

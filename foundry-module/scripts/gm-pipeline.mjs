@@ -11,16 +11,16 @@
  * Only the active GM calls this (`isActiveGM()`); players go through the socket.
  */
 
-import { MODULE_ID, STATUS } from "./constants.mjs";
+import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
 import * as engine from "./engine.mjs";
 import { SceneSession } from "./engine.mjs";
 import { FurtiveError } from "./errors.mjs";
-import { gmUserIds, postDefenselessCard, postLog, postPerceptionRequest } from "./chat.mjs";
+import { gmUserIds, postActionCard } from "./chat.mjs";
 import { escapeHtml, refusalText, t } from "./i18n.mjs";
 import { creatureOf, isCreatureToken } from "./actor-data.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
-import { isActiveGM, isStateLost, loadRecord, recordRevision, saveRecord } from "./store.mjs";
+import { dropLastDelta, isActiveGM, isStateLost, loadRecord, needsCompaction, publishLookup, recordRevision, saveBase, saveDelta } from "./store.mjs";
 import { setStatus } from "./statuses.mjs";
 import { audienceOf } from "./secrecy.mjs";
 import { offerLogEntry, offerPerceptionCheck, playerOwners } from "./perception-offers.mjs";
@@ -58,20 +58,82 @@ function engineSettings(settings) {
 }
 
 /**
- * The active GM's scene in memory: the engine session, its last snapshot
- * (the state the module reads: format version 2), the pending requests and
- * the revision of the record it was loaded from or last saved as.
+ * The active GM's scene in memory: the engine session and what the module
+ * keeps beside it so that an action costs what it changed (issue 10): the
+ * published lookup, the hiders, the clear view of each pair as last sent
+ * (for the moves), the creature ids, and the record's bookkeeping (base,
+ * deltas, bytes) for the next save.
  * @typedef {object} LiveScene
  * @property {SceneSession} session
- * @property {EngineState} state     the last snapshot (read-only)
  * @property {SceneRecord["pending"]} pending
- * @property {string | null} revision the record's revision (null: never saved)
+ * @property {string | null} revision the record's revision (its newest message; null: never saved)
+ * @property {string | null} base     the record's base revision
+ * @property {number} generation      the base's generation
+ * @property {import("./store.mjs").Delta[]} deltas the actions since the base (undo reads them)
+ * @property {number} baseBytes
+ * @property {number} deltaBytes
+ * @property {Map<string, Set<string>>} published observer -> hiders it does not perceive (one entry per known creature)
+ * @property {Set<string>} hiders     ids of tokens in a stealth attempt
+ * @property {Set<string>} creatures  ids of every creature the engine knows
+ * @property {Map<string, Record<string, unknown>>} creatureData each creature as last sent (or read at load), for syncScene
+ * @property {Map<string, Map<string, {clearView: boolean, distance: number | undefined}>> | null} views
+ *   hider -> observer -> the clear view last applied; null: rebuild from a snapshot
+ * @property {EngineState | null} snapshot the state's last snapshot, null after a change (taken on demand)
+ * @property {boolean} reconcile     the next save compares the whole lookup with the Scene (after a load)
  * @property {boolean} [replaced]    a stored state of another ruleset or version was replaced
+ * @property {string} [rulesetOf]     the ruleset it was opened with
  * @property {{name: string, reason: string}[]} [unreported] tokens a fresh session left out, not yet told to the GM
  */
 
 /** sceneId -> the live scene (active GM). */
 const live = /** @type {Map<string, LiveScene>} */ (new Map());
+
+/**
+ * The engine settings as stored with each delta (a stable key order).
+ * @param {any} settings
+ */
+const settingsKey = (settings) => JSON.stringify([settings?.showNumbersToPlayers ?? false, settings?.allowZeroLengthMovement ?? true, settings?.checkDie ?? 20]);
+
+/**
+ * The session with other engine settings (a snapshot loaded again: the
+ * engine has no event for it). Only when the settings changed between two
+ * saved actions, or since the last one.
+ * @param {SceneSession} session
+ * @param {object} settings
+ */
+function withSettings(session, settings) {
+  const state = /** @type {any} */ (session.snapshot());
+  session.free();
+  return SceneSession.load({ ...state, settings });
+}
+
+/**
+ * The session a record describes: its base snapshot with every saved action
+ * applied again, in order, with the engine settings each was applied with;
+ * then `settings`. Throws FurtiveError when the engine refuses the base or an
+ * action (another engine version).
+ * @param {SceneRecord} record
+ * @param {object} settings the engine settings now
+ * @param {number} [upTo] apply only the first `upTo` actions (undo)
+ */
+function openRecord(record, settings, upTo = record.deltas.length) {
+  let session = SceneSession.load(record.state);
+  let current = settingsKey(record.state.settings);
+  try {
+    for (const delta of record.deltas.slice(0, upTo)) {
+      if (settingsKey(delta.settings) !== current) {
+        session = withSettings(session, delta.settings);
+        current = settingsKey(delta.settings);
+      }
+      for (const batch of delta.batches) session.applyAll(batch);
+    }
+    if (settingsKey(settings) !== current) session = withSettings(session, settings);
+  } catch (error) {
+    session.free();
+    throw error;
+  }
+  return session;
+}
 
 /**
  * A fresh session with every creature token of the scene. A token whose data
@@ -99,6 +161,84 @@ function reportLeftOut(entry) {
 }
 
 /**
+ * The live scene around a session: the lookup, hiders, creatures and views
+ * read from one snapshot (a load costs the table once; the actions after it
+ * cost what they change).
+ * @param {SceneSession} session
+ * @param {SceneRecord | null} record the record it was opened from (null: fresh)
+ * @param {string | null} revision
+ * @returns {LiveScene}
+ */
+function liveEntry(session, record, revision) {
+  /** @type {LiveScene} */
+  const entry = {
+    session,
+    pending: record ? [...(record.deltas.at(-1)?.pending ?? record.pending)] : [],
+    revision,
+    base: record?.base ?? null,
+    generation: record?.generation ?? 0,
+    deltas: record ? [...record.deltas] : [],
+    baseBytes: record?.baseBytes ?? 0,
+    deltaBytes: record?.deltaBytes ?? 0,
+    published: new Map(),
+    hiders: new Set(),
+    creatures: new Set(),
+    creatureData: new Map(),
+    views: null,
+    snapshot: null,
+    reconcile: true,
+  };
+  readMirror(entry);
+  return entry;
+}
+
+/**
+ * Reads the lookup, hiders, creatures and views of the entry from a snapshot.
+ * @param {LiveScene} entry
+ */
+function readMirror(entry) {
+  const state = snapshotOf(entry);
+  const hidden = entry.session.hiddenFrom();
+  entry.creatures = new Set(Object.keys(state.creatures));
+  entry.creatureData = new Map(Object.entries(/** @type {Record<string, Record<string, unknown>>} */ (/** @type {unknown} */ (state.creatures))));
+  entry.published = new Map([...entry.creatures].map((id) => [id, new Set(hidden[id] ?? [])]));
+  entry.hiders = hidingOf(state);
+  entry.views = viewsOf(state);
+}
+
+/**
+ * Ids of the hiders in a stealth attempt (phase `hiding`).
+ * @param {EngineState} state
+ */
+function hidingOf(state) {
+  return new Set(Object.entries(state.hiders).filter(([, h]) => h.phase === "hiding").map(([id]) => id));
+}
+
+/**
+ * Hider -> observer -> clear view, from a state.
+ * @param {EngineState} state
+ */
+function viewsOf(state) {
+  const views = new Map();
+  for (const [hiderId, hider] of Object.entries(state.hiders)) {
+    const pairs = new Map();
+    for (const [observer, pair] of Object.entries(/** @type {Record<string, any>} */ (hider.pairs ?? {}))) pairs.set(observer, { clearView: pair.clearView, distance: pair.distance ?? undefined });
+    views.set(hiderId, pairs);
+  }
+  return views;
+}
+
+/**
+ * The entry's state (read-only): its last snapshot, taken when first asked after a change.
+ * @param {LiveScene} entry
+ * @returns {EngineState}
+ */
+function snapshotOf(entry) {
+  entry.snapshot ??= entry.session.snapshot();
+  return entry.snapshot;
+}
+
+/**
  * The scene in memory, loaded from its record when this GM has none or the
  * record changed since (another GM saved), or fresh. A stored state of the
  * other ruleset, or one the engine cannot read, is replaced.
@@ -111,19 +251,19 @@ function liveScene(scene, settings, quiet = false) {
   const sceneId = /** @type {string} */ (scene.id);
   const revision = recordRevision(scene);
   const cached = live.get(sceneId);
-  if (cached && cached.revision === revision && cached.state.ruleset === settings.ruleset) {
+  if (cached && cached.revision === revision && cached.rulesetOf === settings.ruleset) {
     if (!quiet) reportLeftOut(cached);
     return cached;
   }
   cached?.session.free();
   live.delete(sceneId);
   const stored = loadRecord(scene);
-  /** @type {SceneSession | null} */
-  let session = null;
+  /** @type {LiveScene | null} */
+  let entry = null;
   let replaced = Boolean(stored);
   if (stored && stored.state?.ruleset === settings.ruleset) {
     try {
-      session = SceneSession.load({ ...stored.state, settings: engineSettings(settings) });
+      entry = liveEntry(openRecord(stored, engineSettings(settings)), stored, revision);
       replaced = false;
     } catch (error) {
       // A state stored by another engine version cannot be read: start over once.
@@ -131,10 +271,15 @@ function liveScene(scene, settings, quiet = false) {
       if (!quiet) ui.notifications?.warn(t("FURTIVE.Notify.StateReset"));
     }
   }
-  let unreported = /** @type {{name: string, reason: string}[]} */ ([]);
-  if (!session) ({ session, unreported } = freshSession(scene, settings));
-  /** @type {LiveScene} */
-  const entry = { session, state: session.snapshot(), pending: stored && !replaced ? [...stored.pending] : [], revision, replaced, unreported };
+  if (!entry) {
+    const { session, unreported } = freshSession(scene, settings);
+    entry = liveEntry(session, null, null);
+    entry.unreported = unreported;
+    // A replaced record is rewritten whole at the next save.
+    entry.generation = stored?.generation ?? 0;
+  }
+  entry.replaced = replaced;
+  entry.rulesetOf = settings.ruleset;
   live.set(sceneId, entry);
   if (!quiet) reportLeftOut(entry);
   return entry;
@@ -180,28 +325,81 @@ export function resetScene(scene) {
   if (!isActiveGM()) return Promise.resolve();
   return enqueue(async () => {
     await engine.engineReady;
+    const settings = readSettings();
+    const previous = live.get(/** @type {string} */ (scene.id));
+    const generation = Math.max(previous?.generation ?? 0, loadRecord(scene)?.generation ?? 0);
     dropLiveScene(/** @type {string} */ (scene.id));
-    const { session, unreported } = freshSession(scene, readSettings());
-    /** @type {LiveScene} */
-    const entry = { session, state: session.snapshot(), pending: [], revision: null, unreported };
+    const { session, unreported } = freshSession(scene, settings);
+    const entry = liveEntry(session, null, null);
+    entry.unreported = unreported;
+    entry.rulesetOf = settings.ruleset;
     live.set(/** @type {string} */ (scene.id), entry);
     reportLeftOut(entry);
     toldLost.delete(scene.id);
-    await commit(scene, entry);
+    await writeBase(scene, entry, generation + 1, null);
+    await publishAll(scene, entry);
     await clearStatuses(scene);
   });
 }
 
 /**
  * The scene's state as this GM sees it (read-only: do not change it), or
- * null: the active GM's live snapshot, else the stored record.
+ * null: the active GM's live state, else the stored record's.
  * @param {Scene} scene
  * @returns {EngineState | null}
  */
 export function viewState(scene) {
   const cached = live.get(/** @type {string} */ (scene.id));
-  if (cached && isActiveGM() && cached.revision !== null && cached.revision === recordRevision(scene)) return cached.state;
-  return loadRecord(scene)?.state ?? null;
+  if (cached && isActiveGM() && cached.revision !== null && cached.revision === recordRevision(scene)) return snapshotOf(cached);
+  return storedState(scene);
+}
+
+/** revision -> the state a record describes, for a GM who is not the active one (one at a time). */
+let storedCache = /** @type {{revision: string, state: EngineState} | null} */ (null);
+
+/**
+ * The state a scene's record describes (its base with its actions applied), or null.
+ * @param {Scene} scene
+ * @returns {EngineState | null}
+ */
+function storedState(scene) {
+  const record = loadRecord(scene);
+  if (!record) return null;
+  const revision = `${scene.id}:${recordRevision(scene)}`;
+  if (storedCache?.revision === revision) return storedCache.state;
+  if (!record.deltas.length || !engine.isEngineReady()) return record.state;
+  const session = openRecord(record, record.deltas.at(-1)?.settings ?? record.state.settings);
+  try {
+    storedCache = { revision, state: session.snapshot() };
+  } finally {
+    session.free();
+  }
+  return storedCache.state;
+}
+
+/**
+ * What `refreshViews` needs to send only the views that changed, without a
+ * snapshot per move: the hiders in a stealth attempt, whether an observer is
+ * a known creature, and the clear view last applied for a pair. Null for a
+ * scene without a stored state. Active GM.
+ * @param {Scene} scene
+ * @returns {{ruleset: string, hiders: string[], knows: (id: string) => boolean, view: (hider: string, observer: string) => {clearView: boolean, distance: number | undefined} | undefined} | null}
+ */
+export function viewMirror(scene) {
+  if (!isActiveGM() || (!live.has(/** @type {string} */ (scene.id)) && !recordRevision(scene))) return null;
+  const settings = readSettings();
+  const entry = liveScene(scene, settings, true);
+  if (entry.revision === null) return null;
+  return {
+    ruleset: settings.ruleset,
+    hiders: [...entry.hiders],
+    knows: (id) => entry.creatures.has(id),
+    view: (hider, observer) => {
+      // Read again from a snapshot only after an event the live scene does not follow.
+      entry.views ??= viewsOf(snapshotOf(entry));
+      return entry.views.get(hider)?.get(observer);
+    },
+  };
 }
 
 /**
@@ -215,13 +413,21 @@ export function stateOf(scene) {
 }
 
 /**
- * The scene for a query on the active GM: its live session and snapshot
- * (loaded, or fresh and not saved).
+ * The scene for a query on the active GM: its live session and state
+ * (loaded, or fresh and not saved). `state` is a snapshot taken on demand.
  * @param {Scene} scene
- * @returns {LiveScene}
+ * @returns {{session: SceneSession, state: EngineState, pending: SceneRecord["pending"], knows: (id: string) => boolean}}
  */
 export function sceneQuery(scene) {
-  return liveScene(scene, readSettings(), true);
+  const entry = liveScene(scene, readSettings(), true);
+  return {
+    session: entry.session,
+    pending: entry.pending,
+    knows: (id) => entry.creatures.has(id),
+    get state() {
+      return snapshotOf(entry);
+    },
+  };
 }
 
 /**
@@ -230,7 +436,7 @@ export function sceneQuery(scene) {
  * @returns {EngineState}
  */
 export function queryState(scene) {
-  return sceneQuery(scene).state;
+  return snapshotOf(liveScene(scene, readSettings(), true));
 }
 
 /**
@@ -251,12 +457,13 @@ export function dispatch(scene, event, options = {}) {
  * @property {string} [titleKey] the card's title (default: from the first event's type)
  * @property {Record<string, string>} [titleData]
  * @property {import("./types.mjs").LogEntry[]} [notes] GM lines the caller adds to the action's card (system-attacks.mjs: O10)
+ * @property {string} [answers] the hider whose pending new stealth roll (P4) this action makes: it leaves the pending list in the same save
  */
 
 /**
  * Applies one user action: every event as ONE engine transaction, the
  * Perception checks it requests rolled together and applied in one more
- * `applyAll`, then one save (one record write, at most one Scene update),
+ * `applyAll`, then one save (one record message, at most one Scene update),
  * one GM card with every comparison, at most one public line. Queued, so two
  * actions never read the same state. A refused action (FurtiveError)
  * changes nothing and is thrown to the caller.
@@ -297,9 +504,41 @@ async function tellStateLost(scene) {
  */
 async function guardLost(scene) {
   if (!isStateLost(scene)) return;
+  // A state kept before per-scene storage (this GM's `gmState` setting) is moved first.
+  if (await migrateLegacyScene(scene, legacyStates())) return;
   await tellStateLost(scene);
   throw FurtiveError.of("state_lost", t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }));
 }
+
+/**
+ * Events that leave the clear view and distance of every pair as they were
+ * (the engine writes them only from the `view` of `viewChanged` and
+ * `enterStealth`, which the live scene follows). Any other event type (a
+ * newer engine's) makes the live scene read them again from a snapshot.
+ */
+const VIEW_KEEPING = new Set(["upsertCreature", "perceptionRolled", "pointOut", "attack", "damageTaken", "turnStart", "turnEnd", "roundEnd", "combatEnd", "modifiersChanged", "sprint", "stopHiding", "tokenRemoved", "gmOverride"]);
+/**
+ * Events that leave every hider's phase as it was (the engine ends a stealth
+ * attempt only in `stopHiding`, `tokenRemoved`, `sprint` (O12) and a
+ * percentile `turnEnd` (P9), and starts one only in `enterStealth`). After
+ * `sprint`, `turnEnd` or an unknown event type, the hiders are read again
+ * from a snapshot.
+ */
+const PHASE_KEEPING = new Set(["upsertCreature", "viewChanged", "perceptionRolled", "pointOut", "attack", "damageTaken", "turnStart", "roundEnd", "combatEnd", "modifiersChanged", "gmOverride"]);
+/** Events whose `view` sets the clear view and distance of the pairs it names. */
+const VIEW_WRITING = new Set(["viewChanged", "enterStealth"]);
+
+/**
+ * Everything one action did, gathered over its engine calls.
+ * @typedef {object} ActionEffects
+ * @property {Outcome["changes"]} changes
+ * @property {Outcome["requests"]} requests
+ * @property {Outcome["log"]} log
+ * @property {{observer: string, hider: string, hidden: boolean}[]} hiddenFrom
+ * @property {EngineEvent[][]} applied
+ * @property {{hider: string, observer: string, clause: string}[]} checksToRoll Perception checks for the GM to roll (automatic checks off)
+ * @property {string[]} rerolls hiders waiting for a new stealth roll (P4)
+ */
 
 /**
  * Applies one action now (inside the queue).
@@ -314,6 +553,10 @@ async function process(scene, events, options) {
   const settings = readSettings();
   const sceneId = /** @type {string} */ (scene.id);
   let entry = liveScene(scene, settings);
+  // A new base holds the state BEFORE the action (its first delta is the
+  // action), so the action can still be undone; taken only when writing one.
+  const compact = entry.revision === null || entry.replaced || needsCompaction({ baseBytes: entry.baseBytes, deltaBytes: entry.deltaBytes, deltas: entry.deltas.length });
+  let before = compact ? { state: snapshotOf(entry), pending: [...entry.pending] } : null;
   let effects;
   try {
     effects = entry.session.applyAll(events, { skipRefused: Boolean(options.lenient) });
@@ -322,30 +565,60 @@ async function process(scene, events, options) {
     if (!(error instanceof FurtiveError) || error.code !== "session_lost") throw error;
     dropLiveScene(sceneId);
     entry = liveScene(scene, settings);
+    if (before) before = { state: snapshotOf(entry), pending: [...entry.pending] };
     effects = entry.session.applyAll(events, { skipRefused: Boolean(options.lenient) });
   }
   try {
     for (const { error } of effects.refused) reportRefusal(error);
-    const total = { changes: [...effects.changes], requests: /** @type {Outcome["requests"]} */ ([]), log: [...(options.notes ?? []), ...effects.log] };
+    /** @type {ActionEffects} */
+    const total = { changes: [...effects.changes], requests: [], log: [...(options.notes ?? []), ...effects.log], hiddenFrom: [...effects.hiddenFrom], applied: [...effects.applied], checksToRoll: [], rerolls: [] };
+    const pendingBefore = JSON.stringify(entry.pending);
+    if (options.answers) entry.pending = entry.pending.filter((r) => r.hider !== options.answers);
     await answerRequests(scene, entry, entry.session, effects.requests, total, settings);
-    entry.state = entry.session.snapshot();
-    await commit(scene, entry);
+    if (total.applied.length) entry.snapshot = null;
+    const actionId = foundry.utils.randomID();
+    const statuses = total.changes.flatMap((c) => (c.kind === "status" && c.token && c.status ? [{ token: c.token, status: c.status, active: Boolean(c.active) }] : []));
+    const saved = total.applied.length > 0 || JSON.stringify(entry.pending) !== pendingBefore;
+    if (saved) {
+      /** @type {import("./store.mjs").Delta} */
+      const delta = { id: actionId, batches: total.applied, settings: engineSettings(settings), pending: [...entry.pending], statuses };
+      if (before) await writeBase(scene, entry, entry.generation + 1, { ...before, delta });
+      else await writeDelta(scene, entry, delta);
+    }
+    const lookupChanges = followEffects(entry, total);
+    await publishChanges(scene, entry, lookupChanges);
     if (entry.replaced) {
       entry.replaced = false;
       await clearStatuses(scene);
     }
-    const outcome = { state: entry.state, changes: total.changes, requests: total.requests, log: total.log };
-    await applyStatuses(scene, outcome);
+    const outcome = {
+      changes: total.changes,
+      requests: total.requests,
+      log: total.log,
+      get state() {
+        return snapshotOf(entry);
+      },
+    };
+    await applyStatuses(scene, outcome, entry);
     const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
-    if (options.chat !== false && important && total.log.length) {
+    if (options.chat !== false && (important || total.checksToRoll.length || total.rerolls.length)) {
       const first = events[0] ?? /** @type {any} */ ({});
       const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
       // B1: the public line goes to the users who may see every token the action names.
       const ids = events.flatMap((e) => [e.hider, e.attacker, e.token, e.target, e.combatant, e.observer, ...(Array.isArray(e.allies) ? e.allies : [])]);
       const audience = audienceOf([...new Set(ids.filter(Boolean).map(String))].map((id) => scene.tokens.get(id)));
-      await postLog(total.log, { titleKey: options.titleKey ?? `FURTIVE.Chat.Event.${first.type}`, titleData: options.titleData ?? { name }, audience });
+      await postActionCard({
+        sceneId,
+        actionId: saved ? actionId : null,
+        log: important ? total.log : total.log.filter((e) => e.audience === "gm"),
+        titleKey: options.titleKey ?? `FURTIVE.Chat.Event.${first.type}`,
+        titleData: options.titleData ?? { name },
+        audience,
+        defenseless: defenselessOf(scene, total.changes, entry),
+        checks: total.checksToRoll.map((c) => ({ ...c, hiderName: scene.tokens.get(c.hider)?.name ?? "", observerName: scene.tokens.get(c.observer)?.name ?? "" })),
+        rerolls: total.rerolls.map((hider) => ({ hider, name: scene.tokens.get(hider)?.name ?? "" })),
+      });
     }
-    await announceDefenseless(scene, outcome, entry.session);
     return outcome;
   } catch (error) {
     // The session may be ahead of the record now: the next action loads the record again.
@@ -355,61 +628,324 @@ async function process(scene, events, options) {
 }
 
 /**
- * Saves the state and publishes the lookup: one record write, at most one Scene update.
+ * Saves one action as a delta (one message).
+ * @param {Scene} scene
+ * @param {LiveScene} entry
+ * @param {import("./store.mjs").Delta} delta
+ */
+async function writeDelta(scene, entry, delta) {
+  const written = await saveDelta(scene, { base: /** @type {string} */ (entry.base), seq: entry.deltas.length + 1 }, delta);
+  entry.deltas.push(delta);
+  entry.deltaBytes += written.bytes;
+  entry.revision = written.revision;
+  lastSave.bytes = written.bytes;
+  lastSave.kind = "delta";
+}
+
+/**
+ * Writes a new base (one message): `before` with the action as its first
+ * delta, or the live state itself when `before` is null (reset, undo).
+ * @param {Scene} scene
+ * @param {LiveScene} entry
+ * @param {number} generation
+ * @param {{state: EngineState, pending: SceneRecord["pending"], delta: import("./store.mjs").Delta} | null} before
+ */
+async function writeBase(scene, entry, generation, before) {
+  const record = before ?? { state: snapshotOf(entry), pending: [...entry.pending] };
+  const written = await saveBase(scene, { ...record, generation });
+  entry.base = written.revision;
+  entry.revision = written.revision;
+  entry.generation = generation;
+  entry.deltas = before ? [before.delta] : [];
+  entry.deltaBytes = before ? JSON.stringify(before.delta).length : 0;
+  entry.baseBytes = written.bytes - entry.deltaBytes;
+  lastSave.bytes = written.bytes;
+  lastSave.kind = "base";
+}
+
+/** The last save on this client (the benchmark reads it through the API): its bytes and kind. */
+export const lastSave = { bytes: 0, kind: "" };
+
+/**
+ * Follows one action's effects in the live scene's lookup, hiders,
+ * creatures and views, and returns what to publish: the observers whose
+ * list changed (null: removed) and the hiders list when it changed. Costs
+ * what the action changed (the engine's `hiddenFrom` changes, npm
+ * `Session.hiddenFromChanges`), never the table.
+ * @param {LiveScene} entry
+ * @param {ActionEffects} total
+ * @returns {{observers: Map<string, string[] | null>, hiders: string[] | null}}
+ */
+function followEffects(entry, total) {
+  const touched = new Set();
+  let keepViews = entry.views !== null;
+  for (const batch of total.applied) {
+    for (const event of batch) {
+      const any = /** @type {any} */ (event);
+      if (any.type === "upsertCreature" && any.creature?.id) entry.creatureData.set(String(any.creature.id), any.creature);
+      else if (any.type === "tokenRemoved") entry.creatureData.delete(String(any.token));
+      if (any.type === "upsertCreature" && any.creature?.id && !entry.creatures.has(String(any.creature.id))) {
+        entry.creatures.add(String(any.creature.id));
+        touched.add(String(any.creature.id));
+      } else if (any.type === "tokenRemoved" && entry.creatures.delete(String(any.token))) {
+        touched.add(String(any.token));
+      }
+      if (VIEW_WRITING.has(any.type)) {
+        if (!keepViews) continue;
+        const views = /** @type {NonNullable<LiveScene["views"]>} */ (entry.views);
+        let pairs = views.get(any.hider);
+        if (!pairs) views.set(any.hider, (pairs = new Map()));
+        for (const view of any.view ?? []) pairs.set(view.observer, { clearView: view.clearView, distance: view.distance ?? undefined });
+      } else if (!VIEW_KEEPING.has(any.type)) keepViews = false;
+    }
+  }
+  if (!keepViews) entry.views = null;
+  for (const { observer, hider, hidden } of total.hiddenFrom) {
+    let list = entry.published.get(observer);
+    if (!list) entry.published.set(observer, (list = new Set()));
+    if (hidden) list.add(hider);
+    else list.delete(hider);
+    touched.add(observer);
+  }
+  const observers = /** @type {Map<string, string[] | null>} */ (new Map());
+  for (const observer of touched) {
+    if (!entry.creatures.has(observer)) {
+      entry.published.delete(observer);
+      observers.set(observer, null);
+    } else {
+      if (!entry.published.has(observer)) entry.published.set(observer, new Set());
+      observers.set(observer, [.../** @type {Set<string>} */ (entry.published.get(observer))].sort());
+    }
+  }
+  const hidersBefore = [...entry.hiders].sort();
+  let rereadHiders = false;
+  for (const batch of total.applied) {
+    for (const event of batch) {
+      const any = /** @type {any} */ (event);
+      if (any.type === "enterStealth") entry.hiders.add(String(any.hider));
+      else if (any.type === "stopHiding") entry.hiders.delete(String(any.hider));
+      else if (any.type === "tokenRemoved") entry.hiders.delete(String(any.token));
+      else if (!PHASE_KEEPING.has(any.type)) rereadHiders = true;
+    }
+  }
+  if (rereadHiders) entry.hiders = hidingOf(snapshotOf(entry));
+  const hiders = [...entry.hiders].sort();
+  const hidersChanged = !sameList(hidersBefore, hiders);
+  return { observers, hiders: hidersChanged ? hiders : null };
+}
+
+/**
+ * Publishes one action's lookup changes (at most one Scene update). After a
+ * load, the first one compares the whole lookup with the Scene (another GM
+ * or an older module may have published something else).
+ * @param {Scene} scene
+ * @param {LiveScene} entry
+ * @param {{observers: Map<string, string[] | null>, hiders: string[] | null}} changes
+ */
+async function publishChanges(scene, entry, changes) {
+  if (entry.reconcile) return publishAll(scene, entry);
+  // Only what differs from the Scene: an observer whose list went and came back is not sent.
+  const published = /** @type {Record<string, string[]>} */ (scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom) ?? {});
+  for (const [observer, list] of changes.observers) {
+    if (list ? sameList(published[observer], list) : !(observer in published)) changes.observers.delete(observer);
+  }
+  await publishLookup(scene, changes.observers, changes.hiders);
+}
+
+/**
+ * Publishes the whole lookup where it differs from the Scene (after a load,
+ * a reset, an undo): O(table), once.
  * @param {Scene} scene
  * @param {LiveScene} entry
  */
-async function commit(scene, entry) {
-  const state = entry.state;
-  const hiders = Object.entries(state.hiders)
-    .filter(([, h]) => h.phase === "hiding")
-    .map(([id]) => id);
-  // One entry per known observer (an empty list: perceives every hider), so an
-  // observer without an entry is one the engine does not know (B1, fail closed).
-  const hiddenFrom = /** @type {Record<string, string[]>} */ ({});
-  const published = entry.session.hiddenFrom();
-  for (const id of Object.keys(state.creatures)) hiddenFrom[id] = published[id] ?? [];
-  const written = await saveRecord(scene, { state, pending: entry.pending }, hiddenFrom, hiders);
-  entry.revision = written.revision;
+async function publishAll(scene, entry) {
+  const published = /** @type {Record<string, string[]>} */ (scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom) ?? {});
+  const observers = /** @type {Map<string, string[] | null>} */ (new Map());
+  for (const [observer, set] of entry.published) {
+    const list = [...set].sort();
+    if (!sameList(published[observer], list)) observers.set(observer, list);
+  }
+  for (const observer of Object.keys(published)) if (!entry.published.has(observer)) observers.set(observer, null);
+  const hiders = [...entry.hiders].sort();
+  const stored = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders);
+  await publishLookup(scene, observers, sameList(Array.isArray(stored) ? stored : [], hiders) ? null : hiders);
+  entry.reconcile = false;
+}
+
+/**
+ * Whether a published list holds the same ids as `list` (sorted).
+ * @param {unknown} published
+ * @param {string[]} list
+ */
+function sameList(published, list) {
+  return Array.isArray(published) && published.length === list.length && [...published].map(String).sort().every((id, index) => id === list[index]);
 }
 
 /**
  * Toggles `furtive.hidden` / `furtive.defenseless` as the engine's status changes say.
  * @param {Scene} scene
- * @param {Outcome} outcome
+ * @param {{changes: Outcome["changes"]}} outcome
+ * @param {LiveScene} entry
  */
-async function applyStatuses(scene, outcome) {
+async function applyStatuses(scene, outcome, entry) {
   for (const change of outcome.changes) {
     if (change.kind !== "status" || !change.token || !change.status) continue;
     const token = scene.tokens.get(change.token);
-    // Never throws: the state is already saved (statuses.mjs).
-    if (token) await setStatus(scene, token, change.status, Boolean(change.active), outcome.state);
+    if (!token) continue;
+    // Never throws: the state is already saved (statuses.mjs). The state is
+    // read only when a linked actor with another token here loses the status.
+    const shared = !change.active && token.actorLink && scene.tokens.some((other) => other.id !== token.id && other.actorLink && other.actorId === token.actorId);
+    await setStatus(scene, token, change.status, Boolean(change.active), shared ? snapshotOf(entry) : null);
   }
 }
 
 /**
- * P6: a GM card for each target that became defenseless, naming the blocked
- * defenses and every creature the engine says may not defend it.
+ * P6: for each target that became defenseless in the action, the blocked
+ * defenses and every creature the engine says may not defend it (shown on
+ * the action's GM card).
  * @param {Scene} scene
- * @param {Outcome} outcome
- * @param {SceneSession} session
+ * @param {Outcome["changes"]} changes
+ * @param {LiveScene} entry
+ * @returns {{targetId: string, target: string, attacker: string, self: {clause: string, en: string, fr: string}, blocked: {name: string, decision: {clause: string, en: string, fr: string}}[]}[]}
  */
-async function announceDefenseless(scene, outcome, session) {
-  for (const change of outcome.changes) {
+function defenselessOf(scene, changes, entry) {
+  const out = [];
+  for (const change of changes) {
     if (change.kind !== "status" || change.status !== "defenseless" || !change.active || !change.token) continue;
     const attackerId = change.expires?.turnEndOf;
     const target = scene.tokens.get(change.token);
     if (!target || !attackerId) continue;
-    const state = outcome.state;
+    const session = entry.session;
     const self = session.canDefend({ defender: change.token, target: change.token, attacker: attackerId });
     const blocked = [];
-    for (const id of Object.keys(state.creatures)) {
+    const state = snapshotOf(entry);
+    for (const id of entry.creatures) {
       if (id === change.token || id === attackerId) continue;
       const decision = session.canDefend({ defender: id, target: change.token, attacker: attackerId });
-      if (!decision.allowed) blocked.push({ name: state.creatures[id].name ?? id, decision });
+      if (!decision.allowed) blocked.push({ name: state.creatures[id]?.name ?? id, decision });
     }
-    await postDefenselessCard({ target, attacker: scene.tokens.get(attackerId) ?? null, self, blocked });
+    out.push({ targetId: change.token, target: target.name ?? "", attacker: scene.tokens.get(attackerId)?.name ?? "?", self, blocked });
   }
+  return out;
+}
+
+/**
+ * Undoes the scene's last action (its GM card's button): the engine state,
+ * the statuses and the published lookup go back to before it, as one
+ * transaction (one new base record, at most one Scene update). Only the last
+ * action can be undone; a card of an older one is refused (`not_last_action`).
+ * @param {Scene} scene
+ * @param {string} actionId
+ */
+export function undoAction(scene, actionId) {
+  if (!isActiveGM()) return Promise.reject(new Error("furtive: only the active GM undoes an action"));
+  return enqueue(async () => {
+    await engine.engineReady;
+    await guardLost(scene);
+    const settings = readSettings();
+    const entry = liveScene(scene, settings);
+    const last = entry.deltas.at(-1);
+    if (!last || last.id !== actionId) throw FurtiveError.of("not_last_action", t("FURTIVE.Error.not_last_action"));
+    const record = loadRecord(scene);
+    if (!record || record.base !== entry.base) throw FurtiveError.of("state_lost", t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }));
+    const session = openRecord(record, engineSettings(settings), record.deltas.length - 1);
+    const kept = { ...record, deltas: record.deltas.slice(0, -1) };
+    const restored = liveEntry(session, kept, null);
+    Object.assign(restored, { rulesetOf: settings.ruleset });
+    entry.session.free();
+    live.set(/** @type {string} */ (scene.id), restored);
+    // One record write: the action's delta message deleted, or (the action is
+    // held by the base) a new base without it.
+    if (record.inline && record.deltas.length === 1) await writeBase(scene, restored, entry.generation + 1, null);
+    else restored.revision = await dropLastDelta(scene);
+    await publishAll(scene, restored);
+    // The action's status changes, reversed (last first).
+    const state = snapshotOf(restored);
+    for (const change of [...last.statuses].reverse()) {
+      const token = scene.tokens.get(change.token);
+      if (token) await setStatus(scene, token, change.status, !change.active, state);
+    }
+    await ChatMessage.create({
+      speaker: { alias: t("FURTIVE.Title") },
+      whisper: gmUserIds(),
+      content: `<div class="furtive-card furtive-gm"><p>${escapeHtml(t("FURTIVE.Chat.Undone", { scene: scene.name ?? "" }))}</p></div>`,
+      flags: { [MODULE_ID]: { kind: "undone", sceneId: scene.id, actionId } },
+    });
+  });
+}
+
+/**
+ * The setting that held the states before per-scene storage: `{ [sceneId]:
+ * {raw, revision} }`, `raw = JSON.stringify({state, pending})`, in each GM's
+ * own setting (scope `user` on v13, `client` on v12, settings.mjs), with the
+ * scene flag `flags.furtive.revision` naming the current save.
+ */
+export const LEGACY_SETTING = "gmState";
+
+/** @returns {Record<string, {raw?: unknown, revision?: unknown}>} this GM's legacy states (empty when none) */
+function legacyStates() {
+  try {
+    const value = game.settings.get(MODULE_ID, LEGACY_SETTING);
+    return value && typeof value === "object" ? /** @type {any} */ (value) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Moves one scene's legacy state into its per-scene record (inside the
+ * queue): a base message holding it, then the lookup published from it (the
+ * legacy `visibility` flag removed). Only a copy that is the scene's current
+ * save (its revision is the scene's `revision` flag, or the scene has none)
+ * and only when the scene has no record yet. The entry then leaves the setting.
+ * @param {Scene} scene
+ * @param {Record<string, {raw?: unknown, revision?: unknown}>} all the legacy setting's value
+ * @returns {Promise<boolean>} whether the scene now has a record from it
+ */
+async function migrateLegacyScene(scene, all) {
+  const sceneId = /** @type {string} */ (scene.id);
+  const stored = all[sceneId];
+  if (!stored || typeof stored.raw !== "string" || recordRevision(scene)) return false;
+  const published = scene.getFlag(MODULE_ID, "revision");
+  // Another GM's copy is the current one: this one is stale, and stays for that GM to move.
+  if (published && stored.revision !== published) return false;
+  let parsed;
+  try {
+    parsed = JSON.parse(stored.raw);
+  } catch {
+    return false;
+  }
+  if (!parsed?.state) return false;
+  await saveBase(scene, { state: parsed.state, pending: Array.isArray(parsed.pending) ? parsed.pending : [], generation: 1 });
+  dropLiveScene(sceneId);
+  toldLost.delete(sceneId);
+  await publishAll(scene, liveScene(scene, readSettings()));
+  const { [sceneId]: _moved, ...rest } = legacyStates();
+  await game.settings.set(MODULE_ID, LEGACY_SETTING, rest);
+  return true;
+}
+
+/**
+ * Moves every state this GM kept before per-scene storage (the `gmState`
+ * setting) into the per-scene records, once (active GM, at ready; a GM who
+ * becomes active later moves a scene's at its first action there). The
+ * states of deleted scenes are dropped from the setting.
+ * @returns {Promise<number>} how many scenes were moved
+ */
+export function migrateLegacyStates() {
+  if (!isActiveGM()) return Promise.resolve(0);
+  return enqueue(async () => {
+    await engine.engineReady;
+    const all = legacyStates();
+    let moved = 0;
+    for (const sceneId of Object.keys(all)) {
+      const scene = game.scenes.get(sceneId);
+      if (scene && (await migrateLegacyScene(scene, all))) moved += 1;
+    }
+    const orphans = Object.keys(legacyStates()).filter((id) => !game.scenes.get(id));
+    if (orphans.length) await game.settings.set(MODULE_ID, LEGACY_SETTING, Object.fromEntries(Object.entries(legacyStates()).filter(([id]) => game.scenes.get(id))));
+    return moved;
+  });
 }
 
 /** How many rounds of Perception checks one action may chain (a check's answer may request another). */
@@ -426,7 +962,7 @@ const MAX_CHECK_ROUNDS = 4;
  * @param {{pending: SceneRecord["pending"]}} record
  * @param {SceneSession} session
  * @param {Outcome["requests"]} requests
- * @param {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"]}} total
+ * @param {ActionEffects} total
  * @param {FurtiveSettings} settings
  */
 async function answerRequests(scene, record, session, requests, total, settings) {
@@ -453,16 +989,13 @@ async function answerRequests(scene, record, session, requests, total, settings)
             await offerPerceptionCheck({ sceneId: /** @type {string} */ (scene.id), observer, owners });
           }
         } else if (settings.autoPerception) checks.push({ request, hider, observer });
-        else await postPerceptionRequest({ sceneId: /** @type {string} */ (scene.id), hider, observer, clause: request.clause });
+        // Automatic checks off: the action's GM card gets a button to roll it.
+        else total.checksToRoll.push({ hider: request.hider, observer: request.observer, clause: request.clause });
       } else if (request.kind === "stealthRoll") {
         record.pending = [...record.pending.filter((r) => !(r.kind === "stealthRoll" && r.hider === request.hider)), request];
         total.requests.push(request);
-        await ChatMessage.create({
-          speaker: { alias: t("FURTIVE.Title") },
-          whisper: gmUserIds(),
-          content: `<div class="furtive-card furtive-gm"><p>${t("FURTIVE.Chat.RerollNeeded", { name: hider.name ?? "" })} (${request.clause})</p><div class="furtive-buttons"><button type="button" data-furtive-action="reroll">${t("FURTIVE.Chat.Reroll")}</button></div></div>`,
-          flags: { [MODULE_ID]: { kind: "reroll", sceneId: scene.id, hider: request.hider } },
-        });
+        // The action's GM card gets the "new roll" button (P4).
+        total.rerolls.push(request.hider);
       }
     }
     if (!checks.length) return;
@@ -473,6 +1006,8 @@ async function answerRequests(scene, record, session, requests, total, settings)
     );
     for (const { error } of effects.refused) total.log.push({ clause: "", audience: "gm", en: refusalText(error), fr: refusalText(error) });
     total.changes.push(...effects.changes);
+    total.hiddenFrom.push(...effects.hiddenFrom);
+    total.applied.push(...effects.applied);
     total.log.push(...effects.log);
     open = effects.requests;
   }
@@ -539,23 +1074,21 @@ export async function answerPerception(scene, hiderId, observerId) {
  * @param {string} hiderId
  */
 export function pendingStealthRoll(scene, hiderId) {
-  const pending = isActiveGM() ? sceneQuery(scene).pending : (loadRecord(scene)?.pending ?? []);
+  const record = isActiveGM() ? null : loadRecord(scene);
+  const pending = isActiveGM() ? sceneQuery(scene).pending : (record?.deltas.at(-1)?.pending ?? record?.pending ?? []);
   return pending.find((r) => r.kind === "stealthRoll" && r.hider === hiderId) ?? null;
 }
 
 /**
- * Forgets a pending request once answered.
+ * The creatures the engine knows on a scene with a stored state, as last
+ * sent (no snapshot), or null for a scene without one. Active GM.
  * @param {Scene} scene
- * @param {string} hiderId
+ * @returns {Map<string, Record<string, unknown>> | null}
  */
-export function clearPending(scene, hiderId) {
-  if (!isActiveGM()) return Promise.resolve();
-  return enqueue(async () => {
-    const entry = liveScene(scene, readSettings());
-    if (!entry.pending.some((r) => r.hider === hiderId)) return;
-    entry.pending = entry.pending.filter((r) => r.hider !== hiderId);
-    await commit(scene, entry);
-  });
+export function knownCreatures(scene) {
+  if (!isActiveGM() || (!live.has(/** @type {string} */ (scene.id)) && !recordRevision(scene))) return null;
+  const entry = liveScene(scene, readSettings(), true);
+  return entry.revision === null ? null : entry.creatureData;
 }
 
 /**
@@ -566,16 +1099,16 @@ export function clearPending(scene, hiderId) {
  */
 export async function syncScene(scene) {
   if (!isActiveGM() || isStateLost(scene)) return;
-  const state = viewState(scene);
-  if (!state) return;
-  const record = { state };
+  await engine.engineReady;
+  const creatures = knownCreatures(scene);
+  if (!creatures) return;
   const settings = readSettings();
   /** @type {EngineEvent[]} */
   const events = [];
-  for (const id of Object.keys(record.state.creatures)) if (!scene.tokens.get(id)) events.push(/** @type {any} */ ({ type: "tokenRemoved", token: id }));
+  for (const id of creatures.keys()) if (!scene.tokens.get(id)) events.push(/** @type {any} */ ({ type: "tokenRemoved", token: id }));
   for (const token of scene.tokens.filter(isCreatureToken)) {
     const creature = creatureOf(token, settings);
-    const known = record.state.creatures[/** @type {string} */ (token.id)];
+    const known = creatures.get(/** @type {string} */ (token.id));
     if (!known || !sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) events.push(/** @type {any} */ ({ type: "upsertCreature", creature }));
   }
   if (events.length) await transact(scene, events, { chat: false, lenient: true }).catch(reportRefusal);
@@ -589,11 +1122,11 @@ export async function syncScene(scene) {
  */
 export async function upsertToken(scene, token) {
   if (!isActiveGM() || !isCreatureToken(token) || isStateLost(scene)) return;
-  const state = viewState(scene);
-  if (!state) return;
-  const record = { state };
+  await engine.engineReady;
+  const creatures = knownCreatures(scene);
+  if (!creatures) return;
   const creature = creatureOf(token, readSettings());
-  const known = record.state.creatures[/** @type {string} */ (token.id)];
+  const known = creatures.get(/** @type {string} */ (token.id));
   if (known && sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) return;
   try {
     await dispatch(scene, { type: "upsertCreature", creature }, { chat: false });

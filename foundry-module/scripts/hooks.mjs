@@ -43,12 +43,16 @@ function onChatAction(action, message, button) {
       await actions.defend(defender, target, flags.attacker, /** @type {any} */ (button.dataset.defense));
     });
   } else if (action === "perception") {
-    attempt(() => run("rollPerception", { sceneId: flags.sceneId, hiderId: flags.hider, observerId: flags.observer }));
+    // The action's GM card names the pair on its button (data-hider, data-observer).
+    attempt(() => run("rollPerception", { sceneId: flags.sceneId, hiderId: button.dataset.hider ?? flags.hider, observerId: button.dataset.observer ?? flags.observer }));
   } else if (action === "sheetPerception") {
     // A Perception check offered to the observer's owner: rolled from the sheet (system-rolls.mjs).
     attempt(() => rollOfferedPerception(flags));
   } else if (action === "reroll") {
-    attempt(() => run("reroll", { sceneId: flags.sceneId, hiderId: flags.hider }));
+    attempt(() => run("reroll", { sceneId: flags.sceneId, hiderId: button.dataset.hider ?? flags.hider }));
+  } else if (action === "undo") {
+    // The GM undoes the scene's last action from its card (gm-pipeline.mjs undoAction).
+    attempt(() => run("undo", { sceneId: flags.sceneId, actionId: flags.actionId }));
   } else if (action === "reset") {
     // The scene's state was lost: the GM chooses to start it over (store.mjs).
     const scene = game.scenes.get(flags.sceneId);

@@ -8,13 +8,14 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { createApi } from "./api.mjs";
-import { dropLiveScenes, resetScene, syncScene } from "./gm-pipeline.mjs";
+import { dropLiveScenes, migrateLegacyStates, resetScene, syncScene } from "./gm-pipeline.mjs";
 import { engineReady } from "./engine.mjs";
 import { handleRequest } from "./requests.mjs";
 import { registerHooks } from "./hooks.mjs";
 import { ensureStatusEffects, statusEffectsSupported } from "./statuses.mjs";
 import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
 import { initSocket } from "./socket.mjs";
+import { registerRulesMenus } from "./rules-menu.mjs";
 import { isActiveGM } from "./store.mjs";
 import { installDetectionWrappers, installVisibilityGuard, setViewerIsGM } from "./visibility.mjs";
 
@@ -40,7 +41,12 @@ Hooks.once("init", () => {
     onRulesetChanged: () => {
       if (isActiveGM() && canvas?.scene) void resetScene(canvas.scene);
     },
+    // A rule input changed (the rules sub-menu): the viewed scene's creatures are read again.
+    onInputChanged: () => {
+      if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
+    },
   });
+  registerRulesMenus();
   ensureStatusEffects();
   registerHooks();
 });
@@ -68,5 +74,7 @@ Hooks.once("ready", async () => {
   if (module) module.api = api;
   if (isActiveGM()) await initializeWorld();
   await engineReady.catch(() => {});
+  // States kept before per-scene storage move into the per-scene records, once.
+  if (isActiveGM()) await migrateLegacyStates().catch((error) => console.error("furtive |", error));
   Hooks.callAll("furtive.ready", api);
 });

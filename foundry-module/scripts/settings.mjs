@@ -65,10 +65,10 @@ const label = (key) => ({ name: `FURTIVE.Settings.${key}.Name`, hint: `FURTIVE.S
 
 /**
  * Registers every setting. Call once, in the `init` hook.
- * @param {{onRulesChanged: () => void, onRulesetChanged: () => void}} callbacks called on every
- *   client when a rule setting changes / when the ruleset changes
+ * @param {{onRulesChanged: () => void, onRulesetChanged: () => void, onInputChanged?: () => void}} callbacks called on every
+ *   client when a rule setting changes / when the ruleset changes / when a rule input changes
  */
-export function registerSettings({ onRulesChanged, onRulesetChanged }) {
+export function registerSettings({ onRulesChanged, onRulesetChanged, onInputChanged }) {
   const settings = game.settings;
   settings.register(MODULE_ID, "preset", {
     ...label("preset"),
@@ -95,8 +95,9 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
     onChange: onRulesetChanged,
   });
   const defaults = /** @type {Record<string, string | boolean>} */ (PRESETS.generic);
+  // Shown in the sub-menu of each ruleset (rules-menu.mjs), not in the main list.
   for (const [key, type] of INPUTS) {
-    settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: true, type, default: defaults[key] });
+    settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: false, type, default: defaults[key], onChange: onInputChanged });
   }
   settings.register(MODULE_ID, "ignoredDetectionModes", {
     ...label("ignoredDetectionModes"),
@@ -141,6 +142,9 @@ export function registerSettings({ onRulesChanged, onRulesetChanged }) {
   });
   // Hidden bookkeeping.
   settings.register(MODULE_ID, "initialized", { scope: "world", config: false, type: Boolean, default: false });
+  // The states kept before per-scene storage (each GM's own: user scope where
+  // it exists, v13; client on v12), read once to move them (gm-pipeline.mjs migrateLegacyStates).
+  settings.register(MODULE_ID, "gmState", { scope: CONST.SETTING_SCOPES?.USER === "user" ? "user" : "client", config: false, type: Object, default: {} });
 }
 
 /**

@@ -15,20 +15,35 @@
  *   cards, which carry the same numbers), is kept by the server, and reaches
  *   every GM user, including one who connects later or from a new browser.
  *
- * The record: `flags.furtive = {kind: "state", sceneId, raw, revision}` with
- * `raw = JSON.stringify({state, pending})` (a string: Foundry merges objects)
- * and `revision` a random id naming the save. One message per scene: a save
- * creates the new record and deletes the previous one (never an update, see
- * saveRecord), so saving one scene rewrites that scene's record only. The
- * message of a deleted scene is deleted. The chat log does not show it.
+ * The record of a scene is a base and the actions since, so that a save
+ * costs what the action changed, not the size of the scene (issue 10):
+ * - the base message: `flags.furtive = {kind: "state", sceneId, raw,
+ *   revision, generation}`, `raw = JSON.stringify({state, pending, delta?})`
+ *   (a string: Foundry merges objects): a full engine snapshot, and
+ *   optionally the first action applied to it;
+ * - one delta message per later action: `flags.furtive = {kind:
+ *   "stateDelta", sceneId, base, seq, raw, revision}`, `raw =
+ *   JSON.stringify(delta)`: the engine events the action applied (in the
+ *   batches it applied them), the engine settings they were applied with,
+ *   the pending requests after it, and its status changes (for undo).
+ * The scene's state is the base's snapshot with every delta applied again,
+ * in `seq` order (the engine is a pure reducer: the same events on the same
+ * state give the same state; Perception totals are events, so nothing is
+ * rolled again). An action's save is ONE new message: a delta, or, when the
+ * deltas outgrow the base (`needsCompaction`), a new base holding the state
+ * before the action and the action as its first delta; then the old base and
+ * deltas are deleted. The newest base (highest `generation`) wins; deltas
+ * of another base are leftovers of an interrupted save and are ignored.
+ * Saving one scene writes that scene's messages only. The messages of a
+ * deleted scene are deleted. The chat log does not show them.
  *
- * Each save also publishes, in at most ONE Scene update that every client
+ * Each action also publishes, in at most ONE Scene update that every client
  * receives, the number-free lookup (`flags.furtive.hiddenFrom`, `hiders`,
- * visibility.mjs): only the observers whose list changed; the Scene is not
- * updated when the lookup did not change.
+ * visibility.mjs): only the observers whose list changed (`publishLookup`).
  *
- * The active GM keeps the last record of each scene in memory (parsed once),
- * and re-reads the message only when its revision changed (another GM saved).
+ * The active GM keeps the live engine session of each scene in memory
+ * (gm-pipeline.mjs) and reads the messages again only when the record's
+ * revision (the newest message's) changed: another GM saved.
  *
  * Only the active GM writes (`game.users.activeGM`).
  *
@@ -43,19 +58,37 @@ import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
 /** @typedef {import("./types.mjs").EngineState} EngineState */
 /** @typedef {import("./types.mjs").Request} Request */
 
+/** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
+
+/**
+ * One action as stored: what to apply again to reach the state after it.
+ * @typedef {object} Delta
+ * @property {string} id        the action's id (its GM card names it, for undo)
+ * @property {EngineEvent[][]} batches the events applied, each batch one engine transaction, in order
+ * @property {object} settings  the engine settings they were applied with
+ * @property {Request[]} pending the pending requests after the action
+ * @property {{token: string, status: "hidden" | "defenseless", active: boolean}[]} statuses the action's status changes
+ */
+
 /**
  * What is stored per scene.
  * @typedef {object} SceneRecord
- * @property {EngineState} state
- * @property {Request[]} pending requests waiting for the GM (P4: a new stealth roll)
- * @property {boolean} [replaced] set when a stored state (other ruleset, other version) was replaced
+ * @property {EngineState} state the base snapshot
+ * @property {Request[]} pending the pending requests of the base (P4: a new stealth roll)
+ * @property {Delta[]} deltas   the actions since the base, in order
+ * @property {string} base      the base's revision
+ * @property {number} generation the base's generation (a compaction writes the next one)
+ * @property {number} baseBytes  the length of the base's JSON
+ * @property {number} deltaBytes the total length of the deltas' JSON
+ * @property {boolean} inline   the first delta is held by the base message
  */
 
-/** The chat message flag kind of a state record. */
+/** The chat message flag kinds of a state record: the base and a delta. */
 export const STATE_KIND = "state";
+export const DELTA_KIND = "stateDelta";
 
-/** sceneId -> the last record this client read or wrote, with its revision. */
-const cache = /** @type {Map<string, {revision: string, record: SceneRecord}>} */ (new Map());
+/** sceneId -> parsed messages by revision (each message is parsed once). */
+const parsed = /** @type {Map<string, any>} */ (new Map());
 
 /** Whether this client is the active GM (the only writer). */
 export function isActiveGM() {
@@ -68,58 +101,109 @@ function gmIds() {
 }
 
 /**
- * The record message of a scene, or null.
+ * A message's flag.
+ * @param {ChatMessage} message
+ * @param {string} key
+ */
+const flag = (message, key) => message.getFlag(MODULE_ID, key);
+
+/**
+ * The record's messages of a scene: its newest base and that base's deltas in
+ * `seq` order (one pass over the chat log).
+ * @param {string} sceneId
+ * @returns {{base: ChatMessage | null, deltas: ChatMessage[], all: ChatMessage[]}}
+ */
+function recordMessages(sceneId) {
+  /** @type {ChatMessage | null} */
+  let base = null;
+  const all = [];
+  const deltas = [];
+  for (const message of game.messages) {
+    const kind = flag(message, "kind");
+    if ((kind !== STATE_KIND && kind !== DELTA_KIND) || flag(message, "sceneId") !== sceneId) continue;
+    all.push(message);
+    if (kind === STATE_KIND) {
+      if (!base || Number(flag(message, "generation") ?? 0) >= Number(flag(base, "generation") ?? 0)) base = message;
+    } else deltas.push(message);
+  }
+  const baseRevision = base ? String(flag(base, "revision") ?? "") : null;
+  const own = deltas.filter((m) => flag(m, "base") === baseRevision).sort((a, b) => Number(flag(a, "seq")) - Number(flag(b, "seq")));
+  return { base, deltas: own, all };
+}
+
+/**
+ * The base message of a scene, or null.
  * @param {string} sceneId
  * @returns {ChatMessage | null}
  */
 export function stateMessage(sceneId) {
-  return stateMessages(sceneId).at(-1) ?? null;
+  return recordMessages(sceneId).base;
 }
 
 /**
- * Every record message of a scene, oldest first (one, except for a moment during a save).
- * @param {string} sceneId
- * @returns {ChatMessage[]}
+ * A message's parsed `raw`, parsed once per revision.
+ * @param {ChatMessage} message
  */
-function stateMessages(sceneId) {
-  return game.messages.filter((m) => m.getFlag(MODULE_ID, "kind") === STATE_KIND && m.getFlag(MODULE_ID, "sceneId") === sceneId);
-}
-
-/**
- * The stored record of a scene (GM only), or null when there is none.
- * Parsed once per revision.
- * @param {Scene} scene
- * @returns {SceneRecord | null}
- */
-export function loadRecord(scene) {
-  if (!game.user?.isGM) return null;
-  const sceneId = /** @type {string} */ (scene.id);
-  const message = stateMessage(sceneId);
-  if (!message) return null;
-  const revision = String(message.getFlag(MODULE_ID, "revision") ?? "");
-  const cached = cache.get(sceneId);
-  if (cached && cached.revision === revision) return { state: cached.record.state, pending: [...cached.record.pending] };
-  const raw = message.getFlag(MODULE_ID, "raw");
+function parse(message) {
+  const revision = String(flag(message, "revision") ?? "");
+  const known = parsed.get(revision);
+  if (known) return known;
+  const raw = flag(message, "raw");
   if (typeof raw !== "string") return null;
   try {
-    const parsed = JSON.parse(raw);
-    const record = { state: parsed.state, pending: Array.isArray(parsed.pending) ? parsed.pending : [] };
-    cache.set(sceneId, { revision, record });
-    return { state: record.state, pending: [...record.pending] };
+    const value = JSON.parse(raw);
+    parsed.set(revision, { value, bytes: raw.length });
+    return parsed.get(revision);
   } catch (error) {
-    console.error(`furtive | stored state of scene ${sceneId} is not valid JSON`, error);
+    console.error(`furtive | stored state message ${message.id} is not valid JSON`, error);
     return null;
   }
 }
 
 /**
- * The revision of the scene's stored record, or null when there is none.
+ * The stored record of a scene (GM only), or null when there is none.
+ * @param {Scene} scene
+ * @returns {SceneRecord | null}
+ */
+export function loadRecord(scene) {
+  if (!game.user?.isGM) return null;
+  const { base, deltas } = recordMessages(/** @type {string} */ (scene.id));
+  if (!base) return null;
+  const head = parse(base);
+  if (!head) return null;
+  const list = /** @type {Delta[]} */ ([]);
+  let deltaBytes = 0;
+  if (head.value.delta) {
+    list.push(head.value.delta);
+    deltaBytes += JSON.stringify(head.value.delta).length;
+  }
+  for (const message of deltas) {
+    const one = parse(message);
+    if (!one) return null;
+    list.push(one.value);
+    deltaBytes += one.bytes;
+  }
+  return {
+    state: head.value.state,
+    pending: Array.isArray(head.value.pending) ? head.value.pending : [],
+    deltas: list,
+    base: String(flag(base, "revision") ?? ""),
+    generation: Number(flag(base, "generation") ?? 0),
+    baseBytes: head.bytes,
+    deltaBytes,
+    inline: Boolean(head.value.delta),
+  };
+}
+
+/**
+ * The revision of the scene's stored record (its newest message), or null when there is none.
  * @param {Scene} scene
  * @returns {string | null}
  */
 export function recordRevision(scene) {
-  const message = stateMessage(/** @type {string} */ (scene.id));
-  return message ? String(message.getFlag(MODULE_ID, "revision") ?? "") : null;
+  const { base, deltas } = recordMessages(/** @type {string} */ (scene.id));
+  const newest = deltas.at(-1) ?? base;
+  return newest ? String(flag(newest, "revision") ?? "") : null;
 }
 
 /**
@@ -138,15 +222,14 @@ export function isStateLost(scene) {
 }
 
 /**
- * Forgets a deleted scene's record: the active GM deletes its message, so a
- * deleted scene leaves no hidden numbers behind. Other clients drop their cache.
+ * Forgets a deleted scene's record: the active GM deletes its messages, so a
+ * deleted scene leaves no hidden numbers behind.
  * Foundry API: `deleteScene(scene, options, userId)` hook, `ChatMessage#delete`.
  * @param {string} sceneId
  */
 export async function forgetScene(sceneId) {
-  cache.delete(sceneId);
   if (!isActiveGM()) return;
-  for (const message of stateMessages(sceneId)) await message.delete();
+  for (const message of recordMessages(sceneId).all) await message.delete();
 }
 
 /**
@@ -155,60 +238,115 @@ export async function forgetScene(sceneId) {
  */
 export async function dropOrphanRecords() {
   if (!isActiveGM()) return;
-  const orphans = game.messages.filter((m) => m.getFlag(MODULE_ID, "kind") === STATE_KIND && !game.scenes.get(String(m.getFlag(MODULE_ID, "sceneId"))));
+  const orphans = game.messages.filter((m) => [STATE_KIND, DELTA_KIND].includes(String(m.getFlag(MODULE_ID, "kind"))) && !game.scenes.get(String(m.getFlag(MODULE_ID, "sceneId"))));
   for (const message of orphans) await message.delete();
 }
 
 /**
- * Saves a scene's record (one new message, the previous one deleted) and publishes its
- * lookup (one Scene update, only when it changed). Active GM only. Writes
- * nothing when neither changed.
+ * The record's chat message data (GM-only whisper, the text the log would show).
  * @param {Scene} scene
- * @param {SceneRecord} record
- * @param {Record<string, string[]>} hiddenFrom observer id -> ids of the hiders it does not perceive
- * @param {string[]} hiders ids of tokens in a stealth attempt
- * @returns {Promise<{bytes: number, sceneUpdated: boolean, revision: string | null}>} the bytes of the record
- *   written (0 when unchanged) and the record's revision now
+ * @param {Record<string, unknown>} flags
  */
-export async function saveRecord(scene, record, hiddenFrom, hiders) {
+function recordMessage(scene, flags) {
+  // A new message each time (never an update): a whispered message is created
+  // for its recipients only, while an update of it is not documented to be
+  // (the fake sends updates to every client), so the numbers are never sent
+  // as an update.
+  return {
+    speaker: { alias: game.i18n.localize("FURTIVE.Title") },
+    whisper: gmIds(),
+    content: `<div class="furtive-card furtive-state"><p>${game.i18n.format("FURTIVE.Chat.StateRecord", { scene: scene.name ?? "" })}</p></div>`,
+    flags: { [MODULE_ID]: flags },
+  };
+}
+
+/**
+ * Saves one action as a delta after the scene's current base and deltas (one
+ * new message). Active GM only.
+ * @param {Scene} scene
+ * @param {{base: string, seq: number}} after the base's revision, the delta's sequence number
+ * @param {Delta} delta
+ * @returns {Promise<{bytes: number, revision: string}>}
+ */
+export async function saveDelta(scene, { base, seq }, delta) {
+  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  const raw = JSON.stringify(delta);
+  const revision = foundry.utils.randomID();
+  parsed.set(revision, { value: delta, bytes: raw.length });
+  await ChatMessage.create(recordMessage(scene, { kind: DELTA_KIND, sceneId: scene.id, base, seq, raw, revision }));
+  return { bytes: raw.length, revision };
+}
+
+/**
+ * Writes a new base for a scene (a fresh state, a compaction, an undo): one
+ * new message holding `state` (and the action applied to it, when given),
+ * then the scene's older base and deltas are deleted. Active GM only.
+ * @param {Scene} scene
+ * @param {{state: EngineState, pending: Request[], delta?: Delta, generation: number}} record
+ * @returns {Promise<{bytes: number, revision: string}>}
+ */
+export async function saveBase(scene, { state, pending, delta, generation }) {
   if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
   const sceneId = /** @type {string} */ (scene.id);
-  const raw = JSON.stringify({ state: record.state, pending: record.pending });
-  const message = stateMessage(sceneId);
-  const storedRaw = message?.getFlag(MODULE_ID, "raw");
-  let bytes = 0;
-  let revision = message ? String(message.getFlag(MODULE_ID, "revision") ?? "") : null;
-  if (storedRaw !== raw) {
-    revision = foundry.utils.randomID();
-    // A new message, then the old one deleted: a whispered message is created
-    // for its recipients only, while an update of it is not documented to be
-    // (the fake sends updates to every client), so the numbers are never sent
-    // as an update.
-    await ChatMessage.create({
-      speaker: { alias: game.i18n.localize("FURTIVE.Title") },
-      whisper: gmIds(),
-      content: `<div class="furtive-card furtive-state"><p>${game.i18n.format("FURTIVE.Chat.StateRecord", { scene: scene.name ?? "" })}</p></div>`,
-      flags: { [MODULE_ID]: { kind: STATE_KIND, sceneId, raw, revision } },
-    });
-    const older = stateMessages(sceneId).filter((m) => m.getFlag(MODULE_ID, "revision") !== revision);
-    // (older: the previous record; more than one only after an interrupted save)
-    for (const message of older) await message.delete();
-    cache.set(sceneId, { revision, record: { state: record.state, pending: [...record.pending] } });
-    bytes = raw.length;
-  }
-  // The lookup, key by key: only the observers whose list changed, removed
-  // observers deleted (`-=key`, `foundry.utils.mergeObject` performDeletions).
-  const flag = `flags.${MODULE_ID}.${SCENE_FLAGS.hiddenFrom}`;
-  const published = /** @type {Record<string, string[]>} */ (scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom) ?? {});
+  const value = delta ? { state, pending, delta } : { state, pending };
+  const raw = JSON.stringify(value);
+  const revision = foundry.utils.randomID();
+  parsed.set(revision, { value, bytes: raw.length });
+  const older = recordMessages(sceneId).all;
+  await ChatMessage.create(recordMessage(scene, { kind: STATE_KIND, sceneId, raw, revision, generation }));
+  // (older: the previous base and its deltas; leftovers of an interrupted save too)
+  for (const message of older) if (game.messages.get(/** @type {string} */ (message.id))) await message.delete();
+  return { bytes: raw.length, revision };
+}
+
+/**
+ * Takes the last action out of a scene's record (undo): its delta message is
+ * deleted, so the record reads as before that action. A last action held by
+ * the base message itself is not handled here (the caller writes a new base).
+ * Active GM only.
+ * @param {Scene} scene
+ * @returns {Promise<string | null>} the record's revision now
+ */
+export async function dropLastDelta(scene) {
+  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  const sceneId = /** @type {string} */ (scene.id);
+  const last = recordMessages(sceneId).deltas.at(-1);
+  if (last) await last.delete();
+  return recordRevision(scene);
+}
+
+/**
+ * Whether the next save should write a new base instead of a delta: the
+ * deltas outgrew the base (their bytes reach the base's) or there are many
+ * of them (each load applies them all again). Amortized, a save then costs
+ * about twice its delta.
+ * @param {{baseBytes: number, deltaBytes: number, deltas: number}} record
+ */
+export function needsCompaction({ baseBytes, deltaBytes, deltas }) {
+  return deltas >= 64 || deltaBytes >= Math.max(baseBytes, 4096);
+}
+
+/**
+ * Publishes lookup changes on the Scene in ONE update (every client receives
+ * it): `hiddenFrom` entries by observer (a list, or null to remove the
+ * observer: `-=key`, `foundry.utils.mergeObject` performDeletions) and the
+ * hiders list when given. Nothing is sent for an empty change. Active GM only.
+ * @param {Scene} scene
+ * @param {Map<string, string[] | null>} observers observer id -> its new list, or null (removed)
+ * @param {string[] | null} hiders ids of tokens in a stealth attempt, or null (unchanged)
+ * @returns {Promise<boolean>} whether the Scene was updated
+ */
+export async function publishLookup(scene, observers, hiders) {
+  const key = `flags.${MODULE_ID}.${SCENE_FLAGS.hiddenFrom}`;
   /** @type {Record<string, unknown>} */
   const update = {};
-  for (const [observer, list] of Object.entries(hiddenFrom)) {
-    if (JSON.stringify(published[observer]) !== JSON.stringify(list)) update[`${flag}.${observer}`] = list;
+  for (const [observer, list] of observers) {
+    if (list) update[`${key}.${observer}`] = list;
+    else update[`${key}.-=${observer}`] = null;
   }
-  for (const observer of Object.keys(published)) if (!(observer in hiddenFrom)) update[`${flag}.-=${observer}`] = null;
-  if (JSON.stringify(scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders) ?? []) !== JSON.stringify(hiders)) update[`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`] = hiders;
+  if (hiders) update[`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`] = hiders;
   if (scene.getFlag(MODULE_ID, SCENE_FLAGS.legacyVisibility) !== undefined) update[`flags.${MODULE_ID}.-=${SCENE_FLAGS.legacyVisibility}`] = null;
-  if (!Object.keys(update).length) return { bytes, sceneUpdated: false, revision };
+  if (!Object.keys(update).length) return false;
   await scene.update(update);
-  return { bytes, sceneUpdated: true, revision };
+  return true;
 }

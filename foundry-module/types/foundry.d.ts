@@ -142,6 +142,8 @@ declare global {
 
   interface ClientSettings {
     register(namespace: string, key: string, data: Record<string, unknown>): void;
+    /** SettingSubmenuConfig: https://foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html */
+    registerMenu(namespace: string, key: string, data: { name: string; label: string; hint: string; icon: string; type: unknown; restricted: boolean }): void;
     get(namespace: string, key: string): any;
     set(namespace: string, key: string, value: unknown): Promise<unknown>;
   }
@@ -239,6 +241,7 @@ declare global {
       randomID(length?: number): string;
       /** Whether version `v1` is newer than `v0` (https://foundryvtt.com/api/functions/foundry.utils.isNewerVersion.html). */
       isNewerVersion(v1: string | number, v0: string | number): boolean;
+      mergeObject<T extends object>(original: T, other: object, options?: Record<string, unknown>): T;
     };
     applications?: {
       api?: { DialogV2?: unknown };

@@ -5,7 +5,8 @@
  *
  * Run: node --experimental-vm-modules tests/foundry/bench-transactions.mjs [oldModuleDir]
  * (after scripts/build-foundry.sh). Without `oldModuleDir`, the module of
- * commit 689f0e0 (foundry-real before issue 10) is exported to a temporary
+ * commit FURTIVE_BENCH_OLD_COMMIT (default 689f0e0, foundry-real before
+ * issue 10; 70c52b2 is issue 10's first pass) is exported to a temporary
  * folder with `git archive` and given THIS build's `engine/` (so the old
  * column is the old module on today's engine); pass a folder holding the old
  * module with the engine it was built with to compare both. Each is measured
@@ -28,7 +29,8 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
-const OLD_COMMIT = "689f0e0";
+/** The old module: FURTIVE_BENCH_OLD_COMMIT (default 689f0e0, foundry-real before issue 10). */
+const OLD_COMMIT = process.env.FURTIVE_BENCH_OLD_COMMIT ?? "689f0e0";
 
 if (!process.env.FURTIVE_BENCH_CHILD) {
   let oldDir = process.argv[2];
@@ -39,13 +41,14 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     cpSync(path.join(repo, "foundry-module/engine"), path.join(oldDir, "engine"), { recursive: true });
   }
   const results = {};
-  const runs = [["old (689f0e0)", oldDir], ["new", path.join(repo, "foundry-module")]].filter(([label]) => !process.env.FURTIVE_BENCH_ONLY || label.startsWith(process.env.FURTIVE_BENCH_ONLY));
+  const runs = [[`old (${process.argv[2] ?? OLD_COMMIT})`, oldDir], ["new", path.join(repo, "foundry-module")]].filter(([label]) => !process.env.FURTIVE_BENCH_ONLY || label.startsWith(process.env.FURTIVE_BENCH_ONLY));
   for (const [label, dir] of runs) {
     const run = spawnSync(process.execPath, ["--experimental-vm-modules", "--no-warnings", fileURLToPath(import.meta.url)], {
       env: { ...process.env, FURTIVE_BENCH_CHILD: "1", FURTIVE_MODULE_DIR: dir },
       encoding: "utf8",
       maxBuffer: 1 << 26,
     });
+    if (process.env.FURTIVE_BENCH_TOP) console.error(`== ${label}\n${run.stderr}`);
     if (run.status !== 0) {
       console.error(run.stderr);
       throw new Error(`${label} failed`);
@@ -100,13 +103,103 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     return clock;
   }
 
-  /** Counts what the GM client does during `action`. */
-  async function measure(env, action) {
+  /**
+   * CPU time of the process during an action, from V8's sampling profiler
+   * (node:inspector, `Profiler.start`/`stop`, 50 µs samples), by whose code
+   * was running. The bench world has the GM client only, so every module
+   * frame is the GM's. Self time: the sample's top frame is in
+   * - `module`: the module's scripts (FURTIVE_MODULE_DIR/scripts),
+   * - `engine`: its engine glue (FURTIVE_MODULE_DIR/engine/*.js) and the wasm,
+   * - `fake`: the fake Foundry (tests/foundry/fake: server and client),
+   * - `other`: jsdom, Handlebars, jQuery, Node internals, GC, the profiler's
+   *   own "(program)"; `(idle)` (waiting on timers) is not counted.
+   * The four are scaled down to the process's CPU time when their sum is
+   * larger (a loaded machine), see below.
+   * (Inclusive time, a module frame anywhere on the stack, is not reported:
+   * V8 keeps an async function's frame on samples taken after it awaited, so
+   * it overstated the module several times over; FURTIVE_BENCH_TOP prints it
+   * per function, to find where to look, not as a measure.)
+   */
+  async function profiled(action, label = "") {
+    const { Session: InspectorSession } = await import("node:inspector/promises");
+    const session = new InspectorSession();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 50 });
+    await session.post("Profiler.start");
+    const cpuBefore = process.cpuUsage();
+    await action();
+    const cpuUsed = process.cpuUsage(cpuBefore);
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    const moduleRoot = `file://${path.resolve(process.env.FURTIVE_MODULE_DIR)}/`;
+    const fakeRoot = `file://${path.join(here, "fake")}/`;
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const parent = new Map();
+    for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+    const kindOf = (node) => {
+      const { url, functionName } = node.callFrame;
+      if (functionName === "(idle)") return "idle";
+      if (url.startsWith("wasm://") || url.startsWith(`${moduleRoot}engine/`)) return "engine";
+      if (url.startsWith(moduleRoot)) return "module";
+      if (url.startsWith(fakeRoot)) return "fake";
+      return "other";
+    };
+    const ms = { module: 0, engine: 0, fake: 0, other: 0, idle: 0 };
+    profile.samples.forEach((id, index) => {
+      const delta = (profile.timeDeltas[index + 1] ?? 0) / 1000;
+      const kind = kindOf(byId.get(id));
+      ms[kind] += delta;
+    });
+    // The samples measure time on the main thread, descheduled time included
+    // (the next sample gets it): on a loaded machine they overstate the CPU.
+    // Scaled down to the process's CPU time (process.cpuUsage) when smaller.
+    const busy = ms.module + ms.engine + ms.fake + ms.other;
+    const cpuMs = (cpuUsed.user + cpuUsed.system) / 1000;
+    const scale = busy > cpuMs ? cpuMs / busy : 1;
+    for (const key of ["module", "engine", "fake", "other"]) ms[key] *= scale;
+    ms.processCpu = cpuMs;
+    for (const key of Object.keys(ms)) ms[key] = Math.round(ms[key] * 10) / 10;
+    if (process.env.FURTIVE_BENCH_TOP) {
+      // Inclusive time per module function (stderr): where to look first.
+      const inclusive = new Map();
+      profile.samples.forEach((id, index) => {
+        const delta = (profile.timeDeltas[index + 1] ?? 0) / 1000;
+        const seen = new Set();
+        for (let at = id; at !== undefined; at = parent.get(at)) {
+          const { url, functionName, lineNumber } = byId.get(at).callFrame;
+          if (!url.startsWith(moduleRoot) && !url.startsWith("wasm://") && !process.env.FURTIVE_BENCH_ALL) continue;
+          const name = `${functionName || "(anonymous)"} ${url.replace(moduleRoot, "")}:${lineNumber + 1}`;
+          if (seen.has(name)) continue;
+          seen.add(name);
+          inclusive.set(name, (inclusive.get(name) ?? 0) + delta);
+        }
+      });
+      const self = new Map();
+      profile.samples.forEach((id, index) => {
+        const { url, functionName, lineNumber } = byId.get(id).callFrame;
+        const name = `${functionName || "(anonymous)"} ${url.replace(moduleRoot, "")}:${lineNumber + 1}`;
+        self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[index + 1] ?? 0) / 1000);
+      });
+      console.error(`-- ${label}: self time by function`);
+      console.error([...self].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([name, t]) => `${t.toFixed(1).padStart(7)} ms  ${name}`).join("\n"));
+      console.error(`-- ${label}: inclusive (module frames)`);
+      console.error([...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.FURTIVE_BENCH_TOP) || 25).map(([name, t]) => `${t.toFixed(1).padStart(7)} ms  ${name}`).join("\n"));
+    }
+    return ms;
+  }
+
+  /**
+   * Counts what the GM client does during `action`; with `profile`, also
+   * splits the CPU time by whose code ran (the profiler slows the run, so
+   * the wall time of a profiled run is not reported).
+   */
+  async function measure(env, action, { profile = false } = {}) {
     const gm = env.gm.ctx;
     const clock = await engineClock(env);
     const counts = { sceneUpdates: 0, chatMessages: 0, stateRecords: 0, clearViewTests: 0, bytesSent: 0 };
     const onScene = () => (counts.sceneUpdates += 1);
-    const onChat = (message) => (message.getFlag?.("furtive", "kind") === "state" ? (counts.stateRecords += 1) : (counts.chatMessages += 1));
+    const onChat = (message) => (["state", "stateDelta"].includes(message.getFlag?.("furtive", "kind")) ? (counts.stateRecords += 1) : (counts.chatMessages += 1));
     gm.Hooks.on("updateScene", onScene);
     gm.Hooks.on("createChatMessage", onChat);
     const backend = gm.CONFIG.Canvas.polygonBackends.sight;
@@ -117,13 +210,27 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     };
     const receive = env.server.receive.bind(env.server);
     const gmConnections = new Set([...env.server.connections].filter(([, c]) => c.userId === GM).map(([id]) => id));
+    counts.recordBytes = 0;
     env.server.receive = (id, json) => {
-      if (gmConnections.has(id)) counts.bytesSent += json.length;
+      if (gmConnections.has(id)) {
+        counts.bytesSent += json.length;
+        // The state record's own bytes (the new module: a base or a delta message; the old one: its setting).
+        const message = JSON.parse(json);
+        for (const data of [message.data, ...(Array.isArray(message.data) ? message.data : [])]) {
+          const raw = data?.flags?.furtive?.raw;
+          if (typeof raw === "string") counts.recordBytes += raw.length;
+        }
+        if (message.op === "setting" && /gmState/.test(json)) counts.recordBytes += json.length;
+      }
       return receive(id, json);
     };
     const started = performance.now();
-    await action();
-    await env.server.idle();
+    const run = async () => {
+      await action();
+      await env.server.idle();
+    };
+    if (profile) counts.cpu = await profiled(run, profile);
+    else await run();
     counts.ms = Math.round(performance.now() - started);
     counts.engineMs = clock.available ? Math.round(clock.ms * 10) / 10 : "n/a";
     env.server.receive = receive;
@@ -142,38 +249,82 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     }
   }
 
+  /**
+   * Runs a scenario twice on fresh worlds: once plain (counts, wall time),
+   * once under the profiler (CPU time by whose code ran).
+   */
+  async function twice(prepare, act, label) {
+    const plainEnv = await prepare();
+    const plainRun = await measure(plainEnv, () => act(plainEnv));
+    shutdown(plainEnv);
+    // The CPU split: the median of FURTIVE_BENCH_RUNS profiled runs (default 3; samples are noisy).
+    const runs = [];
+    for (let i = 0; i < Math.max(1, Number(process.env.FURTIVE_BENCH_RUNS ?? 3)); i += 1) {
+      const env = await prepare();
+      runs.push((await measure(env, () => act(env), { profile: label })).cpu);
+      shutdown(env);
+    }
+    const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    const cpu = Object.fromEntries(Object.keys(runs[0]).map((key) => [key, median(runs.map((r) => r[key]))]));
+    cpu.moduleSelf = median(runs.map((r) => r.module + r.engine));
+    return { ...plainRun, cpu };
+  }
+  const round = (value) => Math.round(value * 10) / 10;
+
   const out = {};
   {
-    const env = await setup({ ruleset: "opposed", users: [GM], world: extraTokens(120) });
-    await hideAll(env, [TOKENS.rogue, TOKENS.archer, TOKENS.guard]);
-    rig(env.gm, Array.from({ length: 2000 }, () => [20, 2]));
-    const door = await measure(env, () => env.gm.ctx.game.scenes.get(SCENE).walls.get(DOOR).update({ ds: 1 }));
+    const door = await twice(
+      async () => {
+        const env = await setup({ ruleset: "opposed", users: [GM], world: extraTokens(120) });
+        await hideAll(env, [TOKENS.rogue, TOKENS.archer, TOKENS.guard]);
+        rig(env.gm, Array.from({ length: 2000 }, () => [20, 2]));
+        return env;
+      },
+      (env) => env.gm.ctx.game.scenes.get(SCENE).walls.get(DOOR).update({ ds: 1 }),
+      "door",
+    );
     Object.assign(out, {
       "door: Scene updates": door.sceneUpdates,
       "door: chat messages": door.chatMessages,
       "door: state records": door.stateRecords,
-      "door: wall ms": door.ms,
+      "door: wall ms (module + fake + engine)": door.ms,
+      "door: module ms (CPU, self: scripts + engine, median)": round(door.cpu.moduleSelf),
+      "door:   of which the engine (wasm + glue)": door.cpu.engine,
+      "door: fake Foundry ms (CPU, self)": door.cpu.fake,
+      "door: other ms (CPU: jsdom, Node, GC)": door.cpu.other,
       "door: engine ms (Session calls)": door.engineMs,
       "door: bytes sent by GM": door.bytesSent,
+      "door: bytes of the save": door.recordBytes,
     });
-    shutdown(env);
   }
   {
-    const env = await setup({ ruleset: "opposed", users: [GM], world: extraTokens(194) });
-    const scene = env.gm.ctx.game.scenes.get(SCENE);
-    const hiders = [TOKENS.rogue, TOKENS.archer, TOKENS.guard, ...[...scene.tokens].map((t) => t.id).filter((id) => id.startsWith("tokenExtra")).slice(0, 47)];
-    await hideAll(env, hiders);
-    const observer = [...scene.tokens].map((t) => t.id).find((id) => id.startsWith("tokenExtra") && !hiders.includes(id));
-    rig(env.gm, Array.from({ length: 2000 }, () => [20, 2]));
-    const move = await measure(env, () => env.gm.ctx.game.scenes.get(SCENE).tokens.get(observer).update({ x: 150 }));
+    let observer;
+    const move = await twice(
+      async () => {
+        const env = await setup({ ruleset: "opposed", users: [GM], world: extraTokens(194) });
+        const scene = env.gm.ctx.game.scenes.get(SCENE);
+        const hiders = [TOKENS.rogue, TOKENS.archer, TOKENS.guard, ...[...scene.tokens].map((t) => t.id).filter((id) => id.startsWith("tokenExtra")).slice(0, 47)];
+        await hideAll(env, hiders);
+        observer = [...scene.tokens].map((t) => t.id).find((id) => id.startsWith("tokenExtra") && !hiders.includes(id));
+        // The observer's Perception checks succeed: its lookup entry changes (one Scene update).
+        rig(env.gm, Array.from({ length: 2000 }, () => [20, 20]));
+        return env;
+      },
+      (env) => env.gm.ctx.game.scenes.get(SCENE).tokens.get(observer).update({ x: 150 }),
+      "move",
+    );
     Object.assign(out, {
-      "move (200/50): wall ms": move.ms,
+      "move (200/50): wall ms (module + fake + engine)": move.ms,
+      "move: module ms (CPU, self: scripts + engine, median)": round(move.cpu.moduleSelf),
+      "move:   of which the engine (wasm + glue)": move.cpu.engine,
+      "move: fake Foundry ms (CPU, self)": move.cpu.fake,
+      "move: other ms (CPU: jsdom, Node, GC)": move.cpu.other,
       "move: engine ms (Session calls)": move.engineMs,
       "move: clear-view tests": move.clearViewTests,
       "move: Scene updates": move.sceneUpdates,
       "move: chat messages": move.chatMessages,
+      "move: bytes of the save": move.recordBytes,
     });
-    shutdown(env);
   }
   for (const extra of [14, 194]) {
     const env = await setup({ ruleset: "opposed", users: [GM], world: extraTokens(extra) });
@@ -181,6 +332,7 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
     rig(env.gm, [[20, 19]]);
     const hide = await measure(env, () => apiOf(env.gm).hide(TOKENS.rogue, { dialog: false, moved: true }));
     out[`save at ${extra + 6} tokens: bytes sent by GM`] = hide.bytesSent;
+    out[`save at ${extra + 6} tokens: bytes of the save`] = hide.recordBytes;
     shutdown(env);
   }
   console.log(JSON.stringify(out));

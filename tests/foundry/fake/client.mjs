@@ -10,6 +10,7 @@
  * loaded, `i18nInit`, `setup`, canvas drawn (`canvasInit`, `canvasReady`), `ready`.
  */
 import { createCanvasClasses, DOOR_STATES, WALL_SENSE } from "./canvas.mjs";
+import { createApplications } from "./applications.mjs";
 import { createDialogV2 } from "./dialog.mjs";
 import { createDice } from "./dice.mjs";
 import { createDocuments, LEVELS } from "./documents.mjs";
@@ -108,6 +109,9 @@ export function createClient(options) {
   const dice = createDice(ctx);
   const canvasClasses = createCanvasClasses(ctx);
   const DialogV2 = createDialogV2(ctx);
+  ctx.utils = utils;
+  const apps = createApplications(ctx);
+  ctx.openSettingsMenu = apps.openSettingsMenu;
   Object.assign(ctx, docs, { Roll: dice.Roll });
   const CLASSES = { User: docs.User, Actor: docs.Actor, Item: docs.Item, ActiveEffect: docs.ActiveEffect, Scene: docs.Scene, Token: docs.TokenDocument, Wall: docs.WallDocument, AmbientLight: docs.AmbientLightDocument, JournalEntry: docs.JournalEntry, ChatMessage: docs.ChatMessage, Combat: docs.Combat, Combatant: docs.Combatant };
   ctx.instantiate = (type, source, parent, parentRef) => new CLASSES[type](source, { parent, parentRef });
@@ -197,7 +201,8 @@ export function createClient(options) {
       const id = `${namespace}.${key}`;
       registered.set(id, { ...config, namespace, key, id, scope: config.scope ?? "client" });
     },
-    registerMenu() {},
+    menus: new Map(),
+    registerMenu: apps.registerMenu,
     get(namespace, key) {
       const id = `${namespace}.${key}`;
       const config = registered.get(id);
@@ -636,11 +641,16 @@ export function createClient(options) {
     }
     return templateCache.get(url)(data, { allowProtoMethodsByDefault: true, allowProtoPropertiesByDefault: true });
   }
+  ctx.renderTemplate = renderTemplate;
 
   // -------------------------------------------------------------- globals
   const foundryNamespace = {
     utils,
-    applications: { api: { DialogV2 }, hud: { TokenHUD: canvasClasses.TokenHUD }, handlebars: { renderTemplate } },
+    // ApplicationV2 and HandlebarsApplicationMixin: v12 and v13 (foundry.applications.api);
+    // FormDataExtended: foundry.applications.ux in v13, a global in v12; FormApplication:
+    // a global in v12, foundry.appv1.api in v13 (https://foundryvtt.com/api/classes/foundry.appv1.api.FormApplication.html).
+    applications: { api: { DialogV2, ApplicationV2: apps.ApplicationV2, HandlebarsApplicationMixin: apps.HandlebarsApplicationMixin }, hud: { TokenHUD: canvasClasses.TokenHUD }, handlebars: { renderTemplate }, ux: { FormDataExtended: apps.FormDataExtended } },
+    appv1: { api: { FormApplication: apps.FormApplication } },
     dice: { Roll: dice.Roll, terms: { Die: dice.Die } },
     canvas: {
       perception: { DetectionMode: canvasClasses.DetectionMode, DetectionModeLightPerception: canvasClasses.DetectionModeLightPerception, DetectionModeDarkvision: canvasClasses.DetectionModeDarkvision, DetectionModeInvisibility: canvasClasses.DetectionModeInvisibility, DetectionModeTremor: canvasClasses.DetectionModeTremor, DetectionModeAll: canvasClasses.DetectionModeAll },
@@ -656,6 +666,8 @@ export function createClient(options) {
     delete foundryNamespace.documents;
     delete foundryNamespace.applications.hud;
     delete foundryNamespace.applications.handlebars;
+    delete foundryNamespace.applications.ux;
+    delete foundryNamespace.appv1;
   }
   const globals = {
     CONST,
@@ -680,7 +692,7 @@ export function createClient(options) {
     ClockwiseSweepPolygon: canvasClasses.ClockwiseSweepPolygon,
   };
   // v12: `renderTemplate` is a global (deprecated in v13 in favor of foundry.applications.handlebars).
-  if (version < 13) globals.renderTemplate = renderTemplate;
+  if (version < 13) Object.assign(globals, { renderTemplate, FormApplication: apps.FormApplication, FormDataExtended: apps.FormDataExtended });
   Object.assign(global, globals);
   let initStarted = false;
   ctx.Hooks.once("init", () => {

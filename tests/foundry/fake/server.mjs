@@ -14,7 +14,9 @@
  * - Which client receives what: every world document goes to every client
  *   regardless of ownership (players' clients hold journal entries they cannot
  *   open: foundryvtt/foundryvtt#8335), except whispered chat messages (author and
- *   whisper recipients only; and the GMs too when the author lacks the
+ *   whisper recipients only (the module's reading, which no public page states;
+ *   the pages say who may SEE a whisper, not which machines receive it, see
+ *   docs/foundry.md "Fragile reading"); and the GMs too when the author lacks the
  *   MESSAGE_WHISPER permission, "Gamemasters will be able to see the content of
  *   the message even if they were not a recipient",
  *   https://foundryvtt.com/api/v11/enums/foundry.CONST.CHAT_MESSAGE_TYPES.html;

@@ -202,13 +202,19 @@ describe("Attack, knockout, defend (percentile, P6-P8)", () => {
   });
 
   it("a surprise attack to the head of the fighter: the fighter is defenseless and the HUD offers Knockout", async () => {
+    const cardsBefore = messagesOf(env.gm).length;
     await apiOf(env.alice).attack(TOKENS.rogue, TOKENS.fighter, { hitZone: "head" });
     await env.server.idle();
     for (const client of Object.values(env.clients)) {
       assert.equal(client.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.fighter).hasStatusEffect("furtive.defenseless"), true, client.userId);
     }
-    const card = messagesOf(env.gm).find((m) => m.flags?.furtive?.kind === "defenseless" && m.flags.furtive.target === TOKENS.fighter);
-    assert.ok(card, "the GM gets a defenseless card");
+    // One GM card for the attack (issue 10): the defenseless notice (P6) is in it, with every comparison.
+    const gmCards = messagesOf(env.gm).slice(cardsBefore).filter((m) => m.flags?.furtive?.gm);
+    assert.equal(gmCards.length, 1, `GM cards for the attack: ${gmCards.map((m) => m.flags.furtive.kind)}`);
+    const [card] = gmCards;
+    assert.deepEqual(card.flags.furtive.defenseless, [TOKENS.fighter], "the GM's action card names the defenseless target");
+    assert.match(card.content, /Fighter is defenseless against Rogue/);
+    assert.ok(card.flags.furtive.entries.some((e) => e.clause === "P6"), "with the engine's P6 explanations");
     assert.deepEqual(card.whisper, [GM]);
     const actions = await hudButtons(env.alice, TOKENS.rogue, TOKENS.fighter);
     assert.ok(actions.includes("knockout"), `HUD actions: ${actions}`);

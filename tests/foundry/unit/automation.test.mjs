@@ -196,15 +196,16 @@ describe("A deleted scene leaves no stored state (percentile)", () => {
   });
   after(() => shutdown(env));
 
-  /** The scene's GM-only record message, as the server holds it. */
-  const stored = () => env.server.world.messages.find((m) => m.flags?.furtive?.kind === "state" && m.flags.furtive.sceneId === SCENE);
+  /** The scene's GM-only record messages (its base and the actions since), as the server holds them. */
+  const stored = () => env.server.world.messages.filter((m) => ["state", "stateDelta"].includes(m.flags?.furtive?.kind) && m.flags.furtive.sceneId === SCENE);
 
   it("the GM's record of the scene, with its hidden numbers, is removed", async () => {
-    assert.ok(stored(), "the hide stored a record for the scene");
-    assert.match(stored().flags.furtive.raw, /"score"/);
+    assert.ok(stored().length, "the hide stored a record for the scene");
+    // The Hide's d100 (83) and modifiers are in the record (the action applied to the base).
+    assert.match(stored().map((m) => m.flags.furtive.raw).join(""), /"enterStealth".*"roll":83/);
     await env.gm.ctx.game.scenes.get(SCENE).delete();
     await env.server.idle();
     assert.equal(env.gm.ctx.game.scenes.get(SCENE), undefined, "the scene is gone");
-    assert.equal(stored(), undefined);
+    assert.deepEqual(stored(), []);
   });
 });

@@ -391,3 +391,44 @@ describe("fake: light and darkness (EffectsCanvasGroup, AmbientLight, SceneEnvir
     env.close();
   });
 });
+
+describe("fake: application classes (FormApplication, ApplicationV2, FormDataExtended, registerMenu)", () => {
+  it("v12 globals and v13 namespaces; DEFAULT_OPTIONS merge over the parent's; FormDataExtended casts by input type", async () => {
+    const v12 = await bare({ version: 12, users: [GM] });
+    const v13 = await bare({ version: 13, users: [GM] });
+    try {
+      const w12 = v12.clients[GM].window;
+      const w13 = v13.clients[GM].window;
+      assert.equal(typeof w12.FormApplication, "function", "v12: FormApplication is a global");
+      assert.equal(w13.FormApplication, undefined, "v13: it lives in foundry.appv1.api");
+      assert.equal(typeof w13.foundry.appv1.api.FormApplication, "function");
+      for (const w of [w12, w13]) {
+        const { ApplicationV2 } = w.foundry.applications.api;
+        class Child extends ApplicationV2 {
+          static DEFAULT_OPTIONS = { id: "child", form: { closeOnSubmit: true } };
+        }
+        const app = new Child({ window: { title: "T" } });
+        assert.equal(app.options.id, "child");
+        assert.equal(app.options.form.closeOnSubmit, true);
+        assert.equal(app.options.form.submitOnChange, false, "the parent's keys stay");
+        assert.equal(app.title, "T");
+        const form = w.document.createElement("form");
+        form.innerHTML = '<input name="a" value="x"><input name="n" type="number" value="4"><input name="c" type="checkbox" checked><input name="d" value="y" disabled>';
+        const FormDataExtended = w.foundry.applications.ux?.FormDataExtended ?? w.FormDataExtended;
+        assert.deepEqual(plain(new FormDataExtended(form).object), { a: "x", n: 4, c: true });
+        // A FormApplication subclass must define _updateObject.
+        const Form = w.FormApplication ?? w.foundry.appv1.api.FormApplication;
+        await assert.rejects(new Form()._updateObject(), /_updateObject/);
+      }
+      const ctx = v13.clients[GM].ctx;
+      ctx.game.settings.registerMenu("demo", "menu", { name: "Demo", type: ctx.global.foundry.applications.api.ApplicationV2, restricted: true });
+      assert.equal(ctx.game.settings.menus.get("demo.menu").restricted, true);
+      const app = await ctx.openSettingsMenu("demo.menu");
+      assert.equal(app.rendered, true);
+      await app.close();
+    } finally {
+      v12.close();
+      v13.close();
+    }
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The rule inputs, grouped in one settings sub-menu per ruleset (issue 10
+ * §3): "Percentile rule inputs" and "Opposed rule inputs", each a form with
+ * the inputs that ruleset reads (the defense formulas and the side serve
+ * both). The settings themselves stay world settings (settings.mjs, hidden
+ * from the main settings list); their defaults are the generic preset's
+ * (presets.mjs), shown as each field's placeholder.
+ *
+ * Foundry API: `game.settings.registerMenu(namespace, key, {name, label, hint,
+ * icon, type, restricted})` (`SettingSubmenuConfig`: v12 `type` is "The
+ * FormApplication class to render",
+ * https://foundryvtt.com/api/v12/interfaces/foundry.types.SettingSubmenuConfig.html;
+ * v13 `typeof Application | typeof ApplicationV2`,
+ * https://foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html).
+ * - v12: a `FormApplication` (`defaultOptions`, `getData`, `_updateObject(event,
+ *   formData)`; its template's outermost element is its one form,
+ *   https://foundryvtt.com/api/classes/client.FormApplication.html).
+ * - v13: `HandlebarsApplicationMixin(ApplicationV2)` with `tag: "form"`,
+ *   `form: {handler, closeOnSubmit}` (`ApplicationFormConfiguration`) and one
+ *   template part (`static PARTS`,
+ *   https://foundryvtt.com/api/v12/classes/foundry.HandlebarsApplication.html);
+ *   the handler gets `(event, form, formData)` with `formData.object`
+ *   (https://foundryvtt.com/api/types/foundry.applications.types.ApplicationFormSubmission.html).
+ */
+
+import { MODULE_ID, modulePath } from "./constants.mjs";
+import { t } from "./i18n.mjs";
+import { PRESETS } from "./presets.mjs";
+
+/** The rule inputs each ruleset reads (16 in all; the sight in darkness, the side and the defense formulas serve both). */
+export const RULESET_INPUTS = Object.freeze({
+  percentile: ["stealthSkillPath", "baseStealthSkillPath", "visualAcuityPath", "auditoryAcuityPath", "olfactoryAcuityPath", "strengthPath", "helmet", "darkvisionPath", "side", "dodgeFormula", "parryFormula", "blockFormula"],
+  opposed: ["stealthFormula", "perceptionFormula", "enhancedSenses", "precautionsPath", "darkvisionPath", "side", "dodgeFormula", "parryFormula", "blockFormula"],
+});
+
+/** @typedef {keyof typeof RULESET_INPUTS} Ruleset */
+
+/**
+ * What the form shows: each input's localized name and hint, its value now
+ * and the generic preset's value (its default).
+ * @param {Ruleset} ruleset
+ * @param {"form" | "div"} root the template's outermost element (v12: the form itself)
+ */
+function menuContext(ruleset, root) {
+  const defaults = /** @type {Record<string, string | boolean>} */ (PRESETS.generic);
+  return {
+    root,
+    ruleset,
+    intro: t(`FURTIVE.Settings.RulesMenu.${ruleset}.Hint`),
+    save: t("FURTIVE.Settings.RulesMenu.Save"),
+    fields: RULESET_INPUTS[ruleset].map((key) => ({
+      key,
+      name: t(`FURTIVE.Settings.${key}.Name`),
+      hint: t(`FURTIVE.Settings.${key}.Hint`),
+      value: String(game.settings.get(MODULE_ID, key) ?? ""),
+      preset: String(defaults[key] ?? ""),
+    })),
+  };
+}
+
+/**
+ * Saves the form's values: each input of the ruleset that changed (trimmed;
+ * an input the form lacks keeps its value). GM only (the menus are restricted).
+ * @param {Ruleset} ruleset
+ * @param {Record<string, unknown>} values the form's data by input name
+ */
+export async function saveRuleInputs(ruleset, values) {
+  for (const key of RULESET_INPUTS[ruleset]) {
+    if (!(key in values)) continue;
+    const value = String(values[key] ?? "").trim();
+    if (value !== game.settings.get(MODULE_ID, key)) await game.settings.set(MODULE_ID, key, value);
+  }
+}
+
+/**
+ * The menu's application class for this Foundry version.
+ * @param {Ruleset} ruleset
+ * @returns {any}
+ */
+function menuClass(ruleset) {
+  const id = `${MODULE_ID}-rules-${ruleset}`;
+  const title = () => t(`FURTIVE.Settings.RulesMenu.${ruleset}.Name`);
+  const template = modulePath("templates/rules-menu.hbs");
+  const api = /** @type {any} */ (foundry).applications?.api;
+  if (Number(game.release?.generation ?? 12) >= 13 && api?.ApplicationV2 && api?.HandlebarsApplicationMixin) {
+    return class RulesMenu extends api.HandlebarsApplicationMixin(api.ApplicationV2) {
+      static DEFAULT_OPTIONS = {
+        id,
+        tag: "form",
+        window: { title: `FURTIVE.Settings.RulesMenu.${ruleset}.Name` },
+        form: {
+          /** @param {Event} _event @param {HTMLFormElement} _form @param {{object: Record<string, unknown>}} formData */
+          handler: async (_event, _form, formData) => saveRuleInputs(ruleset, formData.object),
+          closeOnSubmit: true,
+        },
+      };
+
+      static PARTS = { form: { template } };
+
+      get title() {
+        return title();
+      }
+
+      async _prepareContext() {
+        return menuContext(ruleset, "div");
+      }
+    };
+  }
+  const Base = /** @type {any} */ (globalThis).FormApplication;
+  return class RulesMenu extends Base {
+    static get defaultOptions() {
+      return foundry.utils.mergeObject(super.defaultOptions, { id, template, closeOnSubmit: true, width: 560 });
+    }
+
+    get title() {
+      return title();
+    }
+
+    async getData() {
+      return menuContext(ruleset, "form");
+    }
+
+    /** @param {Event} _event @param {Record<string, unknown>} formData */
+    async _updateObject(_event, formData) {
+      await saveRuleInputs(ruleset, formData);
+    }
+  };
+}
+
+/**
+ * Registers one restricted sub-menu per ruleset. Call at `init`, after the settings.
+ */
+export function registerRulesMenus() {
+  for (const ruleset of /** @type {Ruleset[]} */ (["percentile", "opposed"])) {
+    game.settings.registerMenu(MODULE_ID, `rules-${ruleset}`, {
+      name: `FURTIVE.Settings.RulesMenu.${ruleset}.Name`,
+      label: `FURTIVE.Settings.RulesMenu.${ruleset}.Label`,
+      hint: `FURTIVE.Settings.RulesMenu.${ruleset}.Hint`,
+      icon: "fa-solid fa-user-secret",
+      type: menuClass(ruleset),
+      restricted: true,
+    });
+  }
+}

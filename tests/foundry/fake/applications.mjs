@@ -1,0 +1,272 @@
+/**
+ * The application classes a module renders a form with, rendered into the
+ * client's real DOM so tests fill the form and submit it like a user:
+ * `FormApplication` (v12, the class a settings sub-menu renders there),
+ * `foundry.applications.api.ApplicationV2` with `HandlebarsApplicationMixin`
+ * (v12 and v13), `FormDataExtended`, and what `ClientSettings#registerMenu`
+ * registers (`game.settings.menus`), opened the way the settings window's
+ * menu button does (`openSettingsMenu`).
+ *
+ * Documented behavior reproduced (public API pages only):
+ * - `ClientSettings#registerMenu(namespace, key, data)` with a
+ *   `SettingSubmenuConfig` `{name, label, hint, icon, type, restricted}`;
+ *   `restricted`: "If true, only a GM can edit this Setting"; `type`: v12 "The
+ *   FormApplication class to render"
+ *   (https://foundryvtt.com/api/v12/interfaces/foundry.types.SettingSubmenuConfig.html),
+ *   v13 "The Application class to render", `typeof Application | typeof ApplicationV2`
+ *   (https://foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html);
+ *   `ClientSettings#menus`: "Registered settings menus which trigger secondary
+ *   applications" (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html).
+ *   Opening one renders a new instance of `type` (the fake's reading of "The
+ *   Application class to render"; no page states the constructor arguments,
+ *   so none are passed).
+ * - `FormApplication` (https://foundryvtt.com/api/classes/client.FormApplication.html):
+ *   "The template used contains one (and only one) HTML form as it's outer-most
+ *   element"; "the implementation must define _updateObject"; `object`, `form`,
+ *   `options` (the class's `defaultOptions` merged with the constructor's),
+ *   `getData(options)`, `render(force)`, `submit()`, `close()`;
+ *   `FormApplicationOptions.closeOnSubmit` "Whether to automatically close the
+ *   application when it's contained form is submitted"
+ *   (https://foundryvtt.com/api/interfaces/foundry.FormApplicationOptions.html).
+ *   `_updateObject(event, formData)` receives the form's data as an object
+ *   keyed by input name (`FormDataExtended#object`).
+ * - `ApplicationV2` + `HandlebarsApplicationMixin`
+ *   (https://foundryvtt.com/api/v12/classes/foundry.HandlebarsApplication.html):
+ *   `static PARTS: Record<string, HandlebarsTemplatePart>` ("a registry of
+ *   template parts"), `_prepareContext(options)`, `render(options)`,
+ *   `close()`, `element`; `DEFAULT_OPTIONS` `{id, tag: "form", window: {title},
+ *   form: {handler, submitOnChange, closeOnSubmit}}`
+ *   (`ApplicationFormConfiguration`,
+ *   https://foundryvtt.com/api/v12/interfaces/foundry.applications.types.ApplicationFormConfiguration.html);
+ *   the handler is called `(event, form, formData: FormDataExtended)` "in the
+ *   context of" the application
+ *   (https://foundryvtt.com/api/types/foundry.applications.types.ApplicationFormSubmission.html).
+ *   The DEFAULT_OPTIONS of a subclass are merged over its parent's (the
+ *   fake's reading; the pages list the option keys, not the merge).
+ * - `FormDataExtended` (https://foundryvtt.com/api/classes/client.FormDataExtended.html):
+ *   "more opinionated about how input fields of certain types should be
+ *   evaluated": a checkbox is a boolean, a `type="number"` input or
+ *   `data-dtype="Number"` a number, other fields their string; `object` is
+ *   the result. Disabled fields are left out ("Include disabled fields?"
+ *   defaults to false).
+ */
+export function createApplications(ctx) {
+  const { utils } = ctx;
+
+  class FormDataExtended {
+    /** @param {HTMLFormElement} form */
+    constructor(form, { disabled = false } = {}) {
+      this.object = {};
+      for (const element of form.elements) {
+        if (!element.name || (element.disabled && !disabled)) continue;
+        if (element.type === "checkbox") this.object[element.name] = element.checked;
+        else if (element.type === "radio") {
+          if (element.checked) this.object[element.name] = element.value;
+        } else if (element.type === "number" || element.dataset.dtype === "Number") {
+          this.object[element.name] = element.value === "" ? null : Number(element.value);
+        } else if (element.tagName !== "BUTTON") this.object[element.name] = element.value;
+      }
+    }
+  }
+
+  /** Rendered application windows of this client, newest last (the tests find them here). */
+  ctx.applications = [];
+
+  /** A window element: header with the title, then the content. */
+  function windowElement(id, title, content, tag = "div") {
+    const doc = ctx.global.document;
+    const element = doc.createElement(tag);
+    element.className = "application window-app";
+    if (id) element.id = id;
+    element.dataset.appId = String(ctx.nextAppId++);
+    const header = doc.createElement("header");
+    header.className = "window-header";
+    header.textContent = title;
+    element.append(header);
+    if (content) element.append(content);
+    doc.body.append(element);
+    return element;
+  }
+
+  class FormApplication {
+    constructor(object = {}, options = {}) {
+      this.object = object;
+      this.options = utils.mergeObject(this.constructor.defaultOptions, options, { inplace: false });
+      this.form = null;
+      this._element = null;
+      this.rendered = false;
+    }
+
+    static get defaultOptions() {
+      return { id: "", title: "", template: null, classes: [], closeOnSubmit: true, submitOnChange: false, submitOnClose: false, editable: true };
+    }
+
+    get title() {
+      return this.options.title;
+    }
+
+    get element() {
+      return this._element;
+    }
+
+    async getData(options = {}) {
+      return { object: this.object, options: this.options, title: this.title };
+    }
+
+    async render(force = false, options = {}) {
+      if (!force && !this.rendered) return this;
+      const html = await ctx.renderTemplate(this.options.template, await this.getData(options));
+      const holder = ctx.global.document.createElement("div");
+      holder.innerHTML = html.trim();
+      const form = holder.firstElementChild;
+      if (!form || form.tagName !== "FORM") throw new Error(`${this.constructor.name}: a FormApplication template must have one form as its outermost element`);
+      this._element?.remove();
+      const section = ctx.global.document.createElement("section");
+      section.className = "window-content";
+      section.append(form);
+      const element = windowElement(this.options.id, this.title, section);
+      this._element = ctx.global.jQuery ? ctx.global.jQuery(element) : element;
+      this.form = form;
+      this.rendered = true;
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        void this._onSubmit(event);
+      });
+      this.activateListeners?.(this._element);
+      ctx.applications.push(this);
+      ctx.Hooks.callAll(`render${this.constructor.name}`, this, this._element, await this.getData(options));
+      return this;
+    }
+
+    async _onSubmit(event) {
+      const formData = new FormDataExtended(this.form).object;
+      await this._updateObject(event, formData);
+      if (this.options.closeOnSubmit) await this.close();
+      return formData;
+    }
+
+    async submit() {
+      if (!this.form) return this;
+      await this._onSubmit(new ctx.global.Event("submit"));
+      return this;
+    }
+
+    async _updateObject() {
+      throw new Error("A subclass of the FormApplication must implement the _updateObject method.");
+    }
+
+    async close() {
+      if (!this.rendered) return;
+      this.rendered = false;
+      (this._element?.[0] ?? this._element)?.remove?.();
+      ctx.applications.splice(ctx.applications.indexOf(this), 1);
+    }
+  }
+
+  class ApplicationV2 {
+    static DEFAULT_OPTIONS = { id: "", tag: "div", classes: [], window: { title: "" }, form: { handler: null, submitOnChange: false, closeOnSubmit: false }, actions: {} };
+
+    constructor(options = {}) {
+      const chain = [];
+      for (let cls = this.constructor; cls && cls !== Object; cls = Object.getPrototypeOf(cls)) if (Object.hasOwn(cls, "DEFAULT_OPTIONS")) chain.unshift(cls.DEFAULT_OPTIONS);
+      this.options = [...chain, options].reduce((merged, next) => utils.mergeObject(merged, next, { inplace: false }), {});
+      this.element = null;
+      this.rendered = false;
+    }
+
+    get title() {
+      return this.options.window?.title ?? "";
+    }
+
+    get id() {
+      return this.options.id;
+    }
+
+    async _prepareContext() {
+      return {};
+    }
+
+    /** The mixin renders the parts; a bare ApplicationV2 renders nothing. */
+    async _renderHTML() {
+      return {};
+    }
+
+    async render(options = {}) {
+      const context = await this._prepareContext(typeof options === "object" ? options : { force: Boolean(options) });
+      const parts = await this._renderHTML(context, options);
+      const doc = ctx.global.document;
+      const content = doc.createElement(this.options.tag ?? "div");
+      content.className = "window-content";
+      for (const part of Object.values(parts)) content.append(part);
+      this.element?.remove();
+      const element = windowElement(this.options.id, this.title, null, "div");
+      element.append(content);
+      this.element = element;
+      this.rendered = true;
+      if (content.tagName === "FORM") {
+        content.addEventListener("submit", (event) => {
+          event.preventDefault();
+          void this._onSubmitForm(event, content);
+        });
+      }
+      ctx.applications.push(this);
+      ctx.Hooks.callAll(`render${this.constructor.name}`, this, element, context, options);
+      ctx.Hooks.callAll("renderApplicationV2", this, element, context, options);
+      return this;
+    }
+
+    async _onSubmitForm(event, form) {
+      const handler = this.options.form?.handler;
+      if (handler) await handler.call(this, event, form, new FormDataExtended(form));
+      if (this.options.form?.closeOnSubmit) await this.close();
+    }
+
+    async close() {
+      if (!this.rendered) return this;
+      this.rendered = false;
+      this.element.remove();
+      ctx.applications.splice(ctx.applications.indexOf(this), 1);
+      return this;
+    }
+  }
+
+  function HandlebarsApplicationMixin(Base) {
+    return class HandlebarsApplication extends Base {
+      static PARTS = {};
+
+      async _renderHTML(context) {
+        const parts = {};
+        for (const [id, part] of Object.entries(this.constructor.PARTS ?? {})) {
+          const holder = ctx.global.document.createElement("div");
+          holder.innerHTML = (await ctx.renderTemplate(part.template, context)).trim();
+          const element = holder.firstElementChild;
+          if (!element || holder.children.length !== 1) throw new Error(`Template part "${id}" must render a single HTML element.`);
+          element.dataset.applicationPart = id;
+          parts[id] = element;
+        }
+        return parts;
+      }
+    };
+  }
+
+  /** `game.settings.registerMenu(namespace, key, data)`. */
+  function registerMenu(namespace, key, data) {
+    if (!namespace || !key) throw new Error("You must specify both namespace and key portions of the menu");
+    ctx.game.settings.menus.set(`${namespace}.${key}`, { ...data, namespace, key });
+  }
+
+  /**
+   * What the settings window's menu button does: a new instance of the
+   * menu's `type`, rendered. A restricted menu opens for a GM only.
+   * @returns {Promise<FormApplication | ApplicationV2>}
+   */
+  async function openSettingsMenu(id) {
+    const menu = ctx.game.settings.menus.get(id);
+    if (!menu) throw new Error(`no settings menu ${id}`);
+    if (menu.restricted && !ctx.game.user.isGM) throw new Error(`the settings menu ${id} is restricted to GMs`);
+    const app = new menu.type();
+    return menu.type.prototype instanceof FormApplication ? app.render(true) : app.render({ force: true });
+  }
+
+  return { FormApplication, ApplicationV2, HandlebarsApplicationMixin, FormDataExtended, registerMenu, openSettingsMenu };
+}
