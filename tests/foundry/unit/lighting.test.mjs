@@ -47,13 +47,14 @@ async function opposedHide(env) {
 
 /**
  * Runs one GM action and counts what it wrote: Scene updates, state records
- * (the save) and chat messages other than the record.
+ * (the save: a base or a delta message, store.mjs) and chat messages other
+ * than the record.
  */
 async function counted(env, action) {
   const gm = env.gm.ctx;
   const counts = { sceneUpdates: 0, records: 0, messages: 0 };
   const onScene = () => (counts.sceneUpdates += 1);
-  const onMessage = (message) => (message.getFlag("furtive", "kind") === "state" ? (counts.records += 1) : (counts.messages += 1));
+  const onMessage = (message) => (["state", "stateDelta"].includes(message.getFlag("furtive", "kind")) ? (counts.records += 1) : (counts.messages += 1));
   const ids = [gm.Hooks.on("updateScene", onScene), gm.Hooks.on("createChatMessage", onMessage)];
   await action();
   await env.server.idle();
