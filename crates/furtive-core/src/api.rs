@@ -121,6 +121,65 @@ pub fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
     })
 }
 
+/// A result as JSON text for the bindings, in ASCII: every character
+/// beyond U+007F is written as a JSON escape (`é` as `\u00e9`, a character
+/// beyond U+FFFF as its UTF-16 surrogate pair), so `JSON.parse` reads the
+/// same values. ASCII text crosses into JavaScript on a fast path: V8
+/// (napi's `napi_create_string_utf8`) and `TextDecoder` (wasm-bindgen)
+/// copy ASCII bytes as they are, where a string with one accented letter
+/// is decoded character by character from there on (the bilingual
+/// explanations of an event, `bench/session.mjs`). `invalid_input` naming
+/// `output` if `value` cannot be serialized (never for the engine's own
+/// types).
+pub fn to_json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    let mut bytes = Vec::with_capacity(256);
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(
+            &mut bytes,
+            AsciiFormatter,
+        ))
+        .map_err(|e| Error::InvalidInput {
+            field: "output".into(),
+            message: e.to_string(),
+        })?;
+    // Only ASCII is written: always valid UTF-8.
+    String::from_utf8(bytes).map_err(|e| Error::InvalidInput {
+        field: "output".into(),
+        message: e.to_string(),
+    })
+}
+
+/// serde_json's compact formatter, with every non-ASCII character escaped
+/// (see [`to_json_text`]).
+struct AsciiFormatter;
+
+impl serde_json::ser::Formatter for AsciiFormatter {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        if fragment.is_ascii() {
+            return writer.write_all(fragment.as_bytes());
+        }
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut ascii_from = 0;
+        for (at, c) in fragment.char_indices() {
+            if c.is_ascii() {
+                continue;
+            }
+            writer.write_all(&fragment.as_bytes()[ascii_from..at])?;
+            ascii_from = at + c.len_utf8();
+            let mut units = [0u16; 2];
+            for &mut unit in c.encode_utf16(&mut units) {
+                let digit = |shift: u16| HEX[usize::from((unit >> shift) & 0xf)];
+                writer.write_all(&[b'\\', b'u', digit(12), digit(8), digit(4), digit(0)])?;
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[ascii_from..])
+    }
+}
+
 /// Parses a seed: an integer 0..=2^53-1 (exact in a JavaScript number).
 /// Errors: `invalid_input` when it is not a number, `out_of_range` when it
 /// is a number outside that range or with a fraction. (B4 Fix: a seed
