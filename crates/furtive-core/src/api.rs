@@ -392,3 +392,56 @@ pub fn clear_view_matrix(scene: Value, tokens: Value) -> Result<Value, Error> {
     }
     to_json(&scene.clear_view_matrix(&tokens))
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// What reading with the path alone gives (the wasm build's reader).
+    fn with_path_only<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
+        serde_path_to_error::deserialize(value).map_err(|error| {
+            let path = error.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            (path, error.into_inner().to_string())
+        })
+    }
+
+    /// The native reader (borrowed `Value` first, the path only on failure)
+    /// gives what the path reader gives, good input and bad.
+    #[test]
+    fn the_native_reader_agrees_with_the_path_reader() {
+        let configs = [
+            json!({ "ruleset": "opposed", "creatures": [{ "id": "spy" }, { "id": "guard", "side": "watch" }] }),
+            json!({ "ruleset": "opposed", "creatures": [{ "id": "spy", "perceptionModifier": "high" }] }),
+            json!({ "ruleset": "chess" }),
+            json!({ "ruleset": "percentile", "creatures": [{ "id": 3 }] }),
+            json!({ "ruleset": "percentile", "unknownField": true }),
+            json!([1, 2]),
+            json!(null),
+        ];
+        for config in configs {
+            let native: Result<Config, _> = parse_at_path(config.clone());
+            let path_only: Result<Config, _> = with_path_only(config.clone());
+            match (native, path_only) {
+                (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{config}"),
+                (Err(a), Err(b)) => assert_eq!(a, b, "{config}"),
+                (a, b) => panic!("{config}: native {a:?}, path only {b:?}"),
+            }
+        }
+        let queries = [
+            json!({ "observer": "guard", "hider": "spy" }),
+            json!({ "observer": "guard" }),
+            json!({ "observer": "guard", "hider": ["spy"] }),
+        ];
+        for query in queries {
+            let native: Result<PairQuery, _> = parse_at_path(query.clone());
+            let path_only: Result<PairQuery, _> = with_path_only(query.clone());
+            assert_eq!(native.is_ok(), path_only.is_ok(), "{query}");
+            if let (Err(a), Err(b)) = (native, path_only) {
+                assert_eq!(a, b, "{query}");
+            }
+        }
+    }
+}
