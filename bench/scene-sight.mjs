@@ -2,10 +2,13 @@
 // reads the whole scene on every call), in one run (issue 9 §5). Not a
 // test: nothing here is asserted.
 //
-//   node bench/scene-sight.mjs [--quick]
+//   node bench/scene-sight.mjs [--base /tmp/furtive-base] [--quick]
 //
 // (after scripts/build.sh and npm ci in tests/js; Nort Gate from
-// ../shared/fixtures, or the directory in FURTIVE_FIXTURES).
+// ../shared/fixtures, or the directory in FURTIVE_FIXTURES). `--base` names
+// another build with `SceneSight` (a directory whose npm/ holds a built
+// addon and wasm, e.g. main's before a change): it runs in the same run,
+// and its numbers are printed in a second table.
 //
 // Tokens stand on open floor, as in `cargo bench --bench clear_view`: the
 // grid squares whose centre is at least 10 px from every wall, visited in a
@@ -30,6 +33,8 @@ import { serve, withPage } from "../tests/js/chromium.mjs";
 
 const REPO = new URL("../", import.meta.url);
 const quick = process.argv.includes("--quick");
+const args = process.argv.slice(2);
+const baseRoot = args.includes("--base") ? args[args.indexOf("--base") + 1] : null;
 const fixtures = process.env.FURTIVE_FIXTURES
   ? pathToFileURL(`${process.env.FURTIVE_FIXTURES.replace(/\/$/, "")}/`)
   : new URL("../shared/fixtures/", REPO);
@@ -125,21 +130,37 @@ const wasm = await import(new URL("npm/browser.js", REPO));
 await wasm.init(await readFile(new URL("npm/wasm/furtive_wasm_bg.wasm", REPO)));
 results.napi = measure(napi, nortGate);
 results.wasmNode = measure(wasm, nortGate);
+const base = {};
+if (baseRoot) {
+  const baseUrl = new URL(`file://${baseRoot.replace(/\/?$/, "/")}`);
+  const baseNapi = await import(new URL("npm/node.js", baseUrl));
+  const baseWasm = await import(new URL("npm/browser.js", baseUrl));
+  await baseWasm.init(await readFile(new URL("npm/wasm/furtive_wasm_bg.wasm", baseUrl)));
+  base.napi = measure(baseNapi, nortGate);
+  base.wasmNode = measure(baseWasm, nortGate);
+}
 
 const server = await serve(fileURLToPath(REPO), {
   headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" },
+  mounts: baseRoot ? { "/base/": baseRoot } : {},
 });
 try {
   results.chromium = await withPage(server.origin, (page) =>
     page.evaluate(
-      async ({ source, quick, nortGate }) => {
+      async ({ source, quick, nortGate, withBase }) => {
         if (!crossOriginIsolated) throw new Error("the page is not cross-origin isolated: timings would be coarse");
         const run = new Function("QUICK", `${source}; return run;`)(quick);
         const api = await import("/npm/browser.js");
         await api.init();
-        return run(api, nortGate);
+        const out = run(api, nortGate);
+        if (withBase) {
+          const baseApi = await import("/base/npm/browser.js");
+          await baseApi.init();
+          out.base = run(baseApi, nortGate);
+        }
+        return out;
       },
-      { source: MEASURE, quick, nortGate },
+      { source: MEASURE, quick, nortGate, withBase: Boolean(baseRoot) },
     ),
   );
 } finally {
@@ -148,22 +169,27 @@ try {
 
 const µs = (x) => (x === undefined ? "" : x < 10 ? x.toFixed(2) : x < 1000 ? x.toFixed(1) : `${(x / 1000).toFixed(2)} ms`);
 const line = (cells) => `| ${cells.join(" | ")} |`;
-const backends = [["napi", results.napi], ["wasm (Node)", results.wasmNode], ["wasm (Chromium)", results.chromium]];
-console.log(`\nNort Gate (${nortGate.walls.length} walls), one pair of open-floor tokens (clear view: ${results.napi.pair.clearView}); median µs per call.\n`);
-console.log(line(["", ...backends.map(([name]) => name)]));
-console.log(line(["---", ...backends.map(() => "---:")]));
-for (const [name, key] of [
-  ["SceneSight.clearView (scene read once)", "handle"],
-  ["SceneSight.view", "view"],
-  ["update (a door) + SceneSight.clearView", "doorThenClearView"],
-  ["free clearView (scene read per call)", "free"],
-  ["SceneSight.parse + free()", "parse"],
-]) {
-  console.log(line([name, ...backends.map(([, r]) => µs(r.pair[key]))]));
+function print(title, results) {
+  const backends = [["napi", results.napi], ["wasm (Node)", results.wasmNode], ["wasm (Chromium)", results.chromium]];
+  console.log(`\n## ${title}`);
+  console.log(`\nNort Gate (${nortGate.walls.length} walls), one pair of open-floor tokens (clear view: ${results.napi.pair.clearView}); median µs per call.\n`);
+  console.log(line(["", ...backends.map(([name]) => name)]));
+  console.log(line(["---", ...backends.map(() => "---:")]));
+  for (const [name, key] of [
+    ["SceneSight.clearView (scene read once)", "handle"],
+    ["SceneSight.view", "view"],
+    ["update (a door) + SceneSight.clearView", "doorThenClearView"],
+    ["free clearView (scene read per call)", "free"],
+    ["SceneSight.parse + free()", "parse"],
+  ]) {
+    console.log(line([name, ...backends.map(([, r]) => µs(r.pair[key]))]));
+  }
+  console.log(`\nclearViewMatrix on Nort Gate, open-floor tokens; median µs per call.\n`);
+  console.log(line(["tokens (ordered pairs with clear view)", ...backends.flatMap(([name]) => [`${name} SceneSight`, `${name} free`])]));
+  console.log(line(["---", ...backends.flatMap(() => ["---:", "---:"])]));
+  for (const n of Object.keys(results.napi.matrix)) {
+    console.log(line([`${n} (${results.napi.matrix[n].clear})`, ...backends.flatMap(([, r]) => [µs(r.matrix[n].handle), µs(r.matrix[n].free)])]));
+  }
 }
-console.log(`\nclearViewMatrix on Nort Gate, open-floor tokens; median µs per call.\n`);
-console.log(line(["tokens (ordered pairs with clear view)", ...backends.flatMap(([name]) => [`${name} SceneSight`, `${name} free`])]));
-console.log(line(["---", ...backends.flatMap(() => ["---:", "---:"])]));
-for (const n of Object.keys(results.napi.matrix)) {
-  console.log(line([`${n} (${results.napi.matrix[n].clear})`, ...backends.flatMap(([, r]) => [µs(r.matrix[n].handle), µs(r.matrix[n].free)])]));
-}
+print("this build", results);
+if (baseRoot) print(`base (${baseRoot})`, { napi: base.napi, wasmNode: base.wasmNode, chromium: results.chromium.base });

@@ -1,11 +1,14 @@
 // Benchmarks of the `Session` class against the free `apply`, old and new,
 // in one run (issue 9). Not a test: nothing here is asserted.
 //
-//   node bench/session.mjs [--old /tmp/furtive-old] [--quick]
+//   node bench/session.mjs [--old /tmp/furtive-old] [--base /tmp/furtive-base] [--quick]
 //
 // (after scripts/build.sh and npm ci in tests/js). `--old` names a checkout
 // of the commit before `Session` (d42ade1) whose npm/ holds its built addon
-// and wasm; without it the old columns are left out.
+// and wasm; without it the old columns are left out. `--base` names another
+// build that has `Session` (a directory whose npm/ holds a built addon and
+// wasm, e.g. a copy of main's npm/ before a change): its `Session.apply`,
+// `perceives` and free `apply` rows run in the same run, beside this build's.
 //
 // The table, for 3, 20, 100, 200 and 1000 creatures (`opposed`, a quarter
 // of them hiding with a held total of 15, nobody in view at entry; the ids
@@ -32,6 +35,7 @@ import { serve, withPage } from "../tests/js/chromium.mjs";
 const REPO = new URL("../", import.meta.url);
 const args = process.argv.slice(2);
 const oldRoot = args.includes("--old") ? args[args.indexOf("--old") + 1] : null;
+const baseRoot = args.includes("--base") ? args[args.indexOf("--base") + 1] : null;
 const quick = args.includes("--quick");
 
 // Shared with the page as source text, so both sides measure the same way.
@@ -132,7 +136,7 @@ function freeRows(api, old) {
 const compile = (source) => new Function("QUICK", `${source}; return { sessionRows, freeRows };`);
 const measure = compile(MEASURE)(quick);
 
-const results = { napi: {}, wasmNode: {}, chromium: {} };
+const results = { napi: {}, wasmNode: {}, chromium: {}, base: { napi: {}, wasmNode: {} } };
 
 const napi = await import(new URL("npm/node.js", REPO));
 if (napi.backend !== "napi") throw new Error("npm/node.js did not load the napi addon");
@@ -145,6 +149,17 @@ results.wasmNode.session = measure.sessionRows(wasm);
 results.napi.free = measure.freeRows(napi, null);
 results.wasmNode.free = measure.freeRows(wasm, null);
 
+if (baseRoot) {
+  const baseUrl = new URL(`file://${baseRoot.replace(/\/?$/, "/")}`);
+  const baseNapi = await import(new URL("npm/node.js", baseUrl));
+  const baseWasm = await import(new URL("npm/browser.js", baseUrl));
+  await baseWasm.init(await readFile(new URL("npm/wasm/furtive_wasm_bg.wasm", baseUrl)));
+  results.base.napi.session = measure.sessionRows(baseNapi);
+  results.base.wasmNode.session = measure.sessionRows(baseWasm);
+  results.base.napi.free = measure.freeRows(baseNapi, null);
+  results.base.wasmNode.free = measure.freeRows(baseWasm, null);
+}
+
 if (oldRoot) {
   const oldUrl = new URL(`file://${oldRoot.replace(/\/?$/, "/")}`);
   const oldNapi = await import(new URL("npm/node.js", oldUrl));
@@ -156,12 +171,12 @@ if (oldRoot) {
 
 const server = await serve(fileURLToPath(REPO), {
   headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" },
-  mounts: oldRoot ? { "/old/": oldRoot } : {},
+  mounts: { ...(oldRoot ? { "/old/": oldRoot } : {}), ...(baseRoot ? { "/base/": baseRoot } : {}) },
 });
 try {
   results.chromium = await withPage(server.origin, (page) =>
     page.evaluate(
-      async ({ source, quick, old }) => {
+      async ({ source, quick, old, base }) => {
         if (!crossOriginIsolated) throw new Error("the page is not cross-origin isolated: timings would be coarse");
         const measure = new Function("QUICK", `${source}; return { sessionRows, freeRows };`)(quick);
         const api = await import("/npm/browser.js");
@@ -170,6 +185,11 @@ try {
           session: measure.sessionRows(api),
           free: measure.freeRows(api, null),
         };
+        if (base) {
+          const baseApi = await import("/base/npm/browser.js");
+          await baseApi.init();
+          out.base = { session: measure.sessionRows(baseApi), free: measure.freeRows(baseApi, null) };
+        }
         if (old) {
           const oldApi = await import("/old/npm/browser.js");
           await oldApi.init();
@@ -177,7 +197,7 @@ try {
         }
         return out;
       },
-      { source: MEASURE, quick, old: Boolean(oldRoot) },
+      { source: MEASURE, quick, old: Boolean(oldRoot), base: Boolean(baseRoot) },
     ),
   );
 } finally {
@@ -190,18 +210,29 @@ const line = (cells) => `| ${cells.join(" | ")} |`;
 console.log(`\nOne viewChanged naming min(150, creatures - 1) observers, opposed, a quarter hiding; median µs per call.\n`);
 console.log(line(["creatures / hiders", ...sizes.map((n) => `${n} / ${Math.max(1, Math.floor(n / 4))}`)]));
 console.log(line(["---", ...sizes.map(() => "---:")]));
+const base = results.base;
+const chromiumBase = results.chromium.base;
 const rows = [
   ["napi Session.apply", results.napi.session, "apply"],
+  ["napi Session.apply (base)", base.napi.session, "apply"],
   ["wasm (Node) Session.apply", results.wasmNode.session, "apply"],
+  ["wasm (Node) Session.apply (base)", base.wasmNode.session, "apply"],
   ["wasm (Chromium) Session.apply", results.chromium.session, "apply"],
+  ["wasm (Chromium) Session.apply (base)", chromiumBase?.session, "apply"],
   ["napi Session.perceives", results.napi.session, "perceives"],
+  ["napi Session.perceives (base)", base.napi.session, "perceives"],
   ["wasm (Node) Session.perceives", results.wasmNode.session, "perceives"],
+  ["wasm (Node) Session.perceives (base)", base.wasmNode.session, "perceives"],
   ["wasm (Chromium) Session.perceives", results.chromium.session, "perceives"],
+  ["wasm (Chromium) Session.perceives (base)", chromiumBase?.session, "perceives"],
   ["napi free apply (new)", results.napi.free, "apply"],
+  ["napi free apply (base)", base.napi.free, "apply"],
   ["napi free apply (old, d42ade1)", results.napi.old, "apply"],
   ["wasm (Node) free apply (new)", results.wasmNode.free, "apply"],
+  ["wasm (Node) free apply (base)", base.wasmNode.free, "apply"],
   ["wasm (Node) free apply (old)", results.wasmNode.old, "apply"],
   ["wasm (Chromium) free apply (new)", results.chromium.free, "apply"],
+  ["wasm (Chromium) free apply (base)", chromiumBase?.free, "apply"],
   ["wasm (Chromium) free apply (old)", results.chromium.old, "apply"],
 ];
 for (const [name, data, key] of rows) {

@@ -38,6 +38,7 @@ run() {
 for impl in napi wasm-node wasm-browser; do
   run "vectors ($impl)" env FURTIVE_IMPL=$impl node --test tests/js/vectors.test.mjs
 done
+run "arguments (plain data and the replacer write the same text)" node --test tests/js/arguments.test.mjs
 run "bad input (napi, wasm)" node --test tests/js/bad-input.test.mjs
 run "Session (napi, wasm; bad input, session_lost, the Foundry module's lean wasm)" node --test tests/js/session.test.mjs
 run "scenes (napi, wasm; ../shared/fixtures)" node --test tests/js/scenes.test.mjs

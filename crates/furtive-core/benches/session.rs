@@ -16,12 +16,19 @@
 //!   free function, which loads (validates) a copy of the state and returns
 //!   a copy, as every caller did before `Session`;
 //! - `view_changed/session_apply`: `Session::apply(event)` in place;
+//! - `view_changed/json_session_apply`: `JsonSession::apply`, what a
+//!   binding calls: the event's JSON text read into a `Value`, parsed into
+//!   an `Event`, applied, and the effects written as JSON text (no
+//!   JavaScript conversion);
+//! - `effects/to_text/200`: the effects of the 200-creature event written as
+//!   JSON text, alone;
 //! - `perceives/session`: one `Session::perceives` query.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use furtive_core::api_session::JsonSession;
 use furtive_core::query::PairQuery;
 use furtive_core::state::{Config, Creature, Ruleset, Settings};
 use furtive_core::{Event, Session, State, ViewEntry};
@@ -121,7 +128,51 @@ fn bench(c: &mut Criterion) {
                 timed
             })
         });
+        let event_text = serde_json::to_string(&serde_json::json!({
+            "type": "viewChanged",
+            "hider": id(0),
+            "moved": false,
+            "view": (1..size).take(NAMED).map(|i| serde_json::json!({
+                "observer": id(i), "clearView": true, "distance": 5.0
+            })).collect::<Vec<_>>(),
+        }))
+        .unwrap();
+        let reset_value = serde_json::json!([
+            { "type": "stopHiding", "hider": id(0) },
+            { "type": "enterStealth", "hider": id(0), "roll": 15, "moved": true },
+        ]);
+        group.bench_with_input(
+            BenchmarkId::new("json_session_apply", size),
+            &size,
+            |b, _| {
+                let snapshot = serde_json::to_value(&state).unwrap();
+                let mut session = JsonSession::load(snapshot).unwrap();
+                b.iter_custom(|iterations| {
+                    let mut timed = Duration::ZERO;
+                    for _ in 0..iterations {
+                        let start = Instant::now();
+                        let value: serde_json::Value = serde_json::from_str(&event_text).unwrap();
+                        black_box(session.apply(value).unwrap());
+                        timed += start.elapsed();
+                        black_box(session.apply_all(reset_value.clone()).unwrap());
+                    }
+                    timed
+                })
+            },
+        );
     }
+    group.finish();
+
+    let mut group = c.benchmark_group("effects");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(20);
+    let mut session = Session::load(table(200)).unwrap();
+    let effects = session.apply(view(200, true)).unwrap();
+    group.bench_function("to_text/200", |b| {
+        b.iter(|| black_box(serde_json::to_string(&effects).unwrap()))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("perceives");

@@ -25,12 +25,34 @@ fn read_state(state: Value) -> Result<State, Error> {
 
 /// Parses `value` as `T`; on failure, the path of the bad value inside
 /// `value` (`""` for `value` itself, `"a.b[2]"`) and serde's message.
-fn parse_at_path<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
+///
+/// Natively, `value` is read once without tracking the path, and read
+/// again with `serde_path_to_error` only when that fails, for the path:
+/// the same result and the same error as reading with the path, without
+/// its cost on the good input every call is (see [`read_fast`]). The wasm
+/// build reads with the path at once: the second reader would double the
+/// serde code its size budget counts.
+pub(crate) fn parse_at_path<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(parsed) = read_fast(&value) {
+        return Ok(parsed);
+    }
     serde_path_to_error::deserialize(value).map_err(|error| {
         let path = error.path().to_string();
         let path = if path == "." { String::new() } else { path };
         (path, error.into_inner().to_string())
     })
+}
+
+/// `value` read as `T` without tracking the path; `None` when it is not a
+/// `T` (the caller reads it again with the path, for the error). The
+/// reader is serde_json's own, over a borrowed `Value`, so it accepts and
+/// refuses exactly what the path-tracking reader does (`tests/js/bad-input`
+/// compares every refusal's message with the wasm build's, which reads
+/// with the path only).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn read_fast<T: DeserializeOwned>(value: &Value) -> Option<T> {
+    T::deserialize(value).ok()
 }
 
 /// `what` followed by a path from [`parse_at_path`]: `event`, `event.hider`, `tokens[2]`.
@@ -119,6 +141,65 @@ pub fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
         field: "output".into(),
         message: e.to_string(),
     })
+}
+
+/// A result as JSON text for the bindings, in ASCII: every character
+/// beyond U+007F is written as a JSON escape (`é` as `\u00e9`, a character
+/// beyond U+FFFF as its UTF-16 surrogate pair), so `JSON.parse` reads the
+/// same values. ASCII text crosses into JavaScript on a fast path: V8
+/// (napi's `napi_create_string_utf8`) and `TextDecoder` (wasm-bindgen)
+/// copy ASCII bytes as they are, where a string with one accented letter
+/// is decoded character by character from there on (the bilingual
+/// explanations of an event, `bench/session.mjs`). `invalid_input` naming
+/// `output` if `value` cannot be serialized (never for the engine's own
+/// types).
+pub fn to_json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    let mut bytes = Vec::with_capacity(256);
+    value
+        .serialize(&mut serde_json::Serializer::with_formatter(
+            &mut bytes,
+            AsciiFormatter,
+        ))
+        .map_err(|e| Error::InvalidInput {
+            field: "output".into(),
+            message: e.to_string(),
+        })?;
+    // Only ASCII is written: always valid UTF-8.
+    String::from_utf8(bytes).map_err(|e| Error::InvalidInput {
+        field: "output".into(),
+        message: e.to_string(),
+    })
+}
+
+/// serde_json's compact formatter, with every non-ASCII character escaped
+/// (see [`to_json_text`]).
+struct AsciiFormatter;
+
+impl serde_json::ser::Formatter for AsciiFormatter {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        if fragment.is_ascii() {
+            return writer.write_all(fragment.as_bytes());
+        }
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut ascii_from = 0;
+        for (at, c) in fragment.char_indices() {
+            if c.is_ascii() {
+                continue;
+            }
+            writer.write_all(&fragment.as_bytes()[ascii_from..at])?;
+            ascii_from = at + c.len_utf8();
+            let mut units = [0u16; 2];
+            for &mut unit in c.encode_utf16(&mut units) {
+                let digit = |shift: u16| HEX[usize::from((unit >> shift) & 0xf)];
+                writer.write_all(&[b'\\', b'u', digit(12), digit(8), digit(4), digit(0)])?;
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[ascii_from..])
+    }
 }
 
 /// Parses a seed: an integer 0..=2^53-1 (exact in a JavaScript number).
@@ -310,4 +391,57 @@ pub fn clear_view_matrix(scene: Value, tokens: Value) -> Result<Value, Error> {
         }
     }
     to_json(&scene.clear_view_matrix(&tokens))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// What reading with the path alone gives (the wasm build's reader).
+    fn with_path_only<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
+        serde_path_to_error::deserialize(value).map_err(|error| {
+            let path = error.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            (path, error.into_inner().to_string())
+        })
+    }
+
+    /// The native reader (borrowed `Value` first, the path only on failure)
+    /// gives what the path reader gives, good input and bad.
+    #[test]
+    fn the_native_reader_agrees_with_the_path_reader() {
+        let configs = [
+            json!({ "ruleset": "opposed", "creatures": [{ "id": "spy" }, { "id": "guard", "side": "watch" }] }),
+            json!({ "ruleset": "opposed", "creatures": [{ "id": "spy", "perceptionModifier": "high" }] }),
+            json!({ "ruleset": "chess" }),
+            json!({ "ruleset": "percentile", "creatures": [{ "id": 3 }] }),
+            json!({ "ruleset": "percentile", "unknownField": true }),
+            json!([1, 2]),
+            json!(null),
+        ];
+        for config in configs {
+            let native: Result<Config, _> = parse_at_path(config.clone());
+            let path_only: Result<Config, _> = with_path_only(config.clone());
+            match (native, path_only) {
+                (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{config}"),
+                (Err(a), Err(b)) => assert_eq!(a, b, "{config}"),
+                (a, b) => panic!("{config}: native {a:?}, path only {b:?}"),
+            }
+        }
+        let queries = [
+            json!({ "observer": "guard", "hider": "spy" }),
+            json!({ "observer": "guard" }),
+            json!({ "observer": "guard", "hider": ["spy"] }),
+        ];
+        for query in queries {
+            let native: Result<PairQuery, _> = parse_at_path(query.clone());
+            let path_only: Result<PairQuery, _> = with_path_only(query.clone());
+            assert_eq!(native.is_ok(), path_only.is_ok(), "{query}");
+            if let (Err(a), Err(b)) = (native, path_only) {
+                assert_eq!(a, b, "{query}");
+            }
+        }
+    }
 }

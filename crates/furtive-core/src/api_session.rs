@@ -23,13 +23,11 @@ use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, Pi
 use crate::session::Session;
 use crate::state::Config;
 
-/// Serializes a result as JSON text; `invalid_input` naming `output` if it
-/// cannot be (never for the engine's own types).
+/// Serializes a result as ASCII JSON text ([`crate::api::to_json_text`]);
+/// `invalid_input` naming `output` if it cannot be (never for the engine's
+/// own types).
 fn to_text<T: Serialize>(value: &T) -> Result<String, Error> {
-    serde_json::to_string(value).map_err(|e| Error::InvalidInput {
-        field: "output".into(),
-        message: e.to_string(),
-    })
+    crate::api::to_json_text(value)
 }
 
 /// A [`Session`] driven with JSON values in and JSON text out.

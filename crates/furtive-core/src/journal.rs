@@ -657,6 +657,34 @@ impl<'a> Tx<'a> {
         Some(pair)
     }
 
+    /// An existing pair, writable; when `saved`, without a journal entry.
+    ///
+    /// `saved` means the rule already journaled this pair in the same
+    /// event ([`Tx::record_view`] saves every pair its view names): the
+    /// first saved value is the one a rollback restores and
+    /// [`Journal::effects`] compares with, so a second entry would only
+    /// cost time. No savepoint is taken inside an event, so the saved entry
+    /// is after any savepoint. Debug builds check that the entry exists.
+    pub fn pair_mut_saved(
+        &mut self,
+        hider: &str,
+        observer: &str,
+        saved: bool,
+    ) -> Option<&mut Pair> {
+        if !saved {
+            return self.pair_mut(hider, observer);
+        }
+        debug_assert!(
+            self.journal
+                .keys
+                .iter()
+                .rev()
+                .any(|key| matches!(key, Key::Pair(h, o) if &**h == hider && o == observer)),
+            "pair_mut_saved: the pair {hider}/{observer} was not journaled in this event"
+        );
+        self.state.hiders.get_mut(hider)?.pairs.get_mut(observer)
+    }
+
     /// A hider's pair, created by `make` when missing; `None` when `hider`
     /// has no record.
     pub fn pair_entry(

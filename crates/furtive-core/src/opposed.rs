@@ -203,12 +203,17 @@ enum Trigger {
 /// Returns whether it wrote an unperceived pair: the pair is then perceived
 /// or waits for its check, so it is not exposed (O5, [`Pair::is_exposed`])
 /// and [`note_exposure`] has nothing to note.
+///
+/// `saved`: the caller journaled this pair earlier in the same event
+/// ([`Tx::record_view`]), so a write needs no second journal entry
+/// ([`Tx::pair_mut_saved`]).
 fn reevaluate(
     tx: &mut Tx,
     hider: &str,
     hider_label: &str,
     observer: &str,
     trigger: Trigger,
+    saved: bool,
     ctx: &mut Ctx,
 ) -> bool {
     let state: &State = tx.state();
@@ -249,7 +254,7 @@ fn reevaluate(
                 scene_units(distance.unwrap_or_default()),
             ),
         );
-        if let Some(pair) = tx.pair_mut(hider, observer) {
+        if let Some(pair) = tx.pair_mut_saved(hider, observer, saved) {
             pair.perceived = true;
             pair.exposed = false;
             pair.reason = PairReason::EnhancedSense;
@@ -275,7 +280,7 @@ fn reevaluate(
                     clause,
                 ),
             );
-            if let Some(pair) = tx.pair_mut(hider, observer) {
+            if let Some(pair) = tx.pair_mut_saved(hider, observer, saved) {
                 pair.perceived = true;
                 pair.exposed = false;
                 pair.reason = reason;
@@ -295,7 +300,7 @@ fn reevaluate(
             Some(observer),
             explain::o4_check_requested(observer_label, hider_label, effective),
         );
-        if let Some(pair) = tx.pair_mut(hider, observer) {
+        if let Some(pair) = tx.pair_mut_saved(hider, observer, saved) {
             pair.check_pending = true;
         }
         return true;
@@ -467,7 +472,15 @@ fn enter_stealth(
         );
         let hider_label = context::label(tx, hider);
         for observer in observers_of(tx, hider) {
-            if !reevaluate(tx, hider, &hider_label, &observer, Trigger::FreshRoll, ctx) {
+            if !reevaluate(
+                tx,
+                hider,
+                &hider_label,
+                &observer,
+                Trigger::FreshRoll,
+                false,
+                ctx,
+            ) {
                 note_exposure(tx, hider, &observer);
             }
         }
@@ -566,7 +579,15 @@ fn view_changed(
     });
     let hider_label = context::label(tx, hider);
     for entry in view {
-        if !reevaluate(tx, hider, &hider_label, &entry.observer, Trigger::View, ctx) {
+        if !reevaluate(
+            tx,
+            hider,
+            &hider_label,
+            &entry.observer,
+            Trigger::View,
+            true,
+            ctx,
+        ) {
             note_exposure(tx, hider, &entry.observer);
         }
     }
@@ -717,7 +738,15 @@ fn point_out(
 fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
     let hider_label = context::label(tx, hider);
     for observer in observers_of(tx, hider) {
-        reevaluate(tx, hider, &hider_label, &observer, Trigger::Penalty, ctx);
+        reevaluate(
+            tx,
+            hider,
+            &hider_label,
+            &observer,
+            Trigger::Penalty,
+            false,
+            ctx,
+        );
     }
 }
 
@@ -993,7 +1022,15 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
             });
         }
         let hider_label = context::label(tx, &hider);
-        reevaluate(tx, &hider, &hider_label, observer, Trigger::View, ctx);
+        reevaluate(
+            tx,
+            &hider,
+            &hider_label,
+            observer,
+            Trigger::View,
+            false,
+            ctx,
+        );
     }
 }
 

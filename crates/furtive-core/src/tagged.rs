@@ -95,6 +95,11 @@ pub(crate) fn read<T: From<B>, B: DeserializeOwned>(
 ) -> Result<T, (String, String)> {
     let (name, keyed) = key_by_tag(tag, value)
         .map_err(|(field, message)| (field.unwrap_or("").to_owned(), message))?;
+    // Natively, without the path first (see `crate::api::parse_at_path`).
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(parsed) = crate::api::read_fast::<B>(&keyed) {
+        return Ok(T::from(parsed));
+    }
     serde_path_to_error::deserialize::<_, B>(keyed)
         .map(T::from)
         .map_err(|error| {

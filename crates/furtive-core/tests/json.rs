@@ -44,3 +44,24 @@ fn random_doubles_survive_a_text_round_trip() {
     }
     assert!(checked > 19_000);
 }
+
+/// The bindings' results are ASCII JSON text (`api::to_json_text`): every
+/// character beyond U+007F escaped, and read back as the same value.
+#[test]
+fn results_are_ascii_json_text_that_reads_back_the_same() {
+    let value = serde_json::json!({
+        "fr": "L'observateur « Garde » perçoit l'espionne à 5 m.",
+        "astral": "dé 🎲 fin",
+        "escaped": "quote \" backslash \\ tab \t",
+        "plain": "no accents",
+        "n": [1, 2.5, -3],
+    });
+    let text = api::to_json_text(&value).unwrap();
+    assert!(text.is_ascii(), "{text}");
+    assert!(text.contains(r"per\u00e7oit"), "{text}");
+    assert!(text.contains(r"\u00ab Garde \u00bb"), "{text}");
+    // Beyond U+FFFF: the UTF-16 surrogate pair, as JSON.parse expects.
+    assert!(text.contains(r"d\u00e9 \ud83c\udfb2 fin"), "{text}");
+    let back: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, value);
+}

@@ -217,7 +217,7 @@ macro_rules! napi_exports {
             #[doc = $doc]
             #[napi(js_name = $js)]
             pub fn $name($($arg: String),*) -> napi::Result<String, Code> {
-                run(|| furtive_core::exports::$name($(api::parse_json(stringify!($arg), &$arg)?),*).map(|value| value.to_string()))
+                run(|| furtive_core::exports::$name($(api::parse_json(stringify!($arg), &$arg)?),*).and_then(|value| api::to_json_text(&value)))
             }
         )*
 

@@ -93,7 +93,7 @@ macro_rules! wasm_exports {
             #[doc = $doc]
             #[wasm_bindgen(js_name = $js)]
             pub fn $name($($arg: &str),*) -> Result<String, JsValue> {
-                js(furtive_core::exports::$name($(input(stringify!($arg), $arg)?),*)).map(|value| value.to_string())
+                js(furtive_core::exports::$name($(input(stringify!($arg), $arg)?),*).and_then(|value| furtive_core::api::to_json_text(&value)))
             }
         )*
         $(

@@ -1,0 +1,74 @@
+// How arguments become JSON text (npm/arguments.js): plain data is written
+// by JSON.stringify alone, anything else goes through the replacer that
+// refuses non-JSON data by path. Both ways must give the same text, and
+// nothing the replacer refuses may slip through the plain path.
+//
+//   node --test tests/js/arguments.test.mjs
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { REPO } from "./impl.mjs";
+
+const { encodeWith, MAX_DEPTH } = await import(new URL("npm/arguments.js", REPO));
+
+const encode = (value) => encodeWith(["event"], [value])[0];
+const refusal = (value) => {
+  try {
+    encode(value);
+  } catch (error) {
+    return `${error.code}: ${error.message}`;
+  }
+  assert.fail("not refused");
+};
+
+test("plain data is written exactly as JSON.stringify writes it", () => {
+  const values = [
+    {
+      type: "viewChanged",
+      hider: "tok0000000000000",
+      moved: false,
+      view: [
+        { observer: "tok0000000000001", clearView: true, distance: 5 },
+        { observer: "Garde « élite » 🎲", clearView: false, distance: 1.9999999999999998 },
+      ],
+    },
+    { nothing: null, zero: -0, big: 1e300, small: -5e-324, skipped: undefined, nested: [[[]], {}] },
+    Object.assign(Object.create(null), { id: "spy", toJSON: 3 }),
+    "a string",
+    42,
+    true,
+    null,
+  ];
+  for (const value of values) assert.equal(encode(value), JSON.stringify(value));
+});
+
+test("what is not plain goes through the replacer: the same refusals, by path", () => {
+  assert.equal(refusal({ view: [{ distance: NaN }] }), "invalid_input: event.view[0].distance: NaN is not a JSON number");
+  assert.equal(refusal({ view: [1, undefined] }), "invalid_input: event.view[1]: undefined is not JSON data");
+  // eslint-disable-next-line no-sparse-arrays
+  assert.equal(refusal({ view: [1, , 3] }), "invalid_input: event.view[1]: undefined is not JSON data");
+  assert.equal(refusal({ roll: 10n }), "invalid_input: event.roll: a BigInt is not JSON data; use a number");
+  assert.equal(refusal({ hider() {} }), "invalid_input: event.hider: a function is not JSON data");
+  let deep = {};
+  for (let i = 0; i < MAX_DEPTH + 1; i++) deep = { deep };
+  assert.match(refusal(deep), /^invalid_input: event(\.deep)+: nested deeper than 64 levels$/);
+  const cycle = { type: "sprint" };
+  cycle.self = cycle;
+  assert.match(refusal(cycle), /^invalid_input: event/);
+});
+
+test("values JSON.stringify transforms keep the replacer's reading", () => {
+  // A lone surrogate becomes U+FFFD (the replacer's toWellFormed), not an escape.
+  assert.equal(encode({ name: "a\ud800b" }), JSON.stringify({ name: "a\ufffdb" }));
+  // toJSON (a Date) and class instances are written as JSON.stringify writes them.
+  const date = new Date(0);
+  assert.equal(encode({ at: date }), JSON.stringify({ at: date }));
+  class Token {
+    constructor() {
+      this.id = "spy";
+    }
+  }
+  assert.equal(encode(new Token()), '{"id":"spy"}');
+  // A boxed number is an object to the replacer, as before.
+  assert.equal(encode({ roll: Object(7) }), '{"roll":7}');
+});
