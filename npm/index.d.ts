@@ -15,6 +15,7 @@ import type {
   ClearViewMatrix,
   ClearViewQuery,
   Config,
+  DarknessQuery,
   Decision,
   DefenseQuery,
   Effects,
@@ -239,6 +240,15 @@ export declare function clearView(scene: SceneInput, query: ClearViewQuery): Cle
 
 /** Clear view and distances between every pair of `tokens` (default: the scene's own tokens). */
 export declare function clearViewMatrix(scene: SceneInput, tokens?: TokenPlacement[] | null): ClearViewMatrix;
+
+/**
+ * B5: whether a target is concealed by darkness from each observer, in order (`concealed[i]` for
+ * `query.observers[i]`): in darkness and farther than the observer sees in darkness. Distances and
+ * darkvision in scene units, >= 0; a missing or `null` distance is unknown (concealed unless darkvision is
+ * `"unlimited"`, JSON having no Infinity). Needs no scene. Throws `invalid_input` naming the field
+ * (`query.observers[2].distance`).
+ */
+export declare function concealedByDarkness(query: DarknessQuery): boolean[];
 
 /** Every error code a call can throw: the engine's, then the JavaScript layer's. */
 export declare function errorCodes(): ErrorCode[];

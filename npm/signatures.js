@@ -33,6 +33,8 @@ export const SIGNATURES = Object.freeze({
   clearView: ["scene", "query"],
   /** `clearViewMatrix(scene, tokens | null) -> ClearViewMatrix`. (feature `scene`) */
   clearViewMatrix: ["scene", "tokens?"],
+  /** `concealedByDarkness({ targetInDarkness, observers: [{ distance?, darkvision }] }) -> boolean[]` (B5): concealment by darkness for each observer; scene units, darkvision a number >= 0 or "unlimited". */
+  concealedByDarkness: ["query"],
   /** `situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values. */
   situationModifiers: [],
   /** `errorCodes() -> string[]`: every stable error code of the engine. */

@@ -80,6 +80,10 @@ export type SightEnd = TokenRef | PlacementRef | PointInput;
  */
 export type Ruleset = "percentile" | "opposed";
 /**
+ * How far an observer sees in darkness, in scene distance units (>= 0; 0: it needs light), or "unlimited" (Foundry's null range, JavaScript's Infinity).
+ */
+export type Darkvision = number | "unlimited";
+/**
  * The door a wall contains (`CONST.WALL_DOOR_TYPES`).
  */
 export type DoorKind = "none" | "door" | "secret";
@@ -635,6 +639,42 @@ export interface EnhancedSense {
    * A targeting sense also gives the exact space (O10 does not apply).
    */
   targeting: boolean;
+}
+/**
+ * One observer of a `DarknessQuery`.
+ */
+export interface DarknessObserver {
+  /**
+   * How far the observer sees in darkness: scene units `>= 0`, or
+   * `"unlimited"`.
+   */
+  darkvision: Darkvision;
+  /**
+   * Observer to target in scene distance units, `>= 0`; absent or
+   * `null` when unknown (then a target in darkness is concealed unless
+   * `darkvision` is `"unlimited"`).
+   */
+  distance?: number | null;
+}
+/**
+ * The `concealedByDarkness` query: one target and the observers to test,
+ * one call per target whatever the number of observers. JSON:
+ * `{"targetInDarkness": bool, "observers": [{"distance"?: number | null,
+ * "darkvision": number | "unlimited"}]}`.
+ * The shape `concealed_by_darkness_answer` reads, which reads it by hand;
+ * this type exists for its JSON Schema (feature `schema`), which types the
+ * export (`npm/types.d.ts`).
+ */
+export interface DarknessQuery {
+  /**
+   * The observers, each with its distance to the target and its
+   * darkvision; the answer lists one boolean per observer, in order.
+   */
+  observers: DarknessObserver[];
+  /**
+   * The target stands in darkness (`Lighting.dark`).
+   */
+  targetInDarkness: boolean;
 }
 /**
  * A range of scene darkness levels, `min..=max` within 0..=1: when a light

@@ -7,7 +7,7 @@
  * destination, {type: "sight", mode: "any"})` returns true when a wall
  * blocks; Wall Height and Levels extend that test, see docs/scene.md) and no
  * concealment by darkness: the hider in darkness and farther than the
- * observer sees in darkness (lighting.mjs). Other concealment is not tested:
+ * observer sees in darkness (decided by the engine, lighting.mjs). Other concealment is not tested:
  * the GM overrides a pair when needed.
  * Distance = `canvas.grid.measurePath([origin, destination]).distance`, in
  * scene units (v12+).
@@ -92,16 +92,17 @@ export function viewOf(scene, hider, observers, known) {
   // One light test per hider, whatever the number of observers.
   const lighting = known ?? lightingOf(scene, hider);
   darknessSeen.set(/** @type {string} */ (hider.id), lighting.dark);
-  const settings = lighting.dark ? readSettings() : null;
-  /** @type {ViewEntry[]} */
-  const view = [];
-  for (const observer of list) {
-    if (observer.id === hider.id) continue;
-    const distance = distanceBetween(observer, hider);
-    const concealed = settings !== null && concealedByDarkness(lighting, distance, darkvisionOf(observer, settings));
-    const entry = /** @type {ViewEntry} */ ({ observer: /** @type {string} */ (observer.id), clearView: !concealed && !sightBlocked(observer, hider) });
-    if (distance !== undefined) entry.distance = distance;
-    view.push(entry);
-  }
-  return view;
+  const settings = readSettings();
+  const others = list.filter((observer) => observer.id !== hider.id);
+  const distances = others.map((observer) => distanceBetween(observer, hider));
+  // B5 by the engine: one call for every observer of this hider.
+  const concealed = concealedByDarkness(
+    lighting,
+    others.map((observer, i) => ({ distance: distances[i], darkvision: darkvisionOf(observer, settings) })),
+  );
+  return others.map((observer, i) => {
+    const entry = /** @type {ViewEntry} */ ({ observer: /** @type {string} */ (observer.id), clearView: !concealed[i] && !sightBlocked(observer, hider) });
+    if (distances[i] !== undefined) entry.distance = distances[i];
+    return entry;
+  });
 }

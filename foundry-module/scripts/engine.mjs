@@ -160,6 +160,15 @@ export const attackHidden = (state, query) => guarded((e) => e.attackHidden(stat
 export const hiddenFrom = (state) => guarded((e) => e.hiddenFrom(state));
 
 /**
+ * `concealedByDarkness({targetInDarkness, observers: [{distance?, darkvision}]})` (B5): whether the
+ * target is concealed by darkness from each observer, in order. Scene units; darkvision a number >= 0 or
+ * `"unlimited"`; a missing distance is unknown.
+ * @param {import("../../npm/types.js").DarknessQuery} query
+ * @returns {boolean[]}
+ */
+export const concealedByDarkness = (query) => guarded((e) => e.concealedByDarkness(query));
+
+/**
  * `errorCodes()`: every stable error code.
  * @returns {string[]}
  */

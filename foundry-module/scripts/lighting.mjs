@@ -37,6 +37,7 @@
  */
 
 import { readPath } from "./actor-data.mjs";
+import { concealedByDarkness as engineConcealedByDarkness } from "./engine.mjs";
 
 /** @typedef {import("./settings.mjs").FurtiveSettings} FurtiveSettings */
 
@@ -173,15 +174,18 @@ export function darkvisionOf(token, settings) {
 }
 
 /**
- * Concealment by darkness (B5), as the engine's `scene::concealed`: the
- * target is in darkness and farther than the observer sees in darkness. An
- * unknown distance conceals unless the observer sees in darkness without limit.
+ * Concealment by darkness (B5) of one target from each observer, decided by
+ * the engine (`concealedByDarkness`, the same function as its scene code's;
+ * docs/scene.md, "Light and darkness (B5)"): one engine call per target,
+ * whatever the number of observers. `Infinity` darkvision (JSON cannot carry
+ * it) is sent as `"unlimited"`, an unknown distance is left out.
  * @param {Lighting} target
- * @param {number | undefined} distance scene units
- * @param {number} darkvision scene units
+ * @param {{distance: number | undefined, darkvision: number}[]} observers scene units
+ * @returns {boolean[]} `concealed[i]` for `observers[i]`
  */
-export function concealedByDarkness(target, distance, darkvision) {
-  if (!target.dark) return false;
-  if (darkvision === Infinity) return false;
-  return distance === undefined || distance > darkvision;
+export function concealedByDarkness(target, observers) {
+  return engineConcealedByDarkness({
+    targetInDarkness: target.dark,
+    observers: observers.map(({ distance, darkvision }) => ({ distance, darkvision: darkvision === Infinity ? "unlimited" : darkvision })),
+  });
 }

@@ -56,6 +56,7 @@
  * @property {(state: EngineState, query: object) => Decision} canPickpocket
  * @property {(state: EngineState, query: object) => HiddenAttackResult} attackHidden
  * @property {typeof import("../../npm/index.js").hiddenFrom} hiddenFrom
+ * @property {typeof import("../../npm/index.js").concealedByDarkness} concealedByDarkness
  * @property {typeof import("../../npm/index.js").errorCodes} errorCodes
  * @property {typeof import("../../npm/index.js").situationModifiers} situationModifiers
  * @property {typeof import("../../npm/index.js").Session} Session

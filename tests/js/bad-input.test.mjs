@@ -89,6 +89,11 @@ const cases = [
   ["huge hit count", (f) => f.apply(state, { type: "attack", attacker: "spy", target: "guard", hits: 2 ** 32 }), "invalid_input", "event.hits"],
   ["huge seed", (f) => f.settle(state, enter, 2 ** 60), "out_of_range", "seed"],
   ["negative seed", (f) => f.settle(state, enter, -1), "out_of_range", "seed"],
+  ["B5: negative distance", (f) => f.concealedByDarkness({ targetInDarkness: true, observers: [{ darkvision: 0 }, { distance: -5, darkvision: 0 }] }), "invalid_input", "query.observers[1].distance"],
+  ["B5: NaN distance", (f) => f.concealedByDarkness({ targetInDarkness: true, observers: [{ distance: NaN, darkvision: 0 }] }), "invalid_input", "query.observers[0].distance"],
+  ["B5: Infinity darkvision (send \"unlimited\")", (f) => f.concealedByDarkness({ targetInDarkness: true, observers: [{ distance: 5, darkvision: Infinity }] }), "invalid_input", "query.observers[0].darkvision"],
+  ["B5: darkvision as a word other than unlimited", (f) => f.concealedByDarkness({ targetInDarkness: true, observers: [{ distance: 5, darkvision: "infinite" }] }), "invalid_input", "query.observers[0].darkvision"],
+  ["B5: no observers list", (f) => f.concealedByDarkness({ targetInDarkness: true }), "invalid_input", "query.observers"],
   ["unknown hider", (f) => f.apply(state, { ...enter, hider: "ghost" }), "unknown_token", "hider"],
   // B1: an unknown observer is not bad input (it perceives no hider, vector errors-unknown-ids); an unknown hider is.
   ["unknown hider in a query", (f) => f.perceives(state, { observer: "spy", hider: "nobody" }), "unknown_token", "hider"],

@@ -119,6 +119,7 @@ const RETURNS = {
   knockout: returnType("knockout"),
   canPickpocket: returnType("canPickpocket"),
   attackHidden: returnType("attackHidden"),
+  concealedByDarkness: returnType("concealedByDarkness"),
   parseScene: returnType("parseScene"),
   clearView: returnType("clearView"),
   clearViewMatrix: returnType("clearViewMatrix"),

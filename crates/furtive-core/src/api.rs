@@ -342,6 +342,20 @@ pub fn error_codes() -> Value {
     Value::from(Error::CODES.to_vec())
 }
 
+/// `concealedByDarkness(query) -> boolean[]` (B5): whether a target is
+/// concealed by darkness from each observer, one call per target. `query`
+/// is `{"targetInDarkness": bool, "observers": [{"distance"?: number |
+/// null, "darkvision": number | "unlimited"}]}`: distances and darkvision
+/// in scene distance units, `>= 0`; a `null`/absent distance is unknown;
+/// `"unlimited"` sees in darkness at any distance (JSON has no Infinity).
+/// The answer lists one boolean per observer, in order. See
+/// [`crate::darkness`]. Needs no cargo feature. Errors: `invalid_input`
+/// naming the field (`query.observers[2].distance`: negative, wrong type,
+/// missing or unknown field).
+pub fn concealed_by_darkness(query: Value) -> Result<Value, Error> {
+    crate::darkness::concealed_by_darkness_answer("query", &query)
+}
+
 /// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9 or
 /// 0.7 layout) or a normalized scene, returned normalized (`furtiveScene: 1`).
 /// See [`crate::scene`]. Errors: `invalid_scene` naming the path

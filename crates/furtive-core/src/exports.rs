@@ -35,8 +35,8 @@ use serde_json::Value;
 use crate::error::Error;
 
 pub use crate::api::{
-    apply, attack_hidden, can_defend, can_locate, can_pickpocket, create_state, hidden_from,
-    knockout, perceives,
+    apply, attack_hidden, can_defend, can_locate, can_pickpocket, concealed_by_darkness,
+    create_state, hidden_from, knockout, perceives,
 };
 #[cfg(feature = "scene")]
 pub use crate::api::{clear_view, clear_view_matrix, parse_scene};
@@ -88,6 +88,8 @@ macro_rules! for_each_export {
                   "`clearView(scene, { from, to }) -> ClearViewAnswer`." },
                 { clear_view_matrix, "clearViewMatrix", ["scene"], (scene, tokens [optional]),
                   "`clearViewMatrix(scene, tokens | null) -> ClearViewMatrix`." },
+                { concealed_by_darkness, "concealedByDarkness", [], (query),
+                  "`concealedByDarkness({ targetInDarkness, observers: [{ distance?, darkvision }] }) -> boolean[]` (B5): concealment by darkness for each observer; scene units, darkvision a number >= 0 or \"unlimited\"." },
                 { situation_modifiers, "situationModifiers", [], (),
                   "`situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values." },
                 { error_codes, "errorCodes", [], (),

@@ -16,7 +16,8 @@
 //! caller's back: it returns [`Request`]s, and [`Roller`] answers them from
 //! a seed for callers without dice (B4). [`scene`] reads Foundry Scene
 //! exports and computes clear view and distances between tokens for callers
-//! without a canvas. [`api`] and [`api_session`] are the JSON facade the
+//! without a canvas; [`darkness`] decides concealment by darkness (B5) for
+//! it and for callers with their own lighting (no feature needed). [`api`] and [`api_session`] are the JSON facade the
 //! napi and wasm bindings call, and [`for_each_export!`] the one list of
 //! what they export ([`exports`]).
 //!
@@ -35,6 +36,7 @@ mod ask;
 pub mod clause;
 mod combat;
 mod context;
+pub mod darkness;
 mod engine;
 pub mod error;
 pub mod event;

@@ -247,6 +247,7 @@ fn read(generator: &mut SchemaGenerator) {
     add::<KnockoutQuery>(generator);
     add::<PickpocketQuery>(generator);
     add::<HiddenAttackQuery>(generator);
+    add::<crate::darkness::DarknessQuery>(generator);
     #[cfg(feature = "scene")]
     {
         use crate::scene::{ClearViewQuery, Point, SceneUpdate, Token};

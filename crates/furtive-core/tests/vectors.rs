@@ -31,9 +31,9 @@ use furtive_core::{api, Error};
 use serde_json::{json, Value};
 
 /// Every clause id of `rules-interpretation.md`.
-const CLAUSES: [&str; 28] = [
+const CLAUSES: [&str; 29] = [
     "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "O1", "O2", "O3", "O4",
-    "O5", "O6", "O7", "O8", "O9", "O10", "O11", "O12", "O13", "B1", "B2", "B3", "B4",
+    "O5", "O6", "O7", "O8", "O9", "O10", "O11", "O12", "O13", "B1", "B2", "B3", "B4", "B5",
 ];
 
 /// Error codes the vectors do not cover: vectors are rules scenarios, and
@@ -206,8 +206,13 @@ fn check_format(stem: &str, value: &Value) -> Vec<String> {
             "apply" => &["event"],
             "settle" => &["event", "seed"],
             "rollRequests" => &["requests", "seed"],
-            "perceives" | "canLocate" | "canDefend" | "knockout" | "canPickpocket"
-            | "attackHidden" => &["query"],
+            "perceives"
+            | "canLocate"
+            | "canDefend"
+            | "knockout"
+            | "canPickpocket"
+            | "attackHidden"
+            | "concealedByDarkness" => &["query"],
             other => {
                 problem(format!("step {index}: unknown call `{other}`"));
                 continue;
@@ -261,6 +266,7 @@ fn call(step: &Value, current: &Value) -> Result<Value, Error> {
         "knockout" => api::knockout(state, arg("query")),
         "canPickpocket" => api::can_pickpocket(state, arg("query")),
         "attackHidden" => api::attack_hidden(state, arg("query")),
+        "concealedByDarkness" => api::concealed_by_darkness(arg("query")),
         other => unreachable!("call `{other}` passed check_format"),
     }
 }

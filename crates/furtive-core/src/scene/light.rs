@@ -201,7 +201,12 @@ impl Scene {
 
 /// Concealment by darkness (B5): the target is concealed from an observer
 /// when it is in darkness and farther than the observer's `darkvision`
-/// (scene units, flat distance as in [`Scene::distance`]).
+/// (scene units, flat distance as in [`Scene::distance`]). Decided by
+/// [`crate::darkness::concealed_by_darkness`], as the `concealedByDarkness` export.
 pub fn concealed(target: &Lighting, distance: f64, darkvision: f64) -> bool {
-    target.dark && distance > darkvision
+    crate::darkness::concealed_by_darkness(
+        target.dark,
+        Some(distance),
+        crate::darkness::Darkvision::Range(darkvision),
+    )
 }
