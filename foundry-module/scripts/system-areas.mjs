@@ -55,14 +55,16 @@ import { messageMatches, readSystemSettings } from "./system-settings.mjs";
  */
 
 /**
- * Whether a message may be an area use, by its kind only (the GM then reads
- * the actor's item): dnd5e a usage card; generic systems a match of the
- * `areaMatch` setting.
+ * Whether a message is an area use: dnd5e the usage card of an area attack
+ * without an attack roll, read from the actor's item or activity
+ * (`dnd5eAreaUse`); generic systems a match of the `areaMatch` setting. The
+ * user's client asks it so that only such messages carry the user's targets;
+ * the GM asks it again with the stamped token's actor.
  * @param {ChatMessage} message
- * @param {Actor | null} actor the speaker's actor (formula data)
+ * @param {Actor | null} actor the acting token's actor
  */
-function isAreaMessage(message, actor) {
-  if (dnd5eGeneration()) return dnd5eIsUsageCard(message);
+function isAreaUse(message, actor) {
+  if (dnd5eGeneration()) return dnd5eAreaUse(message, actor);
   return messageMatches(message, readSystemSettings().areaMatch, actor);
 }
 
@@ -79,10 +81,11 @@ export function stampAreaMessage(message, data, _options, userId) {
   if (data?.flags?.[MODULE_ID]?.kind) return;
   const speaker = data?.speaker ?? {};
   const actor = speaker.actor ? (/** @type {any} */ (game).actors?.get(speaker.actor) ?? null) : null;
-  if (!isAreaMessage(message, actor)) return;
+  if (dnd5eGeneration() && !dnd5eIsUsageCard(message)) return;
   const token = (speaker.token ? (game.scenes.get(speaker.scene)?.tokens.get(speaker.token) ?? canvas?.scene?.tokens.get(speaker.token) ?? null) : null) ?? tokenOfActor(actor);
   const scene = token?.parent;
-  if (!token || !scene) return;
+  // The targets ride only on an area use's message (no other message carries them).
+  if (!token || !scene || !isAreaUse(message, token.actor ?? actor)) return;
   /** @type {AreaUseStamp} */
   const stamp = { sceneId: /** @type {string} */ (scene.id), tokenId: /** @type {string} */ (token.id), targets: userTargetIds(scene) };
   /** @type {any} */ (message).updateSource({ flags: { [MODULE_ID]: { areaUse: stamp } } });
@@ -111,8 +114,7 @@ export function onAreaMessage(message, _options, userId) {
   // Only a use its author may make for that token counts.
   if (!author || !token.testUserPermission(author, "OWNER")) return;
   // dnd5e: the actor's own item or activity says whether this is an area attack, not the stamp.
-  const area = dnd5eGeneration() ? dnd5eAreaUse(message, token.actor ?? null) : messageMatches(message, readSystemSettings().areaMatch, token.actor ?? null);
-  if (!area) return;
+  if (!isAreaUse(message, token.actor ?? null)) return;
   const targets = Array.isArray(stamp.targets) ? stamp.targets.map(String) : [];
   void handleAttack(scene, { attacker: token, targetIds: targets, area: true, disadvantage: null, author: author.name ?? "" }).catch(reportRefusal);
 }

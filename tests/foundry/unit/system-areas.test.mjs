@@ -97,6 +97,9 @@ for (const generation of ["3", "4.0", "4.1"]) {
       await settle(env);
       assert.equal(gmState(env).hiders[HIDER].penalties.length, penaltiesBefore + 1);
       assert.equal(newCards(env, before).length, 1);
+      const card = env.gm.ctx.game.messages.contents.filter((m) => (m.flags?.dnd5e?.use?.itemId ?? (m.flags?.dnd5e?.messageType === "usage" ? m.flags.dnd5e.item?.id : null)) === IDS.flameRay).at(-1);
+      assert.ok(card, "the Flame Ray usage card");
+      assert.equal(card.flags.furtive?.areaUse, undefined, "the targets ride on an area use's card only");
     });
 
     it("a Fireball with no target, or on the caster alone, does nothing", async () => {
