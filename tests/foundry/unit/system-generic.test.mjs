@@ -80,7 +80,7 @@ describe("generic system, percentile: a flagged d100 Stealth roll and a flagged 
 describe("generic system, percentile: a flagged area effect (no roll) is one attack on the user's targets", () => {
   let env;
   before(async () => {
-    env = await setup({ ruleset: "percentile", settings: { systemStealthMatch: "flags.mysystem.check=stealth", systemAreaMatch: "flags.mysystem.area=true" } });
+    env = await setup({ ruleset: "percentile", settings: { systemStealthMatch: "flags.mysystem.check=stealth", systemAttackMatch: "flags.mysystem.attack=true", systemAreaMatch: "flags.mysystem.area=true" } });
     rig(env.alice, [[100, 83]]);
     await postRoll(env.alice, TOKENS.rogue, "1d100", { mysystem: { check: "stealth" } });
     answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { situation: ["dark"] });
@@ -101,6 +101,22 @@ describe("generic system, percentile: a flagged area effect (no roll) is one att
     const surprises = gmState(env).surprises;
     assert.deepEqual(surprises.map((s) => s.target).sort(), [TOKENS.fighter, TOKENS.sentry].sort());
     assert.ok(surprises.every((s) => s.attacker === TOKENS.rogue));
+    const cards = moduleMessages(env.gm).filter((m) => !before.has(m._id) && m.flags.furtive.kind === "log" && m.flags.furtive.gm);
+    assert.equal(cards.length, 1);
+  });
+
+  it("a roll flagged both as an attack and as an area effect counts once: one dialog, one more attack on the fighter's surprise, one GM card", async () => {
+    const before = new Set(moduleMessages(env.gm).map((m) => m._id));
+    const attacks = () => gmState(env).surprises.find((s) => s.target === TOKENS.fighter)?.attacks;
+    assert.equal(attacks(), 1);
+    target(env.alice, [TOKENS.fighter]);
+    await postRoll(env.alice, TOKENS.rogue, "1d20", { mysystem: { attack: true, area: true } });
+    const dialog = await waitForDialog(env.gm, env.server);
+    clickDialogButton(env.gm, dialog, "ok");
+    await until(() => attacks() > 1, "the second attack on the fighter");
+    await settle(env);
+    assert.equal(env.gm.ctx.dialogs.length, 0, "no second Attack dialog");
+    assert.equal(attacks(), 2);
     const cards = moduleMessages(env.gm).filter((m) => !before.has(m._id) && m.flags.furtive.kind === "log" && m.flags.furtive.gm);
     assert.equal(cards.length, 1);
   });
