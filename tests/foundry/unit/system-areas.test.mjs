@@ -139,3 +139,29 @@ for (const generation of ["3", "4.0", "4.1"]) {
     });
   });
 }
+
+for (const generation of ["3", "4.1"]) {
+  describe(`dnd5e ${generation}, percentile: a Fireball from hiding surprises each target (P6)`, () => {
+    let env;
+    before(async () => {
+      env = await dnd5eWorld({ generation, ruleset: "percentile", settings: { systemAttackNoise: "noisy" } });
+      // The GM hides the Sneak (d100 90).
+      rig(env.gm, [[100, 90]]);
+      const pending = env.gm.ctx.game.modules.get("furtive").api.hide(HIDER);
+      answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), {});
+      await pending;
+      await untilState(env, (s) => s.hiders[HIDER]?.phase === "hiding", "the Sneak hides");
+    });
+    after(() => shutdown(env));
+
+    it("Alice's Fireball on the three Guards: a surprise on each, one GM card", async () => {
+      const before = messageIds(env);
+      target(env.alice, IDS.guards);
+      await castSpell(env, env.alice, actorOn(env.alice, IDS.hiderActor), IDS.fireball);
+      const state = await untilState(env, (s) => (s.surprises ?? []).length === 3, "three surprises");
+      assert.deepEqual(state.surprises.map((s) => s.target).sort(), [...IDS.guards].sort());
+      assert.ok(state.surprises.every((s) => s.attacker === HIDER && s.attacks === 1));
+      assert.equal(newCards(env, before).length, 1);
+    });
+  });
+}

@@ -90,13 +90,13 @@ function actorsFor(generation) {
  * Starts a dnd5e world of one hook generation: GM, Alice, Bob. Every client
  * also runs `ADVANTAGE_MODULE`, a module loaded before Furtive that grants
  * advantage to the next attack when a test asks for it.
- * @param {{generation: "3" | "4.0" | "4.1", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
+ * @param {{generation: "3" | "4.0" | "4.1", ruleset?: "opposed" | "percentile", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
  *   `edit` changes the world data further (users, for one)
  */
-export async function dnd5eWorld({ generation, settings = {}, edit }) {
+export async function dnd5eWorld({ generation, ruleset = "opposed", settings = {}, edit }) {
   const { version, foundry } = GENERATIONS[generation];
   const env = await setup({
-    ruleset: "opposed",
+    ruleset,
     version: foundry,
     users: [GM, ALICE, BOB],
     system: (ctx) => {
