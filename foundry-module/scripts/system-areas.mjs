@@ -35,8 +35,9 @@
  * (https://foundryvtt.com/api/functions/hookEvents.preCreateDocument.html,
  * https://foundryvtt.com/api/functions/hookEvents.createDocument.html);
  * `ChatMessage#speaker`, `ChatMessage#author`, `ChatMessage#whisper`;
- * `TokenDocument#testUserPermission`
- * (https://foundryvtt.com/api/classes/foundry.abstract.Document.html#testUserPermission).
+ * `Document#testUserPermission(user, "OWNER")`, the user has that ownership
+ * level or more (shown on https://foundryvtt.com/api/v11/classes/foundry.documents.BaseMeasuredTemplate.html;
+ * levels: https://foundryvtt.com/api/enums/foundry.CONST.DOCUMENT_OWNERSHIP_LEVELS.html).
  */
 
 import { MODULE_ID } from "./constants.mjs";
