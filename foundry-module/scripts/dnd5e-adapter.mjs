@@ -106,6 +106,54 @@ export function dnd5eAttackArea(message, actor) {
 }
 
 /**
+ * Whether a dnd5e chat message is a usage card (an item or activity used),
+ * from its flags: 3.x `flags.dnd5e.use = {type, itemId, itemUuid}`
+ * (release-3.3.1 module/documents/item.mjs L936-940, `Item5e#use` into
+ * `displayCard`); 4.x `flags.dnd5e.messageType === "usage"` (release-4.0.4
+ * module/documents/activity/mixin.mjs L195, release-4.4.4 L236). 4.x usage
+ * cards carry `use` too, so the test goes by generation.
+ * @param {ChatMessage} message
+ */
+export function dnd5eIsUsageCard(message) {
+  const flags = /** @type {any} */ (message.flags)?.dnd5e;
+  if (!flags || typeof flags !== "object") return false;
+  if (dnd5eGeneration() === "3") return Boolean(flags.use && typeof flags.use === "object" && flags.use.itemId);
+  return flags.messageType === "usage";
+}
+
+/**
+ * Whether a dnd5e usage card is an area effect that is an attack with no
+ * attack roll of its own (O8: the area counts once; one with an attack roll
+ * counts through its attack roll message, {@link dnd5eAttackArea}), read from
+ * the acting actor's own item, not from anything the roller's client wrote:
+ * - 3.x: the item `flags.dnd5e.use.itemId` has `hasAreaTarget`, no
+ *   `hasAttack`, and `hasSave` or `hasDamage` (release-3.3.1
+ *   module/data/item/templates/action.mjs L208-230, activated-effect.mjs L323);
+ * - 4.x: the activity `flags.dnd5e.activity.id` of the item
+ *   `flags.dnd5e.item.id` is a `save` or `damage` activity whose
+ *   `target.template.type` is an area type ({@link isAreaAttack}); an `attack`
+ *   activity rolls its attack (4.1+ on its own after the card,
+ *   release-4.4.4 module/documents/activity/attack.mjs L64-66).
+ * A utility or healing use (Fog Cloud, Mass Cure Wounds) is no attack. False
+ * when the item or activity is gone (a used-up consumable).
+ * @param {ChatMessage} message
+ * @param {Actor | null} actor the acting token's actor
+ */
+export function dnd5eAreaUse(message, actor) {
+  if (!dnd5eIsUsageCard(message)) return false;
+  const flags = /** @type {any} */ (message.flags).dnd5e;
+  const items = /** @type {any} */ (actor)?.items;
+  if (!items) return false;
+  if (dnd5eGeneration() === "3") {
+    const item = items.get(String(flags.use.itemId));
+    return Boolean(item && item.hasAreaTarget && !item.hasAttack && (item.hasSave || item.hasDamage));
+  }
+  const item = items.get(String(flags.item?.id ?? ""));
+  const activity = item?.system?.activities?.get?.(String(flags.activity?.id ?? ""));
+  return Boolean(activity && (activity.type === "save" || activity.type === "damage") && isAreaAttack(activity));
+}
+
+/**
  * @typedef {object} AttackHookContext
  * @property {Actor | null} actor      the attacking actor
  * @property {string | null} tokenId   the speaker token id, when the message data names one

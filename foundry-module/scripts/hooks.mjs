@@ -16,6 +16,7 @@ import { resetScene } from "./gm-pipeline.mjs";
 import { ensureStatusEffects, registerStatusGuards } from "./statuses.mjs";
 import { registerSystemRollHooks, rollOfferedPerception } from "./system-rolls.mjs";
 import { registerSystemAttackHooks } from "./system-attacks.mjs";
+import { registerSystemAreaHooks } from "./system-areas.mjs";
 
 /**
  * A chat card button was clicked.
@@ -158,4 +159,5 @@ export function registerHooks() {
   // The game system's rolls, attacks and damage (issue 12): every client stamps its roll messages, the active GM acts.
   registerSystemRollHooks();
   registerSystemAttackHooks();
+  registerSystemAreaHooks();
 }

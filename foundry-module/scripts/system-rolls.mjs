@@ -103,6 +103,8 @@ function rollTypeOf(message, stamp, actor) {
   const system = readSystemSettings();
   if (messageMatches(message, system.stealthMatch, actor)) return "stealth";
   if (messageMatches(message, system.perceptionMatch, actor)) return "perception";
+  // An area effect is one attack through system-areas.mjs, never also an attack roll (O8: it counts once).
+  if (messageMatches(message, system.areaMatch, actor)) return null;
   if (messageMatches(message, system.attackMatch, actor)) return "attack";
   return null;
 }

@@ -21,13 +21,14 @@ import { MODULE_ID } from "./constants.mjs";
  * @property {string} stealthMatch      generic systems: how a Stealth roll message is recognised (see {@link matchSpecs})
  * @property {string} perceptionMatch   generic systems: same for Perception
  * @property {string} attackMatch       generic systems: same for an attack roll
+ * @property {string} areaMatch         generic systems: same for an area effect (with or without a roll): one attack on the user's targets, `area: true` (O8, system-areas.mjs)
  * @property {string} hpPath            generic systems: the actor's HP value path (O11 on a decrease)
  */
 
 /** Boolean switches, all on by default. */
 const SWITCHES = ["stealthRolls", "perceptionRolls", "offerChecks", "attacks", "damage"];
 /** Strings for generic systems, with their defaults. */
-const STRINGS = { stealthMatch: "", perceptionMatch: "", attackMatch: "", hpPath: "system.attributes.hp.value" };
+const STRINGS = { stealthMatch: "", perceptionMatch: "", attackMatch: "", areaMatch: "", hpPath: "system.attributes.hp.value" };
 
 /** @param {string} key */
 const label = (key) => ({ name: `FURTIVE.System.Settings.${key}.Name`, hint: `FURTIVE.System.Settings.${key}.Hint` });
@@ -70,6 +71,7 @@ export function readSystemSettings() {
     stealthMatch: String(get("stealthMatch") ?? ""),
     perceptionMatch: String(get("perceptionMatch") ?? ""),
     attackMatch: String(get("attackMatch") ?? ""),
+    areaMatch: String(get("areaMatch") ?? ""),
     hpPath: String(get("hpPath") ?? "").trim(),
   };
 }

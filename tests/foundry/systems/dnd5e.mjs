@@ -234,6 +234,35 @@ export function dnd5eSystem({ generation }) {
           return Boolean(this.system?.target?.type in CONFIG.DND5E.areaTargetTypes);
         },
       });
+      // `Item5e#hasAttack` / `hasSave` / `hasDamage` (release-3.3.1 module/data/item/templates/action.mjs L208-230).
+      const itemFlag = (name, test) =>
+        Object.defineProperty(Item.prototype, name, {
+          configurable: true,
+          get() {
+            const system = this.system ?? {};
+            return Boolean(system.actionType) && test(system);
+          },
+        });
+      itemFlag("hasAttack", (system) => ["mwak", "rwak", "msak", "rsak"].includes(system.actionType));
+      itemFlag("hasSave", (system) => Boolean(system.save?.ability && system.save?.scaling));
+      itemFlag("hasDamage", (system) => (system.damage?.parts ?? []).length > 0);
+      /**
+       * `Item5e#use(config, options)` (release-3.3.1 module/documents/item.mjs L926-1055):
+       * `dnd5e.preUseItem(item, config, options)`, then `displayCard` (L1424-1488) creates
+       * the usage card: speaker `getSpeaker({actor, token: actor.token})`, flags
+       * `{core: {canPopout: true}, dnd5e: {use: {type, itemId, itemUuid}}}`, no roll;
+       * then `dnd5e.useItem(item, config, options, templates, effects, summoned)`.
+       * The template preview (`AbilityTemplate#drawPreview`, a canvas placement by
+       * the user) is not modelled: `templates` is null.
+       */
+      Item.prototype.use = async function (config = {}, options = {}) {
+        options = utils.mergeObject({ configureDialog: true, createMessage: true, flags: { dnd5e: { use: { type: this.type, itemId: this.id, itemUuid: this.uuid } } } }, options);
+        if (Hooks.call("dnd5e.preUseItem", this, config, options) === false) return null;
+        const chatData = { content: `<div class="dnd5e chat-card item-card">${this.name}</div>`, speaker: ChatMessage.getSpeaker({ actor: this.actor, token: this.actor?.token ?? null }), flags: utils.mergeObject({ core: { canPopout: true } }, options.flags) };
+        const card = options.createMessage !== false ? await ChatMessage.create(chatData) : chatData;
+        Hooks.callAll("dnd5e.useItem", this, config, options, null, [], null);
+        return card;
+      };
       Item.prototype.rollAttack = async function (options = {}) {
         const actor = this.actor;
         const { parts, data } = attackParts(actor);
@@ -258,21 +287,73 @@ export function dnd5eSystem({ generation }) {
         return roll;
       };
     } else {
-      /** The item's attack activity (`item.system.activities`, one per item here). */
-      class AttackActivity {
-        constructor(item) {
+      /**
+       * An activity (`ActivityMixin`, module/documents/activity/mixin.mjs): its
+       * `use(usage, dialog, message)` (release-4.0.4 L171-274, release-4.1.0
+       * L187-303, release-4.4.4 L208-329) raises `dnd5e.preUseActivity(activity,
+       * usageConfig, dialogConfig, messageConfig)` (`Hooks.call`), creates the usage
+       * card (`_createUsageMessage`: speaker `getSpeaker({actor})`, flags
+       * `{core: {canPopout: true}, dnd5e: {...messageFlags, messageType: "usage",
+       * use: {effects}}}`, no roll), then `dnd5e.postUseActivity(activity,
+       * usageConfig, results)` with `results = {effects, templates, updates,
+       * message}`: `Hooks.callAll` in 4.0.x; `Hooks.call` in 4.1+, where `false`
+       * stops `_triggerSubsequentActions` (attack: `rollAttack`, damage:
+       * `rollDamage`, save: nothing; release-4.4.4 activity/attack.mjs L64,
+       * damage.mjs L52; the fake models the attack's only). Templates (placed by the user on the canvas) are not
+       * modelled: `results.templates` is empty.
+       */
+      class Activity {
+        /**
+         * @param {any} item
+         * @param {{_id: string, type: string, target?: {template?: {type?: string}}}} data
+         *   the activity's source (`item.system.activities[id]`, module/data/shared/target-field.mjs)
+         */
+        constructor(item, data) {
           this.item = item;
-          this.type = "attack";
-          this.id = "attackActivity01";
-          const system = item._source.system ?? {};
-          this.target = { template: { type: system.target?.type ?? "" } };
-          this.attack = { type: { value: system.actionType === "mwak" ? "melee" : "ranged", classification: "weapon" } };
+          this.type = data.type;
+          this.id = data._id;
+          this.target = { template: { type: data.target?.template?.type ?? "" } };
         }
         get actor() {
           return this.item.actor;
         }
         get uuid() {
           return `${this.item.uuid}.Activity.${this.id}`;
+        }
+        /** `messageFlags` (release-4.4.4 mixin.mjs L108-114). */
+        get messageFlags() {
+          return { activity: { type: this.type, id: this.id, uuid: this.uuid }, item: { type: this.item.type, id: this.item.id, uuid: this.item.uuid }, targets: targetDescriptors() };
+        }
+        async use(usage = {}, dialog = {}, message = {}) {
+          const usageConfig = utils.mergeObject({}, usage);
+          const dialogConfig = utils.mergeObject({ configure: true }, dialog);
+          const messageConfig = utils.mergeObject({ create: true, data: { flags: { dnd5e: { ...this.messageFlags, messageType: "usage", use: { effects: [] } } } } }, message);
+          if (Hooks.call("dnd5e.preUseActivity", this, usageConfig, dialogConfig, messageConfig) === false) return undefined;
+          const results = { effects: [], templates: [], updates: {} };
+          const data = utils.mergeObject({ content: `<div class="dnd5e2 chat-card activity-card">${this.item.name}</div>`, speaker: ChatMessage.getSpeaker({ actor: this.actor }), flags: { core: { canPopout: true } } }, messageConfig.data);
+          results.message = messageConfig.create === false ? data : await ChatMessage.create(data);
+          if (generation === "4.0") {
+            Hooks.callAll("dnd5e.postUseActivity", this, usageConfig, results);
+            return results;
+          }
+          if (Hooks.call("dnd5e.postUseActivity", this, usageConfig, results) === false) return results;
+          // Not awaited, as in dnd5e: the follow-up roll runs on after `use` resolves.
+          this._triggerSubsequentActions(usageConfig, results);
+          return results;
+        }
+        async _triggerSubsequentActions() {}
+      }
+
+      /** The item's attack activity (from a 3.x-shaped `actionType`, one per item). */
+      class AttackActivity extends Activity {
+        constructor(item, data) {
+          const system = item._source.system ?? {};
+          super(item, data ?? { _id: "attackActivity01", type: "attack", target: { template: { type: system.target?.type ?? "" } } });
+          this.attack = { type: { value: system.actionType === "mwak" ? "melee" : "ranged", classification: "weapon" } };
+        }
+        /** 4.1+: the attack rolls after the usage card (release-4.4.4 activity/attack.mjs L64-66). */
+        async _triggerSubsequentActions(config, results) {
+          this.rollAttack({ event: config.event }, {}, { data: { "flags.dnd5e.originatingMessage": results.message?.id } });
         }
         async rollAttack(config = {}, dialog = {}, message = {}) {
           const targets = targetDescriptors();
@@ -318,6 +399,11 @@ export function dnd5eSystem({ generation }) {
           if (system.actionType && !system.activities) {
             const activity = new AttackActivity(this);
             Object.defineProperty(system, "activities", { enumerable: false, configurable: true, value: { get: (id) => (id === activity.id ? activity : undefined), contents: [activity] } });
+          } else if (system.activities && typeof system.activities.get !== "function") {
+            // 4.x source: `system.activities` = {[id]: {_id, type, target, ...}}, served as a collection of activities.
+            const source = system.activities;
+            const activities = Object.values(source).map((data) => (data.type === "attack" ? new AttackActivity(this, data) : new Activity(this, data)));
+            Object.defineProperty(system, "activities", { enumerable: true, configurable: true, value: { get: (id) => activities.find((a) => a.id === id), contents: activities, toJSON: () => source } });
           }
           return system;
         },

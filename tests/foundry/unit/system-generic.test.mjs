@@ -77,6 +77,51 @@ describe("generic system, percentile: a flagged d100 Stealth roll and a flagged 
   });
 });
 
+describe("generic system, percentile: a flagged area effect (no roll) is one attack on the user's targets", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", settings: { systemStealthMatch: "flags.mysystem.check=stealth", systemAttackMatch: "flags.mysystem.attack=true", systemAreaMatch: "flags.mysystem.area=true" } });
+    rig(env.alice, [[100, 83]]);
+    await postRoll(env.alice, TOKENS.rogue, "1d100", { mysystem: { check: "stealth" } });
+    answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { situation: ["dark"] });
+    await until(() => gmState(env)?.hiders?.[TOKENS.rogue]?.phase === "hiding", "the rogue hides");
+    await settle(env);
+  });
+  after(() => shutdown(env));
+
+  it("Alice's area message on two targets: a P6 surprise on each, one GM card", async () => {
+    const before = new Set(moduleMessages(env.gm).map((m) => m._id));
+    target(env.alice, [TOKENS.fighter, TOKENS.sentry]);
+    const token = env.alice.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.rogue);
+    await env.alice.ctx.ChatMessage.create({ content: "Fire storm", speaker: env.alice.ctx.ChatMessage.getSpeaker({ token }), flags: { mysystem: { area: true } } });
+    const dialog = await waitForDialog(env.gm, env.server);
+    clickDialogButton(env.gm, dialog, "ok");
+    await until(() => (gmState(env)?.surprises ?? []).length === 2, "two surprises");
+    await settle(env);
+    const surprises = gmState(env).surprises;
+    assert.deepEqual(surprises.map((s) => s.target).sort(), [TOKENS.fighter, TOKENS.sentry].sort());
+    assert.ok(surprises.every((s) => s.attacker === TOKENS.rogue));
+    const cards = moduleMessages(env.gm).filter((m) => !before.has(m._id) && m.flags.furtive.kind === "log" && m.flags.furtive.gm);
+    assert.equal(cards.length, 1);
+  });
+
+  it("a roll flagged both as an attack and as an area effect counts once: one dialog, one more attack on the fighter's surprise, one GM card", async () => {
+    const before = new Set(moduleMessages(env.gm).map((m) => m._id));
+    const attacks = () => gmState(env).surprises.find((s) => s.target === TOKENS.fighter)?.attacks;
+    assert.equal(attacks(), 1);
+    target(env.alice, [TOKENS.fighter]);
+    await postRoll(env.alice, TOKENS.rogue, "1d20", { mysystem: { attack: true, area: true } });
+    const dialog = await waitForDialog(env.gm, env.server);
+    clickDialogButton(env.gm, dialog, "ok");
+    await until(() => attacks() > 1, "the second attack on the fighter");
+    await settle(env);
+    assert.equal(env.gm.ctx.dialogs.length, 0, "no second Attack dialog");
+    assert.equal(attacks(), 2);
+    const cards = moduleMessages(env.gm).filter((m) => !before.has(m._id) && m.flags.furtive.kind === "log" && m.flags.furtive.gm);
+    assert.equal(cards.length, 1);
+  });
+});
+
 describe("generic system, opposed: a Stealth roll matched by formula, O10 as a GM-only note, HP loss as O11", () => {
   let env;
   before(async () => {

@@ -36,7 +36,31 @@ export const IDS = {
   bow: "itemShortbow0001",
   spear: "itemSpear0000001",
   longbow: "itemLongbow00001",
+  fireball: "itemFireball0001",
+  flameRay: "itemFlameRay0001",
 };
+
+/**
+ * The hider's spells, as each generation stores them: Fireball (a Dexterity
+ * save in a 20 ft sphere, no attack roll) and Flame Ray (a made-up spell with
+ * an attack roll AND a line area). 3.x: item data (`actionType`, `save`,
+ * `damage.parts`, `target.type`; release-3.3.1 module/data/item/templates/
+ * action.mjs, activated-effect.mjs); 4.x: one activity each
+ * (`system.activities[id] = {_id, type, target: {template}}`,
+ * release-4.4.4 module/data/shared/target-field.mjs).
+ * @param {"3" | "4.0" | "4.1"} generation
+ */
+function spellsFor(generation) {
+  const spell = (id, name, system) => ({ _id: id, name, type: "spell", system, effects: [], flags: {} });
+  if (generation === "3") {
+    return [
+      spell(IDS.fireball, "Fireball", { actionType: "save", save: { ability: "dex", scaling: "spell" }, damage: { parts: [["8d6", "fire"]] }, target: { type: "sphere", value: 20, units: "ft" } }),
+      spell(IDS.flameRay, "Flame Ray", { actionType: "rsak", damage: { parts: [["2d6", "fire"]] }, target: { type: "line", value: 30, width: 5, units: "ft" } }),
+    ];
+  }
+  const activity = (id, type, template) => ({ [id]: { _id: id, type, target: { template: { type: template, size: "20", units: "ft" }, affects: { type: "creature" } } } });
+  return [spell(IDS.fireball, "Fireball", { activities: activity("fireballSave0001", "save", "sphere") }), spell(IDS.flameRay, "Flame Ray", { activities: activity("flameRayAttack01", "attack", "line") })];
+}
 
 /** The dnd5e version string of each hook generation, and the Foundry version it runs on. */
 export const GENERATIONS = {
@@ -56,7 +80,7 @@ function actorsFor(generation) {
   const [hider, observer, guard] = modern ? ["Goblin Warrior", "Spy", "Guard"] : ["Goblin", "Scout", "Guard"];
   const weapon = (id, name, actionType) => ({ _id: id, name, type: "weapon", system: { actionType }, effects: [], flags: {} });
   return [
-    srdActor(fixtureActor(file, hider), { id: IDS.hiderActor, ownership: { default: 0, [ALICE]: 3 }, hp: 7, items: [weapon(IDS.bow, "Shortbow", "rwak")] }),
+    srdActor(fixtureActor(file, hider), { id: IDS.hiderActor, ownership: { default: 0, [ALICE]: 3 }, hp: 7, items: [weapon(IDS.bow, "Shortbow", "rwak"), ...spellsFor(generation)] }),
     srdActor(fixtureActor(file, observer), { id: IDS.observerActor, ownership: { default: 0, [BOB]: 3 }, hp: 16, items: [weapon(IDS.longbow, "Longbow", "rwak")] }),
     srdActor(fixtureActor(file, guard), { id: IDS.guardActor, ownership: { default: 0 }, hp: 11, items: [weapon(IDS.spear, "Spear", "mwak")] }),
   ];
@@ -66,13 +90,13 @@ function actorsFor(generation) {
  * Starts a dnd5e world of one hook generation: GM, Alice, Bob. Every client
  * also runs `ADVANTAGE_MODULE`, a module loaded before Furtive that grants
  * advantage to the next attack when a test asks for it.
- * @param {{generation: "3" | "4.0" | "4.1", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
+ * @param {{generation: "3" | "4.0" | "4.1", ruleset?: "opposed" | "percentile", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
  *   `edit` changes the world data further (users, for one)
  */
-export async function dnd5eWorld({ generation, settings = {}, edit }) {
+export async function dnd5eWorld({ generation, ruleset = "opposed", settings = {}, edit }) {
   const { version, foundry } = GENERATIONS[generation];
   const env = await setup({
-    ruleset: "opposed",
+    ruleset,
     version: foundry,
     users: [GM, ALICE, BOB],
     system: (ctx) => {
@@ -151,6 +175,17 @@ export async function rollAttack(env, client, actor, itemId) {
   if (env.generation === "3") return item.rollAttack({ fastForward: true });
   const rolls = await item.system.activities.contents[0].rollAttack({}, { configure: false }, {});
   return rolls?.[0] ?? null;
+}
+
+/**
+ * Casts a spell from the sheet: 3.x `Item5e#use` (the usage card; an attack is
+ * then rolled from it with `rollAttack`), 4.x the spell's activity `use` (4.1+
+ * rolls an attack activity's attack on its own after the card).
+ */
+export async function castSpell(env, client, actor, itemId) {
+  const item = actor.items.get(itemId);
+  if (env.generation === "3") return item.use({}, { configureDialog: false });
+  return item.system.activities.contents[0].use({}, { configure: false }, {});
 }
 
 /** Targets tokens on a client (`Token#setTarget`), releasing the others. */
