@@ -95,6 +95,17 @@ describe("fake: documents and utils the system automation relies on", () => {
     assert.equal(isNewerVersion("12.331", "12.331"), false);
     env.close();
   });
+
+  it("foundry.utils.randomID is random on each client: two GMs' first ids differ (crypto.getRandomValues)", async () => {
+    // https://foundryvtt.com/api/v14/functions/foundry.utils.randomID.html: "Generate a random alphanumeric
+    // string ID of a given requested length using crypto.getRandomValues()", letters A-Z, a-z and digits.
+    const env = await bare({ users: [GM, ALICE] });
+    const ids = [GM, ALICE].map((id) => Array.from({ length: 3 }, () => env.clients[id].ctx.global.foundry.utils.randomID()));
+    assert.notDeepEqual(ids[0], ids[1]);
+    for (const id of ids.flat()) assert.match(id, /^[A-Za-z0-9]{16}$/);
+    assert.equal(env.clients[GM].ctx.global.foundry.utils.randomID(5).length, 5);
+    env.close();
+  });
 });
 
 describe("fake: sight collision", () => {
