@@ -64,7 +64,8 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
     ...checks.map((c) => ({ action: "perception", hider: c.hider, observer: c.observer, label: `${t("FURTIVE.Chat.PerceptionTitle", { observer: c.observerName, hider: c.hiderName })}: ${t("FURTIVE.Chat.RollPerception")} (${c.clause})` })),
     ...rerolls.map((r) => ({ action: "reroll", hider: r.hider, label: `${t("FURTIVE.Chat.RerollNeeded", { name: r.name })} ${t("FURTIVE.Chat.Reroll")} (P4)` })),
   ];
-  if (gm.length || buttons.length) {
+  // A saved action (actionId) always gets its card: it is where the GM undoes it (issue 10), even with no GM line.
+  if (gm.length || buttons.length || actionId) {
     if (actionId) buttons.push({ action: "undo", label: t("FURTIVE.Chat.Undo") });
     await ChatMessage.create({
       speaker: speaker(),

@@ -601,7 +601,9 @@ async function process(scene, events, options) {
     };
     await applyStatuses(scene, outcome, entry);
     const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
-    if (options.chat !== false && (important || total.checksToRoll.length || total.rerolls.length)) {
+    // Issue 10: every saved action leaves its GM card (its comparisons and its Undo button), even when it
+    // changed nobody's perception (a door whose O4 checks all fail): else the last action has no card to undo it from.
+    if (options.chat !== false && (important || saved || total.checksToRoll.length || total.rerolls.length)) {
       const first = events[0] ?? /** @type {any} */ ({});
       const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
       // B1: the public line goes to the users who may see every token the action names.
