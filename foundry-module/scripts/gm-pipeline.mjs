@@ -458,6 +458,7 @@ export function dispatch(scene, event, options = {}) {
  * @property {Record<string, string>} [titleData]
  * @property {import("./types.mjs").LogEntry[]} [notes] GM lines the caller adds to the action's card (system-attacks.mjs: O10)
  * @property {string} [answers] the hider whose pending new stealth roll (P4) this action makes: it leaves the pending list in the same save
+ * @property {Record<string, unknown>} [cardFlags] more `flags.furtive` of the action's GM card (system-attacks.mjs: the attack, read back by a later active GM)
  */
 
 /**
@@ -612,6 +613,7 @@ async function process(scene, events, options) {
       await postActionCard({
         sceneId,
         actionId: saved ? actionId : null,
+        cardFlags: options.cardFlags,
         log: important ? total.log : total.log.filter((e) => e.audience === "gm"),
         titleKey: options.titleKey ?? `FURTIVE.Chat.Event.${first.type}`,
         titleData: options.titleData ?? { name },
