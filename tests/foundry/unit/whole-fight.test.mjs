@@ -340,3 +340,73 @@ for (const generation of ["3", "4.0", "4.1"]) {
     });
   });
 }
+
+for (const generation of ["3", "4.1"]) {
+  const { foundry: foundryVersion } = GENERATIONS[generation];
+  describe(`dnd5e ${generation} on Foundry ${foundryVersion}: a check offered to a player before the GM hand-over is answered from the sheet after it`, () => {
+    let env;
+    let second;
+    let beforeDoor;
+    before(async () => {
+      env = await dnd5eWorld({ generation, settings: { systemAttackNoise: "noisy", darkvisionPath: PRESETS.dnd5e.darkvisionPath }, edit: busyDarkScene });
+      rig(env.alice, [[20, 14]]);
+      await rollSkill(env, env.alice, IDS.hiderActor, "ste");
+      await until(() => hidersOf(env.gm)[SNEAK]?.phase === "hiding", "the Sneak hides");
+      rig(env.gm, Array.from({ length: 40 }, () => [20, 2]));
+      await sceneOf(env.gm).createEmbeddedDocuments("AmbientLight", [{ _id: "lightTorch000001", x: 250, y: 450, config: { dim: 10, bright: 5 } }]);
+      await settle(env);
+      beforeDoor = plain(apiOf(env.gm).getState());
+      rig(env.gm, Array.from({ length: 40 }, () => [20, 2]));
+      await sceneOf(env.gm).walls.get(DOOR).update({ ds: 1 });
+      await until(() => hidersOf(env.gm)[SNEAK].pairs[LOOKOUT]?.checkPending === true, "the Lookout's check offered to Bob");
+      await settle(env);
+    });
+    after(() => shutdown(env));
+
+    it("the first GM leaves with Bob's check pending; Bob rolls Perception from the sheet (d20 17); the second GM applies it", async () => {
+      second = await startClient({ server: env.server, userId: GM2, version: foundryVersion, system: dnd5eSystem({ generation }) });
+      env.clients[GM2] = second;
+      await apiOf(second).engineReady;
+      await settle(env);
+      const handedOver = plain(apiOf(env.gm).getState());
+      env.gm.ctx.disconnect();
+      env.gm.window.close();
+      delete env.clients[GM];
+      await env.server.idle();
+      await until(() => apiOf(second).isActiveGM(), "the second GM becomes active");
+      const { revision: _a, ...now } = plain(apiOf(second).getState());
+      const { revision: _b, ...then } = handedOver;
+      assert.deepEqual(now, then);
+      const bonus = actorOn(second, IDS.observerActor).getRollData().skills.prc.total;
+      rig(env.bob, [[20, 17]]);
+      await rollSkill(env, env.bob, IDS.observerActor, "prc");
+      await until(() => hidersOf(second)[SNEAK].pairs[LOOKOUT]?.checkPending === false, "Bob's check answered by the second GM");
+      await settle(env);
+      const pair = hidersOf(second)[SNEAK].pairs[LOOKOUT];
+      assert.equal(pair.perceptionTotal, 17 + bonus);
+      assert.equal(apiOf(env.bob).perceives(LOOKOUT, SNEAK), pair.perceived);
+      const cards = moduleMessages(second).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm && m.author === GM2);
+      assert.equal(cards.length, 1, "one card, the second GM's");
+    });
+
+    it("the second GM undoes Bob's answer, then the door (the first GM's action, now the last): the state before the door", async () => {
+      const lastCard = (author) => second.ctx.game.messages.contents.filter((m) => m.flags?.furtive?.kind === "log" && m.flags.furtive.gm && m.flags.furtive.actionId && m.author?.id === author).at(-1);
+      const click = async (message) => {
+        const button = second.window.document.querySelector(`#chat-log li[data-message-id="${message.id}"] [data-furtive-action="undo"]`);
+        assert.ok(button, `the undo button of ${message.id} (${message.author?.name}; log items: ${second.window.document.querySelectorAll("#chat-log li").length}, messages: ${second.ctx.game.messages.size}, this one in the log: ${Boolean(second.window.document.querySelector(`#chat-log li[data-message-id="${message.id}"]`))})`);
+        button.dispatchEvent(new second.window.MouseEvent("click", { bubbles: true, cancelable: true }));
+        await settle(env);
+        await settle(env);
+      };
+      await click(lastCard(GM2));
+      assert.equal(hidersOf(second)[SNEAK].pairs[LOOKOUT].checkPending, true, "Bob's answer is undone: the check waits again");
+      const doorCard = lastCard(GM);
+      assert.equal(doorCard.flags.furtive.titleKey, "FURTIVE.Chat.Event.viewChanged");
+      await click(doorCard);
+      const { revision: _a, ...now } = plain(apiOf(second).getState());
+      const { revision: _b, ...then } = beforeDoor;
+      assert.deepEqual(now, then);
+      assert.equal(second.ctx.notifications.filter((n) => n.type !== "info").length, 0, JSON.stringify(second.ctx.notifications));
+    });
+  });
+}
