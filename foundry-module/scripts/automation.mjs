@@ -10,7 +10,7 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewMirror } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
@@ -64,6 +64,8 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
   }
   /** @type {any[]} */
   const events = [...before];
+  // Creatures this action brings in (a token dropped): the mirror learns them from this transaction.
+  const joining = new Set(before.flatMap((e) => (e.type === "upsertCreature" ? [String(/** @type {any} */ (e).creature?.id)] : [])));
   for (const hiderId of mirror.hiders) {
     const hiderToken = scene.tokens.get(hiderId);
     if (!hiderToken) continue;
@@ -75,7 +77,7 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
     const mover = movedTokenId && !moved && !everyone ? scene.tokens.get(movedTokenId) : null;
     if (movedTokenId && !moved && !everyone && !mover) continue;
     const view = viewOf(scene, hiderToken, mover ? [mover] : undefined, lighting).filter((entry) => {
-      if (!mirror.knows(entry.observer)) return false;
+      if (!mirror.knows(entry.observer) && !joining.has(entry.observer)) return false;
       const pair = mirror.view(hiderId, entry.observer);
       return !pair || pair.clearView !== entry.clearView || pair.distance !== entry.distance;
     });
@@ -135,8 +137,10 @@ export async function onCreateToken(token) {
       if (token.hasStatusEffect?.(STATUS[key])) await setStatus(scene, token, key, false, null);
     }
   }
-  await upsertToken(scene, token);
-  await refreshViews(scene, /** @type {string} */ (token.id), { light: carriesLight(token) });
+  // One transaction for the drop: the new creature and the views it changes (one save, one card).
+  if (!(await engineReady.then(() => true, () => false))) return;
+  const upsert = upsertEventOf(scene, token);
+  await refreshViews(scene, /** @type {string} */ (token.id), { light: carriesLight(token), before: upsert ? [upsert] : [] });
 }
 
 /**

@@ -1119,6 +1119,26 @@ export async function syncScene(scene) {
 }
 
 /**
+ * The `upsertCreature` event a token needs (it is new, or its data changed),
+ * or null: not a creature, the same data, a scene without state, or not the
+ * active GM. For a caller that applies it in the same transaction as the
+ * views it changes (automation.mjs: a token dropped on the scene). Needs the
+ * engine loaded.
+ * @param {Scene} scene
+ * @param {TokenDocument} token
+ * @returns {EngineEvent | null}
+ */
+export function upsertEventOf(scene, token) {
+  if (!isActiveGM() || !isCreatureToken(token) || isStateLost(scene)) return null;
+  const creatures = knownCreatures(scene);
+  if (!creatures) return null;
+  const creature = creatureOf(token, readSettings());
+  const known = creatures.get(/** @type {string} */ (token.id));
+  if (known && sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) return null;
+  return /** @type {any} */ ({ type: "upsertCreature", creature });
+}
+
+/**
  * Upserts a token's creature when its data changed (token created,
  * duplicated, its actor changed). Nothing for a scene without state.
  * @param {Scene} scene
