@@ -270,6 +270,18 @@ for (const generation of ["3", "4.0", "4.1"]) {
       });
     });
 
+    it("a reinforcement is dropped west of the wall, in the torchlight's view of the Sneak", async () => {
+      await action("a new token", async () => {
+        rig(gm, Array.from({ length: 10 }, () => [20, 2]));
+        const base = plain(sceneOf(gm).tokens.get(WEST[0])._source);
+        await sceneOf(gm).createEmbeddedDocuments("Token", [{ ...base, _id: undefined, name: "Reinforcement", x: 400, y: 300 }]);
+        await until(() => {
+          const token = sceneOf(gm).tokens.find((t) => t.name === "Reinforcement");
+          return token && hidersOf(gm)[SNEAK].pairs[token.id]?.perceptionTotal != null;
+        }, "its O4 check");
+      });
+    });
+
     it("the turn changes", async () => {
       await action("next turn", async () => {
         await gm.ctx.game.combats.contents[0].nextTurn();
