@@ -608,7 +608,12 @@ async function process(scene, events, options) {
       const first = events[0] ?? /** @type {any} */ ({});
       const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
       // B1: the public line goes to the users who may see every token the action names.
-      const ids = events.flatMap((e) => [e.hider, e.attacker, e.token, e.target, e.combatant, e.observer, ...(Array.isArray(e.allies) ? e.allies : [])]);
+      // The tokens the public entries name count too (`LogEntry.hider`, `.observer`): an event may change
+      // pairs it does not name (a creature upserted with a new sense, O13; an attack's `targets`).
+      const ids = [
+        ...events.flatMap((e) => [e.hider, e.attacker, e.token, e.target, e.combatant, e.observer, ...(Array.isArray(e.allies) ? e.allies : []), ...(Array.isArray(e.targets) ? e.targets : [])]),
+        ...total.log.filter((e) => e.audience === "public").flatMap((e) => [e.hider, e.observer]),
+      ];
       const audience = audienceOf([...new Set(ids.filter(Boolean).map(String))].map((id) => scene.tokens.get(id)));
       await postActionCard({
         sceneId,
