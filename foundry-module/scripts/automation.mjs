@@ -46,10 +46,12 @@ export function recentlyMoved(tokenId, inCombat) {
  * tested against every observer, the others against the moved token only.
  * @param {Scene} scene
  * @param {string | null} movedTokenId the token that moved, or null
- * @param {{light?: boolean, before?: import("./types.mjs").EngineEvent[]}} [options] `before`:
- *   bookkeeping events of the same user action, applied first in the same transaction
+ * @param {{light?: boolean, before?: import("./types.mjs").EngineEvent[], observers?: string[]}} [options] `before`:
+ *   bookkeeping events of the same user action, applied first in the same transaction; `observers`
+ *   (with no moved token and no light change): tokens whose sight changed without moving (an actor's
+ *   darkvision), tested as observers of every other hider; a hider among them did not move (O5)
  */
-export async function refreshViews(scene, movedTokenId, { light = false, before = [] } = {}) {
+export async function refreshViews(scene, movedTokenId, { light = false, before = [], observers = [] } = {}) {
   if (!isActiveGM()) return;
   // The live session needs the engine (a GM's first canvasReady may come before it loaded).
   if (!(await engineReady.then(() => true, () => false))) return;
@@ -69,6 +71,16 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
   for (const hiderId of mirror.hiders) {
     const hiderToken = scene.tokens.get(hiderId);
     if (!hiderToken) continue;
+    if (observers.length && !movedTokenId && !light) {
+      const sensing = observers.filter((id) => id !== hiderId).flatMap((id) => scene.tokens.get(id) ?? []);
+      const changedView = sensing.length ? viewOf(scene, hiderToken, sensing, undefined).filter((entry) => {
+        if (!mirror.knows(entry.observer) && !joining.has(entry.observer)) return false;
+        const pair = mirror.view(hiderId, entry.observer);
+        return !pair || pair.clearView !== entry.clearView || pair.distance !== entry.distance;
+      }) : [];
+      if (changedView.length) events.push({ type: "viewChanged", hider: hiderId, moved: false, view: changedView });
+      continue;
+    }
     const moved = movedTokenId === hiderId;
     // B5: a change of light changes this hider's views only when its darkness changed.
     const lighting = light && !moved ? lightingOf(scene, hiderToken) : undefined;
@@ -163,12 +175,16 @@ export async function onDeleteToken(token) {
  */
 export async function onUpdateActor(actor, changed) {
   const scene = canvas?.scene;
-  if (!isActiveGM() || !scene) return;
+  if (!isActiveGM() || !scene || !(await engineReady.then(() => true, () => false))) return;
   const tokens = scene.tokens.filter((t) => t.actor?.id === actor.id);
-  for (const token of tokens) await upsertToken(scene, token);
+  // One sheet edit is one transaction, however many tokens the actor has (an
+  // NPC actor behind every guard of the scene): their creatures, then their views.
+  const upserts = /** @type {import("./types.mjs").EngineEvent[]} */ (tokens.map((token) => upsertEventOf(scene, token)).filter(Boolean));
   // How far it sees in darkness changed (the `darkvisionPath` setting's paths): its views as an observer (B5).
   const paths = readSettings().darkvisionPath.split(/[,|]/).map((p) => p.trim()).filter(Boolean);
-  if (changed && paths.some((path) => foundry.utils.hasProperty(changed, path))) for (const token of tokens) await refreshViews(scene, /** @type {string} */ (token.id));
+  if (changed && paths.some((path) => foundry.utils.hasProperty(changed, path))) {
+    await refreshViews(scene, null, { before: upserts, observers: tokens.map((token) => /** @type {string} */ (token.id)) });
+  } else if (upserts.length) await transact(scene, upserts, { chat: false, lenient: true }).catch(reportRefusal);
 }
 
 /**
