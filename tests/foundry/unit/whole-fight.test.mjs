@@ -282,19 +282,28 @@ for (const generation of ["3", "4.0", "4.1"]) {
       });
     });
 
+    it("the GM gives the Guard actor blindsight 10 ft on its sheet: every Guard token's creature changes in one save", async () => {
+      await action("an actor edit", async () => {
+        await actorOn(gm, IDS.guardActor).update({ "system.attributes.senses.blindsight": 10 });
+        await settle(env);
+        await until(() => apiOf(gm).getState().creatures[WEST[0]].enhancedSenses.length > 0, "the Guards' blindsight");
+      });
+    });
+
     it("the turn changes", async () => {
       await action("next turn", async () => {
         await gm.ctx.game.combats.contents[0].nextTurn();
       });
     });
 
-    it("the Sneak moves out of the torchlight into the dark: the Wardens lose clear view", async () => {
+    it("the Sneak moves out of the torchlight into the dark: the Wardens lose clear view, but for the one within its blindsight", async () => {
       await action("a move", async () => {
         rig(gm, Array.from({ length: 10 }, () => [20, 2]));
         // (0,500): 11 ft from the torch's 10 ft of dim light, facing the door.
         await tokenOn(env.alice, SNEAK).update({ x: 0, y: 500 });
       });
-      for (const w of WEST) assert.equal(hidersOf(gm)[SNEAK].pairs[w].clearView, false, `${NAMES.get(w)}: the Sneak is in the dark`);
+      for (const w of [WEST[0], WEST[2]]) assert.equal(hidersOf(gm)[SNEAK].pairs[w].clearView, false, `${NAMES.get(w)}: the Sneak is in the dark, beyond its blindsight`);
+      assert.equal(hidersOf(gm)[SNEAK].pairs[WEST[1]].clearView, true, "Warden Two, 5 ft away, has it within its 10 ft of blindsight (B5)");
     });
 
     let doorCard;
