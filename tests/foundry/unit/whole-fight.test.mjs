@@ -30,7 +30,7 @@ import { after, before, describe, it } from "node:test";
 import { PRESETS } from "../../../foundry-module/scripts/presets.mjs";
 import { startClient } from "../node/harness.mjs";
 import { dnd5eSystem } from "../systems/dnd5e.mjs";
-import { ALICE, BOB, DOOR, GM, SCENE, apiOf, plain, rig, shutdown, until } from "./world.mjs";
+import { DOOR, GM, SCENE, apiOf, plain, rig, shutdown, until } from "./world.mjs";
 import { GENERATIONS, IDS, actorOn, dnd5eWorld, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn } from "./system-world.mjs";
 
 const GM2 = "gmUser0000000002";
