@@ -153,6 +153,7 @@ export async function onCreateToken(token) {
   if (!(await engineReady.then(() => true, () => false))) return;
   const upsert = upsertEventOf(scene, token);
   await refreshViews(scene, /** @type {string} */ (token.id), { light: carriesLight(token), before: upsert ? [upsert] : [] });
+  if (upsert) await dropRefused(scene, [upsert]);
 }
 
 /**
@@ -185,6 +186,22 @@ export async function onUpdateActor(actor, changed) {
   if (changed && paths.some((path) => foundry.utils.hasProperty(changed, path))) {
     await refreshViews(scene, null, { before: upserts, observers: tokens.map((token) => /** @type {string} */ (token.id)) });
   } else if (upserts.length) await transact(scene, upserts, { chat: false, lenient: true }).catch(reportRefusal);
+  await dropRefused(scene, upserts);
+}
+
+/**
+ * After a transaction that upserted creatures leniently: a token whose new
+ * data the engine refused still differs from the state; `upsertToken` then
+ * tells the GM which token and why and takes a known creature out of the
+ * state (B1: it perceives no hider). Only refused tokens cost a second call.
+ * @param {Scene} scene
+ * @param {import("./types.mjs").EngineEvent[]} upserts
+ */
+async function dropRefused(scene, upserts) {
+  for (const event of upserts) {
+    const token = scene.tokens.get(String(/** @type {any} */ (event).creature?.id));
+    if (token && upsertEventOf(scene, token)) await upsertToken(scene, token);
+  }
 }
 
 /**
