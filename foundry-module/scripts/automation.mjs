@@ -10,7 +10,7 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertToken, viewMirror } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
@@ -46,10 +46,12 @@ export function recentlyMoved(tokenId, inCombat) {
  * tested against every observer, the others against the moved token only.
  * @param {Scene} scene
  * @param {string | null} movedTokenId the token that moved, or null
- * @param {{light?: boolean, before?: import("./types.mjs").EngineEvent[]}} [options] `before`:
- *   bookkeeping events of the same user action, applied first in the same transaction
+ * @param {{light?: boolean, before?: import("./types.mjs").EngineEvent[], observers?: string[]}} [options] `before`:
+ *   bookkeeping events of the same user action, applied first in the same transaction; `observers`
+ *   (with no moved token and no light change): tokens whose sight changed without moving (an actor's
+ *   darkvision), tested as observers of every other hider; a hider among them did not move (O5)
  */
-export async function refreshViews(scene, movedTokenId, { light = false, before = [] } = {}) {
+export async function refreshViews(scene, movedTokenId, { light = false, before = [], observers = [] } = {}) {
   if (!isActiveGM()) return;
   // The live session needs the engine (a GM's first canvasReady may come before it loaded).
   if (!(await engineReady.then(() => true, () => false))) return;
@@ -64,9 +66,21 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
   }
   /** @type {any[]} */
   const events = [...before];
+  // Creatures this action brings in (a token dropped): the mirror learns them from this transaction.
+  const joining = new Set(before.flatMap((e) => (e.type === "upsertCreature" ? [String(/** @type {any} */ (e).creature?.id)] : [])));
   for (const hiderId of mirror.hiders) {
     const hiderToken = scene.tokens.get(hiderId);
     if (!hiderToken) continue;
+    if (observers.length && !movedTokenId && !light) {
+      const sensing = observers.filter((id) => id !== hiderId).flatMap((id) => scene.tokens.get(id) ?? []);
+      const changedView = sensing.length ? viewOf(scene, hiderToken, sensing, undefined).filter((entry) => {
+        if (!mirror.knows(entry.observer) && !joining.has(entry.observer)) return false;
+        const pair = mirror.view(hiderId, entry.observer);
+        return !pair || pair.clearView !== entry.clearView || pair.distance !== entry.distance;
+      }) : [];
+      if (changedView.length) events.push({ type: "viewChanged", hider: hiderId, moved: false, view: changedView });
+      continue;
+    }
     const moved = movedTokenId === hiderId;
     // B5: a change of light changes this hider's views only when its darkness changed.
     const lighting = light && !moved ? lightingOf(scene, hiderToken) : undefined;
@@ -75,7 +89,7 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
     const mover = movedTokenId && !moved && !everyone ? scene.tokens.get(movedTokenId) : null;
     if (movedTokenId && !moved && !everyone && !mover) continue;
     const view = viewOf(scene, hiderToken, mover ? [mover] : undefined, lighting).filter((entry) => {
-      if (!mirror.knows(entry.observer)) return false;
+      if (!mirror.knows(entry.observer) && !joining.has(entry.observer)) return false;
       const pair = mirror.view(hiderId, entry.observer);
       return !pair || pair.clearView !== entry.clearView || pair.distance !== entry.distance;
     });
@@ -135,8 +149,11 @@ export async function onCreateToken(token) {
       if (token.hasStatusEffect?.(STATUS[key])) await setStatus(scene, token, key, false, null);
     }
   }
-  await upsertToken(scene, token);
-  await refreshViews(scene, /** @type {string} */ (token.id), { light: carriesLight(token) });
+  // One transaction for the drop: the new creature and the views it changes (one save, one card).
+  if (!(await engineReady.then(() => true, () => false))) return;
+  const upsert = upsertEventOf(scene, token);
+  await refreshViews(scene, /** @type {string} */ (token.id), { light: carriesLight(token), before: upsert ? [upsert] : [] });
+  if (upsert) await dropRefused(scene, [upsert]);
 }
 
 /**
@@ -159,12 +176,32 @@ export async function onDeleteToken(token) {
  */
 export async function onUpdateActor(actor, changed) {
   const scene = canvas?.scene;
-  if (!isActiveGM() || !scene) return;
+  if (!isActiveGM() || !scene || !(await engineReady.then(() => true, () => false))) return;
   const tokens = scene.tokens.filter((t) => t.actor?.id === actor.id);
-  for (const token of tokens) await upsertToken(scene, token);
+  // One sheet edit is one transaction, however many tokens the actor has (an
+  // NPC actor behind every guard of the scene): their creatures, then their views.
+  const upserts = /** @type {import("./types.mjs").EngineEvent[]} */ (tokens.map((token) => upsertEventOf(scene, token)).filter(Boolean));
   // How far it sees in darkness changed (the `darkvisionPath` setting's paths): its views as an observer (B5).
   const paths = readSettings().darkvisionPath.split(/[,|]/).map((p) => p.trim()).filter(Boolean);
-  if (changed && paths.some((path) => foundry.utils.hasProperty(changed, path))) for (const token of tokens) await refreshViews(scene, /** @type {string} */ (token.id));
+  if (changed && paths.some((path) => foundry.utils.hasProperty(changed, path))) {
+    await refreshViews(scene, null, { before: upserts, observers: tokens.map((token) => /** @type {string} */ (token.id)) });
+  } else if (upserts.length) await transact(scene, upserts, { chat: false, lenient: true }).catch(reportRefusal);
+  await dropRefused(scene, upserts);
+}
+
+/**
+ * After a transaction that upserted creatures leniently: a token whose new
+ * data the engine refused still differs from the state; `upsertToken` then
+ * tells the GM which token and why and takes a known creature out of the
+ * state (B1: it perceives no hider). Only refused tokens cost a second call.
+ * @param {Scene} scene
+ * @param {import("./types.mjs").EngineEvent[]} upserts
+ */
+async function dropRefused(scene, upserts) {
+  for (const event of upserts) {
+    const token = scene.tokens.get(String(/** @type {any} */ (event).creature?.id));
+    if (token && upsertEventOf(scene, token)) await upsertToken(scene, token);
+  }
 }
 
 /**

@@ -51,9 +51,10 @@ function lines(entries) {
  * @param {{sceneId: string, actionId: string | null, log: LogEntry[], titleKey: string, titleData?: Record<string, string>, audience?: string[] | null,
  *   defenseless?: {targetId: string, target: string, attacker: string, self: {clause: string, en: string, fr: string}, blocked: {name: string, decision: {clause: string, en: string, fr: string}}[]}[],
  *   checks?: {hider: string, observer: string, clause: string, hiderName: string, observerName: string}[],
- *   rerolls?: {hider: string, name: string}[]}} action
+ *   rerolls?: {hider: string, name: string}[], cardFlags?: Record<string, unknown>}} action
+ *   `cardFlags`: more `flags.furtive` of the GM card (GM-only data a later active GM reads back)
  */
-export async function postActionCard({ sceneId, actionId, log, titleKey, titleData, audience = null, defenseless = [], checks = [], rerolls = [] }) {
+export async function postActionCard({ sceneId, actionId, log, titleKey, titleData, audience = null, defenseless = [], checks = [], rerolls = [], cardFlags = {} }) {
   const strip = (/** @type {{clause: string, en: string, fr: string}} */ e) => ({ clause: e.clause, en: e.en, fr: e.fr });
   const gm = log.filter((e) => e.audience === "gm").map(strip);
   for (const item of defenseless) gm.push(strip(item.self), ...item.blocked.map((b) => strip(b.decision)));
@@ -64,7 +65,8 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
     ...checks.map((c) => ({ action: "perception", hider: c.hider, observer: c.observer, label: `${t("FURTIVE.Chat.PerceptionTitle", { observer: c.observerName, hider: c.hiderName })}: ${t("FURTIVE.Chat.RollPerception")} (${c.clause})` })),
     ...rerolls.map((r) => ({ action: "reroll", hider: r.hider, label: `${t("FURTIVE.Chat.RerollNeeded", { name: r.name })} ${t("FURTIVE.Chat.Reroll")} (P4)` })),
   ];
-  if (gm.length || buttons.length) {
+  // A saved action (actionId) always gets its card: it is where the GM undoes it (issue 10), even with no GM line.
+  if (gm.length || buttons.length || actionId) {
     if (actionId) buttons.push({ action: "undo", label: t("FURTIVE.Chat.Undo") });
     await ChatMessage.create({
       speaker: speaker(),
@@ -94,6 +96,7 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
           defenseless: defenseless.map((d) => d.targetId),
           checks: checks.map((c) => ({ hider: c.hider, observer: c.observer })),
           rerolls: rerolls.map((r) => r.hider),
+          ...cardFlags,
         },
       },
     });

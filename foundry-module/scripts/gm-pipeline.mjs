@@ -458,6 +458,7 @@ export function dispatch(scene, event, options = {}) {
  * @property {Record<string, string>} [titleData]
  * @property {import("./types.mjs").LogEntry[]} [notes] GM lines the caller adds to the action's card (system-attacks.mjs: O10)
  * @property {string} [answers] the hider whose pending new stealth roll (P4) this action makes: it leaves the pending list in the same save
+ * @property {Record<string, unknown>} [cardFlags] more `flags.furtive` of the action's GM card (system-attacks.mjs: the attack, read back by a later active GM)
  */
 
 /**
@@ -601,15 +602,23 @@ async function process(scene, events, options) {
     };
     await applyStatuses(scene, outcome, entry);
     const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
-    if (options.chat !== false && (important || total.checksToRoll.length || total.rerolls.length)) {
+    // Issue 10: every saved action leaves its GM card (its comparisons and its Undo button), even when it
+    // changed nobody's perception (a door whose O4 checks all fail): else the last action has no card to undo it from.
+    if (options.chat !== false && (important || saved || total.checksToRoll.length || total.rerolls.length)) {
       const first = events[0] ?? /** @type {any} */ ({});
       const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
       // B1: the public line goes to the users who may see every token the action names.
-      const ids = events.flatMap((e) => [e.hider, e.attacker, e.token, e.target, e.combatant, e.observer, ...(Array.isArray(e.allies) ? e.allies : [])]);
+      // The tokens the public entries name count too (`LogEntry.hider`, `.observer`): an event may change
+      // pairs it does not name (a creature upserted with a new sense, O13; an attack's `targets`).
+      const ids = [
+        ...events.flatMap((e) => [e.hider, e.attacker, e.token, e.target, e.combatant, e.observer, ...(Array.isArray(e.allies) ? e.allies : []), ...(Array.isArray(e.targets) ? e.targets : [])]),
+        ...total.log.filter((e) => e.audience === "public").flatMap((e) => [e.hider, e.observer]),
+      ];
       const audience = audienceOf([...new Set(ids.filter(Boolean).map(String))].map((id) => scene.tokens.get(id)));
       await postActionCard({
         sceneId,
         actionId: saved ? actionId : null,
+        cardFlags: options.cardFlags,
         log: important ? total.log : total.log.filter((e) => e.audience === "gm"),
         titleKey: options.titleKey ?? `FURTIVE.Chat.Event.${first.type}`,
         titleData: options.titleData ?? { name },
@@ -1112,6 +1121,26 @@ export async function syncScene(scene) {
     if (!known || !sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) events.push(/** @type {any} */ ({ type: "upsertCreature", creature }));
   }
   if (events.length) await transact(scene, events, { chat: false, lenient: true }).catch(reportRefusal);
+}
+
+/**
+ * The `upsertCreature` event a token needs (it is new, or its data changed),
+ * or null: not a creature, the same data, a scene without state, or not the
+ * active GM. For a caller that applies it in the same transaction as the
+ * views it changes (automation.mjs: a token dropped on the scene). Needs the
+ * engine loaded.
+ * @param {Scene} scene
+ * @param {TokenDocument} token
+ * @returns {EngineEvent | null}
+ */
+export function upsertEventOf(scene, token) {
+  if (!isActiveGM() || !isCreatureToken(token) || isStateLost(scene)) return null;
+  const creatures = knownCreatures(scene);
+  if (!creatures) return null;
+  const creature = creatureOf(token, readSettings());
+  const known = creatures.get(/** @type {string} */ (token.id));
+  if (known && sameCreature(/** @type {any} */ (known), /** @type {any} */ (creature))) return null;
+  return /** @type {any} */ ({ type: "upsertCreature", creature });
 }
 
 /**

@@ -52,6 +52,31 @@ export function lastAttackerOf(targetId) {
 }
 
 /**
+ * The last attack on a token as the GM cards of attacks record it
+ * (`flags.furtive.attack = {attacker, targets}`, written by an active GM):
+ * what a GM that became active after the attack knows of it (issue 10, the
+ * hand-over; the map above is one GM's memory). Read from the newest
+ * message back, up to the last attack on the token.
+ * @param {string} sceneId
+ * @param {string} targetId
+ * @returns {{attackerId: string, sceneId: string} | null}
+ */
+function lastAttackFromCards(sceneId, targetId) {
+  const messages = game.messages?.contents ?? [];
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    const flags = /** @type {any} */ (message).flags?.[MODULE_ID];
+    if (flags?.kind !== "log" || !flags.gm || flags.sceneId !== sceneId || !flags.attack) continue;
+    // Only a GM's card counts: a player may create a message with any flags
+    // (`ChatMessage#author`, https://foundryvtt.com/api/v12/classes/client.ChatMessage.html).
+    if (!(/** @type {any} */ (message).author?.isGM)) continue;
+    const { attacker, targets } = flags.attack;
+    if (typeof attacker === "string" && Array.isArray(targets) && targets.includes(targetId)) return { attackerId: attacker, sceneId };
+  }
+  return null;
+}
+
+/**
  * The token that speaks for an actor on the viewed scene: its own token
  * (synthetic actor), else a controlled token of it, else the first linked
  * token of it there.
@@ -196,7 +221,9 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
   /** @type {Record<string, any>} */
   const event = { type: "attack", attacker: attackerId, targets: known, noisy, hits, area };
   if (hitZone) event.hitZone = hitZone;
-  return transact(scene, [/** @type {any} */ (event)], { notes, titleKey: "FURTIVE.Chat.Event.attack", titleData: { name: attacker.name ?? "" } });
+  // The card records the attack: a GM that becomes active later finds O11's attacker there.
+  const cardFlags = { attack: { attacker: attackerId, targets: known } };
+  return transact(scene, [/** @type {any} */ (event)], { notes, titleKey: "FURTIVE.Chat.Event.attack", titleData: { name: attacker.name ?? "" }, cardFlags });
 }
 
 /**
@@ -232,7 +259,7 @@ export async function onHpLost(actor) {
       if (hider.phase !== "hiding") continue;
       const token = scene.tokens.get(id);
       if (!token || (synthetic ? token.id !== synthetic.id : !(token.actorLink && token.actorId === actor.id))) continue;
-      const attacker = lastAttack.get(id);
+      const attacker = lastAttack.get(id) ?? lastAttackFromCards(/** @type {string} */ (scene.id), id);
       if (!attacker || attacker.sceneId !== scene.id || !state.creatures[attacker.attackerId]) {
         ui.notifications?.warn(t("FURTIVE.System.DamageNoAttacker", { name: token.name ?? "" }));
         continue;

@@ -291,7 +291,8 @@ export function createClient(options) {
     Dice: { randomUniform: Math.random, rolls: [dice.Roll], terms: { d: dice.Die } },
     Token: { documentClass: docs.TokenDocument, objectClass: canvasClasses.Token, hudClass: canvasClasses.TokenHUD },
     Actor: { documentClass: docs.Actor },
-    ChatMessage: { documentClass: docs.ChatMessage },
+    // `batchSize`: how many messages the chat log renders at a time (https://foundryvtt.com/api/variables/CONFIG.ChatMessage.html).
+    ChatMessage: { documentClass: docs.ChatMessage, batchSize: 100 },
     Combat: { documentClass: docs.Combat },
     queries: {},
   };
@@ -725,6 +726,12 @@ export function createClient(options) {
     ctx.Hooks.callAll("i18nInit");
     ctx.Hooks.callAll("setup");
     if (beforeCanvas) await beforeCanvas(ctx);
+    // The sidebar's ChatLog renders the latest batch of messages this user may
+    // see, each through the render hook that "fires for each ChatMessage which
+    // is rendered for addition to the ChatLog" (hookEvents.renderChatMessage,
+    // https://foundryvtt.com/api/functions/hookEvents.renderChatMessage.html; v13 renderChatMessageHTML):
+    // a client that joins sees the earlier messages and their buttons.
+    for (const message of game.messages.contents.filter((m) => m.visible).slice(-ctx.CONFIG.ChatMessage.batchSize)) renderChatMessage(message);
     drawCanvas();
     game.ready = true;
     ctx.Hooks.callAll("ready");

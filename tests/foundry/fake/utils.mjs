@@ -187,17 +187,18 @@ export function isEmpty(value) {
   return false;
 }
 
-let idCounter = 0;
-/** `randomID(length = 16)`: alphanumeric. Deterministic sequence in this fake. */
+/**
+ * `randomID(length = 16)`: "a random alphanumeric string ID of a given
+ * requested length using crypto.getRandomValues()", letters A-Z, a-z and
+ * digits (https://foundryvtt.com/api/v14/functions/foundry.utils.randomID.html).
+ * Random on every client, as in Foundry: two clients never share a sequence
+ * (a deterministic counter gave two GMs the same ids).
+ */
 export function randomID(length = 16) {
   const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  idCounter += 1;
-  let n = idCounter * 2654435761;
+  const values = globalThis.crypto.getRandomValues(new Uint32Array(length));
   let id = "";
-  for (let i = 0; i < length; i += 1) {
-    id += chars[(n + i * 7919) % chars.length];
-    n = Math.floor(n / 3) + 17 * (i + 1);
-  }
+  for (const value of values) id += chars[value % chars.length];
   return id;
 }
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { startWorld } from "../node/harness.mjs";
+import { startClient, startWorld } from "../node/harness.mjs";
 import { ALICE, BOB, GM, TOKENS, makeWorld, placeable, plain, until } from "./world.mjs";
 
 /** A world with the fake only (the module not loaded). */
@@ -93,6 +93,37 @@ describe("fake: documents and utils the system automation relies on", () => {
     assert.equal(isNewerVersion("4.0.4", "3.99.99"), true);
     assert.equal(isNewerVersion("3.3.1", "3.99.99"), false);
     assert.equal(isNewerVersion("12.331", "12.331"), false);
+    env.close();
+  });
+
+  it("a client that joins renders the chat log's latest messages it may see, firing the render hook for each (ChatLog, renderChatMessage)", async () => {
+    for (const version of [12, 13]) {
+      const env = await bare({ version, users: [GM] });
+      const gm = env.clients[GM].ctx;
+      await gm.ChatMessage.create({ content: "<p>public</p>" });
+      await gm.ChatMessage.create({ content: "<p>for the GM</p>", whisper: [GM] });
+      await env.server.idle();
+      const rendered = [];
+      const late = await startClient({ server: env.server, userId: BOB, version, loadModule: false, beforeCanvas: (ctx) => ctx.Hooks.on(version >= 13 ? "renderChatMessageHTML" : "renderChatMessage", (m) => rendered.push(m.id)) });
+      const items = [...late.window.document.querySelectorAll("#chat-log li")].map((li) => li.dataset.messageId);
+      const visible = plain(late.ctx.game.messages.contents.filter((m) => m.visible).map((m) => m.id));
+      assert.equal(visible.length, 1, "Bob may see the public message only");
+      assert.deepEqual(items, visible);
+      assert.deepEqual(rendered, visible);
+      late.ctx.disconnect();
+      late.window.close();
+      env.close();
+    }
+  });
+
+  it("foundry.utils.randomID is random on each client: two GMs' first ids differ (crypto.getRandomValues)", async () => {
+    // https://foundryvtt.com/api/v14/functions/foundry.utils.randomID.html: "Generate a random alphanumeric
+    // string ID of a given requested length using crypto.getRandomValues()", letters A-Z, a-z and digits.
+    const env = await bare({ users: [GM, ALICE] });
+    const ids = [GM, ALICE].map((id) => Array.from({ length: 3 }, () => env.clients[id].ctx.global.foundry.utils.randomID()));
+    assert.notDeepEqual(ids[0], ids[1]);
+    for (const id of ids.flat()) assert.match(id, /^[A-Za-z0-9]{16}$/);
+    assert.equal(env.clients[GM].ctx.global.foundry.utils.randomID(5).length, 5);
     env.close();
   });
 });

@@ -74,11 +74,15 @@ describe("Player-facing dialogs and chat lines name only what the player perceiv
     assert.doesNotMatch(text, /Scout/);
   });
 
-  it("no chat message Bob's client shows names the guard", () => {
+  it("no chat message Bob's client shows names the guard or the GM-hidden scout", () => {
+    // The rogue's public line names every observer that watched it hide, the GM-hidden Scout too
+    // ("Scout watches Rogue hide.", O2): it goes only to the users who may see every token it names.
+    const line = env.gm.ctx.game.messages.contents.find((m) => m.flags?.furtive?.kind === "log" && !m.flags.furtive.gm && /Scout watches Rogue/.test(m._source.content));
+    assert.ok(line, "the rogue's public line");
+    assert.ok(!line.whisper.includes(BOB), "not to Bob");
     const shown = env.bob.ctx.game.messages.contents.filter((m) => m.visible).map((m) => m._source.content);
-    assert.ok(shown.length > 0, "Bob sees the rogue's public lines");
-    for (const content of shown) assert.doesNotMatch(content, /Guard/);
-    assert.doesNotMatch(env.bob.window.document.getElementById("chat-log").textContent, /Guard/);
+    for (const content of shown) assert.doesNotMatch(content, /Guard|Scout/);
+    assert.doesNotMatch(env.bob.window.document.getElementById("chat-log").textContent, /Guard|Scout/);
   });
 
   it("the GM still sees every line", () => {

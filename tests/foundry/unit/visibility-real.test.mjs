@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, BOB, GM, SCENE, TOKENS, apiOf, hideRogue, placeable, setup, shutdown, visibleOn } from "./world.mjs";
+import { ALICE, BOB, GM, SCENE, TOKENS, apiOf, hideRogue, placeable, setup, shutdown, until, visibleOn } from "./world.mjs";
 
 /** A system script registering its own detection mode at `setup` (after the module's init). */
 function systemWithEcholocation(ctx) {
@@ -152,6 +152,25 @@ describe("Fail closed on an observer the engine refused (fault 4) or without a l
     const entries = env.bob.ctx.game.scenes.get(SCENE).getFlag("furtive", "hiddenFrom");
     const observers = Object.keys(entries);
     assert.ok(observers.includes(TOKENS.archer), "the archer perceives the rogue and has an (empty) entry");
+  });
+});
+
+describe("Fail closed on an observer whose actor edit the engine refuses (B1)", () => {
+  let env;
+  before(async () => {
+    env = await setup();
+    await hideRogue(env);
+  });
+  after(() => shutdown(env));
+
+  it("the GM sets the fighter's visual acuity to -10: the fighter leaves the state, the GM is told which token and field", async () => {
+    assert.ok(apiOf(env.gm).getState().creatures[TOKENS.fighter], "the fighter is known before");
+    await env.gm.ctx.game.actors.get("actorFighter0001").update({ "system.attributes.visual_acuity.value": -10 });
+    await until(() => !apiOf(env.gm).getState().creatures[TOKENS.fighter], "the fighter leaves the state");
+    await env.server.idle();
+    const warnings = env.gm.ctx.notifications.filter((n) => /Fighter/.test(n.message));
+    assert.ok(warnings.some((n) => /visual/.test(n.message)), JSON.stringify(env.gm.ctx.notifications.map((n) => n.message)));
+    assert.equal(visibleOn(env.bob, TOKENS.rogue), false, "Bob's fighter perceives no hider");
   });
 });
 
