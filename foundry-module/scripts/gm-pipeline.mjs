@@ -474,7 +474,7 @@ export function dispatch(scene, event, options = {}) {
  * @returns {Promise<Outcome>}
  */
 export function transact(scene, events, options = {}) {
-  if (!isActiveGM()) return Promise.reject(new Error("furtive: only the active GM dispatches events"));
+  if (!isActiveGM()) return Promise.reject(FurtiveError.of("not_active_gm", "only the active GM dispatches events"));
   return enqueue(() => process(scene, events, options));
 }
 
@@ -847,7 +847,7 @@ function defenselessOf(scene, changes, entry) {
  * @param {string} actionId
  */
 export function undoAction(scene, actionId) {
-  if (!isActiveGM()) return Promise.reject(new Error("furtive: only the active GM undoes an action"));
+  if (!isActiveGM()) return Promise.reject(FurtiveError.of("not_active_gm", "only the active GM undoes an action"));
   return enqueue(async () => {
     await engine.engineReady;
     await guardLost(scene);

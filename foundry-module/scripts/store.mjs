@@ -54,6 +54,7 @@
  */
 
 import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
+import { FurtiveError } from "./errors.mjs";
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
 /** @typedef {import("./types.mjs").Request} Request */
@@ -262,14 +263,14 @@ function recordMessage(scene, flags) {
 
 /**
  * Saves one action as a delta after the scene's current base and deltas (one
- * new message). Active GM only.
+ * new message). Active GM only (else throws FurtiveError `not_active_gm`).
  * @param {Scene} scene
  * @param {{base: string, seq: number}} after the base's revision, the delta's sequence number
  * @param {Delta} delta
  * @returns {Promise<{bytes: number, revision: string}>}
  */
 export async function saveDelta(scene, { base, seq }, delta) {
-  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  if (!isActiveGM()) throw FurtiveError.of("not_active_gm", "only the active GM saves the state");
   const raw = JSON.stringify(delta);
   const revision = foundry.utils.randomID();
   parsed.set(revision, { value: delta, bytes: raw.length });
@@ -280,13 +281,13 @@ export async function saveDelta(scene, { base, seq }, delta) {
 /**
  * Writes a new base for a scene (a fresh state, a compaction, an undo): one
  * new message holding `state` (and the action applied to it, when given),
- * then the scene's older base and deltas are deleted. Active GM only.
+ * then the scene's older base and deltas are deleted. Active GM only (else throws FurtiveError `not_active_gm`).
  * @param {Scene} scene
  * @param {{state: EngineState, pending: Request[], delta?: Delta, generation: number}} record
  * @returns {Promise<{bytes: number, revision: string}>}
  */
 export async function saveBase(scene, { state, pending, delta, generation }) {
-  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  if (!isActiveGM()) throw FurtiveError.of("not_active_gm", "only the active GM saves the state");
   const sceneId = /** @type {string} */ (scene.id);
   const value = delta ? { state, pending, delta } : { state, pending };
   const raw = JSON.stringify(value);
@@ -303,12 +304,12 @@ export async function saveBase(scene, { state, pending, delta, generation }) {
  * Takes the last action out of a scene's record (undo): its delta message is
  * deleted, so the record reads as before that action. A last action held by
  * the base message itself is not handled here (the caller writes a new base).
- * Active GM only.
+ * Active GM only (else throws FurtiveError `not_active_gm`).
  * @param {Scene} scene
  * @returns {Promise<string | null>} the record's revision now
  */
 export async function dropLastDelta(scene) {
-  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  if (!isActiveGM()) throw FurtiveError.of("not_active_gm", "only the active GM saves the state");
   const sceneId = /** @type {string} */ (scene.id);
   const last = recordMessages(sceneId).deltas.at(-1);
   if (last) await last.delete();

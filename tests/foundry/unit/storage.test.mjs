@@ -204,6 +204,35 @@ describe("An undo whose record write fails changes nothing (percentile)", () => 
   });
 });
 
+describe("Only the active GM writes the state: a player's call is refused with a stable code", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", users: [GM, ALICE, BOB] });
+  });
+  after(() => shutdown(env));
+
+  it("transact, undoAction, saveDelta, saveBase and dropLastDelta reject with not_active_gm, and the record is unchanged", async () => {
+    const load = (file) => env.alice.loader.import(pathToFileURL(path.join(moduleDir, "scripts", file)).href);
+    const pipeline = await load("gm-pipeline.mjs");
+    const store = await load("store.mjs");
+    const { FurtiveError } = await load("errors.mjs");
+    const scene = env.alice.ctx.game.scenes.get(SCENE);
+    const storedBefore = records(env.gm).map((m) => m.id);
+    const calls = {
+      transact: () => pipeline.transact(scene, []),
+      undoAction: () => pipeline.undoAction(scene, "someAction"),
+      saveDelta: () => store.saveDelta(scene, { base: "base", seq: 1 }, { events: [] }),
+      saveBase: () => store.saveBase(scene, { state: {}, pending: [], generation: 1 }),
+      dropLastDelta: () => store.dropLastDelta(scene),
+    };
+    for (const [name, call] of Object.entries(calls)) {
+      await assert.rejects(call, (error) => error instanceof FurtiveError && error.code === "not_active_gm" && /active GM/.test(error.localized()), name);
+    }
+    await env.server.idle();
+    assert.deepEqual(records(env.gm).map((m) => m.id), storedBefore, "no record written");
+  });
+});
+
 /**
  * Turns the scene's per-scene record into the storage of before (the GM's
  * `gmState` setting, the legacy `visibility` flag and the scene's `revision`
