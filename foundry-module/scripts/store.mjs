@@ -35,7 +35,12 @@
  * deltas are deleted. The newest base (highest `generation`) wins; deltas
  * of another base are leftovers of an interrupted save and are ignored.
  * Saving one scene writes that scene's messages only. The messages of a
- * deleted scene are deleted. The chat log does not show them.
+ * deleted scene are deleted. The chat log does not show them: the module's
+ * own render hook hides them (chat.mjs `decorateChatMessage`, on
+ * `renderChatMessage` v12 / `renderChatMessageHTML` v13, hook lists
+ * https://foundryvtt.com/api/v12/modules/hookEvents.html and
+ * https://foundryvtt.com/api/modules/hookEvents.html); Foundry itself would
+ * show them to their recipients.
  *
  * Each action also publishes, in at most ONE Scene update that every client
  * receives, the number-free lookup (`flags.furtive.hiddenFrom`, `hiders`,
@@ -47,10 +52,22 @@
  *
  * Only the active GM writes (`game.users.activeGM`).
  *
- * Foundry API: `ChatMessage.create({whisper, content, flags})`,
- * `ChatMessage#delete`, `game.messages`,
- * `ChatMessage#getFlag`, `Scene#getFlag`, `Scene#update(data)`,
- * `foundry.utils.randomID()`.
+ * Foundry API: `ChatMessage.create({whisper, content, flags})`: `whisper`
+ * is "An array of User _id values to whom this message is privately
+ * whispered", `flags` the document's key/value flags (`ChatMessageData`,
+ * v13 https://foundryvtt.com/api/interfaces/foundry.documents.types.ChatMessageData.html;
+ * the same `whisper` in the earlier `foundry.types` page,
+ * https://foundryvtt.com/api/interfaces/foundry.types.ChatMessageData.html);
+ * the creation reaches the other clients as `createChatMessage`, which
+ * "fires for all connected clients after the creation has been processed"
+ * (https://foundryvtt.com/api/v12/functions/hookEvents.createDocument.html);
+ * `ChatMessage#delete` and `Scene#update(data)` are the document's delete and
+ * update (the client document interface of `ClientDocumentMixin`, as the v13
+ * page of `CanvasDocument`, which extends it, lists it:
+ * https://foundryvtt.com/api/classes/foundry.CanvasDocument.html); `game.messages` is the world's
+ * `ChatMessages` collection (v13 collections,
+ * https://foundryvtt.com/api/modules/foundry.documents.collections.html);
+ * `ChatMessage#getFlag`, `Scene#getFlag`, `foundry.utils.randomID()`.
  */
 
 import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
