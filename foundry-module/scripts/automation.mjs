@@ -218,7 +218,13 @@ export function onSightChanged(document) {
 /**
  * Lights: a light created, changed (on, off, moved, radius) or deleted
  * changes the views of the hiders whose darkness changed (B5).
- * `createAmbientLight`, `updateAmbientLight`, `deleteAmbientLight`.
+ * `createAmbientLight`, `updateAmbientLight`, `deleteAmbientLight`: the
+ * generic document hooks, which fire on every connected client after the
+ * change is processed (v12
+ * https://foundryvtt.com/api/v12/functions/hookEvents.createDocument.html;
+ * hook lists v12 https://foundryvtt.com/api/v12/modules/hookEvents.html, v13
+ * https://foundryvtt.com/api/modules/hookEvents.html), hence the active GM
+ * check.
  * @param {{parent?: Scene | null}} document
  */
 export function onLightChanged(document) {

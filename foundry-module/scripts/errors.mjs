@@ -6,12 +6,12 @@
  * | class | `fault` | codes |
  * | --- | --- | --- |
  * | {@link EngineRefused} | `"rules"`: the engine refused the event (a rule, or bad input naming the field) | the engine's codes (`not_hider_turn`, `invalid_input`, ...) |
- * | {@link NotOwner} | `"user"`: the asking user does not own the acting token | `not_owner`, `gm_only` |
+ * | {@link NotOwner} | `"user"`: the asking user does not own the acting token, or the action is the active GM's | `not_owner`, `gm_only`, `not_active_gm` |
  * | {@link NoGM} | `"table"`: no GM can run the action | `no_gm`, `socket_closed` |
  * | {@link TimedOut} | `"network"`: the GM did not answer in time | `timeout` |
  * | {@link Cancelled} | `"user"`: the GM or a `furtive.pre*` hook cancelled | `cancelled` |
  * | {@link BadRequest} | `"caller"`: a macro or request named something that does not exist | `unknown_token`, `unknown_scene`, `unknown_action`, `unknown_user`, `unverified_user`, `knockout_refused`, `not_last_action` |
- * | {@link StateLost} | `"storage"`: the scene's state record cannot be found | `state_lost` |
+ * | {@link StateLost} | `"storage"`: the scene's state record cannot be found, or writing it failed (nothing changed) | `state_lost`, `save_failed` |
  *
  * Every error a module action rejects with is one of these (an engine trap is
  * `EngineFailure`, engine.mjs, and is not a refusal). `error.code` is stable;
@@ -34,7 +34,9 @@ const MODULE_CODES = /** @type {Record<string, string>} */ ({
   unverified_user: "BadRequest",
   knockout_refused: "BadRequest",
   not_last_action: "BadRequest",
+  not_active_gm: "NotOwner",
   state_lost: "StateLost",
+  save_failed: "StateLost",
 });
 
 /** A refusal: nothing changed. Subclasses say whose fault it is. */
@@ -85,7 +87,7 @@ export class FurtiveError extends Error {
       case "BadRequest":
         return new BadRequest(code, message);
       case "StateLost":
-        return new StateLost(message);
+        return new StateLost(message, code);
       default:
         return new EngineRefused(code, message);
     }
@@ -146,11 +148,15 @@ export class BadRequest extends FurtiveError {
   }
 }
 
-/** The scene's state record cannot be found (store.mjs): the GM must start the scene over. */
+/**
+ * The scene's state record cannot be found (store.mjs): the GM must start the
+ * scene over (`state_lost`); or a write of it failed and nothing changed
+ * (`save_failed`).
+ */
 export class StateLost extends FurtiveError {
-  /** @param {string} message */
-  constructor(message) {
-    super("state_lost", message, "storage");
+  /** @param {string} message @param {string} [code] `"state_lost"` or `"save_failed"` */
+  constructor(message, code = "state_lost") {
+    super(code, message, "storage");
     this.name = "StateLost";
   }
 }

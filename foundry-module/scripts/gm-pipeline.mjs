@@ -474,7 +474,7 @@ export function dispatch(scene, event, options = {}) {
  * @returns {Promise<Outcome>}
  */
 export function transact(scene, events, options = {}) {
-  if (!isActiveGM()) return Promise.reject(new Error("furtive: only the active GM dispatches events"));
+  if (!isActiveGM()) return Promise.reject(FurtiveError.of("not_active_gm", "only the active GM dispatches events"));
   return enqueue(() => process(scene, events, options));
 }
 
@@ -847,7 +847,7 @@ function defenselessOf(scene, changes, entry) {
  * @param {string} actionId
  */
 export function undoAction(scene, actionId) {
-  if (!isActiveGM()) return Promise.reject(new Error("furtive: only the active GM undoes an action"));
+  if (!isActiveGM()) return Promise.reject(FurtiveError.of("not_active_gm", "only the active GM undoes an action"));
   return enqueue(async () => {
     await engine.engineReady;
     await guardLost(scene);
@@ -861,12 +861,20 @@ export function undoAction(scene, actionId) {
     const kept = { ...record, deltas: record.deltas.slice(0, -1) };
     const restored = liveEntry(session, kept, null);
     Object.assign(restored, { rulesetOf: settings.ruleset });
+    // One record write: the action's delta message deleted, or (the action is
+    // held by the base) a new base without it. Written before the live scene
+    // is swapped, so a failed write leaves the GM's memory as stored.
+    try {
+      if (record.inline && record.deltas.length === 1) await writeBase(scene, restored, entry.generation + 1, null);
+      else restored.revision = await dropLastDelta(scene);
+    } catch (error) {
+      restored.session.free();
+      if (error instanceof FurtiveError) throw error;
+      console.error("furtive |", error);
+      throw FurtiveError.of("save_failed", error instanceof Error ? error.message : String(error));
+    }
     entry.session.free();
     live.set(/** @type {string} */ (scene.id), restored);
-    // One record write: the action's delta message deleted, or (the action is
-    // held by the base) a new base without it.
-    if (record.inline && record.deltas.length === 1) await writeBase(scene, restored, entry.generation + 1, null);
-    else restored.revision = await dropLastDelta(scene);
     await publishAll(scene, restored);
     // The action's status changes, reversed (last first).
     const state = snapshotOf(restored);

@@ -148,6 +148,12 @@ export function registerHooks() {
   Hooks.on("deleteToken", automation.onDeleteToken);
   Hooks.on("updateActor", automation.onUpdateActor);
   Hooks.on("updateScene", automation.onUpdateScene);
+  // Walls, lights and combatants: the generic document hooks (create<Document>,
+  // update<Document>, delete<Document>), fired on every connected client after
+  // the change is processed, so each handler checks for the active GM (v12
+  // https://foundryvtt.com/api/v12/functions/hookEvents.createDocument.html;
+  // hook lists v12 https://foundryvtt.com/api/v12/modules/hookEvents.html,
+  // v13 https://foundryvtt.com/api/modules/hookEvents.html).
   for (const hook of ["createWall", "updateWall", "deleteWall"]) Hooks.on(hook, automation.onSightChanged);
   for (const hook of ["createAmbientLight", "updateAmbientLight", "deleteAmbientLight"]) Hooks.on(hook, automation.onLightChanged);
   Hooks.on("combatTurnChange", automation.onCombatTurnChange);

@@ -18,13 +18,15 @@
  *   v13 https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html): v12 takes
  *   `(point, elevation)`, v13 one `ElevatedPoint {x, y, elevation}`; v13 sources are bounded in
  *   elevation too (docs/dnd5e-automation.md §8, core issues 10917, 11722, 11729);
- * - `Scene#environment` (`SceneEnvironmentData`,
- *   https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.SceneEnvironmentData.html):
+ * - `Scene#environment` (`SceneEnvironmentData`, v12
+ *   https://foundryvtt.com/api/v12/types/foundry.types.SceneEnvironmentData.html, v13
+ *   https://foundryvtt.com/api/interfaces/foundry.documents.types.SceneEnvironmentData.html):
  *   `darknessLevel` (0 midday .. 1 midnight), `globalLight` (`GlobalLightData`,
- *   https://foundryvtt.com/api/v14/types/foundry.documents.types.GlobalLightData.html) with `enabled` and
+ *   v12 https://foundryvtt.com/api/v12/types/foundry.types.GlobalLightData.html, v13
+ *   https://foundryvtt.com/api/types/foundry.documents.types.GlobalLightData.html) with `enabled` and
  *   the darkness range `darkness = {min, max}` in which it applies. The document's level is read, not
  *   `canvas.environment.darknessLevel`: the canvas animates towards a new level
- *   (`CONFIG.Canvas.darknessToDaylightAnimationMS`, https://foundryvtt.com/api/v14/variables/CONFIG.Canvas.html),
+ *   (`CONFIG.Canvas.darknessToDaylightAnimationMS`, v13 https://foundryvtt.com/api/variables/CONFIG.Canvas.html),
  *   the document holds the level being set;
  * - `TokenDocument#light` (`LightData`, https://foundryvtt.com/api/interfaces/foundry.documents.types.LightData.html):
  *   `dim`, `bright` (distance units), `negative` (a darkness source);

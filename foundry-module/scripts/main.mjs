@@ -15,7 +15,7 @@ import { registerHooks } from "./hooks.mjs";
 import { ensureStatusEffects, statusEffectsSupported } from "./statuses.mjs";
 import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
 import { initSocket } from "./socket.mjs";
-import { registerRulesMenus } from "./rules-menu.mjs";
+import { registerRulesMenus, savingRuleInputs } from "./rules-menu.mjs";
 import { isActiveGM } from "./store.mjs";
 import { installDetectionWrappers, installVisibilityGuard, setViewerIsGM } from "./visibility.mjs";
 
@@ -41,12 +41,17 @@ Hooks.once("init", () => {
     onRulesetChanged: () => {
       if (isActiveGM() && canvas?.scene) void resetScene(canvas.scene);
     },
-    // A rule input changed (the rules sub-menu): the viewed scene's creatures are read again.
+    // A rule input changed (the rules sub-menu): the viewed scene's creatures
+    // are read again; a Save on this client syncs once when it is done.
     onInputChanged: () => {
+      if (!savingRuleInputs() && isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
+    },
+  });
+  registerRulesMenus({
+    onSaved: () => {
       if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
     },
   });
-  registerRulesMenus();
   ensureStatusEffects();
   registerHooks();
 });

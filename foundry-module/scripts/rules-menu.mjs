@@ -58,18 +58,47 @@ function menuContext(ruleset, root) {
   };
 }
 
+/** Saves of the rule menus under way on this client (their per-input syncs are held). */
+let saving = 0;
+
+/** Called once after a save that changed inputs (main.mjs: the viewed scene is synced once). */
+let afterSave = () => {};
+
 /**
- * Saves the form's values: each input of the ruleset that changed (trimmed;
- * an input the form lacks keeps its value). GM only (the menus are restricted).
+ * Whether this client is saving a rule menu now: each changed setting's
+ * `onChange` (settings.mjs `onInputChanged`) then leaves the scene alone,
+ * and the save syncs it once at the end.
+ * @returns {boolean}
+ */
+export function savingRuleInputs() {
+  return saving > 0;
+}
+
+/**
+ * Saves the form's values as one transaction: each input of the ruleset that
+ * changed is set (trimmed; an input the form lacks keeps its value), with the
+ * per-setting scene syncs held, then the scene is synced once. GM only (the
+ * menus are restricted).
  * @param {Ruleset} ruleset
  * @param {Record<string, unknown>} values the form's data by input name
+ * @returns {Promise<number>} how many inputs changed
  */
 export async function saveRuleInputs(ruleset, values) {
-  for (const key of RULESET_INPUTS[ruleset]) {
-    if (!(key in values)) continue;
-    const value = String(values[key] ?? "").trim();
-    if (value !== game.settings.get(MODULE_ID, key)) await game.settings.set(MODULE_ID, key, value);
+  let changed = 0;
+  saving += 1;
+  try {
+    for (const key of RULESET_INPUTS[ruleset]) {
+      if (!(key in values)) continue;
+      const value = String(values[key] ?? "").trim();
+      if (value === game.settings.get(MODULE_ID, key)) continue;
+      await game.settings.set(MODULE_ID, key, value);
+      changed += 1;
+    }
+  } finally {
+    saving -= 1;
+    if (changed > 0 && saving === 0) afterSave();
   }
+  return changed;
 }
 
 /**
@@ -129,8 +158,10 @@ function menuClass(ruleset) {
 
 /**
  * Registers one restricted sub-menu per ruleset. Call at `init`, after the settings.
+ * @param {{onSaved: () => void}} [callbacks] `onSaved`: called once after a Save that changed inputs
  */
-export function registerRulesMenus() {
+export function registerRulesMenus({ onSaved } = { onSaved: () => {} }) {
+  afterSave = onSaved;
   for (const ruleset of /** @type {Ruleset[]} */ (["percentile", "opposed"])) {
     game.settings.registerMenu(MODULE_ID, `rules-${ruleset}`, {
       name: `FURTIVE.Settings.RulesMenu.${ruleset}.Name`,

@@ -35,7 +35,12 @@
  * deltas are deleted. The newest base (highest `generation`) wins; deltas
  * of another base are leftovers of an interrupted save and are ignored.
  * Saving one scene writes that scene's messages only. The messages of a
- * deleted scene are deleted. The chat log does not show them.
+ * deleted scene are deleted. The chat log does not show them: the module's
+ * own render hook hides them (chat.mjs `decorateChatMessage`, on
+ * `renderChatMessage` v12 / `renderChatMessageHTML` v13, hook lists
+ * https://foundryvtt.com/api/v12/modules/hookEvents.html and
+ * https://foundryvtt.com/api/modules/hookEvents.html); Foundry itself would
+ * show them to their recipients.
  *
  * Each action also publishes, in at most ONE Scene update that every client
  * receives, the number-free lookup (`flags.furtive.hiddenFrom`, `hiders`,
@@ -47,13 +52,26 @@
  *
  * Only the active GM writes (`game.users.activeGM`).
  *
- * Foundry API: `ChatMessage.create({whisper, content, flags})`,
- * `ChatMessage#delete`, `game.messages`,
- * `ChatMessage#getFlag`, `Scene#getFlag`, `Scene#update(data)`,
- * `foundry.utils.randomID()`.
+ * Foundry API: `ChatMessage.create({whisper, content, flags})`: `whisper`
+ * is "An array of User _id values to whom this message is privately
+ * whispered", `flags` the document's key/value flags (`ChatMessageData`,
+ * v13 https://foundryvtt.com/api/interfaces/foundry.documents.types.ChatMessageData.html;
+ * the same `whisper` in the earlier `foundry.types` page,
+ * https://foundryvtt.com/api/interfaces/foundry.types.ChatMessageData.html);
+ * the creation reaches the other clients as `createChatMessage`, which
+ * "fires for all connected clients after the creation has been processed"
+ * (https://foundryvtt.com/api/v12/functions/hookEvents.createDocument.html);
+ * `ChatMessage#delete` and `Scene#update(data)` are the document's delete and
+ * update (the client document interface of `ClientDocumentMixin`, as the v13
+ * page of `CanvasDocument`, which extends it, lists it:
+ * https://foundryvtt.com/api/classes/foundry.CanvasDocument.html); `game.messages` is the world's
+ * `ChatMessages` collection (v13 collections,
+ * https://foundryvtt.com/api/modules/foundry.documents.collections.html);
+ * `ChatMessage#getFlag`, `Scene#getFlag`, `foundry.utils.randomID()`.
  */
 
 import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
+import { FurtiveError } from "./errors.mjs";
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
 /** @typedef {import("./types.mjs").Request} Request */
@@ -262,14 +280,14 @@ function recordMessage(scene, flags) {
 
 /**
  * Saves one action as a delta after the scene's current base and deltas (one
- * new message). Active GM only.
+ * new message). Active GM only (else throws FurtiveError `not_active_gm`).
  * @param {Scene} scene
  * @param {{base: string, seq: number}} after the base's revision, the delta's sequence number
  * @param {Delta} delta
  * @returns {Promise<{bytes: number, revision: string}>}
  */
 export async function saveDelta(scene, { base, seq }, delta) {
-  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  if (!isActiveGM()) throw FurtiveError.of("not_active_gm", "only the active GM saves the state");
   const raw = JSON.stringify(delta);
   const revision = foundry.utils.randomID();
   parsed.set(revision, { value: delta, bytes: raw.length });
@@ -280,13 +298,13 @@ export async function saveDelta(scene, { base, seq }, delta) {
 /**
  * Writes a new base for a scene (a fresh state, a compaction, an undo): one
  * new message holding `state` (and the action applied to it, when given),
- * then the scene's older base and deltas are deleted. Active GM only.
+ * then the scene's older base and deltas are deleted. Active GM only (else throws FurtiveError `not_active_gm`).
  * @param {Scene} scene
  * @param {{state: EngineState, pending: Request[], delta?: Delta, generation: number}} record
  * @returns {Promise<{bytes: number, revision: string}>}
  */
 export async function saveBase(scene, { state, pending, delta, generation }) {
-  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  if (!isActiveGM()) throw FurtiveError.of("not_active_gm", "only the active GM saves the state");
   const sceneId = /** @type {string} */ (scene.id);
   const value = delta ? { state, pending, delta } : { state, pending };
   const raw = JSON.stringify(value);
@@ -303,12 +321,12 @@ export async function saveBase(scene, { state, pending, delta, generation }) {
  * Takes the last action out of a scene's record (undo): its delta message is
  * deleted, so the record reads as before that action. A last action held by
  * the base message itself is not handled here (the caller writes a new base).
- * Active GM only.
+ * Active GM only (else throws FurtiveError `not_active_gm`).
  * @param {Scene} scene
  * @returns {Promise<string | null>} the record's revision now
  */
 export async function dropLastDelta(scene) {
-  if (!isActiveGM()) throw new Error("furtive: only the active GM saves the state");
+  if (!isActiveGM()) throw FurtiveError.of("not_active_gm", "only the active GM saves the state");
   const sceneId = /** @type {string} */ (scene.id);
   const last = recordMessages(sceneId).deltas.at(-1);
   if (last) await last.delete();

@@ -56,5 +56,32 @@ describe("Rule inputs: one settings sub-menu per ruleset", () => {
         shutdown(env);
       }
     });
+    it(`v${version}: one Save changing three inputs is one transaction: one scene sync, one record write`, async () => {
+      const env = await setup({ ruleset: "percentile", version, users: [GM, ALICE] });
+      try {
+        const gm = env.gm.ctx;
+        await hideRogue(env);
+        const app = await gm.openSettingsMenu("furtive.rules-percentile");
+        const form = formOf(app);
+        form.elements.visualAcuityPath.value = "system.attributes.auditory_acuity.value";
+        form.elements.auditoryAcuityPath.value = "system.attributes.visual_acuity.value";
+        form.elements.olfactoryAcuityPath.value = "system.attributes.visual_acuity.value";
+        let recordsWritten = 0;
+        const onRecord = (m) => ["state", "stateDelta"].includes(m.getFlag("furtive", "kind")) && (recordsWritten += 1);
+        gm.Hooks.on("createChatMessage", onRecord);
+        try {
+          form.querySelector('button[type="submit"]').dispatchEvent(new env.gm.window.MouseEvent("click", { bubbles: true, cancelable: true }));
+          await env.server.idle();
+        } finally {
+          gm.Hooks.off?.("createChatMessage", onRecord);
+        }
+        for (const key of ["auditoryAcuityPath", "olfactoryAcuityPath"]) assert.equal(gm.game.settings.get("furtive", key), "system.attributes.visual_acuity.value", key);
+        const acuities = apiOf(env.gm).getState().creatures[TOKENS.fighter].acuities;
+        assert.deepEqual([acuities.visual, acuities.auditory], [60, 50], "the engine reads the three new paths");
+        assert.equal(recordsWritten, 1, "one scene sync: one record write");
+      } finally {
+        shutdown(env);
+      }
+    });
   }
 });

@@ -161,6 +161,78 @@ describe("Undo the last action from its GM card (percentile)", () => {
   });
 });
 
+describe("An undo whose record write fails changes nothing (percentile)", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", users: [GM, ALICE, BOB] });
+    await hideRogue(env);
+  });
+  after(() => shutdown(env));
+
+  it("the GM's live state stays as stored, the GM is told, and the undo can be made again", async () => {
+    const gm = env.gm.ctx;
+    const card = lastGMCard(env.gm);
+    const before = plain(apiOf(env.gm).getState());
+    const storedBefore = records(env.gm).map((m) => m.id);
+    // The next record write (ChatMessage.create of a state record) is rejected once, like a server refusal.
+    const create = gm.ChatMessage.create;
+    let failed = 0;
+    gm.ChatMessage.create = async function (data, options) {
+      if (!failed && ["state", "stateDelta"].includes(data?.flags?.furtive?.kind)) {
+        failed += 1;
+        throw new Error("the server refused the write");
+      }
+      return create.call(this, data, options);
+    };
+    const warnings = gm.notifications.length;
+    try {
+      clickCard(env.gm, card, "undo");
+      await env.server.idle();
+    } finally {
+      gm.ChatMessage.create = create;
+    }
+    assert.equal(failed, 1, "the undo tried to write the record");
+    assert.deepEqual(plain(apiOf(env.gm).getState()), before, "the GM's live state is the stored one, not the undone one");
+    assert.deepEqual(records(env.gm).map((m) => m.id), storedBefore, "the stored record is unchanged");
+    assert.ok(gm.notifications.slice(warnings).some((n) => /could not be saved/.test(n.message)), "the GM is told the undo was not saved");
+    assert.equal(gm.game.scenes.get(SCENE).tokens.get(TOKENS.rogue).hasStatusEffect("furtive.hidden"), true, "the rogue is still hidden");
+
+    // The same undo, made again, works.
+    clickCard(env.gm, card, "undo");
+    await env.server.idle();
+    assert.equal(apiOf(env.gm).getState().hiders[TOKENS.rogue], undefined, "the undo went through the second time");
+  });
+});
+
+describe("Only the active GM writes the state: a player's call is refused with a stable code", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", users: [GM, ALICE, BOB] });
+  });
+  after(() => shutdown(env));
+
+  it("transact, undoAction, saveDelta, saveBase and dropLastDelta reject with not_active_gm, and the record is unchanged", async () => {
+    const load = (file) => env.alice.loader.import(pathToFileURL(path.join(moduleDir, "scripts", file)).href);
+    const pipeline = await load("gm-pipeline.mjs");
+    const store = await load("store.mjs");
+    const { FurtiveError } = await load("errors.mjs");
+    const scene = env.alice.ctx.game.scenes.get(SCENE);
+    const storedBefore = records(env.gm).map((m) => m.id);
+    const calls = {
+      transact: () => pipeline.transact(scene, []),
+      undoAction: () => pipeline.undoAction(scene, "someAction"),
+      saveDelta: () => store.saveDelta(scene, { base: "base", seq: 1 }, { events: [] }),
+      saveBase: () => store.saveBase(scene, { state: {}, pending: [], generation: 1 }),
+      dropLastDelta: () => store.dropLastDelta(scene),
+    };
+    for (const [name, call] of Object.entries(calls)) {
+      await assert.rejects(call, (error) => error instanceof FurtiveError && error.code === "not_active_gm" && /active GM/.test(error.localized()), name);
+    }
+    await env.server.idle();
+    assert.deepEqual(records(env.gm).map((m) => m.id), storedBefore, "no record written");
+  });
+});
+
 /**
  * Turns the scene's per-scene record into the storage of before (the GM's
  * `gmState` setting, the legacy `visibility` flag and the scene's `revision`
