@@ -87,7 +87,42 @@ export function stampRollMessage(message, data, _options, userId) {
   /** @type {SystemRollStamp} */
   const stamp = { ...(own.systemRoll ?? {}), sceneId: /** @type {string} */ (scene.id), tokenId: /** @type {string} */ (token.id), targets: attack ? userTargetIds(scene) : [] };
   if (note) Object.assign(stamp, { disadvantage: note.disadvantage, area: note.area });
-  /** @type {any} */ (message).updateSource({ flags: { [MODULE_ID]: { systemRoll: stamp } } });
+  /** @type {Record<string, any>} */
+  const changes = { flags: { [MODULE_ID]: { systemRoll: stamp } } };
+  if (stealthFurtiveUses(message, data, stamp, token.actor ?? actor)) Object.assign(changes, gmRollMode());
+  /** @type {any} */ (message).updateSource(changes);
+}
+
+/**
+ * Whether Furtive will use this pending message as a Stealth roll (the GM's
+ * onRollMessage): a Stealth roll, with sheet Stealth rolls on, that is not
+ * whispered to no GM (a self roll, a whisper between players, stays its author's).
+ * @param {ChatMessage} message
+ * @param {Record<string, any>} data
+ * @param {SystemRollStamp} stamp
+ * @param {Actor | null} actor
+ * @returns {boolean}
+ */
+function stealthFurtiveUses(message, data, stamp, actor) {
+  if (!readSystemSettings().stealthRolls || rollTypeOf(message, stamp, actor) !== "stealth") return false;
+  if (data.blind) return false;
+  const whisper = /** @type {any[]} */ (data.whisper ?? []).map((user) => String(user?.id ?? user));
+  return !whisper.length || whisper.some((id) => game.users.get(id)?.isGM);
+}
+
+/**
+ * Secrecy: a Stealth roll Furtive uses carries the held total (O1) or the d100
+ * (P1), numbers for the GM only; so it is a GM roll ("gmroll": whispered to
+ * the GMs, the roller reads it too), whatever roll mode the roller chose. A
+ * blind roll stays blind (stealthFurtiveUses). Foundry API:
+ * `ChatMessage.applyRollMode(chatData, rollMode)` sets `whisper` and `blind`
+ * for a roll mode (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html#applyRollMode,
+ * `CONST.DICE_ROLL_MODES.PRIVATE` = "gmroll", https://foundryvtt.com/api/variables/foundry.CONST.DICE_ROLL_MODES.html).
+ * @returns {{whisper: string[], blind: boolean}}
+ */
+function gmRollMode() {
+  const data = /** @type {any} */ (ChatMessage).applyRollMode({}, CONST.DICE_ROLL_MODES.PRIVATE);
+  return { whisper: (data.whisper ?? []).map((/** @type {any} */ user) => String(user?.id ?? user)), blind: Boolean(data.blind) };
 }
 
 /**

@@ -153,6 +153,18 @@ describe("generic system, opposed: a Stealth roll matched by formula, O10 as a G
     await until(() => gmState(env)?.hiders?.[TOKENS.rogue]?.phase === "hiding", "the rogue hides");
     await settle(env);
     assert.equal(gmState(env).hiders[TOKENS.rogue].heldTotal, 21);
+    // Secrecy: a Stealth roll Furtive uses is a GM roll (roller and GMs), whatever the roller's public roll mode
+    // (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html#applyRollMode).
+    const rollsOf = (client) => client.ctx.game.messages.contents.filter((m) => !m.flags?.furtive?.kind && m._source.rolls?.length && m._source.author === env.alice.userId);
+    assert.equal(rollsOf(env.gm).length, 1, "the GM reads the roll");
+    assert.equal(rollsOf(env.alice).length, 1, "the roller reads the roll");
+    const whisper = plain(rollsOf(env.gm)[0]._source.whisper);
+    assert.ok(whisper.length > 0 && whisper.every((id) => env.gm.ctx.game.users.get(id)?.isGM), "whispered to the GMs only");
+    assert.equal(rollsOf(env.gm)[0]._source.blind, false, "not blind: the roller reads it");
+    for (const player of [env.bob, env.carol, env.dave]) {
+      assert.equal(rollsOf(player).length, 0, `${player.userId} does not receive the roll`);
+      assert.ok(!player.ctx.game.messages.contents.some((m) => !m.flags?.furtive?.kind && JSON.stringify(m._source).includes("21")), `${player.userId} never reads the total`);
+    }
   });
 
   it("Dave's sentry, who does not perceive the rogue, attacks it: the GM's card says disadvantage (O10); no player gets the note", async () => {
