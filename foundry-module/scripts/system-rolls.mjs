@@ -11,8 +11,8 @@
  *   the total; percentile P1 with the roll's d100, after the GM's Hide dialog
  *   for the situation modifiers (P2);
  * - a Perception roll answers the observer's pending checks (O4, O9, O13),
- *   or is an active search against every hider it does not perceive yet
- *   (the engine keeps a stored result, O4);
+ *   or is an active search against every hider in its clear view that it
+ *   does not perceive yet (O4 made actively; the engine keeps a stored result);
  * - an attack roll with targets is one engine attack (system-attacks.mjs).
  *
  * What a roll is: dnd5e's own message flags (dnd5e-adapter.mjs); other
@@ -235,8 +235,10 @@ async function stealthRoll(scene, token, roll, total, author) {
 /**
  * A Perception roll from the sheet (opposed rules): it answers every check
  * the engine asked of this observer (O4, O9, O13); with none pending, it is
- * an active search against each hider the observer does not perceive (the
- * engine keeps a result already stored, O4). One transaction.
+ * an active search: the observer's O4 check against each hider in its clear
+ * view (the engine pair's `clearView`) it does not perceive (the engine keeps
+ * a result already stored, O4); a hider behind a wall or in darkness is not
+ * searched. One transaction.
  * @param {Scene} scene
  * @param {TokenDocument} observer
  * @param {number} total
@@ -249,7 +251,9 @@ async function perceptionRoll(scene, observer, total) {
   if (!state.creatures[id]) return null;
   const hiders = Object.entries(state.hiders).filter(([hider, record]) => hider !== id && record.phase === "hiding");
   const pending = hiders.filter(([, record]) => record.pairs?.[id]?.checkPending);
-  const chosen = pending.length ? pending : hiders.filter(([, record]) => !record.pairs?.[id]?.perceived);
+  // An active search is the observer's O4 check made on purpose: only hiders in its clear view, never through a wall
+  // or into darkness it cannot see (docs/rules.md, "An active search").
+  const chosen = pending.length ? pending : hiders.filter(([, record]) => record.pairs?.[id]?.clearView && !record.pairs?.[id]?.perceived);
   if (!chosen.length) return null;
   const events = chosen.map(([hider]) => /** @type {any} */ ({ type: "perceptionRolled", hider, observer: id, total }));
   const titleKey = pending.length ? "FURTIVE.System.PerceptionAnswer" : "FURTIVE.System.Search";
