@@ -194,14 +194,15 @@ export function onRollMessage(message, _options, userId) {
 }
 
 /**
- * A roll's total as an integer, or null when it is not a finite number
+ * A roll's total as an integer rounded down, or null when it is not a finite number
  * (`Roll#total` is a number once evaluated; a message's roll data is whatever
  * its author sent).
  * @param {unknown} total
  * @returns {number | null}
  */
 function integerTotal(total) {
-  return typeof total === "number" && Number.isFinite(total) ? Math.trunc(total) : null;
+  // The rules round down: floor, so -20.5 is -21 (Math.trunc would give -20).
+  return typeof total === "number" && Number.isFinite(total) ? Math.floor(total) : null;
 }
 
 /**
