@@ -31,7 +31,7 @@
 import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
 import { attackDialog } from "./dialogs.mjs";
 import { dnd5eGeneration, registerDnd5eAttackHooks } from "./dnd5e-adapter.mjs";
-import { FurtiveError } from "./errors.mjs";
+import { BadRequest, FurtiveError } from "./errors.mjs";
 import { t } from "./i18n.mjs";
 import { reportRefusal, sceneQuery, transact, viewState } from "./gm-pipeline.mjs";
 import { readSettings } from "./settings.mjs";
@@ -198,7 +198,7 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
     // Dismissed: the GM leaves this attack out of the stealth rules, as a cancelled Hide changes nothing.
     if (!values) return null;
     noisy = Boolean(values.noisy);
-    hits = values.hits === undefined ? 1 : Math.trunc(Number(values.hits) || 0);
+    hits = values.hits === undefined ? 1 : hitsOf(values.hits);
     area = area || Boolean(values.area);
     aimedAtSpace = values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace);
     hitZone = values.hitZone || null;
@@ -323,4 +323,19 @@ export function registerSystemAttackHooks() {
   }
   Hooks.on("preUpdateActor", onPreUpdateActor);
   Hooks.on("updateActor", onUpdateActor);
+}
+
+/**
+ * The Attack dialog's `hits` (a number field, O8: how many hits the attack
+ * makes): a whole number ≥ 0, a fraction rounded down. An empty field or
+ * text that is no number is refused, naming the field, before anything changes.
+ * @param {unknown} raw the form value
+ * @returns {number}
+ * @throws {BadRequest} `invalid_input`
+ */
+function hitsOf(raw) {
+  const text = String(raw ?? "").trim();
+  const value = Number(text);
+  if (!text || !Number.isFinite(value) || value < 0) throw new BadRequest("invalid_input", `hits: ${JSON.stringify(text)} is not a number of hits (a whole number, 0 or more); nothing changed`);
+  return Math.floor(value);
 }

@@ -195,6 +195,23 @@ describe("generic system, opposed: a Stealth roll matched by formula, O10 as a G
     await settle(env);
     assert.equal(gmState(env).hiders[TOKENS.rogue].penalties.filter((p) => p.clause === "O11").length, 1);
   });
+
+  it("the hiding rogue attacks the sentry; the GM's Attack dialog with hits empty or not a number is refused, naming the field; nothing changes", async () => {
+    for (const hits of ["", "abc"]) {
+      const before = JSON.stringify(gmState(env));
+      const warnings = env.gm.ctx.notifications.length;
+      target(env.alice, [TOKENS.sentry]);
+      await postRoll(env.alice, TOKENS.rogue, "1d20", { mysystem: { attack: true } });
+      const dialog = await waitForDialog(env.gm, env.server);
+      dialog.element.querySelector("form").elements.hits.value = hits;
+      clickDialogButton(env.gm, dialog, "ok");
+      await until(() => env.gm.ctx.notifications.length > warnings, "the GM's warning");
+      await settle(env);
+      const warning = env.gm.ctx.notifications.slice(warnings).map((n) => n.message).join(" | ");
+      assert.match(warning, /hits/, `hits ${JSON.stringify(hits)}: the warning names the field`);
+      assert.equal(JSON.stringify(gmState(env)), before, `hits ${JSON.stringify(hits)}: nothing changes`);
+    }
+  });
 });
 
 describe("generic system, percentile: a Stealth roll without exactly one d100 changes nothing (P1)", () => {
