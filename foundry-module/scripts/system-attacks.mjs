@@ -32,7 +32,7 @@ import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
 import { attackDialog } from "./dialogs.mjs";
 import { dnd5eGeneration, registerDnd5eAttackHooks } from "./dnd5e-adapter.mjs";
 import { BadRequest, FurtiveError } from "./errors.mjs";
-import { t } from "./i18n.mjs";
+import { bilingual, t } from "./i18n.mjs";
 import { reportRefusal, sceneQuery, transact, viewState } from "./gm-pipeline.mjs";
 import { readSettings } from "./settings.mjs";
 import { isActiveGM } from "./store.mjs";
@@ -213,9 +213,9 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
       if (answer.mode === "normal") continue;
       notes.push(/** @type {LogEntry} */ ({ clause: answer.clause, audience: "gm", en: answer.en, fr: answer.fr }));
       const name = scene.tokens.get(target)?.name ?? "";
-      if (answer.mode === "miss") notes.push(gmNote(answer.clause, t("FURTIVE.System.Miss", { attacker: attacker.name ?? "", target: name })));
-      else if (disadvantage === false) notes.push(gmNote(answer.clause, t("FURTIVE.System.DisadvantageMissing", { attacker: attacker.name ?? "", target: name, user: author })));
-      else if (disadvantage === true) notes.push(gmNote(answer.clause, t("FURTIVE.System.DisadvantageApplied", { attacker: attacker.name ?? "" })));
+      if (answer.mode === "miss") notes.push(gmNote(answer.clause, bilingual("FURTIVE.System.Miss", { attacker: attacker.name ?? "", target: name })));
+      else if (disadvantage === false) notes.push(gmNote(answer.clause, bilingual("FURTIVE.System.DisadvantageMissing", { attacker: attacker.name ?? "", target: name, user: author })));
+      else if (disadvantage === true) notes.push(gmNote(answer.clause, bilingual("FURTIVE.System.DisadvantageApplied", { attacker: attacker.name ?? "" })));
     }
   }
   /** @type {Record<string, any>} */
@@ -227,12 +227,13 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
 }
 
 /**
+ * A GM-only note in both languages (i18n.mjs `bilingual`: from the lang files, whatever the poster's language).
  * @param {string} clause
- * @param {string} text
+ * @param {{en: string, fr: string}} text
  * @returns {LogEntry}
  */
 function gmNote(clause, text) {
-  return /** @type {LogEntry} */ ({ clause, audience: "gm", en: text, fr: text });
+  return /** @type {LogEntry} */ ({ clause, audience: "gm", en: text.en, fr: text.fr });
 }
 
 /**
