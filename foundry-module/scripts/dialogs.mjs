@@ -18,7 +18,8 @@ const MULTI = new Set(["situation", "precautions", "allies"]);
 
 /**
  * Reads a dialog form into a plain object: checkbox groups in {@link MULTI}
- * become arrays of checked values, other checkboxes booleans, number inputs numbers.
+ * become arrays of checked values, other checkboxes booleans, number inputs
+ * numbers (an empty one null).
  * @param {HTMLFormElement | null} form
  * @returns {Record<string, any>}
  */
@@ -34,7 +35,12 @@ export function readForm(form) {
         data[input.name] ??= [];
         if (input.checked) data[input.name].push(input.value);
       } else data[input.name] = input.checked;
-    } else if (input.type === "number") data[input.name] = Number(input.value);
+    } else if (input.type === "number") {
+      // An empty number field (a browser also empties one holding text that is no number,
+      // https://html.spec.whatwg.org/multipage/input.html#number-state-(type=number)) reads null, not 0:
+      // the caller decides whether a missing number is allowed.
+      data[input.name] = input.value.trim() === "" ? null : Number(input.value);
+    }
     else data[input.name] = input.value;
   }
   for (const name of MULTI) if (form.querySelector(`[name="${name}"]`)) data[name] ??= [];

@@ -1017,8 +1017,10 @@ async function answerRequests(scene, record, session, requests, total, settings)
     }
     if (!checks.length) return;
     const totals = await rollPerceptions(checks, settings);
+    // A total that is no finite number never reaches the engine: that check is skipped and the GM told.
+    for (const [index, { observer }] of checks.entries()) if (totals[index] === null) ui.notifications?.warn(t("FURTIVE.System.NoPerceptionTotal", { name: observer.name ?? "" }));
     const effects = session.applyAll(
-      checks.map(({ request }, index) => ({ type: "perceptionRolled", hider: request.hider, observer: /** @type {string} */ (request.observer), total: totals[index] })),
+      checks.flatMap(({ request }, index) => (totals[index] === null ? [] : [{ type: "perceptionRolled", hider: request.hider, observer: /** @type {string} */ (request.observer), total: totals[index] }])),
       { skipRefused: true },
     );
     for (const { error } of effects.refused) total.log.push({ clause: "", audience: "gm", en: refusalText(error), fr: refusalText(error) });
@@ -1038,7 +1040,7 @@ async function answerRequests(scene, record, session, requests, total, settings)
  * `ChatMessage.create({rolls, whisper})` (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html).
  * @param {{observer: TokenDocument, hider: TokenDocument}[]} checks
  * @param {FurtiveSettings} settings
- * @returns {Promise<number[]>} the totals, truncated to integers, in order
+ * @returns {Promise<(number | null)[]>} the totals rounded down to integers, in order; null for a total that is not a finite number
  */
 async function rollPerceptions(checks, settings) {
   const rolls = [];
@@ -1057,7 +1059,8 @@ async function rollPerceptions(checks, settings) {
     rolls,
     flags: { [MODULE_ID]: { kind: "perceptionRolls" } },
   });
-  return rolls.map((roll) => Math.trunc(Number(roll.total)));
+  // The rules round down (floor, -20.5 is -21); a total that is not a finite number is null.
+  return rolls.map((roll) => (Number.isFinite(Number(roll.total)) ? Math.floor(Number(roll.total)) : null));
 }
 
 /**

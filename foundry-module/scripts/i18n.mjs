@@ -27,6 +27,48 @@ export function t(key, data) {
   return data ? game.i18n.format(key, data) : game.i18n.localize(key);
 }
 
+/** Both lang files (`lang/en.json`, `lang/fr.json`), once loaded. @type {{en: any, fr: any} | null} */
+let languages = null;
+
+/**
+ * Loads both of the module's lang files (at `ready`), so a note the module
+ * stores for every reader (a GM card entry) holds both languages whatever
+ * the poster's: `game.i18n` holds only the client's language (and English as
+ * its fallback), https://foundryvtt.com/api/classes/foundry.helpers.Localization.html.
+ * The files are the ones module.json's `languages` lists, next to this script.
+ * @returns {Promise<void>}
+ */
+export async function loadBothLanguages() {
+  const read = async (/** @type {string} */ lang) => {
+    const response = await fetch(new URL(`../lang/${lang}.json`, import.meta.url));
+    if (!response.ok) throw new Error(`lang/${lang}.json: ${response.status}`);
+    return response.json();
+  };
+  const [en, fr] = await Promise.all([read("en"), read("fr")]);
+  languages = { en, fr };
+}
+
+/**
+ * A module text in English and in French, from the lang files: `{name}`
+ * placeholders filled from `data`, as `game.i18n.format` does. Before the
+ * files are loaded (or if loading failed), both hold this client's text.
+ * @param {string} key `FURTIVE.*`
+ * @param {Record<string, string | number>} [data]
+ * @returns {{en: string, fr: string}}
+ */
+export function bilingual(key, data = {}) {
+  const format = (/** @type {any} */ file) => {
+    const template = foundry.utils.getProperty(file, key);
+    if (typeof template !== "string") return t(key, data);
+    return template.replace(/{[^}]+}/g, (match) => String(data[match.slice(1, -1)]));
+  };
+  if (!languages) {
+    const text = t(key, data);
+    return { en: text, fr: text };
+  }
+  return { en: format(languages.en), fr: format(languages.fr) };
+}
+
 /**
  * A user-facing message for an engine refusal: the localized sentence for
  * its code, then the engine's own message (which names the field).

@@ -29,6 +29,7 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { viewState } from "./gm-pipeline.mjs";
+import { t } from "./i18n.mjs";
 import { isActiveGM } from "./store.mjs";
 
 /**
@@ -100,11 +101,19 @@ async function breakTies(combat) {
 let queue = Promise.resolve();
 
 /**
- * Queues `breakTies(combat)` after the passes already asked for.
+ * Queues `breakTies(combat)` after the passes already asked for. A pass that
+ * throws is reported (console, and a GM notification,
+ * https://foundryvtt.com/api/classes/foundry.applications.ui.Notifications.html#error)
+ * and the queue stays alive: the next pass still runs.
  * @param {any} combat
  */
 function queueTies(combat) {
-  queue = queue.then(() => breakTies(combat));
+  queue = queue
+    .then(() => breakTies(combat))
+    .catch((/** @type {unknown} */ error) => {
+      console.error("furtive | initiative tie-breaker:", error);
+      ui.notifications?.error(t("FURTIVE.Initiative.TieBreakerFailed"));
+    });
   return queue;
 }
 

@@ -17,6 +17,7 @@ import { initializeWorld, readSettings, registerSettings } from "./settings.mjs"
 import { initSocket } from "./socket.mjs";
 import { registerRulesMenus, savingRuleInputs } from "./rules-menu.mjs";
 import { isActiveGM } from "./store.mjs";
+import { loadBothLanguages } from "./i18n.mjs";
 import { installDetectionWrappers, installVisibilityGuard, setViewerIsGM } from "./visibility.mjs";
 
 /**
@@ -79,6 +80,8 @@ Hooks.once("ready", async () => {
   if (module) module.api = api;
   if (isActiveGM()) await initializeWorld();
   await engineReady.catch(() => {});
+  // Both languages for the module's notes on GM cards (i18n.mjs bilingual).
+  await loadBothLanguages().catch((error) => console.error("furtive |", error));
   // States kept before per-scene storage move into the per-scene records, once.
   if (isActiveGM()) await migrateLegacyStates().catch((error) => console.error("furtive |", error));
   Hooks.callAll("furtive.ready", api);

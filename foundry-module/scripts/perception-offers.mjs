@@ -16,7 +16,7 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { gmUserIds } from "./chat.mjs";
-import { escapeHtml, t } from "./i18n.mjs";
+import { bilingual, escapeHtml, t } from "./i18n.mjs";
 
 /**
  * The connected players who own a token (not GMs): who a check is offered to.
@@ -50,6 +50,6 @@ export async function offerPerceptionCheck({ sceneId, observer, owners }) {
  * @returns {import("./types.mjs").LogEntry}
  */
 export function offerLogEntry(observer, owners, clause) {
-  const text = t("FURTIVE.System.OfferLog", { observer: observer.name ?? "", users: owners.map((user) => user.name ?? "").join(", ") });
-  return /** @type {import("./types.mjs").LogEntry} */ ({ clause, audience: "gm", en: text, fr: text });
+  const text = bilingual("FURTIVE.System.OfferLog", { observer: observer.name ?? "", users: owners.map((user) => user.name ?? "").join(", ") });
+  return /** @type {import("./types.mjs").LogEntry} */ ({ clause, audience: "gm", en: text.en, fr: text.fr });
 }

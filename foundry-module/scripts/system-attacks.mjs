@@ -31,8 +31,8 @@
 import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
 import { attackDialog } from "./dialogs.mjs";
 import { dnd5eGeneration, registerDnd5eAttackHooks } from "./dnd5e-adapter.mjs";
-import { FurtiveError } from "./errors.mjs";
-import { t } from "./i18n.mjs";
+import { BadRequest, FurtiveError } from "./errors.mjs";
+import { bilingual, t } from "./i18n.mjs";
 import { reportRefusal, sceneQuery, transact, viewState } from "./gm-pipeline.mjs";
 import { readSettings } from "./settings.mjs";
 import { isActiveGM } from "./store.mjs";
@@ -198,7 +198,7 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
     // Dismissed: the GM leaves this attack out of the stealth rules, as a cancelled Hide changes nothing.
     if (!values) return null;
     noisy = Boolean(values.noisy);
-    hits = values.hits === undefined ? 1 : Math.trunc(Number(values.hits) || 0);
+    hits = values.hits === undefined ? 1 : hitsOf(values.hits);
     area = area || Boolean(values.area);
     aimedAtSpace = values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace);
     hitZone = values.hitZone || null;
@@ -213,9 +213,9 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
       if (answer.mode === "normal") continue;
       notes.push(/** @type {LogEntry} */ ({ clause: answer.clause, audience: "gm", en: answer.en, fr: answer.fr }));
       const name = scene.tokens.get(target)?.name ?? "";
-      if (answer.mode === "miss") notes.push(gmNote(answer.clause, t("FURTIVE.System.Miss", { attacker: attacker.name ?? "", target: name })));
-      else if (disadvantage === false) notes.push(gmNote(answer.clause, t("FURTIVE.System.DisadvantageMissing", { attacker: attacker.name ?? "", target: name, user: author })));
-      else if (disadvantage === true) notes.push(gmNote(answer.clause, t("FURTIVE.System.DisadvantageApplied", { attacker: attacker.name ?? "" })));
+      if (answer.mode === "miss") notes.push(gmNote(answer.clause, bilingual("FURTIVE.System.Miss", { attacker: attacker.name ?? "", target: name })));
+      else if (disadvantage === false) notes.push(gmNote(answer.clause, bilingual("FURTIVE.System.DisadvantageMissing", { attacker: attacker.name ?? "", target: name, user: author })));
+      else if (disadvantage === true) notes.push(gmNote(answer.clause, bilingual("FURTIVE.System.DisadvantageApplied", { attacker: attacker.name ?? "" })));
     }
   }
   /** @type {Record<string, any>} */
@@ -227,12 +227,13 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
 }
 
 /**
+ * A GM-only note in both languages (i18n.mjs `bilingual`: from the lang files, whatever the poster's language).
  * @param {string} clause
- * @param {string} text
+ * @param {{en: string, fr: string}} text
  * @returns {LogEntry}
  */
 function gmNote(clause, text) {
-  return /** @type {LogEntry} */ ({ clause, audience: "gm", en: text, fr: text });
+  return /** @type {LogEntry} */ ({ clause, audience: "gm", en: text.en, fr: text.fr });
 }
 
 /**
@@ -323,4 +324,19 @@ export function registerSystemAttackHooks() {
   }
   Hooks.on("preUpdateActor", onPreUpdateActor);
   Hooks.on("updateActor", onUpdateActor);
+}
+
+/**
+ * The Attack dialog's `hits` (a number field, O8: how many hits the attack
+ * makes): a whole number ≥ 0, a fraction rounded down. An empty field or
+ * text that is no number is refused, naming the field, before anything changes.
+ * @param {unknown} raw the form value
+ * @returns {number}
+ * @throws {BadRequest} `invalid_input`
+ */
+function hitsOf(raw) {
+  const text = String(raw ?? "").trim();
+  const value = Number(text);
+  if (!text || !Number.isFinite(value) || value < 0) throw new BadRequest("invalid_input", `hits: ${JSON.stringify(text)} is not a number of hits (a whole number, 0 or more); nothing changed`);
+  return Math.floor(value);
 }

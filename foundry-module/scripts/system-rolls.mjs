@@ -11,8 +11,8 @@
  *   the total; percentile P1 with the roll's d100, after the GM's Hide dialog
  *   for the situation modifiers (P2);
  * - a Perception roll answers the observer's pending checks (O4, O9, O13),
- *   or is an active search against every hider it does not perceive yet
- *   (the engine keeps a stored result, O4);
+ *   or is an active search against every hider in its clear view that it
+ *   does not perceive yet (O4 made actively; the engine keeps a stored result);
  * - an attack roll with targets is one engine attack (system-attacks.mjs).
  *
  * What a roll is: dnd5e's own message flags (dnd5e-adapter.mjs); other
@@ -87,7 +87,42 @@ export function stampRollMessage(message, data, _options, userId) {
   /** @type {SystemRollStamp} */
   const stamp = { ...(own.systemRoll ?? {}), sceneId: /** @type {string} */ (scene.id), tokenId: /** @type {string} */ (token.id), targets: attack ? userTargetIds(scene) : [] };
   if (note) Object.assign(stamp, { disadvantage: note.disadvantage, area: note.area });
-  /** @type {any} */ (message).updateSource({ flags: { [MODULE_ID]: { systemRoll: stamp } } });
+  /** @type {Record<string, any>} */
+  const changes = { flags: { [MODULE_ID]: { systemRoll: stamp } } };
+  if (stealthFurtiveUses(message, data, stamp, token.actor ?? actor)) Object.assign(changes, gmRollMode());
+  /** @type {any} */ (message).updateSource(changes);
+}
+
+/**
+ * Whether Furtive will use this pending message as a Stealth roll (the GM's
+ * onRollMessage): a Stealth roll, with sheet Stealth rolls on, that is not
+ * whispered to no GM (a self roll, a whisper between players, stays its author's).
+ * @param {ChatMessage} message
+ * @param {Record<string, any>} data
+ * @param {SystemRollStamp} stamp
+ * @param {Actor | null} actor
+ * @returns {boolean}
+ */
+function stealthFurtiveUses(message, data, stamp, actor) {
+  if (!readSystemSettings().stealthRolls || rollTypeOf(message, stamp, actor) !== "stealth") return false;
+  if (data.blind) return false;
+  const whisper = /** @type {any[]} */ (data.whisper ?? []).map((user) => String(user?.id ?? user));
+  return !whisper.length || whisper.some((id) => game.users.get(id)?.isGM);
+}
+
+/**
+ * Secrecy: a Stealth roll Furtive uses carries the held total (O1) or the d100
+ * (P1), numbers for the GM only; so it is a GM roll ("gmroll": whispered to
+ * the GMs, the roller reads it too), whatever roll mode the roller chose. A
+ * blind roll stays blind (stealthFurtiveUses). Foundry API:
+ * `ChatMessage.applyRollMode(chatData, rollMode)` sets `whisper` and `blind`
+ * for a roll mode (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html#applyRollMode,
+ * `CONST.DICE_ROLL_MODES.PRIVATE` = "gmroll", https://foundryvtt.com/api/variables/foundry.CONST.DICE_ROLL_MODES.html).
+ * @returns {{whisper: string[], blind: boolean}}
+ */
+function gmRollMode() {
+  const data = /** @type {any} */ (ChatMessage).applyRollMode({}, CONST.DICE_ROLL_MODES.PRIVATE);
+  return { whisper: (data.whisper ?? []).map((/** @type {any} */ user) => String(user?.id ?? user)), blind: Boolean(data.blind) };
 }
 
 /**
@@ -159,14 +194,15 @@ export function onRollMessage(message, _options, userId) {
 }
 
 /**
- * A roll's total as an integer, or null when it is not a finite number
+ * A roll's total as an integer rounded down, or null when it is not a finite number
  * (`Roll#total` is a number once evaluated; a message's roll data is whatever
  * its author sent).
  * @param {unknown} total
  * @returns {number | null}
  */
 function integerTotal(total) {
-  return typeof total === "number" && Number.isFinite(total) ? Math.trunc(total) : null;
+  // The rules round down: floor, so -20.5 is -21 (Math.trunc would give -20).
+  return typeof total === "number" && Number.isFinite(total) ? Math.floor(total) : null;
 }
 
 /**
@@ -200,8 +236,10 @@ async function stealthRoll(scene, token, roll, total, author) {
 /**
  * A Perception roll from the sheet (opposed rules): it answers every check
  * the engine asked of this observer (O4, O9, O13); with none pending, it is
- * an active search against each hider the observer does not perceive (the
- * engine keeps a result already stored, O4). One transaction.
+ * an active search: the observer's O4 check against each hider in its clear
+ * view (the engine pair's `clearView`) it does not perceive (the engine keeps
+ * a result already stored, O4); a hider behind a wall or in darkness is not
+ * searched. One transaction.
  * @param {Scene} scene
  * @param {TokenDocument} observer
  * @param {number} total
@@ -214,7 +252,9 @@ async function perceptionRoll(scene, observer, total) {
   if (!state.creatures[id]) return null;
   const hiders = Object.entries(state.hiders).filter(([hider, record]) => hider !== id && record.phase === "hiding");
   const pending = hiders.filter(([, record]) => record.pairs?.[id]?.checkPending);
-  const chosen = pending.length ? pending : hiders.filter(([, record]) => !record.pairs?.[id]?.perceived);
+  // An active search is the observer's O4 check made on purpose: only hiders in its clear view, never through a wall
+  // or into darkness it cannot see (docs/rules.md, "An active search").
+  const chosen = pending.length ? pending : hiders.filter(([, record]) => record.pairs?.[id]?.clearView && !record.pairs?.[id]?.perceived);
   if (!chosen.length) return null;
   const events = chosen.map(([hider]) => /** @type {any} */ ({ type: "perceptionRolled", hider, observer: id, total }));
   const titleKey = pending.length ? "FURTIVE.System.PerceptionAnswer" : "FURTIVE.System.Search";

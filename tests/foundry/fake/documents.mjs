@@ -606,7 +606,11 @@ export function createDocuments(ctx) {
       return actor ? ctx.game.users.filter((u) => !u.isGM && actor.testUserPermission(u, "OWNER")) : [];
     }
 
-    /** `ChatMessage.applyRollMode(data, rollMode)` (CONST.DICE_ROLL_MODES). */
+    /**
+     * `ChatMessage.applyRollMode(data, rollMode)` (CONST.DICE_ROLL_MODES): "gmroll" and "blindroll" whisper
+     * to the GMs (blind hides it from the roller too), "selfroll" to the user
+     * (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html#applyRollMode).
+     */
     static applyRollMode(data, rollMode) {
       const modes = ctx.CONST.DICE_ROLL_MODES;
       if (rollMode === "roll") rollMode = ctx.game.settings.get("core", "rollMode");

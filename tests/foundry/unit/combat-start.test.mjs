@@ -112,6 +112,34 @@ describe("Combat start (opposed), tie-breaker on", () => {
     assert.equal(initiativeOf(current(), TOKENS.sentry), 15.1401, "held total 9: rank 1");
     assert.equal(initiativeOf(current(), TOKENS.fighter), 15.14, "not hiding: no fraction");
   });
+
+  it("a pass that throws is reported to the GM (console and notification) and the next ties are still broken", async () => {
+    const gm = env.gm.ctx;
+    const get = gm.game.settings.get.bind(gm.game.settings);
+    let thrown = false;
+    gm.game.settings.get = (namespace, key) => {
+      if (namespace === "furtive" && key === "initiativeTieBreaker" && !thrown) {
+        thrown = true;
+        throw new Error("a broken setting");
+      }
+      return get(namespace, key);
+    };
+    const errors = [];
+    const consoleError = console.error;
+    console.error = (...args) => errors.push(args.map(String).join(" "));
+    try {
+      await setInitiative(TOKENS.fighter, 18);
+      assert.ok(thrown, "the pass threw");
+      assert.ok(errors.some((line) => /a broken setting/.test(line)), "the error is on the console");
+      assert.ok(gm.notifications.some((n) => n.type === "error" && /initiative/i.test(n.message) && !/FURTIVE\./.test(n.message)), "the GM is told, localized");
+    } finally {
+      console.error = consoleError;
+      gm.game.settings.get = get;
+    }
+    await setInitiative(TOKENS.rogue, 18);
+    assert.equal(initiativeOf(current(), TOKENS.rogue), 18.0001, "the queue is alive: the tie is broken");
+    assert.equal(initiativeOf(current(), TOKENS.fighter), 18);
+  });
 });
 
 describe("Tie-breaker on, percentile: no held total, nothing changes", () => {

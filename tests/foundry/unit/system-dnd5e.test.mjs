@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, until, waitForDialog } from "./world.mjs";
 import { IDS, actorOn, clickCardButton, dnd5eWorld, gmState, grantAdvantage, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
@@ -233,18 +233,17 @@ describe("dnd5e 4.1: a Perception roll from the sheet with no check pending is a
   });
   after(() => shutdown(env));
 
-  it("Bob's roll (d20 19) is stored against the hider his Lookout does not perceive, in a card titled as a search", async () => {
-    const bonus = skillTotal(env.bob, IDS.observerActor, "prc");
+  it("Bob's roll (d20 19): the Sneak is not in his Lookout's clear view, so the search sends nothing (O4 needs clear view, docs/rules.md)", async () => {
+    assert.equal(gmState(env).hiders[HIDER].pairs[OBSERVER].clearView, false, "no clear view");
     target(env.bob, [GUARD_A]);
     rig(env.bob, [[20, 19]]);
     await rollSkill(env, env.bob, IDS.observerActor, "prc");
-    const state = await untilState(env, (s) => s.hiders[HIDER].pairs[OBSERVER]?.perceptionTotal != null, "the search");
-    const pair = state.hiders[HIDER].pairs[OBSERVER];
-    assert.equal(pair.perceptionTotal, 19 + bonus);
-    assert.equal(pair.perceived, 19 + bonus >= state.hiders[HIDER].heldTotal);
-    const card = moduleMessages(env.gm).find((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm && m.flags.furtive.titleKey === "FURTIVE.System.Search");
-    assert.ok(card, "the GM card of the search");
-    assert.equal(card.flags.furtive.titleData.name, "Lookout");
+    await until(() => env.gm.ctx.game.messages.contents.some((m) => m.flags?.dnd5e?.roll?.skillId === "prc"), "the roll reaches the GM");
+    await settle(env);
+    const pair = gmState(env).hiders[HIDER].pairs[OBSERVER];
+    assert.equal(pair.perceptionTotal, null, "nothing stored");
+    assert.equal(pair.perceived, false);
+    assert.ok(!moduleMessages(env.gm).some((m) => m.flags.furtive.titleKey === "FURTIVE.System.Search"), "no search card");
   });
 
   it("the roll message names the acting token only: targets ride on attack rolls alone", () => {

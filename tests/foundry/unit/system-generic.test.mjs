@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { settle } from "./system-world.mjs";
-import { SCENE, TOKENS, answerHideDialog, apiOf, clickDialogButton, plain, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+import { DOOR, SCENE, TOKENS, answerHideDialog, apiOf, clickDialogButton, plain, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
 
 /** The GM's stored state (plain data). */
 function gmState(env) {
@@ -153,6 +153,18 @@ describe("generic system, opposed: a Stealth roll matched by formula, O10 as a G
     await until(() => gmState(env)?.hiders?.[TOKENS.rogue]?.phase === "hiding", "the rogue hides");
     await settle(env);
     assert.equal(gmState(env).hiders[TOKENS.rogue].heldTotal, 21);
+    // Secrecy: a Stealth roll Furtive uses is a GM roll (roller and GMs), whatever the roller's public roll mode
+    // (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html#applyRollMode).
+    const rollsOf = (client) => client.ctx.game.messages.contents.filter((m) => !m.flags?.furtive?.kind && m._source.rolls?.length && m._source.author === env.alice.userId);
+    assert.equal(rollsOf(env.gm).length, 1, "the GM reads the roll");
+    assert.equal(rollsOf(env.alice).length, 1, "the roller reads the roll");
+    const whisper = plain(rollsOf(env.gm)[0]._source.whisper);
+    assert.ok(whisper.length > 0 && whisper.every((id) => env.gm.ctx.game.users.get(id)?.isGM), "whispered to the GMs only");
+    assert.equal(rollsOf(env.gm)[0]._source.blind, false, "not blind: the roller reads it");
+    for (const player of [env.bob, env.carol, env.dave]) {
+      assert.equal(rollsOf(player).length, 0, `${player.userId} does not receive the roll`);
+      assert.ok(!player.ctx.game.messages.contents.some((m) => !m.flags?.furtive?.kind && JSON.stringify(m._source).includes("21")), `${player.userId} never reads the total`);
+    }
   });
 
   it("Dave's sentry, who does not perceive the rogue, attacks it: the GM's card says disadvantage (O10); no player gets the note", async () => {
@@ -183,6 +195,23 @@ describe("generic system, opposed: a Stealth roll matched by formula, O10 as a G
     await settle(env);
     assert.equal(gmState(env).hiders[TOKENS.rogue].penalties.filter((p) => p.clause === "O11").length, 1);
   });
+
+  it("the hiding rogue attacks the sentry; the GM's Attack dialog with hits empty or not a number is refused, naming the field; nothing changes", async () => {
+    for (const hits of ["", "abc"]) {
+      const before = JSON.stringify(gmState(env));
+      const warnings = env.gm.ctx.notifications.length;
+      target(env.alice, [TOKENS.sentry]);
+      await postRoll(env.alice, TOKENS.rogue, "1d20", { mysystem: { attack: true } });
+      const dialog = await waitForDialog(env.gm, env.server);
+      dialog.element.querySelector("form").elements.hits.value = hits;
+      clickDialogButton(env.gm, dialog, "ok");
+      await until(() => env.gm.ctx.notifications.length > warnings, "the GM's warning");
+      await settle(env);
+      const warning = env.gm.ctx.notifications.slice(warnings).map((n) => n.message).join(" | ");
+      assert.match(warning, /hits/, `hits ${JSON.stringify(hits)}: the warning names the field`);
+      assert.equal(JSON.stringify(gmState(env)), before, `hits ${JSON.stringify(hits)}: nothing changes`);
+    }
+  });
 });
 
 describe("generic system, percentile: a Stealth roll without exactly one d100 changes nothing (P1)", () => {
@@ -205,4 +234,52 @@ describe("generic system, percentile: a Stealth roll without exactly one d100 ch
       assert.ok(env.gm.ctx.notifications.slice(warnings).some((n) => /d100/.test(n.message)), JSON.stringify(env.gm.ctx.notifications));
     });
   }
+});
+
+describe("generic system, opposed: a Perception roll with nothing pending searches only the hiders in the observer's clear view (O4)", () => {
+  let env;
+  before(async () => {
+    env = await setup({
+      ruleset: "opposed",
+      settings: { systemStealthMatch: "1d20 + @skills.ste.total", systemPerceptionMatch: "flags.mysystem.perception=true" },
+      world: (w) => {
+        w.system = { id: "worldbuilding", version: "0.8.2" };
+      },
+    });
+    rig(env.gm, [[20, 1], [20, 1], [20, 1], [20, 1], [20, 1]]);
+    rig(env.alice, [[20, 14]]);
+    await postRoll(env.alice, TOKENS.rogue, "1d20 + @skills.ste.total");
+    await until(() => gmState(env)?.hiders?.[TOKENS.rogue]?.phase === "hiding", "the rogue hides");
+    await settle(env);
+  });
+  after(() => shutdown(env));
+
+  it("the sentry, behind the closed door, searches with a 30: the rogue is not found (no clear view, O4)", async () => {
+    assert.equal(gmState(env).hiders[TOKENS.rogue].pairs[TOKENS.sentry].clearView, false);
+    await postRoll(env.dave, TOKENS.sentry, "30", { mysystem: { perception: true } });
+    await settle(env);
+    const pair = gmState(env).hiders[TOKENS.rogue].pairs[TOKENS.sentry];
+    assert.equal(pair.perceived, false, "no search through a wall");
+    assert.equal(pair.perceptionTotal, null, "no Perception total sent for it");
+    assert.equal(apiOf(env.dave).perceives(TOKENS.sentry, TOKENS.rogue), false);
+  });
+
+  it("the door opens, the sentry's and the lookout's checks fail; the sentry's search of 30 reaches the engine, which keeps the stored result (O4)", async () => {
+    rig(env.gm, [[20, 1], [20, 1]]);
+    await env.gm.ctx.game.scenes.get(SCENE).walls.get(DOOR).update({ ds: 1 });
+    await settle(env);
+    const before = gmState(env).hiders[TOKENS.rogue].pairs[TOKENS.sentry];
+    assert.equal(before.clearView, true);
+    assert.equal(before.perceived, false, "its check failed");
+    assert.equal(before.checkPending, false, "nothing pending: the roll is a search");
+    await postRoll(env.dave, TOKENS.sentry, "30", { mysystem: { perception: true } });
+    // The search is sent for the hider in clear view: the engine answers with its O4 reading (a stored result is
+    // never rolled again in this attempt: the engine requests a check as soon as a pair gains clear view).
+    const kept = () =>
+      moduleMessages(env.gm).some((m) => m.flags.furtive.gm && m.flags.furtive.entries?.some((e) => e.clause === "O4" && /Sentry/.test(e.en) && /30 is ignored/.test(e.en)));
+    await until(kept, "the engine's O4 answer to the search");
+    const after = gmState(env).hiders[TOKENS.rogue].pairs[TOKENS.sentry];
+    assert.equal(after.perceptionTotal, 1, "the stored result is kept");
+    assert.equal(after.perceived, false);
+  });
 });

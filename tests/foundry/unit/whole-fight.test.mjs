@@ -187,12 +187,13 @@ for (const generation of ["3", "4.0", "4.1"]) {
       assert.ok(added.filter((m) => m.flags?.furtive?.kind === "perceptionRolls").length <= 1);
     });
 
-    it("Bob rolls Perception from the Lookout's sheet (d20 3): an active search, stored against the Sneak, which stays hidden from him", async () => {
-      await action("Bob's Perception roll", async () => {
-        rig(env.bob, [[20, 3]]);
-        await rollSkill(env, env.bob, IDS.observerActor, "prc");
-        await until(() => hidersOf(gm)[SNEAK].pairs[LOOKOUT]?.perceptionTotal != null, "the search");
-      });
+    it("Bob rolls Perception from the Lookout's sheet (d20 3): the Sneak is behind the wall, so the search sends nothing (O4 needs clear view); it stays hidden from him", async () => {
+      rig(env.bob, [[20, 3]]);
+      await rollSkill(env, env.bob, IDS.observerActor, "prc");
+      await until(() => gm.ctx.game.messages.contents.some((m) => m.flags?.dnd5e?.roll?.skillId === "prc"), "the roll reaches the GM");
+      await settle(env);
+      await settle(env);
+      assert.equal(hidersOf(gm)[SNEAK].pairs[LOOKOUT].perceptionTotal, null, "no search through the wall");
       assert.equal(hidersOf(gm)[SNEAK].pairs[LOOKOUT].perceived, false);
       assert.equal(apiOf(env.bob).perceives(LOOKOUT, SNEAK), false, "for the rest of the fight the secrecy scan looks for the Sneak in what Bob holds");
     });
