@@ -123,12 +123,12 @@ export const GM_ACTIONS = {
     if (Hooks.call("furtive.preHide", context) === false) throw FurtiveError.of("cancelled", "a furtive.preHide listener cancelled the action");
     choice = context.choice;
     const formula = settings.ruleset === "percentile" ? "1d100" : settings.stealthFormula;
-    const given = typeof options.roll === "number" && Number.isFinite(options.roll) ? Math.trunc(options.roll) : null;
+    const given = typeof options.roll === "number" && Number.isFinite(options.roll) ? Math.floor(options.roll) : null;
     const roll = given === null ? await evaluateFormula(formula, token) : null;
     const outcome = await dispatch(scene, {
       type: "enterStealth",
       hider: token.id,
-      roll: given ?? Math.trunc(Number(roll?.total)),
+      roll: given ?? Math.floor(Number(roll?.total)),
       modifiers: { situation: choice.situation, free: choice.free },
       moved: Boolean(choice.moved),
       sprinting: Boolean(options.sprinting),

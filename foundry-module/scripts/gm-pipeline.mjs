@@ -1050,7 +1050,7 @@ async function rollPerceptions(checks, settings) {
     await roll.evaluate();
     rolls.push(roll);
   }
-  const items = rolls.map((roll, index) => `<li>${escapeHtml(String(roll.options?.flavor ?? ""))}: <strong>${Math.trunc(Number(roll.total))}</strong></li>`).join("");
+  const items = rolls.map((roll, index) => `<li>${escapeHtml(String(roll.options?.flavor ?? ""))}: <strong>${Math.floor(Number(roll.total))}</strong></li>`).join("");
   await ChatMessage.create({
     speaker: { alias: t("FURTIVE.Title") },
     whisper: gmUserIds(),

@@ -22,14 +22,14 @@ const ownRoll = () => ({ [MODULE_ID]: { kind: "roll" } });
  * @param {string} formula  e.g. `1d20 + @skills.ste.total`
  * @param {TokenDocument | null} token whose actor's roll data fills `@` references
  * @param {{flavor: string, secret: boolean}} options `secret`: GM-only roll mode
- * @returns {Promise<number>} the total, truncated to an integer
+ * @returns {Promise<number>} the total, rounded down to an integer (the rules round down)
  */
 export async function rollFormula(formula, token, { flavor, secret }) {
   const roll = new Roll(formula, token?.actor?.getRollData?.() ?? {});
   await roll.evaluate();
   const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
   await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor, flags: ownRoll() }, { rollMode });
-  return Math.trunc(Number(roll.total));
+  return Math.floor(Number(roll.total));
 }
 
 /**

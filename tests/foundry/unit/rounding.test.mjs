@@ -100,3 +100,20 @@ describe("A sheet Perception roll with a fractional negative total is rounded do
     assert.equal(pairsOf(env)[TOKENS.sentry].perceptionTotal, -21);
   });
 });
+
+describe("The GM's Hide roll with a fractional negative total is rounded down", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "opposed", settings: { stealthFormula: "(1d20 - 42) / 2" } });
+  });
+  after(() => shutdown(env));
+
+  it("the rogue hides with d20 1: (1 - 42) / 2 = -20.5 is held as -21 (gm-actions.mjs: floor, not trunc)", async () => {
+    rig(env.gm, [[20, 1]]);
+    const pending = apiOf(env.gm).hide(TOKENS.rogue);
+    answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
+    await pending;
+    await env.server.idle();
+    assert.equal(plain(apiOf(env.gm).getState()).hiders[TOKENS.rogue].heldTotal, -21);
+  });
+});
