@@ -13,6 +13,7 @@ import { forgetViewerObservers, installDetectionWrappers, patchLookup, rebuildLo
 import { readSettings } from "./settings.mjs";
 import { confirmDialog } from "./dialogs.mjs";
 import { resetScene } from "./gm-pipeline.mjs";
+import { forgetRecordMessage, noteRecordMessage } from "./store.mjs";
 import { ensureStatusEffects, registerStatusGuards } from "./statuses.mjs";
 import { registerSystemRollHooks, rollOfferedPerception } from "./system-rolls.mjs";
 import { registerSystemAttackHooks } from "./system-attacks.mjs";
@@ -141,6 +142,12 @@ export function registerHooks() {
     const root = htmlRoot(html);
     if (root) decorateChatMessage(message, root, onChatAction);
   });
+  // The per-scene record index of store.mjs follows the chat log: the generic
+  // document hooks createChatMessage / deleteChatMessage (v12
+  // https://foundryvtt.com/api/v12/functions/hookEvents.createDocument.html,
+  // https://foundryvtt.com/api/v12/functions/hookEvents.deleteDocument.html).
+  Hooks.on("createChatMessage", noteRecordMessage);
+  Hooks.on("deleteChatMessage", forgetRecordMessage);
 
   // Automation (active GM only; each handler checks).
   Hooks.on("updateToken", automation.onUpdateToken);

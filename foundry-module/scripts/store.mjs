@@ -126,8 +126,67 @@ function gmIds() {
 const flag = (message, key) => message.getFlag(MODULE_ID, key);
 
 /**
+ * The ids of each scene's record messages (base and deltas): sceneId -> ids.
+ * Built by one pass over the chat log the first time it is needed, then kept
+ * by the chat message hooks (`noteRecordMessage` on `createChatMessage`,
+ * `forgetRecordMessage` on `deleteChatMessage`, registered in hooks.mjs) and
+ * by this module's own writes, so finding a scene's record costs the size of
+ * that record, not of the chat log. Record messages are never updated (see
+ * `recordMessage`), so creation and deletion are all there is to follow.
+ * Foundry API: `createChatMessage` / `deleteChatMessage` fire "for all
+ * connected clients after the creation has been processed" / "after the
+ * deletion has been processed"
+ * (https://foundryvtt.com/api/v12/functions/hookEvents.createDocument.html,
+ * https://foundryvtt.com/api/v12/functions/hookEvents.deleteDocument.html).
+ * @type {Map<string, Set<string>> | null}
+ */
+let recordIndex = null;
+
+/**
+ * Adds a message to the index when it is a record message.
+ * @param {Map<string, Set<string>>} index
+ * @param {ChatMessage} message
+ */
+function indexMessage(index, message) {
+  const kind = flag(message, "kind");
+  if (kind !== STATE_KIND && kind !== DELTA_KIND) return;
+  const sceneId = String(flag(message, "sceneId") ?? "");
+  let ids = index.get(sceneId);
+  if (!ids) index.set(sceneId, (ids = new Set()));
+  ids.add(/** @type {string} */ (message.id));
+}
+
+/** The record index, built from the chat log on first use. */
+function records() {
+  if (!recordIndex) {
+    recordIndex = new Map();
+    for (const message of game.messages) indexMessage(recordIndex, message);
+  }
+  return recordIndex;
+}
+
+/**
+ * `createChatMessage` hook: a new record message (this GM's or another's)
+ * joins the index. Other messages are ignored.
+ * @param {ChatMessage} message
+ */
+export function noteRecordMessage(message) {
+  if (recordIndex) indexMessage(recordIndex, message);
+}
+
+/**
+ * `deleteChatMessage` hook: a deleted message leaves the index.
+ * @param {ChatMessage} message
+ */
+export function forgetRecordMessage(message) {
+  if (!recordIndex) return;
+  for (const ids of recordIndex.values()) ids.delete(/** @type {string} */ (message.id));
+}
+
+/**
  * The record's messages of a scene: its newest base and that base's deltas in
- * `seq` order (one pass over the chat log).
+ * `seq` order. Reads only that scene's messages (the index above); an id whose
+ * message is gone (the chat log was cleared) is dropped from the index.
  * @param {string} sceneId
  * @returns {{base: ChatMessage | null, deltas: ChatMessage[], all: ChatMessage[]}}
  */
@@ -136,11 +195,15 @@ function recordMessages(sceneId) {
   let base = null;
   const all = [];
   const deltas = [];
-  for (const message of game.messages) {
-    const kind = flag(message, "kind");
-    if ((kind !== STATE_KIND && kind !== DELTA_KIND) || flag(message, "sceneId") !== sceneId) continue;
+  const ids = records().get(sceneId) ?? new Set();
+  for (const id of ids) {
+    const message = game.messages.get(id);
+    if (!message) {
+      ids.delete(id);
+      continue;
+    }
     all.push(message);
-    if (kind === STATE_KIND) {
+    if (flag(message, "kind") === STATE_KIND) {
       if (!base || Number(flag(message, "generation") ?? 0) >= Number(flag(base, "generation") ?? 0)) base = message;
     } else deltas.push(message);
   }
@@ -247,7 +310,10 @@ export function isStateLost(scene) {
  */
 export async function forgetScene(sceneId) {
   if (!isActiveGM()) return;
-  for (const message of recordMessages(sceneId).all) await message.delete();
+  for (const message of recordMessages(sceneId).all) {
+    await message.delete();
+    forgetRecordMessage(message);
+  }
 }
 
 /**
@@ -256,8 +322,13 @@ export async function forgetScene(sceneId) {
  */
 export async function dropOrphanRecords() {
   if (!isActiveGM()) return;
-  const orphans = game.messages.filter((m) => [STATE_KIND, DELTA_KIND].includes(String(m.getFlag(MODULE_ID, "kind"))) && !game.scenes.get(String(m.getFlag(MODULE_ID, "sceneId"))));
-  for (const message of orphans) await message.delete();
+  const orphans = [...records().keys()].filter((sceneId) => !game.scenes.get(sceneId));
+  for (const sceneId of orphans) {
+    for (const message of recordMessages(sceneId).all) {
+      await message.delete();
+      forgetRecordMessage(message);
+    }
+  }
 }
 
 /**
@@ -291,7 +362,8 @@ export async function saveDelta(scene, { base, seq }, delta) {
   const raw = JSON.stringify(delta);
   const revision = foundry.utils.randomID();
   parsed.set(revision, { value: delta, bytes: raw.length });
-  await ChatMessage.create(recordMessage(scene, { kind: DELTA_KIND, sceneId: scene.id, base, seq, raw, revision }));
+  const created = await ChatMessage.create(recordMessage(scene, { kind: DELTA_KIND, sceneId: scene.id, base, seq, raw, revision }));
+  if (created) noteRecordMessage(created);
   return { bytes: raw.length, revision };
 }
 
@@ -311,9 +383,13 @@ export async function saveBase(scene, { state, pending, delta, generation }) {
   const revision = foundry.utils.randomID();
   parsed.set(revision, { value, bytes: raw.length });
   const older = recordMessages(sceneId).all;
-  await ChatMessage.create(recordMessage(scene, { kind: STATE_KIND, sceneId, raw, revision, generation }));
+  const created = await ChatMessage.create(recordMessage(scene, { kind: STATE_KIND, sceneId, raw, revision, generation }));
+  if (created) noteRecordMessage(created);
   // (older: the previous base and its deltas; leftovers of an interrupted save too)
-  for (const message of older) if (game.messages.get(/** @type {string} */ (message.id))) await message.delete();
+  for (const message of older) {
+    if (game.messages.get(/** @type {string} */ (message.id))) await message.delete();
+    forgetRecordMessage(message);
+  }
   return { bytes: raw.length, revision };
 }
 
@@ -329,7 +405,10 @@ export async function dropLastDelta(scene) {
   if (!isActiveGM()) throw FurtiveError.of("not_active_gm", "only the active GM saves the state");
   const sceneId = /** @type {string} */ (scene.id);
   const last = recordMessages(sceneId).deltas.at(-1);
-  if (last) await last.delete();
+  if (last) {
+    await last.delete();
+    forgetRecordMessage(last);
+  }
   return recordRevision(scene);
 }
 

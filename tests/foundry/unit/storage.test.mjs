@@ -89,6 +89,48 @@ describe("A move on the GM costs what it changed (opposed)", () => {
   });
 });
 
+describe("Finding a scene's record reads that scene's messages, not the chat log", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "opposed", users: [GM, ALICE, BOB] });
+    rig(env.gm, [[20, 19]]);
+    await apiOf(env.gm).hide(TOKENS.rogue, { dialog: false, moved: true });
+    await env.server.idle();
+  });
+  after(() => shutdown(env));
+
+  it("an action does not walk a long chat log, and its save is found again", async () => {
+    const gm = env.gm.ctx;
+    // A busy table: 300 ordinary chat messages from a player.
+    for (let i = 0; i < 300; i += 1) await env.bob.ctx.ChatMessage.create({ content: `<p>table talk ${i}</p>` });
+    await env.server.idle();
+    const messages = gm.game.messages;
+    let walks = 0;
+    const count = (name, original) => Object.defineProperty(messages, name, { configurable: true, value: function (...args) { walks += 1; return original.apply(this, args); } });
+    count(Symbol.iterator, messages[Symbol.iterator]);
+    count("values", messages.values);
+    count("entries", messages.entries);
+    const contents = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(messages), "contents");
+    Object.defineProperty(messages, "contents", { configurable: true, get() { walks += 1; return contents.get.call(this); } });
+    try {
+      // The archer hides: one action, one record write.
+      rig(env.gm, [[20, 18]]);
+      await apiOf(env.gm).hide(TOKENS.archer, { dialog: false, moved: true });
+      await env.server.idle();
+    } finally {
+      for (const name of [Symbol.iterator, "values", "entries", "contents"]) delete messages[name];
+    }
+    assert.equal(walks, 0, "the action never walked the 300-message chat log");
+    assert.ok(apiOf(env.gm).getState().hiders[TOKENS.archer], "the archer hides");
+    // The store finds the save again through its index.
+    const { loadRecord } = await env.gm.loader.import(pathToFileURL(path.join(moduleDir, "scripts/store.mjs")).href);
+    const record = loadRecord(gm.game.scenes.get(SCENE));
+    assert.ok(record, "the record is found");
+    const events = record.deltas.at(-1).batches.flat();
+    assert.ok(events.some((e) => e.type === "enterStealth" && e.hider === TOKENS.archer), "the last saved action is the archer's Hide");
+  });
+});
+
 describe("Undo the last action from its GM card (percentile)", () => {
   let env;
   before(async () => {
