@@ -100,7 +100,15 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
   if (events.length === before.length) {
     if (before.length) await transact(scene, before, { chat: false }).catch(reportRefusal);
   } else {
-    const titleKey = light && !movedTokenId ? "FURTIVE.Chat.Event.lightChanged" : "FURTIVE.Chat.Event.viewChanged";
+    // The card's title says what changed the views: a token that moved (named), a light, a wall or
+    // door, or senses edited on an actor sheet (those two name nobody: nothing to leak on a public line).
+    const titleKey = movedTokenId
+      ? "FURTIVE.Chat.Event.viewChanged"
+      : light
+        ? "FURTIVE.Chat.Event.lightChanged"
+        : observers.length
+          ? "FURTIVE.Chat.Event.sensesChanged"
+          : "FURTIVE.Chat.Event.wallsChanged";
     await transact(scene, events, { lenient: true, titleKey, titleData: { name: (movedTokenId && scene.tokens.get(movedTokenId)?.name) || "" } }).catch(reportRefusal);
   }
 }

@@ -27,10 +27,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
+import { readFileSync } from "node:fs";
+
 import { PRESETS } from "../../../foundry-module/scripts/presets.mjs";
 import { startClient } from "../node/harness.mjs";
 import { dnd5eSystem } from "../systems/dnd5e.mjs";
 import { DOOR, GM, SCENE, apiOf, plain, rig, shutdown, until } from "./world.mjs";
+/** The module's English strings (lang/en.json): a card's title key resolves there. */
+const ENGLISH = JSON.parse(readFileSync(new URL("../../../foundry-module/lang/en.json", import.meta.url), "utf8"));
+
 import { GENERATIONS, IDS, actorOn, dnd5eWorld, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn } from "./system-world.mjs";
 
 const GM2 = "gmUser0000000002";
@@ -102,6 +107,10 @@ for (const generation of ["3", "4.0", "4.1"]) {
       const publicLines = furtive.filter((m) => m.flags.furtive.kind === "log" && !m.flags.furtive.gm);
       const describe_ = JSON.stringify(furtive.filter((m) => !["state", "stateDelta"].includes(m.flags.furtive.kind)).map((m) => [m.flags.furtive.kind, m.flags.furtive.titleKey, (m.flags.furtive.entries ?? []).map((e) => e.en)]));
       assert.equal(cards.length, 1, `${label}: one GM card for the action: ${describe_}`);
+      // The card's title names what it is about: a title with a {name} gets a name (a door's card read "Who sees ").
+      const title = String(cards[0].flags.furtive.titleKey ?? "").split(".").reduce((node, key) => node?.[key], ENGLISH);
+      assert.equal(typeof title, "string", `${label}: the card's title ${cards[0].flags.furtive.titleKey} is in lang/en.json`);
+      if (title.includes("{name}")) assert.ok(cards[0].flags.furtive.titleData?.name, `${label}: the title "${title}" gets a name`);
       assert.ok(publicLines.length <= 1, `${label}: at most one public line: ${describe_}`);
       assert.ok(counts.sceneUpdates <= 1, `${label}: at most one Scene update (${counts.sceneUpdates})`);
       assert.equal(counts.records, 1, `${label}: one save (record messages: ${counts.records})`);
@@ -423,7 +432,7 @@ for (const generation of ["3", "4.1"]) {
       await click(lastCard(GM2));
       assert.equal(hidersOf(second)[SNEAK].pairs[LOOKOUT].checkPending, true, "Bob's answer is undone: the check waits again");
       const doorCard = lastCard(GM);
-      assert.equal(doorCard.flags.furtive.titleKey, "FURTIVE.Chat.Event.viewChanged");
+      assert.equal(doorCard.flags.furtive.titleKey, "FURTIVE.Chat.Event.wallsChanged", "a door's card says walls and doors changed who sees whom");
       await click(doorCard);
       const { revision: _a, ...now } = plain(apiOf(second).getState());
       const { revision: _b, ...then } = beforeDoor;
