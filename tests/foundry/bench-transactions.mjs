@@ -20,6 +20,10 @@
  * - move: 200 tokens, 50 hiders; the GM moves one observer. Wall time, clear
  *   view tests (`testCollision` calls on the GM), Scene updates.
  * - save size: bytes the GM client sent for one Hide at 20 and 200 tokens.
+ * - move with a long chat log: the move above with 5,000 earlier chat
+ *   messages in the world (a table's evening of chat): module time, which
+ *   should not grow with the chat log (store.mjs finds a scene's record
+ *   through its index, not by walking `game.messages`).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
@@ -324,6 +328,34 @@ if (!process.env.FURTIVE_BENCH_CHILD) {
       "move: Scene updates": move.sceneUpdates,
       "move: chat messages": move.chatMessages,
       "move: bytes of the save": move.recordBytes,
+    });
+  }
+  {
+    let observer;
+    const chatty = (world) => {
+      extraTokens(194)(world);
+      for (let i = 0; i < 5000; i += 1) {
+        world.messages.push({ _id: `chatTalk${String(i).padStart(8, "0")}`, author: GM, content: `<p>table talk ${i}</p>`, whisper: [], flags: {}, timestamp: i });
+      }
+    };
+    const move = await twice(
+      async () => {
+        const env = await setup({ ruleset: "opposed", users: [GM], world: chatty });
+        const scene = env.gm.ctx.game.scenes.get(SCENE);
+        const hiders = [TOKENS.rogue, TOKENS.archer, TOKENS.guard, ...[...scene.tokens].map((t) => t.id).filter((id) => id.startsWith("tokenExtra")).slice(0, 47)];
+        await hideAll(env, hiders);
+        observer = [...scene.tokens].map((t) => t.id).find((id) => id.startsWith("tokenExtra") && !hiders.includes(id));
+        rig(env.gm, Array.from({ length: 2000 }, () => [20, 20]));
+        return env;
+      },
+      (env) => env.gm.ctx.game.scenes.get(SCENE).tokens.get(observer).update({ x: 150 }),
+      "move-chat",
+    );
+    Object.assign(out, {
+      "move, 5,000 chat messages: wall ms": move.ms,
+      "move, 5,000 chat messages: module ms (CPU, self, median)": round(move.cpu.moduleSelf),
+      "move, 5,000 chat messages: fake Foundry ms (CPU, self; getFlag is Foundry's)": move.cpu.fake,
+      "move, 5,000 chat messages: other ms (CPU)": move.cpu.other,
     });
   }
   for (const extra of [14, 194]) {
