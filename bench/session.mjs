@@ -16,6 +16,11 @@
 // naming 150 observers (all of them when fewer), each coming into clear
 // view, so every named pair changes and asks for an O4 Perception check.
 //
+// Beside it, the same sizes: "none changes", the same observers named with
+// none coming into clear view (no pair changes: the cost of reading and
+// checking the event), and "one comes into view", only the first of them
+// coming into clear view (one O4 request: a typical token drag).
+//
 // - `Session.apply`: the median of single timed calls; between two calls the
 //   hider is put back (`applyAll([stopHiding, enterStealth])`, untimed), so
 //   every timed call does the same work. Through napi, wasm in Node and wasm
@@ -50,10 +55,17 @@ const config = (size) => ({
 });
 const hiders = (size) => Math.max(1, Math.floor(size / 4));
 const enter = (i) => ({ type: "enterStealth", hider: id(i), roll: 15, moved: true });
-const view = (size) => ({
+/** A viewChanged of the first hider naming min(NAMED, size - 1) observers; \`clear(k)\`: whether the k-th comes into clear view. */
+const viewWith = (size, clear) => ({
   type: "viewChanged", hider: id(0), moved: false,
-  view: Array.from({ length: Math.min(NAMED, size - 1) }, (_, k) => ({ observer: id(k + 1), clearView: true, distance: 5 })),
+  view: Array.from({ length: Math.min(NAMED, size - 1) }, (_, k) => ({ observer: id(k + 1), clearView: clear(k), distance: 5 })),
 });
+/** Every named observer comes into clear view: every pair changes (the worst case). */
+const view = (size) => viewWith(size, () => true);
+/** Nobody comes into clear view: no named pair changes. */
+const viewNone = (size) => viewWith(size, () => false);
+/** The first named observer comes into clear view, the others stay out of it (a typical token drag). */
+const viewOne = (size) => viewWith(size, (k) => k === 0);
 const reset = [{ type: "stopHiding", hider: id(0) }, enter(0)];
 const query = { observer: id(1), hider: id(0) };
 
@@ -110,8 +122,17 @@ function sessionRows(api) {
     if (effects.requests.length !== Math.min(NAMED, size - 1)) throw new Error("the event did not do the O4 work");
     session.applyAll(reset);
     const apply = timeEach(() => session.applyAll(reset), () => session.apply(event));
+    session.applyAll(reset);
+    const none = viewNone(size);
+    const noneEffects = session.apply(none);
+    if (noneEffects.changes.length !== 0 || noneEffects.requests.length !== 0) throw new Error("the none event changed something");
+    const applyNone = timeEach(() => {}, () => session.apply(none));
+    const one = viewOne(size);
+    session.applyAll(reset);
+    if (session.apply(one).requests.length !== 1) throw new Error("the one event did not ask for one O4 check");
+    const applyOne = timeEach(() => session.applyAll(reset), () => session.apply(one));
     const perceives = timeBatch(() => session.perceives(query));
-    rows[size] = { apply, perceives };
+    rows[size] = { apply, applyNone, applyOne, perceives };
     session.free();
   }
   return rows;
@@ -207,7 +228,7 @@ try {
 const µs = (x) => (x === undefined ? "" : typeof x === "string" ? x : x < 10 ? x.toFixed(2) : x < 1000 ? x.toFixed(1) : `${(x / 1000).toFixed(2)} ms`);
 const sizes = Object.keys(results.napi.session).map(Number);
 const line = (cells) => `| ${cells.join(" | ")} |`;
-console.log(`\nOne viewChanged naming min(150, creatures - 1) observers, opposed, a quarter hiding; median µs per call.\n`);
+console.log(`\nOne viewChanged naming min(150, creatures - 1) observers (all coming into clear view; "none changes": none does; "one comes into view": the first does), opposed, a quarter hiding; median µs per call.\n`);
 console.log(line(["creatures / hiders", ...sizes.map((n) => `${n} / ${Math.max(1, Math.floor(n / 4))}`)]));
 console.log(line(["---", ...sizes.map(() => "---:")]));
 const base = results.base;
@@ -219,6 +240,18 @@ const rows = [
   ["wasm (Node) Session.apply (base)", base.wasmNode.session, "apply"],
   ["wasm (Chromium) Session.apply", results.chromium.session, "apply"],
   ["wasm (Chromium) Session.apply (base)", chromiumBase?.session, "apply"],
+  ["napi Session.apply, none changes", results.napi.session, "applyNone"],
+  ["napi Session.apply, none changes (base)", base.napi.session, "applyNone"],
+  ["wasm (Node) Session.apply, none changes", results.wasmNode.session, "applyNone"],
+  ["wasm (Node) Session.apply, none changes (base)", base.wasmNode.session, "applyNone"],
+  ["wasm (Chromium) Session.apply, none changes", results.chromium.session, "applyNone"],
+  ["wasm (Chromium) Session.apply, none changes (base)", chromiumBase?.session, "applyNone"],
+  ["napi Session.apply, one comes into view", results.napi.session, "applyOne"],
+  ["napi Session.apply, one comes into view (base)", base.napi.session, "applyOne"],
+  ["wasm (Node) Session.apply, one comes into view", results.wasmNode.session, "applyOne"],
+  ["wasm (Node) Session.apply, one comes into view (base)", base.wasmNode.session, "applyOne"],
+  ["wasm (Chromium) Session.apply, one comes into view", results.chromium.session, "applyOne"],
+  ["wasm (Chromium) Session.apply, one comes into view (base)", chromiumBase?.session, "applyOne"],
   ["napi Session.perceives", results.napi.session, "perceives"],
   ["napi Session.perceives (base)", base.napi.session, "perceives"],
   ["wasm (Node) Session.perceives", results.wasmNode.session, "perceives"],

@@ -164,6 +164,19 @@ export const { Session, SceneSight } = defineHandles({
   ready: ensureReady,
   construct: (className, name, texts) => run(() => wasm[className][name](...texts)),
   invoke: (native, name, texts) => run(() => native[name](...texts)),
+  invoker1(className, name) {
+    const method = wasm[className]?.prototype?.[name];
+    if (typeof method !== "function") return undefined;
+    return (native, text) => {
+      try {
+        return method.call(native, text);
+      } catch (error) {
+        // What `run` does: coded errors pass, anything else is a panic or a trap.
+        if (error instanceof Error && typeof error.code === "string") throw error;
+        throw panicked(error);
+      }
+    };
+  },
   get: (native, name) => run(() => native[name]),
   release: (native) => native.free(),
   has(className, name) {

@@ -23,7 +23,7 @@
 // from the Rust export list.
 
 import { SCENE_CONSTRUCTORS, SCENE_METHODS, SESSION_CONSTRUCTORS, SESSION_GETTERS, SESSION_METHODS } from "./signatures.js";
-import { encodeWith } from "./arguments.js";
+import { encodeOne, encodeWith } from "./arguments.js";
 import { furtiveError } from "./errors.js";
 
 /** `Symbol.dispose` where the platform has it (Node.js 20+, recent browsers). */
@@ -46,7 +46,9 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  * - `construct(className, name, texts)`: calls the native static
  *   constructor, returns the native object (throws coded errors);
  * - `invoke(native, name, texts)`: calls a native method, returns its JSON
- *   text result (throws coded errors);
+ *   text result (throws coded errors); `invoker1(className, name)`, if
+ *   given: for a method of one argument, a function `(native, text)` doing
+ *   the same (undefined when the build lacks the method);
  * - `get(native, name)`: reads a native property;
  * - `release(native)`: frees the native object;
  * - `has(className, name)`: whether this build has the constructor or method;
@@ -121,14 +123,36 @@ export function defineHandle(kind, backend) {
     });
   }
   for (const [name, specs] of Object.entries(kind.methods)) {
+    // Whether this build has the method cannot change once it answered yes
+    // (a reset wasm instance is the same module): asked until then.
+    let has = false;
+    const check = () => {
+      if (!has) {
+        present(name, name);
+        has = true;
+      }
+    };
+    // One argument (the queries, `apply`): encoded and passed without the
+    // arrays of the general case, to the native method looked up once; the
+    // same checks, text and errors.
+    const spec = specs.length === 1 ? specs[0] : null;
+    const invoke1 = spec === null ? undefined : backend.invoker1?.(className, name);
     Object.defineProperty(Handle.prototype, name, {
-      value: {
-        [name](...args) {
-          const slot = live(this, name);
-          present(name, name);
-          return JSON.parse(backend.invoke(slot.native, name, encodeWith(specs, args)));
-        },
-      }[name],
+      value: invoke1 !== undefined
+        ? {
+            [name](value) {
+              const slot = live(this, name);
+              check();
+              return JSON.parse(invoke1(slot.native, encodeOne(spec, value)));
+            },
+          }[name]
+        : {
+            [name](...args) {
+              const slot = live(this, name);
+              check();
+              return JSON.parse(backend.invoke(slot.native, name, encodeWith(specs, args)));
+            },
+          }[name],
       writable: true,
       configurable: true,
     });

@@ -72,6 +72,10 @@ export const { Session, SceneSight } = addon
       ready: () => {},
       construct: (className, name, texts) => addon[className][name](...texts),
       invoke: (native, name, texts) => native[name](...texts),
+      invoker1(className, name) {
+        const method = addon[className]?.prototype?.[name];
+        return typeof method === "function" ? (native, text) => method.call(native, text) : undefined;
+      },
       get: (native, name) => native[name],
       release: (native) => native.free(),
       // The addon has every feature; a class it lacks (an older addon) is missing.

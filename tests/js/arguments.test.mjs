@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { REPO } from "./impl.mjs";
 
-const { encodeWith, MAX_DEPTH } = await import(new URL("npm/arguments.js", REPO));
+const { encodeOne, encodeWith, MAX_DEPTH } = await import(new URL("npm/arguments.js", REPO));
 
 const encode = (value) => encodeWith(["event"], [value])[0];
 const refusal = (value) => {
@@ -71,4 +71,38 @@ test("values JSON.stringify transforms keep the replacer's reading", () => {
   assert.equal(encode(new Token()), '{"id":"spy"}');
   // A boxed number is an object to the replacer, as before.
   assert.equal(encode({ roll: Object(7) }), '{"roll":7}');
+});
+
+test("encodeOne (the handles' one-argument methods) writes and refuses exactly as encodeWith", () => {
+  const outcome = (call) => {
+    try {
+      return { text: call() };
+    } catch (error) {
+      return { code: error.code, message: error.message };
+    }
+  };
+  const sparse = [1, , 3]; // eslint-disable-line no-sparse-arrays
+  const cycle = { type: "sprint" };
+  cycle.self = cycle;
+  const values = [
+    { observer: "tok0000000000001", hider: "tok0000000000000" },
+    { observer: "Garde « élite » 🎲", hider: "a\ud800b" },
+    { view: [{ distance: NaN }] },
+    { roll: 10n },
+    sparse,
+    cycle,
+    new Date(0),
+    Object(7),
+    null,
+    undefined,
+    () => 1,
+    Symbol("query"),
+  ];
+  for (const spec of ["query", "tokens?"]) {
+    for (const value of values) {
+      assert.deepEqual(outcome(() => encodeOne(spec, value)), outcome(() => encodeWith([spec], [value])[0]), `${spec}: ${String(value?.toString?.() ?? value)}`);
+    }
+  }
+  assert.equal(encodeOne("tokens?", undefined), "null");
+  assert.deepEqual(outcome(() => encodeOne("query", undefined)), { code: "invalid_input", message: "query: missing (undefined)" });
 });

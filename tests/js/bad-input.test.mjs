@@ -121,7 +121,43 @@ const cases = [
   ["a getter that throws", (f) => f.apply(state, throwingGetter), "invalid_input", "event: not JSON data (getter blew up)"],
   ["a proxy whose ownKeys trap throws", (f) => f.apply(state, throwingProxy), "invalid_input", "event"],
   ["a Map instead of an object", (f) => f.apply(state, new Map(Object.entries(enter))), "invalid_input", "event"],
+  // Session methods: napi reads JSON text straight into the engine's types
+  // and only on failure reads it again as a Value with the path; wasm reads
+  // a Value with the path at once (crates/furtive-core/src/api.rs, Input).
+  // One-argument methods take the handle's short path (npm/handle.js,
+  // encodeOne). The same code and message either way.
+  ["Session.perceives: wrong type", (f) => session(f).perceives({ observer: 3, hider: "spy" }), "invalid_input", "query.observer"],
+  ["Session.perceives: missing field", (f) => session(f).perceives({ hider: "spy" }), "invalid_input", "query"],
+  ["Session.perceives: unknown field", (f) => session(f).perceives({ observer: "guard", hider: "spy", seen: true }), "invalid_input", "query"],
+  ["Session.perceives: NaN", (f) => session(f).perceives({ observer: "guard", hider: NaN }), "invalid_input", "query.hider"],
+  ["Session.perceives: undefined", (f) => session(f).perceives(), "invalid_input", "query: missing (undefined)"],
+  ["Session.canLocate: null", (f) => session(f).canLocate(null), "invalid_input", "query"],
+  ["Session.perceives: unknown hider", (f) => session(f).perceives({ observer: "guard", hider: "ghost" }), "unknown_token", "hider"],
+  ["Session.apply: bad field, type first", (f) => session(f).apply({ type: "enterStealth", hider: 3, roll: 37 }), "invalid_input", "event.hider"],
+  ["Session.apply: bad field, type last", (f) => session(f).apply({ hider: "spy", roll: "37", type: "enterStealth" }), "invalid_input", "event.roll"],
+  ["Session.apply: bad field deep in a list", (f) => session(f).apply({ type: "viewChanged", hider: "spy", view: [{ observer: "guard", clearView: true }, { observer: "guard", clearView: "yes" }] }), "invalid_input", "event.view[1].clearView"],
+  ["Session.apply: unknown type", (f) => session(f).apply({ type: "teleport", hider: "spy" }), "invalid_input", "event.type"],
+  ["Session.apply: type not a string", (f) => session(f).apply({ type: 7 }), "invalid_input", "event.type"],
+  ["Session.apply: no type", (f) => session(f).apply({ hider: "spy" }), "invalid_input", "event"],
+  ["Session.apply: missing field", (f) => session(f).apply({ type: "enterStealth", hider: "spy" }), "invalid_input", "event"],
+  ["Session.apply: unknown field", (f) => session(f).apply({ type: "combatEnd", round: 2 }), "invalid_input", "event"],
+  ["Session.apply: an array", (f) => session(f).apply([enter]), "invalid_input", "event"],
+  ["Session.applyAll: bad second event", (f) => session(f).applyAll([enter, { type: "enterStealth", hider: "spy", roll: 37.5 }]), "invalid_input", "events[1].roll"],
+  ["Session.applyAll: not an array", (f) => session(f).applyAll(enter), "invalid_input", "events"],
+  ["Session.create: bad creature", (f) => f.Session.create({ ruleset: "percentile", creatures: [{ id: "a", stealthSkill: "high" }] }), "invalid_input", "config.creatures[0].stealthSkill"],
+  ["Session.load: a field of the other ruleset", (f) => f.Session.load({ ...hidingState, hiders: { spy: { ...hidingState.hiders.spy, heldTotal: 15 } } }), "invalid_input", "state.hiders.spy.heldTotal"],
+  ["Session.load: bad pair field", (f) => f.Session.load({ ...hidingState, hiders: { spy: { ...hidingState.hiders.spy, pairs: { guard: { ...hidingState.hiders.spy.pairs.guard, perceived: "no" } } } } }), "invalid_input", "state.hiders.spy.pairs.guard.perceived"],
+  ["Session.load: version 1 with a bad field", (f) => f.Session.load({ ...hidingState, version: 1, ruleset: 3 }), "invalid_input", "state.ruleset"],
+  ["Session.load: a future version", (f) => f.Session.load({ ...hidingState, version: 3 }), "unsupported_version", "version"],
 ];
+
+/** A fresh session of `config` with the spy hiding. */
+function session(api) {
+  const fresh = api.Session.create(config);
+  fresh.apply(enter);
+  return fresh;
+}
+const hidingState = backends.napi.apply(state, enter).state;
 
 const stateBefore = JSON.stringify(state);
 

@@ -1,10 +1,19 @@
-//! The JSON facade the bindings call: JSON values in, JSON values out.
+//! The JSON facade the bindings call: JSON in, JSON out.
 //!
-//! Both bindings (napi and wasm) convert JavaScript values to
-//! `serde_json::Value`, call one function here and convert the result back,
-//! so every backend parses, validates and words its errors identically.
-//! Parse errors name the path of the bad field (`serde_path_to_error`):
-//! `event.hider: invalid type: integer `3`, expected a string`.
+//! Both bindings (napi and wasm) hand every argument over as JSON text
+//! (the platform's `JSON.stringify`), call one function here (through
+//! [`crate::exports`]) and get JSON text back, so every backend parses,
+//! validates and words its errors identically. Rust callers (the tests,
+//! the fuzz targets) call the same functions with `serde_json::Value`s
+//! ([`Input`] is either). Parse errors name the path of the bad field
+//! (`serde_path_to_error`): `event.hider: invalid type: integer `3`,
+//! expected a string`.
+//!
+//! Text is read straight into the engine's types ([`Input::fast`]:
+//! `serde_json::from_str`, no `Value`, no path tracking); only when that
+//! fails is it read again the way it always was, as a `Value` and then
+//! with the path ([`parse_at_path`]), so a refusal is worded exactly as
+//! before (`tests/js/bad-input.test.mjs`, `fast_reader_*` tests below).
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -18,9 +27,145 @@ use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, Pi
 use crate::scene::{ClearViewQuery, Scene, SceneSight, Token};
 use crate::state::{Config, State};
 
-/// Reads the `state` argument: format version 1 (migrated) or 2.
-fn read_state(state: Value) -> Result<State, Error> {
-    crate::migrate::read_state("state", state)
+/// One argument of an export: the JSON text the bindings receive
+/// (`&str`), or a `serde_json::Value` (Rust callers: tests, fuzz targets).
+/// Either is read by the same functions, with the same errors.
+pub trait Input: Sized {
+    /// The argument as a `Value`. Text that is not JSON is `invalid_input`
+    /// naming `argument` ([`parse_json`]).
+    fn into_value(self, argument: &str) -> Result<Value, Error>;
+
+    /// The argument read straight into a `T`, when it is one: text with
+    /// `serde_json::from_str` (no `Value`, no path tracking). `None` when
+    /// it is not a `T`, or for a `Value` (whose own reader,
+    /// [`parse_at_path`], has its fast path); the caller then reads it the
+    /// way that words the error.
+    fn fast<T: DeserializeOwned>(&self) -> Option<T>;
+
+    /// [`Input::fast`] in every build, the wasm build too: for the small
+    /// query types (`{ observer, hider }`), whose second reader costs the
+    /// wasm little and whose calls are mostly reading.
+    fn fast_small<T: DeserializeOwned>(&self) -> Option<T>;
+
+    /// The argument read straight into an internally tagged enum `T` (an
+    /// event, `{"type": ..., ...}`) through its externally tagged twin `B`,
+    /// without buffering, when the tag comes first; `None` otherwise (see
+    /// `crate::tagged::text::read_text`).
+    fn fast_tagged<T: From<B>, B: DeserializeOwned>(&self, tag: &'static str) -> Option<T>;
+
+    /// [`Input::fast_tagged`] for a list of them (`applyAll`'s events).
+    fn fast_tagged_list<T: From<B>, B: DeserializeOwned>(
+        &self,
+        tag: &'static str,
+    ) -> Option<Vec<T>>;
+}
+
+impl Input for Value {
+    fn into_value(self, _argument: &str) -> Result<Value, Error> {
+        Ok(self)
+    }
+
+    fn fast<T: DeserializeOwned>(&self) -> Option<T> {
+        None
+    }
+
+    fn fast_small<T: DeserializeOwned>(&self) -> Option<T> {
+        None
+    }
+
+    fn fast_tagged<T: From<B>, B: DeserializeOwned>(&self, _tag: &'static str) -> Option<T> {
+        None
+    }
+
+    fn fast_tagged_list<T: From<B>, B: DeserializeOwned>(
+        &self,
+        _tag: &'static str,
+    ) -> Option<Vec<T>> {
+        None
+    }
+}
+
+/// Text. Natively it is read straight into the types first; the wasm
+/// build reads it as a `Value` only (with the path, [`parse_at_path`]):
+/// a second reader of every type over text measured 19 KB gzipped more
+/// for the Foundry module's wasm (182 425 bytes against its budget of
+/// 163 840, `wasm-budget.json`), so there the fast readers answer `None`.
+impl Input for &str {
+    fn into_value(self, argument: &str) -> Result<Value, Error> {
+        parse_json(argument, self)
+    }
+
+    fn fast<T: DeserializeOwned>(&self) -> Option<T> {
+        #[cfg(not(target_arch = "wasm32"))]
+        return serde_json::from_str(self).ok();
+        #[cfg(target_arch = "wasm32")]
+        None
+    }
+
+    fn fast_small<T: DeserializeOwned>(&self) -> Option<T> {
+        serde_json::from_str(self).ok()
+    }
+
+    fn fast_tagged<T: From<B>, B: DeserializeOwned>(&self, tag: &'static str) -> Option<T> {
+        #[cfg(not(target_arch = "wasm32"))]
+        return crate::tagged::text::read_text::<B>(tag, self).map(T::from);
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = tag;
+            None
+        }
+    }
+
+    fn fast_tagged_list<T: From<B>, B: DeserializeOwned>(
+        &self,
+        tag: &'static str,
+    ) -> Option<Vec<T>> {
+        #[cfg(not(target_arch = "wasm32"))]
+        return crate::tagged::text::read_text_list::<B>(tag, self)
+            .map(|list| list.into_iter().map(T::from).collect());
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = tag;
+            None
+        }
+    }
+}
+
+/// What an export returns: JSON text for the bindings
+/// ([`to_json_text`], serialized straight from the engine's types), or a
+/// `Value` for Rust callers ([`to_json`]).
+pub trait Output: Sized {
+    /// `value` serialized; `invalid_input` naming `output` if it cannot be
+    /// (never for the engine's own types).
+    fn write<T: Serialize + ?Sized>(value: &T) -> Result<Self, Error>;
+}
+
+impl Output for Value {
+    fn write<T: Serialize + ?Sized>(value: &T) -> Result<Value, Error> {
+        serde_json::to_value(value).map_err(|e| Error::InvalidInput {
+            field: "output".into(),
+            message: e.to_string(),
+        })
+    }
+}
+
+impl Output for String {
+    fn write<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+        to_json_text(value)
+    }
+}
+
+/// Reads a state argument named `what`: format version 1 (migrated) or 2.
+/// Text in format version 2 is read straight into the state's types; any
+/// other input (a `Value`, version 1, a refusal) goes through
+/// [`crate::migrate::read_state`], as it always did.
+pub(crate) fn read_state(what: &str, state: impl Input) -> Result<State, Error> {
+    if let Some(repr) = state.fast::<crate::state::StateRepr>() {
+        if repr.version == crate::state::STATE_VERSION {
+            return crate::migrate::typed_state(what, repr);
+        }
+    }
+    crate::migrate::read_state(what, state.into_value(what)?)
 }
 
 /// Parses `value` as `T`; on failure, the path of the bad value inside
@@ -64,12 +209,26 @@ fn field_at(what: &str, path: &str) -> String {
     }
 }
 
-/// Parses `value` as `T`; errors are `invalid_input` naming `what.path`.
-pub fn parse<T: DeserializeOwned>(what: &str, value: Value) -> Result<T, Error> {
-    parse_at_path(value).map_err(|(path, message)| Error::InvalidInput {
+/// Parses the argument `what` as `T`: text straight into `T` when it is
+/// one ([`Input::fast`]), else as a `Value` with the path; errors are
+/// `invalid_input` naming `what.path`.
+pub fn parse<T: DeserializeOwned>(what: &str, input: impl Input) -> Result<T, Error> {
+    if let Some(parsed) = input.fast() {
+        return Ok(parsed);
+    }
+    parse_at_path(input.into_value(what)?).map_err(|(path, message)| Error::InvalidInput {
         field: field_at(what, &path),
         message,
     })
+}
+
+/// [`parse`] for a small query type ([`Input::fast_small`]: read straight
+/// from text in the wasm build too).
+pub fn parse_query<T: DeserializeOwned>(what: &str, input: impl Input) -> Result<T, Error> {
+    if let Some(parsed) = input.fast_small() {
+        return Ok(parsed);
+    }
+    parse(what, input)
 }
 
 /// Parses an internally tagged enum (see `crate::tagged`) through its
@@ -90,14 +249,20 @@ fn parse_tagged<T: From<B>, B: DeserializeOwned>(
 /// Parses an event (`{"type": ..., ...}`); errors name the field as in
 /// [`parse`]: `event.type` for an unknown type, `event.hider` for a bad
 /// field, `event` for a missing one.
-pub fn parse_event(what: &str, value: Value) -> Result<Event, Error> {
-    parse_tagged::<Event, crate::event::EventByName>(what, "type", value)
+pub fn parse_event(what: &str, input: impl Input) -> Result<Event, Error> {
+    if let Some(event) = input.fast_tagged::<Event, crate::event::EventByName>("type") {
+        return Ok(event);
+    }
+    parse_tagged::<Event, crate::event::EventByName>(what, "type", input.into_value(what)?)
 }
 
 /// Parses the `events` argument of `applyAll`: an array of events; errors
 /// name `events[i].field`.
-pub fn parse_events(value: Value) -> Result<Vec<Event>, Error> {
-    let items: Vec<Value> = parse("events", value)?;
+pub fn parse_events(input: impl Input) -> Result<Vec<Event>, Error> {
+    if let Some(events) = input.fast_tagged_list::<Event, crate::event::EventByName>("type") {
+        return Ok(events);
+    }
+    let items: Vec<Value> = parse("events", input.into_value("events")?)?;
     items
         .into_iter()
         .enumerate()
@@ -107,8 +272,12 @@ pub fn parse_events(value: Value) -> Result<Vec<Event>, Error> {
 
 /// Parses the `requests` argument of `rollRequests`: an array of
 /// `{"kind": ..., ...}`; errors name `requests[i].field`.
-pub fn parse_requests(value: Value) -> Result<Vec<Request>, Error> {
-    let items: Vec<Value> = parse("requests", value)?;
+pub fn parse_requests(input: impl Input) -> Result<Vec<Request>, Error> {
+    if let Some(requests) = input.fast_tagged_list::<Request, crate::outcome::RequestByName>("kind")
+    {
+        return Ok(requests);
+    }
+    let items: Vec<Value> = parse("requests", input.into_value("requests")?)?;
     items
         .into_iter()
         .enumerate()
@@ -134,13 +303,10 @@ pub fn parse_json(argument: &str, text: &str) -> Result<Value, Error> {
     })
 }
 
-/// Serializes a result for the bindings; `invalid_input` naming `output`
-/// if it cannot be (never for the engine's own types).
+/// Serializes a result as a `Value`; `invalid_input` naming `output` if
+/// it cannot be (never for the engine's own types).
 pub fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
-    serde_json::to_value(value).map_err(|e| Error::InvalidInput {
-        field: "output".into(),
-        message: e.to_string(),
-    })
+    Value::write(value)
 }
 
 /// A result as JSON text for the bindings, in ASCII: every character
@@ -206,6 +372,11 @@ impl serde_json::ser::Formatter for AsciiFormatter {
 /// Errors: `invalid_input` when it is not a number, `out_of_range` when it
 /// is a number outside that range or with a fraction. (B4 Fix: a seed
 /// that is not a number used to be `out_of_range`.)
+pub fn read_seed(input: impl Input) -> Result<u64, Error> {
+    parse_seed(&input.into_value("seed")?)
+}
+
+/// [`read_seed`] of a `Value`.
 pub fn parse_seed(value: &Value) -> Result<u64, Error> {
     const MAX: u64 = (1 << 53) - 1;
     if !value.is_number() {
@@ -231,98 +402,232 @@ pub fn parse_seed(value: &Value) -> Result<u64, Error> {
     }
 }
 
+/// The free functions, for any [`Input`] and [`Output`]: the bindings
+/// read and write JSON text ([`crate::exports`]), Rust callers `Value`s
+/// (the functions of the same names in this module). Each is a thin
+/// wrapper over [`Session`](crate::Session) or the query it answers.
+pub mod generic {
+    use super::*;
+
+    /// `createState(config) -> State`. See [`crate::create_state`].
+    pub fn create_state<O: Output>(config: impl Input) -> Result<O, Error> {
+        let config: Config = parse("config", config)?;
+        O::write(&crate::create_state(config)?)
+    }
+
+    /// `apply(state, event) -> Outcome`. See [`crate::apply`]: a session
+    /// loaded (validated) from the state read here, which it owns (no
+    /// copy), applies the event and gives its state back.
+    pub fn apply<O: Output>(state: impl Input, event: impl Input) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        let event = parse_event("event", event)?;
+        let mut session = crate::Session::load(state)?;
+        let effects = session.apply(event)?;
+        O::write(&crate::Outcome {
+            state: session.into_state(),
+            changes: effects.changes,
+            requests: effects.requests,
+            log: effects.log,
+        })
+    }
+
+    /// `perceives(state, { observer, hider }) -> Decision`.
+    pub fn perceives<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        O::write(&crate::query::perceives(
+            &state,
+            &parse::<PairQuery>("query", query)?,
+        )?)
+    }
+
+    /// `canLocate(state, { observer, hider }) -> Decision` (P5).
+    pub fn can_locate<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        O::write(&crate::query::can_locate(
+            &state,
+            &parse::<PairQuery>("query", query)?,
+        )?)
+    }
+
+    /// `canDefend(state, { defender, target, attacker }) -> Decision` (P6).
+    pub fn can_defend<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        O::write(&crate::query::can_defend(
+            &state,
+            &parse::<DefenseQuery>("query", query)?,
+        )?)
+    }
+
+    /// `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
+    pub fn knockout<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        O::write(&crate::query::knockout(
+            &state,
+            &parse::<KnockoutQuery>("query", query)?,
+        )?)
+    }
+
+    /// `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10).
+    pub fn can_pickpocket<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        O::write(&crate::query::can_pickpocket(
+            &state,
+            &parse::<PickpocketQuery>("query", query)?,
+        )?)
+    }
+
+    /// `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
+    pub fn attack_hidden<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        O::write(&crate::query::attack_hidden(
+            &state,
+            &parse::<HiddenAttackQuery>("query", query)?,
+        )?)
+    }
+
+    /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): who does not perceive whom.
+    pub fn hidden_from<O: Output>(state: impl Input) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        O::write(&crate::query::hidden_from(&state)?)
+    }
+
+    /// `rollRequests(state, requests, seed) -> Event[]` (B4).
+    #[cfg(feature = "roller")]
+    pub fn roll_requests<O: Output>(
+        state: impl Input,
+        requests: impl Input,
+        seed: impl Input,
+    ) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        crate::validate::validate_state(&state)?;
+        let requests = parse_requests(requests)?;
+        O::write(&crate::roll_requests(&state, &requests, read_seed(seed)?)?)
+    }
+
+    /// `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request.
+    #[cfg(feature = "roller")]
+    pub fn settle<O: Output>(
+        state: impl Input,
+        event: impl Input,
+        seed: impl Input,
+    ) -> Result<O, Error> {
+        let state = read_state("state", state)?;
+        let event = parse_event("event", event)?;
+        O::write(&crate::settle(&state, event, read_seed(seed)?)?)
+    }
+
+    /// `concealedByDarkness(query) -> boolean[]` (B5); see
+    /// [`super::concealed_by_darkness`].
+    pub fn concealed_by_darkness<O: Output>(query: impl Input) -> Result<O, Error> {
+        O::write(&crate::darkness::concealed_by_darkness_answer(
+            "query",
+            &query.into_value("query")?,
+        )?)
+    }
+
+    /// `parseScene(scene) -> Scene`; see [`super::parse_scene`].
+    #[cfg(feature = "scene")]
+    pub fn parse_scene<O: Output>(scene: impl Input) -> Result<O, Error> {
+        O::write(&Scene::from_value(scene.into_value("scene")?)?)
+    }
+
+    /// `clearView(scene, query) -> ClearViewAnswer`; see [`super::clear_view`].
+    #[cfg(feature = "scene")]
+    pub fn clear_view<O: Output>(scene: impl Input, query: impl Input) -> Result<O, Error> {
+        let mut sight = SceneSight::from_value(scene.into_value("scene")?)?;
+        let query: ClearViewQuery = parse("query", query)?;
+        O::write(&sight.answer(&query)?)
+    }
+
+    /// `clearViewMatrix(scene, tokens?)`; see [`super::clear_view_matrix`].
+    #[cfg(feature = "scene")]
+    pub fn clear_view_matrix<O: Output>(scene: impl Input, tokens: impl Input) -> Result<O, Error> {
+        let scene = Scene::from_value(scene.into_value("scene")?)?;
+        let tokens = tokens.into_value("tokens")?;
+        if tokens.is_null() {
+            return O::write(&SceneSight::new(scene).clear_view_matrix());
+        }
+        let tokens: Vec<Token> = parse("tokens", tokens)?;
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, token) in tokens.iter().enumerate() {
+            crate::scene::validate_token(token, &format!("tokens[{i}]"))
+                .map_err(crate::scene::as_input)?;
+            if !seen.insert(token.id.as_str()) {
+                return Err(Error::DuplicateToken {
+                    field: format!("tokens[{i}].id"),
+                    id: token.id.clone(),
+                });
+            }
+        }
+        O::write(&scene.clear_view_matrix(&tokens))
+    }
+
+    /// `situationModifiers() -> [{ id, value }]`; see [`super::situation_modifiers`].
+    pub fn situation_modifiers<O: Output>() -> Result<O, Error> {
+        O::write(&super::situation_modifiers())
+    }
+
+    /// `errorCodes() -> string[]`; see [`super::error_codes`].
+    pub fn error_codes<O: Output>() -> Result<O, Error> {
+        O::write(&Error::CODES)
+    }
+}
+
 /// `createState(config) -> State`. See [`crate::create_state`].
 pub fn create_state(config: Value) -> Result<Value, Error> {
-    let config: Config = parse("config", config)?;
-    to_json(&crate::create_state(config)?)
+    generic::create_state(config)
 }
 
 /// `apply(state, event) -> Outcome`. See [`crate::apply`].
 pub fn apply(state: Value, event: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    let event = parse_event("event", event)?;
-    to_json(&crate::apply(&state, event)?)
+    generic::apply(state, event)
 }
 
 /// `perceives(state, { observer, hider }) -> Decision`.
 pub fn perceives(state: Value, query: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    to_json(&crate::query::perceives(
-        &state,
-        &parse::<PairQuery>("query", query)?,
-    )?)
+    generic::perceives(state, query)
 }
 
 /// `canLocate(state, { observer, hider }) -> Decision` (P5).
 pub fn can_locate(state: Value, query: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    to_json(&crate::query::can_locate(
-        &state,
-        &parse::<PairQuery>("query", query)?,
-    )?)
+    generic::can_locate(state, query)
 }
 
 /// `canDefend(state, { defender, target, attacker }) -> Decision` (P6).
 pub fn can_defend(state: Value, query: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    to_json(&crate::query::can_defend(
-        &state,
-        &parse::<DefenseQuery>("query", query)?,
-    )?)
+    generic::can_defend(state, query)
 }
 
 /// `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
 pub fn knockout(state: Value, query: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    to_json(&crate::query::knockout(
-        &state,
-        &parse::<KnockoutQuery>("query", query)?,
-    )?)
+    generic::knockout(state, query)
 }
 
 /// `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10).
 pub fn can_pickpocket(state: Value, query: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    to_json(&crate::query::can_pickpocket(
-        &state,
-        &parse::<PickpocketQuery>("query", query)?,
-    )?)
+    generic::can_pickpocket(state, query)
 }
 
 /// `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
 pub fn attack_hidden(state: Value, query: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    to_json(&crate::query::attack_hidden(
-        &state,
-        &parse::<HiddenAttackQuery>("query", query)?,
-    )?)
+    generic::attack_hidden(state, query)
 }
 
 /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): who does not perceive whom.
 pub fn hidden_from(state: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    to_json(&crate::query::hidden_from(&state)?)
+    generic::hidden_from(state)
 }
 
 /// `rollRequests(state, requests, seed) -> Event[]` (B4).
 #[cfg(feature = "roller")]
 pub fn roll_requests(state: Value, requests: Value, seed: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    crate::validate::validate_state(&state)?;
-    let requests = parse_requests(requests)?;
-    to_json(&crate::roll_requests(
-        &state,
-        &requests,
-        parse_seed(&seed)?,
-    )?)
+    generic::roll_requests(state, requests, seed)
 }
 
 /// `settle(state, event, seed) -> Outcome` (B4): apply, then answer every request.
 #[cfg(feature = "roller")]
 pub fn settle(state: Value, event: Value, seed: Value) -> Result<Value, Error> {
-    let state = read_state(state)?;
-    let event = parse_event("event", event)?;
-    to_json(&crate::settle(&state, event, parse_seed(&seed)?)?)
+    generic::settle(state, event, seed)
 }
 
 /// `situationModifiers() -> [{ id, value }]`: the nine P2 situation
@@ -362,7 +667,7 @@ pub fn concealed_by_darkness(query: Value) -> Result<Value, Error> {
 /// (`walls[12].c`), `duplicate_token`.
 #[cfg(feature = "scene")]
 pub fn parse_scene(scene: Value) -> Result<Value, Error> {
-    to_json(&Scene::from_value(scene)?)
+    generic::parse_scene(scene)
 }
 
 /// `clearView(scene, { from, to, darkvision? }) -> ClearViewAnswer`:
@@ -374,9 +679,7 @@ pub fn parse_scene(scene: Value) -> Result<Value, Error> {
 /// [`SceneSight`] keeps it for many.
 #[cfg(feature = "scene")]
 pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
-    let mut sight = SceneSight::from_value(scene)?;
-    let query: ClearViewQuery = parse("query", query)?;
-    to_json(&sight.answer(&query)?)
+    generic::clear_view(scene, query)
 }
 
 /// `clearViewMatrix(scene, tokens?) -> { ids, clearView, distance,
@@ -388,23 +691,7 @@ pub fn clear_view(scene: Value, query: Value) -> Result<Value, Error> {
 /// scene units); `null`/omitted uses the scene's own tokens.
 #[cfg(feature = "scene")]
 pub fn clear_view_matrix(scene: Value, tokens: Value) -> Result<Value, Error> {
-    let scene = Scene::from_value(scene)?;
-    if tokens.is_null() {
-        return to_json(&SceneSight::new(scene).clear_view_matrix());
-    }
-    let tokens: Vec<Token> = parse("tokens", tokens)?;
-    let mut seen = std::collections::BTreeSet::new();
-    for (i, token) in tokens.iter().enumerate() {
-        crate::scene::validate_token(token, &format!("tokens[{i}]"))
-            .map_err(crate::scene::as_input)?;
-        if !seen.insert(token.id.as_str()) {
-            return Err(Error::DuplicateToken {
-                field: format!("tokens[{i}].id"),
-                id: token.id.clone(),
-            });
-        }
-    }
-    to_json(&scene.clear_view_matrix(&tokens))
+    generic::clear_view_matrix(scene, tokens)
 }
 
 #[cfg(test)]
@@ -457,5 +744,183 @@ mod tests {
                 assert_eq!(a, b, "{query}");
             }
         }
+    }
+
+    /// An input read as text (the bindings: straight into the types, then
+    /// the old way on failure) and as a `Value` (the old way): the same
+    /// result, the same error.
+    fn same<T: std::fmt::Debug + PartialEq>(
+        input: &Value,
+        text: Result<T, Error>,
+        value: Result<T, Error>,
+    ) {
+        assert_eq!(text, value, "{input}");
+    }
+
+    #[test]
+    fn fast_reader_configs_and_queries_read_as_before() {
+        let configs = [
+            json!({ "ruleset": "opposed", "creatures": [{ "id": "spy" }, { "id": "guard", "side": "watch" }] }),
+            json!({ "ruleset": "opposed", "creatures": [{ "id": "spy", "perceptionModifier": "high" }] }),
+            json!({ "ruleset": "opposed", "creatures": [{ "id": "spy", "perceptionModifier": 1.5 }] }),
+            json!({ "ruleset": "chess" }),
+            json!({ "ruleset": { "opposed": 1, "other": 2 } }),
+            json!({ "ruleset": "percentile", "creatures": [{ "id": 3 }] }),
+            json!({ "ruleset": "percentile", "unknownField": true }),
+            json!([1, 2]),
+            json!(null),
+        ];
+        for config in &configs {
+            let text = config.to_string();
+            same(
+                config,
+                parse::<Config>("config", text.as_str()),
+                parse::<Config>("config", config.clone()),
+            );
+        }
+        let queries = [
+            json!({ "observer": "guard", "hider": "spy" }),
+            json!({ "hider": "spy", "observer": "guard" }),
+            json!({ "observer": "guard" }),
+            json!({ "observer": "guard", "hider": ["spy"] }),
+            json!({ "observer": "guard", "hider": "spy", "extra": 1 }),
+            json!("guard"),
+        ];
+        for query in &queries {
+            let text = query.to_string();
+            same(
+                query,
+                parse::<PairQuery>("query", text.as_str()),
+                parse::<PairQuery>("query", query.clone()),
+            );
+            same(
+                query,
+                parse_query::<PairQuery>("query", text.as_str()),
+                parse::<PairQuery>("query", query.clone()),
+            );
+        }
+        // Text that is not JSON: the same refusal as before.
+        assert_eq!(
+            parse::<PairQuery>("query", "{\"observer\": ").unwrap_err(),
+            parse_json("query", "{\"observer\": ").unwrap_err()
+        );
+    }
+
+    /// Events are read without buffering when `type` comes first; any other
+    /// order, and every refusal, reads as before.
+    #[test]
+    fn fast_reader_events_read_as_before() {
+        let events = [
+            json!({ "type": "viewChanged", "hider": "spy", "moved": false,
+                    "view": [{ "observer": "guard", "clearView": true, "distance": 5 }] }),
+            json!({ "hider": "spy", "type": "viewChanged", "moved": false,
+                    "view": [{ "observer": "guard", "clearView": true, "distance": 5 }] }),
+            json!({ "type": "viewChanged", "hider": "spy", "moved": false,
+                    "view": [{ "observer": "guard", "clearView": "yes", "distance": 5 }] }),
+            json!({ "type": "enterStealth", "hider": "spy", "roll": 15, "moved": true }),
+            json!({ "type": "enterStealth", "hider": "spy", "roll": 15, "moved": true, "extra": 1 }),
+            json!({ "type": "enterStealth", "roll": 15 }),
+            json!({ "type": "combatEnd" }),
+            json!({ "type": "combatEnd", "round": 2 }),
+            json!({ "type": "teleport", "hider": "spy" }),
+            json!({ "type": 3 }),
+            json!({ "hider": "spy" }),
+            json!({}),
+            json!([{ "type": "combatEnd" }]),
+            json!("combatEnd"),
+        ];
+        for event in &events {
+            let text = event.to_string();
+            same(
+                event,
+                parse_event("event", text.as_str()),
+                parse_event("event", event.clone()),
+            );
+        }
+        let lists = [
+            Value::Array(events[..2].to_vec()),
+            Value::Array(events[3..5].to_vec()),
+            Value::Array(vec![events[0].clone(), events[8].clone()]),
+            json!([]),
+            json!({ "type": "combatEnd" }),
+        ];
+        for list in &lists {
+            let text = list.to_string();
+            same(
+                list,
+                parse_events(text.as_str()),
+                parse_events(list.clone()),
+            );
+        }
+    }
+
+    /// A state in format version 2 is read straight into the types; version
+    /// 1 (migrated), other versions and bad states read as before.
+    #[test]
+    fn fast_reader_states_read_as_before() {
+        let config = json!({ "ruleset": "opposed",
+            "creatures": [{ "id": "spy" }, { "id": "guard", "side": "watch" }] });
+        let fresh: Value = create_state(config).unwrap();
+        let hiding = apply(
+            fresh.clone(),
+            json!({ "type": "enterStealth", "hider": "spy", "roll": 15, "moved": true }),
+        )
+        .unwrap()["state"]
+            .clone();
+        let mut version_one = hiding.clone();
+        version_one["version"] = json!(1);
+        version_one["hiders"]["spy"]["stale"] = json!(false);
+        let mut version_three = hiding.clone();
+        version_three["version"] = json!(3);
+        let mut foreign = hiding.clone();
+        foreign["hiders"]["spy"]["score"] = json!(40);
+        let mut unknown = hiding.clone();
+        unknown["hiders"]["spy"]["pairs"]["guard"]["seen"] = json!(true);
+        let mut no_roll = hiding.clone();
+        no_roll["hiders"]["spy"]
+            .as_object_mut()
+            .unwrap()
+            .remove("heldTotal");
+        let states = [
+            fresh,
+            hiding,
+            version_one,
+            version_three,
+            foreign,
+            unknown,
+            no_roll,
+            json!({ "version": "2" }),
+            json!(null),
+        ];
+        for state in &states {
+            let text = state.to_string();
+            same(
+                state,
+                read_state("state", text.as_str()),
+                read_state("state", state.clone()),
+            );
+        }
+    }
+
+    /// The free functions give the same result through either input (the
+    /// text is written straight from the types, in their field order, where
+    /// a `Value` sorts the keys), ASCII only.
+    #[test]
+    fn fast_reader_free_functions_answer_as_before() {
+        let state: Value = create_state(json!({ "ruleset": "percentile",
+            "creatures": [{ "id": "spy" }, { "id": "guard" }] }))
+        .unwrap();
+        let event = json!({ "type": "enterStealth", "hider": "spy", "roll": 37 });
+        let text: String =
+            generic::apply(state.to_string().as_str(), event.to_string().as_str()).unwrap();
+        let value: Value = apply(state.clone(), event.clone()).unwrap();
+        assert!(text.is_ascii());
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
+        let bad = json!({ "type": "enterStealth", "hider": "spy", "roll": "high" });
+        assert_eq!(
+            generic::apply::<String>(state.to_string().as_str(), bad.to_string().as_str())
+                .unwrap_err(),
+            apply(state, bad).unwrap_err()
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! The JSON facade of [`SceneSight`] that the bindings call: JSON values
-//! in, JSON text out, the same parsing and error messages as the free
+//! The JSON facade of [`SceneSight`] that the bindings call: JSON in
+//! (text or a `Value`, [`crate::api::Input`]), JSON text out, the same parsing and error messages as the free
 //! scene functions of [`crate::api`] (`parseScene`, `clearView`,
 //! `clearViewMatrix`).
 //!
@@ -15,9 +15,8 @@
 //! (indexes, lighting), never the scene itself.
 
 use serde::Serialize;
-use serde_json::Value;
 
-use crate::api::parse;
+use crate::api::{parse, Input};
 use crate::error::Error;
 use crate::scene::{ClearViewQuery, Point, SceneSight};
 
@@ -38,9 +37,9 @@ impl JsonSceneSight {
     /// `SceneSight.parse(scene)`: reads a Foundry Scene export (v10+,
     /// 0.8/v9, 0.7) or a normalized scene once. Errors: `invalid_scene`
     /// naming the field (`scene.walls[3].c`), `duplicate_token`.
-    pub fn parse(scene: Value) -> Result<JsonSceneSight, Error> {
+    pub fn parse(scene: impl Input) -> Result<JsonSceneSight, Error> {
         Ok(JsonSceneSight {
-            sight: SceneSight::from_value(scene)?,
+            sight: SceneSight::from_value(scene.into_value("scene")?)?,
         })
     }
 
@@ -52,7 +51,7 @@ impl JsonSceneSight {
     /// `clearView({ from, to, darkvision? }) -> ClearViewAnswer`, as the
     /// free `clearView(scene, query)` answers it on the current scene.
     /// Errors: `invalid_input` naming `query.…`, `unknown_token`.
-    pub fn clear_view(&mut self, query: Value) -> Result<String, Error> {
+    pub fn clear_view(&mut self, query: impl Input) -> Result<String, Error> {
         let query: ClearViewQuery = parse("query", query)?;
         to_text(&self.sight.answer(&query)?)
     }
@@ -60,7 +59,7 @@ impl JsonSceneSight {
     /// `view(observer, target) -> View`: clear view between two tokens of
     /// the scene, by id, with its parts (B5). Errors: `invalid_input` when
     /// an id is not a string, `unknown_token` naming `observer` or `target`.
-    pub fn view(&mut self, observer: Value, target: Value) -> Result<String, Error> {
+    pub fn view(&mut self, observer: impl Input, target: impl Input) -> Result<String, Error> {
         let observer: String = parse("observer", observer)?;
         let target: String = parse("target", target)?;
         to_text(&self.sight.view(&observer, &target)?)
@@ -69,7 +68,7 @@ impl JsonSceneSight {
     /// `clearViewFrom(observer) -> ClearViewFrom`: clear view from one
     /// token to every token of the scene. Errors: `invalid_input`,
     /// `unknown_token` naming `observer`.
-    pub fn clear_view_from(&mut self, observer: Value) -> Result<String, Error> {
+    pub fn clear_view_from(&mut self, observer: impl Input) -> Result<String, Error> {
         let observer: String = parse("observer", observer)?;
         to_text(&self.sight.clear_view_from(&observer)?)
     }
@@ -82,7 +81,7 @@ impl JsonSceneSight {
     /// `lightingAt({ x, y, elevation? }) -> Lighting`: the lighting at a
     /// canvas point (pixels; elevation in scene units). Errors:
     /// `invalid_input` naming `point.…`.
-    pub fn lighting_at(&mut self, point: Value) -> Result<String, Error> {
+    pub fn lighting_at(&mut self, point: impl Input) -> Result<String, Error> {
         let point: Point = parse("point", point)?;
         to_text(&self.sight.lighting_at(point))
     }
@@ -90,7 +89,7 @@ impl JsonSceneSight {
     /// `lightingOf(token) -> Lighting`: the lighting at the centre of the
     /// token with that id. Errors: `invalid_input`, `unknown_token` naming
     /// `token`.
-    pub fn lighting_of(&mut self, token: Value) -> Result<String, Error> {
+    pub fn lighting_of(&mut self, token: impl Input) -> Result<String, Error> {
         let token: String = parse("token", token)?;
         let lighting = self
             .sight
@@ -108,8 +107,8 @@ impl JsonSceneSight {
     /// `update(updates) -> null`: one update object or an array of them
     /// (see [`crate::scene::SceneUpdate`]), as one transaction: all of
     /// them, or none when one is refused. Errors name `updates[i].…`.
-    pub fn update(&mut self, updates: Value) -> Result<String, Error> {
-        self.sight.update_json(updates)?;
+    pub fn update(&mut self, updates: impl Input) -> Result<String, Error> {
+        self.sight.update_json(updates.into_value("updates")?)?;
         Ok("null".into())
     }
 

@@ -1,6 +1,7 @@
-//! The JSON facade of [`Session`] that the bindings call: JSON values in,
-//! JSON values out, the same parsing and the same error messages as the
-//! free functions of [`crate::api`].
+//! The JSON facade of [`Session`] that the bindings call: JSON in (the
+//! bindings' text, or a `Value`: [`crate::api::Input`]), JSON text out,
+//! the same parsing and the same error messages as the free functions of
+//! [`crate::api`].
 //!
 //! A [`JsonSession`] is what a JavaScript `Session` object holds (napi and
 //! wasm alike): the state lives here, between calls, and each call only
@@ -15,9 +16,8 @@
 //! `apply(state, event)`, because a snapshot is a state.
 
 use serde::Serialize;
-use serde_json::Value;
 
-use crate::api::{parse, parse_event, parse_events};
+use crate::api::{parse, parse_event, parse_events, parse_query, Input};
 use crate::error::Error;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::session::Session;
@@ -40,7 +40,7 @@ impl JsonSession {
     /// `Session.create(config)`: a fresh session from `{ ruleset,
     /// settings?, creatures? }`. Errors: `invalid_input` naming
     /// `config.…`, `duplicate_token`, `out_of_range`.
-    pub fn create(config: Value) -> Result<JsonSession, Error> {
+    pub fn create(config: impl Input) -> Result<JsonSession, Error> {
         let config: Config = parse("config", config)?;
         Ok(JsonSession {
             session: Session::new(config)?,
@@ -50,9 +50,11 @@ impl JsonSession {
     /// `Session.load(snapshot)`: a session over a state in format version
     /// 1 (migrated) or 2, validated once here. Errors name `state.…`;
     /// `unsupported_version` for another version.
-    pub fn load(snapshot: Value) -> Result<JsonSession, Error> {
+    pub fn load(snapshot: impl Input) -> Result<JsonSession, Error> {
+        // What `Session::load_json` does, with text read straight into the
+        // state's types (`crate::api::read_state`).
         Ok(JsonSession {
-            session: Session::load_json(snapshot)?,
+            session: Session::load(crate::api::read_state("state", snapshot)?)?,
         })
     }
 
@@ -63,55 +65,55 @@ impl JsonSession {
 
     /// `apply(event) -> Effects`; see [`Session::apply`]. A refused event
     /// changes nothing.
-    pub fn apply(&mut self, event: Value) -> Result<String, Error> {
+    pub fn apply(&mut self, event: impl Input) -> Result<String, Error> {
         let event = parse_event("event", event)?;
         to_text(&self.session.apply(event)?)
     }
 
     /// `applyAll(events) -> Effects`: one transaction; see
     /// [`Session::apply_all`]. Errors name `events[i].…`.
-    pub fn apply_all(&mut self, events: Value) -> Result<String, Error> {
+    pub fn apply_all(&mut self, events: impl Input) -> Result<String, Error> {
         let events = parse_events(events)?;
         to_text(&self.session.apply_all(events)?)
     }
 
     /// `settle(event, seed) -> Effects` (B4); see [`Session::settle`].
     #[cfg(feature = "roller")]
-    pub fn settle(&mut self, event: Value, seed: Value) -> Result<String, Error> {
+    pub fn settle(&mut self, event: impl Input, seed: impl Input) -> Result<String, Error> {
         let event = parse_event("event", event)?;
-        let seed = crate::api::parse_seed(&seed)?;
+        let seed = crate::api::read_seed(seed)?;
         to_text(&self.session.settle(event, seed)?)
     }
 
     /// `rollRequests(requests, seed) -> Event[]` (B4), without applying
     /// them; see [`Session::roll_requests`].
     #[cfg(feature = "roller")]
-    pub fn roll_requests(&self, requests: Value, seed: Value) -> Result<String, Error> {
+    pub fn roll_requests(&self, requests: impl Input, seed: impl Input) -> Result<String, Error> {
         let requests = crate::api::parse_requests(requests)?;
-        let seed = crate::api::parse_seed(&seed)?;
+        let seed = crate::api::read_seed(seed)?;
         to_text(&self.session.roll_requests(&requests, seed)?)
     }
 
     /// `perceives({ observer, hider }) -> Decision`.
-    pub fn perceives(&self, query: Value) -> Result<String, Error> {
+    pub fn perceives(&self, query: impl Input) -> Result<String, Error> {
         to_text(
             &self
                 .session
-                .perceives(&parse::<PairQuery>("query", query)?)?,
+                .perceives(&parse_query::<PairQuery>("query", query)?)?,
         )
     }
 
     /// `canLocate({ observer, hider }) -> Decision` (P5).
-    pub fn can_locate(&self, query: Value) -> Result<String, Error> {
+    pub fn can_locate(&self, query: impl Input) -> Result<String, Error> {
         to_text(
             &self
                 .session
-                .can_locate(&parse::<PairQuery>("query", query)?)?,
+                .can_locate(&parse_query::<PairQuery>("query", query)?)?,
         )
     }
 
     /// `canDefend({ defender, target, attacker }) -> Decision` (P6).
-    pub fn can_defend(&self, query: Value) -> Result<String, Error> {
+    pub fn can_defend(&self, query: impl Input) -> Result<String, Error> {
         to_text(
             &self
                 .session
@@ -120,7 +122,7 @@ impl JsonSession {
     }
 
     /// `knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
-    pub fn knockout(&self, query: Value) -> Result<String, Error> {
+    pub fn knockout(&self, query: impl Input) -> Result<String, Error> {
         to_text(
             &self
                 .session
@@ -129,7 +131,7 @@ impl JsonSession {
     }
 
     /// `canPickpocket({ hider, target, held, visible }) -> Decision` (P10).
-    pub fn can_pickpocket(&self, query: Value) -> Result<String, Error> {
+    pub fn can_pickpocket(&self, query: impl Input) -> Result<String, Error> {
         to_text(
             &self
                 .session
@@ -138,7 +140,7 @@ impl JsonSession {
     }
 
     /// `attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
-    pub fn attack_hidden(&self, query: Value) -> Result<String, Error> {
+    pub fn attack_hidden(&self, query: impl Input) -> Result<String, Error> {
         to_text(
             &self
                 .session

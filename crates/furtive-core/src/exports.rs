@@ -13,8 +13,8 @@
 //! Each entry is `{ rust_name, "jsName", [feature?], (arguments), "doc" }`;
 //! an argument followed by `[optional]` may be left out in JavaScript (the
 //! engine then reads `null`).
-//! Every argument and result is a JSON value (see [`crate::api`]); every
-//! call returns `Result<Value, Error>`. `[feature]` names the cargo feature
+//! Every argument is JSON text and every result is JSON text (see
+//! [`crate::api`]); every call returns `Result<String, Error>`. `[feature]` names the cargo feature
 //! of furtive-core the export needs (`"scene"`, `"roller"`); each binding
 //! crate has features of the same names.
 //!
@@ -30,27 +30,43 @@
 //!   question fills the caches: wall indexes, token lighting). The whole
 //!   class needs the `scene` feature.
 
-use serde_json::Value;
-
+use crate::api::generic;
 use crate::error::Error;
 
-pub use crate::api::{
-    apply, attack_hidden, can_defend, can_locate, can_pickpocket, concealed_by_darkness,
-    create_state, hidden_from, knockout, perceives,
-};
-#[cfg(feature = "scene")]
-pub use crate::api::{clear_view, clear_view_matrix, parse_scene};
-#[cfg(feature = "roller")]
-pub use crate::api::{roll_requests, settle};
-
-/// `situationModifiers()`, as every export: a `Result`.
-pub fn situation_modifiers() -> Result<Value, Error> {
-    Ok(crate::api::situation_modifiers())
+/// The free functions as the bindings call them: each argument the JSON
+/// text `JSON.stringify` wrote, the result ASCII JSON text
+/// ([`crate::api::to_json_text`]), serialized straight from the engine's
+/// types. See [`crate::api`] for each function.
+macro_rules! text_functions {
+    ($($(#[$cfg:meta])? $name:ident($($arg:ident),*);)*) => {
+        $(
+            $(#[$cfg])?
+            #[doc = concat!("[`crate::api::", stringify!($name), "`], JSON text in and out.")]
+            pub fn $name($($arg: &str),*) -> Result<String, Error> {
+                generic::$name($($arg),*)
+            }
+        )*
+    };
 }
 
-/// `errorCodes()`, as every export: a `Result`.
-pub fn error_codes() -> Result<Value, Error> {
-    Ok(crate::api::error_codes())
+text_functions! {
+    create_state(config);
+    apply(state, event);
+    perceives(state, query);
+    can_locate(state, query);
+    can_defend(state, query);
+    knockout(state, query);
+    can_pickpocket(state, query);
+    attack_hidden(state, query);
+    hidden_from(state);
+    #[cfg(feature = "roller")] roll_requests(state, requests, seed);
+    #[cfg(feature = "roller")] settle(state, event, seed);
+    #[cfg(feature = "scene")] parse_scene(scene);
+    #[cfg(feature = "scene")] clear_view(scene, query);
+    #[cfg(feature = "scene")] clear_view_matrix(scene, tokens);
+    concealed_by_darkness(query);
+    situation_modifiers();
+    error_codes();
 }
 
 /// Calls `$callback! { ... }` with the list of every export; see the

@@ -101,6 +101,13 @@ pub fn read_state(what: &str, state: Value) -> Result<State, Error> {
         None => state,
     };
     let repr: StateRepr = crate::api::parse(what, state)?;
+    typed_state(what, repr)
+}
+
+/// The state a version 2 `repr` holds, its hiders typed by the ruleset;
+/// errors name `what.hiders.…`. Also used by `crate::api`, which reads
+/// version 2 text straight into a [`StateRepr`].
+pub(crate) fn typed_state(what: &str, repr: StateRepr) -> Result<State, Error> {
     State::try_from(repr).map_err(|error| match error {
         Error::InvalidInput { field, message } => Error::InvalidInput {
             field: format!("{what}.{field}"),

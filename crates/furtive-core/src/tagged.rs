@@ -175,3 +175,185 @@ pub(crate) fn unexpected(value: &Value) -> String {
     };
     unexpected.to_string()
 }
+
+/// Reading tagged objects straight from JSON text (natively; the wasm
+/// build reads text as a `Value`, see `crate::api::Input`).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod text {
+    use std::marker::PhantomData;
+
+    use serde::de::{
+        DeserializeOwned, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
+        VariantAccess, Visitor,
+    };
+
+    /// Reads JSON text holding one object tagged by `tag` straight into the
+    /// externally tagged twin `B`, without buffering, when the tag is the
+    /// object's first key (as `JSON.stringify` writes an object built with its
+    /// `type` first): the tag's value names the variant, and the rest of the
+    /// object is read as that variant's fields, by the twin's own visitor, so
+    /// it accepts what [`read`] accepts. `None` when the text is not such an
+    /// object, the tag is not first, or anything is refused: the caller then
+    /// reads it with [`read`], which words the error.
+    pub(crate) fn read_text<B: DeserializeOwned>(tag: &'static str, text: &str) -> Option<B> {
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let value = TaggedSeed::<B>::new(tag).deserialize(&mut reader).ok()?;
+        reader.end().ok()?;
+        Some(value)
+    }
+
+    /// [`read_text`] for a JSON array of such objects; `None` when one of them
+    /// is not read that way.
+    pub(crate) fn read_text_list<B: DeserializeOwned>(
+        tag: &'static str,
+        text: &str,
+    ) -> Option<Vec<B>> {
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let list =
+            serde::Deserializer::deserialize_seq(&mut reader, ListVisitor::<B>(tag, PhantomData))
+                .ok()?;
+        reader.end().ok()?;
+        Some(list)
+    }
+
+    /// Reads one tagged object whose tag comes first (see [`read_text`]).
+    struct TaggedSeed<B> {
+        tag: &'static str,
+        twin: PhantomData<B>,
+    }
+
+    impl<B> TaggedSeed<B> {
+        fn new(tag: &'static str) -> Self {
+            TaggedSeed {
+                tag,
+                twin: PhantomData,
+            }
+        }
+    }
+
+    impl<'de, B: DeserializeOwned> DeserializeSeed<'de> for TaggedSeed<B> {
+        type Value = B;
+
+        fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<B, D::Error> {
+            deserializer.deserialize_map(self)
+        }
+    }
+
+    impl<'de, B: DeserializeOwned> Visitor<'de> for TaggedSeed<B> {
+        type Value = B;
+
+        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(formatter, "an object whose first key is `{}`", self.tag)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<B, A::Error> {
+            use serde::de::Error as _;
+            let key: std::borrow::Cow<'de, str> =
+                map.next_key()?.ok_or_else(|| A::Error::custom("no tag"))?;
+            if key != self.tag {
+                return Err(A::Error::custom("the tag is not the first key"));
+            }
+            let name: String = map.next_value()?;
+            B::deserialize(Variant { name, fields: map })
+        }
+    }
+
+    /// The rest of a tagged object as the twin's variant `name`: an enum
+    /// whose variant's fields are the object's remaining entries.
+    struct Variant<A> {
+        name: String,
+        fields: A,
+    }
+
+    impl<'de, A: MapAccess<'de>> serde::Deserializer<'de> for Variant<A> {
+        type Error = A::Error;
+
+        fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+            visitor.visit_enum(self)
+        }
+
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            _variants: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, A::Error> {
+            visitor.visit_enum(self)
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map struct identifier ignored_any
+        }
+    }
+
+    impl<'de, A: MapAccess<'de>> EnumAccess<'de> for Variant<A> {
+        type Error = A::Error;
+        type Variant = Fields<A>;
+
+        fn variant_seed<V: DeserializeSeed<'de>>(
+            self,
+            seed: V,
+        ) -> Result<(V::Value, Fields<A>), A::Error> {
+            let variant = seed.deserialize(self.name.into_deserializer())?;
+            Ok((variant, Fields(self.fields)))
+        }
+    }
+
+    /// The remaining entries of a tagged object, as its variant's fields.
+    struct Fields<A>(A);
+
+    impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Fields<A> {
+        type Error = A::Error;
+
+        fn unit_variant(self) -> Result<(), A::Error> {
+            use serde::de::Error as _;
+            Err(A::Error::custom("every variant has braces"))
+        }
+
+        fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+            self,
+            _seed: T,
+        ) -> Result<T::Value, A::Error> {
+            use serde::de::Error as _;
+            Err(A::Error::custom("every variant has braces"))
+        }
+
+        fn tuple_variant<V: Visitor<'de>>(
+            self,
+            _len: usize,
+            _visitor: V,
+        ) -> Result<V::Value, A::Error> {
+            use serde::de::Error as _;
+            Err(A::Error::custom("every variant has braces"))
+        }
+
+        fn struct_variant<V: Visitor<'de>>(
+            self,
+            _fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, A::Error> {
+            visitor.visit_map(self.0)
+        }
+    }
+
+    /// A JSON array of tagged objects (see [`read_text_list`]).
+    struct ListVisitor<B>(&'static str, PhantomData<B>);
+
+    impl<'de, B: DeserializeOwned> Visitor<'de> for ListVisitor<B> {
+        type Value = Vec<B>;
+
+        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+            formatter.write_str("an array")
+        }
+
+        fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Vec<B>, S::Error> {
+            let mut list = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+            while let Some(item) = seq.next_element_seed(TaggedSeed::<B>::new(self.0))? {
+                list.push(item);
+            }
+            Ok(list)
+        }
+    }
+}

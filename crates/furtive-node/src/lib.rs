@@ -4,9 +4,10 @@
 //! `furtive_core::for_each_export!`; this file only says how napi wraps one
 //! free function, and one method of the `Session` class. Every argument
 //! arrives as JSON text (the package's `node.js` serializes it with the
-//! platform's `JSON.stringify`), is read with `serde_json`, and goes to the
-//! same function of `furtive_core::api` / `api_session` that the wasm build
-//! calls. Results go back as JSON text, which `npm/node.js` and
+//! platform's `JSON.stringify`) and goes as it is to the same function of
+//! `furtive_core::exports` / `api_session` / `api_scene` that the wasm
+//! build calls, which reads it straight into the engine's types
+//! (`furtive_core::api::Input`). Results go back as JSON text, which `npm/node.js` and
 //! `npm/handle.js` read with `JSON.parse`: napi's own conversion of a
 //! `serde_json::Value` into objects refuses more than 1,000,000 values
 //! (the state of a 1000-creature table has more), and text was measured
@@ -32,7 +33,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 #[cfg(feature = "scene")]
 use furtive_core::api_scene::JsonSceneSight;
 use furtive_core::api_session::JsonSession;
-use furtive_core::{api, Error};
+use furtive_core::Error;
 use napi_derive::napi;
 
 /// The `code` of a thrown error: one of `furtive_core::Error::CODES`,
@@ -217,7 +218,7 @@ macro_rules! napi_exports {
             #[doc = $doc]
             #[napi(js_name = $js)]
             pub fn $name($($arg: String),*) -> napi::Result<String, Code> {
-                run(|| furtive_core::exports::$name($(api::parse_json(stringify!($arg), &$arg)?),*).and_then(|value| api::to_json_text(&value)))
+                run(|| furtive_core::exports::$name($(&$arg),*))
             }
         )*
 
@@ -228,7 +229,7 @@ macro_rules! napi_exports {
                 #[doc = $ctor_doc]
                 #[napi(factory, js_name = $ctor_js)]
                 pub fn $ctor($($ctor_arg: String),*) -> napi::Result<NodeSession, Code> {
-                    run(|| JsonSession::$ctor($(api::parse_json(stringify!($ctor_arg), &$ctor_arg)?),*))
+                    run(|| JsonSession::$ctor($($ctor_arg.as_str()),*))
                         .map(|inner| NodeSession(Handle::new(inner)))
                 }
             }
@@ -240,7 +241,7 @@ macro_rules! napi_exports {
                 #[doc = $mut_doc]
                 #[napi(js_name = $mut_js)]
                 pub fn $mut(&mut self, $($mut_arg: String),*) -> napi::Result<String, Code> {
-                    self.0.write($mut_js, |session| session.$mut($(api::parse_json(stringify!($mut_arg), &$mut_arg)?),*))
+                    self.0.write($mut_js, |session| session.$mut($($mut_arg.as_str()),*))
                 }
             }
         )*
@@ -251,7 +252,7 @@ macro_rules! napi_exports {
                 #[doc = $ref_doc]
                 #[napi(js_name = $ref_js)]
                 pub fn $ref(&self, $($ref_arg: String),*) -> napi::Result<String, Code> {
-                    self.0.read($ref_js, |session| session.$ref($(api::parse_json(stringify!($ref_arg), &$ref_arg)?),*))
+                    self.0.read($ref_js, |session| session.$ref($($ref_arg.as_str()),*))
                 }
             }
         )*
@@ -274,7 +275,7 @@ macro_rules! napi_exports {
                 #[doc = $sctor_doc]
                 #[napi(factory, js_name = $sctor_js)]
                 pub fn $sctor($($sctor_arg: String),*) -> napi::Result<NodeSceneSight, Code> {
-                    run(|| JsonSceneSight::$sctor($(api::parse_json(stringify!($sctor_arg), &$sctor_arg)?),*))
+                    run(|| JsonSceneSight::$sctor($($sctor_arg.as_str()),*))
                         .map(|inner| NodeSceneSight(Handle::new(inner)))
                 }
             }
@@ -286,7 +287,7 @@ macro_rules! napi_exports {
                 #[doc = $smethod_doc]
                 #[napi(js_name = $smethod_js)]
                 pub fn $smethod(&mut self, $($smethod_arg: String),*) -> napi::Result<String, Code> {
-                    self.0.write($smethod_js, |sight| sight.$smethod($(api::parse_json(stringify!($smethod_arg), &$smethod_arg)?),*))
+                    self.0.write($smethod_js, |sight| sight.$smethod($($smethod_arg.as_str()),*))
                 }
             }
         )*

@@ -4,10 +4,10 @@
 //! `furtive_core::for_each_export!`; this file only says how wasm-bindgen
 //! wraps one free function, and one method of the `Session` and
 //! `SceneSight` classes. Every argument arrives as JSON text (the package's
-//! `browser.js` serializes it with the platform's `JSON.stringify`), is
-//! read with `serde_json`, and goes to the same function of
-//! `furtive_core::api` / `api_session` / `api_scene` that the napi addon
-//! calls. Results go back as JSON text, which `npm/browser.js` and
+//! `browser.js` serializes it with the platform's `JSON.stringify`) and
+//! goes as it is to the same function of `furtive_core::exports` /
+//! `api_session` / `api_scene` that the napi addon calls, which reads it
+//! straight into the engine's types (`furtive_core::api::Input`). Results go back as JSON text, which `npm/browser.js` and
 //! `npm/handle.js` read with `JSON.parse`: measured against
 //! serde-wasm-bindgen values in both directions for `Session.apply`
 //! (`bench/session.mjs`; numbers in docs/state.md), text was as fast in
@@ -32,8 +32,7 @@
 #[cfg(feature = "scene")]
 use furtive_core::api_scene::JsonSceneSight;
 use furtive_core::api_session::JsonSession;
-use furtive_core::{api, Error};
-use serde_json::Value;
+use furtive_core::Error;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(start)]
@@ -49,11 +48,6 @@ fn to_js_error(error: &Error) -> JsValue {
     // Setting a property on a fresh Error object cannot fail.
     let _ = js_sys::Reflect::set(&js, &"code".into(), &error.code().into());
     js.into()
-}
-
-/// One argument's JSON text, read with `serde_json`.
-fn input(argument: &str, text: &str) -> Result<Value, JsValue> {
-    api::parse_json(argument, text).map_err(|e| to_js_error(&e))
 }
 
 /// A core result, its error thrown as a JavaScript `Error` with a `code`.
@@ -93,7 +87,7 @@ macro_rules! wasm_exports {
             #[doc = $doc]
             #[wasm_bindgen(js_name = $js)]
             pub fn $name($($arg: &str),*) -> Result<String, JsValue> {
-                js(furtive_core::exports::$name($(input(stringify!($arg), $arg)?),*).and_then(|value| furtive_core::api::to_json_text(&value)))
+                js(furtive_core::exports::$name($($arg),*))
             }
         )*
         $(
@@ -103,7 +97,7 @@ macro_rules! wasm_exports {
                 #[doc = $ctor_doc]
                 #[wasm_bindgen(js_name = $ctor_js)]
                 pub fn $ctor($($ctor_arg: &str),*) -> Result<WasmSession, JsValue> {
-                    js(JsonSession::$ctor($(input(stringify!($ctor_arg), $ctor_arg)?),*)).map(|inner| WasmSession { inner })
+                    js(JsonSession::$ctor($($ctor_arg),*)).map(|inner| WasmSession { inner })
                 }
             }
         )*
@@ -114,7 +108,7 @@ macro_rules! wasm_exports {
                 #[doc = $mut_doc]
                 #[wasm_bindgen(js_name = $mut_js)]
                 pub fn $mut(&mut self, $($mut_arg: &str),*) -> Result<String, JsValue> {
-                    js(self.inner.$mut($(input(stringify!($mut_arg), $mut_arg)?),*))
+                    js(self.inner.$mut($($mut_arg),*))
                 }
             }
         )*
@@ -125,7 +119,7 @@ macro_rules! wasm_exports {
                 #[doc = $ref_doc]
                 #[wasm_bindgen(js_name = $ref_js)]
                 pub fn $ref(&self, $($ref_arg: &str),*) -> Result<String, JsValue> {
-                    js(self.inner.$ref($(input(stringify!($ref_arg), $ref_arg)?),*))
+                    js(self.inner.$ref($($ref_arg),*))
                 }
             }
         )*
@@ -147,7 +141,7 @@ macro_rules! wasm_exports {
                 #[doc = $sctor_doc]
                 #[wasm_bindgen(js_name = $sctor_js)]
                 pub fn $sctor($($sctor_arg: &str),*) -> Result<WasmSceneSight, JsValue> {
-                    js(JsonSceneSight::$sctor($(input(stringify!($sctor_arg), $sctor_arg)?),*)).map(|inner| WasmSceneSight { inner })
+                    js(JsonSceneSight::$sctor($($sctor_arg),*)).map(|inner| WasmSceneSight { inner })
                 }
             }
         )*
@@ -158,7 +152,7 @@ macro_rules! wasm_exports {
                 #[doc = $smethod_doc]
                 #[wasm_bindgen(js_name = $smethod_js)]
                 pub fn $smethod(&mut self, $($smethod_arg: &str),*) -> Result<String, JsValue> {
-                    js(self.inner.$smethod($(input(stringify!($smethod_arg), $smethod_arg)?),*))
+                    js(self.inner.$smethod($($smethod_arg),*))
                 }
             }
         )*
