@@ -13,7 +13,32 @@
 # fails. The npm build is reported, not limited.
 #
 # Installs what it needs: the wasm32 Rust target, wasm-bindgen-cli at the
-# exact version furtive-wasm pins, and wasm-opt (npm ci in scripts/binaryen).
+# exact version furtive-wasm pins, wasm-opt (npm ci in scripts/binaryen)
+# and, for the Foundry module's build, the nightly toolchain pinned below
+# with its `rust-src` (rustup, minimal profile).
+#
+# The Foundry module's wasm is built on a pinned nightly (FOUNDRY_NIGHTLY),
+# which rebuilds the standard library for it; the npm build stays on stable.
+# Measured on the Foundry module's wasm after wasm-opt (gzip -9,
+# 2026-11-30, stable: 588,296 bytes raw, 163,501 gzipped):
+#   -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
+#     (std compiled with the crate's opt-level "z", and its size-minded
+#     code paths): 557,417 raw, 156,847 gzipped (-4.1%);
+#   + -Zlocation-detail=none (no file/line/column strings in panics):
+#     549,729 / 154,911 (-5.3%);
+#   + -Cpanic=immediate-abort (a panic is a trap at once: no hook, no
+#     message formatting, none of core::fmt's panic machinery):
+#     531,869 / 148,792 (-9.0%), kept. A panic still reaches JavaScript
+#     as an exception (`RuntimeError: unreachable`), which npm/browser.js
+#     turns into `engine_panicked` before it resets the instance; its
+#     message no longer carries the panic's own text (the npm build keeps
+#     it). tests/js/session.test.mjs checks both builds.
+#   Tried and not kept: -Zfmt-debug=none (145,324, but serde words a bad
+#     string with Debug, `invalid type: string "x"`: messages would
+#     change); opt-level "s" (160,549); -Zmerge-functions=trampolines
+#     (148,983); wasm-opt --merge-similar-functions (+0.4%).
+FOUNDRY_NIGHTLY=nightly-2026-05-20
+FOUNDRY_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"
 #
 # wasm-opt, from the npm package `binaryen` (pinned in scripts/binaryen/,
 # installed with npm ci; Debian's binaryen 108 turns wasm-bindgen's
@@ -65,28 +90,39 @@ wasm_opt=scripts/binaryen/node_modules/.bin/wasm-opt
 
 size() { echo "$(wc -c <"$1") bytes raw, $(gzip -9 -c "$1" | wc -c) bytes gzipped (gzip -9)"; }
 
-# build <out-dir> <cargo feature arguments...>
+# build <out-dir> <cargo's wasm32 output dir> <cargo arguments...>
 build() {
-  local out=$1
-  shift
-  cargo build -p furtive-wasm --target wasm32-unknown-unknown --profile wasm-release "$@"
+  local out=$1 built=$2
+  shift 2
+  cargo "$@" -p furtive-wasm --target wasm32-unknown-unknown --profile wasm-release
   rm -rf "$out"
   # --experimental-reset-state-function: exports __wbg_reset_state, which
   # npm/browser.js calls to start a fresh instance after a panic.
   wasm-bindgen --target web --out-dir "$out" --out-name furtive_wasm \
     --experimental-reset-state-function --remove-producers-section \
-    target/wasm32-unknown-unknown/wasm-release/furtive_wasm.wasm
+    "$built/wasm32-unknown-unknown/wasm-release/furtive_wasm.wasm"
   "$wasm_opt" "${WASM_OPT_FEATURES[@]}" "${WASM_OPT_PASSES[@]}" \
     "$out/furtive_wasm_bg.wasm" -o "$out/furtive_wasm_bg.wasm"
 }
 
 if [ "$which" = npm ] || [ "$which" = all ]; then
-  build npm/wasm
+  build npm/wasm target build
   echo "build-wasm: npm/wasm/furtive_wasm_bg.wasm (every feature): $(size npm/wasm/furtive_wasm_bg.wasm)"
 fi
 
 if [ "$which" = foundry ] || [ "$which" = all ]; then
-  build target/wasm-foundry --no-default-features
+  if ! rustup toolchain list | grep -q "^$FOUNDRY_NIGHTLY-" ||
+    ! rustup component list --toolchain "$FOUNDRY_NIGHTLY" --installed | grep -q '^rust-src'; then
+    echo "build-wasm: installing $FOUNDRY_NIGHTLY with rust-src (the Foundry module's build)"
+    rustup toolchain install "$FOUNDRY_NIGHTLY" --profile minimal --component rust-src
+  fi
+  # Its own target directory: the nightly's artifacts would otherwise evict
+  # the stable build's from target/wasm32-unknown-unknown at every switch.
+  # RUSTFLAGS reach the wasm32 crates and the rebuilt std only (with
+  # --target, build scripts and proc macros are built without them).
+  RUSTFLAGS="$FOUNDRY_RUSTFLAGS" CARGO_TARGET_DIR=target/wasm-nightly \
+    build target/wasm-foundry target/wasm-nightly "+$FOUNDRY_NIGHTLY" build --no-default-features \
+    -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
   wasm=target/wasm-foundry/furtive_wasm_bg.wasm
   echo "build-wasm: $wasm (Foundry module: no scene, no roller): $(size "$wasm")"
   budget=$(sed -n 's/.*"foundryModuleGzipBytes": *\([0-9]*\).*/\1/p' wasm-budget.json)

@@ -182,7 +182,7 @@ test("wasm: after a panic resets the instance, every older session answers sessi
 });
 
 const lean = new URL("target/wasm-foundry/", REPO);
-test("the Foundry module's wasm (no scene, no roller): Session works, settle, the scene functions and SceneSight answer not_in_this_build", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
+test("the Foundry module's wasm (no scene, no roller): Session works, settle, the scene functions and SceneSight answer not_in_this_build; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.
   const dir = mkdtempSync(join(tmpdir(), "furtive-lean-"));
   try {
@@ -202,6 +202,18 @@ test("the Foundry module's wasm (no scene, no roller): Session works, settle, th
                           () => furtive.SceneSight.parse({})]) {
         try { call(); codes.push("no error"); } catch (e) { codes.push(e.code + " " + e.message.split(":")[0]); }
       }
+      // This build aborts at once on a panic (scripts/build-wasm.sh: a trap, no
+      // panic message): still engine_panicked, the instance reset, the older
+      // sessions lost, and a session loaded again from its snapshot works.
+      const saved = session.snapshot();
+      try { session.__panicForTests(); codes.push("no error"); } catch (e) { codes.push(e.code); }
+      for (const call of [() => session.perceives(${JSON.stringify(pair)}), () => session.revision]) {
+        try { call(); codes.push("no error"); } catch (e) { codes.push(e.code); }
+      }
+      const restored = furtive.Session.load(saved);
+      codes.push(restored.revision, restored.perceives(${JSON.stringify(pair)}).allowed);
+      try { furtive.__panicForTests(); codes.push("no error"); } catch (e) { codes.push(e.code); }
+      try { restored.snapshot(); codes.push("no error"); } catch (e) { codes.push(e.code); }
       console.log(JSON.stringify(codes));
     `], { encoding: "utf8" });
     assert.deepEqual(JSON.parse(output), [
@@ -214,6 +226,13 @@ test("the Foundry module's wasm (no scene, no roller): Session works, settle, th
       "not_in_this_build clearView",
       "not_in_this_build clearViewMatrix",
       "not_in_this_build SceneSight.parse",
+      "engine_panicked",
+      "session_lost",
+      "session_lost",
+      1,
+      false,
+      "engine_panicked",
+      "session_lost",
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
