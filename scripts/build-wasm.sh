@@ -54,10 +54,16 @@ FOUNDRY_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=
 #     -3.4% alone;
 #   -Oz with inlining off (-aimfs 0 -fimfs 0 -ocimfs 0), sorted by name:
 #     161,966 (-4.6%);
-#   -O1, --dae-optimizing, -O1, then sorted by name: 161,286 (-5.0%), kept.
+#   -O1, --dae-optimizing, -O1, then sorted by name: 161,286 (-5.0%), kept
+#     until the nightly build below;
+#   on the nightly build (2026-11-30, 148,791 with the passes above): -O2
+#     with inlining off (-aimfs 0 -fimfs 0 -ocimfs 0: no function is
+#     inlined for being small, flexible or called once), --dae-optimizing,
+#     -O1, sorted by name: 147,706 (-0.7%), kept; the npm build 243,793 to
+#     242,269. -O3 the same way: 149,115; -O2 twice: 147,710.
 # The names are read from wasm-bindgen's output and dropped by wasm-opt
 # (no -g), so the shipped file has no name section.
-WASM_OPT_PASSES=(-O1 --dae-optimizing -O1 --reorder-functions-by-name --strip-producers)
+WASM_OPT_PASSES=(-aimfs 0 -fimfs 0 -ocimfs 0 -O2 --dae-optimizing -O1 --reorder-functions-by-name --strip-producers)
 # The features the Rust wasm32 target enables by default (and wasm-bindgen
 # uses), given explicitly: wasm-opt neither adds nor drops any.
 WASM_OPT_FEATURES=(--enable-reference-types --enable-bulk-memory --enable-mutable-globals
