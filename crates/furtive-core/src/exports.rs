@@ -15,8 +15,8 @@
 //! engine then reads `null`).
 //! Every argument and result is a JSON value (see [`crate::api`]); every
 //! call returns `Result<Value, Error>`. `[feature]` names the cargo feature
-//! of furtive-core the export needs (`"scene"`, `"roller"`); each binding
-//! crate has features of the same names.
+//! of furtive-core the export needs (`"scene"`, `"roller"`,
+//! `"free-functions"`); each binding crate has features of the same names.
 //!
 //! - `functions`: free functions, `rust_name` is a function of this module
 //!   (`furtive_core::exports::rust_name`).
@@ -34,12 +34,13 @@ use serde_json::Value;
 
 use crate::error::Error;
 
+#[cfg(feature = "free-functions")]
 pub use crate::api::{
-    apply, attack_hidden, can_defend, can_locate, can_pickpocket, concealed_by_darkness,
-    create_state, hidden_from, knockout, perceives,
+    apply, attack_hidden, can_defend, can_locate, can_pickpocket, create_state, knockout, perceives,
 };
 #[cfg(feature = "scene")]
 pub use crate::api::{clear_view, clear_view_matrix, parse_scene};
+pub use crate::api::{concealed_by_darkness, hidden_from};
 #[cfg(feature = "roller")]
 pub use crate::api::{roll_requests, settle};
 
@@ -60,21 +61,21 @@ macro_rules! for_each_export {
     ($callback:ident) => {
         $callback! {
             functions: [
-                { create_state, "createState", [], (config),
+                { create_state, "createState", ["free-functions"], (config),
                   "`createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`." },
-                { apply, "apply", [], (state, event),
+                { apply, "apply", ["free-functions"], (state, event),
                   "`apply(state, event) -> Outcome { state, changes, requests, log }`." },
-                { perceives, "perceives", [], (state, query),
+                { perceives, "perceives", ["free-functions"], (state, query),
                   "`perceives(state, { observer, hider }) -> Decision`." },
-                { can_locate, "canLocate", [], (state, query),
+                { can_locate, "canLocate", ["free-functions"], (state, query),
                   "`canLocate(state, { observer, hider }) -> Decision` (P5)." },
-                { can_defend, "canDefend", [], (state, query),
+                { can_defend, "canDefend", ["free-functions"], (state, query),
                   "`canDefend(state, { defender, target, attacker }) -> Decision` (P6)." },
-                { knockout, "knockout", [], (state, query),
+                { knockout, "knockout", ["free-functions"], (state, query),
                   "`knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8)." },
-                { can_pickpocket, "canPickpocket", [], (state, query),
+                { can_pickpocket, "canPickpocket", ["free-functions"], (state, query),
                   "`canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10)." },
-                { attack_hidden, "attackHidden", [], (state, query),
+                { attack_hidden, "attackHidden", ["free-functions"], (state, query),
                   "`attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10)." },
                 { hidden_from, "hiddenFrom", [], (state),
                   "`hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2)." },
