@@ -5,21 +5,21 @@
 
 /** The arguments of each free function, in order; `?` marks an optional one. */
 export const SIGNATURES = Object.freeze({
-  /** `createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`. */
+  /** `createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`. (feature `free-functions`) */
   createState: ["config"],
-  /** `apply(state, event) -> Outcome { state, changes, requests, log }`. */
+  /** `apply(state, event) -> Outcome { state, changes, requests, log }`. (feature `free-functions`) */
   apply: ["state", "event"],
-  /** `perceives(state, { observer, hider }) -> Decision`. */
+  /** `perceives(state, { observer, hider }) -> Decision`. (feature `free-functions`) */
   perceives: ["state", "query"],
-  /** `canLocate(state, { observer, hider }) -> Decision` (P5). */
+  /** `canLocate(state, { observer, hider }) -> Decision` (P5). (feature `free-functions`) */
   canLocate: ["state", "query"],
-  /** `canDefend(state, { defender, target, attacker }) -> Decision` (P6). */
+  /** `canDefend(state, { defender, target, attacker }) -> Decision` (P6). (feature `free-functions`) */
   canDefend: ["state", "query"],
-  /** `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8). */
+  /** `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8). (feature `free-functions`) */
   knockout: ["state", "query"],
-  /** `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10). */
+  /** `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10). (feature `free-functions`) */
   canPickpocket: ["state", "query"],
-  /** `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). */
+  /** `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). (feature `free-functions`) */
   attackHidden: ["state", "query"],
   /** `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2). */
   hiddenFrom: ["state"],
@@ -108,6 +108,14 @@ export const SCENE_METHODS = Object.freeze({
 
 /** The cargo feature of furtive-core each export needs; a wasm build without it lacks the export. */
 export const FEATURES = Object.freeze({
+  createState: "free-functions",
+  apply: "free-functions",
+  perceives: "free-functions",
+  canLocate: "free-functions",
+  canDefend: "free-functions",
+  knockout: "free-functions",
+  canPickpocket: "free-functions",
+  attackHidden: "free-functions",
   rollRequests: "roller",
   settle: "roller",
   parseScene: "scene",

@@ -3,17 +3,47 @@
 #
 #   bash scripts/build-wasm.sh            # npm: every feature, into npm/wasm/
 #   bash scripts/build-wasm.sh foundry    # the Foundry module's: no `scene`, no `roller`,
+#                                         # no `free-functions`, on a pinned nightly,
 #                                         # into target/wasm-foundry/; fails above the budget
 #   bash scripts/build-wasm.sh all        # both
 #
 # The Foundry module uses Foundry's own collision test and Foundry's dice,
 # so its wasm leaves out the scene reader and the seeded roller (cargo
-# features of furtive-core, issue 9 §7). Its budget is one number in
-# wasm-budget.json (`foundryModuleGzipBytes`, gzip -9): above it this script
-# fails. The npm build is reported, not limited.
+# features of furtive-core, issue 9 §7); it keeps its state in a `Session`,
+# so its wasm also leaves out the free functions over a whole state but
+# `hiddenFrom` (feature `free-functions`: createState, apply and six
+# queries; 147,729 -> 142,552 bytes gzipped, 529,007 -> 494,207 raw,
+# 2026-11-30). Its budget is one number in wasm-budget.json
+# (`foundryModuleGzipBytes`, gzip -9): above it this script fails. The npm
+# build is reported, not limited.
 #
 # Installs what it needs: the wasm32 Rust target, wasm-bindgen-cli at the
-# exact version furtive-wasm pins, and wasm-opt (npm ci in scripts/binaryen).
+# exact version furtive-wasm pins, wasm-opt (npm ci in scripts/binaryen)
+# and, for the Foundry module's build, the nightly toolchain pinned below
+# with its `rust-src` (rustup, minimal profile).
+#
+# The Foundry module's wasm is built on a pinned nightly (FOUNDRY_NIGHTLY),
+# which rebuilds the standard library for it; the npm build stays on stable.
+# Measured on the Foundry module's wasm after wasm-opt (gzip -9,
+# 2026-11-30, stable: 588,296 bytes raw, 163,501 gzipped):
+#   -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
+#     (std compiled with the crate's opt-level "z", and its size-minded
+#     code paths): 557,417 raw, 156,847 gzipped (-4.1%);
+#   + -Zlocation-detail=none (no file/line/column strings in panics):
+#     549,729 / 154,911 (-5.3%);
+#   + -Cpanic=immediate-abort (a panic is a trap at once: no hook, no
+#     message formatting, none of core::fmt's panic machinery):
+#     531,869 / 148,792 (-9.0%), kept. A panic still reaches JavaScript
+#     as an exception (`RuntimeError: unreachable`), which npm/browser.js
+#     turns into `engine_panicked` before it resets the instance; its
+#     message no longer carries the panic's own text (the npm build keeps
+#     it). tests/js/session.test.mjs checks both builds.
+#   Tried and not kept: -Zfmt-debug=none (145,324, but serde words a bad
+#     string with Debug, `invalid type: string "x"`: messages would
+#     change); opt-level "s" (160,549); -Zmerge-functions=trampolines
+#     (148,983); wasm-opt --merge-similar-functions (+0.4%).
+FOUNDRY_NIGHTLY=nightly-2026-05-20
+FOUNDRY_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"
 #
 # wasm-opt, from the npm package `binaryen` (pinned in scripts/binaryen/,
 # installed with npm ci; Debian's binaryen 108 turns wasm-bindgen's
@@ -29,10 +59,16 @@
 #     -3.4% alone;
 #   -Oz with inlining off (-aimfs 0 -fimfs 0 -ocimfs 0), sorted by name:
 #     161,966 (-4.6%);
-#   -O1, --dae-optimizing, -O1, then sorted by name: 161,286 (-5.0%), kept.
+#   -O1, --dae-optimizing, -O1, then sorted by name: 161,286 (-5.0%), kept
+#     until the nightly build below;
+#   on the nightly build (2026-11-30, 148,791 with the passes above): -O2
+#     with inlining off (-aimfs 0 -fimfs 0 -ocimfs 0: no function is
+#     inlined for being small, flexible or called once), --dae-optimizing,
+#     -O1, sorted by name: 147,706 (-0.7%), kept; the npm build 243,793 to
+#     242,269. -O3 the same way: 149,115; -O2 twice: 147,710.
 # The names are read from wasm-bindgen's output and dropped by wasm-opt
 # (no -g), so the shipped file has no name section.
-WASM_OPT_PASSES=(-O1 --dae-optimizing -O1 --reorder-functions-by-name --strip-producers)
+WASM_OPT_PASSES=(-aimfs 0 -fimfs 0 -ocimfs 0 -O2 --dae-optimizing -O1 --reorder-functions-by-name --strip-producers)
 # The features the Rust wasm32 target enables by default (and wasm-bindgen
 # uses), given explicitly: wasm-opt neither adds nor drops any.
 WASM_OPT_FEATURES=(--enable-reference-types --enable-bulk-memory --enable-mutable-globals
@@ -65,30 +101,41 @@ wasm_opt=scripts/binaryen/node_modules/.bin/wasm-opt
 
 size() { echo "$(wc -c <"$1") bytes raw, $(gzip -9 -c "$1" | wc -c) bytes gzipped (gzip -9)"; }
 
-# build <out-dir> <cargo feature arguments...>
+# build <out-dir> <cargo's wasm32 output dir> <cargo arguments...>
 build() {
-  local out=$1
-  shift
-  cargo build -p furtive-wasm --target wasm32-unknown-unknown --profile wasm-release "$@"
+  local out=$1 built=$2
+  shift 2
+  cargo "$@" -p furtive-wasm --target wasm32-unknown-unknown --profile wasm-release
   rm -rf "$out"
   # --experimental-reset-state-function: exports __wbg_reset_state, which
   # npm/browser.js calls to start a fresh instance after a panic.
   wasm-bindgen --target web --out-dir "$out" --out-name furtive_wasm \
     --experimental-reset-state-function --remove-producers-section \
-    target/wasm32-unknown-unknown/wasm-release/furtive_wasm.wasm
+    "$built/wasm32-unknown-unknown/wasm-release/furtive_wasm.wasm"
   "$wasm_opt" "${WASM_OPT_FEATURES[@]}" "${WASM_OPT_PASSES[@]}" \
     "$out/furtive_wasm_bg.wasm" -o "$out/furtive_wasm_bg.wasm"
 }
 
 if [ "$which" = npm ] || [ "$which" = all ]; then
-  build npm/wasm
+  build npm/wasm target build
   echo "build-wasm: npm/wasm/furtive_wasm_bg.wasm (every feature): $(size npm/wasm/furtive_wasm_bg.wasm)"
 fi
 
 if [ "$which" = foundry ] || [ "$which" = all ]; then
-  build target/wasm-foundry --no-default-features
+  if ! rustup toolchain list | grep -q "^$FOUNDRY_NIGHTLY-" ||
+    ! rustup component list --toolchain "$FOUNDRY_NIGHTLY" --installed | grep -q '^rust-src'; then
+    echo "build-wasm: installing $FOUNDRY_NIGHTLY with rust-src (the Foundry module's build)"
+    rustup toolchain install "$FOUNDRY_NIGHTLY" --profile minimal --component rust-src
+  fi
+  # Its own target directory: the nightly's artifacts would otherwise evict
+  # the stable build's from target/wasm32-unknown-unknown at every switch.
+  # RUSTFLAGS reach the wasm32 crates and the rebuilt std only (with
+  # --target, build scripts and proc macros are built without them).
+  RUSTFLAGS="$FOUNDRY_RUSTFLAGS" CARGO_TARGET_DIR=target/wasm-nightly \
+    build target/wasm-foundry target/wasm-nightly "+$FOUNDRY_NIGHTLY" build --no-default-features \
+    -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
   wasm=target/wasm-foundry/furtive_wasm_bg.wasm
-  echo "build-wasm: $wasm (Foundry module: no scene, no roller): $(size "$wasm")"
+  echo "build-wasm: $wasm (Foundry module: no scene, no roller, no free functions): $(size "$wasm")"
   budget=$(sed -n 's/.*"foundryModuleGzipBytes": *\([0-9]*\).*/\1/p' wasm-budget.json)
   if [ -z "$budget" ]; then
     echo "build-wasm: wasm-budget.json has no foundryModuleGzipBytes" >&2

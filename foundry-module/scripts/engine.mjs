@@ -105,52 +105,11 @@ function guarded(call) {
   }
 }
 
-/**
- * `createState(config)`: a fresh state.
- * @param {{ruleset: "percentile" | "opposed", settings?: object, creatures?: object[]}} config
- * @returns {EngineState}
- */
-export const createState = (config) => guarded((e) => e.createState(config));
-
-/**
- * `apply(state, event)`: the reducer.
- * @param {EngineState} state
- * @param {EngineEvent} event
- * @returns {Outcome}
- */
-export const apply = (state, event) => guarded((e) => e.apply(state, event));
-
-/**
- * `perceives(state, {observer, hider})`.
- * @param {EngineState} state
- * @param {{observer: string, hider: string}} query
- * @returns {Decision}
- */
-export const perceives = (state, query) => guarded((e) => e.perceives(state, query));
-
-/**
- * `canDefend(state, {defender, target, attacker})` (P6).
- * @param {EngineState} state
- * @param {{defender: string, target: string, attacker: string}} query
- * @returns {Decision}
- */
-export const canDefend = (state, query) => guarded((e) => e.canDefend(state, query));
-
-/**
- * `knockout(state, {attacker, target, helmet, rawDamage?, d100?})` (P8).
- * @param {EngineState} state
- * @param {{attacker: string, target: string, helmet: boolean, rawDamage?: number, d100?: number}} query
- * @returns {KnockoutResult}
- */
-export const knockout = (state, query) => guarded((e) => e.knockout(state, query));
-
-/**
- * `attackHidden(state, {attacker, target, aimedAtSpace, area})` (O10).
- * @param {EngineState} state
- * @param {{attacker: string, target: string, aimedAtSpace: boolean, area: boolean}} query
- * @returns {HiddenAttackResult}
- */
-export const attackHidden = (state, query) => guarded((e) => e.attackHidden(state, query));
+// The engine's free functions over a whole state (createState, apply, the
+// queries) are left out of the module's wasm (cargo feature
+// `free-functions`, scripts/build-wasm.sh): the module keeps its state in a
+// `SceneSession` below and asks it. `hiddenFrom(state)` stays, for a stored
+// state read without a session (hud.mjs).
 
 /**
  * `hiddenFrom(state)`: `{ [observerTokenId]: hiderTokenId[] }` (B1, B2).

@@ -1,9 +1,9 @@
 // The `Session` class through both backends (the napi addon and wasm in
 // Node): bad input to every method, `free()`, `session_lost` after a panic
 // and reloading from the last snapshot, and the Foundry module's lean wasm
-// (no `scene`, no `roller`) answering `not_in_this_build`. The shared
-// vectors run through `Session` too (vectors.test.mjs, on napi, wasm in
-// Node and wasm in Chromium).
+// (no `scene`, no `roller`, no free functions but `hiddenFrom`) answering
+// `not_in_this_build`. The shared vectors run through `Session` too
+// (vectors.test.mjs, on napi, wasm in Node and wasm in Chromium).
 //
 //   node --test tests/js/session.test.mjs
 
@@ -182,7 +182,7 @@ test("wasm: after a panic resets the instance, every older session answers sessi
 });
 
 const lean = new URL("target/wasm-foundry/", REPO);
-test("the Foundry module's wasm (no scene, no roller): Session works, settle, the scene functions and SceneSight answer not_in_this_build", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
+test("the Foundry module's wasm (no scene, no roller, no free functions but hiddenFrom): Session works, settle, the scene functions, SceneSight and the free functions answer not_in_this_build; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.
   const dir = mkdtempSync(join(tmpdir(), "furtive-lean-"));
   try {
@@ -199,9 +199,28 @@ test("the Foundry module's wasm (no scene, no roller): Session works, settle, th
       for (const call of [() => session.settle(${JSON.stringify(enter)}, 1), () => session.rollRequests([], 1),
                           () => furtive.settle(session.snapshot(), ${JSON.stringify(enter)}, 1),
                           () => furtive.parseScene({}), () => furtive.clearView({}, {}), () => furtive.clearViewMatrix({}),
-                          () => furtive.SceneSight.parse({})]) {
+                          () => furtive.SceneSight.parse({}),
+                          // The free functions over a whole state but hiddenFrom (feature free-functions).
+                          () => furtive.createState(${JSON.stringify(config)}),
+                          () => furtive.apply(session.snapshot(), ${JSON.stringify(enter)}),
+                          () => furtive.perceives(session.snapshot(), ${JSON.stringify(pair)}),
+                          () => furtive.canLocate(session.snapshot(), ${JSON.stringify(pair)}),
+                          () => furtive.attackHidden(session.snapshot(), {})]) {
         try { call(); codes.push("no error"); } catch (e) { codes.push(e.code + " " + e.message.split(":")[0]); }
       }
+      codes.push(furtive.hiddenFrom(session.snapshot()), furtive.concealedByDarkness({ targetInDarkness: false, observers: [] }));
+      // This build aborts at once on a panic (scripts/build-wasm.sh: a trap, no
+      // panic message): still engine_panicked, the instance reset, the older
+      // sessions lost, and a session loaded again from its snapshot works.
+      const saved = session.snapshot();
+      try { session.__panicForTests(); codes.push("no error"); } catch (e) { codes.push(e.code); }
+      for (const call of [() => session.perceives(${JSON.stringify(pair)}), () => session.revision]) {
+        try { call(); codes.push("no error"); } catch (e) { codes.push(e.code); }
+      }
+      const restored = furtive.Session.load(saved);
+      codes.push(restored.revision, restored.perceives(${JSON.stringify(pair)}).allowed);
+      try { furtive.__panicForTests(); codes.push("no error"); } catch (e) { codes.push(e.code); }
+      try { restored.snapshot(); codes.push("no error"); } catch (e) { codes.push(e.code); }
       console.log(JSON.stringify(codes));
     `], { encoding: "utf8" });
     assert.deepEqual(JSON.parse(output), [
@@ -214,6 +233,20 @@ test("the Foundry module's wasm (no scene, no roller): Session works, settle, th
       "not_in_this_build clearView",
       "not_in_this_build clearViewMatrix",
       "not_in_this_build SceneSight.parse",
+      "not_in_this_build createState",
+      "not_in_this_build apply",
+      "not_in_this_build perceives",
+      "not_in_this_build canLocate",
+      "not_in_this_build attackHidden",
+      { guard: ["spy"] },
+      [],
+      "engine_panicked",
+      "session_lost",
+      "session_lost",
+      1,
+      false,
+      "engine_panicked",
+      "session_lost",
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

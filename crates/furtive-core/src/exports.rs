@@ -15,8 +15,8 @@
 //! engine then reads `null`).
 //! Every argument is JSON text and every result is JSON text (see
 //! [`crate::api`]); every call returns `Result<String, Error>`. `[feature]` names the cargo feature
-//! of furtive-core the export needs (`"scene"`, `"roller"`); each binding
-//! crate has features of the same names.
+//! of furtive-core the export needs (`"scene"`, `"roller"`,
+//! `"free-functions"`); each binding crate has features of the same names.
 //!
 //! - `functions`: free functions, `rust_name` is a function of this module
 //!   (`furtive_core::exports::rust_name`).
@@ -50,14 +50,14 @@ macro_rules! text_functions {
 }
 
 text_functions! {
-    create_state(config);
-    apply(state, event);
-    perceives(state, query);
-    can_locate(state, query);
-    can_defend(state, query);
-    knockout(state, query);
-    can_pickpocket(state, query);
-    attack_hidden(state, query);
+    #[cfg(feature = "free-functions")] create_state(config);
+    #[cfg(feature = "free-functions")] apply(state, event);
+    #[cfg(feature = "free-functions")] perceives(state, query);
+    #[cfg(feature = "free-functions")] can_locate(state, query);
+    #[cfg(feature = "free-functions")] can_defend(state, query);
+    #[cfg(feature = "free-functions")] knockout(state, query);
+    #[cfg(feature = "free-functions")] can_pickpocket(state, query);
+    #[cfg(feature = "free-functions")] attack_hidden(state, query);
     hidden_from(state);
     #[cfg(feature = "roller")] roll_requests(state, requests, seed);
     #[cfg(feature = "roller")] settle(state, event, seed);
@@ -76,21 +76,21 @@ macro_rules! for_each_export {
     ($callback:ident) => {
         $callback! {
             functions: [
-                { create_state, "createState", [], (config),
+                { create_state, "createState", ["free-functions"], (config),
                   "`createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`." },
-                { apply, "apply", [], (state, event),
+                { apply, "apply", ["free-functions"], (state, event),
                   "`apply(state, event) -> Outcome { state, changes, requests, log }`." },
-                { perceives, "perceives", [], (state, query),
+                { perceives, "perceives", ["free-functions"], (state, query),
                   "`perceives(state, { observer, hider }) -> Decision`." },
-                { can_locate, "canLocate", [], (state, query),
+                { can_locate, "canLocate", ["free-functions"], (state, query),
                   "`canLocate(state, { observer, hider }) -> Decision` (P5)." },
-                { can_defend, "canDefend", [], (state, query),
+                { can_defend, "canDefend", ["free-functions"], (state, query),
                   "`canDefend(state, { defender, target, attacker }) -> Decision` (P6)." },
-                { knockout, "knockout", [], (state, query),
+                { knockout, "knockout", ["free-functions"], (state, query),
                   "`knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8)." },
-                { can_pickpocket, "canPickpocket", [], (state, query),
+                { can_pickpocket, "canPickpocket", ["free-functions"], (state, query),
                   "`canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10)." },
-                { attack_hidden, "attackHidden", [], (state, query),
+                { attack_hidden, "attackHidden", ["free-functions"], (state, query),
                   "`attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10)." },
                 { hidden_from, "hiddenFrom", [], (state),
                   "`hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2)." },
