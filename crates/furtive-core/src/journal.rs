@@ -166,6 +166,14 @@ impl Journal {
         }
     }
 
+    /// Whether this transaction journaled the pair (debug checks only).
+    fn has_pair(&self, hider: &str, observer: &str) -> bool {
+        self.keys
+            .iter()
+            .rev()
+            .any(|key| matches!(key, Key::Pair(h, o) if &**h == hider && o == observer))
+    }
+
     fn push(&mut self, key: Key, slot: Slot) {
         self.keys.push(key);
         self.slots.push(slot);
@@ -550,6 +558,12 @@ fn surprise_targets(surprises: &[Surprise]) -> BTreeMap<TokenId, TokenId> {
     map
 }
 
+/// Whether two stored distances are the same value, bit for bit (so `-0`
+/// and `0`, which a snapshot writes differently, are not).
+fn same_distance(a: Option<f64>, b: Option<f64>) -> bool {
+    a.map(f64::to_bits) == b.map(f64::to_bits)
+}
+
 /// Whether the token shows the `hidden` status: hiding, and unperceived by
 /// at least one observer still in the scene.
 pub(crate) fn is_hidden(state: &State, token: &str) -> bool {
@@ -573,6 +587,49 @@ impl Deref for Tx<'_> {
 
     fn deref(&self) -> &State {
         self.state
+    }
+}
+
+/// One existing pair, found with one lookup, for a rule that reads it (with
+/// its hider's roll and the creatures) and may then write it: the pair is
+/// journaled at the first [`PairTx::pair_mut`], unless the event already
+/// journaled it (`saved`: [`Tx::record_view`] saved the pair earlier in the
+/// same event; the first saved value is the one a rollback restores and
+/// [`Journal::effects`] compares with, so a second entry would only cost
+/// time. No savepoint is taken inside an event, so the saved entry is
+/// after any savepoint. Debug builds check that the entry exists).
+pub(crate) struct PairTx<'a> {
+    /// The hider's roll in force.
+    pub attempt: &'a Attempt,
+    /// Every creature the engine knows.
+    pub creatures: &'a BTreeMap<TokenId, Creature>,
+    pair: &'a mut Pair,
+    hider: &'a str,
+    observer: &'a str,
+    saved: bool,
+    journal: &'a mut Journal,
+}
+
+impl PairTx<'_> {
+    /// The pair, read-only.
+    pub fn pair(&self) -> &Pair {
+        self.pair
+    }
+
+    /// The pair, writable; journaled first unless already saved. (Not
+    /// inlined: a rule writes a pair from several branches, and one copy
+    /// keeps the Foundry module's wasm within its budget.)
+    #[inline(never)]
+    pub fn pair_mut(&mut self) -> &mut Pair {
+        if !self.saved {
+            let id = self.journal.hider_id(self.hider);
+            self.journal.push(
+                Key::Pair(id, self.observer.to_owned()),
+                Slot::Pair(Some(self.pair.clone())),
+            );
+            self.saved = true;
+        }
+        self.pair
     }
 }
 
@@ -657,46 +714,42 @@ impl<'a> Tx<'a> {
         Some(pair)
     }
 
-    /// An existing pair, writable; when `saved`, without a journal entry.
-    ///
-    /// `saved` means the rule already journaled this pair in the same
-    /// event ([`Tx::record_view`] saves every pair its view names): the
-    /// first saved value is the one a rollback restores and
-    /// [`Journal::effects`] compares with, so a second entry would only
-    /// cost time. No savepoint is taken inside an event, so the saved entry
-    /// is after any savepoint. Debug builds check that the entry exists.
-    pub fn pair_mut_saved(
-        &mut self,
-        hider: &str,
-        observer: &str,
+    /// An existing pair with its hider's roll and the creatures, read and
+    /// written with one lookup ([`PairTx`], which says what `saved` means).
+    /// `None` when there is no such pair.
+    pub fn pair_tx<'b>(
+        &'b mut self,
+        hider: &'b str,
+        observer: &'b str,
         saved: bool,
-    ) -> Option<&mut Pair> {
-        if !saved {
-            return self.pair_mut(hider, observer);
-        }
+    ) -> Option<PairTx<'b>> {
         debug_assert!(
-            self.journal
-                .keys
-                .iter()
-                .rev()
-                .any(|key| matches!(key, Key::Pair(h, o) if &**h == hider && o == observer)),
-            "pair_mut_saved: the pair {hider}/{observer} was not journaled in this event"
+            !saved || self.journal.has_pair(hider, observer),
+            "pair_tx: the pair {hider}/{observer} was not journaled in this event"
         );
-        self.state.hiders.get_mut(hider)?.pairs.get_mut(observer)
+        let State {
+            hiders, creatures, ..
+        } = &mut *self.state;
+        let Hider { attempt, pairs, .. } = hiders.get_mut(hider)?;
+        Some(PairTx {
+            attempt,
+            creatures,
+            pair: pairs.get_mut(observer)?,
+            hider,
+            observer,
+            saved,
+            journal: &mut *self.journal,
+        })
     }
 
-    /// A hider's pair, created by `make` when missing; `None` when `hider`
-    /// has no record.
-    pub fn pair_entry(
-        &mut self,
-        hider: &str,
-        observer: &str,
-        make: impl FnOnce() -> Pair,
-    ) -> Option<&mut Pair> {
+    /// A hider's pair, `new_pair` when missing; `None` when `hider` has no
+    /// record. (`new_pair` is a value, not a closure: one copy of this
+    /// function in the wasm.)
+    pub fn pair_entry(&mut self, hider: &str, observer: &str, new_pair: Pair) -> Option<&mut Pair> {
         let record = self.state.hiders.get_mut(hider)?;
         let old = record.pairs.get(observer).cloned();
         if old.is_none() {
-            record.pairs.insert(observer.to_owned(), make());
+            record.pairs.insert(observer.to_owned(), new_pair);
         }
         let id = self.journal.hider_id(hider);
         self.journal
@@ -705,21 +758,34 @@ impl<'a> Tx<'a> {
     }
 
     /// Updates the stored clear view and distance of the pairs named in
-    /// `view`; a pair missing for an observer is created with `new_pair`.
-    pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: impl Fn() -> Pair) {
+    /// `view`; a pair missing for an observer is created from `new_pair`
+    /// (a value, not a closure: one copy of this function in the wasm).
+    ///
+    /// A pair whose clear view and distance already read as `entry` is
+    /// neither written nor journaled: an event that names observers whose
+    /// view did not change (a token drag among observers that stay out of
+    /// view) costs their lookups only. Returns, for each entry, whether this
+    /// call journaled its pair (see [`PairTx`]).
+    pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: Pair) -> Vec<bool> {
+        let mut saved = vec![false; view.len()];
         let Some(record) = self.state.hiders.get_mut(hider) else {
-            return;
+            return saved;
         };
-        for entry in view {
+        for (entry, saved) in view.iter().zip(saved.iter_mut()) {
             let old = match record.pairs.get_mut(&entry.observer) {
                 Some(pair) => {
+                    if pair.clear_view == entry.clear_view
+                        && same_distance(pair.distance, entry.distance)
+                    {
+                        continue;
+                    }
                     let old = pair.clone();
                     pair.clear_view = entry.clear_view;
                     pair.distance = entry.distance;
                     Some(old)
                 }
                 None => {
-                    let mut pair = new_pair();
+                    let mut pair = new_pair.clone();
                     pair.clear_view = entry.clear_view;
                     pair.distance = entry.distance;
                     record.pairs.insert(entry.observer.clone(), pair);
@@ -729,7 +795,9 @@ impl<'a> Tx<'a> {
             let id = self.journal.hider_id(hider);
             self.journal
                 .push(Key::Pair(id, entry.observer.clone()), Slot::Pair(old));
+            *saved = true;
         }
+        saved
     }
 
     /// Removes a pair, if there is one.
