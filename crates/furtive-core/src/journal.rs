@@ -174,6 +174,12 @@ impl Journal {
             .any(|key| matches!(key, Key::Pair(h, o) if &**h == hider && o == observer))
     }
 
+    /// Saves one pair's value before it is written (`None`: it did not exist).
+    fn push_pair(&mut self, hider: &str, observer: &str, old: Option<Pair>) {
+        let id = self.hider_id(hider);
+        self.push(Key::Pair(id, observer.to_owned()), Slot::Pair(old));
+    }
+
     fn push(&mut self, key: Key, slot: Slot) {
         self.keys.push(key);
         self.slots.push(slot);
@@ -380,8 +386,10 @@ fn effects_in_place(
     before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
     let targets = surprises_before
         .map(|before| [surprise_targets(before), surprise_targets(&state.surprises)]);
-    let mut changes = Vec::new();
-    let mut lookup = Vec::new();
+    // At most one visibility change and one lookup entry per touched pair
+    // (and a status or two): made once instead of grown.
+    let mut changes = Vec::with_capacity(before_pairs.len() + 2);
+    let mut lookup = Vec::with_capacity(before_pairs.len());
     let mut status_tokens: BTreeSet<&str> = BTreeSet::new();
     // A pair that counts for the `hidden` status: unperceived by a known observer.
     let hides = |observer: &str, pair: Option<&Pair>| {
@@ -401,6 +409,13 @@ fn effects_in_place(
             let after = record.pairs.get(observer);
             let was = !hiding || before.is_none_or(|p| p.perceived);
             let is = !hiding || after.is_none_or(|p| p.perceived);
+            let hid = before.is_some_and(|p| !p.perceived);
+            let hides_now = after.is_some_and(|p| !p.perceived);
+            if was == is && hid == hides_now {
+                // Read the same (a distance, a pending check): whether the
+                // observer is known cannot matter, so it is not looked up.
+                continue;
+            }
             let known = state.creatures.contains_key(observer);
             if known && was != is {
                 changes.push(Change::Visibility {
@@ -414,9 +429,7 @@ fn effects_in_place(
                     hidden: !is,
                 });
             }
-            let hid = known && before.is_some_and(|p| !p.perceived);
-            let hides_now = known && after.is_some_and(|p| !p.perceived);
-            status_changed |= hiding && hid != hides_now;
+            status_changed |= hiding && known && hid != hides_now;
         }
         if status_changed {
             status_tokens.insert(hider);
@@ -610,26 +623,30 @@ pub(crate) struct PairTx<'a> {
     journal: &'a mut Journal,
 }
 
-impl PairTx<'_> {
+impl<'a> PairTx<'a> {
     /// The pair, read-only.
     pub fn pair(&self) -> &Pair {
         self.pair
     }
 
-    /// The pair, writable; journaled first unless already saved. (Not
-    /// inlined: a rule writes a pair from several branches, and one copy
-    /// keeps the Foundry module's wasm within its budget.)
-    #[inline(never)]
+    /// The pair, writable; journaled first unless already saved.
     pub fn pair_mut(&mut self) -> &mut Pair {
+        self.save();
+        self.pair
+    }
+
+    /// [`PairTx::pair_mut`], for as long as the transaction lends it.
+    pub fn into_pair_mut(mut self) -> &'a mut Pair {
+        self.save();
+        self.pair
+    }
+
+    fn save(&mut self) {
         if !self.saved {
-            let id = self.journal.hider_id(self.hider);
-            self.journal.push(
-                Key::Pair(id, self.observer.to_owned()),
-                Slot::Pair(Some(self.pair.clone())),
-            );
+            self.journal
+                .push_pair(self.hider, self.observer, Some(self.pair.clone()));
             self.saved = true;
         }
-        self.pair
     }
 }
 
@@ -704,14 +721,9 @@ impl<'a> Tx<'a> {
     }
 
     /// An existing pair, writable.
-    pub fn pair_mut(&mut self, hider: &str, observer: &str) -> Option<&mut Pair> {
-        let pair = self.state.hiders.get_mut(hider)?.pairs.get_mut(observer)?;
-        let id = self.journal.hider_id(hider);
-        self.journal.push(
-            Key::Pair(id, observer.to_owned()),
-            Slot::Pair(Some(pair.clone())),
-        );
-        Some(pair)
+    pub fn pair_mut<'b>(&'b mut self, hider: &'b str, observer: &'b str) -> Option<&'b mut Pair> {
+        self.pair_tx(hider, observer, false)
+            .map(PairTx::into_pair_mut)
     }
 
     /// An existing pair with its hider's roll and the creatures, read and
@@ -751,9 +763,7 @@ impl<'a> Tx<'a> {
         if old.is_none() {
             record.pairs.insert(observer.to_owned(), new_pair);
         }
-        let id = self.journal.hider_id(hider);
-        self.journal
-            .push(Key::Pair(id, observer.to_owned()), Slot::Pair(old));
+        self.journal.push_pair(hider, observer, old);
         record.pairs.get_mut(observer)
     }
 
@@ -792,9 +802,7 @@ impl<'a> Tx<'a> {
                     None
                 }
             };
-            let id = self.journal.hider_id(hider);
-            self.journal
-                .push(Key::Pair(id, entry.observer.clone()), Slot::Pair(old));
+            self.journal.push_pair(hider, &entry.observer, old);
             *saved = true;
         }
         saved
@@ -804,9 +812,7 @@ impl<'a> Tx<'a> {
     pub fn remove_pair(&mut self, hider: &str, observer: &str) {
         if let Some(record) = self.state.hiders.get_mut(hider) {
             if let Some(old) = record.pairs.remove(observer) {
-                let id = self.journal.hider_id(hider);
-                self.journal
-                    .push(Key::Pair(id, observer.to_owned()), Slot::Pair(Some(old)));
+                self.journal.push_pair(hider, observer, Some(old));
             }
         }
     }
