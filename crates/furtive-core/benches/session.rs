@@ -20,6 +20,13 @@
 //!   binding calls: the event's JSON text read into a `Value`, parsed into
 //!   an `Event`, applied, and the effects written as JSON text (no
 //!   JavaScript conversion);
+//! - `view_unchanged/session_apply`: the same first hider, its 150 named
+//!   observers already recorded out of clear view at 5 ft; the event names
+//!   them again with nothing new (the typical token drag among observers
+//!   that stay out of view): no pair changes, nothing is asked;
+//! - `view_moved/session_apply`: as `view_unchanged`, but every named
+//!   distance changes (5 ft and 6 ft in turn): each pair's stored distance
+//!   is written, nothing visible changes, nothing is asked;
 //! - `effects/to_text/200`: the effects of the 200-creature event written as
 //!   JSON text, alone;
 //! - `perceives/session`: one `Session::perceives` query.
@@ -84,8 +91,8 @@ fn enter_stealth(i: usize) -> Event {
     }
 }
 
-/// The first hider's view of up to 150 other creatures.
-fn view(size: usize, clear_view: bool) -> Event {
+/// The first hider's view of up to 150 other creatures, all at `distance`.
+fn view(size: usize, clear_view: bool, distance: f64) -> Event {
     Event::ViewChanged {
         hider: id(0),
         moved: false,
@@ -94,7 +101,7 @@ fn view(size: usize, clear_view: bool) -> Event {
             .map(|i| ViewEntry {
                 observer: id(i),
                 clear_view,
-                distance: Some(5.0),
+                distance: Some(distance),
             })
             .collect(),
     }
@@ -108,7 +115,7 @@ fn bench(c: &mut Criterion) {
         .sample_size(20);
     for size in SIZES {
         let state = table(size);
-        let into_view = view(size, true);
+        let into_view = view(size, true, 5.0);
         let reset = vec![Event::StopHiding { hider: id(0) }, enter_stealth(0)];
         group.bench_with_input(BenchmarkId::new("free_apply", size), &size, |b, _| {
             b.iter(|| black_box(furtive_core::apply(&state, into_view.clone()).unwrap()))
@@ -163,13 +170,44 @@ fn bench(c: &mut Criterion) {
     }
     group.finish();
 
+    for group_name in ["view_unchanged", "view_moved"] {
+        let mut group = c.benchmark_group(group_name);
+        group
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2))
+            .sample_size(20);
+        for size in SIZES {
+            let mut session = Session::load(table(size)).unwrap();
+            session.apply(view(size, false, 5.0)).unwrap();
+            let events = if group_name == "view_unchanged" {
+                [view(size, false, 5.0), view(size, false, 5.0)]
+            } else {
+                [view(size, false, 6.0), view(size, false, 5.0)]
+            };
+            group.bench_with_input(BenchmarkId::new("session_apply", size), &size, |b, _| {
+                b.iter_custom(|iterations| {
+                    let mut timed = Duration::ZERO;
+                    for i in 0..iterations {
+                        let event = events[i as usize % 2].clone();
+                        let start = Instant::now();
+                        let effects = black_box(session.apply(event).unwrap());
+                        timed += start.elapsed();
+                        assert!(effects.changes.is_empty() && effects.requests.is_empty());
+                    }
+                    timed
+                })
+            });
+        }
+        group.finish();
+    }
+
     let mut group = c.benchmark_group("effects");
     group
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1))
         .sample_size(20);
     let mut session = Session::load(table(200)).unwrap();
-    let effects = session.apply(view(200, true)).unwrap();
+    let effects = session.apply(view(200, true, 5.0)).unwrap();
     group.bench_function("to_text/200", |b| {
         b.iter(|| black_box(serde_json::to_string(&effects).unwrap()))
     });

@@ -256,9 +256,11 @@ fn gm_override(
     let hider_label = label(tx, hider);
     let observer_label = label(tx, observer);
     tx.hiding(hider)?;
-    if let Some(pair) = tx.pair_entry(hider, observer, || {
-        Pair::new(perceived, PairReason::GmOverride)
-    }) {
+    if let Some(pair) = tx.pair_entry(
+        hider,
+        observer,
+        Pair::new(perceived, PairReason::GmOverride),
+    ) {
         pair.perceived = perceived;
         pair.reason = PairReason::GmOverride;
     }

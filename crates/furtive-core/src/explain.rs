@@ -25,6 +25,42 @@ macro_rules! sentence {
     }};
 }
 
+/// `head`, then `number`, then `tail`, in one string allocated once: the
+/// same bytes as `sentence!` with the number last, for the explanations an
+/// event writes once per named observer, where `format!`'s per-argument
+/// dispatch shows in the profile.
+fn joined(head: &[&str], number: i64, tail: &str) -> String {
+    // 20 bytes: the longest i64 ("-9223372036854775808").
+    let length = head.iter().map(|part| part.len()).sum::<usize>() + 20 + tail.len();
+    let mut text = String::with_capacity(length);
+    for part in head {
+        text.push_str(part);
+    }
+    push_decimal(&mut text, number);
+    text.push_str(tail);
+    text
+}
+
+/// Appends `number` as `{number}` writes it (an optional `-`, then the
+/// digits): `write!` costs more than the rest of [`joined`] together.
+fn push_decimal(text: &mut String, number: i64) {
+    if number < 0 {
+        text.push('-');
+    }
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    let mut rest = number.unsigned_abs();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    text.extend(digits[start..].iter().map(|&digit| char::from(digit)));
+}
+
 /// One explanation in both languages.
 pub(crate) struct Text {
     pub en: String,
@@ -370,14 +406,34 @@ pub(crate) fn o4_stored_check_perceives(
 }
 
 /// … comes into clear view of …: immediate Perception check against … (O4).
-pub(crate) fn o4_check_requested(
-    observer_label: impl Display,
-    hider_label: impl Display,
-    effective: impl Display,
-) -> Text {
+///
+/// Written once per observer a `viewChanged` brings into clear view, so it
+/// is joined without the `format!` machinery ([`joined`]); the words are
+/// those of the `sentence!` form in the comments.
+pub(crate) fn o4_check_requested(observer_label: &str, hider_label: &str, effective: i64) -> Text {
     Text {
-        en: sentence!("{observer_label} comes into clear view of {hider_label}: immediate Perception check against {effective} (O4)."),
-        fr: sentence!("{observer_label} a {hider_label} en vue dégagée : test de Perception immédiat contre {effective} (O4)."),
+        // "{observer_label} comes into clear view of {hider_label}: immediate Perception check against {effective} (O4)."
+        en: joined(
+            &[
+                observer_label,
+                " comes into clear view of ",
+                hider_label,
+                ": immediate Perception check against ",
+            ],
+            effective,
+            " (O4).",
+        ),
+        // "{observer_label} a {hider_label} en vue dégagée : test de Perception immédiat contre {effective} (O4)."
+        fr: joined(
+            &[
+                observer_label,
+                " a ",
+                hider_label,
+                " en vue dégagée : test de Perception immédiat contre ",
+            ],
+            effective,
+            " (O4).",
+        ),
     }
 }
 
@@ -989,5 +1045,28 @@ pub(crate) fn p8_may_try(
     Text {
         en: sentence!("{a} may try to knock {t} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."),
         fr: sentence!("{a} peut tenter d'assommer {t} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn o4_check_requested_reads_as_its_sentence_form() {
+        // `joined` writes the same bytes as the `sentence!` form it replaces.
+        for effective in [0, 7, -3, 10, -10, 15, 1_000_000, i64::MIN, i64::MAX] {
+            for (observer, hider) in [("Guard", "Rogue"), ("Garde élite", "Voleuse")] {
+                let text = o4_check_requested(observer, hider, effective);
+                assert_eq!(
+                    text.en,
+                    format!("{observer} comes into clear view of {hider}: immediate Perception check against {effective} (O4).")
+                );
+                assert_eq!(
+                    text.fr,
+                    format!("{observer} a {hider} en vue dégagée : test de Perception immédiat contre {effective} (O4).")
+                );
+            }
+        }
     }
 }

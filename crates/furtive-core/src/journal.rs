@@ -166,6 +166,20 @@ impl Journal {
         }
     }
 
+    /// Whether this transaction journaled the pair (debug checks only).
+    fn has_pair(&self, hider: &str, observer: &str) -> bool {
+        self.keys
+            .iter()
+            .rev()
+            .any(|key| matches!(key, Key::Pair(h, o) if &**h == hider && o == observer))
+    }
+
+    /// Saves one pair's value before it is written (`None`: it did not exist).
+    fn push_pair(&mut self, hider: &str, observer: &str, old: Option<Pair>) {
+        let id = self.hider_id(hider);
+        self.push(Key::Pair(id, observer.to_owned()), Slot::Pair(old));
+    }
+
     fn push(&mut self, key: Key, slot: Slot) {
         self.keys.push(key);
         self.slots.push(slot);
@@ -372,8 +386,10 @@ fn effects_in_place(
     before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
     let targets = surprises_before
         .map(|before| [surprise_targets(before), surprise_targets(&state.surprises)]);
-    let mut changes = Vec::new();
-    let mut lookup = Vec::new();
+    // At most one visibility change and one lookup entry per touched pair
+    // (and a status or two): made once instead of grown.
+    let mut changes = Vec::with_capacity(before_pairs.len() + 2);
+    let mut lookup = Vec::with_capacity(before_pairs.len());
     let mut status_tokens: BTreeSet<&str> = BTreeSet::new();
     // A pair that counts for the `hidden` status: unperceived by a known observer.
     let hides = |observer: &str, pair: Option<&Pair>| {
@@ -393,6 +409,13 @@ fn effects_in_place(
             let after = record.pairs.get(observer);
             let was = !hiding || before.is_none_or(|p| p.perceived);
             let is = !hiding || after.is_none_or(|p| p.perceived);
+            let hid = before.is_some_and(|p| !p.perceived);
+            let hides_now = after.is_some_and(|p| !p.perceived);
+            if was == is && hid == hides_now {
+                // Read the same (a distance, a pending check): whether the
+                // observer is known cannot matter, so it is not looked up.
+                continue;
+            }
             let known = state.creatures.contains_key(observer);
             if known && was != is {
                 changes.push(Change::Visibility {
@@ -406,9 +429,7 @@ fn effects_in_place(
                     hidden: !is,
                 });
             }
-            let hid = known && before.is_some_and(|p| !p.perceived);
-            let hides_now = known && after.is_some_and(|p| !p.perceived);
-            status_changed |= hiding && hid != hides_now;
+            status_changed |= hiding && known && hid != hides_now;
         }
         if status_changed {
             status_tokens.insert(hider);
@@ -550,6 +571,12 @@ fn surprise_targets(surprises: &[Surprise]) -> BTreeMap<TokenId, TokenId> {
     map
 }
 
+/// Whether two stored distances are the same value, bit for bit (so `-0`
+/// and `0`, which a snapshot writes differently, are not).
+fn same_distance(a: Option<f64>, b: Option<f64>) -> bool {
+    a.map(f64::to_bits) == b.map(f64::to_bits)
+}
+
 /// Whether the token shows the `hidden` status: hiding, and unperceived by
 /// at least one observer still in the scene.
 pub(crate) fn is_hidden(state: &State, token: &str) -> bool {
@@ -573,6 +600,53 @@ impl Deref for Tx<'_> {
 
     fn deref(&self) -> &State {
         self.state
+    }
+}
+
+/// One existing pair, found with one lookup, for a rule that reads it (with
+/// its hider's roll and the creatures) and may then write it: the pair is
+/// journaled at the first [`PairTx::pair_mut`], unless the event already
+/// journaled it (`saved`: [`Tx::record_view`] saved the pair earlier in the
+/// same event; the first saved value is the one a rollback restores and
+/// [`Journal::effects`] compares with, so a second entry would only cost
+/// time. No savepoint is taken inside an event, so the saved entry is
+/// after any savepoint. Debug builds check that the entry exists).
+pub(crate) struct PairTx<'a> {
+    /// The hider's roll in force.
+    pub attempt: &'a Attempt,
+    /// Every creature the engine knows.
+    pub creatures: &'a BTreeMap<TokenId, Creature>,
+    pair: &'a mut Pair,
+    hider: &'a str,
+    observer: &'a str,
+    saved: bool,
+    journal: &'a mut Journal,
+}
+
+impl<'a> PairTx<'a> {
+    /// The pair, read-only.
+    pub fn pair(&self) -> &Pair {
+        self.pair
+    }
+
+    /// The pair, writable; journaled first unless already saved.
+    pub fn pair_mut(&mut self) -> &mut Pair {
+        self.save();
+        self.pair
+    }
+
+    /// [`PairTx::pair_mut`], for as long as the transaction lends it.
+    pub fn into_pair_mut(mut self) -> &'a mut Pair {
+        self.save();
+        self.pair
+    }
+
+    fn save(&mut self) {
+        if !self.saved {
+            self.journal
+                .push_pair(self.hider, self.observer, Some(self.pair.clone()));
+            self.saved = true;
+        }
     }
 }
 
@@ -647,98 +721,98 @@ impl<'a> Tx<'a> {
     }
 
     /// An existing pair, writable.
-    pub fn pair_mut(&mut self, hider: &str, observer: &str) -> Option<&mut Pair> {
-        let pair = self.state.hiders.get_mut(hider)?.pairs.get_mut(observer)?;
-        let id = self.journal.hider_id(hider);
-        self.journal.push(
-            Key::Pair(id, observer.to_owned()),
-            Slot::Pair(Some(pair.clone())),
-        );
-        Some(pair)
+    pub fn pair_mut<'b>(&'b mut self, hider: &'b str, observer: &'b str) -> Option<&'b mut Pair> {
+        self.pair_tx(hider, observer, false)
+            .map(PairTx::into_pair_mut)
     }
 
-    /// An existing pair, writable; when `saved`, without a journal entry.
-    ///
-    /// `saved` means the rule already journaled this pair in the same
-    /// event ([`Tx::record_view`] saves every pair its view names): the
-    /// first saved value is the one a rollback restores and
-    /// [`Journal::effects`] compares with, so a second entry would only
-    /// cost time. No savepoint is taken inside an event, so the saved entry
-    /// is after any savepoint. Debug builds check that the entry exists.
-    pub fn pair_mut_saved(
-        &mut self,
-        hider: &str,
-        observer: &str,
+    /// An existing pair with its hider's roll and the creatures, read and
+    /// written with one lookup ([`PairTx`], which says what `saved` means).
+    /// `None` when there is no such pair.
+    pub fn pair_tx<'b>(
+        &'b mut self,
+        hider: &'b str,
+        observer: &'b str,
         saved: bool,
-    ) -> Option<&mut Pair> {
-        if !saved {
-            return self.pair_mut(hider, observer);
-        }
+    ) -> Option<PairTx<'b>> {
         debug_assert!(
-            self.journal
-                .keys
-                .iter()
-                .rev()
-                .any(|key| matches!(key, Key::Pair(h, o) if &**h == hider && o == observer)),
-            "pair_mut_saved: the pair {hider}/{observer} was not journaled in this event"
+            !saved || self.journal.has_pair(hider, observer),
+            "pair_tx: the pair {hider}/{observer} was not journaled in this event"
         );
-        self.state.hiders.get_mut(hider)?.pairs.get_mut(observer)
+        let State {
+            hiders, creatures, ..
+        } = &mut *self.state;
+        let Hider { attempt, pairs, .. } = hiders.get_mut(hider)?;
+        Some(PairTx {
+            attempt,
+            creatures,
+            pair: pairs.get_mut(observer)?,
+            hider,
+            observer,
+            saved,
+            journal: &mut *self.journal,
+        })
     }
 
-    /// A hider's pair, created by `make` when missing; `None` when `hider`
-    /// has no record.
-    pub fn pair_entry(
-        &mut self,
-        hider: &str,
-        observer: &str,
-        make: impl FnOnce() -> Pair,
-    ) -> Option<&mut Pair> {
+    /// A hider's pair, `new_pair` when missing; `None` when `hider` has no
+    /// record. (`new_pair` is a value, not a closure: one copy of this
+    /// function in the wasm.)
+    pub fn pair_entry(&mut self, hider: &str, observer: &str, new_pair: Pair) -> Option<&mut Pair> {
         let record = self.state.hiders.get_mut(hider)?;
         let old = record.pairs.get(observer).cloned();
         if old.is_none() {
-            record.pairs.insert(observer.to_owned(), make());
+            record.pairs.insert(observer.to_owned(), new_pair);
         }
-        let id = self.journal.hider_id(hider);
-        self.journal
-            .push(Key::Pair(id, observer.to_owned()), Slot::Pair(old));
+        self.journal.push_pair(hider, observer, old);
         record.pairs.get_mut(observer)
     }
 
     /// Updates the stored clear view and distance of the pairs named in
-    /// `view`; a pair missing for an observer is created with `new_pair`.
-    pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: impl Fn() -> Pair) {
+    /// `view`; a pair missing for an observer is created from `new_pair`
+    /// (a value, not a closure: one copy of this function in the wasm).
+    ///
+    /// A pair whose clear view and distance already read as `entry` is
+    /// neither written nor journaled: an event that names observers whose
+    /// view did not change (a token drag among observers that stay out of
+    /// view) costs their lookups only. Returns, for each entry, whether this
+    /// call journaled its pair (see [`PairTx`]).
+    pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: Pair) -> Vec<bool> {
+        let mut saved = vec![false; view.len()];
         let Some(record) = self.state.hiders.get_mut(hider) else {
-            return;
+            return saved;
         };
-        for entry in view {
+        for (entry, saved) in view.iter().zip(saved.iter_mut()) {
             let old = match record.pairs.get_mut(&entry.observer) {
                 Some(pair) => {
+                    if pair.clear_view == entry.clear_view
+                        && same_distance(pair.distance, entry.distance)
+                    {
+                        continue;
+                    }
                     let old = pair.clone();
                     pair.clear_view = entry.clear_view;
                     pair.distance = entry.distance;
                     Some(old)
                 }
                 None => {
-                    let mut pair = new_pair();
+                    let mut pair = new_pair.clone();
                     pair.clear_view = entry.clear_view;
                     pair.distance = entry.distance;
                     record.pairs.insert(entry.observer.clone(), pair);
                     None
                 }
             };
-            let id = self.journal.hider_id(hider);
-            self.journal
-                .push(Key::Pair(id, entry.observer.clone()), Slot::Pair(old));
+            self.journal.push_pair(hider, &entry.observer, old);
+            *saved = true;
         }
+        saved
     }
 
     /// Removes a pair, if there is one.
     pub fn remove_pair(&mut self, hider: &str, observer: &str) {
         if let Some(record) = self.state.hiders.get_mut(hider) {
             if let Some(old) = record.pairs.remove(observer) {
-                let id = self.journal.hider_id(hider);
-                self.journal
-                    .push(Key::Pair(id, observer.to_owned()), Slot::Pair(Some(old)));
+                self.journal.push_pair(hider, observer, Some(old));
             }
         }
     }

@@ -6,6 +6,8 @@
 //! result is compared again (O6, O8, O11). Exposure (O5) reveals at the end
 //! of the hider's turn. Enhanced senses bypass stealth unless countered (O13).
 
+use std::collections::BTreeMap;
+
 use crate::ask::{AttackMode, HiddenAttackQuery, HiddenAttackResult};
 use crate::clause::Clause;
 use crate::combat;
@@ -121,7 +123,16 @@ impl Rules for OpposedRules {
 /// O6: the held total as `observer` faces it: held total minus every
 /// penalty that applies to that observer.
 pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
-    let Some(attempt) = hider.attempt.opposed() else {
+    effective_total_in(&state.creatures, &hider.attempt, observer)
+}
+
+/// [`effective_total`] from the hider's roll and the creatures.
+fn effective_total_in(
+    creatures: &BTreeMap<TokenId, Creature>,
+    attempt: &Attempt,
+    observer: &str,
+) -> i64 {
+    let Some(attempt) = attempt.opposed() else {
         return 0;
     };
     // The observer's side matters only to an O11 penalty: looked up once, then.
@@ -139,9 +150,9 @@ pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
                     observer != attacker
                         && !attacker_side.is_empty()
                         && attacker_side != "neutral"
-                        && *side.get_or_insert_with(|| {
-                            state.creatures.get(observer).map(|c| c.side.as_str())
-                        }) == Some(attacker_side.as_str())
+                        && *side
+                            .get_or_insert_with(|| creatures.get(observer).map(|c| c.side.as_str()))
+                            == Some(attacker_side.as_str())
                 }
             };
             if applies {
@@ -166,19 +177,20 @@ pub fn uncountered_sense<'a>(
     observer: &str,
     distance: Option<f64>,
 ) -> Option<&'a EnhancedSense> {
-    sense_reaching(state.creatures.get(observer)?, hider, distance)
+    sense_reaching(state.creatures.get(observer)?, &hider.attempt, distance)
 }
 
-/// [`uncountered_sense`] for an observer already looked up.
+/// [`uncountered_sense`] for an observer already looked up, against the
+/// hider's roll in force (its precautions).
 fn sense_reaching<'a>(
     observer: &'a Creature,
-    hider: &Hider,
+    attempt: &Attempt,
     distance: Option<f64>,
 ) -> Option<&'a EnhancedSense> {
     let distance = distance?;
     observer.enhanced_senses.iter().find(|sense| {
         distance <= sense.range
-            && !hider.attempt.opposed().is_some_and(|a| {
+            && !attempt.opposed().is_some_and(|a| {
                 a.precautions
                     .iter()
                     .any(|p| p.eq_ignore_ascii_case(&sense.sense))
@@ -194,19 +206,28 @@ enum Trigger {
     FreshRoll,
 }
 
+/// What [`reevaluate`] did to a pair.
+enum Reevaluated {
+    /// It wrote the unperceived pair: perceived now, or waiting for its
+    /// check; so not exposed (O5, [`Pair::is_exposed`]).
+    Decided,
+    /// It decided nothing new; `exposed`: the pair is exposed (O5) and not
+    /// yet remembered as such.
+    Undecided { exposed: bool },
+}
+
 /// Re-decides one pair after its view, the total or the penalties changed:
 /// O13 senses, then the stored check (O4/O6), then a new check if the
 /// observer has clear view and never rolled (O4). Perceived pairs stay
 /// perceived. Writes only a pair that changes. `hider_label` is the hider's
 /// display name ([`context::label`]), looked up once by the caller.
 ///
-/// Returns whether it wrote an unperceived pair: the pair is then perceived
-/// or waits for its check, so it is not exposed (O5, [`Pair::is_exposed`])
-/// and [`note_exposure`] has nothing to note.
+/// Returns what it did ([`Reevaluated`]): the caller notes an exposure
+/// (O5, [`note_exposed`]) without looking the pair up again.
 ///
 /// `saved`: the caller journaled this pair earlier in the same event
 /// ([`Tx::record_view`]), so a write needs no second journal entry
-/// ([`Tx::pair_mut_saved`]).
+/// ([`Tx::pair_tx`]).
 fn reevaluate(
     tx: &mut Tx,
     hider: &str,
@@ -215,31 +236,34 @@ fn reevaluate(
     trigger: Trigger,
     saved: bool,
     ctx: &mut Ctx,
-) -> bool {
-    let state: &State = tx.state();
-    let Some(record) = state.hiders.get(hider) else {
-        return false;
+) -> Reevaluated {
+    // The pair, its hider's roll and the observer, each looked up once.
+    let Some(mut slot) = tx.pair_tx(hider, observer, saved) else {
+        return Reevaluated::Undecided { exposed: false };
     };
-    let Some(pair) = record.pairs.get(observer) else {
-        return false;
-    };
+    let pair = slot.pair();
     if pair.perceived {
         if pair.reason == PairReason::EnhancedSense {
             locate(tx, hider, observer, trigger, ctx);
         }
-        return false;
+        return Reevaluated::Undecided { exposed: false };
     }
+    // O5, if nothing below decides the pair.
+    let undecided = Reevaluated::Undecided {
+        exposed: pair.is_exposed() && !pair.exposed,
+    };
     let stored = pair.perception_total;
     let distance = pair.distance;
     let needs_check = pair.clear_view && stored.is_none() && !pair.check_pending;
-    let observer_creature = state.creatures.get(observer);
-    let sense = observer_creature.and_then(|c| sense_reaching(c, record, distance));
+    let (attempt, creatures) = (slot.attempt, slot.creatures);
+    let observer_creature = creatures.get(observer);
+    let sense = observer_creature.and_then(|c| sense_reaching(c, attempt, distance));
     if sense.is_none() && !needs_check && stored.is_none() {
         // Nothing decides this pair yet: out of view, never checked.
-        return false;
+        return undecided;
     }
     let observer_label = observer_creature.map_or(observer, |c| c.label());
-    let effective = effective_total(state, record, observer);
+    let effective = effective_total_in(creatures, attempt, observer);
     if let Some(sense) = sense {
         ctx.both(
             Clause::O13,
@@ -254,12 +278,11 @@ fn reevaluate(
                 scene_units(distance.unwrap_or_default()),
             ),
         );
-        if let Some(pair) = tx.pair_mut_saved(hider, observer, saved) {
-            pair.perceived = true;
-            pair.exposed = false;
-            pair.reason = PairReason::EnhancedSense;
-        }
-        return true;
+        let pair = slot.pair_mut();
+        pair.perceived = true;
+        pair.exposed = false;
+        pair.reason = PairReason::EnhancedSense;
+        return Reevaluated::Decided;
     }
     if let Some(total) = stored {
         if total >= effective {
@@ -280,12 +303,11 @@ fn reevaluate(
                     clause,
                 ),
             );
-            if let Some(pair) = tx.pair_mut_saved(hider, observer, saved) {
-                pair.perceived = true;
-                pair.exposed = false;
-                pair.reason = reason;
-            }
-            return true;
+            let pair = slot.pair_mut();
+            pair.perceived = true;
+            pair.exposed = false;
+            pair.reason = reason;
+            return Reevaluated::Decided;
         }
     }
     if needs_check {
@@ -300,12 +322,10 @@ fn reevaluate(
             Some(observer),
             explain::o4_check_requested(observer_label, hider_label, effective),
         );
-        if let Some(pair) = tx.pair_mut_saved(hider, observer, saved) {
-            pair.check_pending = true;
-        }
-        return true;
+        slot.pair_mut().check_pending = true;
+        return Reevaluated::Decided;
     }
-    false
+    undecided
 }
 
 /// Whether `observer` knows `hider`'s exact space (O13): it perceives the
@@ -398,6 +418,14 @@ fn note_exposure(tx: &mut Tx, hider: &str, observer: &str) {
     }
 }
 
+/// O5: [`note_exposure`] for a pair [`reevaluate`] found newly exposed.
+/// `saved`: as for [`reevaluate`].
+fn note_exposed(tx: &mut Tx, hider: &str, observer: &str, saved: bool) {
+    if let Some(mut slot) = tx.pair_tx(hider, observer, saved) {
+        slot.pair_mut().exposed = true;
+    }
+}
+
 fn observers_of(state: &State, hider: &str) -> Vec<String> {
     state
         .hiders
@@ -457,13 +485,13 @@ fn enter_stealth(
             None => Vec::new(),
         };
         for observer in missing {
-            tx.pair_entry(hider, &observer, || {
-                Pair::new(false, PairReason::NotInViewAtEntry)
-            });
+            tx.pair_entry(
+                hider,
+                &observer,
+                Pair::new(false, PairReason::NotInViewAtEntry),
+            );
         }
-        tx.record_view(hider, view, || {
-            Pair::new(false, PairReason::NotInViewAtEntry)
-        });
+        tx.record_view(hider, view, Pair::new(false, PairReason::NotInViewAtEntry));
         ctx.both(
             Clause::O7,
             Some(hider),
@@ -472,16 +500,11 @@ fn enter_stealth(
         );
         let hider_label = context::label(tx, hider);
         for observer in observers_of(tx, hider) {
-            if !reevaluate(
-                tx,
-                hider,
-                &hider_label,
-                &observer,
-                Trigger::FreshRoll,
-                false,
-                ctx,
-            ) {
-                note_exposure(tx, hider, &observer);
+            let trigger = Trigger::FreshRoll;
+            if let Reevaluated::Undecided { exposed: true } =
+                reevaluate(tx, hider, &hider_label, &observer, trigger, false, ctx)
+            {
+                note_exposed(tx, hider, &observer, false);
             }
         }
         combat::note_roll(tx, hider);
@@ -574,21 +597,16 @@ fn view_changed(
             *head.moved_this_turn = true;
         }
     }
-    tx.record_view(hider, view, || {
-        Pair::new(false, PairReason::NotInViewAtEntry)
-    });
+    // A pair whose view is unchanged is not written (nor journaled).
+    let saved = tx.record_view(hider, view, Pair::new(false, PairReason::NotInViewAtEntry));
     let hider_label = context::label(tx, hider);
-    for entry in view {
-        if !reevaluate(
-            tx,
-            hider,
-            &hider_label,
-            &entry.observer,
-            Trigger::View,
-            true,
-            ctx,
-        ) {
-            note_exposure(tx, hider, &entry.observer);
+    for (entry, saved) in view.iter().zip(saved) {
+        let observer = &entry.observer;
+        let trigger = Trigger::View;
+        if let Reevaluated::Undecided { exposed: true } =
+            reevaluate(tx, hider, &hider_label, observer, trigger, saved, ctx)
+        {
+            note_exposed(tx, hider, observer, saved);
         }
     }
     Ok(())
@@ -625,9 +643,11 @@ fn perception_rolled(
         );
         return Ok(());
     }
-    let Some(pair) = tx.pair_entry(hider, observer, || {
-        Pair::new(false, PairReason::NotInViewAtEntry)
-    }) else {
+    let Some(pair) = tx.pair_entry(
+        hider,
+        observer,
+        Pair::new(false, PairReason::NotInViewAtEntry),
+    ) else {
         return Ok(());
     };
     pair.perception_total = Some(total);
@@ -717,7 +737,7 @@ fn point_out(
         if already {
             continue;
         }
-        if let Some(pair) = tx.pair_entry(hider, ally, || Pair::new(true, PairReason::PointedOut)) {
+        if let Some(pair) = tx.pair_entry(hider, ally, Pair::new(true, PairReason::PointedOut)) {
             if !pair.perceived {
                 pair.perceived = true;
                 pair.exposed = false;
@@ -820,9 +840,11 @@ fn attack(
             .get(attacker)
             .map(|h| effective_total(tx, h, target))
             .unwrap_or_default();
-        if let Some(pair) = tx.pair_entry(attacker, target, || {
-            Pair::new(false, PairReason::NotInViewAtEntry)
-        }) {
+        if let Some(pair) = tx.pair_entry(
+            attacker,
+            target,
+            Pair::new(false, PairReason::NotInViewAtEntry),
+        ) {
             pair.check_pending = true;
         }
         ctx.requests.push(Request::PerceptionCheck {
@@ -1017,9 +1039,11 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
             .get(&hider)
             .is_some_and(|h| h.pairs.contains_key(observer))
         {
-            tx.pair_entry(&hider, observer, || {
-                Pair::new(false, PairReason::NotInViewAtEntry)
-            });
+            tx.pair_entry(
+                &hider,
+                observer,
+                Pair::new(false, PairReason::NotInViewAtEntry),
+            );
         }
         let hider_label = context::label(tx, &hider);
         reevaluate(

@@ -75,9 +75,7 @@ impl Rules for PercentileRules {
         _ctx: &mut Ctx,
     ) -> Result<(), Error> {
         tx.hiding(hider)?;
-        tx.record_view(hider, view, || {
-            Pair::new(true, PairReason::AcuityComparison)
-        });
+        tx.record_view(hider, view, Pair::new(true, PairReason::AcuityComparison));
         if moved {
             if let Some(head) = tx.head_mut(hider) {
                 *head.moved_this_turn = true;
@@ -332,9 +330,11 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
         })
         .collect();
     for (hider, perceived) in decisions {
-        if let Some(pair) = tx.pair_entry(&hider, observer, || {
-            Pair::new(perceived, PairReason::AcuityComparison)
-        }) {
+        if let Some(pair) = tx.pair_entry(
+            &hider,
+            observer,
+            Pair::new(perceived, PairReason::AcuityComparison),
+        ) {
             pair.perceived = perceived;
             pair.reason = PairReason::AcuityComparison;
         }

@@ -276,3 +276,94 @@ fn a_session_can_move_between_threads() {
     .unwrap();
     assert_eq!(session.revision(), 1);
 }
+
+#[test]
+fn o4_a_view_that_names_observers_again_with_nothing_new_changes_nothing() {
+    // Issue 9: the typical token drag. The observers stay out of clear view
+    // at the same distance: no pair changes, nothing is asked or said, and
+    // rolling back a later refusal in the same transaction keeps it so.
+    let mut session = Session::new(config()).unwrap();
+    session.apply(hide("rogue", 15)).unwrap();
+    let out_of_view = json!({
+        "type": "viewChanged", "hider": "rogue",
+        "view": [
+            {"observer": "guard", "clearView": false, "distance": 5.0},
+            {"observer": "captain", "clearView": false, "distance": 5.0}
+        ]
+    });
+    session.apply(ev(out_of_view.clone())).unwrap();
+    let before = session.snapshot();
+    let effects = session.apply(ev(out_of_view.clone())).unwrap();
+    assert!(effects.changes.is_empty() && effects.requests.is_empty());
+    assert!(effects.log.is_empty() && effects.hidden_from.is_empty());
+    let mut after = session.snapshot();
+    assert_eq!(after.revision, before.revision + 1);
+    after.revision = before.revision;
+    assert_eq!(after, before);
+
+    // Unchanged guard, captain into clear view, then a refused event: the
+    // whole transaction is undone, the captain's pair included.
+    let before = session.snapshot();
+    let error = session
+        .apply_all(vec![
+            ev(json!({
+                "type": "viewChanged", "hider": "rogue",
+                "view": [
+                    {"observer": "guard", "clearView": false, "distance": 5.0},
+                    {"observer": "captain", "clearView": true, "distance": 5.0}
+                ]
+            })),
+            ev(json!({"type": "viewChanged", "hider": "ghost", "view": []})),
+        ])
+        .unwrap_err();
+    assert_eq!(error.code(), "unknown_token");
+    assert_eq!(session.snapshot(), before);
+}
+
+#[test]
+fn o13_a_distance_that_changes_sign_only_is_still_stored() {
+    // -0 and 0 read alike but a snapshot writes them differently: the
+    // stored distance follows the event bit for bit, as before issue 9's
+    // "unchanged view" shortcut.
+    let mut session = Session::new(config()).unwrap();
+    session.apply(hide("rogue", 15)).unwrap();
+    let at = |distance: f64| {
+        ev(json!({
+            "type": "viewChanged", "hider": "rogue",
+            "view": [{"observer": "guard", "clearView": false, "distance": distance}]
+        }))
+    };
+    session.apply(at(0.0)).unwrap();
+    session.apply(at(-0.0)).unwrap();
+    let distance = session.state().hiders["rogue"].pairs["guard"].distance;
+    assert_eq!(distance.map(f64::to_bits), Some((-0.0f64).to_bits()));
+    let snapshot = serde_json::to_string(&session.snapshot()).unwrap();
+    assert!(snapshot.contains("\"distance\":-0.0"), "{snapshot}");
+}
+
+#[test]
+fn o4_a_view_naming_an_observer_twice_reads_as_its_last_entry() {
+    // The view is recorded first, then each entry is decided: the last
+    // entry's clear view is the one the Perception check follows.
+    let twice = |first: bool, last: bool| {
+        ev(json!({
+            "type": "viewChanged", "hider": "rogue",
+            "view": [
+                {"observer": "guard", "clearView": first},
+                {"observer": "guard", "clearView": last}
+            ]
+        }))
+    };
+    let mut session = Session::new(config()).unwrap();
+    session.apply(hide("rogue", 15)).unwrap();
+    let effects = session.apply(twice(true, false)).unwrap();
+    assert!(effects.requests.is_empty(), "{:?}", effects.requests);
+    assert!(!session.state().hiders["rogue"].pairs["guard"].clear_view);
+
+    let mut session = Session::new(config()).unwrap();
+    session.apply(hide("rogue", 15)).unwrap();
+    let effects = session.apply(twice(false, true)).unwrap();
+    assert_eq!(effects.requests.len(), 1, "{:?}", effects.requests);
+    let pair = &session.state().hiders["rogue"].pairs["guard"];
+    assert!(pair.clear_view && pair.check_pending && !pair.exposed);
+}
