@@ -36,29 +36,11 @@ fn joined(head: &[&str], number: i64, tail: &str) -> String {
     for part in head {
         text.push_str(part);
     }
-    push_decimal(&mut text, number);
+    // `itoa` writes the digits as `{number}` does (an optional `-`, then
+    // the digits): `write!` costs more than the rest of this function.
+    text.push_str(itoa::Buffer::new().format(number));
     text.push_str(tail);
     text
-}
-
-/// Appends `number` as `{number}` writes it (an optional `-`, then the
-/// digits): `write!` costs more than the rest of [`joined`] together.
-fn push_decimal(text: &mut String, number: i64) {
-    if number < 0 {
-        text.push('-');
-    }
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    let mut rest = number.unsigned_abs();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    text.extend(digits[start..].iter().map(|&digit| char::from(digit)));
 }
 
 /// One explanation in both languages.
