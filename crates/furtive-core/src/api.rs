@@ -85,20 +85,22 @@ impl Input for Value {
     }
 }
 
-/// Text. Natively it is read straight into the types first; the wasm
-/// build reads it as a `Value` only (with the path, [`parse_at_path`]):
-/// a second reader of every type over text measured 19 KB gzipped more
-/// for the Foundry module's wasm (182 425 bytes against its budget of
-/// 163 840, `wasm-budget.json`), so there the fast readers answer `None`.
+/// Text. With the cargo feature `text-reader` (napi and the npm wasm) it
+/// is read straight into the types first; without it (the Foundry
+/// module's wasm) it is read as a `Value` only (with the path,
+/// [`parse_at_path`]): a second reader of every type over text measured
+/// 19 KB gzipped more for the module's wasm (182 425 bytes against its
+/// budget then of 163 840, `wasm-budget.json`), so there the fast readers
+/// answer `None`.
 impl Input for &str {
     fn into_value(self, argument: &str) -> Result<Value, Error> {
         parse_json(argument, self)
     }
 
     fn fast<T: DeserializeOwned>(&self) -> Option<T> {
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(feature = "text-reader")]
         return serde_json::from_str(self).ok();
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(not(feature = "text-reader"))]
         None
     }
 
@@ -107,9 +109,9 @@ impl Input for &str {
     }
 
     fn fast_tagged<T: From<B>, B: DeserializeOwned>(&self, tag: &'static str) -> Option<T> {
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(feature = "text-reader")]
         return crate::tagged::text::read_text::<B>(tag, self).map(T::from);
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(not(feature = "text-reader"))]
         {
             let _ = tag;
             None
@@ -120,10 +122,10 @@ impl Input for &str {
         &self,
         tag: &'static str,
     ) -> Option<Vec<T>> {
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(feature = "text-reader")]
         return crate::tagged::text::read_text_list::<B>(tag, self)
             .map(|list| list.into_iter().map(T::from).collect());
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(not(feature = "text-reader"))]
         {
             let _ = tag;
             None
@@ -171,14 +173,15 @@ pub(crate) fn read_state(what: &str, state: impl Input) -> Result<State, Error> 
 /// Parses `value` as `T`; on failure, the path of the bad value inside
 /// `value` (`""` for `value` itself, `"a.b[2]"`) and serde's message.
 ///
-/// Natively, `value` is read once without tracking the path, and read
-/// again with `serde_path_to_error` only when that fails, for the path:
-/// the same result and the same error as reading with the path, without
-/// its cost on the good input every call is (see [`read_fast`]). The wasm
-/// build reads with the path at once: the second reader would double the
-/// serde code its size budget counts.
+/// With the feature `text-reader`, `value` is read once without tracking
+/// the path, and read again with `serde_path_to_error` only when that
+/// fails, for the path: the same result and the same error as reading with
+/// the path, without its cost on the good input every call is (see
+/// [`read_fast`]). Without it (the Foundry module's wasm) it is read with
+/// the path at once: the second reader would double the serde code its
+/// size budget counts.
 pub(crate) fn parse_at_path<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(feature = "text-reader")]
     if let Some(parsed) = read_fast(&value) {
         return Ok(parsed);
     }
@@ -193,9 +196,9 @@ pub(crate) fn parse_at_path<T: DeserializeOwned>(value: Value) -> Result<T, (Str
 /// `T` (the caller reads it again with the path, for the error). The
 /// reader is serde_json's own, over a borrowed `Value`, so it accepts and
 /// refuses exactly what the path-tracking reader does (`tests/js/bad-input`
-/// compares every refusal's message with the wasm build's, which reads
-/// with the path only).
-#[cfg(not(target_arch = "wasm32"))]
+/// compares every refusal's message across the builds; the Rust tests
+/// `fast_reader_*` compare both readers on the same inputs).
+#[cfg(feature = "text-reader")]
 pub(crate) fn read_fast<T: DeserializeOwned>(value: &Value) -> Option<T> {
     T::deserialize(value).ok()
 }

@@ -95,8 +95,8 @@ pub(crate) fn read<T: From<B>, B: DeserializeOwned>(
 ) -> Result<T, (String, String)> {
     let (name, keyed) = key_by_tag(tag, value)
         .map_err(|(field, message)| (field.unwrap_or("").to_owned(), message))?;
-    // Natively, without the path first (see `crate::api::parse_at_path`).
-    #[cfg(not(target_arch = "wasm32"))]
+    // With `text-reader`, without the path first (see `crate::api::parse_at_path`).
+    #[cfg(feature = "text-reader")]
     if let Some(parsed) = crate::api::read_fast::<B>(&keyed) {
         return Ok(T::from(parsed));
     }
@@ -176,9 +176,10 @@ pub(crate) fn unexpected(value: &Value) -> String {
     unexpected.to_string()
 }
 
-/// Reading tagged objects straight from JSON text (natively; the wasm
-/// build reads text as a `Value`, see `crate::api::Input`).
-#[cfg(not(target_arch = "wasm32"))]
+/// Reading tagged objects straight from JSON text (feature `text-reader`:
+/// napi and the npm wasm; the Foundry module's wasm reads text as a
+/// `Value`, see `crate::api::Input`).
+#[cfg(feature = "text-reader")]
 pub(crate) mod text {
     use std::marker::PhantomData;
 
