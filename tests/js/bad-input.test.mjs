@@ -149,6 +149,7 @@ const cases = [
   ["Session.load: bad pair field", (f) => f.Session.load({ ...hidingState, hiders: { spy: { ...hidingState.hiders.spy, pairs: { guard: { ...hidingState.hiders.spy.pairs.guard, perceived: "no" } } } } }), "invalid_input", "state.hiders.spy.pairs.guard.perceived"],
   ["Session.load: version 1 with a bad field", (f) => f.Session.load({ ...hidingState, version: 1, ruleset: 3 }), "invalid_input", "state.ruleset"],
   ["Session.load: a future version", (f) => f.Session.load({ ...hidingState, version: 3 }), "unsupported_version", "version"],
+  ["Session.load: a revision past 2^53 - 1", (f) => f.Session.load({ ...hidingState, revision: 2 ** 53 }), "out_of_range", "revision"],
 ];
 
 /** A fresh session of `config` with the spy hiding. */

@@ -106,7 +106,13 @@ impl Session {
         }
         let (changes, hidden_from) = self.journal.effects(&mut self.state);
         self.journal.clear();
-        self.state.revision = self.state.revision.saturating_add(1);
+        // Stops at 2^53 - 1 (`validate::MAX_REVISION`): past it a
+        // JavaScript number would no longer hold the revision exactly.
+        self.state.revision = self
+            .state
+            .revision
+            .saturating_add(1)
+            .min(crate::validate::MAX_REVISION);
         Ok(Effects {
             changes,
             requests: ctx.requests,

@@ -787,7 +787,9 @@ pub struct State {
     /// Must equal [`STATE_VERSION`].
     pub version: u32,
     /// Successful `apply`/`applyAll` calls since the state was created
-    /// (0..=2^53-1); a caller holding two snapshots keeps the higher one.
+    /// (0..=2^53-1, `Number.MAX_SAFE_INTEGER`, where it stops; a state
+    /// above is refused with `out_of_range` naming `revision`); a
+    /// caller holding two snapshots keeps the higher one.
     pub revision: u64,
     pub ruleset: Ruleset,
     pub settings: Settings,

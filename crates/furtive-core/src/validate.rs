@@ -19,6 +19,10 @@ pub(crate) const MAX_FREE_MODIFIERS: usize = 32;
 pub(crate) const MAX_HITS: u32 = 100;
 /// Most targets of one attack instance (O8).
 pub(crate) const MAX_TARGETS: usize = 1000;
+/// Largest revision: 2^53 - 1, the largest integer a JavaScript number
+/// holds exactly (`Number.MAX_SAFE_INTEGER`), so a caller in JavaScript
+/// always reads the revision the engine wrote.
+pub const MAX_REVISION: u64 = (1 << 53) - 1;
 
 pub(crate) fn check_range(field: &str, value: i64, min: i64, max: i64) -> Result<(), Error> {
     if value < min || value > max {
@@ -135,6 +139,12 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
             supported: STATE_VERSION,
         });
     }
+    check_range(
+        "revision",
+        i64::try_from(state.revision).unwrap_or(i64::MAX),
+        0,
+        MAX_REVISION as i64,
+    )?;
     check_range(
         "settings.checkDie",
         state.settings.check_die.into(),

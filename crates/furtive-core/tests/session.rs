@@ -66,6 +66,23 @@ fn a_session_applies_in_place_and_counts_revisions() {
 }
 
 #[test]
+fn the_revision_stays_a_number_javascript_holds_exactly() {
+    // 2^53 - 1 (Number.MAX_SAFE_INTEGER) loads and is where it stops.
+    let max = (1u64 << 53) - 1;
+    let mut state = Session::new(config()).unwrap().snapshot();
+    state.revision = max;
+    let mut session = Session::load(state.clone()).unwrap();
+    assert_eq!(session.apply(hide("rogue", 15)).unwrap().revision, max);
+    assert_eq!(session.revision(), max);
+    // Above it, a snapshot is refused, naming the field.
+    let mut text = serde_json::to_value(&state).unwrap();
+    text["revision"] = json!(max + 1);
+    let error = Session::load_json(text).unwrap_err();
+    assert_eq!(error.code(), "out_of_range");
+    assert!(error.to_string().starts_with("revision:"), "{error}");
+}
+
+#[test]
 fn a_refused_event_changes_nothing_not_even_the_revision() {
     let mut session = Session::new(config()).unwrap();
     session.apply(hide("rogue", 15)).unwrap();
