@@ -233,40 +233,30 @@ console.log(line(["creatures / hiders", ...sizes.map((n) => `${n} / ${Math.max(1
 console.log(line(["---", ...sizes.map(() => "---:")]));
 const base = results.base;
 const chromiumBase = results.chromium.base;
+// Each Session row in every runtime, this build then the base.
+const runtimes = [
+  ["napi", results.napi, base.napi],
+  ["wasm (Node)", results.wasmNode, base.wasmNode],
+  ["wasm (Chromium)", results.chromium, chromiumBase],
+];
+const sessionRows = [
+  ["Session.apply", "apply"],
+  ["Session.apply, none changes", "applyNone"],
+  ["Session.apply, one comes into view", "applyOne"],
+  ["Session.perceives", "perceives"],
+];
 const rows = [
-  ["napi Session.apply", results.napi.session, "apply"],
-  ["napi Session.apply (base)", base.napi.session, "apply"],
-  ["wasm (Node) Session.apply", results.wasmNode.session, "apply"],
-  ["wasm (Node) Session.apply (base)", base.wasmNode.session, "apply"],
-  ["wasm (Chromium) Session.apply", results.chromium.session, "apply"],
-  ["wasm (Chromium) Session.apply (base)", chromiumBase?.session, "apply"],
-  ["napi Session.apply, none changes", results.napi.session, "applyNone"],
-  ["napi Session.apply, none changes (base)", base.napi.session, "applyNone"],
-  ["wasm (Node) Session.apply, none changes", results.wasmNode.session, "applyNone"],
-  ["wasm (Node) Session.apply, none changes (base)", base.wasmNode.session, "applyNone"],
-  ["wasm (Chromium) Session.apply, none changes", results.chromium.session, "applyNone"],
-  ["wasm (Chromium) Session.apply, none changes (base)", chromiumBase?.session, "applyNone"],
-  ["napi Session.apply, one comes into view", results.napi.session, "applyOne"],
-  ["napi Session.apply, one comes into view (base)", base.napi.session, "applyOne"],
-  ["wasm (Node) Session.apply, one comes into view", results.wasmNode.session, "applyOne"],
-  ["wasm (Node) Session.apply, one comes into view (base)", base.wasmNode.session, "applyOne"],
-  ["wasm (Chromium) Session.apply, one comes into view", results.chromium.session, "applyOne"],
-  ["wasm (Chromium) Session.apply, one comes into view (base)", chromiumBase?.session, "applyOne"],
-  ["napi Session.perceives", results.napi.session, "perceives"],
-  ["napi Session.perceives (base)", base.napi.session, "perceives"],
-  ["wasm (Node) Session.perceives", results.wasmNode.session, "perceives"],
-  ["wasm (Node) Session.perceives (base)", base.wasmNode.session, "perceives"],
-  ["wasm (Chromium) Session.perceives", results.chromium.session, "perceives"],
-  ["wasm (Chromium) Session.perceives (base)", chromiumBase?.session, "perceives"],
-  ["napi free apply (new)", results.napi.free, "apply"],
-  ["napi free apply (base)", base.napi.free, "apply"],
-  ["napi free apply (old, d42ade1)", results.napi.old, "apply"],
-  ["wasm (Node) free apply (new)", results.wasmNode.free, "apply"],
-  ["wasm (Node) free apply (base)", base.wasmNode.free, "apply"],
-  ["wasm (Node) free apply (old)", results.wasmNode.old, "apply"],
-  ["wasm (Chromium) free apply (new)", results.chromium.free, "apply"],
-  ["wasm (Chromium) free apply (base)", chromiumBase?.free, "apply"],
-  ["wasm (Chromium) free apply (old)", results.chromium.old, "apply"],
+  ...sessionRows.flatMap(([label, key]) =>
+    runtimes.flatMap(([runtime, now, then]) => [
+      [`${runtime} ${label}`, now.session, key],
+      [`${runtime} ${label} (base)`, then?.session, key],
+    ]),
+  ),
+  ...runtimes.flatMap(([runtime, now, then]) => [
+    [`${runtime} free apply (new)`, now.free, "apply"],
+    [`${runtime} free apply (base)`, then?.free, "apply"],
+    [`${runtime} free apply (old${runtime === "napi" ? ", d42ade1" : ""})`, now.old, "apply"],
+  ]),
 ];
 for (const [name, data, key] of rows) {
   if (data) console.log(line([name, ...sizes.map((n) => µs(data[n]?.[key]))]));
