@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the wasm engine (wasm-bindgen --target web) and reports its size.
 #
-#   bash scripts/build-wasm.sh            # npm: every feature, into npm/wasm/
+#   bash scripts/build-wasm.sh            # npm: every feature, built for speed, into npm/wasm/
 #   bash scripts/build-wasm.sh foundry    # the Foundry module's: no `scene`, no `roller`,
 #                                         # no `free-functions`, on a pinned nightly,
 #                                         # into target/wasm-foundry/; fails above the budget
@@ -68,7 +68,25 @@ FOUNDRY_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=
 #     242,269. -O3 the same way: 149,115; -O2 twice: 147,710.
 # The names are read from wasm-bindgen's output and dropped by wasm-opt
 # (no -g), so the shipped file has no name section.
-WASM_OPT_PASSES=(-aimfs 0 -fimfs 0 -ocimfs 0 -O2 --dae-optimizing -O1 --reorder-functions-by-name --strip-producers)
+FOUNDRY_PROFILE=wasm-release
+FOUNDRY_WASM_OPT_PASSES=(-aimfs 0 -fimfs 0 -ocimfs 0 -O2 --dae-optimizing -O1 --reorder-functions-by-name --strip-producers)
+#
+# The npm package's wasm is built for speed, not size: it is what tool
+# builders run in browsers (and in Node without the addon), and issue 9's
+# targets are times. Cargo profile `wasm-speed` (opt-level 2) and wasm-opt
+# -O2 with its default inlining. Measured 2026-11-30 with
+# `node bench/session.mjs --quick`, one run per pair of builds, wasm in
+# Node / in Chromium, median per call (200 creatures: one viewChanged
+# naming 150 observers, all coming into view; 20 creatures: free apply):
+#   opt-level "z", the Foundry passes (before): 282,303 bytes gzipped;
+#     Session.apply 890 / 705 us, free apply 643 / 475 us;
+#   opt-level 3, wasm-opt -O3: 552,976 gzipped; 523 / 445 us, 382 / 295 us;
+#   opt-level 2, wasm-opt -O2: 535,773 gzipped; 505 / 430 us, 374 / 290 us
+#     (the same as 3 within noise), kept;
+#   opt-level "s", wasm-opt -O2: 382,351 gzipped; 647 / 530 us,
+#     484 / 370 us (a quarter slower than 2).
+NPM_PROFILE=wasm-speed
+NPM_WASM_OPT_PASSES=(-O2 --strip-producers)
 # The features the Rust wasm32 target enables by default (and wasm-bindgen
 # uses), given explicitly: wasm-opt neither adds nor drops any.
 WASM_OPT_FEATURES=(--enable-reference-types --enable-bulk-memory --enable-mutable-globals
@@ -101,23 +119,24 @@ wasm_opt=scripts/binaryen/node_modules/.bin/wasm-opt
 
 size() { echo "$(wc -c <"$1") bytes raw, $(gzip -9 -c "$1" | wc -c) bytes gzipped (gzip -9)"; }
 
-# build <out-dir> <cargo's wasm32 output dir> <cargo arguments...>
+# build <out-dir> <cargo's wasm32 output dir> <profile> <wasm-opt passes array name> <cargo arguments...>
 build() {
-  local out=$1 built=$2
-  shift 2
-  cargo "$@" -p furtive-wasm --target wasm32-unknown-unknown --profile wasm-release
+  local out=$1 built=$2 profile=$3
+  local -n passes=$4
+  shift 4
+  cargo "$@" -p furtive-wasm --target wasm32-unknown-unknown --profile "$profile"
   rm -rf "$out"
   # --experimental-reset-state-function: exports __wbg_reset_state, which
   # npm/browser.js calls to start a fresh instance after a panic.
   wasm-bindgen --target web --out-dir "$out" --out-name furtive_wasm \
     --experimental-reset-state-function --remove-producers-section \
-    "$built/wasm32-unknown-unknown/wasm-release/furtive_wasm.wasm"
-  "$wasm_opt" "${WASM_OPT_FEATURES[@]}" "${WASM_OPT_PASSES[@]}" \
+    "$built/wasm32-unknown-unknown/$profile/furtive_wasm.wasm"
+  "$wasm_opt" "${WASM_OPT_FEATURES[@]}" "${passes[@]}" \
     "$out/furtive_wasm_bg.wasm" -o "$out/furtive_wasm_bg.wasm"
 }
 
 if [ "$which" = npm ] || [ "$which" = all ]; then
-  build npm/wasm target build
+  build npm/wasm target "$NPM_PROFILE" NPM_WASM_OPT_PASSES build
   echo "build-wasm: npm/wasm/furtive_wasm_bg.wasm (every feature): $(size npm/wasm/furtive_wasm_bg.wasm)"
 fi
 
@@ -132,7 +151,7 @@ if [ "$which" = foundry ] || [ "$which" = all ]; then
   # RUSTFLAGS reach the wasm32 crates and the rebuilt std only (with
   # --target, build scripts and proc macros are built without them).
   RUSTFLAGS="$FOUNDRY_RUSTFLAGS" CARGO_TARGET_DIR=target/wasm-nightly \
-    build target/wasm-foundry target/wasm-nightly "+$FOUNDRY_NIGHTLY" build --no-default-features \
+    build target/wasm-foundry target/wasm-nightly "$FOUNDRY_PROFILE" FOUNDRY_WASM_OPT_PASSES "+$FOUNDRY_NIGHTLY" build --no-default-features \
     -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
   wasm=target/wasm-foundry/furtive_wasm_bg.wasm
   echo "build-wasm: $wasm (Foundry module: no scene, no roller, no free functions): $(size "$wasm")"

@@ -20,14 +20,16 @@
 //! and the exports that need them are then absent.
 //!
 //! A panic aborts the instance (`panic = "abort"` in the `wasm-release`
-//! profile); the panic hook first throws an `Error` whose message starts
+//! and `wasm-speed` profiles); the panic hook first throws an `Error` whose message starts
 //! with `engine: the engine panicked`, which `browser.js` turns into
 //! `engine_panicked` before it resets the instance. Every `Session` and
 //! `SceneSight` of the old instance is then gone: `browser.js` answers
 //! their calls with `session_lost`.
 //!
-//! Built for `wasm32-unknown-unknown` with the `wasm-release` profile, then
-//! `wasm-bindgen --target web` (`scripts/build-wasm.sh`).
+//! Built for `wasm32-unknown-unknown`, then `wasm-bindgen --target web`
+//! (`scripts/build-wasm.sh`): with the speed-minded `wasm-speed` profile
+//! for the npm package, the size-minded `wasm-release` for the Foundry
+//! module.
 
 #[cfg(feature = "scene")]
 use furtive_core::api_scene::JsonSceneSight;
