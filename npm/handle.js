@@ -45,17 +45,18 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  *   `engine_not_ready`, `engine_poisoned`);
  * - `construct(className, name, texts)`: calls the native static
  *   constructor, returns the native object (throws coded errors);
- * - `invoke(native, name, texts)`: calls a native method, returns its JSON
- *   text result (throws coded errors); `invoker1(className, name)`, if
- *   given: for a method of one argument, a function `(native, text)` doing
- *   the same (undefined when the build lacks the method);
- * - `get(native, name)`: reads a native property;
- * - `release(native)`: frees the native object;
+ * - `invoke(native, name, texts, className)`: calls a native method,
+ *   returns its JSON text result (throws coded errors);
+ *   `invoker1(className, name)`, if given: for a method of one argument, a
+ *   function `(native, text)` doing the same (undefined when the build
+ *   lacks the method);
+ * - `get(native, name, className)`: reads a native property;
+ * - `release(native, className)`: frees the native object;
  * - `has(className, name)`: whether this build has the constructor or method;
  * - `feature(name)`: the cargo feature a missing one needs, for the message;
  * - `generation()`: the engine instance a handle must belong to (wasm
  *   counts resets; napi: always 0);
- * - `panicForTests(native)`: makes the engine panic inside this handle's
+ * - `panicForTests(native, className)`: makes the engine panic inside this handle's
  *   call (furtive's own tests only).
  */
 export function defineHandle(kind, backend) {
@@ -95,7 +96,7 @@ export function defineHandle(kind, backend) {
         if (slot === undefined || slot.freed) return;
         slot.freed = true;
         // A handle of an instance that was reset has nothing left to free.
-        if (slot.generation === backend.generation()) backend.release(slot.native);
+        if (slot.generation === backend.generation()) backend.release(slot.native, className);
         slot.native = null;
       }
 
@@ -150,7 +151,7 @@ export function defineHandle(kind, backend) {
             [name](...args) {
               const slot = live(this, name);
               check();
-              return JSON.parse(backend.invoke(slot.native, name, encodeWith(specs, args)));
+              return JSON.parse(backend.invoke(slot.native, name, encodeWith(specs, args), className));
             },
           }[name],
       writable: true,
@@ -160,7 +161,7 @@ export function defineHandle(kind, backend) {
   for (const name of kind.getters ?? []) {
     Object.defineProperty(Handle.prototype, name, {
       get() {
-        return backend.get(live(this, name).native, name);
+        return backend.get(live(this, name).native, name, className);
       },
       configurable: true,
     });
@@ -168,7 +169,7 @@ export function defineHandle(kind, backend) {
   /** Panics inside the engine during a call of this handle. For furtive's own tests only; not public API. */
   Object.defineProperty(Handle.prototype, "__panicForTests", {
     value() {
-      return backend.panicForTests(live(this, "__panicForTests").native);
+      return backend.panicForTests(live(this, "__panicForTests").native, className);
     },
     configurable: true,
   });

@@ -66,23 +66,28 @@ export const {
 /**
  * `Session` (the engine keeps the state) and `SceneSight` (a Foundry scene
  * read once): see handle.js and index.d.ts. The wasm fallback defines its own.
+ *
+ * The addon has no classes: `addon.Session` and `addon.SceneSight` are
+ * namespaces of functions whose constructors return the engine object as
+ * an opaque handle (a napi `External`) and whose methods take it first
+ * (crates/furtive-node explains why).
  */
 export const { Session, SceneSight } = addon
   ? defineHandles({
       ready: () => {},
       construct: (className, name, texts) => addon[className][name](...texts),
-      invoke: (native, name, texts) => native[name](...texts),
+      invoke: (native, name, texts, className) => addon[className][name](native, ...texts),
       invoker1(className, name) {
-        const method = addon[className]?.prototype?.[name];
-        return typeof method === "function" ? (native, text) => method.call(native, text) : undefined;
+        const method = addon[className]?.[name];
+        return typeof method === "function" ? method : undefined;
       },
-      get: (native, name) => native[name],
-      release: (native) => native.free(),
-      // The addon has every feature; a class it lacks (an older addon) is missing.
-      has: (className) => typeof addon[className] === "function",
+      get: (native, name, className) => addon[className][name](native),
+      release: (native, className) => addon[className].free(native),
+      // The addon has every feature; a namespace it lacks (an older addon) is missing.
+      has: (className) => typeof addon[className] === "object" && addon[className] !== null,
       feature: () => "",
       generation: () => 0,
-      panicForTests: (native) => native.__panicForTests(),
+      panicForTests: (native, className) => addon[className].__panicForTests(native),
     })
   : engine;
 

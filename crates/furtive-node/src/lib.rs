@@ -2,7 +2,8 @@
 //!
 //! A thin layer with no rule logic. The exports are written once, in
 //! `furtive_core::for_each_export!`; this file only says how napi wraps one
-//! free function, and one method of the `Session` class. Every argument
+//! free function, and one function of the `Session` namespace (a method of
+//! the package's `Session` class, which `npm/node.js` builds). Every argument
 //! arrives as JSON text (the package's `node.js` serializes it with the
 //! platform's `JSON.stringify`) and goes as it is to the same function of
 //! `furtive_core::exports` / `api_session` / `api_scene` that the wasm
@@ -22,7 +23,7 @@
 //! `applyAll`, `settle`) panicked may hold a half-applied event, so it is
 //! dropped: its later calls throw `session_lost` (reload it with
 //! `Session.load(lastSnapshot)`); a query that panics changes nothing. After
-//! `free()`, calls throw `session_freed`. The `SceneSight` class (feature
+//! `free()`, calls throw `session_freed`. The `SceneSight` namespace (feature
 //! `scene`) keeps a parsed scene the same way, with the same two codes.
 //!
 //! Loaded by `npm/node.js` from `npm/furtive.<platform>.node`
@@ -34,6 +35,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use furtive_core::api_scene::JsonSceneSight;
 use furtive_core::api_session::JsonSession;
 use furtive_core::Error;
+use napi::bindgen_prelude::External;
 use napi_derive::napi;
 
 /// The `code` of a thrown error: one of `furtive_core::Error::CODES`,
@@ -72,7 +74,7 @@ fn run<T>(call: impl FnOnce() -> Result<T, Error>) -> napi::Result<T, Code> {
 }
 
 /// What a [`Handle`] holds, and how its messages name it.
-trait Kind {
+pub trait Kind {
     /// What the messages call one: `"session"`, `"SceneSight"`.
     const NOUN: &'static str;
     /// What to do once it is gone (freed or lost).
@@ -90,12 +92,12 @@ impl Kind for JsonSceneSight {
     const RECOVER: &'static str = "parse the scene again with SceneSight.parse(scene)";
 }
 
-/// An engine object held by a JavaScript object (the napi classes
-/// `Session` and `SceneSight` are each one `Handle`): calls run under
+/// An engine object held by JavaScript (the `External` handles of the
+/// `Session` and `SceneSight` namespaces each hold one): calls run under
 /// `catch_unwind`; `free()` drops the object; a panic inside a changing
 /// call drops it too (it may be half changed), and later calls throw
 /// `session_lost`, or `session_freed` after `free()`.
-struct Handle<T> {
+pub struct Handle<T> {
     /// `None` once freed or lost.
     inner: Option<T>,
     /// Why `inner` is `None`: `session_freed` or `session_lost`.
@@ -137,8 +139,9 @@ impl<T: Kind> Handle<T> {
         method: &str,
         call: impl FnOnce(&mut T) -> Result<R, Error>,
     ) -> napi::Result<R, Code> {
-        let error = self.gone_error(method);
-        let inner = self.inner.as_mut().ok_or(error)?;
+        let Some(inner) = self.inner.as_mut() else {
+            return Err(self.gone_error(method));
+        };
         match catch_unwind(AssertUnwindSafe(|| call(inner))) {
             Ok(result) => result.map_err(core_error),
             Err(payload) => {
@@ -158,50 +161,56 @@ impl<T: Kind> Handle<T> {
     }
 }
 
-/// A `furtive_core::Session` held by a JavaScript object (see
-/// `furtive_core::api_session::JsonSession`). Created by `Session.create`
-/// or `Session.load`; `npm/node.js` wraps it in the package's `Session`.
-/// A panic in a changing method (`apply`, `applyAll`, `settle`) loses it;
-/// a query that panics changes nothing.
-#[napi(js_name = "Session")]
-pub struct NodeSession(Handle<JsonSession>);
+/// A `furtive_core::Session` held by JavaScript (see
+/// `furtive_core::api_session::JsonSession`): an `External` made by
+/// `Session.create` or `Session.load` in the addon's `Session` namespace,
+/// which `npm/node.js` wraps in the package's `Session` class. A panic in a
+/// changing function (`apply`, `applyAll`, `settle`) loses it; a query that
+/// panics changes nothing.
+///
+/// Why an `External` and free functions rather than a napi class: a class
+/// method's `this` goes through napi-rs's native borrow registry (a global
+/// lock and map, taken and released on every call) to catch a reentrant
+/// call, and no engine call can reenter JavaScript. Measured with
+/// `bench/session.mjs` (`perceives` through napi, 2026-11-30): see
+/// docs/state.md.
+pub type SessionHandle = External<Handle<JsonSession>>;
 
-/// A `furtive_core::scene::SceneSight` held by a JavaScript object (see
-/// `furtive_core::api_scene::JsonSceneSight`). Created by
-/// `SceneSight.parse`; `npm/node.js` wraps it in the package's `SceneSight`.
-/// Every method fills caches (wall indexes, lighting), so a panic in any of
+/// A `furtive_core::scene::SceneSight` held by JavaScript (see
+/// `furtive_core::api_scene::JsonSceneSight`), as [`SessionHandle`]: made
+/// by `SceneSight.parse` in the addon's `SceneSight` namespace. Every
+/// function fills caches (wall indexes, lighting), so a panic in any of
 /// them loses the scene.
 #[cfg(feature = "scene")]
-#[napi(js_name = "SceneSight")]
-pub struct NodeSceneSight(Handle<JsonSceneSight>);
+pub type SceneSightHandle = External<Handle<JsonSceneSight>>;
 
-/// `free()` and `__panicForTests()` of a handle class.
-macro_rules! handle_methods {
-    ($class:ident) => {
-        #[napi]
-        impl $class {
-            /// `free()`: drops the engine object now; later calls throw
-            /// `session_freed`. Calling it twice is harmless.
-            #[napi]
-            pub fn free(&mut self) {
-                self.0.free();
+/// `free(handle)` and `__panicForTests(handle)` in a handle's namespace.
+macro_rules! handle_functions {
+    ($module:ident, $namespace:literal, $handle:ty) => {
+        pub mod $module {
+            use super::*;
+
+            /// `free(handle)`: drops the engine object now; later calls
+            /// throw `session_freed`. Calling it twice is harmless.
+            #[napi(namespace = $namespace)]
+            pub fn free(handle: &mut $handle) {
+                handle.free();
             }
 
             /// Panics inside a changing call on purpose, for the tests of
             /// `session_lost` only (not public API).
             #[doc(hidden)]
-            #[napi(js_name = "__panicForTests")]
-            pub fn panic_for_tests(&mut self) -> napi::Result<String, Code> {
-                self.0
-                    .write("__panicForTests", |_| panic!("deliberate panic for tests"))
+            #[napi(namespace = $namespace, js_name = "__panicForTests")]
+            pub fn panic_for_tests(handle: &mut $handle) -> napi::Result<String, Code> {
+                handle.write("__panicForTests", |_| panic!("deliberate panic for tests"))
             }
         }
     };
 }
 
-handle_methods!(NodeSession);
+handle_functions!(session_handle, "Session", SessionHandle);
 #[cfg(feature = "scene")]
-handle_methods!(NodeSceneSight);
+handle_functions!(scene_sight_handle, "SceneSight", SceneSightHandle);
 
 macro_rules! napi_exports {
     (
@@ -222,75 +231,67 @@ macro_rules! napi_exports {
             }
         )*
 
-        $(
-            $(#[cfg(feature = $ctor_feature)])?
-            #[napi]
-            impl NodeSession {
+        /// The `Session` namespace: constructors return a [`SessionHandle`],
+        /// methods take it first.
+        pub mod session_functions {
+            use super::*;
+            $(
+                $(#[cfg(feature = $ctor_feature)])?
                 #[doc = $ctor_doc]
-                #[napi(factory, js_name = $ctor_js)]
-                pub fn $ctor($($ctor_arg: String),*) -> napi::Result<NodeSession, Code> {
+                #[napi(namespace = "Session", js_name = $ctor_js)]
+                pub fn $ctor($($ctor_arg: String),*) -> napi::Result<SessionHandle, Code> {
                     run(|| JsonSession::$ctor($($ctor_arg.as_str()),*))
-                        .map(|inner| NodeSession(Handle::new(inner)))
+                        .map(|inner| External::new(Handle::new(inner)))
                 }
-            }
-        )*
-        $(
-            $(#[cfg(feature = $mut_feature)])?
-            #[napi]
-            impl NodeSession {
+            )*
+            $(
+                $(#[cfg(feature = $mut_feature)])?
                 #[doc = $mut_doc]
-                #[napi(js_name = $mut_js)]
-                pub fn $mut(&mut self, $($mut_arg: String),*) -> napi::Result<String, Code> {
-                    self.0.write($mut_js, |session| session.$mut($($mut_arg.as_str()),*))
+                #[napi(namespace = "Session", js_name = $mut_js)]
+                pub fn $mut(session: &mut SessionHandle, $($mut_arg: String),*) -> napi::Result<String, Code> {
+                    session.write($mut_js, |session| session.$mut($($mut_arg.as_str()),*))
                 }
-            }
-        )*
-        $(
-            $(#[cfg(feature = $ref_feature)])?
-            #[napi]
-            impl NodeSession {
+            )*
+            $(
+                $(#[cfg(feature = $ref_feature)])?
                 #[doc = $ref_doc]
-                #[napi(js_name = $ref_js)]
-                pub fn $ref(&self, $($ref_arg: String),*) -> napi::Result<String, Code> {
-                    self.0.read($ref_js, |session| session.$ref($($ref_arg.as_str()),*))
+                #[napi(namespace = "Session", js_name = $ref_js)]
+                pub fn $ref(session: &SessionHandle, $($ref_arg: String),*) -> napi::Result<String, Code> {
+                    session.read($ref_js, |session| session.$ref($($ref_arg.as_str()),*))
                 }
-            }
-        )*
-        $(
-            #[napi]
-            impl NodeSession {
+            )*
+            $(
                 #[doc = $getter_doc]
-                #[napi(getter, js_name = $getter_js)]
-                pub fn $getter(&self) -> napi::Result<f64, Code> {
-                    // Revisions stay far below 2^53: exact as a JavaScript number.
-                    self.0.read($getter_js, |session| Ok(session.$getter() as f64))
+                #[napi(namespace = "Session", js_name = $getter_js)]
+                pub fn $getter(session: &SessionHandle) -> napi::Result<f64, Code> {
+                    // Revisions stay within 2^53 - 1: exact as a JavaScript number.
+                    session.read($getter_js, |session| Ok(session.$getter() as f64))
                 }
-            }
-        )*
+            )*
+        }
 
-        $(
-            $(#[cfg(feature = $sctor_feature)])?
-            #[napi]
-            impl NodeSceneSight {
+        /// The `SceneSight` namespace, as `Session`'s.
+        #[cfg(feature = "scene")]
+        pub mod scene_sight_functions {
+            use super::*;
+            $(
+                $(#[cfg(feature = $sctor_feature)])?
                 #[doc = $sctor_doc]
-                #[napi(factory, js_name = $sctor_js)]
-                pub fn $sctor($($sctor_arg: String),*) -> napi::Result<NodeSceneSight, Code> {
+                #[napi(namespace = "SceneSight", js_name = $sctor_js)]
+                pub fn $sctor($($sctor_arg: String),*) -> napi::Result<SceneSightHandle, Code> {
                     run(|| JsonSceneSight::$sctor($($sctor_arg.as_str()),*))
-                        .map(|inner| NodeSceneSight(Handle::new(inner)))
+                        .map(|inner| External::new(Handle::new(inner)))
                 }
-            }
-        )*
-        $(
-            $(#[cfg(feature = $smethod_feature)])?
-            #[napi]
-            impl NodeSceneSight {
+            )*
+            $(
+                $(#[cfg(feature = $smethod_feature)])?
                 #[doc = $smethod_doc]
-                #[napi(js_name = $smethod_js)]
-                pub fn $smethod(&mut self, $($smethod_arg: String),*) -> napi::Result<String, Code> {
-                    self.0.write($smethod_js, |sight| sight.$smethod($($smethod_arg.as_str()),*))
+                #[napi(namespace = "SceneSight", js_name = $smethod_js)]
+                pub fn $smethod(sight: &mut SceneSightHandle, $($smethod_arg: String),*) -> napi::Result<String, Code> {
+                    sight.write($smethod_js, |sight| sight.$smethod($($smethod_arg.as_str()),*))
                 }
-            }
-        )*
+            )*
+        }
     };
 }
 
