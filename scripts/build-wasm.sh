@@ -19,10 +19,11 @@
 #
 # Installs what it needs: the wasm32 Rust target, wasm-bindgen-cli at the
 # exact version furtive-wasm pins, wasm-opt (npm ci in scripts/binaryen)
-# and, for the Foundry module's build, the nightly toolchain pinned below
+# and, for the Foundry module's build, the project's pinned nightly
+# toolchain (scripts/nightly.sh)
 # with its `rust-src` (rustup, minimal profile).
 #
-# The Foundry module's wasm is built on a pinned nightly (FOUNDRY_NIGHTLY),
+# The Foundry module's wasm is built on the pinned nightly (FURTIVE_NIGHTLY),
 # which rebuilds the standard library for it; the npm build stays on stable.
 # Measured on the Foundry module's wasm after wasm-opt (gzip -9,
 # 2026-11-30, stable: 588,296 bytes raw, 163,501 gzipped):
@@ -42,7 +43,6 @@
 #     string with Debug, `invalid type: string "x"`: messages would
 #     change); opt-level "s" (160,549); -Zmerge-functions=trampolines
 #     (148,983); wasm-opt --merge-similar-functions (+0.4%).
-FOUNDRY_NIGHTLY=nightly-2026-05-20
 FOUNDRY_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"
 #
 # wasm-opt, from the npm package `binaryen` (pinned in scripts/binaryen/,
@@ -92,9 +92,10 @@ NPM_WASM_OPT_PASSES=(-O2 --strip-producers)
 WASM_OPT_FEATURES=(--enable-reference-types --enable-bulk-memory --enable-mutable-globals
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-multivalue)
 
-# scripts/wasm-floor.sh compares the npm build with the engine alone.
+# scripts/wasm-floor.sh compares both builds with the engine alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/nightly.sh
 
 which=${1:-npm}
 case "$which" in
@@ -141,20 +142,16 @@ if [ "$which" = npm ] || [ "$which" = all ]; then
 fi
 
 if [ "$which" = foundry ] || [ "$which" = all ]; then
-  if ! rustup toolchain list | grep -q "^$FOUNDRY_NIGHTLY-" ||
-    ! rustup component list --toolchain "$FOUNDRY_NIGHTLY" --installed | grep -q '^rust-src'; then
-    echo "build-wasm: installing $FOUNDRY_NIGHTLY with rust-src (the Foundry module's build)"
-    rustup toolchain install "$FOUNDRY_NIGHTLY" --profile minimal --component rust-src
-  fi
+  install_nightly rust-src
   # Its own target directory: the nightly's artifacts would otherwise evict
   # the stable build's from target/wasm32-unknown-unknown at every switch.
   # RUSTFLAGS reach the wasm32 crates and the rebuilt std only (with
   # --target, build scripts and proc macros are built without them).
   RUSTFLAGS="$FOUNDRY_RUSTFLAGS" CARGO_TARGET_DIR=target/wasm-nightly \
-    build target/wasm-foundry target/wasm-nightly "$FOUNDRY_PROFILE" FOUNDRY_WASM_OPT_PASSES "+$FOUNDRY_NIGHTLY" build --no-default-features \
+    build target/wasm-foundry target/wasm-nightly "$FOUNDRY_PROFILE" FOUNDRY_WASM_OPT_PASSES "+$FURTIVE_NIGHTLY" build --no-default-features \
     -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
   wasm=target/wasm-foundry/furtive_wasm_bg.wasm
-  echo "build-wasm: $wasm (Foundry module: no scene, no roller, no free functions): $(size "$wasm")"
+  echo "build-wasm: $wasm (Foundry module: no scene, no roller, no free functions, no text reader): $(size "$wasm")"
   budget=$(sed -n 's/.*"foundryModuleGzipBytes": *\([0-9]*\).*/\1/p' wasm-budget.json)
   if [ -z "$budget" ]; then
     echo "build-wasm: wasm-budget.json has no foundryModuleGzipBytes" >&2

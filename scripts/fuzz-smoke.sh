@@ -3,7 +3,8 @@
 # FUZZ_SMOKE_SECONDS (default 25) over its committed corpus in
 # fuzz/corpus/<target>, and fails on any panic or disagreement. New inputs
 # go to a temporary directory: the committed corpus is not touched.
-# Installs the nightly toolchain and cargo-fuzz only when they are missing.
+# Installs the pinned nightly (scripts/nightly.sh) and cargo-fuzz only when
+# they are missing.
 # See docs/fuzzing.md for long runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,20 +12,19 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SMOKE_SECONDS:-25}"
 targets=(session_events snapshot_load scene_sight)
 
-if ! rustup toolchain list | grep -q '^nightly'; then
-  rustup toolchain install nightly --profile minimal --component clippy
-fi
-# The lint step below needs clippy on nightly (a minimal nightly lacks it).
-rustup component add clippy --toolchain nightly >/dev/null 2>&1 || true
-if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+# The project's pinned nightly (scripts/nightly.sh); the lint step below
+# needs its clippy.
+source scripts/nightly.sh
+install_nightly clippy
+if ! cargo "+$FURTIVE_NIGHTLY" fuzz --version >/dev/null 2>&1; then
   # Without --locked: cargo-fuzz's lock file does not build here.
-  cargo install cargo-fuzz
+  cargo install cargo-fuzz --version 0.13.2
 fi
 
 echo "== fuzz/: cargo fmt --check"
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 echo "== fuzz/: cargo clippy"
-(cd fuzz && cargo +nightly clippy --bins -- -D warnings)
+(cd fuzz && cargo "+$FURTIVE_NIGHTLY" clippy --bins -- -D warnings)
 
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -37,7 +37,7 @@ for target in "${targets[@]}"; do
   # engine is safe Rust; panics are what the targets look for). A failing
   # input is kept in fuzz/artifacts/<target>/ (cargo-fuzz's default).
   log="$scratch/$target.log"
-  if ! (cd fuzz && cargo +nightly fuzz run -O -a -s none "$target" \
+  if ! (cd fuzz && cargo "+$FURTIVE_NIGHTLY" fuzz run -O -a -s none "$target" \
     "$scratch/$target" "corpus/$target" -- \
     -max_total_time="$seconds" -print_final_stats=1 >"$log" 2>&1); then
     tail -n 80 "$log" >&2

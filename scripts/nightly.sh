@@ -1,0 +1,22 @@
+# Sourced, not run: the one nightly Rust toolchain the project uses, named
+# once. The Foundry module's wasm rebuilds the standard library with it
+# (scripts/build-wasm.sh foundry: -Zbuild-std), and the fuzz targets need
+# it (cargo-fuzz; scripts/fuzz-smoke.sh, docs/fuzzing.md). Pinned, so a
+# new nightly (a new clippy lint, a changed unstable flag) cannot break a
+# build that passed.
+FURTIVE_NIGHTLY=nightly-2026-05-20
+
+# install_nightly <component...>: installs FURTIVE_NIGHTLY (rustup, minimal
+# profile) and the components given, each only when it is missing.
+install_nightly() {
+  if ! rustup toolchain list | grep -q "^$FURTIVE_NIGHTLY-"; then
+    echo "installing the Rust toolchain $FURTIVE_NIGHTLY (scripts/nightly.sh)"
+    rustup toolchain install "$FURTIVE_NIGHTLY" --profile minimal
+  fi
+  local component
+  for component in "$@"; do
+    if ! rustup component list --toolchain "$FURTIVE_NIGHTLY" --installed | grep -q "^$component"; then
+      rustup component add "$component" --toolchain "$FURTIVE_NIGHTLY"
+    fi
+  done
+}
