@@ -28,7 +28,7 @@
 //!   distance changes (5 ft and 6 ft in turn): each pair's stored distance
 //!   is written, nothing visible changes, nothing is asked;
 //! - `effects/to_text/200`: the effects of the 200-creature event written as
-//!   JSON text, alone;
+//!   the bindings write them (ASCII JSON text, `api::to_json_text`), alone;
 //! - `perceives/session`: one `Session::perceives` query.
 
 use std::hint::black_box;
@@ -209,7 +209,7 @@ fn bench(c: &mut Criterion) {
     let mut session = Session::load(table(200)).unwrap();
     let effects = session.apply(view(200, true, 5.0)).unwrap();
     group.bench_function("to_text/200", |b| {
-        b.iter(|| black_box(serde_json::to_string(&effects).unwrap()))
+        b.iter(|| black_box(furtive_core::api::to_json_text(&effects).unwrap()))
     });
     group.finish();
 

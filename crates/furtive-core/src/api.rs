@@ -354,12 +354,17 @@ impl serde_json::ser::Formatter for AsciiFormatter {
             return writer.write_all(fragment.as_bytes());
         }
         const HEX: &[u8; 16] = b"0123456789abcdef";
+        let bytes = fragment.as_bytes();
         let mut ascii_from = 0;
-        for (at, c) in fragment.char_indices() {
-            if c.is_ascii() {
-                continue;
-            }
-            writer.write_all(&fragment.as_bytes()[ascii_from..at])?;
+        // Runs of ASCII are found byte by byte (most of an explanation) and
+        // copied whole; only the characters beyond them are decoded.
+        while let Some(offset) = bytes[ascii_from..].iter().position(|b| !b.is_ascii()) {
+            let at = ascii_from + offset;
+            writer.write_all(&bytes[ascii_from..at])?;
+            // `at` starts a character: everything before it is ASCII.
+            let Some(c) = fragment.get(at..).and_then(|rest| rest.chars().next()) else {
+                break;
+            };
             ascii_from = at + c.len_utf8();
             let mut units = [0u16; 2];
             for &mut unit in c.encode_utf16(&mut units) {

@@ -65,3 +65,17 @@ fn results_are_ascii_json_text_that_reads_back_the_same() {
     let back: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(back, value);
 }
+
+proptest::proptest! {
+    /// Any string (accents first, last or side by side, characters beyond
+    /// U+FFFF, control characters and quotes among them) is written as
+    /// ASCII JSON text that reads back as the same string, the same as
+    /// serde_json's own writer reads back.
+    #[test]
+    fn any_string_is_written_as_ascii_text_that_reads_back_the_same(text in "\\PC{0,40}|[aé🎲\"\\\\\u{7f}\u{80}\u{ffff}\u{10000}\n]{0,12}") {
+        let written = api::to_json_text(&text).unwrap();
+        proptest::prop_assert!(written.is_ascii(), "{}", written);
+        let back: String = serde_json::from_str(&written).unwrap();
+        proptest::prop_assert_eq!(back, text);
+    }
+}
