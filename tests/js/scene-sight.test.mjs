@@ -96,6 +96,25 @@ test("SceneSight answers what the free scene functions answer, the same on napi 
   assert.deepStrictEqual(answers.wasm, answers.napi, "napi and wasm must answer the same");
 });
 
+test("B5 distances are the same number to the last bit on napi and wasm (no platform hypot)", () => {
+  // Token centres 98 px apart across and 91 down: the platform's hypot
+  // (glibc natively, Rust's libm port in wasm) rounded this one differently.
+  const pair = [tokenAt("a", 40, 129), tokenAt("b", 138, 38)];
+  // And a spread of tokens over Nort Gate, every pair.
+  const spread = Array.from({ length: 20 }, (_, i) => tokenAt(`s${i}`, 7 * i + 31 + size / 2, 13 * ((i * 7) % 17) + size / 2));
+  const answers = {};
+  for (const [backend, api] of Object.entries(backends)) {
+    const sight = api.SceneSight.parse(withTokens([...pair, ...spread]));
+    const { distance } = sight.clearViewMatrix();
+    const [dx, dy] = [98, 91];
+    const { grid } = sight.scene();
+    assert.equal(sight.view("a", "b").distance, (Math.sqrt(dx * dx + dy * dy) * grid.distance) / grid.size, `${backend}: the correctly rounded distance`);
+    answers[backend] = distance;
+    sight.free();
+  }
+  assert.deepStrictEqual(answers.wasm, answers.napi, "napi and wasm must give the same distances");
+});
+
 test("SceneSight.update: a door opened and closed, a token moved, answer as a freshly parsed scene does (both backends)", () => {
   for (const [backend, api] of Object.entries(backends)) {
     const { wall, tokens, openWalls, query } = doorBetweenTwoTokens(api);

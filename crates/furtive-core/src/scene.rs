@@ -902,8 +902,15 @@ impl Scene {
     /// Straight-line distance between two canvas points, in scene distance
     /// units (`grid.distance` per `grid.size` pixels). Euclidean and flat:
     /// elevation and Foundry's diagonal measurement rules are not applied.
+    ///
+    /// A square root of the sum of squares, not `f64::hypot`: `hypot` is
+    /// the platform's (glibc natively, Rust's libm port in wasm) and the two
+    /// round some distances differently, while `+`, `*` and `sqrt` are
+    /// IEEE 754 exact-rounded everywhere, so napi and wasm answer the same
+    /// number to the last bit (canvas coordinates stay far from overflow).
     pub fn distance(&self, a: Point, b: Point) -> f64 {
-        (b.x - a.x).hypot(b.y - a.y) * self.grid.distance / self.grid.size
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        (dx * dx + dy * dy).sqrt() * self.grid.distance / self.grid.size
     }
 
     /// The walls that decide the sight line from `observer` to `target`

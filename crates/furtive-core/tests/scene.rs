@@ -2245,3 +2245,18 @@ fn b5_scene_numbers_beyond_1e15_are_refused_so_a_sight_line_is_decided_the_same_
         "{wall:?}"
     );
 }
+
+#[test]
+fn b5_distance_is_the_correctly_rounded_root_on_every_platform() {
+    // 98 px across and 91 down at 5 ft per 100 px: sqrt(17885) * 5 / 100.
+    // The platform hypot gave 6.686740611089979 natively (glibc) and
+    // 6.686740611089981 in wasm; the distance must be the same number on
+    // napi and wasm (tests/js/scene-sight.test.mjs compares the two).
+    let scene = Scene::from_value(json!({
+        "width": 1000, "height": 1000, "grid": { "size": 100, "distance": 5 }, "walls": []
+    }))
+    .unwrap();
+    let distance = scene.distance(p(-10.0, 79.0), p(88.0, -12.0));
+    assert_eq!(distance, 17885f64.sqrt() * 5.0 / 100.0);
+    assert_eq!(distance, 6.686740611089981);
+}
