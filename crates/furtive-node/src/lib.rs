@@ -169,11 +169,13 @@ impl<T: Kind> Handle<T> {
 /// panics changes nothing.
 ///
 /// Why an `External` and free functions rather than a napi class: a class
-/// method's `this` goes through napi-rs's native borrow registry (a global
-/// lock and map, taken and released on every call) to catch a reentrant
-/// call, and no engine call can reenter JavaScript. Measured with
-/// `bench/session.mjs` (`perceives` through napi, 2026-11-30): see
-/// docs/state.md.
+/// method's `this` is registered in napi-rs's native borrow registry (a
+/// global lock and map, taken to register the borrow and again to release
+/// it) besides its class identity check, to catch a reentrant call, and no
+/// engine call can reenter JavaScript. An `External` argument costs one
+/// lookup in napi-rs's payload registry (also a global lock and map) and no
+/// borrow bookkeeping. Measured with `bench/session.mjs` (`perceives`
+/// through napi, 2026-11-30): see docs/state.md, "Session 4".
 pub type SessionHandle = External<Handle<JsonSession>>;
 
 /// A `furtive_core::scene::SceneSight` held by JavaScript (see
