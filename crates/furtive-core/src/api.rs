@@ -42,11 +42,6 @@ pub trait Input: Sized {
     /// way that words the error.
     fn fast<T: DeserializeOwned>(&self) -> Option<T>;
 
-    /// [`Input::fast`] in every build, the wasm build too: for the small
-    /// query types (`{ observer, hider }`), whose second reader costs the
-    /// wasm little and whose calls are mostly reading.
-    fn fast_small<T: DeserializeOwned>(&self) -> Option<T>;
-
     /// The argument read straight into an internally tagged enum `T` (an
     /// event, `{"type": ..., ...}`) through its externally tagged twin `B`,
     /// without buffering, when the tag comes first; `None` otherwise (see
@@ -66,10 +61,6 @@ impl Input for Value {
     }
 
     fn fast<T: DeserializeOwned>(&self) -> Option<T> {
-        None
-    }
-
-    fn fast_small<T: DeserializeOwned>(&self) -> Option<T> {
         None
     }
 
@@ -102,10 +93,6 @@ impl Input for &str {
         return serde_json::from_str(self).ok();
         #[cfg(not(feature = "text-reader"))]
         None
-    }
-
-    fn fast_small<T: DeserializeOwned>(&self) -> Option<T> {
-        serde_json::from_str(self).ok()
     }
 
     fn fast_tagged<T: From<B>, B: DeserializeOwned>(&self, tag: &'static str) -> Option<T> {
@@ -223,15 +210,6 @@ pub fn parse<T: DeserializeOwned>(what: &str, input: impl Input) -> Result<T, Er
         field: field_at(what, &path),
         message,
     })
-}
-
-/// [`parse`] for a small query type ([`Input::fast_small`]: read straight
-/// from text in the wasm build too).
-pub fn parse_query<T: DeserializeOwned>(what: &str, input: impl Input) -> Result<T, Error> {
-    if let Some(parsed) = input.fast_small() {
-        return Ok(parsed);
-    }
-    parse(what, input)
 }
 
 /// Parses an internally tagged enum (see `crate::tagged`) through its
@@ -794,11 +772,6 @@ mod tests {
             same(
                 query,
                 parse::<PairQuery>("query", text.as_str()),
-                parse::<PairQuery>("query", query.clone()),
-            );
-            same(
-                query,
-                parse_query::<PairQuery>("query", text.as_str()),
                 parse::<PairQuery>("query", query.clone()),
             );
         }
