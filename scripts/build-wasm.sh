@@ -17,6 +17,23 @@
 # (`foundryModuleGzipBytes`, gzip -9): above it this script fails. The npm
 # build is reported, not limited.
 #
+# Levers in the code, measured on the Foundry module's wasm (gzip -9,
+# 2026-11-30, branch wasmsize; 143,428 bytes, 497,822 raw, before):
+#   the journal's effects, validate_config and P9's combat end share their
+#     map and set types (Cow<str> sets, one map by (hider, observer);
+#     surprises searched in their list, not put in a map per side): four
+#     BTreeMap/BTreeSet instantiations fewer, 139,610 / 474,544 raw
+#     (-2.7%), kept;
+#   the query objects ({observer, hider}) read like every other argument,
+#     through the one Value reader with the path (their text reader only
+#     with `text-reader`): 138,386 / 471,017 raw (-0.9%), kept. The npm
+#     build with both: 282,313 -> 279,978 (1,060,513 -> 1,039,151 raw).
+#   Tried and not kept: every type read through erased_serde (serde_json's
+#     Value reader and serde_path_to_error's wrappers compiled once for
+#     all types instead of once per type): 208,209 / 984,230 raw (+45%),
+#     because erased_serde puts all ~30 visit_* methods of every serde
+#     visitor in its vtable; LLVM's -inline-threshold=0: 143,820 (+0.3%).
+#
 # Installs what it needs: the wasm32 Rust target, wasm-bindgen-cli at the
 # exact version furtive-wasm pins, wasm-opt (npm ci in scripts/binaryen)
 # and, for the Foundry module's build, the nightly toolchain pinned below
