@@ -100,7 +100,7 @@ pub(crate) fn read<T: From<B>, B: DeserializeOwned>(
     if let Some(parsed) = crate::api::read_fast::<B>(&keyed) {
         return Ok(T::from(parsed));
     }
-    serde_path_to_error::deserialize::<_, B>(keyed)
+    crate::api::read_with_path::<B>(&keyed)
         .map(T::from)
         .map_err(|error| {
             let path = error.path().to_string();
@@ -117,7 +117,7 @@ type TagError = (Option<&'static str>, String);
 
 /// Moves the tag of an object to the key: with `tag = "type"`,
 /// `{"type": "sprint", "token": "t"}` becomes `("sprint", {"sprint": {"token": "t"}})`.
-fn key_by_tag(tag: &'static str, value: Value) -> Result<(String, Value), TagError> {
+pub(crate) fn key_by_tag(tag: &'static str, value: Value) -> Result<(String, Value), TagError> {
     let mut fields = match value {
         Value::Object(fields) => fields,
         other => {
