@@ -27,7 +27,13 @@
 #   the query objects ({observer, hider}) read like every other argument,
 #     through the one Value reader with the path (their text reader only
 #     with `text-reader`): 138,386 / 471,017 raw (-0.9%), kept. The npm
-#     build with both: 282,313 -> 279,978 (1,060,513 -> 1,039,151 raw).
+#     build with both: 282,313 -> 279,978 (1,060,513 -> 1,039,151 raw);
+#   every type read with the path over a borrowed Value (serde_json's
+#     `&Value` reader, which the npm build's fast path already used) in
+#     place of the owned Value's reader, which moves and drops what it has
+#     not read: 137,245 / 455,255 raw (-0.8%), kept; the npm build
+#     278,946 (1,012,293 raw): one Value reader per type there instead
+#     of two.
 #   Tried and not kept: every type read through erased_serde (serde_json's
 #     Value reader and serde_path_to_error's wrappers compiled once for
 #     all types instead of once per type): 208,209 / 984,230 raw (+45%),
