@@ -172,11 +172,19 @@ pub(crate) fn parse_at_path<T: DeserializeOwned>(value: Value) -> Result<T, (Str
     if let Some(parsed) = read_fast(&value) {
         return Ok(parsed);
     }
-    read_with_path(&value).map_err(|error| {
-        let path = error.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        (path, error.into_inner().to_string())
-    })
+    read_with_path(&value).map_err(path_and_message)
+}
+
+/// The path (`""` for the value itself) and the message of an error of
+/// [`read_with_path`]. Not generic, and kept out of line: the generic
+/// readers around it ([`parse_at_path`], [`parse`], `crate::tagged::read`)
+/// are compiled once per type read, and this part of them once in all
+/// (scripts/build-wasm.sh).
+#[inline(never)]
+fn path_and_message(error: serde_path_to_error::Error<serde_json::Error>) -> (String, String) {
+    let path = error.path().to_string();
+    let path = if path == "." { String::new() } else { path };
+    (path, error.into_inner().to_string())
 }
 
 /// `value` read as `T` with `serde_path_to_error`, over serde_json's
@@ -222,10 +230,18 @@ pub fn parse<T: DeserializeOwned>(what: &str, input: impl Input) -> Result<T, Er
     if let Some(parsed) = input.fast() {
         return Ok(parsed);
     }
-    parse_at_path(input.into_value(what)?).map_err(|(path, message)| Error::InvalidInput {
+    parse_at_path(input.into_value(what)?).map_err(|error| invalid_at(what, error))
+}
+
+/// `invalid_input` naming `what` followed by the path of a reader's
+/// error ([`field_at`]), with its message; out of line, as
+/// [`path_and_message`].
+#[inline(never)]
+fn invalid_at(what: &str, (path, message): (String, String)) -> Error {
+    Error::InvalidInput {
         field: field_at(what, &path),
         message,
-    })
+    }
 }
 
 /// Parses an internally tagged enum (see `crate::tagged`) through its
@@ -237,10 +253,7 @@ fn parse_tagged<T: From<B>, B: DeserializeOwned>(
     tag: &'static str,
     value: Value,
 ) -> Result<T, Error> {
-    crate::tagged::read::<T, B>(tag, value).map_err(|(field, message)| Error::InvalidInput {
-        field: field_at(what, &field),
-        message,
-    })
+    crate::tagged::read::<T, B>(tag, value).map_err(|error| invalid_at(what, error))
 }
 
 /// Parses an event (`{"type": ..., ...}`); errors name the field as in
@@ -317,16 +330,28 @@ pub fn to_json<T: Serialize>(value: &T) -> Result<Value, Error> {
 /// `output` if `value` cannot be serialized (never for the engine's own
 /// types).
 pub fn to_json_text<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    write_ascii_json(&mut |serializer| value.serialize(serializer))
+}
+
+/// serde_json's serializer with [`AsciiFormatter`], writing into a buffer.
+type AsciiSerializer<'a> = serde_json::Serializer<&'a mut Vec<u8>, AsciiFormatter>;
+
+/// [`to_json_text`] but the call of the value's `serialize` (`write`):
+/// not generic, so compiled once in all instead of once per result type
+/// (scripts/build-wasm.sh).
+#[inline(never)]
+fn write_ascii_json(
+    write: &mut dyn FnMut(&mut AsciiSerializer) -> Result<(), serde_json::Error>,
+) -> Result<String, Error> {
     let mut bytes = Vec::with_capacity(256);
-    value
-        .serialize(&mut serde_json::Serializer::with_formatter(
-            &mut bytes,
-            AsciiFormatter,
-        ))
-        .map_err(|e| Error::InvalidInput {
-            field: "output".into(),
-            message: e.to_string(),
-        })?;
+    write(&mut serde_json::Serializer::with_formatter(
+        &mut bytes,
+        AsciiFormatter,
+    ))
+    .map_err(|e| Error::InvalidInput {
+        field: "output".into(),
+        message: e.to_string(),
+    })?;
     // Only ASCII is written: always valid UTF-8.
     String::from_utf8(bytes).map_err(|e| Error::InvalidInput {
         field: "output".into(),
