@@ -17,6 +17,42 @@
 # (`foundryModuleGzipBytes`, gzip -9): above it this script fails. The npm
 # build is reported, not limited.
 #
+# Levers in the code, measured on the Foundry module's wasm (gzip -9,
+# 2026-11-30, branch wasmsize; 143,428 bytes, 497,822 raw, before):
+#   the journal's effects, validate_config and P9's combat end share their
+#     map and set types (Cow<str> sets, one map by (hider, observer);
+#     surprises searched in their list, not put in a map per side): four
+#     BTreeMap/BTreeSet instantiations fewer, 139,610 / 474,544 raw
+#     (-2.7%), kept;
+#   the query objects ({observer, hider}) read like every other argument,
+#     through the one Value reader with the path (their text reader only
+#     with `text-reader`): 138,386 / 471,017 raw (-0.9%), kept. The npm
+#     build with both: 282,313 -> 279,978 (1,060,513 -> 1,039,151 raw);
+#   every type read with the path over a borrowed Value (serde_json's
+#     `&Value` reader, which the npm build's fast path already used) in
+#     place of the owned Value's reader, which moves and drops what it has
+#     not read: 137,245 / 455,255 raw (-0.8%), kept; the npm build
+#     278,946 (1,012,293 raw): one Value reader per type there instead
+#     of two;
+#   the parts of the generic readers and writer that do not depend on the
+#     type (a refusal's path and message, invalid_input naming the field,
+#     moving an event's tag to its key, the ASCII JSON buffer) out of line
+#     and not generic: 136,507 / 450,423 raw (-0.5%), kept; the npm build
+#     278,102 (1,003,839 raw);
+#   the state's maps (creatures, hiders, each hider's pairs, and the
+#     hiders as read) holding their values boxed: all of them then hold
+#     pointer-sized values, and one copy of BTreeMap's code serves them all
+#     where there was one per value type: 131,417 / 426,248 raw (-3.7%),
+#     kept; the npm build 271,609 (975,850 raw). Session.apply and
+#     Session.load in this wasm measured the same in Node (1.20 and 1.17 ms
+#     for 150 observers coming into view at 200 creatures, 254 and 250 ms
+#     to load that table's snapshot; an ad-hoc run, both builds side by side).
+#   Tried and not kept: every type read through erased_serde (serde_json's
+#     Value reader and serde_path_to_error's wrappers compiled once for
+#     all types instead of once per type): 208,209 / 984,230 raw (+45%),
+#     because erased_serde puts all ~30 visit_* methods of every serde
+#     visitor in its vtable; LLVM's -inline-threshold=0: 143,820 (+0.3%).
+#
 # Installs what it needs: the wasm32 Rust target, wasm-bindgen-cli at the
 # exact version furtive-wasm pins, wasm-opt (npm ci in scripts/binaryen)
 # and, for the Foundry module's build, the project's pinned nightly

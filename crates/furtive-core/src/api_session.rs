@@ -17,7 +17,7 @@
 
 use serde::Serialize;
 
-use crate::api::{parse, parse_event, parse_events, parse_query, Input};
+use crate::api::{parse, parse_event, parse_events, Input};
 use crate::error::Error;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::session::Session;
@@ -99,7 +99,7 @@ impl JsonSession {
         to_text(
             &self
                 .session
-                .perceives(&parse_query::<PairQuery>("query", query)?)?,
+                .perceives(&parse::<PairQuery>("query", query)?)?,
         )
     }
 
@@ -108,7 +108,7 @@ impl JsonSession {
         to_text(
             &self
                 .session
-                .can_locate(&parse_query::<PairQuery>("query", query)?)?,
+                .can_locate(&parse::<PairQuery>("query", query)?)?,
         )
     }
 

@@ -36,7 +36,9 @@ pub fn create_state(config: Config) -> Result<State, Error> {
         combat: Default::default(),
     };
     for creature in config.creatures {
-        state.creatures.insert(creature.id.clone(), creature);
+        state
+            .creatures
+            .insert(creature.id.clone(), Box::new(creature));
     }
     validate_state(&state)?;
     Ok(state)

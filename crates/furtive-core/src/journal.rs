@@ -45,11 +45,11 @@ enum Key {
 /// The value a journal entry saved (or, after an undo, the value it replaced).
 #[derive(Debug)]
 enum Slot {
-    Hider(Option<Hider>),
+    Hider(Option<Box<Hider>>),
     Phase(HiderPhase),
     Head(Attempt, bool),
-    Pair(Option<Pair>),
-    Creature(Option<Creature>),
+    Pair(Option<Box<Pair>>),
+    Creature(Option<Box<Creature>>),
     Surprises(Vec<Surprise>),
     Combat(Combat),
 }
@@ -175,7 +175,7 @@ impl Journal {
     }
 
     /// Saves one pair's value before it is written (`None`: it did not exist).
-    fn push_pair(&mut self, hider: &str, observer: &str, old: Option<Pair>) {
+    fn push_pair(&mut self, hider: &str, observer: &str, old: Option<Box<Pair>>) {
         let id = self.hider_id(hider);
         self.push(Key::Pair(id, observer.to_owned()), Slot::Pair(old));
     }
@@ -200,9 +200,14 @@ impl Journal {
         {
             return effects_in_place(state, keys, slots);
         }
+        // The maps and sets here share their key types (`Cow<str>`, a
+        // `PairKey`) and value types with each other, so each kind of map
+        // is compiled once: every other instantiation costs the Foundry
+        // module's wasm 4 to 6 KB (scripts/build-wasm.sh).
         let mut hiders: BTreeSet<Cow<str>> = BTreeSet::new();
         let mut whole: BTreeSet<Cow<str>> = BTreeSet::new();
-        let mut pairs: BTreeSet<(Cow<str>, Cow<str>)> = BTreeSet::new();
+        // Every touched pair, with how it reads before and after.
+        let mut values: BTreeMap<PairKey, [Option<PairView>; 2]> = BTreeMap::new();
         let mut creatures: BTreeSet<Cow<str>> = BTreeSet::new();
         let mut surprises = false;
         for key in keys.iter() {
@@ -216,7 +221,9 @@ impl Journal {
                 }
                 Key::Pair(hider, observer) => {
                     hiders.insert(Cow::Borrowed(hider));
-                    pairs.insert((Cow::Borrowed(hider), Cow::Borrowed(observer)));
+                    values
+                        .entry((Cow::Borrowed(hider), Cow::Borrowed(observer)))
+                        .or_default();
                 }
                 Key::Creature(id) => {
                     creatures.insert(Cow::Borrowed(id));
@@ -231,20 +238,24 @@ impl Journal {
             for (hider, record) in &state.hiders {
                 if record.pairs.contains_key(creature.as_ref()) {
                     hiders.insert(Cow::Owned(hider.clone()));
-                    pairs.insert((Cow::Owned(hider.clone()), creature.clone()));
+                    values
+                        .entry((Cow::Owned(hider.clone()), creature.clone()))
+                        .or_default();
                 }
             }
         }
 
-        let mut values: BTreeMap<PairKey, [Option<PairView>; 2]> = BTreeMap::new();
-        let mut hidden: BTreeMap<Cow<str>, [bool; 2]> = BTreeMap::new();
-        let mut known_before: BTreeMap<Cow<str>, bool> = BTreeMap::new();
-        let mut targets: [BTreeMap<TokenId, TokenId>; 2] = Default::default();
+        // The tokens whose `hidden` status may change (the touched hiders
+        // and creatures) that showed it before.
+        let mut hidden_before: BTreeSet<Cow<str>> = BTreeSet::new();
+        // The joining or leaving creatures the engine knew before.
+        let mut known_before: BTreeSet<Cow<str>> = BTreeSet::new();
+        let mut surprises_before: Option<Vec<Surprise>> = None;
 
         // Pass 0: the state before the transaction.
         undo(state, keys, slots);
-        for key in &pairs {
-            values.entry(key.clone()).or_default()[0] = Some(PairView::read(state, key));
+        for (key, [before, _]) in values.iter_mut() {
+            *before = Some(PairView::read(state, key));
         }
         for hider in &whole {
             if let Some(record) = state.hiders.get(hider.as_ref()) {
@@ -256,17 +267,17 @@ impl Journal {
             }
         }
         for creature in &creatures {
-            known_before.insert(
-                creature.clone(),
-                state.creatures.contains_key(creature.as_ref()),
-            );
+            if state.creatures.contains_key(creature.as_ref()) {
+                known_before.insert(creature.clone());
+            }
         }
-        let tokens: BTreeSet<Cow<str>> = hiders.iter().chain(creatures.iter()).cloned().collect();
-        for token in &tokens {
-            hidden.entry(token.clone()).or_default()[0] = is_hidden(state, token);
+        for token in hiders.iter().chain(creatures.iter()) {
+            if is_hidden(state, token) {
+                hidden_before.insert(token.clone());
+            }
         }
         if surprises {
-            targets[0] = surprise_targets(&state.surprises);
+            surprises_before = Some(state.surprises.clone());
         }
         redo(state, keys, slots);
 
@@ -283,12 +294,6 @@ impl Journal {
         for (key, [_, after]) in values.iter_mut() {
             *after = Some(PairView::read(state, key));
         }
-        for (token, [_, after]) in hidden.iter_mut() {
-            *after = is_hidden(state, token);
-        }
-        if surprises {
-            targets[1] = surprise_targets(&state.surprises);
-        }
 
         let mut changes = Vec::new();
         let mut lookup = Vec::new();
@@ -297,10 +302,11 @@ impl Journal {
             // A pair that did not exist before reads as "no pair": perceived.
             let before = before.unwrap_or(PairView {
                 perceives: true,
-                known: known_before
-                    .get(observer.as_ref())
-                    .copied()
-                    .unwrap_or(after.known),
+                known: if creatures.contains(observer) {
+                    known_before.contains(observer)
+                } else {
+                    after.known
+                },
                 hidden_from: false,
             });
             if before.known && after.known && before.perceives != after.perceives {
@@ -318,31 +324,36 @@ impl Journal {
                 });
             }
         }
-        let mut status_tokens: BTreeSet<Cow<str>> = hidden.keys().cloned().collect();
-        for map in &targets {
-            status_tokens.extend(map.keys().map(|t| Cow::Borrowed(t.as_str())));
+        let mut status_tokens: BTreeSet<Cow<str>> =
+            hiders.iter().chain(creatures.iter()).cloned().collect();
+        if let Some(before) = &surprises_before {
+            for surprise in before.iter().chain(&state.surprises) {
+                status_tokens.insert(Cow::Borrowed(&surprise.target));
+            }
         }
         for token in &status_tokens {
-            if let Some([was, is]) = hidden.get(token) {
+            if hiders.contains(token) || creatures.contains(token) {
+                let was = hidden_before.contains(token);
+                let is = is_hidden(state, token);
                 if was != is {
                     changes.push(Change::Status {
                         token: token.to_string(),
                         status: Status::Hidden,
-                        active: *is,
+                        active: is,
                         expires: None,
                     });
                 }
             }
-            if surprises {
-                let was = targets[0].get(token.as_ref());
-                let is = targets[1].get(token.as_ref());
+            if let Some(before) = &surprises_before {
+                let was = surprise_attacker(before, token);
+                let is = surprise_attacker(&state.surprises, token);
                 if was.is_some() != is.is_some() {
                     changes.push(Change::Status {
                         token: token.to_string(),
                         status: Status::Defenseless,
                         active: is.is_some(),
                         expires: is.map(|attacker| Expiry {
-                            turn_end_of: attacker.clone(),
+                            turn_end_of: attacker.to_owned(),
                         }),
                     });
                 }
@@ -374,7 +385,7 @@ fn effects_in_place(
     for (key, slot) in keys.iter().zip(slots) {
         match (key, slot) {
             (Key::Pair(hider, observer), Slot::Pair(saved)) => {
-                before_pairs.push((&**hider, observer.as_str(), saved.as_ref()));
+                before_pairs.push((&**hider, observer.as_str(), saved.as_deref()));
             }
             (Key::Surprises, Slot::Surprises(saved)) => {
                 surprises_before.get_or_insert(saved);
@@ -384,13 +395,12 @@ fn effects_in_place(
     }
     before_pairs.sort_by(|a, b| compare_ids(a.0, b.0).then_with(|| compare_ids(a.1, b.1)));
     before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
-    let targets = surprises_before
-        .map(|before| [surprise_targets(before), surprise_targets(&state.surprises)]);
     // At most one visibility change and one lookup entry per touched pair
     // (and a status or two): made once instead of grown.
     let mut changes = Vec::with_capacity(before_pairs.len() + 2);
     let mut lookup = Vec::with_capacity(before_pairs.len());
-    let mut status_tokens: BTreeSet<&str> = BTreeSet::new();
+    // `Cow<str>` as in `Journal::effects`: one kind of set for both.
+    let mut status_tokens: BTreeSet<Cow<str>> = BTreeSet::new();
     // A pair that counts for the `hidden` status: unperceived by a known observer.
     let hides = |observer: &str, pair: Option<&Pair>| {
         pair.is_some_and(|p| !p.perceived) && state.creatures.contains_key(observer)
@@ -432,15 +442,16 @@ fn effects_in_place(
             status_changed |= hiding && known && hid != hides_now;
         }
         if status_changed {
-            status_tokens.insert(hider);
+            status_tokens.insert(Cow::Borrowed(hider));
         }
     }
-    if let Some(targets) = &targets {
-        for map in targets {
-            status_tokens.extend(map.keys().map(String::as_str));
+    if let Some(before) = surprises_before {
+        for surprise in before.iter().chain(&state.surprises) {
+            status_tokens.insert(Cow::Borrowed(&surprise.target));
         }
     }
-    for token in status_tokens {
+    for token in &status_tokens {
+        let token = token.as_ref();
         if let Some(record) = state.hiders.get(token) {
             if record.phase == HiderPhase::Hiding {
                 let is = is_hidden(state, token);
@@ -460,16 +471,16 @@ fn effects_in_place(
                 }
             }
         }
-        if let Some([before, after]) = &targets {
-            let was = before.get(token);
-            let is = after.get(token);
+        if let Some(before) = surprises_before {
+            let was = surprise_attacker(before, token);
+            let is = surprise_attacker(&state.surprises, token);
             if was.is_some() != is.is_some() {
                 changes.push(Change::Status {
                     token: token.to_owned(),
                     status: Status::Defenseless,
                     active: is.is_some(),
                     expires: is.map(|attacker| Expiry {
-                        turn_end_of: attacker.clone(),
+                        turn_end_of: attacker.to_owned(),
                     }),
                 });
             }
@@ -482,7 +493,7 @@ fn effects_in_place(
 /// The pairs of a hider record that `touched` (one hider's run, sorted by
 /// observer) does not name: one merge walk over both sorted lists.
 fn untouched_pairs<'a>(
-    pairs: &'a BTreeMap<TokenId, Pair>,
+    pairs: &'a BTreeMap<TokenId, Box<Pair>>,
     touched: &'a [TouchedPair<'a>],
 ) -> impl Iterator<Item = (&'a str, &'a Pair)> + 'a {
     let mut touched = touched.iter().map(|&(_, observer, _)| observer).peekable();
@@ -495,7 +506,7 @@ fn untouched_pairs<'a>(
         }
         match touched.peek() {
             Some(t) if same_id(t, observer) => None,
-            _ => Some((observer.as_str(), pair)),
+            _ => Some((observer.as_str(), &**pair)),
         }
     })
 }
@@ -561,14 +572,14 @@ impl PairView {
     }
 }
 
-/// Each surprise target, with the attacker of its first surprise (P6).
-fn surprise_targets(surprises: &[Surprise]) -> BTreeMap<TokenId, TokenId> {
-    let mut map = BTreeMap::new();
-    for surprise in surprises {
-        map.entry(surprise.target.clone())
-            .or_insert_with(|| surprise.attacker.clone());
-    }
-    map
+/// The attacker of the first surprise on `target` (P6), if any. A linear
+/// search: a table has a handful of surprises, and a map of them would be
+/// one more `BTreeMap` instantiation in the wasm.
+fn surprise_attacker<'a>(surprises: &'a [Surprise], target: &str) -> Option<&'a str> {
+    surprises
+        .iter()
+        .find(|surprise| surprise.target == target)
+        .map(|surprise| surprise.attacker.as_str())
 }
 
 /// Whether two stored distances are the same value, bit for bit (so `-0`
@@ -615,7 +626,7 @@ pub(crate) struct PairTx<'a> {
     /// The hider's roll in force.
     pub attempt: &'a Attempt,
     /// Every creature the engine knows.
-    pub creatures: &'a BTreeMap<TokenId, Creature>,
+    pub creatures: &'a BTreeMap<TokenId, Box<Creature>>,
     pair: &'a mut Pair,
     hider: &'a str,
     observer: &'a str,
@@ -644,7 +655,7 @@ impl<'a> PairTx<'a> {
     fn save(&mut self) {
         if !self.saved {
             self.journal
-                .push_pair(self.hider, self.observer, Some(self.pair.clone()));
+                .push_pair(self.hider, self.observer, Some(Box::new(self.pair.clone())));
             self.saved = true;
         }
     }
@@ -679,7 +690,7 @@ impl<'a> Tx<'a> {
 
     /// Inserts or replaces a hider record.
     pub fn insert_hider(&mut self, id: &str, hider: Hider) {
-        let old = self.state.hiders.insert(id.to_owned(), hider);
+        let old = self.state.hiders.insert(id.to_owned(), Box::new(hider));
         self.journal
             .push(Key::Hider(id.to_owned()), Slot::Hider(old));
     }
@@ -742,7 +753,7 @@ impl<'a> Tx<'a> {
         let State {
             hiders, creatures, ..
         } = &mut *self.state;
-        let Hider { attempt, pairs, .. } = hiders.get_mut(hider)?;
+        let Hider { attempt, pairs, .. } = &mut **hiders.get_mut(hider)?;
         Some(PairTx {
             attempt,
             creatures,
@@ -761,10 +772,10 @@ impl<'a> Tx<'a> {
         let record = self.state.hiders.get_mut(hider)?;
         let old = record.pairs.get(observer).cloned();
         if old.is_none() {
-            record.pairs.insert(observer.to_owned(), new_pair);
+            record.pairs.insert(observer.to_owned(), Box::new(new_pair));
         }
         self.journal.push_pair(hider, observer, old);
-        record.pairs.get_mut(observer)
+        record.pairs.get_mut(observer).map(|pair| &mut **pair)
     }
 
     /// Updates the stored clear view and distance of the pairs named in
@@ -798,7 +809,7 @@ impl<'a> Tx<'a> {
                     let mut pair = new_pair.clone();
                     pair.clear_view = entry.clear_view;
                     pair.distance = entry.distance;
-                    record.pairs.insert(entry.observer.clone(), pair);
+                    record.pairs.insert(entry.observer.clone(), Box::new(pair));
                     None
                 }
             };
@@ -820,7 +831,7 @@ impl<'a> Tx<'a> {
     /// Inserts or replaces a creature; whether it existed.
     pub fn insert_creature(&mut self, creature: Creature) -> bool {
         let id = creature.id.clone();
-        let old = self.state.creatures.insert(id.clone(), creature);
+        let old = self.state.creatures.insert(id.clone(), Box::new(creature));
         let existed = old.is_some();
         self.journal.push(Key::Creature(id), Slot::Creature(old));
         existed

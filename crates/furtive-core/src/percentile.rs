@@ -6,6 +6,7 @@
 //! after which everyone perceives the hider (P9). Knockout (P8), pickpocket
 //! (P10) and locating (P5) are queries, in [`crate::query`].
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use crate::ask::{DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery};
@@ -20,7 +21,7 @@ use crate::outcome::{decision, Decision, Request};
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt, Ruleset,
-    SituationModifier, State, Surprise, TokenId,
+    SituationModifier, State, Surprise,
 };
 
 /// P1: the tier value added to Furtivité: F < 50 -> floor(D/2);
@@ -126,11 +127,13 @@ impl Rules for PercentileRules {
         let attacked = tx.hiders.iter().filter(|(_, h)| {
             h.phase == HiderPhase::Hiding && h.attempt.percentile().is_some_and(|a| a.attacked)
         });
-        let attackers: BTreeSet<TokenId> = tx
+        // Owned `Cow<str>`s: the kind of set `crate::journal` uses, one
+        // instantiation in the wasm instead of two.
+        let attackers: BTreeSet<Cow<str>> = tx
             .surprises
             .iter()
-            .map(|s| s.attacker.clone())
-            .chain(attacked.map(|(id, _)| id.clone()))
+            .map(|s| Cow::Owned(s.attacker.clone()))
+            .chain(attacked.map(|(id, _)| Cow::Owned(id.clone())))
             .collect();
         for attacker in attackers {
             turn_end(tx, &attacker, ctx);
@@ -231,14 +234,14 @@ fn enter_stealth(
             let mut kept = Pair::new(true, PairReason::AcuityComparison);
             kept.clear_view = pair.clear_view;
             kept.distance = pair.distance;
-            record.pairs.insert(observer.clone(), kept);
+            record.pairs.insert(observer.clone(), Box::new(kept));
         }
     }
     for entry in view {
         let pair = record
             .pairs
             .entry(entry.observer.clone())
-            .or_insert_with(|| Pair::new(true, PairReason::AcuityComparison));
+            .or_insert_with(|| Box::new(Pair::new(true, PairReason::AcuityComparison)));
         pair.clear_view = entry.clear_view;
         pair.distance = entry.distance;
     }
@@ -258,7 +261,7 @@ fn enter_stealth(
         let pair = record
             .pairs
             .entry(observer.clone())
-            .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
+            .or_insert_with(|| Box::new(Pair::new(perceived, PairReason::AcuityComparison)));
         pair.perceived = perceived;
         pair.reason = PairReason::AcuityComparison;
     }

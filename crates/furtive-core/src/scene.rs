@@ -780,7 +780,7 @@ impl Scene {
         if !normalized {
             return foundry::read_scene(&value);
         }
-        let scene: Scene = serde_path_to_error::deserialize(value).map_err(|error| {
+        let scene: Scene = crate::api::read_with_path(&value).map_err(|error| {
             let path = error.path().to_string();
             let field = if path == "." { "scene".into() } else { path };
             invalid(field, error.into_inner().to_string())

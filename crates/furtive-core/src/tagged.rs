@@ -93,22 +93,40 @@ pub(crate) fn read<T: From<B>, B: DeserializeOwned>(
     tag: &'static str,
     value: Value,
 ) -> Result<T, (String, String)> {
-    let (name, keyed) = key_by_tag(tag, value)
-        .map_err(|(field, message)| (field.unwrap_or("").to_owned(), message))?;
+    let (name, keyed) = keyed_by_tag(tag, value)?;
     // With `text-reader`, without the path first (see `crate::api::parse_at_path`).
     #[cfg(feature = "text-reader")]
     if let Some(parsed) = crate::api::read_fast::<B>(&keyed) {
         return Ok(T::from(parsed));
     }
-    serde_path_to_error::deserialize::<_, B>(keyed)
+    crate::api::read_with_path::<B>(&keyed)
         .map(T::from)
-        .map_err(|error| {
-            let path = error.path().to_string();
-            (
-                field_in_variant(&name, tag, &path),
-                error.into_inner().to_string(),
-            )
-        })
+        .map_err(|error| variant_error(&name, tag, error))
+}
+
+/// [`key_by_tag`], its error as [`read`] gives it. This and
+/// [`variant_error`] are the parts of [`read`] that do not depend on the
+/// enum, kept out of line so they are compiled once in all
+/// (scripts/build-wasm.sh).
+#[inline(never)]
+fn keyed_by_tag(tag: &'static str, value: Value) -> Result<(String, Value), (String, String)> {
+    key_by_tag(tag, value).map_err(|(field, message)| (field.unwrap_or("").to_owned(), message))
+}
+
+/// An error of the keyed twin of variant `name` as [`read`] gives it: the
+/// field at fault in the caller's object ([`field_in_variant`]) and
+/// serde's message.
+#[inline(never)]
+fn variant_error(
+    name: &str,
+    tag: &str,
+    error: serde_path_to_error::Error<serde_json::Error>,
+) -> (String, String) {
+    let path = error.path().to_string();
+    (
+        field_in_variant(name, tag, &path),
+        error.into_inner().to_string(),
+    )
 }
 
 /// A failure to read the tag: the field at fault (`None` for the object
@@ -117,7 +135,7 @@ type TagError = (Option<&'static str>, String);
 
 /// Moves the tag of an object to the key: with `tag = "type"`,
 /// `{"type": "sprint", "token": "t"}` becomes `("sprint", {"sprint": {"token": "t"}})`.
-fn key_by_tag(tag: &'static str, value: Value) -> Result<(String, Value), TagError> {
+pub(crate) fn key_by_tag(tag: &'static str, value: Value) -> Result<(String, Value), TagError> {
     let mut fields = match value {
         Value::Object(fields) => fields,
         other => {

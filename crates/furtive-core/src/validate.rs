@@ -238,9 +238,11 @@ fn known(state: &State, field: &str, id: &str) -> Result<(), Error> {
 /// A configuration lists each token once (the rest is checked on the state
 /// it makes, [`validate_state`]).
 pub(crate) fn validate_config(config: &Config) -> Result<(), Error> {
+    // A set of `Cow<str>`, the kind `crate::journal` uses: one
+    // instantiation of it in the wasm instead of two.
     let mut seen = std::collections::BTreeSet::new();
     for (index, creature) in config.creatures.iter().enumerate() {
-        if !seen.insert(creature.id.as_str()) {
+        if !seen.insert(std::borrow::Cow::Borrowed(creature.id.as_str())) {
             return Err(Error::DuplicateToken {
                 field: format!("creatures[{index}].id"),
                 id: creature.id.clone(),
