@@ -38,15 +38,7 @@
 #     type (a refusal's path and message, invalid_input naming the field,
 #     moving an event's tag to its key, the ASCII JSON buffer) out of line
 #     and not generic: 136,507 / 450,423 raw (-0.5%), kept; the npm build
-#     278,102 (1,003,839 raw);
-#   the state's maps (creatures, hiders, each hider's pairs, and the
-#     hiders as read) holding their values boxed: all of them then hold
-#     pointer-sized values, and one copy of BTreeMap's code serves them all
-#     where there was one per value type: 131,417 / 426,248 raw (-3.7%),
-#     kept; the npm build 271,609 (975,850 raw). Session.apply and
-#     Session.load in this wasm measured the same in Node (1.20 and 1.17 ms
-#     for 150 observers coming into view at 200 creatures, 254 and 250 ms
-#     to load that table's snapshot; an ad-hoc run, both builds side by side).
+#     278,102 (1,003,839 raw).
 #   Tried and not kept: every type read through erased_serde (serde_json's
 #     Value reader and serde_path_to_error's wrappers compiled once for
 #     all types instead of once per type): 208,209 / 984,230 raw (+45%),

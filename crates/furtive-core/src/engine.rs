@@ -36,9 +36,7 @@ pub fn create_state(config: Config) -> Result<State, Error> {
         combat: Default::default(),
     };
     for creature in config.creatures {
-        state
-            .creatures
-            .insert(creature.id.clone(), Box::new(creature));
+        state.creatures.insert(creature.id.clone(), creature);
     }
     validate_state(&state)?;
     Ok(state)

@@ -45,11 +45,11 @@ enum Key {
 /// The value a journal entry saved (or, after an undo, the value it replaced).
 #[derive(Debug)]
 enum Slot {
-    Hider(Option<Box<Hider>>),
+    Hider(Option<Hider>),
     Phase(HiderPhase),
     Head(Attempt, bool),
-    Pair(Option<Box<Pair>>),
-    Creature(Option<Box<Creature>>),
+    Pair(Option<Pair>),
+    Creature(Option<Creature>),
     Surprises(Vec<Surprise>),
     Combat(Combat),
 }
@@ -175,7 +175,7 @@ impl Journal {
     }
 
     /// Saves one pair's value before it is written (`None`: it did not exist).
-    fn push_pair(&mut self, hider: &str, observer: &str, old: Option<Box<Pair>>) {
+    fn push_pair(&mut self, hider: &str, observer: &str, old: Option<Pair>) {
         let id = self.hider_id(hider);
         self.push(Key::Pair(id, observer.to_owned()), Slot::Pair(old));
     }
@@ -385,7 +385,7 @@ fn effects_in_place(
     for (key, slot) in keys.iter().zip(slots) {
         match (key, slot) {
             (Key::Pair(hider, observer), Slot::Pair(saved)) => {
-                before_pairs.push((&**hider, observer.as_str(), saved.as_deref()));
+                before_pairs.push((&**hider, observer.as_str(), saved.as_ref()));
             }
             (Key::Surprises, Slot::Surprises(saved)) => {
                 surprises_before.get_or_insert(saved);
@@ -493,7 +493,7 @@ fn effects_in_place(
 /// The pairs of a hider record that `touched` (one hider's run, sorted by
 /// observer) does not name: one merge walk over both sorted lists.
 fn untouched_pairs<'a>(
-    pairs: &'a BTreeMap<TokenId, Box<Pair>>,
+    pairs: &'a BTreeMap<TokenId, Pair>,
     touched: &'a [TouchedPair<'a>],
 ) -> impl Iterator<Item = (&'a str, &'a Pair)> + 'a {
     let mut touched = touched.iter().map(|&(_, observer, _)| observer).peekable();
@@ -506,7 +506,7 @@ fn untouched_pairs<'a>(
         }
         match touched.peek() {
             Some(t) if same_id(t, observer) => None,
-            _ => Some((observer.as_str(), &**pair)),
+            _ => Some((observer.as_str(), pair)),
         }
     })
 }
@@ -626,7 +626,7 @@ pub(crate) struct PairTx<'a> {
     /// The hider's roll in force.
     pub attempt: &'a Attempt,
     /// Every creature the engine knows.
-    pub creatures: &'a BTreeMap<TokenId, Box<Creature>>,
+    pub creatures: &'a BTreeMap<TokenId, Creature>,
     pair: &'a mut Pair,
     hider: &'a str,
     observer: &'a str,
@@ -655,7 +655,7 @@ impl<'a> PairTx<'a> {
     fn save(&mut self) {
         if !self.saved {
             self.journal
-                .push_pair(self.hider, self.observer, Some(Box::new(self.pair.clone())));
+                .push_pair(self.hider, self.observer, Some(self.pair.clone()));
             self.saved = true;
         }
     }
@@ -690,7 +690,7 @@ impl<'a> Tx<'a> {
 
     /// Inserts or replaces a hider record.
     pub fn insert_hider(&mut self, id: &str, hider: Hider) {
-        let old = self.state.hiders.insert(id.to_owned(), Box::new(hider));
+        let old = self.state.hiders.insert(id.to_owned(), hider);
         self.journal
             .push(Key::Hider(id.to_owned()), Slot::Hider(old));
     }
@@ -753,7 +753,7 @@ impl<'a> Tx<'a> {
         let State {
             hiders, creatures, ..
         } = &mut *self.state;
-        let Hider { attempt, pairs, .. } = &mut **hiders.get_mut(hider)?;
+        let Hider { attempt, pairs, .. } = hiders.get_mut(hider)?;
         Some(PairTx {
             attempt,
             creatures,
@@ -772,10 +772,10 @@ impl<'a> Tx<'a> {
         let record = self.state.hiders.get_mut(hider)?;
         let old = record.pairs.get(observer).cloned();
         if old.is_none() {
-            record.pairs.insert(observer.to_owned(), Box::new(new_pair));
+            record.pairs.insert(observer.to_owned(), new_pair);
         }
         self.journal.push_pair(hider, observer, old);
-        record.pairs.get_mut(observer).map(|pair| &mut **pair)
+        record.pairs.get_mut(observer)
     }
 
     /// Updates the stored clear view and distance of the pairs named in
@@ -809,7 +809,7 @@ impl<'a> Tx<'a> {
                     let mut pair = new_pair.clone();
                     pair.clear_view = entry.clear_view;
                     pair.distance = entry.distance;
-                    record.pairs.insert(entry.observer.clone(), Box::new(pair));
+                    record.pairs.insert(entry.observer.clone(), pair);
                     None
                 }
             };
@@ -831,7 +831,7 @@ impl<'a> Tx<'a> {
     /// Inserts or replaces a creature; whether it existed.
     pub fn insert_creature(&mut self, creature: Creature) -> bool {
         let id = creature.id.clone();
-        let old = self.state.creatures.insert(id.clone(), Box::new(creature));
+        let old = self.state.creatures.insert(id.clone(), creature);
         let existed = old.is_some();
         self.journal.push(Key::Creature(id), Slot::Creature(old));
         existed

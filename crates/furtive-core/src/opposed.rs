@@ -128,7 +128,7 @@ pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
 
 /// [`effective_total`] from the hider's roll and the creatures.
 fn effective_total_in(
-    creatures: &BTreeMap<TokenId, Box<Creature>>,
+    creatures: &BTreeMap<TokenId, Creature>,
     attempt: &Attempt,
     observer: &str,
 ) -> i64 {
@@ -522,7 +522,7 @@ fn enter_stealth(
         if observer != hider {
             record.pairs.insert(
                 observer.clone(),
-                Box::new(Pair::new(false, PairReason::NotInViewAtEntry)),
+                Pair::new(false, PairReason::NotInViewAtEntry),
             );
         }
     }
@@ -530,7 +530,7 @@ fn enter_stealth(
         let pair = record
             .pairs
             .entry(entry.observer.clone())
-            .or_insert_with(|| Box::new(Pair::new(false, PairReason::NotInViewAtEntry)));
+            .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
         pair.clear_view = entry.clear_view;
         pair.distance = entry.distance;
     }

@@ -234,14 +234,14 @@ fn enter_stealth(
             let mut kept = Pair::new(true, PairReason::AcuityComparison);
             kept.clear_view = pair.clear_view;
             kept.distance = pair.distance;
-            record.pairs.insert(observer.clone(), Box::new(kept));
+            record.pairs.insert(observer.clone(), kept);
         }
     }
     for entry in view {
         let pair = record
             .pairs
             .entry(entry.observer.clone())
-            .or_insert_with(|| Box::new(Pair::new(true, PairReason::AcuityComparison)));
+            .or_insert_with(|| Pair::new(true, PairReason::AcuityComparison));
         pair.clear_view = entry.clear_view;
         pair.distance = entry.distance;
     }
@@ -261,7 +261,7 @@ fn enter_stealth(
         let pair = record
             .pairs
             .entry(observer.clone())
-            .or_insert_with(|| Box::new(Pair::new(perceived, PairReason::AcuityComparison)));
+            .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
         pair.perceived = perceived;
         pair.reason = PairReason::AcuityComparison;
     }

@@ -556,8 +556,7 @@ pub struct Hider {
     /// The hider moved during its current turn (O5).
     pub moved_this_turn: bool,
     /// One entry per observer, by observer token id.
-    // Boxed, as the creatures and hiders of `State` are: see there.
-    pub pairs: BTreeMap<TokenId, Box<Pair>>,
+    pub pairs: BTreeMap<TokenId, Pair>,
 }
 
 impl Hider {
@@ -670,7 +669,7 @@ pub(crate) struct HiderRepr {
     #[serde(default)]
     moved_this_turn: bool,
     #[serde(default)]
-    pairs: BTreeMap<TokenId, Box<Pair>>,
+    pairs: BTreeMap<TokenId, Pair>,
 }
 
 impl HiderRepr {
@@ -795,15 +794,9 @@ pub struct State {
     pub ruleset: Ruleset,
     pub settings: Settings,
     /// Every creature the engine knows, by token id.
-    // The maps of the state (these two, `Hider::pairs`) hold their values
-    // boxed: every one of them then holds values of one size, a pointer,
-    // and the compiler keeps one copy of `BTreeMap`'s code for all of them
-    // where it kept one per value type (the Foundry module's wasm: 24 KB of
-    // code and 5 KB gzipped less, the npm wasm 28 KB and 6.5 KB;
-    // scripts/build-wasm.sh). The JSON and its schema are the same.
-    pub creatures: BTreeMap<TokenId, Box<Creature>>,
+    pub creatures: BTreeMap<TokenId, Creature>,
     /// Creatures attempting stealth, by token id.
-    pub hiders: BTreeMap<TokenId, Box<Hider>>,
+    pub hiders: BTreeMap<TokenId, Hider>,
     /// Surprises in progress (P6).
     pub surprises: Vec<Surprise>,
     pub combat: Combat,
@@ -821,9 +814,9 @@ pub(crate) struct StateRepr {
     #[serde(default)]
     pub settings: Settings,
     #[serde(default)]
-    pub creatures: BTreeMap<TokenId, Box<Creature>>,
+    pub creatures: BTreeMap<TokenId, Creature>,
     #[serde(default)]
-    pub hiders: BTreeMap<TokenId, Box<HiderRepr>>,
+    pub hiders: BTreeMap<TokenId, HiderRepr>,
     #[serde(default)]
     pub surprises: Vec<Surprise>,
     #[serde(default)]
@@ -840,7 +833,7 @@ impl TryFrom<StateRepr> for State {
         let mut hiders = BTreeMap::new();
         for (id, hider) in repr.hiders {
             let typed = hider.into_hider(ruleset, &format!("hiders.{id}"))?;
-            hiders.insert(id, Box::new(typed));
+            hiders.insert(id, typed);
         }
         Ok(State {
             version: repr.version,
@@ -896,7 +889,6 @@ impl State {
     pub fn creature(&self, field: &str, id: &str) -> Result<&Creature, crate::Error> {
         self.creatures
             .get(id)
-            .map(|creature| &**creature)
             .ok_or_else(|| crate::Error::unknown(field, id))
     }
 
