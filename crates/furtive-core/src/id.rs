@@ -207,6 +207,70 @@ impl SortedIds {
     }
 }
 
+/// Sorts `items` by two ids (`first`, then `second`, in `str` order),
+/// stably: as `sort_by` with [`compare_ids`] on both, but (past a few
+/// items, [`FEW`]) sorted as integers on the ids' heads, equal heads sorted
+/// again by the whole ids.
+pub(crate) fn sort_by_two_ids<T: Copy>(
+    items: &mut Vec<T>,
+    first: impl Fn(&T) -> &str,
+    second: impl Fn(&T) -> &str,
+) {
+    if items.len() <= 2 * FEW {
+        items.sort_by(|a, b| {
+            compare_ids(first(a), first(b)).then_with(|| compare_ids(second(a), second(b)))
+        });
+        return;
+    }
+    let mut keyed: Vec<(u64, u64, u32)> = items
+        .iter()
+        .enumerate()
+        .map(|(position, item)| (head(first(item)), head(second(item)), position as u32))
+        .collect();
+    keyed.sort_unstable();
+    // Equal heads: sorted again by the whole ids (and position).
+    let whole = |&(_, _, x): &(u64, u64, u32), &(_, _, y): &(u64, u64, u32)| {
+        let (x_item, y_item) = (&items[x as usize], &items[y as usize]);
+        compare_ids(first(x_item), first(y_item))
+            .then_with(|| compare_ids(second(x_item), second(y_item)))
+            .then(x.cmp(&y))
+    };
+    let mut start = 0;
+    while start < keyed.len() {
+        let mut end = start + 1;
+        while end < keyed.len() && keyed[end].0 == keyed[start].0 {
+            end += 1;
+        }
+        let run = &mut keyed[start..end];
+        let one_first = first(&items[run[0].2 as usize]);
+        if run[1..]
+            .iter()
+            .any(|k| compare_ids(first(&items[k.2 as usize]), one_first) != Ordering::Equal)
+        {
+            // Firsts that share a head but differ: the whole run, by ids.
+            run.sort_by(whole);
+        } else {
+            // One first id (one hider): equal second heads, by ids.
+            let mut inner = 0;
+            while inner < run.len() {
+                let mut inner_end = inner + 1;
+                while inner_end < run.len() && run[inner_end].1 == run[inner].1 {
+                    inner_end += 1;
+                }
+                if inner_end - inner > 1 {
+                    run[inner..inner_end].sort_by(whole);
+                }
+                inner = inner_end;
+            }
+        }
+        start = end;
+    }
+    *items = keyed
+        .iter()
+        .map(|&(_, _, position)| items[position as usize])
+        .collect();
+}
+
 /// Two ids in `str` order (bytes, lexicographic), without a `memcmp` call
 /// for the short ids a table uses: eight bytes at a time, each word read
 /// big-endian so that integer order is byte order; the last few bytes
@@ -297,6 +361,30 @@ mod tests {
         assert!(sorted.has_repeats(&ids, |id| id));
         let distinct = ["c", "a", "b", "abcdefg", "abcdefg\u{0}"];
         assert!(!SortedIds::new(&distinct, |id| id).has_repeats(&distinct, |id| id));
+    }
+
+    #[test]
+    fn sorted_by_two_ids_sorts_as_a_stable_sort_by_str() {
+        let ids = [
+            "token-1",
+            "token-10",
+            "abcdefgh",
+            "abcdefghA",
+            "abcdefghB",
+            "",
+            "b",
+            "abcdefg",
+        ];
+        let items: Vec<(&str, &str, usize)> = (0..200)
+            .map(|i| (ids[i * 7 % 5], ids[i * 3 % 8], i))
+            .collect();
+        for length in [0, 1, 5, 8, 9, 40, 200] {
+            let mut expected = items[..length].to_vec();
+            expected.sort_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(b.1)));
+            let mut sorted = items[..length].to_vec();
+            sort_by_two_ids(&mut sorted, |i| i.0, |i| i.1);
+            assert_eq!(sorted, expected);
+        }
     }
 
     #[test]

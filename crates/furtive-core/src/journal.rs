@@ -383,7 +383,7 @@ fn effects_in_place(
             _ => {}
         }
     }
-    before_pairs.sort_by(|a, b| compare_ids(a.0, b.0).then_with(|| compare_ids(a.1, b.1)));
+    id::sort_by_two_ids(&mut before_pairs, |p| p.0, |p| p.1);
     before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
     let targets = surprises_before
         .map(|before| [surprise_targets(before), surprise_targets(&state.surprises)]);
