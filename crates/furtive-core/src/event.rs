@@ -22,7 +22,8 @@ pub struct ViewEntry {
     pub distance: Option<f64>,
 }
 
-/// A view entry's observer id (for [`crate::id::sorted_by_id`] and the walks).
+/// A view entry's observer id (for [`crate::id::SortedIds`]).
+#[cfg(feature = "view-walk")]
 pub(crate) fn observer_of(entry: &ViewEntry) -> &str {
     &entry.observer
 }

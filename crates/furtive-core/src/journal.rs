@@ -19,7 +19,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::event::{observer_of, ViewEntry};
+#[cfg(feature = "view-walk")]
+use crate::event::observer_of;
+use crate::event::ViewEntry;
 use crate::id::{self, compare_ids};
 use crate::outcome::{Change, Expiry, Status};
 use crate::state::{Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId};
@@ -383,7 +385,10 @@ fn effects_in_place(
             _ => {}
         }
     }
+    #[cfg(feature = "view-walk")]
     id::sort_by_two_ids(&mut before_pairs, |p| p.0, |p| p.1);
+    #[cfg(not(feature = "view-walk"))]
+    before_pairs.sort_by(|a, b| compare_ids(a.0, b.0).then_with(|| compare_ids(a.1, b.1)));
     before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
     let targets = surprises_before
         .map(|before| [surprise_targets(before), surprise_targets(&state.surprises)]);
@@ -638,6 +643,7 @@ impl<'a> PairTx<'a> {
 /// The pairs a `viewChanged` names, each found once, for a rule that
 /// records each entry's view and re-decides its pair in one pass, in the
 /// view's order ([`Tx::view_pairs`], [`ViewPairs::visit`]).
+#[cfg(feature = "view-walk")]
 pub(crate) struct ViewPairs<'a> {
     /// The hider's roll in force.
     attempt: &'a Attempt,
@@ -655,11 +661,13 @@ pub(crate) struct ViewPairs<'a> {
 
 /// The named pairs: found by one walk over the hider's pairs, or (when it
 /// has many more pairs than named) looked up at each visit.
+#[cfg(feature = "view-walk")]
 enum LentPairs<'a> {
     Found(Vec<&'a mut Pair>),
     Map(&'a mut BTreeMap<TokenId, Pair>),
 }
 
+#[cfg(feature = "view-walk")]
 impl<'a> ViewPairs<'a> {
     /// Writes entry `index`'s clear view and distance into its pair (a
     /// pair that already reads so is neither written nor journaled, as
@@ -870,6 +878,7 @@ impl<'a> Tx<'a> {
     /// from recording every entry before re-deciding any: an observer named
     /// twice (its first entry is re-decided with its last entry's view).
     /// The caller then records with [`Tx::record_view`].
+    #[cfg(feature = "view-walk")]
     pub fn view_pairs<'b>(
         &'b mut self,
         hider: &'b str,

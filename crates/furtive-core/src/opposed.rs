@@ -634,6 +634,7 @@ fn view_changed(
     let hider_label = context::label(tx, hider);
     let new_pair = Pair::new(false, PairReason::NotInViewAtEntry);
     // Each named pair found once: its view recorded, then re-decided.
+    #[cfg(feature = "view-walk")]
     if let Some(mut pairs) = tx.view_pairs(hider, view, new_pair.clone()) {
         for (index, entry) in view.iter().enumerate() {
             pairs.visit(index, |slot, observer_creature| {

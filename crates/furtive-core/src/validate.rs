@@ -6,7 +6,7 @@
 
 use crate::ask::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::error::Error;
-use crate::event::{observer_of, Event, ViewEntry};
+use crate::event::{Event, ViewEntry};
 use crate::id;
 use crate::state::{Attempt, Config, Creature, Modifiers, Ruleset, State, STATE_VERSION};
 
@@ -335,9 +335,16 @@ fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {
 /// lookup each ([`id::walk_is_cheaper`]); the first entry at fault is
 /// reported either way.
 fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), Error> {
+    #[cfg(feature = "view-walk")]
     let walked = id::walk_is_cheaper(state.creatures.len(), view.len()).then(|| {
-        id::SortedIds::new(view, observer_of).find_each(&state.creatures, view, observer_of)
+        id::SortedIds::new(view, crate::event::observer_of).find_each(
+            &state.creatures,
+            view,
+            crate::event::observer_of,
+        )
     });
+    #[cfg(not(feature = "view-walk"))]
+    let walked: Option<Vec<Option<&Creature>>> = None;
     for (i, entry) in view.iter().enumerate() {
         let found = match &walked {
             Some(walked) => walked[i].is_some(),
