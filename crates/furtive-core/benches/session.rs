@@ -27,6 +27,10 @@
 //! - `view_moved/session_apply`: as `view_unchanged`, but every named
 //!   distance changes (5 ft and 6 ft in turn): each pair's stored distance
 //!   is written, nothing visible changes, nothing is asked;
+//! - `view_one_in/session_apply`: as `view_unchanged`, but the first named
+//!   observer comes into clear view (a token drag past one observer): one
+//!   pair changes and asks for an O4 Perception check (the session is put
+//!   back between two timed calls, untimed);
 //! - `effects/to_text/200`: the effects of the 200-creature event written as
 //!   the bindings write them (ASCII JSON text, `api::to_json_text`), alone;
 //! - `perceives/session`: one `Session::perceives` query.
@@ -37,75 +41,10 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use furtive_core::api_session::JsonSession;
 use furtive_core::query::PairQuery;
-use furtive_core::state::{Config, Creature, Ruleset, Settings};
-use furtive_core::{Event, Session, State, ViewEntry};
+use furtive_core::{Event, Session};
 
-const SIZES: [usize; 5] = [3, 20, 100, 200, 1000];
-const NAMED: usize = 150;
-
-/// A token id shaped like Foundry's (16 letters and digits), fixed by `i`.
-fn id(i: usize) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    let mut seed = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (0..16)
-        .map(|_| {
-            seed ^= seed >> 29;
-            seed = seed.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            ALPHABET[(seed >> 40) as usize % ALPHABET.len()] as char
-        })
-        .collect()
-}
-
-/// `size` creatures, the first quarter (at least one) hiding.
-fn table(size: usize) -> State {
-    let creatures = (0..size)
-        .map(|i| {
-            let mut creature = Creature::new(id(i));
-            creature.side = if i % 2 == 0 { "party" } else { "watch" }.into();
-            creature.perception_modifier = (i % 7) as i64;
-            creature
-        })
-        .collect();
-    let mut session = Session::new(Config {
-        ruleset: Ruleset::Opposed,
-        settings: Settings::default(),
-        creatures,
-    })
-    .unwrap();
-    for i in 0..(size / 4).max(1) {
-        session.apply(enter_stealth(i)).unwrap();
-    }
-    session.into_state()
-}
-
-/// Token `i` enters stealth with a held total of 15, nobody in view.
-fn enter_stealth(i: usize) -> Event {
-    Event::EnterStealth {
-        hider: id(i),
-        roll: 15,
-        modifiers: Default::default(),
-        moved: true,
-        sprinting: false,
-        precautions: Vec::new(),
-        view: Vec::new(),
-    }
-}
-
-/// The first hider's view of up to 150 other creatures, all at `distance`.
-fn view(size: usize, clear_view: bool, distance: f64) -> Event {
-    Event::ViewChanged {
-        hider: id(0),
-        moved: false,
-        view: (1..size)
-            .take(NAMED)
-            .map(|i| ViewEntry {
-                observer: id(i),
-                clear_view,
-                distance: Some(distance),
-            })
-            .collect(),
-    }
-}
+mod common;
+use common::{enter_stealth, id, named, table, view, NAMED, SIZES};
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("view_changed");
@@ -115,7 +54,7 @@ fn bench(c: &mut Criterion) {
         .sample_size(20);
     for size in SIZES {
         let state = table(size);
-        let into_view = view(size, true, 5.0);
+        let into_view = view(size, NAMED, 5.0);
         let reset = vec![Event::StopHiding { hider: id(0) }, enter_stealth(0)];
         group.bench_with_input(BenchmarkId::new("free_apply", size), &size, |b, _| {
             b.iter(|| black_box(furtive_core::apply(&state, into_view.clone()).unwrap()))
@@ -129,7 +68,7 @@ fn bench(c: &mut Criterion) {
                     let start = Instant::now();
                     let effects = black_box(session.apply(event).unwrap());
                     timed += start.elapsed();
-                    assert_eq!(effects.requests.len(), NAMED.min(size - 1));
+                    assert_eq!(effects.requests.len(), named(size));
                     black_box(session.apply_all(reset.clone()).unwrap());
                 }
                 timed
@@ -178,11 +117,11 @@ fn bench(c: &mut Criterion) {
             .sample_size(20);
         for size in SIZES {
             let mut session = Session::load(table(size)).unwrap();
-            session.apply(view(size, false, 5.0)).unwrap();
+            session.apply(view(size, 0, 5.0)).unwrap();
             let events = if group_name == "view_unchanged" {
-                [view(size, false, 5.0), view(size, false, 5.0)]
+                [view(size, 0, 5.0), view(size, 0, 5.0)]
             } else {
-                [view(size, false, 6.0), view(size, false, 5.0)]
+                [view(size, 0, 6.0), view(size, 0, 5.0)]
             };
             group.bench_with_input(BenchmarkId::new("session_apply", size), &size, |b, _| {
                 b.iter_custom(|iterations| {
@@ -201,13 +140,44 @@ fn bench(c: &mut Criterion) {
         group.finish();
     }
 
+    let mut group = c.benchmark_group("view_one_in");
+    group
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(20);
+    for size in SIZES {
+        let mut session = Session::load(table(size)).unwrap();
+        session.apply(view(size, 0, 5.0)).unwrap();
+        let one_in = view(size, 1, 5.0);
+        let reset = vec![
+            Event::StopHiding { hider: id(0) },
+            enter_stealth(0),
+            view(size, 0, 5.0),
+        ];
+        group.bench_with_input(BenchmarkId::new("session_apply", size), &size, |b, _| {
+            b.iter_custom(|iterations| {
+                let mut timed = Duration::ZERO;
+                for _ in 0..iterations {
+                    let event = one_in.clone();
+                    let start = Instant::now();
+                    let effects = black_box(session.apply(event).unwrap());
+                    timed += start.elapsed();
+                    assert_eq!(effects.requests.len(), 1);
+                    black_box(session.apply_all(reset.clone()).unwrap());
+                }
+                timed
+            })
+        });
+    }
+    group.finish();
+
     let mut group = c.benchmark_group("effects");
     group
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1))
         .sample_size(20);
     let mut session = Session::load(table(200)).unwrap();
-    let effects = session.apply(view(200, true, 5.0)).unwrap();
+    let effects = session.apply(view(200, NAMED, 5.0)).unwrap();
     group.bench_function("to_text/200", |b| {
         b.iter(|| black_box(furtive_core::api::to_json_text(&effects).unwrap()))
     });

@@ -86,5 +86,5 @@ pub(crate) fn label(state: &State, id: &str) -> String {
 
 /// A token's display name, or its id, borrowed.
 pub(crate) fn label_ref<'a>(state: &'a State, id: &'a str) -> &'a str {
-    state.creatures.get(id).map_or(id, |c| c.label())
+    crate::id::get(&state.creatures, id).map_or(id, |c| c.label())
 }

@@ -19,7 +19,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "view-walk")]
+use crate::event::observer_of;
 use crate::event::ViewEntry;
+use crate::id::{self, compare_ids};
 use crate::outcome::{Change, Expiry, Status};
 use crate::state::{Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId};
 
@@ -393,6 +396,9 @@ fn effects_in_place(
             _ => {}
         }
     }
+    #[cfg(feature = "view-walk")]
+    id::sort_by_two_ids(&mut before_pairs, |p| p.0, |p| p.1);
+    #[cfg(not(feature = "view-walk"))]
     before_pairs.sort_by(|a, b| compare_ids(a.0, b.0).then_with(|| compare_ids(a.1, b.1)));
     before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
     // At most one visibility change and one lookup entry per touched pair
@@ -403,20 +409,20 @@ fn effects_in_place(
     let mut status_tokens: BTreeSet<Cow<str>> = BTreeSet::new();
     // A pair that counts for the `hidden` status: unperceived by a known observer.
     let hides = |observer: &str, pair: Option<&Pair>| {
-        pair.is_some_and(|p| !p.perceived) && state.creatures.contains_key(observer)
+        pair.is_some_and(|p| !p.perceived) && id::contains(&state.creatures, observer)
     };
     // The touched pairs, one run per hider: each hider looked up once.
     let mut runs: Vec<(&str, &[TouchedPair])> = Vec::new();
     for run in before_pairs.chunk_by(|a, b| same_id(a.0, b.0)) {
         let hider = run[0].0;
         runs.push((hider, run));
-        let Some(record) = state.hiders.get(hider) else {
+        let Some(record) = id::get(&state.hiders, hider) else {
             continue;
         };
         let hiding = record.phase == HiderPhase::Hiding;
         let mut status_changed = false;
         for &(_, observer, before) in run {
-            let after = record.pairs.get(observer);
+            let after = id::get(&record.pairs, observer);
             let was = !hiding || before.is_none_or(|p| p.perceived);
             let is = !hiding || after.is_none_or(|p| p.perceived);
             let hid = before.is_some_and(|p| !p.perceived);
@@ -426,7 +432,7 @@ fn effects_in_place(
                 // observer is known cannot matter, so it is not looked up.
                 continue;
             }
-            let known = state.creatures.contains_key(observer);
+            let known = id::contains(&state.creatures, observer);
             if known && was != is {
                 changes.push(Change::Visibility {
                     hider: hider.to_owned(),
@@ -452,7 +458,7 @@ fn effects_in_place(
     }
     for token in &status_tokens {
         let token = token.as_ref();
-        if let Some(record) = state.hiders.get(token) {
+        if let Some(record) = id::get(&state.hiders, token) {
             if record.phase == HiderPhase::Hiding {
                 let is = is_hidden(state, token);
                 let run = runs
@@ -509,22 +515,6 @@ fn untouched_pairs<'a>(
             _ => Some((observer.as_str(), pair)),
         }
     })
-}
-
-/// Two ids, in `str` order, without a `memcmp` call for the short ids a
-/// table uses (Foundry's are 16 characters): the first eight bytes compared
-/// as one big-endian number decide unless they are equal.
-fn compare_ids(a: &str, b: &str) -> Ordering {
-    if std::ptr::eq(a, b) {
-        return Ordering::Equal;
-    }
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    match (a.first_chunk::<8>(), b.first_chunk::<8>()) {
-        (Some(head_a), Some(head_b)) => u64::from_be_bytes(*head_a)
-            .cmp(&u64::from_be_bytes(*head_b))
-            .then_with(|| a[8..].cmp(&b[8..])),
-        _ => a.cmp(b),
-    }
 }
 
 /// Whether two ids are equal (the same borrowed string, or equal text).
@@ -591,11 +581,11 @@ fn same_distance(a: Option<f64>, b: Option<f64>) -> bool {
 /// Whether the token shows the `hidden` status: hiding, and unperceived by
 /// at least one observer still in the scene.
 pub(crate) fn is_hidden(state: &State, token: &str) -> bool {
-    state.hiders.get(token).is_some_and(|h| {
+    id::get(&state.hiders, token).is_some_and(|h| {
         h.phase == HiderPhase::Hiding
             && h.pairs
                 .iter()
-                .any(|(observer, pair)| !pair.perceived && state.creatures.contains_key(observer))
+                .any(|(observer, pair)| !pair.perceived && id::contains(&state.creatures, observer))
     })
 }
 
@@ -658,6 +648,75 @@ impl<'a> PairTx<'a> {
                 .push_pair(self.hider, self.observer, Some(self.pair.clone()));
             self.saved = true;
         }
+    }
+}
+
+/// The pairs a `viewChanged` names, each found once, for a rule that
+/// records each entry's view and re-decides its pair in one pass, in the
+/// view's order ([`Tx::view_pairs`], [`ViewPairs::visit`]).
+#[cfg(feature = "view-walk")]
+pub(crate) struct ViewPairs<'a> {
+    /// The hider's roll in force.
+    attempt: &'a Attempt,
+    /// Every creature the engine knows.
+    creatures: &'a BTreeMap<TokenId, Creature>,
+    /// Each entry's observer (`None`: unknown).
+    observers: Vec<Option<&'a Creature>>,
+    pairs: LentPairs<'a>,
+    /// Whether this event journaled each entry's pair.
+    saved: Vec<bool>,
+    hider: &'a str,
+    view: &'a [ViewEntry],
+    journal: &'a mut Journal,
+}
+
+/// The named pairs: found by one walk over the hider's pairs, or (when it
+/// has many more pairs than named) looked up at each visit.
+#[cfg(feature = "view-walk")]
+enum LentPairs<'a> {
+    Found(Vec<&'a mut Pair>),
+    Map(&'a mut BTreeMap<TokenId, Pair>),
+}
+
+#[cfg(feature = "view-walk")]
+impl<'a> ViewPairs<'a> {
+    /// Writes entry `index`'s clear view and distance into its pair (a
+    /// pair that already reads so is neither written nor journaled, as
+    /// [`Tx::record_view`]), then runs `body` on the pair ([`PairTx`]) with
+    /// the observer's creature. `None` without a pair (never: every named
+    /// pair exists once [`Tx::view_pairs`] returns).
+    pub fn visit<R>(
+        &mut self,
+        index: usize,
+        body: impl FnOnce(&mut PairTx, Option<&'a Creature>) -> R,
+    ) -> Option<R> {
+        let entry = &self.view[index];
+        let pair: &mut Pair = match &mut self.pairs {
+            LentPairs::Found(pairs) => pairs[index],
+            LentPairs::Map(pairs) => id::get_mut(pairs, &entry.observer)?,
+        };
+        let mut saved = self.saved[index];
+        if pair.clear_view != entry.clear_view || !same_distance(pair.distance, entry.distance) {
+            if !saved {
+                self.journal
+                    .push_pair(self.hider, &entry.observer, Some(pair.clone()));
+                saved = true;
+            }
+            pair.clear_view = entry.clear_view;
+            pair.distance = entry.distance;
+        }
+        let mut slot = PairTx {
+            attempt: self.attempt,
+            creatures: self.creatures,
+            pair,
+            hider: self.hider,
+            observer: &entry.observer,
+            saved,
+            journal: &mut *self.journal,
+        };
+        let result = body(&mut slot, self.observers[index]);
+        self.saved[index] = slot.saved;
+        Some(result)
     }
 }
 
@@ -753,11 +812,11 @@ impl<'a> Tx<'a> {
         let State {
             hiders, creatures, ..
         } = &mut *self.state;
-        let Hider { attempt, pairs, .. } = hiders.get_mut(hider)?;
+        let Hider { attempt, pairs, .. } = id::get_mut(hiders, hider)?;
         Some(PairTx {
             attempt,
             creatures,
-            pair: pairs.get_mut(observer)?,
+            pair: id::get_mut(pairs, observer)?,
             hider,
             observer,
             saved,
@@ -769,13 +828,13 @@ impl<'a> Tx<'a> {
     /// record. (`new_pair` is a value, not a closure: one copy of this
     /// function in the wasm.)
     pub fn pair_entry(&mut self, hider: &str, observer: &str, new_pair: Pair) -> Option<&mut Pair> {
-        let record = self.state.hiders.get_mut(hider)?;
-        let old = record.pairs.get(observer).cloned();
+        let record = id::get_mut(&mut self.state.hiders, hider)?;
+        let old = id::get(&record.pairs, observer).cloned();
         if old.is_none() {
             record.pairs.insert(observer.to_owned(), new_pair);
         }
         self.journal.push_pair(hider, observer, old);
-        record.pairs.get_mut(observer)
+        id::get_mut(&mut record.pairs, observer)
     }
 
     /// Updates the stored clear view and distance of the pairs named in
@@ -789,11 +848,11 @@ impl<'a> Tx<'a> {
     /// call journaled its pair (see [`PairTx`]).
     pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: Pair) -> Vec<bool> {
         let mut saved = vec![false; view.len()];
-        let Some(record) = self.state.hiders.get_mut(hider) else {
+        let Some(record) = id::get_mut(&mut self.state.hiders, hider) else {
             return saved;
         };
         for (entry, saved) in view.iter().zip(saved.iter_mut()) {
-            let old = match record.pairs.get_mut(&entry.observer) {
+            let old = match id::get_mut(&mut record.pairs, &entry.observer) {
                 Some(pair) => {
                     if pair.clear_view == entry.clear_view
                         && same_distance(pair.distance, entry.distance)
@@ -817,6 +876,81 @@ impl<'a> Tx<'a> {
             *saved = true;
         }
         saved
+    }
+
+    /// The pairs `view` names for `hider`, each found once ([`ViewPairs`]);
+    /// a pair missing for an observer is created from `new_pair` first
+    /// (journaled, as [`Tx::record_view`] creates it; it takes the entry's
+    /// view at [`ViewPairs::visit`]).
+    ///
+    /// `None`, and nothing written, when `hider` has no record, when the
+    /// view names a few observers only ([`id::FEW`]: sorting them would
+    /// cost more than it saves), or when the one-pass reading would differ
+    /// from recording every entry before re-deciding any: an observer named
+    /// twice (its first entry is re-decided with its last entry's view).
+    /// The caller then records with [`Tx::record_view`].
+    #[cfg(feature = "view-walk")]
+    pub fn view_pairs<'b>(
+        &'b mut self,
+        hider: &'b str,
+        view: &'b [ViewEntry],
+        new_pair: Pair,
+    ) -> Option<ViewPairs<'b>> {
+        id::get(&self.state.hiders, hider)?;
+        if view.len() <= id::FEW {
+            return None;
+        }
+        let sorted = id::SortedIds::new(view, observer_of);
+        if sorted.has_repeats(view, observer_of) {
+            return None;
+        }
+        let State {
+            hiders, creatures, ..
+        } = &mut *self.state;
+        let Hider { attempt, pairs, .. } = id::get_mut(hiders, hider)?;
+        let walk = id::walk_is_cheaper(pairs.len(), view.len());
+        let missing: Vec<usize> = if walk {
+            let found = sorted.find_each_mut(pairs, view, observer_of);
+            (0..view.len()).filter(|&i| found[i].is_none()).collect()
+        } else {
+            (0..view.len())
+                .filter(|&i| !id::contains(pairs, &view[i].observer))
+                .collect()
+        };
+        let mut saved = vec![false; view.len()];
+        for &index in &missing {
+            let observer = &view[index].observer;
+            pairs.insert(observer.clone(), new_pair.clone());
+            self.journal.push_pair(hider, observer, None);
+            saved[index] = true;
+        }
+        let pairs = if walk {
+            LentPairs::Found(
+                sorted
+                    .find_each_mut(pairs, view, observer_of)
+                    .into_iter()
+                    .collect::<Option<Vec<&mut Pair>>>()?,
+            )
+        } else {
+            LentPairs::Map(pairs)
+        };
+        let observers = if id::walk_is_cheaper(creatures.len(), view.len()) {
+            sorted.find_each(creatures, view, observer_of)
+        } else {
+            view.iter()
+                .map(|entry| id::get(creatures, &entry.observer))
+                .collect()
+        };
+        Some(ViewPairs {
+            attempt,
+            creatures,
+            observers,
+            pairs,
+            saved,
+            hider,
+            view,
+            journal: &mut *self.journal,
+        })
     }
 
     /// Removes a pair, if there is one.

@@ -42,6 +42,7 @@ pub mod error;
 pub mod event;
 mod explain;
 pub mod exports;
+mod id;
 // Savepoints serve `settle` only (feature `roller`).
 #[cfg_attr(not(feature = "roller"), allow(dead_code))]
 mod journal;

@@ -15,7 +15,8 @@ use crate::context::{self, Ctx};
 use crate::error::Error;
 use crate::event::ViewEntry;
 use crate::explain;
-use crate::journal::Tx;
+use crate::id;
+use crate::journal::{PairTx, Tx};
 use crate::outcome::Request;
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
@@ -150,9 +151,9 @@ fn effective_total_in(
                     observer != attacker
                         && !attacker_side.is_empty()
                         && attacker_side != "neutral"
-                        && *side
-                            .get_or_insert_with(|| creatures.get(observer).map(|c| c.side.as_str()))
-                            == Some(attacker_side.as_str())
+                        && *side.get_or_insert_with(|| {
+                            id::get(creatures, observer).map(|c| c.side.as_str())
+                        }) == Some(attacker_side.as_str())
                 }
             };
             if applies {
@@ -241,10 +242,41 @@ fn reevaluate(
     let Some(mut slot) = tx.pair_tx(hider, observer, saved) else {
         return Reevaluated::Undecided { exposed: false };
     };
+    let observer_creature = id::get(slot.creatures, observer);
+    redecide(
+        &mut slot,
+        observer_creature,
+        hider,
+        hider_label,
+        observer,
+        trigger,
+        ctx,
+    )
+}
+
+/// [`reevaluate`] on a pair already found, with its observer's creature
+/// (`None`: unknown).
+fn redecide(
+    slot: &mut PairTx,
+    observer_creature: Option<&Creature>,
+    hider: &str,
+    hider_label: &str,
+    observer: &str,
+    trigger: Trigger,
+    ctx: &mut Ctx,
+) -> Reevaluated {
     let pair = slot.pair();
     if pair.perceived {
         if pair.reason == PairReason::EnhancedSense {
-            locate(tx, hider, observer, trigger, ctx);
+            locate(
+                slot,
+                observer_creature,
+                hider,
+                hider_label,
+                observer,
+                trigger,
+                ctx,
+            );
         }
         return Reevaluated::Undecided { exposed: false };
     }
@@ -256,7 +288,6 @@ fn reevaluate(
     let distance = pair.distance;
     let needs_check = pair.clear_view && stored.is_none() && !pair.check_pending;
     let (attempt, creatures) = (slot.attempt, slot.creatures);
-    let observer_creature = creatures.get(observer);
     let sense = observer_creature.and_then(|c| sense_reaching(c, attempt, distance));
     if sense.is_none() && !needs_check && stored.is_none() {
         // Nothing decides this pair yet: out of view, never checked.
@@ -351,20 +382,27 @@ pub fn locates(state: &State, hider: &str, observer: &str) -> bool {
 /// (non-targeting sense) and has it in clear view makes one O4 check to
 /// locate it; a stored result locates it once it reaches the effective
 /// total (O6 penalties included). Until then O10 applies to its attacks.
-fn locate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut Ctx) {
-    let state: &State = tx.state();
-    if locates(state, hider, observer) {
+///
+/// For a perceived pair whose reason is `enhanced_sense` ([`redecide`]):
+/// [`locates`] reads, for it, as a targeting sense reaching the hider.
+fn locate(
+    slot: &mut PairTx,
+    observer_creature: Option<&Creature>,
+    hider: &str,
+    hider_label: &str,
+    observer: &str,
+    trigger: Trigger,
+    ctx: &mut Ctx,
+) {
+    let pair = slot.pair();
+    let located = observer_creature
+        .and_then(|c| sense_reaching(c, slot.attempt, pair.distance))
+        .is_some_and(|sense| sense.targeting);
+    if located {
         return;
     }
-    let Some(record) = state.hiders.get(hider) else {
-        return;
-    };
-    let Some(pair) = record.pairs.get(observer) else {
-        return;
-    };
-    let effective = effective_total(state, record, observer);
-    let hider_label = context::label_ref(state, hider);
-    let observer_label = context::label_ref(state, observer);
+    let effective = effective_total_in(slot.creatures, slot.attempt, observer);
+    let observer_label = observer_creature.map_or(observer, |c| c.label());
     match pair.perception_total {
         Some(total) if total >= effective => {
             let reason = match trigger {
@@ -377,9 +415,7 @@ fn locate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut 
                 Some(observer),
                 explain::o13_stored_check_locates(total, effective, observer_label, hider_label),
             );
-            if let Some(pair) = tx.pair_mut(hider, observer) {
-                pair.reason = reason;
-            }
+            slot.pair_mut().reason = reason;
         }
         None if pair.clear_view && !pair.check_pending => {
             ctx.requests.push(Request::PerceptionCheck {
@@ -393,9 +429,7 @@ fn locate(tx: &mut Tx, hider: &str, observer: &str, trigger: Trigger, ctx: &mut 
                 Some(observer),
                 explain::o13_locating_check_requested(observer_label, hider_label, effective),
             );
-            if let Some(pair) = tx.pair_mut(hider, observer) {
-                pair.check_pending = true;
-            }
+            slot.pair_mut().check_pending = true;
         }
         _ => {}
     }
@@ -597,9 +631,34 @@ fn view_changed(
             *head.moved_this_turn = true;
         }
     }
-    // A pair whose view is unchanged is not written (nor journaled).
-    let saved = tx.record_view(hider, view, Pair::new(false, PairReason::NotInViewAtEntry));
     let hider_label = context::label(tx, hider);
+    let new_pair = Pair::new(false, PairReason::NotInViewAtEntry);
+    // Each named pair found once: its view recorded, then re-decided.
+    #[cfg(feature = "view-walk")]
+    if let Some(mut pairs) = tx.view_pairs(hider, view, new_pair.clone()) {
+        for (index, entry) in view.iter().enumerate() {
+            pairs.visit(index, |slot, observer_creature| {
+                let observer = &entry.observer;
+                let trigger = Trigger::View;
+                if let Reevaluated::Undecided { exposed: true } = redecide(
+                    slot,
+                    observer_creature,
+                    hider,
+                    &hider_label,
+                    observer,
+                    trigger,
+                    ctx,
+                ) {
+                    slot.pair_mut().exposed = true;
+                }
+            });
+        }
+        return Ok(());
+    }
+    // A few observers, or one named twice: every entry recorded, then each
+    // re-decided, each looked up.
+    // A pair whose view is unchanged is not written (nor journaled).
+    let saved = tx.record_view(hider, view, new_pair);
     for (entry, saved) in view.iter().zip(saved) {
         let observer = &entry.observer;
         let trigger = Trigger::View;

@@ -865,11 +865,11 @@ impl State {
     /// perceived by everyone; a known observer without a pair perceives; an
     /// observer the engine does not know perceives no hider (B1).
     pub fn perceives(&self, observer: &str, hider: &str) -> bool {
-        match self.hiders.get(hider) {
+        match crate::id::get(&self.hiders, hider) {
             Some(h) if h.phase == HiderPhase::Hiding => {
                 // B1: an observer the engine does not know perceives no hider.
-                self.creatures.contains_key(observer)
-                    && h.pairs.get(observer).is_none_or(|pair| pair.perceived)
+                crate::id::contains(&self.creatures, observer)
+                    && crate::id::get(&h.pairs, observer).is_none_or(|pair| pair.perceived)
             }
             _ => true,
         }
@@ -877,7 +877,7 @@ impl State {
 
     /// The record of a token that is hiding, or `not_hiding`.
     pub fn hiding(&self, hider: &str) -> Result<&Hider, crate::Error> {
-        match self.hiders.get(hider) {
+        match crate::id::get(&self.hiders, hider) {
             Some(record) if record.phase == HiderPhase::Hiding => Ok(record),
             _ => Err(crate::Error::NotHiding {
                 id: hider.to_owned(),
@@ -887,9 +887,7 @@ impl State {
 
     /// The creature with this id, or `UnknownToken` naming `field`.
     pub fn creature(&self, field: &str, id: &str) -> Result<&Creature, crate::Error> {
-        self.creatures
-            .get(id)
-            .ok_or_else(|| crate::Error::unknown(field, id))
+        crate::id::get(&self.creatures, id).ok_or_else(|| crate::Error::unknown(field, id))
     }
 
     /// Whether `a` and `b` are allies (see [`Creature::is_ally_of`]).

@@ -7,6 +7,7 @@
 use crate::ask::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::error::Error;
 use crate::event::{Event, ViewEntry};
+use crate::id;
 use crate::state::{Attempt, Config, Creature, Modifiers, Ruleset, State, STATE_VERSION};
 
 /// Largest magnitude accepted for skills, acuities, totals and modifiers.
@@ -331,10 +332,27 @@ fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {
     }
 }
 
-/// Field names are formatted only for the entry at fault.
+/// Field names are formatted only for the entry at fault. The observers
+/// are found by one walk over the creatures when that costs less than a
+/// lookup each ([`id::walk_is_cheaper`]); the first entry at fault is
+/// reported either way.
 fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), Error> {
+    #[cfg(feature = "view-walk")]
+    let walked = id::walk_is_cheaper(state.creatures.len(), view.len()).then(|| {
+        id::SortedIds::new(view, crate::event::observer_of).find_each(
+            &state.creatures,
+            view,
+            crate::event::observer_of,
+        )
+    });
+    #[cfg(not(feature = "view-walk"))]
+    let walked: Option<Vec<Option<&Creature>>> = None;
     for (i, entry) in view.iter().enumerate() {
-        if !state.creatures.contains_key(&entry.observer) || entry.observer == hider {
+        let found = match &walked {
+            Some(walked) => walked[i].is_some(),
+            None => id::contains(&state.creatures, &entry.observer),
+        };
+        if !found || entry.observer == hider {
             known(state, &format!("view[{i}].observer"), &entry.observer)?;
             distinct(&format!("view[{i}].observer"), &entry.observer, hider)?;
         }

@@ -384,3 +384,194 @@ fn o4_a_view_naming_an_observer_twice_reads_as_its_last_entry() {
     let pair = &session.state().hiders["rogue"].pairs["guard"];
     assert!(pair.clear_view && pair.check_pending && !pair.exposed);
 }
+
+/// A 30-creature `opposed` table whose hider's pairs read every way a view
+/// can meet them: out of view, waiting for a check, a stored failed or
+/// passing check (O4), exposed (O5), perceived by a non-targeting sense
+/// that has not located it yet (O13), a targeting sense in range, an
+/// O11 penalty for one side; and one pair missing (a snapshot without it).
+fn varied_table() -> Session {
+    let creatures: Vec<serde_json::Value> = (0..30)
+        .map(|i| {
+            let mut creature = json!({
+                "id": format!("token{i:02}abcdefgh"),
+                "name": format!("Creature {i}"),
+                "side": if i % 2 == 0 { "party" } else { "watch" },
+                "perceptionModifier": i % 7,
+            });
+            if i % 9 == 4 || i == 8 {
+                creature["enhancedSenses"] = json!([{"sense": "tremorsense", "range": 10}]);
+            }
+            if i % 11 == 6 {
+                creature["enhancedSenses"] =
+                    json!([{"sense": "smell", "range": 8, "targeting": true}]);
+            }
+            creature
+        })
+        .chain([json!({"id": "decoy", "side": "watch"})])
+        .collect();
+    let mut session = Session::new(
+        serde_json::from_value(json!({"ruleset": "opposed", "creatures": creatures})).unwrap(),
+    )
+    .unwrap();
+    let id = |i: usize| format!("token{i:02}abcdefgh");
+    session.apply(hide(&id(0), 14)).unwrap();
+    // Some observers come into view and answer their checks: some pass,
+    // some fail (then exposed, O5), some leave the check pending.
+    let into_view: Vec<String> = (1..30).filter(|i| i % 3 == 1).map(id).collect();
+    session
+        .apply(ev(json!({
+            "type": "viewChanged", "hider": id(0),
+            "view": into_view.iter().map(|o| json!({"observer": o, "clearView": true, "distance": 4.0})).collect::<Vec<_>>()
+        })))
+        .unwrap();
+    for (n, observer) in into_view.iter().enumerate() {
+        if n % 3 != 2 {
+            let total = if n % 2 == 0 { 20 } else { 3 };
+            session
+                .apply(ev(json!({"type": "perceptionRolled", "hider": id(0), "observer": observer, "total": total})))
+                .unwrap();
+        }
+    }
+    // O13: a tremorsense in range without clear view: perceived by its
+    // presence only, not located (no check until it has clear view).
+    session
+        .apply(ev(json!({"type": "viewChanged", "hider": id(0),
+            "view": [{"observer": id(8), "clearView": false, "distance": 3.0}]})))
+        .unwrap();
+    // The decoy stays out of view, far: naming it changes nothing.
+    session
+        .apply(ev(
+            json!({"type": "viewChanged", "hider": id(0), "view": [decoy()]}),
+        ))
+        .unwrap();
+    // O11: a damaging hit from a watch creature: a penalty for its allies.
+    session
+        .apply(ev(
+            json!({"type": "damageTaken", "target": id(0), "attacker": id(3), "hits": 1}),
+        ))
+        .unwrap();
+    // One pair missing, as a snapshot may have it.
+    let mut state = session.snapshot();
+    state.hiders.get_mut(&id(0)).unwrap().pairs.remove(&id(29));
+    Session::load(state).unwrap()
+}
+
+/// An observer of [`varied_table`] out of view and out of every sense's
+/// range, already recorded so: a view entry naming it changes nothing.
+fn decoy() -> serde_json::Value {
+    json!({"observer": "decoy", "clearView": false, "distance": 500.0})
+}
+
+/// The view of `observers`, each with its clear view and distance.
+fn varied_view(observers: &[(usize, bool, f64)]) -> Vec<serde_json::Value> {
+    observers
+        .iter()
+        .map(|&(i, clear_view, distance)| {
+            json!({"observer": format!("token{i:02}abcdefgh"), "clearView": clear_view, "distance": distance})
+        })
+        .collect()
+}
+
+#[test]
+fn o4_o5_o13_a_view_decides_each_pair_as_one_view_per_observer_would() {
+    // Issue 9: the named pairs are found once and each is recorded and
+    // decided in one pass. For distinct observers that reads as recording
+    // every entry first, then deciding each (each pair's decision reads
+    // only its own pair): it must give what the two passes give, and what
+    // one single-entry view per observer gives, in order: same state, same
+    // changes, requests and log. Views naming few observers of many pairs
+    // (looked up) and many (one walk) both.
+    let views: Vec<Vec<(usize, bool, f64)>> = vec![
+        (1..30).map(|i| (i, i % 4 != 0, (i % 13) as f64)).collect(),
+        (1..30)
+            .rev()
+            .map(|i| (i, i % 5 == 0, 3.0 + (i % 3) as f64))
+            .collect(),
+        (1..30).map(|i| (i, false, 20.0)).collect(),
+        vec![(8, true, 3.0), (4, true, 9.0), (29, true, 2.0)],
+        vec![(13, false, 5.0)],
+        (10..25).map(|i| (i, true, 12.0)).collect(),
+    ];
+    let (mut said, mut asked, mut locating) = (0, 0, false);
+    for observers in views {
+        let mut one_pass = varied_table();
+        let mut singles = varied_table();
+        let hider = "token00abcdefgh";
+        let entries = varied_view(&observers);
+        let whole = one_pass
+            .apply(ev(
+                json!({"type": "viewChanged", "hider": hider, "view": entries}),
+            ))
+            .unwrap();
+        let each = singles
+            .apply_all(
+                entries
+                    .iter()
+                    .map(|entry| {
+                        ev(json!({"type": "viewChanged", "hider": hider, "view": [entry]}))
+                    })
+                    .collect(),
+            )
+            .unwrap();
+        assert_eq!(whole, each, "{observers:?}");
+        assert_eq!(one_pass.snapshot(), singles.snapshot(), "{observers:?}");
+        // The reading before issue 9's one pass: a view naming an observer
+        // twice still records every entry, then decides each. The decoy,
+        // named twice, sends the same view that way and changes nothing.
+        let mut two_pass = varied_table();
+        let mut with_decoy = entries.clone();
+        with_decoy.extend([decoy(), decoy()]);
+        let reference = two_pass
+            .apply(ev(
+                json!({"type": "viewChanged", "hider": hider, "view": with_decoy}),
+            ))
+            .unwrap();
+        assert_eq!(whole, reference, "{observers:?}");
+        assert_eq!(one_pass.snapshot(), two_pass.snapshot(), "{observers:?}");
+        said += whole.log.len();
+        asked += whole.requests.len();
+        locating |= whole.requests.iter().any(|r| {
+            matches!(r, furtive_core::Request::PerceptionCheck { clause, .. } if clause.id() == "O13")
+        });
+    }
+    // The table meets the rules: decisions were made and checks asked,
+    // an O13 locating check among them.
+    assert!(
+        said >= 10 && asked >= 3,
+        "{said} log entries, {asked} requests"
+    );
+    assert!(locating, "no O13 locating check asked");
+}
+
+#[test]
+fn o4_a_refused_event_after_a_view_of_many_observers_changes_nothing() {
+    // Issue 9: the one-pass view writes pairs (a missing one created) and
+    // journals them; a later refusal in the same transaction undoes all.
+    let mut session = varied_table();
+    let before = session.snapshot();
+    let entries = varied_view(&(1..30).map(|i| (i, i % 2 == 0, 1.0)).collect::<Vec<_>>());
+    let error = session
+        .apply_all(vec![
+            ev(json!({"type": "viewChanged", "hider": "token00abcdefgh", "moved": true, "view": entries})),
+            ev(json!({"type": "stopHiding", "hider": "token05abcdefgh"})),
+        ])
+        .unwrap_err();
+    assert_eq!(error.code(), "not_hiding");
+    assert_eq!(session.snapshot(), before);
+    // Refused inside the view itself: the 20th entry names an unknown
+    // observer; the first 19 are valid and nothing of them stays.
+    let mut entries = varied_view(&(1..25).map(|i| (i, true, 1.0)).collect::<Vec<_>>());
+    entries[19]["observer"] = json!("ghost");
+    let error = session
+        .apply(ev(
+            json!({"type": "viewChanged", "hider": "token00abcdefgh", "view": entries}),
+        ))
+        .unwrap_err();
+    assert_eq!(error.code(), "unknown_token");
+    assert!(
+        matches!(&error, furtive_core::Error::UnknownToken { field, id } if field == "view[19].observer" && id == "ghost"),
+        "{error:?}"
+    );
+    assert_eq!(session.snapshot(), before);
+}

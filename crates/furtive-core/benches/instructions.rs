@@ -1,0 +1,181 @@
+//! Instructions per `Session::apply`, counted by callgrind: a count does
+//! not depend on the machine's load, so two runs (old and new code) compare
+//! exactly where criterion's times (`session.rs`) would drift.
+//!
+//! Run: `cargo bench -p furtive-core --bench instructions` (needs
+//! valgrind). For each scenario and table size (`common::SIZES`, a quarter
+//! of the creatures hiding, `opposed`) the binary runs itself under
+//! `valgrind --tool=callgrind`, collecting inside `measured_apply` only
+//! (one `Session::apply`, the event moved in, the effects handed back and
+//! dropped outside), and prints the instructions per call. The callgrind
+//! files stay in `target/callgrind/` for `callgrind_annotate --inclusive=yes`.
+//!
+//! Scenarios, each one `viewChanged` of the first hider naming 150
+//! observers (all of them when fewer):
+//! - `none`: the named observers are already recorded out of clear view at
+//!   5 ft and stay so: no pair changes (a token drag among observers that
+//!   stay out of view);
+//! - `one`: as `none`, but the first named observer comes into clear view:
+//!   one pair changes and asks for an O4 Perception check;
+//! - `all`: nobody recorded yet, every named observer comes into clear
+//!   view: every pair is created and asks for a check (150 requests, 150
+//!   log entries).
+//!
+//! Between two measured calls the session is put back (`stopHiding`,
+//! `enterStealth`, and for `one` the view out of sight), uncounted.
+//! Arguments after the bench flags filter the scenarios (`none`, `one`,
+//! `all`) and sizes (`3`, `200`...).
+
+//!
+//! Measured 2026-11-30 (branch corepath), instructions per call, main
+//! (4d177c7) -> with feature `view-walk` (default):
+//!
+//! | creatures | none              | one               | all                 |
+//! |-----------|-------------------|-------------------|---------------------|
+//! | 3         | 3,155 -> 3,589    | 5,997 -> 6,849    | 8,236 -> 8,977      |
+//! | 20        | 29,956 -> 25,208  | 34,433 -> 29,921  | 88,773 -> 83,839    |
+//! | 100       | 225,392 -> 123,380| 229,693 -> 128,474| 580,439 -> 451,039  |
+//! | 200       | 405,231 -> 198,255| 409,269 -> 202,724| 970,915 -> 723,949  |
+//! | 1000      | 523,984 -> 420,193| 528,618 -> 425,263| 1,121,700 -> 974,965|
+//!
+//! Criterion (`session.rs`, old as `--save-baseline`, same machine, one
+//! sitting) at 200 creatures: view_changed 110.7 -> 67.1 µs, view_unchanged
+//! 28.0 -> 14.6 µs, view_moved 46.9 -> 31.3 µs, view_one_in 46.3 -> 17.0 µs.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::process::Command;
+
+use furtive_core::{Effects, Event, Session};
+
+mod common;
+use common::{enter_stealth, id, named, table, view, NAMED, SIZES};
+
+/// Measured calls per run (the count printed is their mean).
+const CALLS: u64 = 10;
+const SCENARIOS: [&str; 3] = ["none", "one", "all"];
+
+/// The one function callgrind counts (`--toggle-collect`).
+#[inline(never)]
+fn measured_apply(session: &mut Session, event: Event) -> Effects {
+    session.apply(event).unwrap()
+}
+
+/// The same call, uncounted: the warm-up.
+#[inline(never)]
+fn warm_up_apply(session: &mut Session, event: Event) -> Effects {
+    session.apply(event).unwrap()
+}
+
+/// Under callgrind: `CALLS` measured calls of `scenario` at `size`.
+fn measure(scenario: &str, size: usize) {
+    let mut session = Session::load(table(size)).unwrap();
+    let (event, reset, requests) = match scenario {
+        "none" => {
+            session.apply(view(size, 0, 5.0)).unwrap();
+            (view(size, 0, 5.0), Vec::new(), 0)
+        }
+        "one" => {
+            session.apply(view(size, 0, 5.0)).unwrap();
+            let reset = vec![
+                Event::StopHiding { hider: id(0) },
+                enter_stealth(0),
+                view(size, 0, 5.0),
+            ];
+            (view(size, 1, 5.0), reset, 1)
+        }
+        "all" => {
+            let reset = vec![Event::StopHiding { hider: id(0) }, enter_stealth(0)];
+            (view(size, NAMED, 5.0), reset, named(size))
+        }
+        other => panic!("unknown scenario {other}"),
+    };
+    let reset_session = |session: &mut Session| {
+        if !reset.is_empty() {
+            black_box(session.apply_all(reset.clone()).unwrap());
+        }
+    };
+    let effects = warm_up_apply(&mut session, event.clone());
+    assert_eq!(effects.requests.len(), requests);
+    reset_session(&mut session);
+    for _ in 0..CALLS {
+        let effects = black_box(measured_apply(&mut session, event.clone()));
+        assert_eq!(effects.requests.len(), requests);
+        drop(effects);
+        reset_session(&mut session);
+    }
+}
+
+/// The total instructions of a callgrind output file (`summary:` line).
+fn collected(path: &PathBuf) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find_map(|line| line.strip_prefix("summary:"))
+        .or_else(|| text.lines().find_map(|line| line.strip_prefix("totals:")))
+        .and_then(|n| n.trim().parse().ok())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("measure") {
+        measure(&args[2], args[3].parse().unwrap());
+        return;
+    }
+    let filters: Vec<&str> = args[1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let wanted = |name: &str| filters.is_empty() || filters.contains(&name);
+    let scenarios: Vec<&str> = SCENARIOS.into_iter().filter(|s| wanted(s)).collect();
+    let sizes: Vec<usize> = SIZES
+        .into_iter()
+        .filter(|s| wanted(&s.to_string()))
+        .collect();
+    let (scenarios, sizes) = (
+        if scenarios.is_empty() {
+            SCENARIOS.to_vec()
+        } else {
+            scenarios
+        },
+        if sizes.is_empty() {
+            SIZES.to_vec()
+        } else {
+            sizes
+        },
+    );
+    if Command::new("valgrind").arg("--version").output().is_err() {
+        println!("instructions: valgrind is not installed; nothing measured");
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    // target/<profile>/deps/instructions-* -> target/callgrind
+    let out_dir = exe.ancestors().nth(3).unwrap().join("callgrind");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    println!("instructions per Session::apply (mean of {CALLS} calls, callgrind)");
+    println!(
+        "{:<8} {:>6} {:>12} {:>10}",
+        "scenario", "size", "per call", "per named"
+    );
+    for scenario in &scenarios {
+        for &size in &sizes {
+            let out = out_dir.join(format!("{scenario}-{size}.out"));
+            let status = Command::new("valgrind")
+                .arg("--tool=callgrind")
+                .arg("--toggle-collect=*measured_apply*")
+                .arg(format!("--callgrind-out-file={}", out.display()))
+                .arg(&exe)
+                .args(["measure", scenario, &size.to_string()])
+                .stderr(std::process::Stdio::null())
+                .status()
+                .unwrap();
+            assert!(status.success(), "callgrind run {scenario} {size} failed");
+            let total = collected(&out).expect("a callgrind summary");
+            let per_call = total / CALLS;
+            println!(
+                "{scenario:<8} {size:>6} {per_call:>12} {:>10}",
+                per_call / named(size) as u64
+            );
+        }
+    }
+}
