@@ -43,7 +43,13 @@
 #     Value reader and serde_path_to_error's wrappers compiled once for
 #     all types instead of once per type): 208,209 / 984,230 raw (+45%),
 #     because erased_serde puts all ~30 visit_* methods of every serde
-#     visitor in its vtable; LLVM's -inline-threshold=0: 143,820 (+0.3%).
+#     visitor in its vtable; LLVM's -inline-threshold=0: 143,820 (+0.3%);
+#     the state maps holding boxed values (one BTreeMap instantiation
+#     serves all four): 131,417 / 426,248 raw (-3.7%), not kept: it
+#     changes the public Rust field types and adds an allocation per pair
+#     on the engine's hot path, and 120 KB is not reached either way.
+#   Merged with the Session::apply view walk (feature view-walk, left out
+#     here: +3.3 KB): 136,569 / 450,530 raw (2026-11-30).
 #
 # Installs what it needs: the wasm32 Rust target, wasm-bindgen-cli at the
 # exact version furtive-wasm pins, wasm-opt (npm ci in scripts/binaryen)
