@@ -175,7 +175,7 @@ impl<T: Kind> Handle<T> {
 /// engine call can reenter JavaScript. An `External` argument costs one
 /// lookup in napi-rs's payload registry (also a global lock and map) and no
 /// borrow bookkeeping. Measured with `bench/session.mjs` (`perceives`
-/// through napi, 2026-11-30): see docs/state.md, "Session 4".
+/// through napi, 2026-11-30): see docs/state.md, "Fourth pass".
 pub type SessionHandle = External<Handle<JsonSession>>;
 
 /// A `furtive_core::scene::SceneSight` held by JavaScript (see
