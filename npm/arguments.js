@@ -69,8 +69,9 @@ const hasOwn = Object.prototype.hasOwnProperty;
 /**
  * Whether `value` is plain JSON data that `JSON.stringify` writes exactly as
  * `stringify` would, so the replacer (a function call and a path string per
- * value) can be skipped: finite numbers, well-formed strings and keys
- * within `MAX_STRING`, booleans, null, arrays without holes or `undefined`,
+ * value) can be skipped: finite numbers, strings and keys within
+ * `MAX_STRING` (whether they are well-formed is checked on the text, see
+ * `encodeOne`), booleans, null, arrays without holes or `undefined`,
  * and objects whose prototype is `Object.prototype` or null, without a
  * `toJSON`, nested at most `MAX_DEPTH` levels. Anything else (a boxed
  * primitive, a `Date`, a class instance, a refused value) answers false and
@@ -84,7 +85,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
  */
 function plain(value, depth) {
   const type = typeof value;
-  if (type === "string") return value.length <= MAX_STRING && value.isWellFormed();
+  if (type === "string") return value.length <= MAX_STRING;
   // False for NaN and the infinities.
   if (type === "number") return value - value === 0;
   if (type === "boolean") return true;
@@ -105,7 +106,7 @@ function plain(value, depth) {
   if (typeof value.toJSON === "function") return false;
   for (const key in value) {
     if (!hasOwn.call(value, key)) continue;
-    if (key.length > MAX_STRING || !key.isWellFormed()) return false;
+    if (key.length > MAX_STRING) return false;
     const item = value[key];
     if (item !== undefined && !plain(item, depth + 1)) return false;
   }
@@ -154,7 +155,14 @@ export function encodeOne(spec, value) {
   try {
     // Plain data (what callers pass) is written by JSON.stringify alone,
     // about three times faster than with the replacer; the text is the same.
-    text = plain(value, 0) ? JSON.stringify(value) : stringify(spec.endsWith("?") ? spec.slice(0, -1) : spec, value);
+    // JSON.stringify writes a lone surrogate as an escape (`\ud800`,
+    // lowercase: ECMA-262 QuoteJSONString), which the replacer would have
+    // made U+FFFD; text with `\ud` in it (a lone surrogate, or a string
+    // holding a backslash and "ud") is written again with the replacer. One
+    // native scan of the text instead of isWellFormed on every string.
+    // https://tc39.es/ecma262/#sec-quotejsonstring
+    text = plain(value, 0) ? JSON.stringify(value) : undefined;
+    if (text === undefined || text.includes("\\ud")) text = stringify(spec.endsWith("?") ? spec.slice(0, -1) : spec, value);
   } catch (error) {
     if (error instanceof Refusal) throw furtiveError("invalid_input", error.message);
     // A cycle, or a getter or proxy trap that threw.

@@ -181,6 +181,50 @@ test("wasm: after a panic resets the instance, every older session answers sessi
   assert.throws(() => restored.perceives(pair), (e) => e.code === "session_lost");
 });
 
+test("wasm: arguments cross as UTF-8 bytes: accents, emoji and lone surrogates arrive as napi reads them, several arguments side by side, one over the reused buffer's 1 MiB on its own; bytes that are not UTF-8 are invalid_input naming the argument", async () => {
+  // npm/browser.js encodes each argument with TextEncoder.encodeInto into one
+  // reused buffer (an argument of more than 1 MiB of bytes gets its own).
+  const names = ["Garde « élite » 🎲", "espion\ud800", "x".repeat(256)];
+  const creatures = [
+    // A name of 400,000 characters makes every state longer than the reused buffer (1.2 MB at three bytes per code unit).
+    { id: "spy", stealthSkill: 50, side: "thieves", name: "é".repeat(400_000) },
+    ...names.map((id, i) => ({ id, acuities: { visual: [10, 90, 95][i] }, side: "watch" })),
+  ];
+  const outcomes = {};
+  for (const [backend, api] of Object.entries(backends)) {
+    const session = api.Session.create({ ruleset: "percentile", creatures });
+    session.apply(enter);
+    const snapshot = session.snapshot();
+    assert.ok(JSON.stringify(snapshot).length * 3 > 1 << 20, backend);
+    const reloaded = api.Session.load(snapshot);
+    outcomes[backend] = {
+      ids: Object.keys(snapshot.creatures).sort(),
+      perceives: names.map((observer) => reloaded.perceives({ observer, hider: "spy" }).allowed),
+      // Two arguments side by side in the buffer, then a short call reusing it.
+      free: api.perceives(snapshot, { observer: names[0], hider: "spy" }).allowed,
+      same: JSON.stringify(reloaded.snapshot()) === JSON.stringify(snapshot),
+    };
+  }
+  assert.deepEqual(outcomes.wasm, outcomes.napi);
+  assert.ok(outcomes.wasm.ids.includes("espion\ufffd"), "a lone surrogate becomes U+FFFD");
+  assert.equal(outcomes.wasm.same, true);
+  assert.deepEqual(outcomes.wasm.perceives, [false, true, true]);
+
+  // The raw wasm-bindgen export (the instance browser.js loaded) refuses bytes that are not UTF-8.
+  const raw = await import(new URL("npm/wasm/furtive_wasm.js", REPO).href);
+  const utf8 = (value) => new TextEncoder().encode(JSON.stringify(value));
+  const session = raw.Session.create(utf8(config));
+  for (const [call, field] of [
+    [() => session.apply(new Uint8Array([0x7b, 0xff, 0x7d])), "event"],
+    [() => raw.Session.create(new Uint8Array([0xc3])), "config"],
+    [() => raw.perceives(utf8({}), new Uint8Array([0xed, 0xa0, 0x80])), "query"],
+  ]) {
+    assert.throws(call, (error) => error.code === "invalid_input" && error.message.startsWith(`${field}: not UTF-8 text (`), field);
+  }
+  assert.equal(session.revision, 0, "a refused call changes nothing");
+  session.free();
+});
+
 const lean = new URL("target/wasm-foundry/", REPO);
 test("the Foundry module's wasm (no scene, no roller, no free functions but hiddenFrom): Session works, settle, the scene functions, SceneSight and the free functions answer not_in_this_build; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.

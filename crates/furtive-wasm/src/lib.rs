@@ -3,9 +3,10 @@
 //! A thin layer with no rule logic. The exports are written once, in
 //! `furtive_core::for_each_export!`; this file only says how wasm-bindgen
 //! wraps one free function, and one method of the `Session` and
-//! `SceneSight` classes. Every argument arrives as JSON text (the package's
-//! `browser.js` serializes it with the platform's `JSON.stringify`) and
-//! goes as it is to the same function of `furtive_core::exports` /
+//! `SceneSight` classes. Every argument arrives as the UTF-8 bytes of JSON
+//! text (the package's `browser.js` serializes it with the platform's
+//! `JSON.stringify` and encodes it with `TextEncoder.encodeInto`, see
+//! [`text`]) and goes as it is to the same function of `furtive_core::exports` /
 //! `api_session` / `api_scene` that the napi addon calls, which reads it
 //! straight into the engine's types (`furtive_core::api::Input`). Results go back as JSON text, which `npm/browser.js` and
 //! `npm/handle.js` read with `JSON.parse`: measured against
@@ -57,6 +58,26 @@ fn js<T>(result: Result<T, Error>) -> Result<T, JsValue> {
     result.map_err(|e| to_js_error(&e))
 }
 
+/// The JSON text of the argument `argument` from its UTF-8 bytes.
+///
+/// Arguments cross as bytes (`&[u8]`, a `Uint8Array` in JavaScript), not as
+/// `&str`: wasm-bindgen copies a string into the instance one UTF-16 code
+/// unit at a time in JavaScript (its `passStringToWasm0` loop), which took
+/// 20 to 40 µs for a 9.3 KB `viewChanged` naming 150 observers, more than
+/// the engine's own work on it; `npm/browser.js` encodes the text with
+/// `TextEncoder.encodeInto` (under 1 µs for the same event) and wasm-bindgen
+/// copies the bytes with one `Uint8Array.set` (`bench/session.mjs`, numbers
+/// in docs/state.md). Bytes that are not UTF-8 (never `encodeInto`'s
+/// output) are `invalid_input` naming the argument, and change nothing.
+fn text<'a>(argument: &str, bytes: &'a [u8]) -> Result<&'a str, JsValue> {
+    std::str::from_utf8(bytes).map_err(|error| {
+        to_js_error(&Error::InvalidInput {
+            field: argument.to_owned(),
+            message: format!("not UTF-8 text ({error})"),
+        })
+    })
+}
+
 /// A `furtive_core::Session` in this wasm instance (see
 /// `furtive_core::api_session::JsonSession`). Created by `Session.create`
 /// or `Session.load`; `browser.js` wraps it in the package's `Session`.
@@ -88,7 +109,8 @@ macro_rules! wasm_exports {
             $(#[cfg(feature = $feature)])?
             #[doc = $doc]
             #[wasm_bindgen(js_name = $js)]
-            pub fn $name($($arg: &str),*) -> Result<String, JsValue> {
+            pub fn $name($($arg: &[u8]),*) -> Result<String, JsValue> {
+                $(let $arg = text(stringify!($arg), $arg)?;)*
                 js(furtive_core::exports::$name($($arg),*))
             }
         )*
@@ -98,7 +120,8 @@ macro_rules! wasm_exports {
             impl WasmSession {
                 #[doc = $ctor_doc]
                 #[wasm_bindgen(js_name = $ctor_js)]
-                pub fn $ctor($($ctor_arg: &str),*) -> Result<WasmSession, JsValue> {
+                pub fn $ctor($($ctor_arg: &[u8]),*) -> Result<WasmSession, JsValue> {
+                    $(let $ctor_arg = text(stringify!($ctor_arg), $ctor_arg)?;)*
                     js(JsonSession::$ctor($($ctor_arg),*)).map(|inner| WasmSession { inner })
                 }
             }
@@ -109,7 +132,8 @@ macro_rules! wasm_exports {
             impl WasmSession {
                 #[doc = $mut_doc]
                 #[wasm_bindgen(js_name = $mut_js)]
-                pub fn $mut(&mut self, $($mut_arg: &str),*) -> Result<String, JsValue> {
+                pub fn $mut(&mut self, $($mut_arg: &[u8]),*) -> Result<String, JsValue> {
+                    $(let $mut_arg = text(stringify!($mut_arg), $mut_arg)?;)*
                     js(self.inner.$mut($($mut_arg),*))
                 }
             }
@@ -120,7 +144,8 @@ macro_rules! wasm_exports {
             impl WasmSession {
                 #[doc = $ref_doc]
                 #[wasm_bindgen(js_name = $ref_js)]
-                pub fn $ref(&self, $($ref_arg: &str),*) -> Result<String, JsValue> {
+                pub fn $ref(&self, $($ref_arg: &[u8]),*) -> Result<String, JsValue> {
+                    $(let $ref_arg = text(stringify!($ref_arg), $ref_arg)?;)*
                     js(self.inner.$ref($($ref_arg),*))
                 }
             }
@@ -142,7 +167,8 @@ macro_rules! wasm_exports {
             impl WasmSceneSight {
                 #[doc = $sctor_doc]
                 #[wasm_bindgen(js_name = $sctor_js)]
-                pub fn $sctor($($sctor_arg: &str),*) -> Result<WasmSceneSight, JsValue> {
+                pub fn $sctor($($sctor_arg: &[u8]),*) -> Result<WasmSceneSight, JsValue> {
+                    $(let $sctor_arg = text(stringify!($sctor_arg), $sctor_arg)?;)*
                     js(JsonSceneSight::$sctor($($sctor_arg),*)).map(|inner| WasmSceneSight { inner })
                 }
             }
@@ -153,7 +179,8 @@ macro_rules! wasm_exports {
             impl WasmSceneSight {
                 #[doc = $smethod_doc]
                 #[wasm_bindgen(js_name = $smethod_js)]
-                pub fn $smethod(&mut self, $($smethod_arg: &str),*) -> Result<String, JsValue> {
+                pub fn $smethod(&mut self, $($smethod_arg: &[u8]),*) -> Result<String, JsValue> {
+                    $(let $smethod_arg = text(stringify!($smethod_arg), $smethod_arg)?;)*
                     js(self.inner.$smethod($($smethod_arg),*))
                 }
             }
