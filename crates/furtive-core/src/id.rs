@@ -96,6 +96,39 @@ mod walk {
         named > FEW && len <= named.saturating_mul(5)
     }
 
+    /// For each of `ids`, given in `str` order (the order of the map's
+    /// keys; an id may come twice), the value `map` stores under it: one
+    /// walk over the map along the ids when that is cheaper
+    /// ([`walk_is_cheaper`]), else a lookup each. The journal's effects
+    /// read the touched pairs of a hider this way, already sorted.
+    pub(crate) fn get_each_sorted<'m, 'i, V>(
+        map: &'m BTreeMap<TokenId, V>,
+        ids: impl ExactSizeIterator<Item = &'i str>,
+    ) -> Vec<Option<&'m V>> {
+        if !walk_is_cheaper(map.len(), ids.len()) {
+            return ids.map(|id| super::get(map, id)).collect();
+        }
+        let mut found = Vec::with_capacity(ids.len());
+        let mut entries = map.iter().peekable();
+        for id in ids {
+            let mut value = None;
+            while let Some(&(key, entry)) = entries.peek() {
+                match compare_ids(key, id) {
+                    Ordering::Less => {
+                        entries.next();
+                    }
+                    Ordering::Equal => {
+                        value = Some(entry);
+                        break;
+                    }
+                    Ordering::Greater => break,
+                }
+            }
+            found.push(value);
+        }
+        found
+    }
+
     /// Up to this many ids, a lookup each costs less than sorting them first
     /// ([`SortedIds`], its vectors): a view of a few observers (at 3 creatures:
     /// 3,155 instructions with lookups, 5,686 sorted).
@@ -206,7 +239,8 @@ mod walk {
         /// Whether an id comes twice.
         pub fn has_repeats<T>(&self, items: &[T], id: impl Fn(&T) -> &str) -> bool {
             self.0.windows(2).any(|w| {
-                w[0].0 == w[1].0 && id(&items[w[0].2 as usize]) == id(&items[w[1].2 as usize])
+                w[0].0 == w[1].0
+                    && super::same_id(id(&items[w[0].2 as usize]), id(&items[w[1].2 as usize]))
             })
         }
 
@@ -294,7 +328,7 @@ mod walk {
                     .then_with(|| compare_ids(second(at(a)), second(at(b))))
                     .then(a.cmp(&b))
             },
-            &|a, b| first(at(a)) == first(at(b)),
+            &|a, b| super::same_id(first(at(a)), first(at(b))),
         );
         *items = keyed
             .iter()
@@ -304,6 +338,15 @@ mod walk {
 }
 #[cfg(feature = "view-walk")]
 pub(crate) use walk::*;
+
+/// Whether two ids are equal: the same borrowed string, or the same length
+/// and the same bytes, compared eight at a time ([`compare_ids`]). `==` on
+/// `str` calls `memcmp`, which in wasm is a loop over single bytes: in the
+/// journal's effects and a view's checks it was a tenth of a
+/// `viewChanged`'s time there (bench/session.mjs).
+pub(crate) fn same_id(a: &str, b: &str) -> bool {
+    std::ptr::eq(a, b) || (a.len() == b.len() && compare_ids(a, b) == Ordering::Equal)
+}
 
 /// Two ids in `str` order (bytes, lexicographic), without a `memcmp` call
 /// for the short ids a table uses: eight bytes at a time, each word read
@@ -460,6 +503,63 @@ mod tests {
             .map(|v| v.map(|v| *v))
             .collect();
         assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn same_id_is_str_equality() {
+        let ids = [
+            "",
+            "a",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefgh1",
+            "abcdefghabcdefgh",
+            "abcdefghabcdefgi",
+            "bbcdefghabcdefgh",
+            "0QxT4mZcY2pBnLk8",
+            "é",
+            "\u{0}",
+        ];
+        for a in ids {
+            for b in ids {
+                assert_eq!(same_id(a, b), a == b, "{a:?} against {b:?}");
+                let copy = b.to_owned();
+                assert_eq!(same_id(a, &copy), a == b, "{a:?} against a copy of {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    #[cfg(feature = "view-walk")]
+    fn get_each_sorted_finds_what_a_lookup_per_id_finds() {
+        let map: BTreeMap<TokenId, usize> = (0..300)
+            .map(|i| (format!("{:x}{i}", i * 7919 % 4099), i))
+            .chain([("".to_owned(), 1000), ("abc".to_owned(), 1001)])
+            .collect();
+        let everything: Vec<String> = (0..400)
+            .map(|i| format!("{:x}{i}", i * 7919 % 4099))
+            .chain(["".into(), "ab".into(), "abc".into(), "zzzz".into()])
+            .collect();
+        // Short lists (a lookup each) and long ones (one walk), with repeats
+        // and ids the map lacks, before, between and after its keys.
+        for step in [1, 2, 3, 7, 50, 97] {
+            let mut ids: Vec<&str> = everything
+                .iter()
+                .step_by(step)
+                .map(String::as_str)
+                .collect();
+            ids.extend(ids.clone().iter().step_by(5));
+            ids.sort_unstable();
+            let expected: Vec<Option<&usize>> = ids.iter().map(|id| map.get(*id)).collect();
+            assert_eq!(
+                get_each_sorted(&map, ids.iter().copied()),
+                expected,
+                "every {step}th id"
+            );
+        }
+        assert!(walk_is_cheaper(map.len(), everything.len()));
+        assert!(!walk_is_cheaper(map.len(), 5));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "view-walk")]
 use crate::event::observer_of;
 use crate::event::ViewEntry;
-use crate::id::{self, compare_ids};
+use crate::id::{self, compare_ids, same_id};
 use crate::outcome::{Change, Expiry, Status};
 use crate::state::{Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId};
 
@@ -160,7 +160,7 @@ impl Journal {
     /// The hider id for a pair entry, allocated once per run of entries.
     fn hider_id(&mut self, hider: &str) -> Arc<str> {
         match &self.last_hider {
-            Some(id) if &**id == hider => Arc::clone(id),
+            Some(id) if same_id(id, hider) => Arc::clone(id),
             _ => {
                 let id: Arc<str> = Arc::from(hider);
                 self.last_hider = Some(Arc::clone(&id));
@@ -421,8 +421,18 @@ fn effects_in_place(
         };
         let hiding = record.phase == HiderPhase::Hiding;
         let mut status_changed = false;
-        for &(_, observer, before) in run {
-            let after = id::get(&record.pairs, observer);
+        // The run is sorted by observer: its pairs as they are now, found
+        // in one walk when the run is long.
+        #[cfg(feature = "view-walk")]
+        let afters =
+            id::get_each_sorted(&record.pairs, run.iter().map(|&(_, observer, _)| observer));
+        #[cfg(feature = "view-walk")]
+        let pairs = run.iter().zip(afters);
+        #[cfg(not(feature = "view-walk"))]
+        let pairs = run
+            .iter()
+            .map(|touched| (touched, id::get(&record.pairs, touched.1)));
+        for (&(_, observer, before), after) in pairs {
             let was = !hiding || before.is_none_or(|p| p.perceived);
             let is = !hiding || after.is_none_or(|p| p.perceived);
             let hid = before.is_some_and(|p| !p.perceived);
@@ -515,11 +525,6 @@ fn untouched_pairs<'a>(
             _ => Some((observer.as_str(), pair)),
         }
     })
-}
-
-/// Whether two ids are equal (the same borrowed string, or equal text).
-fn same_id(a: &str, b: &str) -> bool {
-    std::ptr::eq(a, b) || a == b
 }
 
 fn undo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {

@@ -352,7 +352,7 @@ fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), E
             Some(walked) => walked[i].is_some(),
             None => id::contains(&state.creatures, &entry.observer),
         };
-        if !found || entry.observer == hider {
+        if !found || crate::id::same_id(&entry.observer, hider) {
             known(state, &format!("view[{i}].observer"), &entry.observer)?;
             distinct(&format!("view[{i}].observer"), &entry.observer, hider)?;
         }
