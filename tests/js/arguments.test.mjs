@@ -73,6 +73,26 @@ test("values JSON.stringify transforms keep the replacer's reading", () => {
   assert.equal(encode({ roll: Object(7) }), '{"roll":7}');
 });
 
+test("a lone surrogate anywhere becomes U+FFFD: in a key, in a boxed string, after a backslash; a backslash followed by \"ud\" is text and stays", () => {
+  const cases = [
+    // Keys: the replacer cannot rename them (JSON.stringify wrote an escape serde_json refuses, naming no field).
+    [{ ["a\ud800"]: 1, b: { ["\udfffz"]: "\ud83c" } }, { ["a\ufffd"]: 1, b: { ["\ufffdz"]: "\ufffd" } }],
+    // A boxed string is an object to the replacer, unboxed by JSON.stringify after it.
+    [{ name: Object("x\udc00") }, { name: "x\ufffd" }],
+    [Object("x\ud800"), "x\ufffd"],
+    [{ at: new Date(0), name: "a\ud800" }, { at: new Date(0), name: "a\ufffd" }],
+    // A backslash before a lone surrogate; backslashes and "ud" that are only text.
+    [{ name: "\\\ud800", other: "\\\\\udbff" }, { name: "\\\ufffd", other: "\\\\\ufffd" }],
+    [{ name: "\\ud800 \\\\udfff", ["\\udc00"]: "\\\\\\ud83c" }, { name: "\\ud800 \\\\udfff", ["\\udc00"]: "\\\\\\ud83c" }],
+    // Pairs are characters, written as they are.
+    [{ name: "\ud83c\udfb2 🎲", ["🎲"]: 1 }, { name: "🎲 🎲", ["🎲"]: 1 }],
+  ];
+  for (const [value, expected] of cases) {
+    assert.equal(encode(value), JSON.stringify(expected), JSON.stringify(expected));
+    assert.equal(encodeOne("query", value), JSON.stringify(expected), JSON.stringify(expected));
+  }
+});
+
 test("encodeOne (the handles' one-argument methods) writes and refuses exactly as encodeWith", () => {
   const outcome = (call) => {
     try {

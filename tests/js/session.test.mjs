@@ -265,6 +265,17 @@ test("wasm: arguments cross as UTF-8 bytes: accents, emoji and lone surrogates a
   session.free();
 });
 
+test("Session.load: a creature whose id has a lone surrogate, as a value and as its key in the snapshot's map, loads as U+FFFD on both backends (not an escape serde_json refuses without naming a field)", () => {
+  for (const [backend, api] of Object.entries(backends)) {
+    const snapshot = hidden(api).snapshot();
+    const id = "espion\ud800";
+    snapshot.creatures[id] = { ...snapshot.creatures.guard, id };
+    const loaded = api.Session.load(snapshot);
+    assert.deepEqual(Object.keys(loaded.snapshot().creatures).sort(), ["captain", "espion\ufffd", "guard", "spy"], backend);
+    assert.equal(loaded.perceives({ observer: id, hider: "spy" }).allowed, true, `${backend}: the id reads as the same U+FFFD`);
+  }
+});
+
 const lean = new URL("target/wasm-foundry/", REPO);
 test("the Foundry module's wasm (no scene, no roller, no free functions but hiddenFrom): Session works, settle, the scene functions, SceneSight and the free functions answer not_in_this_build; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.
