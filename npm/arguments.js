@@ -38,6 +38,12 @@ function stringify(argument, value) {
     const path = holder === undefined ? argument : Array.isArray(this) ? `${holder.path}[${key}]` : `${holder.path}.${key}`;
     const depth = holder === undefined ? 0 : holder.depth + 1;
     if (key.length > MAX_STRING) throw new Refusal(`${holder?.path ?? argument}: a key of ${key.length} characters is too long (at most ${MAX_STRING})`);
+    // A boxed number, string or BigInt is unboxed by JSON.stringify after
+    // the replacer (a boxed NaN written as null): read here as the value it
+    // writes. https://tc39.es/ecma262/#sec-serializejsonproperty
+    if (item instanceof Number) item = Number(item);
+    else if (item instanceof String) item = String(item);
+    else if (item instanceof BigInt) item = item.valueOf();
     switch (typeof item) {
       case "number":
         if (!Number.isFinite(item)) throw new Refusal(`${path}: ${item} is not a JSON number`);

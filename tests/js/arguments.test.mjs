@@ -71,6 +71,11 @@ test("values JSON.stringify transforms keep the replacer's reading", () => {
   assert.equal(encode(new Token()), '{"id":"spy"}');
   // A boxed number is an object to the replacer, as before.
   assert.equal(encode({ roll: Object(7) }), '{"roll":7}');
+  // ...read as the number, string or BigInt JSON.stringify unboxes it to: a boxed NaN is refused, not written as null.
+  assert.equal(refusal({ view: [{ distance: Object(NaN) }] }), "invalid_input: event.view[0].distance: NaN is not a JSON number");
+  assert.equal(refusal({ roll: Object(-Infinity) }), "invalid_input: event.roll: -Infinity is not a JSON number");
+  assert.equal(refusal({ roll: Object(10n) }), "invalid_input: event.roll: a BigInt is not JSON data; use a number");
+  assert.equal(encode({ hider: Object("spy"), moved: Object(false) }), '{"hider":"spy","moved":false}');
 });
 
 test("a lone surrogate anywhere becomes U+FFFD: in a key, in a boxed string, after a backslash; a backslash followed by \"ud\" is text and stays", () => {
