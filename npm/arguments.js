@@ -6,7 +6,8 @@
 // NaN and Infinity (JSON would write null), functions, symbols and BigInts,
 // `undefined` array elements and holes, nesting deeper than 64 levels, and
 // strings or keys over 1 MiB. An `undefined` object property is absent, as
-// in JSON; lone UTF-16 surrogates become U+FFFD.
+// in JSON; lone UTF-16 surrogates (in strings, keys and boxed strings alike)
+// become U+FFFD.
 
 import { furtiveError } from "./errors.js";
 import { SIGNATURES } from "./signatures.js";
@@ -37,6 +38,12 @@ function stringify(argument, value) {
     const path = holder === undefined ? argument : Array.isArray(this) ? `${holder.path}[${key}]` : `${holder.path}.${key}`;
     const depth = holder === undefined ? 0 : holder.depth + 1;
     if (key.length > MAX_STRING) throw new Refusal(`${holder?.path ?? argument}: a key of ${key.length} characters is too long (at most ${MAX_STRING})`);
+    // A boxed number, string or BigInt is unboxed by JSON.stringify after
+    // the replacer (a boxed NaN written as null): read here as the value it
+    // writes. https://tc39.es/ecma262/#sec-serializejsonproperty
+    if (item instanceof Number) item = Number(item);
+    else if (item instanceof String) item = String(item);
+    else if (item instanceof BigInt) item = item.valueOf();
     switch (typeof item) {
       case "number":
         if (!Number.isFinite(item)) throw new Refusal(`${path}: ${item} is not a JSON number`);
@@ -63,6 +70,14 @@ function stringify(argument, value) {
     }
   });
 }
+
+/**
+ * A lone surrogate's escape in `JSON.stringify`'s text (`\udXXX`, the only
+ * `\ud` escapes it writes: a pair is written as the character), after an
+ * even number of backslashes (`$1`): `\\ud800` is a backslash and the text
+ * "ud800", not an escape.
+ */
+const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -156,13 +171,14 @@ export function encodeOne(spec, value) {
     // Plain data (what callers pass) is written by JSON.stringify alone,
     // about three times faster than with the replacer; the text is the same.
     // JSON.stringify writes a lone surrogate as an escape (`\ud800`,
-    // lowercase: ECMA-262 QuoteJSONString), which the replacer would have
-    // made U+FFFD; text with `\ud` in it (a lone surrogate, or a string
-    // holding a backslash and "ud") is written again with the replacer. One
-    // native scan of the text instead of isWellFormed on every string.
+    // lowercase: ECMA-262 QuoteJSONString), wherever it is: a string, a
+    // key, a boxed string (none of which the replacer can reach); text
+    // with `\ud` in it has each such escape replaced by U+FFFD
+    // (`LONE_SURROGATE`). One native scan of the text instead of
+    // isWellFormed on every string and key.
     // https://tc39.es/ecma262/#sec-quotejsonstring
-    text = plain(value, 0) ? JSON.stringify(value) : undefined;
-    if (text === undefined || text.includes("\\ud")) text = stringify(spec.endsWith("?") ? spec.slice(0, -1) : spec, value);
+    text = plain(value, 0) ? JSON.stringify(value) : stringify(spec.endsWith("?") ? spec.slice(0, -1) : spec, value);
+    if (text?.includes("\\ud")) text = text.replace(LONE_SURROGATE, "$1\ufffd");
   } catch (error) {
     if (error instanceof Refusal) throw furtiveError("invalid_input", error.message);
     // A cycle, or a getter or proxy trap that threw.

@@ -77,6 +77,19 @@ export function defineHandle(kind, backend) {
     return slot;
   }
 
+  /**
+   * `slot` again after the arguments were encoded: their getters or
+   * `toJSON` run the caller's code, which may have freed this handle or
+   * made the engine panic (a reset wasm instance), so the native object
+   * read before may be gone. Without this check the call went to it
+   * anyway: in wasm a freed object is a null pointer and an object of the
+   * old instance is stale, both taken for a panic that reset the instance
+   * again and lost every session.
+   */
+  function still(slot, handle, name) {
+    return slot.freed || slot.generation !== backend.generation() ? live(handle, name) : slot;
+  }
+
   function present(qualified, name) {
     if (!backend.has(className, name)) {
       throw furtiveError("not_in_this_build", `${qualified}: this build of the engine leaves it out (cargo feature \`${backend.feature(name)}\`)`);
@@ -144,14 +157,16 @@ export function defineHandle(kind, backend) {
             [name](value) {
               const slot = live(this, name);
               check();
-              return JSON.parse(invoke1(slot.native, encodeOne(spec, value)));
+              const text = encodeOne(spec, value);
+              return JSON.parse(invoke1(still(slot, this, name).native, text));
             },
           }[name]
         : {
             [name](...args) {
               const slot = live(this, name);
               check();
-              return JSON.parse(backend.invoke(slot.native, name, encodeWith(specs, args), className));
+              const texts = encodeWith(specs, args);
+              return JSON.parse(backend.invoke(still(slot, this, name).native, name, texts, className));
             },
           }[name],
       writable: true,

@@ -71,6 +71,31 @@ test("values JSON.stringify transforms keep the replacer's reading", () => {
   assert.equal(encode(new Token()), '{"id":"spy"}');
   // A boxed number is an object to the replacer, as before.
   assert.equal(encode({ roll: Object(7) }), '{"roll":7}');
+  // ...read as the number, string or BigInt JSON.stringify unboxes it to: a boxed NaN is refused, not written as null.
+  assert.equal(refusal({ view: [{ distance: Object(NaN) }] }), "invalid_input: event.view[0].distance: NaN is not a JSON number");
+  assert.equal(refusal({ roll: Object(-Infinity) }), "invalid_input: event.roll: -Infinity is not a JSON number");
+  assert.equal(refusal({ roll: Object(10n) }), "invalid_input: event.roll: a BigInt is not JSON data; use a number");
+  assert.equal(encode({ hider: Object("spy"), moved: Object(false) }), '{"hider":"spy","moved":false}');
+});
+
+test("a lone surrogate anywhere becomes U+FFFD: in a key, in a boxed string, after a backslash; a backslash followed by \"ud\" is text and stays", () => {
+  const cases = [
+    // Keys: the replacer cannot rename them (JSON.stringify wrote an escape serde_json refuses, naming no field).
+    [{ ["a\ud800"]: 1, b: { ["\udfffz"]: "\ud83c" } }, { ["a\ufffd"]: 1, b: { ["\ufffdz"]: "\ufffd" } }],
+    // A boxed string is an object to the replacer, unboxed by JSON.stringify after it.
+    [{ name: Object("x\udc00") }, { name: "x\ufffd" }],
+    [Object("x\ud800"), "x\ufffd"],
+    [{ at: new Date(0), name: "a\ud800" }, { at: new Date(0), name: "a\ufffd" }],
+    // A backslash before a lone surrogate; backslashes and "ud" that are only text.
+    [{ name: "\\\ud800", other: "\\\\\udbff" }, { name: "\\\ufffd", other: "\\\\\ufffd" }],
+    [{ name: "\\ud800 \\\\udfff", ["\\udc00"]: "\\\\\\ud83c" }, { name: "\\ud800 \\\\udfff", ["\\udc00"]: "\\\\\\ud83c" }],
+    // Pairs are characters, written as they are.
+    [{ name: "\ud83c\udfb2 🎲", ["🎲"]: 1 }, { name: "🎲 🎲", ["🎲"]: 1 }],
+  ];
+  for (const [value, expected] of cases) {
+    assert.equal(encode(value), JSON.stringify(expected), JSON.stringify(expected));
+    assert.equal(encodeOne("query", value), JSON.stringify(expected), JSON.stringify(expected));
+  }
 });
 
 test("encodeOne (the handles' one-argument methods) writes and refuses exactly as encodeWith", () => {

@@ -181,6 +181,46 @@ test("wasm: after a panic resets the instance, every older session answers sessi
   assert.throws(() => restored.perceives(pair), (e) => e.code === "session_lost");
 });
 
+test("Session: an argument whose toJSON or getter frees its own session answers session_freed, on both backends; in wasm, one that makes the engine panic answers session_lost: neither is taken for a panic that resets the instance again and loses the other sessions", () => {
+  // The arguments are encoded (arguments.js: getters, toJSON) after the
+  // handle was checked and before the native call: the caller's code runs
+  // in between. One-argument methods (perceives, applyAll) and the general
+  // path (settle: an event and a seed).
+  const calls = {
+    perceives: (session, argument) => session.perceives(argument(pair)),
+    applyAll: (session, argument) => session.applyAll([argument({ type: "stopHiding", hider: "spy" })]),
+    settle: (session, argument) => session.settle(argument({ type: "stopHiding", hider: "spy" }), 7),
+  };
+  for (const [backend, api] of Object.entries(backends)) {
+    const other = hidden(api);
+    for (const [method, call] of Object.entries(calls)) {
+      const session = hidden(api);
+      const freeing = (value) => ({ toJSON: () => (session.free(), value) });
+      assert.throws(() => call(session, freeing), (e) => e.code === "session_freed" && e.message.startsWith(`${method}: `), `${backend} ${method}`);
+      const getter = hidden(api);
+      const freeingGetter = (value) => ({ ...value, get hider() { getter.free(); return value.hider; } });
+      assert.throws(() => call(getter, freeingGetter), (e) => e.code === "session_freed", `${backend} ${method}: a getter`);
+      assert.equal(other.perceives(pair).allowed, false, `${backend} ${method}: another session is untouched`);
+      assert.equal(other.revision, 1, `${backend} ${method}`);
+    }
+  }
+  const api = backends.wasm;
+  for (const [method, call] of Object.entries(calls)) {
+    const session = hidden(api);
+    let fresh;
+    const panicking = (value) => ({
+      toJSON() {
+        assert.throws(() => api.__panicForTests(), (e) => e.code === "engine_panicked");
+        fresh = hidden(api);
+        return value;
+      },
+    });
+    assert.throws(() => call(session, panicking), (e) => e.code === "session_lost" && e.message.startsWith(`${method}: `), method);
+    assert.equal(fresh.revision, 1, `${method}: a session made after the reset is kept`);
+    assert.equal(fresh.perceives(pair).allowed, false, method);
+  }
+});
+
 test("wasm: arguments cross as UTF-8 bytes: accents, emoji and lone surrogates arrive as napi reads them, several arguments side by side, one over the reused buffer's 1 MiB on its own; bytes that are not UTF-8 are invalid_input naming the argument", async () => {
   // npm/browser.js encodes each argument with TextEncoder.encodeInto into one
   // reused buffer (an argument of more than 1 MiB of bytes gets its own).
@@ -223,6 +263,17 @@ test("wasm: arguments cross as UTF-8 bytes: accents, emoji and lone surrogates a
   }
   assert.equal(session.revision, 0, "a refused call changes nothing");
   session.free();
+});
+
+test("Session.load: a creature whose id has a lone surrogate, as a value and as its key in the snapshot's map, loads as U+FFFD on both backends (not an escape serde_json refuses without naming a field)", () => {
+  for (const [backend, api] of Object.entries(backends)) {
+    const snapshot = hidden(api).snapshot();
+    const id = "espion\ud800";
+    snapshot.creatures[id] = { ...snapshot.creatures.guard, id };
+    const loaded = api.Session.load(snapshot);
+    assert.deepEqual(Object.keys(loaded.snapshot().creatures).sort(), ["captain", "espion\ufffd", "guard", "spy"], backend);
+    assert.equal(loaded.perceives({ observer: id, hider: "spy" }).allowed, true, `${backend}: the id reads as the same U+FFFD`);
+  }
 });
 
 const lean = new URL("target/wasm-foundry/", REPO);
