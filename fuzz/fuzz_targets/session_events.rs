@@ -1,5 +1,7 @@
 //! `session_events`: a [`Session`] built from an arbitrary configuration
-//! (either ruleset, up to six creatures) takes an arbitrary sequence of
+//! (either ruleset, up to six creatures, with ids of one of three families:
+//! short, Foundry-length ids sharing their first eight bytes, and ids around
+//! the eight-byte words the engine compares them by) takes an arbitrary sequence of
 //! events, rolls answered from its own requests, batches, settles, queries
 //! and raw JSON events. At every step it must agree with the free
 //! functions run on its snapshot:
@@ -29,7 +31,31 @@ use furtive_core::{
 };
 use libfuzzer_sys::fuzz_target;
 
-const IDS: [&str; 6] = ["c0", "c1", "c2", "c3", "c4", "c5"];
+/// The creatures' ids, one family per run (`Input::id_family`). The engine
+/// orders and compares ids eight bytes at a time (`furtive_core`'s `id.rs`:
+/// the view walk, `same_id`, the journal's sorted reads), so besides short
+/// ids: Foundry-length ids (16 characters) that share their first eight
+/// bytes and differ in the second word, and ids of 7 to 17 bytes, one with
+/// a two-byte character, that end on either side of a word.
+const ID_FAMILIES: [[&str; 6]; 3] = [
+    ["c0", "c1", "c2", "c3", "c4", "c5"],
+    [
+        "tok0000000000000",
+        "tok0000000000001",
+        "tok0000000000010",
+        "tok00000a0000000",
+        "tok000000000000Z",
+        "tok0000000000002",
+    ],
+    [
+        "abcdefg",
+        "abcdefgh",
+        "abcdefgh0",
+        "abcdefghabcdefgh",
+        "abcdefghabcdefghX",
+        "abcd\u{e9}fgh",
+    ],
+];
 const SIDES: [&str; 4] = ["", "neutral", "red", "blue"];
 const SENSES: [&str; 3] = ["smell", "tremorsense", "blindsight"];
 
@@ -39,6 +65,8 @@ struct Input {
     show_numbers: bool,
     allow_zero_length_movement: bool,
     check_die: u16,
+    /// The creatures' ids: `ID_FAMILIES[id_family % 3]`.
+    id_family: u8,
     /// 2 + count % 5 creatures: two to six.
     count: u8,
     creatures: [CreatureSpec; 6],
@@ -881,7 +909,8 @@ fn raw_field(ctx: &Ctx, spec: &EventSpec, field: u8, value: &RawValue) -> serde_
 fn run(input: Input) {
     let count = 2 + usize::from(input.count % 5);
     let creatures = &input.creatures[..count];
-    let ids: Vec<String> = IDS[..creatures.len()]
+    let family = &ID_FAMILIES[usize::from(input.id_family % 3)];
+    let ids: Vec<String> = family[..creatures.len()]
         .iter()
         .map(|s| s.to_string())
         .collect();
@@ -906,7 +935,7 @@ fn run(input: Input) {
         creatures: creatures
             .iter()
             .enumerate()
-            .map(|(i, spec)| ctx.creature(IDS[i].into(), spec))
+            .map(|(i, spec)| ctx.creature(family[i].into(), spec))
             .collect(),
     };
     let created = furtive_core::create_state(config.clone());
