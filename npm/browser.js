@@ -253,6 +253,23 @@ export const { Session, SceneSight } = defineHandles({
       }
     };
   },
+  // `Session.apply` of a plain `viewChanged`, as columns (arguments.js
+  // `viewColumns`): the two strings as UTF-8 bytes, the typed arrays as
+  // they are (wasm-bindgen copies each into the instance).
+  columnInvoker(className, name) {
+    const method = className === "Session" && name === "apply" ? wasm.Session?.prototype?.applyViewChanged : undefined;
+    if (typeof method !== "function") return undefined;
+    return (native, view) => {
+      const [hider, observers] = utf8([view.hider, view.observers]);
+      try {
+        return method.call(native, hider, view.moved, observers, view.clearView, view.distance);
+      } catch (error) {
+        // What `run` does: coded errors pass, anything else is a panic or a trap.
+        if (error instanceof Error && typeof error.code === "string") throw error;
+        throw panicked(error);
+      }
+    };
+  },
   get: (native, name) => run(() => native[name]),
   release: (native) => native.free(),
   has(className, name) {

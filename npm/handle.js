@@ -23,7 +23,7 @@
 // from the Rust export list.
 
 import { SCENE_CONSTRUCTORS, SCENE_METHODS, SESSION_CONSTRUCTORS, SESSION_GETTERS, SESSION_METHODS } from "./signatures.js";
-import { encodeOne, encodeWith } from "./arguments.js";
+import { encodeOne, encodeWith, viewColumns } from "./arguments.js";
 import { furtiveError } from "./errors.js";
 
 /** `Symbol.dispose` where the platform has it (Node.js 20+, recent browsers). */
@@ -36,6 +36,9 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  * - `name`: the JavaScript class name (`"Session"`), and `noun`, what its
  *   messages call an instance (`"session"`);
  * - `constructors`, `methods`: `{ name: argument specs }` (signatures.js);
+ * - `columns`, optional: `{ method: { encode } }`, a one-argument method
+ *   whose argument `encode(value)` can send another way (not null), or
+ *   not (null: as text);
  *   `getters`: property names (default none);
  * - `usage`: how to make one (the message of `new`);
  * - `freed`, `lost`: what to do after `session_freed`, `session_lost`.
@@ -50,6 +53,10 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  *   `invoker1(className, name)`, if given: for a method of one argument, a
  *   function `(native, text)` doing the same (undefined when the build
  *   lacks the method);
+ *   `columnInvoker(className, name)`, if given: for a method with a
+ *   second way in (`kind.columns`), a function `(native, columns)` calling
+ *   the native method that takes the columns `kind.columns[name].encode`
+ *   made (undefined when the build lacks it);
  * - `get(native, name, className)`: reads a native property;
  * - `release(native, className)`: frees the native object;
  * - `has(className, name)`: whether this build has the constructor or method;
@@ -151,8 +158,25 @@ export function defineHandle(kind, backend) {
     // same checks, text and errors.
     const spec = specs.length === 1 ? specs[0] : null;
     const invoke1 = spec === null ? undefined : backend.invoker1?.(className, name);
+    // A method with a second way in for some arguments (`Session.apply` of
+    // a plain `viewChanged`: `kind.columns.apply`, arguments.js
+    // `viewColumns`), when the backend has it: those arguments go that
+    // way, every other one as text. The same checks, results and errors.
+    const columns = kind.columns?.[name];
+    const invokeColumns = columns === undefined || invoke1 === undefined ? undefined : backend.columnInvoker?.(className, name);
     Object.defineProperty(Handle.prototype, name, {
-      value: invoke1 !== undefined
+      value: invokeColumns !== undefined
+        ? {
+            [name](value) {
+              const slot = live(this, name);
+              check();
+              const encoded = columns.encode(value);
+              if (encoded !== null) return JSON.parse(invokeColumns(still(slot, this, name).native, encoded));
+              const text = encodeOne(spec, value);
+              return JSON.parse(invoke1(still(slot, this, name).native, text));
+            },
+          }[name]
+        : invoke1 !== undefined
         ? {
             [name](value) {
               const slot = live(this, name);
@@ -205,6 +229,8 @@ export function defineHandles(backend) {
       methods: SESSION_METHODS,
       getters: SESSION_GETTERS,
       usage: "use Session.create(config) or Session.load(snapshot)",
+      // `apply` of a plain `viewChanged` goes as columns (arguments.js).
+      columns: { apply: { encode: viewColumns } },
       freed: "load a snapshot into a new one with Session.load(snapshot)",
       lost: "reload it from your last snapshot with Session.load(snapshot)",
     },

@@ -81,6 +81,12 @@ export const { Session, SceneSight } = addon
         const method = addon[className]?.[name];
         return typeof method === "function" ? method : undefined;
       },
+      // `Session.apply` of a plain `viewChanged`, as columns (arguments.js `viewColumns`).
+      columnInvoker(className, name) {
+        const method = className === "Session" && name === "apply" ? addon.Session?.applyViewChanged : undefined;
+        if (typeof method !== "function") return undefined;
+        return (native, view) => method(native, view.hider, view.moved, view.observers, view.clearView, view.distance);
+      },
       get: (native, name, className) => addon[className][name](native),
       release: (native, className) => addon[className].free(native),
       // The addon has every feature; a namespace it lacks (an older addon) is missing.

@@ -22,6 +22,7 @@
 use std::collections::BTreeMap;
 
 use arbitrary::Arbitrary;
+use furtive_core::api_session::JsonSession;
 use furtive_core::query::{
     DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery,
 };
@@ -744,7 +745,18 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
     let before = session.snapshot();
     let free = furtive_core::apply(&before, event.clone());
     let lookup = session.hidden_from();
+    let columns = by_columns(&before, &event);
     let effects = session.apply(event.clone());
+    if let Some(columns) = columns {
+        let expected = effects
+            .as_ref()
+            .map(|effects| furtive_core::api::to_json_text(effects).unwrap())
+            .map_err(Clone::clone);
+        assert_eq!(
+            columns, expected,
+            "a viewChanged sent as columns differs for {event:?}"
+        );
+    }
     match (effects, free) {
         (Ok(effects), Ok(outcome)) => {
             let after = session.state();
@@ -782,6 +794,34 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
         }
         (a, b) => panic!("Session and free apply disagree on {event:?}: {a:?} vs {b:?}"),
     }
+}
+
+/// A `viewChanged` sent as columns (`JsonSession::apply_view_changed`, what
+/// the npm package's `Session.apply` does with a plain one) to a session in
+/// the state `before`: its effects as text, or its error. `None` for another
+/// event, or one the columns do not carry (an id with U+0000, a NaN
+/// distance: the package sends those as text).
+fn by_columns(before: &State, event: &Event) -> Option<Result<String, Error>> {
+    let Event::ViewChanged { hider, moved, view } = event else {
+        return None;
+    };
+    if view
+        .iter()
+        .any(|entry| entry.observer.contains('\0') || entry.distance.is_some_and(f64::is_nan))
+    {
+        return None;
+    }
+    let mut twin = JsonSession::from_session(Session::load(before.clone()).ok()?);
+    let observers: Vec<&str> = view.iter().map(|entry| entry.observer.as_str()).collect();
+    let clear: Vec<u8> = view
+        .iter()
+        .map(|entry| u8::from(entry.clear_view))
+        .collect();
+    let distance: Vec<f64> = view
+        .iter()
+        .map(|entry| entry.distance.unwrap_or(f64::NAN))
+        .collect();
+    Some(twin.apply_view_changed(hider, *moved, &observers.join("\0"), &clear, &distance))
 }
 
 /// A batch through `apply_all` and one by one on a copy; they must agree.

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { REPO } from "./impl.mjs";
 
-const { encodeOne, encodeWith, MAX_DEPTH } = await import(new URL("npm/arguments.js", REPO));
+const { encodeOne, encodeWith, viewColumns, MAX_DEPTH } = await import(new URL("npm/arguments.js", REPO));
 
 const encode = (value) => encodeWith(["event"], [value])[0];
 const refusal = (value) => {
@@ -130,4 +130,76 @@ test("encodeOne (the handles' one-argument methods) writes and refuses exactly a
   }
   assert.equal(encodeOne("tokens?", undefined), "null");
   assert.deepEqual(outcome(() => encodeOne("query", undefined)), { code: "invalid_input", message: "query: missing (undefined)" });
+});
+
+test("viewColumns: a plain viewChanged becomes columns (ids joined by U+0000, 0/1 bytes, distances with NaN for none, -0 as 0, lone surrogates as U+FFFD)", () => {
+  const columns = viewColumns({
+    type: "viewChanged",
+    hider: "spy\ud800",
+    moved: true,
+    view: [
+      { observer: "guard", clearView: true, distance: 5.5 },
+      { observer: "garde « élite » 🎲", clearView: false },
+      Object.assign(Object.create(null), { observer: "x\udc00y", clearView: true, distance: null }),
+      { distance: -0, clearView: false, observer: "" },
+      { observer: "undefined-distance", clearView: true, distance: undefined },
+    ],
+  });
+  assert.equal(columns.hider, "spy\ufffd");
+  assert.equal(columns.moved, true);
+  assert.equal(columns.observers, "guard\0garde « élite » 🎲\0x\ufffdy\0\0undefined-distance");
+  assert.deepEqual([...columns.clearView], [1, 0, 1, 0, 1]);
+  assert.deepEqual([...columns.distance].map((d) => (Number.isNaN(d) ? "none" : d)), [5.5, "none", "none", 0, "none"]);
+  assert.ok(Object.is(columns.distance[3], 0), "-0 is sent as 0, as JSON writes it");
+  // moved absent or undefined is false, as serde's default; an empty view is empty columns.
+  const empty = viewColumns({ type: "viewChanged", hider: "spy", moved: undefined, view: [] });
+  assert.deepEqual([empty.moved, empty.observers, empty.clearView.length, empty.distance.length], [false, "", 0, 0]);
+});
+
+test("viewColumns: anything the columns cannot carry exactly goes as text (null), and the text path words the refusal", () => {
+  const entry = { observer: "guard", clearView: true, distance: 5 };
+  const event = (change) => ({ type: "viewChanged", hider: "spy", view: [entry], ...change });
+  const sparse = [];
+  sparse.length = 1 << 20;
+  class Entry {
+    constructor() {
+      Object.assign(this, entry);
+    }
+  }
+  class View extends Array {}
+  const notColumns = {
+    "another event": { type: "stopHiding", hider: "spy" },
+    "an unknown event key": event({ extra: 1 }),
+    "an unknown entry key": event({ view: [{ ...entry, senses: [] }] }),
+    "moved null": event({ moved: null }),
+    "moved a number": event({ moved: 1 }),
+    "hider missing": { type: "viewChanged", view: [entry] },
+    "hider a number": event({ hider: 7 }),
+    "view missing": { type: "viewChanged", hider: "spy" },
+    "view an object": event({ view: { 0: entry, length: 1 } }),
+    "view an Array subclass": event({ view: View.from([entry]) }),
+    "a hole": event({ view: [entry, , entry] }),
+    "a sparse view over the column limit": event({ view: sparse }),
+    "an undefined entry": event({ view: [undefined] }),
+    "a null entry": event({ view: [null] }),
+    "a class instance entry": event({ view: [new Entry()] }),
+    "an entry with toJSON": event({ view: [{ ...entry, toJSON: () => entry }] }),
+    "an event with toJSON": { toJSON: () => event({}) },
+    "a Map event": new Map(Object.entries(event({}))),
+    "observer missing": event({ view: [{ clearView: true }] }),
+    "observer a boxed string": event({ view: [{ ...entry, observer: new String("guard") }] }),
+    "observer with U+0000": event({ view: [{ ...entry, observer: "gu\0ard" }] }),
+    "observer over MAX_STRING": event({ view: [{ ...entry, observer: "x".repeat((1 << 20) + 1) }] }),
+    "clearView missing": event({ view: [{ observer: "guard" }] }),
+    "clearView a number": event({ view: [{ ...entry, clearView: 1 }] }),
+    "distance NaN": event({ view: [{ ...entry, distance: NaN }] }),
+    "distance Infinity": event({ view: [{ ...entry, distance: Infinity }] }),
+    "distance a string": event({ view: [{ ...entry, distance: "5" }] }),
+    "distance a boxed number": event({ view: [{ ...entry, distance: new Number(5) }] }),
+    "distance a BigInt": event({ view: [{ ...entry, distance: 5n }] }),
+  };
+  for (const [name, value] of Object.entries(notColumns)) assert.equal(viewColumns(value), null, name);
+  for (const name of ["distance NaN", "distance Infinity", "observer over MAX_STRING", "a hole"]) {
+    assert.match(refusal(notColumns[name]), /^invalid_input: event\.view\[/, name);
+  }
 });

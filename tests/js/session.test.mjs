@@ -276,6 +276,84 @@ test("Session.load: a creature whose id has a lone surrogate, as a value and as 
   }
 });
 
+test("O4 O5 O13: Session.apply of a plain viewChanged (sent as columns) gives the effects, state and refusals of the same event sent as text, on both backends", () => {
+  const creatures = [
+    { id: "rogue", side: "party", stealthSkill: 4 },
+    { id: "thief", side: "party" },
+    { id: "guard", side: "watch", enhancedSenses: [{ sense: "tremorsense", range: 30 }] },
+    { id: "captain", side: "watch" },
+    { id: "garde « élite » 🎲", side: "watch" },
+    { id: "espion\ud800", side: "watch" },
+  ];
+  const view = (hider, entries, moved) => ({ type: "viewChanged", hider, ...(moved === undefined ? {} : { moved }), view: entries });
+  const events = [
+    view("rogue", [{ observer: "guard", clearView: true, distance: 5 }, { observer: "captain", clearView: false }]),
+    view("rogue", [{ observer: "guard", clearView: false, distance: 29.999999999999996 }, { observer: "garde « élite » 🎲", clearView: true, distance: null }], false),
+    view("thief", [{ observer: "espion\ud800", clearView: true, distance: -0 }, { observer: "captain", clearView: true, distance: 1e9 }], true),
+    view("rogue", [{ observer: "captain", clearView: true }, { observer: "captain", clearView: false, distance: 3 }], true),
+    view("thief", []),
+    // Refused: an unknown observer, the hider itself, distances out of range, an empty id, an unknown hider.
+    view("rogue", [{ observer: "guard", clearView: true }, { observer: "nobody", clearView: true }]),
+    view("rogue", [{ observer: "rogue", clearView: true }]),
+    view("rogue", [{ observer: "guard", clearView: true, distance: -1 }]),
+    view("rogue", [{ observer: "guard", clearView: true, distance: 2e9 }]),
+    view("rogue", [{ observer: "", clearView: true }]),
+    view("nobody", [{ observer: "guard", clearView: true }]),
+  ];
+  const answer = (call) => {
+    try {
+      return call();
+    } catch (error) {
+      return `${error.code}: ${error.message}`;
+    }
+  };
+  const runs = {};
+  for (const [backend, api] of Object.entries(backends)) {
+    const start = () => {
+      const session = api.Session.create({ ruleset: "opposed", creatures });
+      session.apply({ type: "enterStealth", hider: "rogue", roll: 14, moved: true });
+      session.apply({ type: "enterStealth", hider: "thief", roll: 9, moved: true });
+      return session;
+    };
+    const [columns, text] = [start(), start()];
+    runs[backend] = events.map((event) => {
+      // An event with toJSON is not plain: it goes as text (arguments.js viewColumns).
+      const byColumns = answer(() => columns.apply(event));
+      const byText = answer(() => text.apply({ toJSON: () => event }));
+      assert.deepEqual(byColumns, byText, `${backend}: ${JSON.stringify(event)}`);
+      assert.deepEqual(columns.snapshot(), text.snapshot(), `${backend}: the same state after ${JSON.stringify(event)}`);
+      return byColumns;
+    });
+    assert.equal(columns.revision, 2 + 5, `${backend}: five views applied, six refused`);
+    assert.equal(runs[backend].filter((answer) => typeof answer === "string").length, 6, backend);
+  }
+  assert.deepEqual(runs.wasm, runs.napi);
+});
+
+test("Session.apply reads a plain viewChanged once (the columns), and anything else as text, on both backends", () => {
+  for (const [backend, api] of Object.entries(backends)) {
+    const session = api.Session.create({ ruleset: "opposed", creatures: [{ id: "rogue", side: "a" }, { id: "guard", side: "b" }] });
+    session.apply({ type: "enterStealth", hider: "rogue", roll: 14, moved: true });
+    let reads = 0;
+    const counted = (extra) => ({
+      type: "viewChanged",
+      hider: "rogue",
+      get view() {
+        reads++;
+        return [{ observer: "guard", clearView: true, distance: 5 }];
+      },
+      ...extra,
+    });
+    const effects = session.apply(counted({}));
+    assert.equal(reads, 1, `${backend}: one read, by viewColumns`);
+    assert.deepEqual(effects.requests.map((request) => request.kind), ["perceptionCheck"], backend);
+    reads = 0;
+    // An unknown key: not columns; plain() and JSON.stringify read it, and the engine words the refusal.
+    assert.throws(() => session.apply(counted({ extra: 1 })), (e) => e.code === "invalid_input" && e.message.startsWith("event.extra: unknown field `extra`"), backend);
+    assert.ok(reads >= 2, `${backend}: read again as text (${reads})`);
+  }
+});
+
 const lean = new URL("target/wasm-foundry/", REPO);
 test("the Foundry module's wasm (no scene, no roller, no free functions but hiddenFrom): Session works, settle, the scene functions, SceneSight and the free functions answer not_in_this_build; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.

@@ -313,6 +313,28 @@ macro_rules! napi_exports {
 
 furtive_core::for_each_export!(napi_exports);
 
+/// `Session.applyViewChanged(handle, hider, moved, observers, clearView,
+/// distance)`: `apply` of a `viewChanged` sent as columns, which
+/// `npm/handle.js` uses for a plain `viewChanged` instead of its JSON text
+/// (see `furtive_core::api_session::JsonSession::apply_view_changed` for
+/// the columns and why). Not in the export list: its arguments are not JSON
+/// text, and the package's `Session.apply` is its only caller.
+/// `observers` arrives as a string (napi writes it as UTF-8), `clearView`
+/// as a `Uint8Array`, `distance` as a `Float64Array`, both read in place.
+#[napi(namespace = "Session", js_name = "applyViewChanged")]
+pub fn apply_view_changed(
+    session: &mut SessionHandle,
+    hider: String,
+    moved: bool,
+    observers: String,
+    clear_view: &[u8],
+    distance: &[f64],
+) -> napi::Result<String, Code> {
+    session.write("apply", |session| {
+        session.apply_view_changed(&hider, moved, &observers, clear_view, distance)
+    })
+}
+
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]
 #[napi(js_name = "__panicForTests")]

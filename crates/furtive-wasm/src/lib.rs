@@ -18,7 +18,9 @@
 //!
 //! Features `scene` and `roller` (default on) forward to furtive-core's; the
 //! Foundry module's build leaves both out (`scripts/build-wasm.sh foundry`)
-//! and the exports that need them are then absent.
+//! and the exports that need them are then absent. So does it leave out
+//! `view-columns` (`Session.applyViewChanged`, 1.7 KB gzipped), and its
+//! `Session.apply` sends a `viewChanged` as text like any other event.
 //!
 //! A panic aborts the instance (`panic = "abort"` in the `wasm-release`
 //! and `wasm-speed` profiles); the panic hook first throws an `Error` whose message starts
@@ -189,6 +191,33 @@ macro_rules! wasm_exports {
 }
 
 furtive_core::for_each_export!(wasm_exports);
+
+#[cfg(feature = "view-columns")]
+#[wasm_bindgen(js_class = Session)]
+impl WasmSession {
+    /// `applyViewChanged(hider, moved, observers, clearView, distance)`:
+    /// `apply` of a `viewChanged` sent as columns, which `npm/handle.js`
+    /// uses for a plain `viewChanged` instead of its JSON text (see
+    /// `furtive_core::api_session::JsonSession::apply_view_changed` for the
+    /// columns and why). Not in the export list: its arguments are not JSON
+    /// text, and the package's `Session.apply` is its only caller. `hider`
+    /// and `observers` are UTF-8 bytes, as every text argument ([`text`]).
+    #[wasm_bindgen(js_name = applyViewChanged)]
+    pub fn apply_view_changed(
+        &mut self,
+        hider: &[u8],
+        moved: bool,
+        observers: &[u8],
+        clear_view: &[u8],
+        distance: &[f64],
+    ) -> Result<String, JsValue> {
+        let hider = text("hider", hider)?;
+        let observers = text("observers", observers)?;
+        js(self
+            .inner
+            .apply_view_changed(hider, moved, observers, clear_view, distance))
+    }
+}
 
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]
