@@ -210,15 +210,33 @@ const MAX_VIEW_COLUMNS = 1 << 16;
  * Taken as columns: an object whose prototype is `Object.prototype` or
  * null, without `toJSON`, with own keys among `type` (`"viewChanged"`),
  * `hider` (a string), `moved` (a boolean, or `undefined`) and `view` (an
- * array whose prototype is `Array.prototype`); each entry such an object
- * with own keys among `observer` (a string without U+0000), `clearView`
- * (a boolean) and `distance` (a finite number, `null` or `undefined`).
+ * array whose prototype is `Array.prototype`, without `toJSON`: JSON
+ * writes what an array's `toJSON`, its own or `Array.prototype`'s,
+ * returns); each entry such an object with own keys among `observer` (a
+ * string without U+0000), `clearView` (a boolean) and `distance` (a
+ * finite number, `null` or `undefined`).
  * Strings are at most `MAX_STRING` long; lone surrogates become U+FFFD,
  * as in the text. A distance of -0 is sent as 0, as JSON writes it.
+ * Reading the event once must not throw: a getter or proxy trap that
+ * throws (or ids too long to join into one string) gives `null`, and the
+ * text path reads it again and words the refusal as it always did
+ * (`event: not JSON data (...)`), an error with a `code`.
  * @param {unknown} event
  * @returns {{ hider: string, moved: boolean, observers: string, clearView: Uint8Array, distance: Float64Array } | null}
  */
 export function viewColumns(event) {
+  try {
+    return columnsOf(event);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `viewColumns` but for what reading the event throws.
+ * @param {unknown} event
+ */
+function columnsOf(event) {
   if (typeof event !== "object" || event === null || !plainObject(event)) return null;
   let type, hider, moved, view;
   for (const key in event) {
@@ -231,7 +249,7 @@ export function viewColumns(event) {
   }
   if (type !== "viewChanged" || typeof hider !== "string" || hider.length > MAX_STRING) return null;
   if (moved !== undefined && typeof moved !== "boolean") return null;
-  if (!Array.isArray(view) || Object.getPrototypeOf(view) !== Array.prototype) return null;
+  if (!Array.isArray(view) || Object.getPrototypeOf(view) !== Array.prototype || typeof view.toJSON === "function") return null;
   const count = view.length;
   // A longer view (a sparse array's length, say) goes as text, which
   // words what is wrong with it, without allocating columns for it first.

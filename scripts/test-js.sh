@@ -3,7 +3,8 @@
 # the test dependencies (npm ci in tests/js) and Debian's Chromium when
 # missing, then runs the shared vectors on napi, wasm in Node and wasm in
 # Chromium (free functions and Session), the bad-input tests, the Session
-# tests, the scene functions and the SceneSight class on the shared
+# tests, a viewChanged sent as columns against the same one sent as text
+# (napi, wasm in Node and Chromium, the lean wasm), the scene functions and the SceneSight class on the shared
 # Foundry fixtures, the generated types against the schema, the returned
 # shapes against index.d.ts,
 # the TypeScript check and the packed-tarball test. Runs every suite and
@@ -41,6 +42,7 @@ done
 run "arguments (plain data and the replacer write the same text)" node --test tests/js/arguments.test.mjs
 run "bad input (napi, wasm)" node --test tests/js/bad-input.test.mjs
 run "Session (napi, wasm; bad input, session_lost, the Foundry module's lean wasm)" node --test tests/js/session.test.mjs
+run "viewChanged as columns against text (napi, wasm in Node and Chromium, the Foundry module's lean wasm)" node --test tests/js/view-columns.test.mjs
 run "scenes (napi, wasm; ../shared/fixtures)" node --test tests/js/scenes.test.mjs
 run "SceneSight (napi, wasm; Nort Gate, updates, bad input)" node --test tests/js/scene-sight.test.mjs
 run "generated types (npm/types.d.ts from npm/furtive.schema.json)" node --test tests/js/generated-types.test.mjs

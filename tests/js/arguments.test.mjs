@@ -197,9 +197,26 @@ test("viewColumns: anything the columns cannot carry exactly goes as text (null)
     "distance a string": event({ view: [{ ...entry, distance: "5" }] }),
     "distance a boxed number": event({ view: [{ ...entry, distance: new Number(5) }] }),
     "distance a BigInt": event({ view: [{ ...entry, distance: 5n }] }),
+    // JSON writes what the view's toJSON returns, its own or Array.prototype's.
+    "a view with its own toJSON": event({ view: Object.assign([entry], { toJSON: () => [] }) }),
+    // Reading it throws: null, and the text path words the refusal with a code.
+    "a getter that throws": Object.defineProperty(event({}), "hider", { get: () => { throw new Error("boom"); }, enumerable: true }),
+    "a view proxy whose get trap throws": event({ view: new Proxy([entry], { get: () => { throw new Error("boom"); } }) }),
+    "a proxy whose ownKeys trap throws": new Proxy(event({}), { ownKeys: () => { throw new Error("boom"); } }),
+    // 600 ids of 1 MiB: more than a string can hold once joined (V8: 2^29 - 24 characters).
+    "ids too long to join": event({ view: Array.from({ length: 600 }, () => ({ ...entry, observer: "x".repeat(1 << 20) })) }),
   };
   for (const [name, value] of Object.entries(notColumns)) assert.equal(viewColumns(value), null, name);
   for (const name of ["distance NaN", "distance Infinity", "observer over MAX_STRING", "a hole"]) {
     assert.match(refusal(notColumns[name]), /^invalid_input: event\.view\[/, name);
+  }
+  for (const name of ["a getter that throws", "a view proxy whose get trap throws", "a proxy whose ownKeys trap throws"]) {
+    assert.equal(refusal(notColumns[name]), "invalid_input: event: not JSON data (boom)", name);
+  }
+  Array.prototype.toJSON = () => [];
+  try {
+    assert.equal(viewColumns(event({})), null, "Array.prototype.toJSON");
+  } finally {
+    delete Array.prototype.toJSON;
   }
 });
