@@ -22,9 +22,17 @@ function skillTotal(client, actorId, skill) {
 
 /** Alice rolls Stealth from the Goblin's sheet with a d20 of `face`; resolves with the GM's state once the engine holds it. */
 async function aliceHides(env, face) {
+  // The GM card of the hide is posted after the state is saved, once its
+  // template is read: waiting for the state, then for a few quiet rounds
+  // (`settle`), let a loaded machine post it after a test had started
+  // counting its own cards. Wait for the card itself.
+  const hideCards = () => moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm && m.flags.furtive.titleKey === "FURTIVE.Chat.Event.enterStealth").length;
+  const cardsBefore = hideCards();
   rig(env.alice, [[20, face]]);
   await rollSkill(env, env.alice, IDS.hiderActor, "ste");
-  return untilState(env, (s) => s.hiders[HIDER]?.phase === "hiding", "the hider hides");
+  const state = await untilState(env, (s) => s.hiders[HIDER]?.phase === "hiding", "the hider hides");
+  await until(() => hideCards() > cardsBefore, "the hide's GM card");
+  return state;
 }
 
 /** The opposed attempt of a hider in the state (its fields are the hider's: heldTotal, penalties). */
