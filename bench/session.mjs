@@ -26,6 +26,9 @@
 //   every timed call does the same work. Through napi, wasm in Node and wasm
 //   in headless Chromium (a cross-origin isolated page, whose
 //   `performance.now()` is precise to 5 µs).
+// - `Session.applyAll` of three hiders' views (one user action: a door
+//   opening in front of three hiders), each naming 150 observers, none
+//   coming into clear view; the median of single timed calls.
 // - `perceives`: one `Session.perceives` query, the median of batches of 1000.
 // - free `apply(state, event)`: this build, and the old one (`--old`).
 //
@@ -66,6 +69,12 @@ const view = (size) => viewWith(size, () => true);
 const viewNone = (size) => viewWith(size, () => false);
 /** The first named observer comes into clear view, the others stay out of it (a typical token drag). */
 const viewOne = (size) => viewWith(size, (k) => k === 0);
+/** One user action over three hiders (a door opening in front of them): each hider's viewChanged naming min(NAMED, size - 1) observers, none coming into view. */
+const threeNone = (size) =>
+  Array.from({ length: Math.min(3, hiders(size)) }, (_, h) => ({
+    type: "viewChanged", hider: id(h), moved: false,
+    view: Array.from({ length: size }, (_, i) => i).filter((i) => i !== h).slice(0, NAMED).map((i) => ({ observer: id(i), clearView: false, distance: 5 })),
+  }));
 const reset = [{ type: "stopHiding", hider: id(0) }, enter(0)];
 const query = { observer: id(1), hider: id(0) };
 
@@ -131,8 +140,11 @@ function sessionRows(api) {
     session.applyAll(reset);
     if (session.apply(one).requests.length !== 1) throw new Error("the one event did not ask for one O4 check");
     const applyOne = timeEach(() => session.applyAll(reset), () => session.apply(one));
+    const batch = threeNone(size);
+    session.applyAll(batch);
+    const applyAllNone = timeEach(() => {}, () => session.applyAll(batch));
     const perceives = timeBatch(() => session.perceives(query));
-    rows[size] = { apply, applyNone, applyOne, perceives };
+    rows[size] = { apply, applyNone, applyOne, applyAllNone, perceives };
     session.free();
   }
   return rows;
@@ -243,6 +255,7 @@ const sessionRows = [
   ["Session.apply", "apply"],
   ["Session.apply, none changes", "applyNone"],
   ["Session.apply, one comes into view", "applyOne"],
+  ["Session.applyAll, three hiders' views, none changes", "applyAllNone"],
   ["Session.perceives", "perceives"],
 ];
 const rows = [

@@ -298,3 +298,66 @@ function plainObject(value) {
   const prototype = Object.getPrototypeOf(value);
   return (prototype === Object.prototype || prototype === null) && typeof value.toJSON !== "function";
 }
+
+/**
+ * A list of `viewChanged` events as the columns
+ * `Session.applyAllViewChanged` takes (see
+ * `JsonSession::apply_all_view_changed` in crates/furtive-core), or `null`
+ * to send the list as JSON text, as `viewColumns` does for one event.
+ *
+ * Taken as columns: a non-empty array whose prototype is
+ * `Array.prototype`, without `toJSON`, each element an event
+ * `viewColumns` takes, with a hider id without U+0000, and at most 65,536
+ * view entries in all. The hiders are joined by U+0000, `moved` is one
+ * byte per event, `counts` each event's number of entries, and the
+ * entries of every view follow one another in `observers`, `clearView`
+ * and `distance`.
+ * @param {unknown} events
+ * @returns {{ hiders: string, moved: Uint8Array, counts: Uint32Array, observers: string, clearView: Uint8Array, distance: Float64Array } | null}
+ */
+export function viewBatchColumns(events) {
+  try {
+    return batchColumnsOf(events);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `viewBatchColumns` but for what reading the events throws.
+ * @param {unknown} events
+ */
+function batchColumnsOf(events) {
+  if (!Array.isArray(events) || Object.getPrototypeOf(events) !== Array.prototype || typeof events.toJSON === "function") return null;
+  const count = events.length;
+  if (count === 0 || count > MAX_VIEW_COLUMNS) return null;
+  const views = new Array(count);
+  let entries = 0;
+  for (let i = 0; i < count; i++) {
+    const view = columnsOf(events[i]);
+    if (view === null || view.hider.includes("\0")) return null;
+    entries += view.clearView.length;
+    if (entries > MAX_VIEW_COLUMNS) return null;
+    views[i] = view;
+  }
+  const moved = new Uint8Array(count);
+  const counts = new Uint32Array(count);
+  const clearView = new Uint8Array(entries);
+  const distance = new Float64Array(entries);
+  // Each non-empty view's ids are already joined (one empty id is the
+  // empty text): joining those adds the separators between views.
+  const observers = [];
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const view = views[i];
+    const length = view.clearView.length;
+    moved[i] = view.moved ? 1 : 0;
+    counts[i] = length;
+    if (length === 0) continue;
+    observers.push(view.observers);
+    clearView.set(view.clearView, at);
+    distance.set(view.distance, at);
+    at += length;
+  }
+  return { hiders: views.map((view) => view.hider).join("\0"), moved, counts, observers: observers.join("\0"), clearView, distance };
+}

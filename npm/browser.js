@@ -253,16 +253,32 @@ export const { Session, SceneSight } = defineHandles({
       }
     };
   },
-  // `Session.apply` of a plain `viewChanged`, as columns (arguments.js
-  // `viewColumns`): the two strings as UTF-8 bytes, the typed arrays as
-  // they are (wasm-bindgen copies each into the instance).
+  // `Session.apply` of a plain `viewChanged`, and `applyAll` of a list of
+  // them, as columns (arguments.js `viewColumns`, `viewBatchColumns`): the
+  // strings as UTF-8 bytes, the typed arrays as they are (wasm-bindgen
+  // copies each into the instance).
   columnInvoker(className, name) {
-    const method = className === "Session" && name === "apply" ? wasm.Session?.prototype?.applyViewChanged : undefined;
-    if (typeof method !== "function") return undefined;
-    return (native, view) => {
-      const [hider, observers] = utf8([view.hider, view.observers]);
-      try {
+    if (className !== "Session") return undefined;
+    const prototype = wasm.Session?.prototype;
+    let call;
+    if (name === "apply" && typeof prototype?.applyViewChanged === "function") {
+      const method = prototype.applyViewChanged;
+      call = (native, view) => {
+        const [hider, observers] = utf8([view.hider, view.observers]);
         return method.call(native, hider, view.moved, observers, view.clearView, view.distance);
+      };
+    } else if (name === "applyAll" && typeof prototype?.applyAllViewChanged === "function") {
+      const method = prototype.applyAllViewChanged;
+      call = (native, views) => {
+        const [hiders, observers] = utf8([views.hiders, views.observers]);
+        return method.call(native, hiders, views.moved, views.counts, observers, views.clearView, views.distance);
+      };
+    } else {
+      return undefined;
+    }
+    return (native, columns) => {
+      try {
+        return call(native, columns);
       } catch (error) {
         // What `run` does: coded errors pass, anything else is a panic or a trap.
         if (error instanceof Error && typeof error.code === "string") throw error;

@@ -23,7 +23,7 @@
 // from the Rust export list.
 
 import { SCENE_CONSTRUCTORS, SCENE_METHODS, SESSION_CONSTRUCTORS, SESSION_GETTERS, SESSION_METHODS } from "./signatures.js";
-import { encodeOne, encodeWith, viewColumns } from "./arguments.js";
+import { encodeOne, encodeWith, viewBatchColumns, viewColumns } from "./arguments.js";
 import { furtiveError } from "./errors.js";
 
 /** `Symbol.dispose` where the platform has it (Node.js 20+, recent browsers). */
@@ -159,9 +159,10 @@ export function defineHandle(kind, backend) {
     const spec = specs.length === 1 ? specs[0] : null;
     const invoke1 = spec === null ? undefined : backend.invoker1?.(className, name);
     // A method with a second way in for some arguments (`Session.apply` of
-    // a plain `viewChanged`: `kind.columns.apply`, arguments.js
-    // `viewColumns`), when the backend has it: those arguments go that
-    // way, every other one as text. The same checks, results and errors.
+    // a plain `viewChanged`, `applyAll` of a list of them:
+    // `kind.columns`, arguments.js `viewColumns`, `viewBatchColumns`),
+    // when the backend has it: those arguments go that way, every other
+    // one as text. The same checks, results and errors.
     const columns = kind.columns?.[name];
     const invokeColumns = columns === undefined || invoke1 === undefined ? undefined : backend.columnInvoker?.(className, name);
     Object.defineProperty(Handle.prototype, name, {
@@ -229,8 +230,9 @@ export function defineHandles(backend) {
       methods: SESSION_METHODS,
       getters: SESSION_GETTERS,
       usage: "use Session.create(config) or Session.load(snapshot)",
-      // `apply` of a plain `viewChanged` goes as columns (arguments.js).
-      columns: { apply: { encode: viewColumns } },
+      // `apply` of a plain `viewChanged`, and `applyAll` of a list of
+      // them, go as columns (arguments.js).
+      columns: { apply: { encode: viewColumns }, applyAll: { encode: viewBatchColumns } },
       freed: "load a snapshot into a new one with Session.load(snapshot)",
       lost: "reload it from your last snapshot with Session.load(snapshot)",
     },

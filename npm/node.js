@@ -81,11 +81,19 @@ export const { Session, SceneSight } = addon
         const method = addon[className]?.[name];
         return typeof method === "function" ? method : undefined;
       },
-      // `Session.apply` of a plain `viewChanged`, as columns (arguments.js `viewColumns`).
+      // `Session.apply` of a plain `viewChanged`, and `applyAll` of a list
+      // of them, as columns (arguments.js `viewColumns`, `viewBatchColumns`).
       columnInvoker(className, name) {
-        const method = className === "Session" && name === "apply" ? addon.Session?.applyViewChanged : undefined;
-        if (typeof method !== "function") return undefined;
-        return (native, view) => method(native, view.hider, view.moved, view.observers, view.clearView, view.distance);
+        if (className !== "Session") return undefined;
+        if (name === "apply" && typeof addon.Session?.applyViewChanged === "function") {
+          const method = addon.Session.applyViewChanged;
+          return (native, view) => method(native, view.hider, view.moved, view.observers, view.clearView, view.distance);
+        }
+        if (name === "applyAll" && typeof addon.Session?.applyAllViewChanged === "function") {
+          const method = addon.Session.applyAllViewChanged;
+          return (native, views) => method(native, views.hiders, views.moved, views.counts, views.observers, views.clearView, views.distance);
+        }
+        return undefined;
       },
       get: (native, name, className) => addon[className][name](native),
       release: (native, className) => addon[className].free(native),

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { REPO } from "./impl.mjs";
 
-const { encodeOne, encodeWith, viewColumns, MAX_DEPTH } = await import(new URL("npm/arguments.js", REPO));
+const { encodeOne, encodeWith, viewBatchColumns, viewColumns, MAX_DEPTH } = await import(new URL("npm/arguments.js", REPO));
 
 const encode = (value) => encodeWith(["event"], [value])[0];
 const refusal = (value) => {
@@ -219,4 +219,39 @@ test("viewColumns: anything the columns cannot carry exactly goes as text (null)
   } finally {
     delete Array.prototype.toJSON;
   }
+});
+
+test("viewBatchColumns: a list of plain viewChanged events becomes one set of columns (hiders joined, moved bytes, counts, the views one after the other); anything else goes as text (null)", () => {
+  const view = (hider, entries, moved) => ({ type: "viewChanged", hider, ...(moved === undefined ? {} : { moved }), view: entries });
+  const columns = viewBatchColumns([
+    view("rogue", [{ observer: "guard", clearView: true, distance: 5 }, { observer: "", clearView: false }], true),
+    view("thief", []),
+    view("spy\ud800", [{ observer: "captain", clearView: false, distance: -0 }]),
+    view("rogue", [{ observer: "", clearView: true }]),
+  ]);
+  assert.equal(columns.hiders, "rogue\0thief\0spy\ufffd\0rogue");
+  assert.deepEqual([...columns.moved], [1, 0, 0, 0]);
+  assert.deepEqual([...columns.counts], [2, 0, 1, 1]);
+  assert.equal(columns.observers, "guard\0\0captain\0", "four ids: guard, an empty one, captain, an empty one");
+  assert.deepEqual([...columns.clearView], [1, 0, 0, 1]);
+  assert.deepEqual([...columns.distance].map((d) => (Number.isNaN(d) ? "none" : d)), [5, "none", 0, "none"]);
+  assert.ok(Object.is(columns.distance[2], 0), "-0 is sent as 0");
+
+  const plain = view("rogue", [{ observer: "guard", clearView: true }]);
+  const withToJSON = [plain];
+  withToJSON.toJSON = () => [];
+  const sparse = [plain];
+  sparse.length = 3;
+  const notColumns = {
+    "an empty list": [],
+    "not an array": { 0: plain, length: 1 },
+    "a list with toJSON": withToJSON,
+    "a hole": sparse,
+    "another event in the list": [plain, { type: "stopHiding", hider: "rogue" }],
+    "an event viewColumns refuses": [plain, view("rogue", [{ observer: "guard", clearView: 1 }])],
+    "a hider with U+0000": [view("ro\0gue", [])],
+    "more than 65,536 entries in all": [view("rogue", Array.from({ length: 40_000 }, () => ({ observer: "guard", clearView: true }))), view("thief", Array.from({ length: 30_000 }, () => ({ observer: "guard", clearView: true })))],
+    "a getter that throws": [plain, Object.defineProperty({ type: "viewChanged", hider: "rogue" }, "view", { get() { throw new Error("boom"); }, enumerable: true })],
+  };
+  for (const [name, value] of Object.entries(notColumns)) assert.equal(viewBatchColumns(value), null, name);
 });

@@ -1,4 +1,5 @@
-// `Session.apply` of a `viewChanged` by both ways in, compared: a plain
+// `Session.apply` of a `viewChanged`, and `Session.applyAll` of a list of
+// them, by both ways in, compared: a plain
 // event goes as columns (npm/arguments.js `viewColumns`), the same event
 // behind `toJSON` goes as JSON text (an object with `toJSON` is never
 // columns), and the free function `apply(state, event)` always reads text.
@@ -10,7 +11,7 @@
 // runs in Node (napi, wasm) and in Chromium (wasm), from
 // tests/js/view-columns.test.mjs.
 
-import { viewColumns } from "../../npm/arguments.js";
+import { viewBatchColumns, viewColumns } from "../../npm/arguments.js";
 
 /** Ids of the table: short, Unicode, a lone surrogate (kept as U+FFFD), 256 bytes, Foundry-length ids sharing eight bytes, one with U+0000. */
 const LONG_ID = "L".repeat(256);
@@ -275,4 +276,72 @@ export function compareViewChanged(api, { seed = 1, count = 300, functions = tru
     }
   });
   return { cases: cases.length, columns, problems };
+}
+
+/**
+ * Whether `api.Session.applyAll` sends a list of plain `viewChanged`
+ * events as columns: a plain event's getter is read once
+ * (viewBatchColumns), and twice or more as text.
+ */
+export function sendsBatchColumns(api) {
+  const session = api.Session.create({ ruleset: "opposed", creatures: [{ id: "rogue", side: "a" }, { id: "thief", side: "a" }, { id: "guard", side: "b" }] });
+  try {
+    session.applyAll(["rogue", "thief"].map((hider) => ({ type: "enterStealth", hider, roll: 14, moved: true })));
+    let reads = 0;
+    const effects = session.applyAll([
+      getter({ type: "viewChanged", hider: "rogue" }, "view", () => {
+        reads++;
+        return [{ observer: "guard", clearView: true, distance: 5 }];
+      }),
+      { type: "viewChanged", hider: "thief", view: [] },
+    ]);
+    return reads === 1 && effects.requests.length === 1;
+  } finally {
+    session.free();
+  }
+}
+
+/**
+ * `Session.applyAll` of lists of one to four cases (named or random, as
+ * `compareViewChanged` draws them; most lists all plain `viewChanged`,
+ * some with a near miss, another event or an empty list): columns against
+ * the same list behind `toJSON` (text). Returns `{ batches, columns,
+ * problems }`.
+ */
+export function compareViewBatches(api, { seed = 1, count = 200 } = {}) {
+  const random = generator(seed);
+  const named = namedCases().filter(({ pollute, name }) => pollute === undefined && !name.includes("entries"));
+  const draw = (i) => (random.chance(0.2) ? random.pick(named) : randomCase(random, i));
+  const states = {};
+  for (const ruleset of ["opposed", "percentile"]) {
+    const session = api.Session.create(config(ruleset));
+    HIDERS.forEach((hider, i) => session.apply({ type: "enterStealth", hider, roll: ruleset === "opposed" ? 5 + 3 * i : 20 + 5 * i, moved: true }));
+    states[ruleset] = session.snapshot();
+    session.free();
+  }
+  const problems = [];
+  let columns = 0;
+  for (let index = 0; index < count; index++) {
+    const size = random.chance(0.05) ? 0 : 1 + Math.floor(random.next() * 4);
+    const parts = Array.from({ length: size }, (_, i) => draw(index * 4 + i));
+    const make = () => parts.map(({ make }) => make());
+    const ruleset = index % 2 === 0 ? "opposed" : "percentile";
+    const state = states[ruleset];
+    const [first, second] = [api.Session.load(state), api.Session.load(state)];
+    if (answer(() => viewBatchColumns(make())).ok) columns++;
+    const byColumns = answer(() => first.applyAll(make()));
+    const byText = answer(() => second.applyAll({ toJSON: () => make() }));
+    const [afterColumns, afterText] = [first.snapshot(), second.snapshot()];
+    first.free();
+    second.free();
+    const where = `batch #${index} of ${parts.map(({ name }) => name).join(", ") || "nothing"} (${ruleset})`;
+    if (byColumns.uncoded !== undefined) problems.push(`${where}: threw an error without a code: ${byColumns.uncoded}`);
+    if (!same(byColumns, byText)) {
+      problems.push(`${where}: columns answered ${JSON.stringify(byColumns).slice(0, 300)}, text ${JSON.stringify(byText).slice(0, 300)}`);
+    } else if (!same(afterColumns, afterText)) {
+      problems.push(`${where}: the state after differs between columns and text`);
+    }
+    if (byColumns.ok === undefined && !same(afterColumns, state)) problems.push(`${where}: refused (${byColumns.error ?? byColumns.uncoded}) but changed the session`);
+  }
+  return { batches: count, columns, problems };
 }

@@ -16,10 +16,12 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { REPO, loadNodeImpl } from "./impl.mjs";
 import { serve, withPage } from "./chromium.mjs";
-import { compareViewChanged, sendsColumns } from "./view-columns.mjs";
+import { compareViewBatches, compareViewChanged, sendsBatchColumns, sendsColumns } from "./view-columns.mjs";
 
 /** Random cases per backend, besides the named ones. */
 const COUNT = 400;
+/** Lists of events for `applyAll`, per backend. */
+const BATCHES = 200;
 
 for (const impl of ["napi", "wasm-node"]) {
   test(`${impl}: Session.apply of a viewChanged answers as columns what it answers as text and as the free function (named and ${COUNT} random cases)`, async () => {
@@ -29,24 +31,40 @@ for (const impl of ["napi", "wasm-node"]) {
     assert.deepEqual(problems, [], `${problems.length} of ${cases} cases disagree`);
     assert.ok(columns > cases / 3, `only ${columns} of ${cases} cases went as columns`);
   });
+
+  test(`${impl}: Session.applyAll of viewChanged events answers as columns what it answers as text (${BATCHES} lists)`, async () => {
+    const api = await loadNodeImpl(impl);
+    assert.equal(sendsBatchColumns(api), true, `${impl} sends a list of plain viewChanged events as columns`);
+    const { batches, columns, problems } = compareViewBatches(api, { seed: 20261202, count: BATCHES });
+    assert.deepEqual(problems, [], `${problems.length} of ${batches} lists disagree`);
+    assert.ok(columns > batches / 5, `only ${columns} of ${batches} lists went as columns`);
+  });
 }
 
 test(`wasm in Chromium: Session.apply of a viewChanged answers as columns what it answers as text and as the free function (named and ${COUNT} random cases)`, async () => {
   const server = await serve(fileURLToPath(REPO));
   try {
     const outcome = await withPage(server.origin, async (page) => {
-      const result = await page.evaluate(async (count) => {
+      const result = await page.evaluate(async ({ count, batches }) => {
         const api = await import("/npm/browser.js");
-        const { compareViewChanged, sendsColumns } = await import("/tests/js/view-columns.mjs");
+        const { compareViewBatches, compareViewChanged, sendsBatchColumns, sendsColumns } = await import("/tests/js/view-columns.mjs");
         await api.init();
-        return { columnsTaken: sendsColumns(api), ...compareViewChanged(api, { seed: 20261201, count }) };
-      }, COUNT);
+        return {
+          columnsTaken: sendsColumns(api),
+          ...compareViewChanged(api, { seed: 20261201, count }),
+          batchColumnsTaken: sendsBatchColumns(api),
+          batch: compareViewBatches(api, { seed: 20261202, count: batches }),
+        };
+      }, { count: COUNT, batches: BATCHES });
       assert.deepEqual(page.furtiveErrors, [], "the page logged errors");
       return result;
     });
     assert.equal(outcome.columnsTaken, true, "Chromium's wasm sends a plain viewChanged as columns");
     assert.deepEqual(outcome.problems, [], `${outcome.problems.length} of ${outcome.cases} cases disagree`);
     assert.ok(outcome.columns > outcome.cases / 3, `only ${outcome.columns} of ${outcome.cases} cases went as columns`);
+    assert.equal(outcome.batchColumnsTaken, true, "Chromium's wasm sends a list of plain viewChanged events as columns");
+    assert.deepEqual(outcome.batch.problems, [], `${outcome.batch.problems.length} of ${outcome.batch.batches} lists disagree`);
+    assert.ok(outcome.batch.columns > outcome.batch.batches / 5, `only ${outcome.batch.columns} of ${outcome.batch.batches} lists went as columns`);
   } finally {
     await server.close();
   }
@@ -66,6 +84,9 @@ test("the Foundry module's lean wasm (no view-columns) sends every viewChanged a
     assert.equal(sendsColumns(api), false, "the lean wasm has no Session.applyViewChanged: text");
     const { cases, problems } = compareViewChanged(api, { seed: 7, count: 100, functions: false });
     assert.deepEqual(problems, [], `${problems.length} of ${cases} cases disagree`);
+    assert.equal(sendsBatchColumns(api), false, "the lean wasm has no Session.applyAllViewChanged: text");
+    const batch = compareViewBatches(api, { seed: 8, count: 50 });
+    assert.deepEqual(batch.problems, [], `${batch.problems.length} of ${batch.batches} lists disagree`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -30,6 +30,50 @@ fn to_text<T: Serialize>(value: &T) -> Result<String, Error> {
     crate::api::to_json_text(value)
 }
 
+/// How many ids `text` holds, joined by U+0000, when `expected` are
+/// expected: an empty text is no id when none is expected, one empty id
+/// otherwise (which the engine then refuses as an id).
+fn split_ids(text: &str, expected: usize) -> usize {
+    if expected == 0 && text.is_empty() {
+        0
+    } else {
+        text.split('\0').count()
+    }
+}
+
+/// The view entries sent as columns ([`JsonSession::apply_view_changed`]):
+/// `invalid_input` naming `field` when the columns' lengths disagree.
+fn view_entries(
+    field: &str,
+    observers: &str,
+    clear_view: &[u8],
+    distance: &[f64],
+) -> Result<Vec<crate::event::ViewEntry>, Error> {
+    let count = clear_view.len();
+    let ids = split_ids(observers, count);
+    if ids != count || distance.len() != count {
+        return Err(Error::InvalidInput {
+            field: field.to_owned(),
+            message: format!(
+                "the columns disagree: {ids} observers, {count} clear view bytes, {} distances",
+                distance.len()
+            ),
+        });
+    }
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(observers
+        .split('\0')
+        .zip(clear_view.iter().zip(distance))
+        .map(|(observer, (&clear, &distance))| crate::event::ViewEntry {
+            observer: observer.to_owned(),
+            clear_view: clear != 0,
+            distance: (!distance.is_nan()).then_some(distance),
+        })
+        .collect())
+}
+
 /// A [`Session`] driven with JSON values in and JSON text out.
 #[derive(Debug)]
 pub struct JsonSession {
@@ -110,37 +154,70 @@ impl JsonSession {
         clear_view: &[u8],
         distance: &[f64],
     ) -> Result<String, Error> {
-        let count = clear_view.len();
-        // An empty text is no observer when the view is empty, one empty
-        // id otherwise (refused as an id by `Session::apply`).
-        let ids = if count == 0 && observers.is_empty() {
-            0
-        } else {
-            observers.split('\0').count()
-        };
-        if ids != count || distance.len() != count {
-            return Err(Error::InvalidInput {
-                field: "event.view".to_owned(),
-                message: format!(
-                    "the columns disagree: {ids} observers, {count} clear view bytes, {} distances",
-                    distance.len()
-                ),
-            });
-        }
-        let view = observers
-            .split('\0')
-            .zip(clear_view.iter().zip(distance))
-            .map(|(observer, (&clear, &distance))| crate::event::ViewEntry {
-                observer: observer.to_owned(),
-                clear_view: clear != 0,
-                distance: (!distance.is_nan()).then_some(distance),
-            })
-            .collect();
+        let view = view_entries("event.view", observers, clear_view, distance)?;
         to_text(&self.session.apply(crate::event::Event::ViewChanged {
             hider: hider.to_owned(),
             moved,
             view,
         })?)
+    }
+
+    /// `applyAll(events)` of `viewChanged` events only, sent as columns
+    /// ([`JsonSession::apply_view_changed`], one more level): one
+    /// transaction, the same effects and refusals as
+    /// [`JsonSession::apply_all`] of the same events as text. The
+    /// package's `Session.applyAll` sends a list of plain `viewChanged`
+    /// events this way (a door opening in front of three hiders).
+    ///
+    /// - `hiders`: the events' hiders, joined by U+0000 (empty for no
+    ///   event);
+    /// - `moved`: one byte per event, 0 for `moved: false`;
+    /// - `counts`: each event's number of view entries;
+    /// - `observers`, `clear_view`, `distance`: the entries of every view,
+    ///   one after the other, as [`JsonSession::apply_view_changed`] takes
+    ///   one view's.
+    ///
+    /// Errors: `invalid_input` naming `events` when the columns' lengths
+    /// disagree (never through the package); then every error of
+    /// [`Session::apply_all`], worded as for the same events sent as text.
+    pub fn apply_all_view_changed(
+        &mut self,
+        hiders: &str,
+        moved: &[u8],
+        counts: &[u32],
+        observers: &str,
+        clear_view: &[u8],
+        distance: &[f64],
+    ) -> Result<String, Error> {
+        let events = moved.len();
+        let hider_ids = split_ids(hiders, events);
+        // Checked: on wasm32 a sum of `u32`s can overflow `usize`.
+        let entries = counts
+            .iter()
+            .try_fold(0usize, |sum, &count| sum.checked_add(count as usize));
+        if hider_ids != events || counts.len() != events || entries != Some(clear_view.len()) {
+            return Err(Error::InvalidInput {
+                field: "events".to_owned(),
+                message: format!(
+                    "the columns disagree: {hider_ids} hiders, {events} moved bytes, {} counts, {} clear view bytes",
+                    counts.len(),
+                    clear_view.len()
+                ),
+            });
+        }
+        let mut view = view_entries("events", observers, clear_view, distance)?.into_iter();
+        let events = hiders
+            .split('\0')
+            .zip(moved.iter().zip(counts))
+            .map(
+                |(hider, (&moved, &count))| crate::event::Event::ViewChanged {
+                    hider: hider.to_owned(),
+                    moved: moved != 0,
+                    view: view.by_ref().take(count as usize).collect(),
+                },
+            )
+            .collect::<Vec<_>>();
+        to_text(&self.session.apply_all(events)?)
     }
 
     /// `applyAll(events) -> Effects`: one transaction; see

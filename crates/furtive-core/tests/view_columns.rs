@@ -209,3 +209,149 @@ fn o4_any_clear_view_byte_but_zero_reads_as_a_clear_view() {
     assert_eq!(two, one);
     assert!(one.contains("perceptionCheck"), "{one}");
 }
+
+/// `(hider, moved, view)` of one event of a batch.
+type Batch<'a> = Vec<(&'a str, bool, Vec<Entry<'a>>)>;
+
+fn batch_as_text(batch: &Batch) -> String {
+    let events: Vec<Value> = batch
+        .iter()
+        .map(|(hider, moved, view)| {
+            serde_json::from_str(&as_text(hider, Some(*moved), view)).unwrap()
+        })
+        .collect();
+    Value::Array(events).to_string()
+}
+
+fn send_batch_columns(
+    session: &mut JsonSession,
+    batch: &Batch,
+) -> Result<String, furtive_core::Error> {
+    let hiders: Vec<&str> = batch.iter().map(|(hider, _, _)| *hider).collect();
+    let moved: Vec<u8> = batch.iter().map(|(_, moved, _)| u8::from(*moved)).collect();
+    let counts: Vec<u32> = batch.iter().map(|(_, _, view)| view.len() as u32).collect();
+    let entries: Vec<&Entry> = batch.iter().flat_map(|(_, _, view)| view).collect();
+    let observers: Vec<&str> = entries.iter().map(|(observer, _, _)| *observer).collect();
+    let clear: Vec<u8> = entries
+        .iter()
+        .map(|(_, clear, _)| u8::from(*clear))
+        .collect();
+    let distance: Vec<f64> = entries
+        .iter()
+        .map(|(_, _, distance)| distance.unwrap_or(f64::NAN))
+        .collect();
+    session.apply_all_view_changed(
+        &hiders.join("\0"),
+        &moved,
+        &counts,
+        &observers.join("\0"),
+        &clear,
+        &distance,
+    )
+}
+
+#[test]
+fn o4_o5_o13_views_of_several_hiders_sent_as_columns_are_one_transaction_as_the_same_text() {
+    let (mut text, mut columns) = twins();
+    let batches: Vec<Batch> = vec![
+        // A door opens in front of both hiders.
+        vec![
+            (
+                "rogue",
+                false,
+                vec![("guard", true, Some(5.0)), ("captain", true, None)],
+            ),
+            (
+                "thief",
+                true,
+                vec![("hound", true, Some(9.5)), ("é-scout", false, Some(40.0))],
+            ),
+        ],
+        // An empty view between two others, and the same hider twice.
+        vec![
+            ("rogue", false, vec![("guard", false, Some(12.0))]),
+            ("thief", false, vec![]),
+            (
+                "rogue",
+                true,
+                vec![("guard", true, Some(1.0)), ("hound", false, None)],
+            ),
+        ],
+        vec![],
+        // Refused in the middle: nothing of the batch is applied.
+        vec![
+            ("rogue", false, vec![("captain", false, None)]),
+            ("thief", false, vec![("nobody", true, None)]),
+            ("rogue", false, vec![("hound", true, Some(2.0))]),
+        ],
+        vec![("rogue", false, vec![("guard", true, Some(-1.0))])],
+        vec![("nobody", false, vec![])],
+        vec![("", false, vec![("guard", true, None)])],
+    ];
+    let mut refused = 0;
+    for batch in &batches {
+        let by_text = text
+            .apply_all(batch_as_text(batch).as_str())
+            .map_err(|error| format!("{}: {error}", error.code()));
+        let by_columns = send_batch_columns(&mut columns, batch)
+            .map_err(|error| format!("{}: {error}", error.code()));
+        assert_eq!(by_columns, by_text, "batch {batch:?}");
+        assert_eq!(columns.snapshot().unwrap(), text.snapshot().unwrap());
+        refused += usize::from(by_text.is_err());
+    }
+    assert_eq!(refused, 4);
+    assert_eq!(columns.revision(), text.revision());
+}
+
+/// `(hiders, moved, counts, observers, clear view, distance)` as
+/// `apply_all_view_changed` takes them.
+type BatchColumns<'a> = (&'a str, Vec<u8>, Vec<u32>, &'a str, Vec<u8>, Vec<f64>);
+
+#[test]
+fn batch_columns_whose_lengths_disagree_are_refused_naming_the_events_and_change_nothing() {
+    let (_, mut columns) = twins();
+    let before = columns.snapshot().unwrap();
+    let cases: Vec<BatchColumns> = vec![
+        (
+            "rogue\0thief",
+            vec![0],
+            vec![1],
+            "guard",
+            vec![1],
+            vec![5.0],
+        ),
+        ("rogue", vec![0], vec![1, 0], "guard", vec![1], vec![5.0]),
+        ("rogue", vec![0], vec![2], "guard", vec![1], vec![5.0]),
+        (
+            "rogue",
+            vec![0],
+            vec![u32::MAX],
+            "guard",
+            vec![1],
+            vec![5.0],
+        ),
+        ("", vec![], vec![], "guard", vec![1], vec![5.0]),
+        (
+            "rogue",
+            vec![0],
+            vec![1],
+            "guard\0captain",
+            vec![1],
+            vec![5.0],
+        ),
+        ("rogue", vec![0], vec![1], "guard", vec![1], vec![]),
+    ];
+    for (hiders, moved, counts, observers, clear, distance) in cases {
+        let error = columns
+            .apply_all_view_changed(hiders, &moved, &counts, observers, &clear, &distance)
+            .unwrap_err();
+        assert_eq!(error.code(), "invalid_input", "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("events: the columns disagree"),
+            "{error}"
+        );
+    }
+    assert_eq!(columns.snapshot().unwrap(), before);
+}

@@ -335,6 +335,27 @@ pub fn apply_view_changed(
     })
 }
 
+/// `Session.applyAllViewChanged(handle, hiders, moved, counts, observers,
+/// clearView, distance)`: `applyAll` of `viewChanged` events only, sent as
+/// columns, which `npm/handle.js` uses for a list of plain `viewChanged`
+/// events (see
+/// `furtive_core::api_session::JsonSession::apply_all_view_changed`). Not
+/// in the export list, as [`apply_view_changed`].
+#[napi(namespace = "Session", js_name = "applyAllViewChanged")]
+pub fn apply_all_view_changed(
+    session: &mut SessionHandle,
+    hiders: String,
+    moved: &[u8],
+    counts: &[u32],
+    observers: String,
+    clear_view: &[u8],
+    distance: &[f64],
+) -> napi::Result<String, Code> {
+    session.write("applyAll", |session| {
+        session.apply_all_view_changed(&hiders, moved, counts, &observers, clear_view, distance)
+    })
+}
+
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]
 #[napi(js_name = "__panicForTests")]

@@ -19,8 +19,9 @@
 //! Features `scene` and `roller` (default on) forward to furtive-core's; the
 //! Foundry module's build leaves both out (`scripts/build-wasm.sh foundry`)
 //! and the exports that need them are then absent. So does it leave out
-//! `view-columns` (`Session.applyViewChanged`, 1.7 KB gzipped), and its
-//! `Session.apply` sends a `viewChanged` as text like any other event.
+//! `view-columns` (`Session.applyViewChanged` and `applyAllViewChanged`,
+//! 1.7 KB gzipped for the first alone), and its `Session.apply` and
+//! `applyAll` send a `viewChanged` as text like any other event.
 //!
 //! A panic aborts the instance (`panic = "abort"` in the `wasm-release`
 //! and `wasm-speed` profiles); the panic hook first throws an `Error` whose message starts
@@ -216,6 +217,29 @@ impl WasmSession {
         js(self
             .inner
             .apply_view_changed(hider, moved, observers, clear_view, distance))
+    }
+
+    /// `applyAllViewChanged(hiders, moved, counts, observers, clearView,
+    /// distance)`: `applyAll` of `viewChanged` events only, sent as
+    /// columns, which `npm/handle.js` uses for a list of plain
+    /// `viewChanged` events (see
+    /// `furtive_core::api_session::JsonSession::apply_all_view_changed`).
+    /// `hiders` and `observers` are UTF-8 bytes ([`text`]).
+    #[wasm_bindgen(js_name = applyAllViewChanged)]
+    pub fn apply_all_view_changed(
+        &mut self,
+        hiders: &[u8],
+        moved: &[u8],
+        counts: &[u32],
+        observers: &[u8],
+        clear_view: &[u8],
+        distance: &[f64],
+    ) -> Result<String, JsValue> {
+        let hiders = text("hiders", hiders)?;
+        let observers = text("observers", observers)?;
+        js(self
+            .inner
+            .apply_all_view_changed(hiders, moved, counts, observers, clear_view, distance))
     }
 }
 
