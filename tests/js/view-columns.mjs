@@ -302,11 +302,42 @@ export function sendsBatchColumns(api) {
 }
 
 /**
- * `Session.applyAll` of lists of one to four cases (named or random, as
- * `compareViewChanged` draws them; most lists all plain `viewChanged`,
- * some with a near miss, another event or an empty list): columns against
- * the same list behind `toJSON` (text). Returns `{ batches, columns,
- * problems }`.
+ * Lists of events named for where the batch columns could go wrong (the
+ * joins of arguments.js `viewBatchColumns`, its limits, a refusal among
+ * them), besides the random lists of `compareViewBatches`: each `make()`
+ * builds a fresh list.
+ */
+function namedBatches() {
+  const event = (hider, view, extra = {}) => ({ type: "viewChanged", hider, view, ...extra });
+  const entry = (observer, clearView = true, distance = 5) => ({ observer, clearView, distance });
+  const many = (length, make) => Array.from({ length }, (_, i) => make(i));
+  const near = ["guard", "hound", "captain", "thief"];
+  return [
+    { name: "an empty view first", make: () => [event("rogue", []), event("thief", [entry("guard")])] },
+    { name: "an empty view last", make: () => [event("rogue", [entry("guard")]), event("thief", [])] },
+    { name: "every view empty", make: () => [event("rogue", []), event("thief", []), event("captain", [])] },
+    { name: "one empty id, the only entry", make: () => [event("rogue", [entry("")])] },
+    { name: "single empty ids between empty views", make: () => [event("rogue", []), event("thief", [entry("")]), event("captain", []), event("hound", [entry("")]), event("guard", [])] },
+    { name: "empty hiders", make: () => [event("", []), event("", [entry("guard")])] },
+    { name: "the same hider twice", make: () => [event("rogue", [entry("guard", false, null)], { moved: true }), event("rogue", [entry("guard")])] },
+    { name: "a surrogate pair split across two hiders", make: () => [event("\ud83c", []), event("\udfb2", [])] },
+    { name: "a surrogate pair split across two views", make: () => [event("rogue", [entry("\ud83c")]), event("thief", [entry("\udfb2")])] },
+    { name: "a refusal in the middle", make: () => [event("rogue", [entry("guard")]), event("nobody", [entry("guard")]), event("thief", [entry("hound")])] },
+    { name: "moved true, false and undefined", make: () => [event("rogue", [entry("guard")], { moved: true }), event("thief", [entry("guard")], { moved: false }), event("captain", [entry("guard")], { moved: undefined })] },
+    { name: "65,536 entries over two views (the column limit)", make: () => [event("rogue", many(32_768, (i) => entry(near[i % 4], i % 2 === 0, i % 40))), event("thief", many(32_768, (i) => entry(near[i % 4], false, null)))] },
+    { name: "65,537 entries over two views (text)", make: () => [event("rogue", many(32_768, (i) => entry(near[i % 4], true, i % 40))), event("thief", many(32_769, (i) => entry(near[i % 4], false, null)))] },
+    { name: "65,536 events, most views empty", make: () => many(65_536, (i) => event(HIDERS[i % 5], i % 3 === 0 ? [entry("guard", true, i % 30)] : [])) },
+    { name: "65,537 events (text)", make: () => many(65_537, (i) => event(HIDERS[i % 5], [])) },
+    { name: "70,000 events of one entry (text)", make: () => many(70_000, (i) => event(HIDERS[i % 5], [entry("guard", i % 2 === 0, i % 30)])) },
+  ];
+}
+
+/**
+ * `Session.applyAll` of the named lists (`namedBatches`) and of lists of
+ * one to four cases (named or random, as `compareViewChanged` draws them;
+ * most lists all plain `viewChanged`, some with a near miss, another event
+ * or an empty list): columns against the same list behind `toJSON`
+ * (text). Returns `{ batches, columns, problems }`.
  */
 export function compareViewBatches(api, { seed = 1, count = 200 } = {}) {
   const random = generator(seed);
@@ -321,10 +352,17 @@ export function compareViewBatches(api, { seed = 1, count = 200 } = {}) {
   }
   const problems = [];
   let columns = 0;
-  for (let index = 0; index < count; index++) {
-    const size = random.chance(0.05) ? 0 : 1 + Math.floor(random.next() * 4);
-    const parts = Array.from({ length: size }, (_, i) => draw(index * 4 + i));
-    const make = () => parts.map(({ make }) => make());
+  const batches = namedBatches();
+  for (let index = 0; index < batches.length * 2 + count; index++) {
+    let parts, make;
+    if (index < batches.length * 2) {
+      parts = [batches[index >> 1]];
+      make = parts[0].make;
+    } else {
+      const size = random.chance(0.05) ? 0 : 1 + Math.floor(random.next() * 4);
+      parts = Array.from({ length: size }, (_, i) => draw(index * 4 + i));
+      make = () => parts.map(({ make }) => make());
+    }
     const ruleset = index % 2 === 0 ? "opposed" : "percentile";
     const state = states[ruleset];
     const [first, second] = [api.Session.load(state), api.Session.load(state)];
@@ -343,5 +381,5 @@ export function compareViewBatches(api, { seed = 1, count = 200 } = {}) {
     }
     if (byColumns.ok === undefined && !same(afterColumns, state)) problems.push(`${where}: refused (${byColumns.error ?? byColumns.uncoded}) but changed the session`);
   }
-  return { batches: count, columns, problems };
+  return { batches: batches.length * 2 + count, columns, problems };
 }

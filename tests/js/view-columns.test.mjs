@@ -32,7 +32,7 @@ for (const impl of ["napi", "wasm-node"]) {
     assert.ok(columns > cases / 3, `only ${columns} of ${cases} cases went as columns`);
   });
 
-  test(`${impl}: Session.applyAll of viewChanged events answers as columns what it answers as text (${BATCHES} lists)`, async () => {
+  test(`${impl}: Session.applyAll of viewChanged events answers as columns what it answers as text (named lists, 65,536 entries or events and just over, and ${BATCHES} random lists)`, async () => {
     const api = await loadNodeImpl(impl);
     assert.equal(sendsBatchColumns(api), true, `${impl} sends a list of plain viewChanged events as columns`);
     const { batches, columns, problems } = compareViewBatches(api, { seed: 20261202, count: BATCHES });
