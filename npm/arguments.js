@@ -87,8 +87,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * value) can be skipped: finite numbers, strings and keys within
  * `MAX_STRING` (whether they are well-formed is checked on the text, see
  * `encodeOne`), booleans, null, arrays without holes or `undefined`,
- * and objects whose prototype is `Object.prototype` or null, without a
- * `toJSON`, nested at most `MAX_DEPTH` levels. Anything else (a boxed
+ * and objects whose prototype is `Object.prototype` or null, both
+ * without a `toJSON`, nested at most `MAX_DEPTH` levels. Anything else (a boxed
  * primitive, a `Date`, a class instance, a refused value) answers false and
  * goes through `stringify`, which writes it or words the refusal. Cycles
  * stop at the depth limit. (A hole reads as `undefined`, as it does for
@@ -109,7 +109,8 @@ function plain(value, depth) {
   if (depth >= MAX_DEPTH) return false;
   const prototype = Object.getPrototypeOf(value);
   if (prototype === Array.prototype) {
-    if (!Array.isArray(value)) return false;
+    // JSON.stringify writes what an array's toJSON returns, unchecked.
+    if (!Array.isArray(value) || typeof value.toJSON === "function") return false;
     const length = value.length;
     for (let i = 0; i < length; i++) {
       const item = value[i];

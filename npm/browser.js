@@ -260,31 +260,31 @@ export const { Session, SceneSight } = defineHandles({
   columnInvoker(className, name) {
     if (className !== "Session") return undefined;
     const prototype = wasm.Session?.prototype;
-    let call;
-    if (name === "apply" && typeof prototype?.applyViewChanged === "function") {
-      const method = prototype.applyViewChanged;
-      call = (native, view) => {
-        const [hider, observers] = utf8([view.hider, view.observers]);
-        return method.call(native, hider, view.moved, observers, view.clearView, view.distance);
-      };
-    } else if (name === "applyAll" && typeof prototype?.applyAllViewChanged === "function") {
-      const method = prototype.applyAllViewChanged;
-      call = (native, views) => {
-        const [hiders, observers] = utf8([views.hiders, views.observers]);
-        return method.call(native, hiders, views.moved, views.counts, observers, views.clearView, views.distance);
-      };
-    } else {
-      return undefined;
-    }
-    return (native, columns) => {
+    // The strings are encoded before the call, outside `run`: only what
+    // the engine throws is taken for a panic; a string too long to encode
+    // is `invalid_input` naming the argument.
+    const encode = (argument, texts) => {
       try {
-        return call(native, columns);
+        return utf8(texts);
       } catch (error) {
-        // What `run` does: coded errors pass, anything else is a panic or a trap.
-        if (error instanceof Error && typeof error.code === "string") throw error;
-        throw panicked(error);
+        throw furtiveError("invalid_input", `${argument}: too long to pass to the engine (${error?.message ?? error})`, error);
       }
     };
+    if (name === "apply" && typeof prototype?.applyViewChanged === "function") {
+      const method = prototype.applyViewChanged;
+      return (native, view) => {
+        const [hider, observers] = encode("event", [view.hider, view.observers]);
+        return run(() => method.call(native, hider, view.moved, observers, view.clearView, view.distance));
+      };
+    }
+    if (name === "applyAll" && typeof prototype?.applyAllViewChanged === "function") {
+      const method = prototype.applyAllViewChanged;
+      return (native, views) => {
+        const [hiders, observers] = encode("events", [views.hiders, views.observers]);
+        return run(() => method.call(native, hiders, views.moved, views.counts, observers, views.clearView, views.distance));
+      };
+    }
+    return undefined;
   },
   get: (native, name) => run(() => native[name]),
   release: (native) => native.free(),

@@ -255,3 +255,12 @@ test("viewBatchColumns: a list of plain viewChanged events becomes one set of co
   };
   for (const [name, value] of Object.entries(notColumns)) assert.equal(viewBatchColumns(value), null, name);
 });
+
+test("an array with its own toJSON is not plain: what its toJSON returns is checked by the replacer (an Infinity distance behind it was read as no distance)", () => {
+  const view = [{ observer: "guard", clearView: true, distance: 5 }];
+  Object.defineProperty(view, "toJSON", { value: () => [{ observer: "guard", clearView: true, distance: Infinity }] });
+  assert.equal(refusal({ type: "viewChanged", hider: "rogue", view }), "invalid_input: event.view[0].distance: Infinity is not a JSON number");
+  const fine = [1, 2];
+  Object.defineProperty(fine, "toJSON", { value: () => [3] });
+  assert.equal(encode({ list: fine }), '{"list":[3]}', "a valid toJSON is still written as JSON.stringify writes it");
+});
