@@ -747,7 +747,7 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
     let lookup = session.hidden_from();
     let columns = by_columns(&before, &event);
     let effects = session.apply(event.clone());
-    if let Some(columns) = columns {
+    if let Some((columns, twin)) = columns {
         let expected = effects
             .as_ref()
             .map(|effects| furtive_core::api::to_json_text(effects).unwrap())
@@ -756,6 +756,40 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
             columns, expected,
             "a viewChanged sent as columns differs for {event:?}"
         );
+        assert_eq!(
+            &twin,
+            session.state(),
+            "a viewChanged sent as columns ends in another state for {event:?}"
+        );
+    }
+    if let Event::ViewChanged { hider, .. } = &event {
+        // The same view in a batch, twice around an empty view of the same
+        // hider: `apply_all_view_changed` against the typed `apply_all`,
+        // from the same state (joins across views, counts of zero).
+        let around = vec![
+            event.clone(),
+            Event::ViewChanged {
+                hider: hider.clone(),
+                moved: false,
+                view: Vec::new(),
+            },
+            event.clone(),
+        ];
+        if let Some((columns, twin)) = batch_by_columns(&before, &around) {
+            let mut typed = Session::load(before.clone()).expect("own state loads");
+            let expected = typed
+                .apply_all(around.clone())
+                .map(|effects| furtive_core::api::to_json_text(&effects).unwrap());
+            assert_eq!(
+                columns, expected,
+                "a batch sent as columns differs for {around:?}"
+            );
+            assert_eq!(
+                &twin,
+                typed.state(),
+                "a batch sent as columns ends in another state for {around:?}"
+            );
+        }
     }
     match (effects, free) {
         (Ok(effects), Ok(outcome)) => {
@@ -798,10 +832,11 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
 
 /// A `viewChanged` sent as columns (`JsonSession::apply_view_changed`, what
 /// the npm package's `Session.apply` does with a plain one) to a session in
-/// the state `before`: its effects as text, or its error. `None` for another
+/// the state `before`: its effects as text, or its error, and the state it
+/// leaves. `None` for another
 /// event, or one the columns do not carry (an id with U+0000, a NaN
 /// distance: the package sends those as text).
-fn by_columns(before: &State, event: &Event) -> Option<Result<String, Error>> {
+fn by_columns(before: &State, event: &Event) -> Option<(Result<String, Error>, State)> {
     let Event::ViewChanged { hider, moved, view } = event else {
         return None;
     };
@@ -821,7 +856,68 @@ fn by_columns(before: &State, event: &Event) -> Option<Result<String, Error>> {
         .iter()
         .map(|entry| entry.distance.unwrap_or(f64::NAN))
         .collect();
-    Some(twin.apply_view_changed(hider, *moved, &observers.join("\0"), &clear, &distance))
+    let effects = twin.apply_view_changed(hider, *moved, &observers.join("\0"), &clear, &distance);
+    Some((effects, twin.session().state().clone()))
+}
+
+/// A batch of `viewChanged` events only, sent as columns
+/// (`JsonSession::apply_all_view_changed`, what the npm package's
+/// `Session.applyAll` does with a list of plain ones) to a session in the
+/// state `before`: its effects as text, or its error, and the state it
+/// leaves. `None` for a batch
+/// with another event, none at all, or one the columns do not carry (an id
+/// with U+0000, a NaN distance).
+fn batch_by_columns(before: &State, events: &[Event]) -> Option<(Result<String, Error>, State)> {
+    let mut hiders = Vec::new();
+    let mut moved = Vec::new();
+    let mut counts = Vec::new();
+    let mut entries = Vec::new();
+    for event in events {
+        let Event::ViewChanged {
+            hider,
+            moved: hider_moved,
+            view,
+        } = event
+        else {
+            return None;
+        };
+        if hider.contains('\0') {
+            return None;
+        }
+        hiders.push(hider.as_str());
+        moved.push(u8::from(*hider_moved));
+        counts.push(u32::try_from(view.len()).ok()?);
+        entries.extend(view);
+    }
+    if events.is_empty()
+        || entries
+            .iter()
+            .any(|entry| entry.observer.contains('\0') || entry.distance.is_some_and(f64::is_nan))
+    {
+        return None;
+    }
+    let mut twin = JsonSession::from_session(Session::load(before.clone()).ok()?);
+    let observers: Vec<&str> = entries
+        .iter()
+        .map(|entry| entry.observer.as_str())
+        .collect();
+    let clear: Vec<u8> = entries
+        .iter()
+        .map(|entry| u8::from(entry.clear_view))
+        .collect();
+    let distance: Vec<f64> = entries
+        .iter()
+        .map(|entry| entry.distance.unwrap_or(f64::NAN))
+        .collect();
+    let effects = twin.apply_all_view_changed(
+        &hiders.join("\0"),
+        &moved,
+        &counts,
+        &observers.join("\0"),
+        &clear,
+        &distance,
+    );
+    Some((effects, twin.session().state().clone()))
 }
 
 /// A batch through `apply_all` and one by one on a copy; they must agree.
@@ -844,7 +940,23 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
             }
         }
     }
+    let columns = batch_by_columns(&before, &events);
     let result = session.apply_all(events.clone());
+    if let Some((columns, twin)) = columns {
+        let expected = result
+            .as_ref()
+            .map(|effects| furtive_core::api::to_json_text(effects).unwrap())
+            .map_err(Clone::clone);
+        assert_eq!(
+            columns, expected,
+            "viewChanged events sent as columns differ for {events:?}"
+        );
+        assert_eq!(
+            &twin,
+            session.state(),
+            "viewChanged events sent as columns end in another state for {events:?}"
+        );
+    }
     match (result, refused) {
         (Ok(effects), None) => {
             let after = session.state();
