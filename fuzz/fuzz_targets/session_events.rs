@@ -777,9 +777,23 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
         ];
         if let Some((columns, twin)) = batch_by_columns(&before, &around) {
             let mut typed = Session::load(before.clone()).expect("own state loads");
+            // A refusal names the refused event's place in the list
+            // (`Error::InEvent`, added at the JSON boundary): the first
+            // event that is refused when they are applied one by one.
             let expected = typed
                 .apply_all(around.clone())
-                .map(|effects| furtive_core::api::to_json_text(&effects).unwrap());
+                .map(|effects| furtive_core::api::to_json_text(&effects).unwrap())
+                .map_err(|error| {
+                    let mut one_by_one = Session::load(before.clone()).expect("own state loads");
+                    let index = around
+                        .iter()
+                        .position(|event| one_by_one.apply(event.clone()).is_err())
+                        .expect("apply_all refused, so one event is refused one by one");
+                    furtive_core::Error::InEvent {
+                        index,
+                        error: Box::new(error),
+                    }
+                });
             assert_eq!(
                 columns, expected,
                 "a batch sent as columns differs for {around:?}"
@@ -928,7 +942,8 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
     let mut requests = Vec::new();
     let mut log = Vec::new();
     let mut refused = None;
-    for event in &events {
+    let mut refused_at = 0;
+    for (index, event) in events.iter().enumerate() {
         match one_by_one.apply(event.clone()) {
             Ok(effects) => {
                 requests.extend(effects.requests);
@@ -936,6 +951,7 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
             }
             Err(error) => {
                 refused = Some(error);
+                refused_at = index;
                 break;
             }
         }
@@ -943,10 +959,15 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
     let columns = batch_by_columns(&before, &events);
     let result = session.apply_all(events.clone());
     if let Some((columns, twin)) = columns {
+        // Through the JSON boundary a refusal names the refused event's
+        // place in the list (`Error::InEvent`).
         let expected = result
             .as_ref()
             .map(|effects| furtive_core::api::to_json_text(effects).unwrap())
-            .map_err(Clone::clone);
+            .map_err(|error| furtive_core::Error::InEvent {
+                index: refused_at,
+                error: Box::new(error.clone()),
+            });
         assert_eq!(
             columns, expected,
             "viewChanged events sent as columns differ for {events:?}"

@@ -217,14 +217,27 @@ impl JsonSession {
                 },
             )
             .collect::<Vec<_>>();
-        to_text(&self.session.apply_all(events)?)
+        self.apply_events(&events)
+    }
+
+    /// Applies `events` as one transaction; a refusal names the event's
+    /// place in the list ([`Error::InEvent`]: `events[1].hider: …`).
+    fn apply_events(&mut self, events: &[crate::event::Event]) -> Result<String, Error> {
+        let effects = self
+            .session
+            .apply_all_at(events)
+            .map_err(|(index, error)| Error::InEvent {
+                index,
+                error: Box::new(error),
+            })?;
+        to_text(&effects)
     }
 
     /// `applyAll(events) -> Effects`: one transaction; see
     /// [`Session::apply_all`]. Errors name `events[i].…`.
     pub fn apply_all(&mut self, events: impl Input) -> Result<String, Error> {
         let events = parse_events(events)?;
-        to_text(&self.session.apply_all(events)?)
+        self.apply_events(&events)
     }
 
     /// `settle(event, seed) -> Effects` (B4); see [`Session::settle`].

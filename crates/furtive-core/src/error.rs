@@ -83,6 +83,15 @@ pub enum Error {
     /// inside the scene (`walls[12].c`).
     #[error("{field}: {message}")]
     InvalidScene { field: String, message: String },
+
+    /// The refusal of one event of a list applied as one transaction
+    /// (`applyAll`): `error` is that event's own refusal, `index` its
+    /// place in the list (from 0). The message names the field inside the
+    /// list, `events[1].hider: unknown token `x``; the code is `error`'s.
+    /// Added by the JSON boundary
+    /// ([`crate::api_session::JsonSession::apply_all`]), never by the rules.
+    #[error("events[{index}].{error}")]
+    InEvent { index: usize, error: Box<Error> },
 }
 
 impl Error {
@@ -105,6 +114,7 @@ impl Error {
             Error::HitZoneNotAllowed { .. } => "hit_zone_not_allowed",
             Error::SelfReference { .. } => "self_reference",
             Error::InvalidScene { .. } => "invalid_scene",
+            Error::InEvent { error, .. } => error.code(),
         }
     }
 

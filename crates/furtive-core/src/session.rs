@@ -136,12 +136,22 @@ impl Session {
     /// before the first and after the last. All or nothing: if any event is
     /// refused, none is applied and that event's error is returned.
     pub fn apply_all(&mut self, events: Vec<Event>) -> Result<Effects, Error> {
+        self.apply_all_at(&events).map_err(|(_, error)| error)
+    }
+
+    /// [`Session::apply_all`], with the place in `events` (from 0) of the
+    /// event that was refused, for the JSON boundary to name it
+    /// (`events[1].hider`, [`Error::InEvent`]).
+    pub(crate) fn apply_all_at(&mut self, events: &[Event]) -> Result<Effects, (usize, Error)> {
+        let mut refused = 0;
         self.transaction(|tx, ctx| {
-            for event in &events {
+            for (index, event) in events.iter().enumerate() {
+                refused = index;
                 engine::run(tx, event, ctx)?;
             }
             Ok(())
         })
+        .map_err(|error| (refused, error))
     }
 
     /// B4: applies `event`, then answers its requests with the seeded

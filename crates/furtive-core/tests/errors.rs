@@ -394,3 +394,66 @@ fn errors_through_the_json_facade_keep_their_code() {
         json!({"code": "not_hiding", "message": "hider: token `rogue` is not hiding"})
     );
 }
+
+/// `applyAll` through the JSON boundary: a refusal by the rules names the
+/// event's place in the list before its field (`events[1].hider`), as a
+/// refusal of its shape already did, keeps the event's own code, and the
+/// list changes nothing. Both paths: the list as text, and as the columns
+/// of a list of `viewChanged` events.
+#[test]
+fn apply_all_refusals_name_the_event_in_the_list() {
+    use furtive_core::api_session::JsonSession;
+    let config = json!({"ruleset": "opposed", "creatures": [{"id": "a"}, {"id": "b"}]}).to_string();
+    let mut session = JsonSession::create(config.as_str()).unwrap();
+    let before = session.snapshot().unwrap();
+    let refusals = [
+        (
+            json!([{"type": "enterStealth", "hider": "a", "roll": 3, "moved": true},
+                   {"type": "enterStealth", "hider": "ghost", "roll": 3, "moved": true}]),
+            "unknown_token",
+            "events[1].hider: unknown token `ghost`",
+        ),
+        (
+            json!([{"type": "enterStealth", "hider": "a", "roll": 3, "moved": true},
+                   {"type": "stopHiding", "hider": "b"}]),
+            "not_hiding",
+            "events[1].hider: token `b` is not hiding",
+        ),
+        (
+            json!([{"type": "viewChanged", "hider": "a", "moved": false,
+                    "view": [{"observer": "ghost", "clearView": true}]}]),
+            "unknown_token",
+            "events[0].view[0].observer: unknown token `ghost`",
+        ),
+        (
+            json!([{"type": "enterStealth", "hider": "a", "roll": 3, "moved": true},
+                   {"type": "enterStealth", "hider": "b", "roll": 3, "moved": true},
+                   {"type": "modifiersChanged", "hider": "a", "modifiers": {}}]),
+            "wrong_ruleset",
+            "events[2].type: `modifiersChanged` is not part of the `opposed` ruleset",
+        ),
+    ];
+    for (events, code, message) in refusals {
+        let error = session.apply_all(events.to_string().as_str()).unwrap_err();
+        assert_eq!((error.code(), error.to_string().as_str()), (code, message));
+        assert_eq!(session.snapshot().unwrap(), before, "{events}");
+    }
+    // The same list as columns: a hider with a view, then a hider unknown.
+    session
+        .apply(r#"{"type": "enterStealth", "hider": "a", "roll": 3, "moved": true}"#)
+        .unwrap();
+    let before = session.snapshot().unwrap();
+    let error = session
+        .apply_all_view_changed("a\0ghost", &[0, 0], &[1, 0], "b", &[1], &[f64::NAN])
+        .unwrap_err();
+    assert_eq!(
+        (error.code(), error.to_string().as_str()),
+        ("unknown_token", "events[1].hider: unknown token `ghost`")
+    );
+    assert_eq!(session.snapshot().unwrap(), before);
+    // A single event names no place: `apply` is unchanged.
+    let error = session
+        .apply(r#"{"type": "stopHiding", "hider": "b"}"#)
+        .unwrap_err();
+    assert_eq!(error.to_string(), "hider: token `b` is not hiding");
+}
