@@ -292,7 +292,7 @@ export const { Session, SceneSight } = defineHandles({
     const native = wasm[className];
     return typeof native === "function" && (typeof native[name] === "function" || typeof native.prototype[name] === "function");
   },
-  feature: (name) => FEATURES[name],
+  feature: (key) => FEATURES[key],
   generation: () => generation,
   // A panic in wasm aborts the whole instance, whichever call it came from.
   panicForTests: () => run(() => wasm.__panicForTests()),

@@ -60,7 +60,8 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  * - `get(native, name, className)`: reads a native property;
  * - `release(native, className)`: frees the native object;
  * - `has(className, name)`: whether this build has the constructor or method;
- * - `feature(name)`: the cargo feature a missing one needs, for the message;
+ * - `feature(key)`: the cargo feature a missing one needs, for the message
+ *   (`key`: a free function's name, or a member's `Class.name`);
  * - `generation()`: the engine instance a handle must belong to (wasm
  *   counts resets; napi: always 0);
  * - `panicForTests(native, className)`: makes the engine panic inside this handle's
@@ -97,9 +98,10 @@ export function defineHandle(kind, backend) {
     return slot.freed || slot.generation !== backend.generation() ? live(handle, name) : slot;
   }
 
-  function present(qualified, name) {
+  /** Throws `not_in_this_build` (named `label`) unless this build has `name`; `qualified`: `Session.name`, the key of the feature it needs. */
+  function present(label, name, qualified) {
     if (!backend.has(className, name)) {
-      throw furtiveError("not_in_this_build", `${qualified}: this build of the engine leaves it out (cargo feature \`${backend.feature(name)}\`)`);
+      throw furtiveError("not_in_this_build", `${label}: this build of the engine leaves it out (cargo feature \`${backend.feature(qualified)}\`)`);
     }
   }
 
@@ -133,7 +135,7 @@ export function defineHandle(kind, backend) {
       value: {
         [name](...args) {
           backend.ready(qualified);
-          present(qualified, name);
+          present(qualified, name, qualified);
           const texts = encodeWith(specs, args);
           const generation = backend.generation();
           return new Handle(token, backend.construct(className, name, texts), generation);
@@ -147,9 +149,10 @@ export function defineHandle(kind, backend) {
     // Whether this build has the method cannot change once it answered yes
     // (a reset wasm instance is the same module): asked until then.
     let has = false;
+    const qualified = `${className}.${name}`;
     const check = () => {
       if (!has) {
-        present(name, name);
+        present(name, name, qualified);
         has = true;
       }
     };

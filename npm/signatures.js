@@ -61,13 +61,13 @@ export const SESSION_METHODS = Object.freeze({
   rollRequests: ["requests", "seed"],
   /** `perceives({ observer, hider }) -> Decision`. */
   perceives: ["query"],
-  /** `canLocate({ observer, hider }) -> Decision` (P5). */
+  /** `canLocate({ observer, hider }) -> Decision` (P5). (feature `locate-and-pickpocket`) */
   canLocate: ["query"],
   /** `canDefend({ defender, target, attacker }) -> Decision` (P6). */
   canDefend: ["query"],
   /** `knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8). */
   knockout: ["query"],
-  /** `canPickpocket({ hider, target, held, visible }) -> Decision` (P10). */
+  /** `canPickpocket({ hider, target, held, visible }) -> Decision` (P10). (feature `locate-and-pickpocket`) */
   canPickpocket: ["query"],
   /** `attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). */
   attackHidden: ["query"],
@@ -121,11 +121,17 @@ export const FEATURES = Object.freeze({
   parseScene: "scene",
   clearView: "scene",
   clearViewMatrix: "scene",
-  parse: "scene",
-  view: "scene",
-  clearViewFrom: "scene",
-  lightingAt: "scene",
-  lightingOf: "scene",
-  update: "scene",
-  scene: "scene",
+  "Session.settle": "roller",
+  "Session.rollRequests": "roller",
+  "Session.canLocate": "locate-and-pickpocket",
+  "Session.canPickpocket": "locate-and-pickpocket",
+  "SceneSight.parse": "scene",
+  "SceneSight.clearView": "scene",
+  "SceneSight.view": "scene",
+  "SceneSight.clearViewFrom": "scene",
+  "SceneSight.clearViewMatrix": "scene",
+  "SceneSight.lightingAt": "scene",
+  "SceneSight.lightingOf": "scene",
+  "SceneSight.update": "scene",
+  "SceneSight.scene": "scene",
 });

@@ -3,7 +3,8 @@
 #
 #   bash scripts/build-wasm.sh            # npm: every feature, built for speed, into npm/wasm/
 #   bash scripts/build-wasm.sh foundry    # the Foundry module's: no `scene`, no `roller`,
-#                                         # no `free-functions`, on a pinned nightly,
+#                                         # no `free-functions`, no `locate-and-pickpocket`,
+#                                         # on a pinned nightly,
 #                                         # into target/wasm-foundry/; fails above the budget
 #   bash scripts/build-wasm.sh all        # both
 #
@@ -13,7 +14,10 @@
 # so its wasm also leaves out the free functions over a whole state but
 # `hiddenFrom` (feature `free-functions`: createState, apply and six
 # queries; 147,729 -> 142,552 bytes gzipped, 529,007 -> 494,207 raw,
-# 2026-11-30). Its budget is one number in wasm-budget.json
+# 2026-11-30), and `Session.canLocate` (P5) and `Session.canPickpocket`
+# (P10), which no flow of the module asks (feature `locate-and-pickpocket`
+# of the binding crates: 137,095 -> 135,986 bytes gzipped, 451,671 ->
+# 443,288 raw, 2026-12-01). Its budget is one number in wasm-budget.json
 # (`foundryModuleGzipBytes`, gzip -9): above it this script fails. The npm
 # build is reported, not limited.
 #
@@ -185,7 +189,7 @@ if [ "$which" = foundry ] || [ "$which" = all ]; then
     build target/wasm-foundry target/wasm-nightly "$FOUNDRY_PROFILE" FOUNDRY_WASM_OPT_PASSES "+$FURTIVE_NIGHTLY" build --no-default-features \
     -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
   wasm=target/wasm-foundry/furtive_wasm_bg.wasm
-  echo "build-wasm: $wasm (Foundry module: no scene, no roller, no free functions, no text reader): $(size "$wasm")"
+  echo "build-wasm: $wasm (Foundry module: no scene, no roller, no free functions, no text reader, no canLocate or canPickpocket): $(size "$wasm")"
   budget=$(sed -n 's/.*"foundryModuleGzipBytes": *\([0-9]*\).*/\1/p' wasm-budget.json)
   if [ -z "$budget" ]; then
     echo "build-wasm: wasm-budget.json has no foundryModuleGzipBytes" >&2

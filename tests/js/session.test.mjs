@@ -355,7 +355,7 @@ test("Session.apply reads a plain viewChanged once (the columns), and anything e
 });
 
 const lean = new URL("target/wasm-foundry/", REPO);
-test("the Foundry module's wasm (no scene, no roller, no free functions but hiddenFrom): Session works, settle, the scene functions, SceneSight and the free functions answer not_in_this_build; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
+test("the Foundry module's wasm (no scene, no roller, no free functions but hiddenFrom, no canLocate or canPickpocket): Session works, settle, the scene functions, SceneSight, the free functions, Session.canLocate and Session.canPickpocket answer not_in_this_build naming their feature; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.
   const dir = mkdtempSync(join(tmpdir(), "furtive-lean-"));
   try {
@@ -378,8 +378,11 @@ test("the Foundry module's wasm (no scene, no roller, no free functions but hidd
                           () => furtive.apply(session.snapshot(), ${JSON.stringify(enter)}),
                           () => furtive.perceives(session.snapshot(), ${JSON.stringify(pair)}),
                           () => furtive.canLocate(session.snapshot(), ${JSON.stringify(pair)}),
-                          () => furtive.attackHidden(session.snapshot(), {})]) {
-        try { call(); codes.push("no error"); } catch (e) { codes.push(e.code + " " + e.message.split(":")[0]); }
+                          () => furtive.attackHidden(session.snapshot(), {}),
+                          // P5 and P10, which the module never asks (feature locate-and-pickpocket).
+                          () => session.canLocate(${JSON.stringify(pair)}),
+                          () => session.canPickpocket({ hider: "spy", target: "guard", held: false, visible: true })]) {
+        try { call(); codes.push("no error"); } catch (e) { codes.push(e.code + " " + e.message.split(":")[0] + (/feature \`locate-and-pickpocket\`/.test(e.message) ? " (locate-and-pickpocket)" : "")); }
       }
       codes.push(furtive.hiddenFrom(session.snapshot()), furtive.concealedByDarkness({ targetInDarkness: false, observers: [] }));
       // This build aborts at once on a panic (scripts/build-wasm.sh: a trap, no
@@ -411,6 +414,8 @@ test("the Foundry module's wasm (no scene, no roller, no free functions but hidd
       "not_in_this_build perceives",
       "not_in_this_build canLocate",
       "not_in_this_build attackHidden",
+      "not_in_this_build canLocate (locate-and-pickpocket)",
+      "not_in_this_build canPickpocket (locate-and-pickpocket)",
       { guard: ["spy"] },
       [],
       "engine_panicked",

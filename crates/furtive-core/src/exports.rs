@@ -15,8 +15,11 @@
 //! engine then reads `null`).
 //! Every argument is JSON text and every result is JSON text (see
 //! [`crate::api`]); every call returns `Result<String, Error>`. `[feature]` names the cargo feature
-//! of furtive-core the export needs (`"scene"`, `"roller"`,
-//! `"free-functions"`); each binding crate has features of the same names.
+//! the export needs: one of furtive-core (`"scene"`, `"roller"`,
+//! `"free-functions"`), which each binding crate forwards under the same
+//! name, or one of the binding crates alone (`"locate-and-pickpocket"`:
+//! `Session.canLocate` and `Session.canPickpocket`, which the Foundry
+//! module's wasm leaves out).
 //!
 //! - `functions`: free functions, `rust_name` is a function of this module
 //!   (`furtive_core::exports::rust_name`).
@@ -130,13 +133,13 @@ macro_rules! for_each_export {
                   "`rollRequests(requests, seed) -> Event[]` (B4): the answering events, not applied." },
                 { perceives, "perceives", [], (query),
                   "`perceives({ observer, hider }) -> Decision`." },
-                { can_locate, "canLocate", [], (query),
+                { can_locate, "canLocate", ["locate-and-pickpocket"], (query),
                   "`canLocate({ observer, hider }) -> Decision` (P5)." },
                 { can_defend, "canDefend", [], (query),
                   "`canDefend({ defender, target, attacker }) -> Decision` (P6)." },
                 { knockout, "knockout", [], (query),
                   "`knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8)." },
-                { can_pickpocket, "canPickpocket", [], (query),
+                { can_pickpocket, "canPickpocket", ["locate-and-pickpocket"], (query),
                   "`canPickpocket({ hider, target, held, visible }) -> Decision` (P10)." },
                 { attack_hidden, "attackHidden", [], (query),
                   "`attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10)." },

@@ -35,12 +35,20 @@ fn entries(items: &[Entry]) -> String {
         .collect()
 }
 
-/// `{ name: "feature" }` for the exports that need a feature.
-fn features(items: &[Entry]) -> String {
+/// `{ name: "feature" }` for the exports that need a feature; a class
+/// member's key is qualified (`"Session.settle"`), since a free function
+/// and a method of the same name can need different features.
+fn features(items: &[(String, String)]) -> String {
     items
         .iter()
-        .filter(|(_, feature, _, _)| !feature.is_empty())
-        .map(|(js, feature, _, _)| format!("  {js}: \"{feature}\",\n"))
+        .filter(|(_, feature)| !feature.is_empty())
+        .map(|(key, feature)| {
+            if key.contains('.') {
+                format!("  \"{key}\": \"{feature}\",\n")
+            } else {
+                format!("  {key}: \"{feature}\",\n")
+            }
+        })
         .collect()
 }
 
@@ -134,12 +142,17 @@ fn generate() -> String {
         entries(&scene_methods)
     );
     text += "/** The cargo feature of furtive-core each export needs; a wasm build without it lacks the export. */\n";
-    let mut all = functions.clone();
-    all.extend(methods.iter().cloned());
-    all.extend(scene_constructors.iter().cloned());
-    all.extend(scene_methods.iter().cloned());
-    let mut seen = std::collections::BTreeSet::new();
-    all.retain(|(js, _, _, _)| seen.insert(*js));
+    let qualified = |class: &str, items: &[Entry<'_>]| -> Vec<(String, String)> {
+        items
+            .iter()
+            .map(|(js, feature, _, _)| (format!("{class}{js}"), feature.to_string()))
+            .collect()
+    };
+    let mut all = qualified("", &functions);
+    all.extend(qualified("Session.", &constructors));
+    all.extend(qualified("Session.", &methods));
+    all.extend(qualified("SceneSight.", &scene_constructors));
+    all.extend(qualified("SceneSight.", &scene_methods));
     text += &format!(
         "export const FEATURES = Object.freeze({{\n{}}});\n",
         features(&all)
