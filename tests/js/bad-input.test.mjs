@@ -100,6 +100,10 @@ const cases = [
   ["state from a future version", (f) => f.apply({ ...state, version: 99 }, { type: "combatEnd" }), "unsupported_version", "version"],
   ["10 MB garbage string as the state", (f) => f.apply(tenMegabytes, enter), "invalid_input", "state"],
   ["10 MB garbage string as an id", (f) => f.apply(state, { ...enter, hider: tenMegabytes }), "invalid_input", "event.hider"],
+  // An id within the 1 MiB string limit but too long to be a token id (1 to
+  // 256 bytes) is not quoted whole in the message (it was: 1 MiB of message).
+  ["a 1 MiB unknown id", (f) => f.apply(state, { ...enter, hider: "y".repeat(1024 * 1024) }), "unknown_token", "hider: unknown token `yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy…` (a token id is 1 to 256 bytes)"],
+  ["Session.perceives: a 1 MiB unknown id", (f) => session(f).perceives({ observer: "guard", hider: "y".repeat(1024 * 1024) }), "unknown_token", "hider: unknown token `yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy…`"],
   ["10 MB garbage string as a key", (f) => f.apply(state, { ...enter, [tenMegabytes]: 1 }), "invalid_input", "event"],
   ["deeply nested arrays", (f) => f.apply(state, nested(100_000, enter, (v) => [v])), "invalid_input", "event[0][0][0]"],
   ["deeply nested objects in the state", (f) => f.apply({ ...state, creatures: nested(100_000, {}, (v) => ({ v })) }, enter), "invalid_input", "state.creatures.v.v.v"],

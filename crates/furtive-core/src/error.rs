@@ -8,8 +8,10 @@
 /// panicking, and a refused event never changes the state.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    /// An id names no token known to the state.
-    #[error("{field}: unknown token `{id}`")]
+    /// An id names no token known to the state. An id longer than a token
+    /// id can be (256 bytes) is shown by its first 32 bytes, not quoted
+    /// whole: a caller's 1 MiB string is not echoed.
+    #[error("{field}: unknown token {}", QuotedId(id))]
     UnknownToken { field: String, id: String },
 
     /// A token id is registered twice in one configuration.
@@ -157,6 +159,30 @@ impl Error {
             field: field.into(),
             id: id.to_owned(),
         }
+    }
+}
+
+/// Longest token id, in bytes (`validate::check_id`).
+pub(crate) const MAX_ID_BYTES: usize = 256;
+/// What a token id is, in the messages that refuse one.
+pub(crate) const ID_RULE: &str = "a token id is 1 to 256 bytes";
+
+/// An id as an error message quotes it: whole (`` `ghost` ``) when it could
+/// be a token id, else its first 32 bytes (cut on a character) and what a
+/// token id is.
+struct QuotedId<'a>(&'a str);
+
+impl std::fmt::Display for QuotedId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let id = self.0;
+        if id.len() <= MAX_ID_BYTES {
+            return write!(f, "`{id}`");
+        }
+        let mut end = 32;
+        while !id.is_char_boundary(end) {
+            end -= 1;
+        }
+        write!(f, "`{}…` ({ID_RULE})", &id[..end])
     }
 }
 

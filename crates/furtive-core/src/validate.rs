@@ -41,10 +41,10 @@ fn check_distance(field: &str, value: f64) -> Result<(), Error> {
 }
 
 fn check_id(field: &str, id: &str) -> Result<(), Error> {
-    if id.is_empty() || id.len() > 256 {
+    if id.is_empty() || id.len() > crate::error::MAX_ID_BYTES {
         return Err(Error::InvalidInput {
             field: field.to_owned(),
-            message: "a token id is 1 to 256 bytes".into(),
+            message: crate::error::ID_RULE.into(),
         });
     }
     Ok(())
