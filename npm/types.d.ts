@@ -1361,7 +1361,7 @@ export interface Outcome {
   state: State;
 }
 /**
- * The whole engine state (format version 2, see `docs/api.md`).
+ * The whole engine state (format version 2, see `docs/state.md`).
  *
  * Reading JSON: `read_state` also accepts version 1 and
  * migrates it; the `Deserialize` impl reads version 2 only.

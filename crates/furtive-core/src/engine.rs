@@ -49,7 +49,8 @@ pub fn create_state(config: Config) -> Result<State, Error> {
 /// same state and event always give the same outcome. On error the input
 /// state is untouched (it is borrowed) and no outcome is returned.
 ///
-/// Errors: every [`Error`] kind with a code; see `docs/api.md`.
+/// Errors: every [`Error`] kind with a code ([`Error::code`]; the list, with
+/// what each means, is in `npm/README.md`, "Error codes").
 pub fn apply(state: &State, event: Event) -> Result<Outcome, Error> {
     let mut session = Session::load(state.clone())?;
     let effects = session.apply(event)?;

@@ -126,7 +126,8 @@ impl Session {
     ///
     /// Cost: the event's own work (the pairs and records it names or
     /// changes), not the table size. Errors: every [`Error`] kind with a
-    /// code; see `docs/api.md`.
+    /// code ([`Error::code`]; the list is in `npm/README.md`, "Error
+    /// codes").
     pub fn apply(&mut self, event: Event) -> Result<Effects, Error> {
         self.transaction(|tx, ctx| engine::run(tx, &event, ctx))
     }

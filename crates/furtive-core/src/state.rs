@@ -776,7 +776,7 @@ pub struct Combat {
     pub rolled_this_turn: Vec<TokenId>,
 }
 
-/// The whole engine state (format version 2, see `docs/api.md`).
+/// The whole engine state (format version 2, see `docs/state.md`).
 ///
 /// Reading JSON: [`crate::migrate::read_state`] also accepts version 1 and
 /// migrates it; the `Deserialize` impl reads version 2 only.
