@@ -152,6 +152,9 @@ const cases = [
   ["Session.load: a field of the other ruleset", (f) => f.Session.load({ ...hidingState, hiders: { spy: { ...hidingState.hiders.spy, heldTotal: 15 } } }), "invalid_input", "state.hiders.spy.heldTotal"],
   ["Session.load: bad pair field", (f) => f.Session.load({ ...hidingState, hiders: { spy: { ...hidingState.hiders.spy, pairs: { guard: { ...hidingState.hiders.spy.pairs.guard, perceived: "no" } } } } }), "invalid_input", "state.hiders.spy.pairs.guard.perceived"],
   ["Session.load: version 1 with a bad field", (f) => f.Session.load({ ...hidingState, version: 1, ruleset: 3 }), "invalid_input", "state.ruleset"],
+  // A state names only its creatures (B3): it loaded, then hiddenFrom() listed a hider perceives() refused.
+  ["Session.load: a hider that is no creature", (f) => f.Session.load({ ...hidingState, hiders: { ...hidingState.hiders, ghost: hidingState.hiders.spy } }), "unknown_token", "hiders.ghost: unknown token `ghost`"],
+  ["Session.load: a pair whose observer is no creature", (f) => f.Session.load({ ...hidingState, hiders: { spy: { ...hidingState.hiders.spy, pairs: { ...hidingState.hiders.spy.pairs, phantom: hidingState.hiders.spy.pairs.guard } } } }), "unknown_token", "hiders.spy.pairs.phantom: unknown token `phantom`"],
   ["Session.load: a future version", (f) => f.Session.load({ ...hidingState, version: 3 }), "unsupported_version", "version"],
   ["Session.load: a revision past 2^53 - 1", (f) => f.Session.load({ ...hidingState, revision: 2 ** 53 }), "out_of_range", "revision"],
 ];

@@ -131,8 +131,10 @@ fn validate_modifiers(field: &str, modifiers: &Modifiers) -> Result<(), Error> {
     Ok(())
 }
 
-/// Checks a state received from outside: version, creature data, and that
-/// numbers stay within the ranges the arithmetic relies on.
+/// Checks a state received from outside: version, creature data, that
+/// numbers stay within the ranges the arithmetic relies on, and that every
+/// hider, pair observer and surprise names one of its creatures
+/// (`unknown_token`; a pair of a hider with itself: `self_reference`).
 pub fn validate_state(state: &State) -> Result<(), Error> {
     if state.version != STATE_VERSION {
         return Err(Error::UnsupportedVersion {
@@ -166,6 +168,11 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
     }
     for (id, hider) in &state.hiders {
         let field = format!("hiders.{id}");
+        // Every token a state names is one of its creatures, as the engine
+        // keeps them (B3: `tokenRemoved` removes a token's hider, pairs and
+        // surprises): a hider that is no creature would be listed by
+        // `hiddenFrom` and refused by `perceives`.
+        known(state, &field, id)?;
         match &hider.attempt {
             Attempt::Percentile(attempt) if state.ruleset == Ruleset::Percentile => {
                 check_range(
@@ -216,6 +223,12 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
             }
         }
         for (observer, pair) in &hider.pairs {
+            // The field is formatted only for a pair at fault.
+            if !id::contains(&state.creatures, observer) || id::same_id(observer, id) {
+                let pair_field = format!("{field}.pairs.{observer}");
+                known(state, &pair_field, observer)?;
+                distinct(&pair_field, observer, id)?;
+            }
             if let Some(total) = pair.perception_total {
                 check_range(
                     &format!("{field}.pairs.{observer}.perceptionTotal"),
@@ -227,6 +240,14 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
             if let Some(distance) = pair.distance {
                 check_distance(&format!("{field}.pairs.{observer}.distance"), distance)?;
             }
+        }
+    }
+    for (i, surprise) in state.surprises.iter().enumerate() {
+        for (role, token) in [
+            ("attacker", &surprise.attacker),
+            ("target", &surprise.target),
+        ] {
+            known(state, &format!("surprises[{i}].{role}"), token)?;
         }
     }
     Ok(())
