@@ -104,6 +104,10 @@ const cases = [
   // 256 bytes) is not quoted whole in the message (it was: 1 MiB of message).
   ["a 1 MiB unknown id", (f) => f.apply(state, { ...enter, hider: "y".repeat(1024 * 1024) }), "unknown_token", "hider: unknown token `yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy…` (a token id is 1 to 256 bytes)"],
   ["Session.perceives: a 1 MiB unknown id", (f) => session(f).perceives({ observer: "guard", hider: "y".repeat(1024 * 1024) }), "unknown_token", "hider: unknown token `yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy…`"],
+  // A value or key within the 1 MiB string limit is not echoed whole either (it was: 1 MiB, 2 MiB of message).
+  ["a 1 MiB string for a number", (f) => f.apply(state, { ...enter, roll: "y".repeat(1024 * 1024) }), "invalid_input", `event.roll: invalid type: string "${"y".repeat(256)}…", expected i64`],
+  ["Session.apply: a 1 MiB unknown key", (f) => session(f).apply({ type: "combatEnd", ["k".repeat(1024 * 1024)]: 1 }), "invalid_input", "event"],
+  ["Session.create: a 1 MiB ruleset", (f) => f.Session.create({ ruleset: "y".repeat(1024 * 1024) }), "invalid_input", `config.ruleset: unknown variant \`${"y".repeat(256)}…\``],
   ["10 MB garbage string as a key", (f) => f.apply(state, { ...enter, [tenMegabytes]: 1 }), "invalid_input", "event"],
   ["deeply nested arrays", (f) => f.apply(state, nested(100_000, enter, (v) => [v])), "invalid_input", "event[0][0][0]"],
   ["deeply nested objects in the state", (f) => f.apply({ ...state, creatures: nested(100_000, {}, (v) => ({ v })) }, enter), "invalid_input", "state.creatures.v.v.v"],

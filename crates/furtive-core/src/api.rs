@@ -239,9 +239,38 @@ pub fn parse<T: DeserializeOwned>(what: &str, input: impl Input) -> Result<T, Er
 #[inline(never)]
 fn invalid_at(what: &str, (path, message): (String, String)) -> Error {
     Error::InvalidInput {
-        field: field_at(what, &path),
-        message,
+        field: cut_long_runs(field_at(what, &path)),
+        message: cut_long_runs(message),
     }
+}
+
+/// `text` with each run between quotes, backticks, dots or brackets cut
+/// after 256 characters with `…`: a refused value or key the caller sent (a
+/// 1 MiB string where a number belongs, a 1 MiB unknown key) is not echoed
+/// whole in the message. No run of the reader's own wording is that long,
+/// and a text of at most 256 bytes is returned as it is. Out of line:
+/// called for the field and the message.
+#[inline(never)]
+fn cut_long_runs(text: String) -> String {
+    const LONGEST: usize = 256;
+    if text.len() <= LONGEST {
+        return text;
+    }
+    let mut cut = String::new();
+    let mut run = 0;
+    for c in text.chars() {
+        run = if matches!(c, '"' | '`' | '.' | '[' | ']') {
+            0
+        } else {
+            run + 1
+        };
+        if run <= LONGEST {
+            cut.push(c);
+        } else if run == LONGEST + 1 {
+            cut.push('…');
+        }
+    }
+    cut
 }
 
 /// Parses an internally tagged enum (see `crate::tagged`) through its
