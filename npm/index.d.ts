@@ -121,7 +121,12 @@ export declare class Session {
   private constructor();
   /** A fresh session: nobody hiding, revision 0. Throws `invalid_input`, `duplicate_token`, `out_of_range`. */
   static create(config: Config): Session;
-  /** A session over a saved state (format 1, migrated, or 2), validated once here. Errors name `state.…`. */
+  /**
+   * A session over a saved state (format 1, migrated, or 2), validated once here. Errors name the
+   * field: `state.…` for a value of the wrong shape (`state.hiders.spy.heldTotal`), the state's own
+   * path for a value out of range or a token it does not know (`revision`, `hiders.ghost`), `version`
+   * for another version.
+   */
   static load(state: State): Session;
   /** The patch in `effects` to a `hiddenFrom()` lookup built before them (`effects.hiddenFrom`). */
   static hiddenFromChanges(effects: Effects): HiddenFromChange[];
