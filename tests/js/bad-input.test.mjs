@@ -141,6 +141,10 @@ const cases = [
   ["Session.perceives: undefined", (f) => session(f).perceives(), "invalid_input", "query: missing (undefined)"],
   ["Session.canLocate: null", (f) => session(f).canLocate(null), "invalid_input", "query"],
   ["Session.perceives: unknown hider", (f) => session(f).perceives({ observer: "guard", hider: "ghost" }), "unknown_token", "hider"],
+  // Queries refuse one token in two roles, as the events do (they answered "spy is not defenseless against spy").
+  ["Session.knockout: the attacker as its own target", (f) => session(f).knockout({ attacker: "spy", target: "spy" }), "self_reference", "target: `spy` cannot act on itself"],
+  ["Session.canPickpocket: the hider as its own target", (f) => session(f).canPickpocket({ hider: "spy", target: "spy", held: false, visible: false }), "self_reference", "target: `spy` cannot act on itself"],
+  ["Session.canDefend: the target as the attacker", (f) => session(f).canDefend({ defender: "spy", target: "guard", attacker: "guard" }), "self_reference", "attacker: `guard` cannot act on itself"],
   ["Session.apply: bad field, type first", (f) => session(f).apply({ type: "enterStealth", hider: 3, roll: 37 }), "invalid_input", "event.hider"],
   ["Session.apply: bad field, type last", (f) => session(f).apply({ hider: "spy", roll: "37", type: "enterStealth" }), "invalid_input", "event.roll"],
   ["Session.apply: bad field deep in a list", (f) => session(f).apply({ type: "viewChanged", hider: "spy", view: [{ observer: "guard", clearView: true }, { observer: "guard", clearView: "yes" }] }), "invalid_input", "event.view[1].clearView"],

@@ -309,18 +309,22 @@ pub(crate) fn pair_query(state: &State, query: &PairQuery) -> Result<(), Error> 
     known(state, "hider", &query.hider)
 }
 
-/// A `canDefend` query names a known defender, target and attacker.
+/// A `canDefend` query names a known defender, target and attacker; the
+/// attacker is neither the target nor the defender (`self_reference`).
 pub(crate) fn defense_query(state: &State, query: &DefenseQuery) -> Result<(), Error> {
     known(state, "defender", &query.defender)?;
     known(state, "target", &query.target)?;
-    known(state, "attacker", &query.attacker)
+    known(state, "attacker", &query.attacker)?;
+    distinct("attacker", &query.attacker, &query.target)?;
+    distinct("attacker", &query.attacker, &query.defender)
 }
 
-/// A `knockout` query names a known attacker and target; `d100` is
-/// 1..=100 and `rawDamage` 0..=100000 when given.
+/// A `knockout` query names a known attacker and another known target;
+/// `d100` is 1..=100 and `rawDamage` 0..=100000 when given.
 pub(crate) fn knockout_query(state: &State, query: &KnockoutQuery) -> Result<(), Error> {
     known(state, "attacker", &query.attacker)?;
     known(state, "target", &query.target)?;
+    distinct("target", &query.target, &query.attacker)?;
     if let Some(d100) = query.d100 {
         check_range("d100", d100.into(), 1, 100)?;
     }
@@ -330,16 +334,18 @@ pub(crate) fn knockout_query(state: &State, query: &KnockoutQuery) -> Result<(),
     Ok(())
 }
 
-/// A `canPickpocket` query names a known hider and target.
+/// A `canPickpocket` query names a known hider and another known target.
 pub(crate) fn pickpocket_query(state: &State, query: &PickpocketQuery) -> Result<(), Error> {
     known(state, "hider", &query.hider)?;
-    known(state, "target", &query.target)
+    known(state, "target", &query.target)?;
+    distinct("target", &query.target, &query.hider)
 }
 
-/// An `attackHidden` query names a known attacker and target.
+/// An `attackHidden` query names a known attacker and another known target.
 pub(crate) fn hidden_attack_query(state: &State, query: &HiddenAttackQuery) -> Result<(), Error> {
     known(state, "attacker", &query.attacker)?;
-    known(state, "target", &query.target)
+    known(state, "target", &query.target)?;
+    distinct("target", &query.target, &query.attacker)
 }
 
 fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {
