@@ -12,6 +12,8 @@ echo "== cargo clippy: furtive-core without its features (the Foundry module's w
 cargo clippy -p furtive-core --no-default-features -- -D warnings
 echo "== cargo clippy: furtive-core with its feature schema (the JSON Schemas of the boundary types)"
 cargo clippy -p furtive-core --all-targets --features schema -- -D warnings
+echo "== cargo doc: every docstring link resolves and names a public item"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 echo "== cargo test"
 cargo test --workspace
 echo "== npm/furtive.schema.json against the Rust types (npm/types.d.ts is checked against it in test-js.sh)"

@@ -12,7 +12,7 @@
 //! Text is read straight into the engine's types ([`Input::fast`]:
 //! `serde_json::from_str`, no `Value`, no path tracking); only when that
 //! fails is it read again the way it always was, as a `Value` and then
-//! with the path ([`parse_at_path`]), so a refusal is worded exactly as
+//! with the path (`parse_at_path`), so a refusal is worded exactly as
 //! before (`tests/js/bad-input.test.mjs`, `fast_reader_*` tests below).
 
 use serde::de::DeserializeOwned;
@@ -38,7 +38,7 @@ pub trait Input: Sized {
     /// The argument read straight into a `T`, when it is one: text with
     /// `serde_json::from_str` (no `Value`, no path tracking). `None` when
     /// it is not a `T`, or for a `Value` (whose own reader,
-    /// [`parse_at_path`], has its fast path); the caller then reads it the
+    /// `parse_at_path`, has its fast path); the caller then reads it the
     /// way that words the error.
     fn fast<T: DeserializeOwned>(&self) -> Option<T>;
 
@@ -79,7 +79,7 @@ impl Input for Value {
 /// Text. With the cargo feature `text-reader` (napi and the npm wasm) it
 /// is read straight into the types first; without it (the Foundry
 /// module's wasm) it is read as a `Value` only (with the path,
-/// [`parse_at_path`]): a second reader of every type over text measured
+/// `parse_at_path`): a second reader of every type over text measured
 /// 19 KB gzipped more for the module's wasm (182 425 bytes against its
 /// budget then of 163 840, `wasm-budget.json`), so there the fast readers
 /// answer `None`.

@@ -25,7 +25,7 @@
 //! view) and `roller` (the seeded roller: `settle`, `roll_requests`). The
 //! Foundry module's wasm is built without them.
 //! `schema` (off by default, in no build that ships): the JSON Schemas of
-//! every type that crosses the JavaScript boundary ([`schema`]), from which
+//! every type that crosses the JavaScript boundary (the `schema` module, feature `schema`), from which
 //! `npm/types.d.ts` is generated.
 
 pub mod api;

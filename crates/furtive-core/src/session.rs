@@ -5,7 +5,7 @@
 //! [`State`], or its JSON in format version 1 or 2), validated once. Each
 //! [`Session::apply`] validates the event against the state (lookups only),
 //! runs the rule inside a transaction whose journal saves each slot before
-//! it is written ([`crate::journal`]), and on success reports what changed
+//! it is written (the private `journal` module), and on success reports what changed
 //! by comparing the touched slots only. A refused event is rolled back from
 //! the journal: the session is exactly as before. Nothing clones or walks
 //! the whole state, except [`Session::snapshot`] and the queries that are

@@ -6,7 +6,7 @@
 //! `SceneSight` classes. Every argument arrives as the UTF-8 bytes of JSON
 //! text (the package's `browser.js` serializes it with the platform's
 //! `JSON.stringify` and encodes it with `TextEncoder.encodeInto`, see
-//! [`text`]) and goes as it is to the same function of `furtive_core::exports` /
+//! `text`) and goes as it is to the same function of `furtive_core::exports` /
 //! `api_session` / `api_scene` that the napi addon calls, which reads it
 //! straight into the engine's types (`furtive_core::api::Input`). Results go back as JSON text, which `npm/browser.js` and
 //! `npm/handle.js` read with `JSON.parse`: measured against
@@ -202,7 +202,7 @@ impl WasmSession {
     /// `furtive_core::api_session::JsonSession::apply_view_changed` for the
     /// columns and why). Not in the export list: its arguments are not JSON
     /// text, and the package's `Session.apply` is its only caller. `hider`
-    /// and `observers` are UTF-8 bytes, as every text argument ([`text`]).
+    /// and `observers` are UTF-8 bytes, as every text argument (`text`).
     #[wasm_bindgen(js_name = applyViewChanged)]
     pub fn apply_view_changed(
         &mut self,
@@ -224,7 +224,7 @@ impl WasmSession {
     /// columns, which `npm/handle.js` uses for a list of plain
     /// `viewChanged` events (see
     /// `furtive_core::api_session::JsonSession::apply_all_view_changed`).
-    /// `hiders` and `observers` are UTF-8 bytes ([`text`]).
+    /// `hiders` and `observers` are UTF-8 bytes (`text`).
     #[wasm_bindgen(js_name = applyAllViewChanged)]
     pub fn apply_all_view_changed(
         &mut self,
