@@ -178,11 +178,27 @@ impl std::fmt::Display for QuotedId<'_> {
         if id.len() <= MAX_ID_BYTES {
             return write!(f, "`{id}`");
         }
+        write!(f, "`{}` ({ID_RULE})", ShortId(id))
+    }
+}
+
+/// An id (or a state's map key) as a field path or a message names it:
+/// whole when it could be a token id (at most 256 bytes), else its first 32
+/// bytes (cut on a character) and `…`, so a caller's 1 MiB key is not
+/// echoed (`hiders.kkkk…`).
+pub(crate) struct ShortId<'a>(pub &'a str);
+
+impl std::fmt::Display for ShortId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let id = self.0;
+        if id.len() <= MAX_ID_BYTES {
+            return f.write_str(id);
+        }
         let mut end = 32;
         while !id.is_char_boundary(end) {
             end -= 1;
         }
-        write!(f, "`{}…` ({ID_RULE})", &id[..end])
+        write!(f, "{}…", &id[..end])
     }
 }
 

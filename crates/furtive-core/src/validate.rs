@@ -5,7 +5,7 @@
 //! no field.
 
 use crate::ask::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
-use crate::error::Error;
+use crate::error::{Error, ShortId};
 use crate::event::{Event, ViewEntry};
 use crate::id;
 use crate::state::{Attempt, Config, Creature, Modifiers, Ruleset, State, STATE_VERSION};
@@ -154,20 +154,23 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
         2,
         MAX_VALUE,
     )?;
+    // A key longer than a token id is named by its first bytes
+    // (`ShortId`): a caller's 1 MiB key is not echoed in the refusal.
     for (id, creature) in &state.creatures {
         if &creature.id != id {
             return Err(Error::InvalidInput {
-                field: format!("creatures.{id}.id"),
+                field: format!("creatures.{}.id", ShortId(id)),
                 message: format!(
-                    "the key `{id}` and the creature id `{}` differ",
-                    creature.id
+                    "the key `{}` and the creature id `{}` differ",
+                    ShortId(id),
+                    ShortId(&creature.id)
                 ),
             });
         }
-        validate_creature(&format!("creatures.{id}"), creature)?;
+        validate_creature(&format!("creatures.{}", ShortId(id)), creature)?;
     }
     for (id, hider) in &state.hiders {
-        let field = format!("hiders.{id}");
+        let field = format!("hiders.{}", ShortId(id));
         // Every token a state names is one of its creatures, as the engine
         // keeps them (B3: `tokenRemoved` removes a token's hider, pairs and
         // surprises): a hider that is no creature would be listed by
@@ -225,7 +228,7 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
         for (observer, pair) in &hider.pairs {
             // The field is formatted only for a pair at fault.
             if !id::contains(&state.creatures, observer) || id::same_id(observer, id) {
-                let pair_field = format!("{field}.pairs.{observer}");
+                let pair_field = format!("{field}.pairs.{}", ShortId(observer));
                 known(state, &pair_field, observer)?;
                 distinct(&pair_field, observer, id)?;
             }
