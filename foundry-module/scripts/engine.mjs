@@ -193,7 +193,11 @@ export class SceneSession {
   applyAll(events, { skipRefused = false } = {}) {
     if (!events.length) return { changes: [], requests: [], log: [], hiddenFrom: [], applied: [], refused: [] };
     try {
-      const effects = guarded(() => this.native.applyAll(events));
+      // One event (an action: gm-pipeline.mjs `dispatch`) goes through
+      // `apply`: the same transaction, and a refusal names the event's own
+      // field (`hider: …`); `applyAll` would name its place in a list the
+      // user never made (`events[0].hider: …`).
+      const effects = guarded(() => (events.length === 1 ? this.native.apply(events[0]) : this.native.applyAll(events)));
       return { changes: effects.changes, requests: effects.requests, log: effects.log, hiddenFrom: effects.hiddenFrom ?? [], applied: [events], refused: [] };
     } catch (error) {
       if (!skipRefused || !(error instanceof FurtiveError) || error.code === "session_lost") throw error;
