@@ -164,7 +164,10 @@ async function defendFlow(defender) {
   // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
   const others = nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== defender.id && Boolean(t.actor)));
   const targets = [{ id: /** @type {string} */ (defender.id), name: defender.name ?? "", selected: targeted === undefined }, ...others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t.id === targeted?.id }))];
-  const attackers = others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: false }));
+  // The default attacker is not the default target: the engine refuses one
+  // token as both (self_reference), and one targets the enemy in Foundry.
+  const attacker = others.find((t) => t.id !== targeted?.id);
+  const attackers = others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t === attacker }));
   if (!attackers.length) return;
   const values = await defendDialog({ targets, attackers });
   if (!values) return;
