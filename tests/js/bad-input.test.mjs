@@ -163,6 +163,9 @@ const cases = [
   // A state names only its creatures (B3): it loaded, then hiddenFrom() listed a hider perceives() refused.
   ["Session.load: a hider that is no creature", (f) => f.Session.load({ ...hidingState, hiders: { ...hidingState.hiders, ghost: hidingState.hiders.spy } }), "unknown_token", "hiders.ghost: unknown token `ghost`"],
   ["Session.load: a pair whose observer is no creature", (f) => f.Session.load({ ...hidingState, hiders: { spy: { ...hidingState.hiders.spy, pairs: { ...hidingState.hiders.spy.pairs, phantom: hidingState.hiders.spy.pairs.guard } } } }), "unknown_token", "hiders.spy.pairs.phantom: unknown token `phantom`"],
+  // A key longer than a token id is named by its first 32 bytes, not echoed whole (1 MiB of UTF-8 here).
+  ["Session.load: a hider keyed by 1 MiB", (f) => f.Session.load({ ...hidingState, hiders: { ["é".repeat(2 ** 19)]: hidingState.hiders.spy } }), "unknown_token", `hiders.${"é".repeat(16)}…: unknown token \`${"é".repeat(16)}…\` (a token id is 1 to 256 bytes)`],
+  ["Session.load: a creature keyed by 1 MiB", (f) => f.Session.load({ ...hidingState, creatures: { ...hidingState.creatures, ["é".repeat(2 ** 19)]: hidingState.creatures.guard } }), "invalid_input", `creatures.${"é".repeat(16)}….id: the key \`${"é".repeat(16)}…\` and the creature id \`guard\` differ`],
   ["Session.load: a future version", (f) => f.Session.load({ ...hidingState, version: 3 }), "unsupported_version", "version"],
   ["Session.load: a revision past 2^53 - 1", (f) => f.Session.load({ ...hidingState, revision: 2 ** 53 }), "out_of_range", "revision"],
 ];
