@@ -5,6 +5,13 @@
 //! removes a token's hider, pairs and surprises, B3). Before, such a state
 //! loaded, and then contradicted itself: `hiddenFrom()` listed a hider that
 //! `perceives` refused with `unknown_token`.
+//!
+//! Such a refusal names a map key longer than a token id can be (256
+//! bytes) by its first 32 bytes (cut on a character), in the field as in
+//! the message, as `unknown_token` quotes a long id (error.rs). Before, a
+//! hider or pair observer keyed by a 1 MiB string was refused with the
+//! whole key in the field, and a creature's key or id of 1 MiB with both
+//! echoed whole.
 
 use furtive_core::Session;
 use serde_json::{json, Value};
@@ -106,6 +113,98 @@ fn a_surprise_naming_no_creature_is_refused() {
         (
             "unknown_token".into(),
             "surprises[0].attacker: unknown token `ghost`".into()
+        )
+    );
+}
+
+/// 1 MiB of `é` (two bytes each): the first 32 bytes are 16 of them.
+fn long_key() -> String {
+    "é".repeat(1 << 19)
+}
+
+fn head() -> String {
+    "é".repeat(16)
+}
+
+#[test]
+fn a_hider_keyed_by_a_long_string_is_quoted_by_its_first_bytes() {
+    let mut state = saved();
+    let spy = state["hiders"]["spy"].take();
+    state["hiders"] = json!({ long_key(): spy });
+    let head = head();
+    assert_eq!(
+        refused(state),
+        (
+            "unknown_token".into(),
+            format!("hiders.{head}…: unknown token `{head}…` (a token id is 1 to 256 bytes)")
+        )
+    );
+}
+
+#[test]
+fn a_pair_keyed_by_a_long_string_is_quoted_by_its_first_bytes() {
+    let mut state = saved();
+    let pair = state["hiders"]["spy"]["pairs"]["guard"].take();
+    state["hiders"]["spy"]["pairs"] = json!({ long_key(): pair });
+    let head = head();
+    assert_eq!(
+        refused(state),
+        (
+            "unknown_token".into(),
+            format!(
+                "hiders.spy.pairs.{head}…: unknown token `{head}…` (a token id is 1 to 256 bytes)"
+            )
+        )
+    );
+}
+
+#[test]
+fn a_creature_keyed_by_a_long_string_is_quoted_by_its_first_bytes() {
+    let head = head();
+    // The key and the id alike: the id is too long.
+    let mut state = saved();
+    let mut guard = state["creatures"]["guard"].clone();
+    guard["id"] = json!(long_key());
+    state["creatures"][long_key()] = guard.clone();
+    assert_eq!(
+        refused(state),
+        (
+            "invalid_input".into(),
+            format!("creatures.{head}….id: a token id is 1 to 256 bytes")
+        )
+    );
+    // A long key over a short id, and a short key over a long id.
+    let mut state = saved();
+    state["creatures"][long_key()] = state["creatures"]["guard"].clone();
+    assert_eq!(
+        refused(state),
+        (
+            "invalid_input".into(),
+            format!("creatures.{head}….id: the key `{head}…` and the creature id `guard` differ")
+        )
+    );
+    let mut state = saved();
+    state["creatures"]["guard"] = guard;
+    assert_eq!(
+        refused(state),
+        (
+            "invalid_input".into(),
+            format!("creatures.guard.id: the key `guard` and the creature id `{head}…` differ")
+        )
+    );
+}
+
+#[test]
+fn a_key_of_256_bytes_is_quoted_whole() {
+    let mut state = saved();
+    let key = "k".repeat(256);
+    let spy = state["hiders"]["spy"].take();
+    state["hiders"] = json!({ key.clone(): spy });
+    assert_eq!(
+        refused(state),
+        (
+            "unknown_token".into(),
+            format!("hiders.{key}: unknown token `{key}`")
         )
     );
 }
