@@ -160,13 +160,22 @@ async function pointOutFlow(observer, hiderIds) {
  */
 async function defendFlow(defender) {
   const scene = /** @type {Scene} */ (defender.parent);
-  const targeted = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).find((d) => d?.id !== defender.id);
   // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
   const others = nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== defender.id && Boolean(t.actor)));
-  const targets = [{ id: /** @type {string} */ (defender.id), name: defender.name ?? "", selected: targeted === undefined }, ...others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t.id === targeted?.id }))];
+  // `game.user.targets`, a Set of the Tokens this user targets
+  // (https://foundryvtt.com/api/v12/classes/client.UserTargets.html); only
+  // one the dialog offers counts.
+  let targeted = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).find((d) => d?.id !== defender.id && others.some((t) => t.id === d?.id));
   // The default attacker is not the default target: the engine refuses one
   // token as both (self_reference), and one targets the enemy in Foundry.
-  const attacker = others.find((t) => t.id !== targeted?.id);
+  // When the user's target is the only other token, it is the attacker and
+  // the defender defends itself.
+  let attacker = others.find((t) => t.id !== targeted?.id);
+  if (!attacker) {
+    attacker = targeted;
+    targeted = undefined;
+  }
+  const targets = [{ id: /** @type {string} */ (defender.id), name: defender.name ?? "", selected: targeted === undefined }, ...others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t.id === targeted?.id }))];
   const attackers = others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t === attacker }));
   if (!attackers.length) return;
   const values = await defendDialog({ targets, attackers });
