@@ -259,8 +259,9 @@ export async function onCombatTurnChange(combat, prior, current) {
     movedThisTurn.delete(current.tokenId);
     events.push({ type: "turnStart", combatant: current.tokenId, round: current.round });
   }
-  // One transaction for the turn change (turnEnd, roundEnd, turnStart).
-  if (events.length) await transact(scene, events, { lenient: true }).catch(reportRefusal);
+  // One transaction for the turn change (turnEnd, roundEnd, turnStart);
+  // its GM card only when it has something to say.
+  if (events.length) await transact(scene, events, { lenient: true, quiet: true }).catch(reportRefusal);
 }
 
 /**
@@ -270,7 +271,7 @@ export async function onCombatTurnChange(combat, prior, current) {
 export async function onDeleteCombat(combat) {
   const scene = combat.scene ?? canvas?.scene;
   if (!isActiveGM() || !scene || !combat.started) return;
-  await dispatch(scene, { type: "combatEnd" }).catch(reportRefusal);
+  await dispatch(scene, { type: "combatEnd" }, { quiet: true }).catch(reportRefusal);
 }
 
 /**

@@ -453,6 +453,7 @@ export function dispatch(scene, event, options = {}) {
 /**
  * @typedef {object} TransactionOptions
  * @property {boolean} [chat] false: post no card or line (bookkeeping)
+ * @property {boolean} [quiet] post the card only when it has something to say (a change, a log line, a check to roll, a new stealth roll to offer): the combat tracker's turn changes, saved without a card when they change nothing anyone sees
  * @property {boolean} [lenient] leave refused events out instead of refusing the whole action (automation)
  * @property {string} [titleKey] the card's title (default: from the first event's type)
  * @property {Record<string, string>} [titleData]
@@ -604,7 +605,9 @@ async function process(scene, events, options) {
     const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
     // Issue 10: every saved action leaves its GM card (its comparisons and its Undo button), even when it
     // changed nobody's perception (a door whose O4 checks all fail): else the last action has no card to undo it from.
-    if (options.chat !== false && (important || saved || total.checksToRoll.length || total.rerolls.length)) {
+    // A quiet action (a combat turn change) that says nothing has no card: a fight would otherwise post one per turn.
+    const silent = Boolean(options.quiet) && !total.changes.length && !total.log.length && !total.checksToRoll.length && !total.rerolls.length;
+    if (options.chat !== false && !silent && (important || saved || total.checksToRoll.length || total.rerolls.length)) {
       const first = events[0] ?? /** @type {any} */ ({});
       const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
       // B1: the public line goes to the users who may see every token the action names.
