@@ -52,7 +52,10 @@ export function createApi() {
 
     /**
      * Attack: starts a surprise (P6) or costs a noise penalty (O8) as the rules say.
-     * @type {(attacker: import("./resolve.mjs").TokenLike, target: import("./resolve.mjs").TokenLike, options?: {noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}) => Promise<any>}
+     * `target` may be a list: one attack instance on several targets (an
+     * area effect: one O8 penalty; each target its own O9 check and P6
+     * surprise), one transaction, one card.
+     * @type {(attacker: import("./resolve.mjs").TokenLike, target: import("./resolve.mjs").TokenLike | import("./resolve.mjs").TokenLike[], options?: {noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}) => Promise<any>}
      */
     attack: actions.attack,
 

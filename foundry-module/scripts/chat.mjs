@@ -15,7 +15,7 @@
  */
 
 import { DEFENSES, MODULE_ID } from "./constants.mjs";
-import { engineText, escapeHtml, t } from "./i18n.mjs";
+import { engineText, escapeHtml, listOf, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 import { audienceOf } from "./secrecy.mjs";
 
@@ -112,24 +112,28 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
 }
 
 /**
- * Posts a card for an attack on `target`, with one Defend button per defense
- * (the Defend action asks the engine first, P6), to the users who may see both
- * tokens named (B1; public when everyone may).
- * @param {{sceneId: string, attacker: TokenDocument, target: TokenDocument, lines?: {clause: string, en: string, fr: string}[]}} data
+ * Posts a card for an attack on its targets (one attack instance, O8), with
+ * one Defend button per defense and target (the Defend action asks the
+ * engine first, P6), to the users who may see every token it names (B1;
+ * public when everyone may). `flags.furtive.targets` lists the target ids,
+ * `flags.furtive.target` the first (cards of one target before lists).
+ * @param {{sceneId: string, attacker: TokenDocument, targets: TokenDocument[], lines?: {clause: string, en: string, fr: string}[]}} data
  */
-export async function postAttackCard({ sceneId, attacker, target, lines: extra = [] }) {
+export async function postAttackCard({ sceneId, attacker, targets, lines: extra = [] }) {
   const content = await renderModuleTemplate("attack-card.hbs", {
-    title: t("FURTIVE.Chat.AttackTitle", { attacker: attacker.name ?? "", target: target.name ?? "" }),
+    title: t("FURTIVE.Chat.AttackTitle", { attacker: attacker.name ?? "", target: listOf(targets.map((target) => target.name ?? "")) }),
     lines: lines(extra),
     defendLabel: t("FURTIVE.Chat.DefendPrompt"),
+    several: targets.length > 1,
+    targets: targets.map((target) => ({ id: target.id, name: target.name ?? "" })),
     defenses: DEFENSES.map((id) => ({ id, label: t(`FURTIVE.Defense.${id}`) })),
   });
-  const audience = audienceOf([attacker, target]);
+  const audience = audienceOf([attacker, ...targets]);
   await ChatMessage.create({
     speaker: speaker(),
     ...(audience ? { whisper: audience } : {}),
     content,
-    flags: { [MODULE_ID]: { kind: "attack", sceneId, attacker: attacker.id, target: target.id, entries: extra } },
+    flags: { [MODULE_ID]: { kind: "attack", sceneId, attacker: attacker.id, target: targets[0]?.id, targets: targets.map((target) => target.id), entries: extra } },
   });
 }
 

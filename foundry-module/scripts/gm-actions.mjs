@@ -177,25 +177,34 @@ export const GM_ACTIONS = {
     });
   },
 
-  /** Attack (P6/P7, O8/O9), with the O10 answer for a hidden target and a card with Defend buttons. */
-  async attack(scene, { attackerId, targetId, noisy = false, hits = 1, area = false, hitZone = null, aimedAtSpace = true }, user, privileged) {
-    return step("attack", { scene, user, attackerId, targetId, noisy, hits, area, hitZone, aimedAtSpace }, async () => {
+  /**
+   * Attack (P6/P7, O8/O9), with the O10 answer for each hidden target and
+   * a card with Defend buttons. `targetIds` (a list: one attack instance,
+   * O8) or the single `targetId`; the hooks' context carries both
+   * (`targetId` the first target).
+   */
+  async attack(scene, { attackerId, targetId, targetIds, noisy = false, hits = 1, area = false, hitZone = null, aimedAtSpace = true }, user, privileged) {
+    const ids = Array.isArray(targetIds) ? targetIds.map(String) : [String(targetId)];
+    return step("attack", { scene, user, attackerId, targetId: ids[0], targetIds: ids, noisy, hits, area, hitZone, aimedAtSpace }, async () => {
       const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
-      const target = requireToken(scene.tokens.get(targetId), "targetId");
+      const targets = ids.map((id, i) => requireToken(scene.tokens.get(id), Array.isArray(targetIds) ? `targetIds[${i}]` : "targetId"));
       const settings = readSettings();
       const lines = [];
       if (settings.ruleset === "opposed") {
         const { state, session } = sceneQuery(scene);
-        if (state.hiders[targetId]) {
-          const answer = session.attackHidden({ attacker: attackerId, target: targetId, aimedAtSpace: Boolean(aimedAtSpace), area: Boolean(area) });
+        for (const id of ids) {
+          if (!state.hiders[id] || id === attackerId) continue;
+          const answer = session.attackHidden({ attacker: attackerId, target: id, aimedAtSpace: Boolean(aimedAtSpace), area: Boolean(area) });
           lines.push({ clause: answer.clause, en: answer.en, fr: answer.fr });
         }
       }
       /** @type {Record<string, any>} */
-      const event = { type: "attack", attacker: attackerId, target: targetId, noisy: Boolean(noisy), hits: Math.trunc(Number(hits) || 0), area: Boolean(area) };
+      const event = { type: "attack", attacker: attackerId, noisy: Boolean(noisy), hits: Math.trunc(Number(hits) || 0), area: Boolean(area) };
+      if (Array.isArray(targetIds)) event.targets = ids;
+      else event.target = ids[0];
       if (hitZone) event.hitZone = hitZone;
       const outcome = await dispatch(scene, /** @type {any} */ (event));
-      await postAttackCard({ sceneId: /** @type {string} */ (scene.id), attacker, target, lines });
+      await postAttackCard({ sceneId: /** @type {string} */ (scene.id), attacker, targets, lines });
       return privileged ? outcome : publicResult(outcome);
     });
   },

@@ -35,7 +35,8 @@ function onChatAction(action, message, button) {
     attempt(async () => {
       const scene = game.scenes.get(flags.sceneId);
       if (!scene) return;
-      const target = scene.tokens.get(flags.target);
+      // The button names its target (cards of an attack on several targets); older cards name one in their flags.
+      const target = scene.tokens.get(button.dataset.target ?? flags.target);
       const controlled = canvas?.tokens?.controlled?.map((t) => /** @type {TokenDocument} */ (t.document)) ?? [];
       const defender = controlled.find((d) => d.isOwner && d.id !== flags.attacker) ?? (target?.isOwner ? target : null);
       if (!defender || !target) {

@@ -1,10 +1,10 @@
 /**
- * The HUD's dialog flows: the Attack dialog (one attack per target) and the
+ * The HUD's dialog flows: the Attack dialog (one attack on every target) and the
  * Knockout dialog (raw damage), each then running the action (macros.mjs).
  */
 
 import { attackDialog, knockoutDialog } from "./dialogs.mjs";
-import { engineText, t } from "./i18n.mjs";
+import { engineText, listOf, t } from "./i18n.mjs";
 import { attack, knockout } from "./macros.mjs";
 import { notifyRefusal } from "./requests.mjs";
 import { readSettings } from "./settings.mjs";
@@ -21,22 +21,20 @@ export async function knockoutWithDialog(attacker, target, explanation) {
 }
 
 /**
- * The Attack flow of the HUD: a dialog, then one attack per target.
+ * The Attack flow of the HUD: one dialog, then one attack on every target
+ * (one attack instance: one O8 penalty, one transaction, one card).
  * @param {TokenDocument} attacker
  * @param {TokenDocument[]} targets
  */
 export async function attackWithDialog(attacker, targets) {
   const settings = readSettings();
-  for (const target of targets) {
-    const values = await attackDialog({ attackerName: attacker.name ?? "", targetName: target.name ?? "", ruleset: settings.ruleset });
-    if (!values) return;
-    await attack(attacker, target, {
-      noisy: Boolean(values.noisy),
-      hits: values.hits === undefined ? 1 : Number(values.hits),
-      area: Boolean(values.area),
-      aimedAtSpace: values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace),
-      hitZone: values.hitZone || null,
-    }).catch(notifyRefusal);
-  }
+  const values = await attackDialog({ attackerName: attacker.name ?? "", targetName: listOf(targets.map((target) => target.name ?? "")), ruleset: settings.ruleset });
+  if (!values) return;
+  await attack(attacker, targets.length === 1 ? targets[0] : targets, {
+    noisy: Boolean(values.noisy),
+    hits: values.hits === undefined ? 1 : Number(values.hits),
+    area: Boolean(values.area),
+    aimedAtSpace: values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace),
+    hitZone: values.hitZone || null,
+  }).catch(notifyRefusal);
 }
-

@@ -27,6 +27,16 @@ export function t(key, data) {
   return data ? game.i18n.format(key, data) : game.i18n.localize(key);
 }
 
+/**
+ * Names joined as a list in the client's language ("A, B and C", "A, B et
+ * C"), with the standard `Intl.ListFormat`
+ * (https://developer.mozilla.org/docs/Web/JavaScript/Reference/Global_Objects/Intl/ListFormat).
+ * @param {string[]} names
+ */
+export function listOf(names) {
+  return new Intl.ListFormat(String(game.i18n?.lang ?? "en"), { type: "conjunction" }).format(names);
+}
+
 /** Both lang files (`lang/en.json`, `lang/fr.json`), once loaded. @type {{en: any, fr: any} | null} */
 let languages = null;
 

@@ -96,15 +96,22 @@ export function pointOut(observerLike, hiderLike, alliesLike) {
 }
 
 /**
- * Attack: `attacker` attacks `target` (P6/P7 surprise, O8/O9/O10).
+ * Attack: `attacker` attacks `target`, or every token of a list at once
+ * (P6/P7 surprise, O8/O9/O10). A list is ONE attack instance: an area
+ * effect or a multi-target spell is one O8 penalty, and each target gets
+ * its own O9 check and P6 surprise (the engine's `attack` with `targets`).
  * @param {TokenLike} attackerLike
- * @param {TokenLike} targetLike
+ * @param {TokenLike | TokenLike[]} targetLike one target, or 1 to 64 distinct targets
  * @param {{noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}} [options]
  */
 export function attack(attackerLike, targetLike, options = {}) {
   const attacker = requireToken(attackerLike, "attacker");
-  const target = requireToken(targetLike, "target");
-  return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, ...options });
+  if (!Array.isArray(targetLike)) {
+    const target = requireToken(targetLike, "target");
+    return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, ...options });
+  }
+  const targetIds = targetLike.map((value, i) => /** @type {string} */ (requireToken(value, `target[${i}]`).id));
+  return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetIds, ...options });
 }
 
 /**
