@@ -129,6 +129,11 @@ function sessionRows(api) {
     const event = view(size);
     const effects = session.apply(event);
     if (effects.requests.length !== Math.min(NAMED, size - 1)) throw new Error("the event did not do the O4 work");
+    // The floor under any binding: its caller receives these effects as
+    // plain objects, and JSON.parse of their text is the fastest way this
+    // runtime makes them.
+    const effectsText = JSON.stringify(effects);
+    const parseEffects = timeEach(() => {}, () => JSON.parse(effectsText));
     session.applyAll(reset);
     const apply = timeEach(() => session.applyAll(reset), () => session.apply(event));
     session.applyAll(reset);
@@ -144,7 +149,7 @@ function sessionRows(api) {
     session.applyAll(batch);
     const applyAllNone = timeEach(() => {}, () => session.applyAll(batch));
     const perceives = timeBatch(() => session.perceives(query));
-    rows[size] = { apply, applyNone, applyOne, applyAllNone, perceives };
+    rows[size] = { apply, applyNone, applyOne, applyAllNone, perceives, parseEffects, effectsBytes: effectsText.length };
     session.free();
   }
   return rows;
@@ -274,6 +279,12 @@ const rows = [
 for (const [name, data, key] of rows) {
   if (data) console.log(line([name, ...sizes.map((n) => µs(data[n]?.[key]))]));
 }
+// No engine in these two rows: JSON.parse of the text of the first row's
+// effects (every named pair changes), the least any binding's caller pays
+// to receive them as plain objects.
+console.log(line(["effects of Session.apply (JSON text, characters)", ...sizes.map((n) => String(results.napi.session[n]?.effectsBytes ?? ""))]));
+console.log(line(["JSON.parse of those effects alone, Node", ...sizes.map((n) => µs(results.napi.session[n]?.parseEffects))]));
+console.log(line(["JSON.parse of those effects alone, Chromium", ...sizes.map((n) => µs(results.chromium.session?.[n]?.parseEffects))]));
 if (results.napi.old) {
   const speedup = (data, old) => (old[20].apply / data[20].apply).toFixed(1);
   console.log(`\nfree apply at 20 creatures, old / new: napi ${speedup(results.napi.free, results.napi.old)}×, wasm in Node ${speedup(results.wasmNode.free, results.wasmNode.old)}×, wasm in Chromium ${speedup(results.chromium.free, results.chromium.old)}×`);
