@@ -43,6 +43,11 @@
 #     moving an event's tag to its key, the ASCII JSON buffer) out of line
 #     and not generic: 136,507 / 450,423 raw (-0.5%), kept; the npm build
 #     278,102 (1,003,839 raw).
+#   the enums of names only (Ruleset, SituationModifier, PairReason,
+#     HiderPhase, HitZone, Clause) read through one visitor for all
+#     (src/named.rs: the derive's visitors were compiled once per enum and
+#     reader), answers word for word the derive's: 136,677 -> 136,164
+#     gzipped, 445,209 -> 437,852 raw (2026-12-01), kept.
 #   Tried and not kept: every type read through erased_serde (serde_json's
 #     Value reader and serde_path_to_error's wrappers compiled once for
 #     all types instead of once per type): 208,209 / 984,230 raw (+45%),

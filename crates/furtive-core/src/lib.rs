@@ -47,6 +47,7 @@ mod id;
 #[cfg_attr(not(feature = "roller"), allow(dead_code))]
 mod journal;
 pub mod migrate;
+mod named;
 pub mod opposed;
 pub mod outcome;
 pub mod percentile;

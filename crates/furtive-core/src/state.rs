@@ -19,7 +19,7 @@ pub const STATE_VERSION: u32 = 2;
 pub type TokenId = String;
 
 /// Which stealth rules apply. Serialized as `"percentile"` or `"opposed"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Ruleset {
@@ -176,7 +176,7 @@ impl Creature {
 }
 
 /// The nine P2 situation modifiers, with their stable ids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SituationModifier {
@@ -339,7 +339,7 @@ pub struct Penalty {
 }
 
 /// Why a pair is in its current state; serialized as a stable string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PairReason {
@@ -445,7 +445,7 @@ impl Pair {
 }
 
 /// Where a hider's attempt stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum HiderPhase {
@@ -736,7 +736,7 @@ impl HiderRepr {
 }
 
 /// The body part a surprise attacker chooses (P7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum HitZone {
@@ -905,3 +905,79 @@ impl State {
             .find(|s| s.attacker == attacker && s.target == target)
     }
 }
+
+impl crate::named::Named for Ruleset {
+    const TYPE: &'static str = "Ruleset";
+    const NAMES: &'static [&'static str] = &["percentile", "opposed"];
+    const ALL: &'static [Self] = &[Ruleset::Percentile, Ruleset::Opposed];
+}
+
+impl crate::named::Named for SituationModifier {
+    const TYPE: &'static str = "SituationModifier";
+    const NAMES: &'static [&'static str] = &[
+        "sprint",
+        "already_perceived",
+        "dark",
+        "no_cover",
+        "cluttered",
+        "very_quiet",
+        "very_noisy",
+        "strong_smells",
+        "deserted",
+    ];
+    const ALL: &'static [Self] = &[
+        SituationModifier::Sprint,
+        SituationModifier::AlreadyPerceived,
+        SituationModifier::Dark,
+        SituationModifier::NoCover,
+        SituationModifier::Cluttered,
+        SituationModifier::VeryQuiet,
+        SituationModifier::VeryNoisy,
+        SituationModifier::StrongSmells,
+        SituationModifier::Deserted,
+    ];
+}
+
+impl crate::named::Named for PairReason {
+    const TYPE: &'static str = "PairReason";
+    const NAMES: &'static [&'static str] = &[
+        "acuity_comparison",
+        "watched_at_entry",
+        "not_in_view_at_entry",
+        "perception_check",
+        "penalty",
+        "exposure",
+        "pointed_out",
+        "enhanced_sense",
+        "surprise_ended",
+        "attacked",
+        "gm_override",
+    ];
+    const ALL: &'static [Self] = &[
+        PairReason::AcuityComparison,
+        PairReason::WatchedAtEntry,
+        PairReason::NotInViewAtEntry,
+        PairReason::PerceptionCheck,
+        PairReason::Penalty,
+        PairReason::Exposure,
+        PairReason::PointedOut,
+        PairReason::EnhancedSense,
+        PairReason::SurpriseEnded,
+        PairReason::Attacked,
+        PairReason::GmOverride,
+    ];
+}
+
+impl crate::named::Named for HiderPhase {
+    const TYPE: &'static str = "HiderPhase";
+    const NAMES: &'static [&'static str] = &["hiding", "revealed"];
+    const ALL: &'static [Self] = &[HiderPhase::Hiding, HiderPhase::Revealed];
+}
+
+impl crate::named::Named for HitZone {
+    const TYPE: &'static str = "HitZone";
+    const NAMES: &'static [&'static str] = &["head", "trunk", "arm", "leg"];
+    const ALL: &'static [Self] = &[HitZone::Head, HitZone::Trunk, HitZone::Arm, HitZone::Leg];
+}
+
+crate::named::deserialize_by_name!(Ruleset, SituationModifier, PairReason, HiderPhase, HitZone);
