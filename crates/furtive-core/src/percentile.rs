@@ -168,27 +168,26 @@ fn enter_stealth(
     // P9: a roll made while at least one observer perceives the hider carries
     // -100. The observers that count are those the hider hides from (P2:
     // "perceived by the creatures it wants to hide from"), i.e. not its
-    // allies. With a previous attempt, they are its perceiving pairs; in
-    // combat without one, every non-ally in the scene sees the hider fight
-    // in the open ("to vanish mid-fight"). Outside combat, a first roll has
-    // no automatic -100: the GM sets `already_perceived` (P2) if it applies.
-    let hides_from = |observer: &str| {
-        observer != hider
-            && state
-                .creatures
-                .get(observer)
-                .is_some_and(|c| !c.is_ally_of(hider_creature))
-    };
+    // allies. With a previous attempt, they are the non-allies that perceive
+    // it now (`State::perceives`: a revealed hider is perceived by everyone,
+    // a creature that arrived after the reveal included); in combat without
+    // one, every non-ally in the scene sees the hider fight in the open ("to
+    // vanish mid-fight"). Outside combat, a first roll has no automatic
+    // -100: the GM sets `already_perceived` (P2) if it applies. (Fix: only
+    // the previous attempt's pairs were counted, so a non-ally that arrived
+    // after the reveal added no -100.)
     let previous = state.hiders.get(hider);
     let mut already_perceived_added = false;
-    let perceiving = match previous {
-        Some(previous) => previous
-            .pairs
+    let perceiving = if previous.is_some() || state.combat.active {
+        state
+            .creatures
             .iter()
-            .filter(|(o, p)| p.perceived && hides_from(o))
-            .count(),
-        None if state.combat.active => state.creatures.keys().filter(|o| hides_from(o)).count(),
-        None => 0,
+            .filter(|(o, c)| {
+                o.as_str() != hider && !c.is_ally_of(hider_creature) && state.perceives(o, hider)
+            })
+            .count()
+    } else {
+        0
     };
     if perceiving > 0
         && !modifiers
