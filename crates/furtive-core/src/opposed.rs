@@ -890,7 +890,10 @@ fn attack(
         );
     }
     for &target in targets {
-        if tx.perceives(target, attacker) {
+        // O9: the check is "to see the attacker precisely", so a target that
+        // perceives only its presence (O13, non-targeting sense) checks too.
+        // (Fix: every perceiving target was skipped.)
+        if locates(tx, attacker, target) {
             continue;
         }
         let target_label = context::label(tx, target);

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use furtive_core::query::{can_defend, DefenseQuery};
+use furtive_core::query::{attack_hidden, can_defend, AttackMode, DefenseQuery, HiddenAttackQuery};
 use furtive_core::{Audience, HiderPhase, PairReason, SituationModifier, State};
 use serde_json::json;
 
@@ -200,4 +200,161 @@ fn p6_p9_a_multi_target_surprise_ends_and_reveals_at_the_attackers_turn_end() {
         ended.state.hiders["spy"].pairs["guard2"].reason,
         PairReason::SurpriseEnded
     );
+}
+
+// ---------------------------------------------------------------- opposed
+
+/// A rogue (party) hiding with 20 on its own turn; guards a and b; a bat
+/// (guards) with a non-targeting echolocation of range 20.
+fn opposed_scene() -> State {
+    run(
+        &state(json!({
+            "ruleset": "opposed",
+            "creatures": [
+                {"id": "rogue", "side": "party"},
+                {"id": "a", "side": "guards"},
+                {"id": "b", "side": "guards"},
+                {"id": "bat", "side": "guards",
+                 "enhancedSenses": [{"sense": "echolocation", "range": 20}]}
+            ]
+        })),
+        vec![
+            json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
+            json!({"type": "enterStealth", "hider": "rogue", "roll": 20, "moved": true}),
+        ],
+    )
+}
+
+fn view(observer: &str, clear_view: bool, distance: f64) -> serde_json::Value {
+    json!({"type": "viewChanged", "hider": "rogue", "moved": false,
+           "view": [{"observer": observer, "clearView": clear_view, "distance": distance}]})
+}
+
+fn rolled(observer: &str, total: i64) -> serde_json::Value {
+    json!({"type": "perceptionRolled", "hider": "rogue", "observer": observer, "total": total})
+}
+
+#[test]
+fn o9_a_target_that_perceives_only_the_presence_checks_to_see_the_attacker_precisely() {
+    // The bat senses the rogue at 10 (range 20), out of clear view:
+    // presence only (O13), so it does not see the rogue precisely.
+    let sensed = ok(&opposed_scene(), view("bat", false, 10.0)).state;
+    assert!(sensed.perceives("bat", "rogue"));
+    assert!(!furtive_core::opposed::locates(&sensed, "rogue", "bat"));
+    // The rogue attacks the bat from hiding, silently: O9, the target makes
+    // an immediate check against the effective total to see it precisely.
+    let attacked = ok(
+        &sensed,
+        json!({"type": "attack", "attacker": "rogue", "targets": ["bat"]}),
+    );
+    assert_eq!(checks_for(&attacked, "rogue", "bat"), ["O9"]);
+    // A check that reaches the total locates the rogue.
+    let located = ok(&attacked.state, rolled("bat", 20)).state;
+    assert!(furtive_core::opposed::locates(&located, "rogue", "bat"));
+    let attack = attack_hidden(
+        &located,
+        &HiddenAttackQuery {
+            attacker: "bat".into(),
+            target: "rogue".into(),
+            aimed_at_space: false,
+            area: false,
+        },
+    )
+    .unwrap();
+    assert_eq!(attack.mode, AttackMode::Normal);
+}
+
+#[test]
+fn o9_a_target_that_already_locates_the_attacker_is_not_asked() {
+    let scene = run(
+        &opposed_scene(),
+        vec![view("a", true, 5.0), rolled("a", 25)],
+    );
+    assert!(furtive_core::opposed::locates(&scene, "rogue", "a"));
+    let attacked = ok(
+        &scene,
+        json!({"type": "attack", "attacker": "rogue", "targets": ["a"], "noisy": true}),
+    );
+    assert!(checks_for(&attacked, "rogue", "a").is_empty());
+}
+
+#[test]
+fn o9_o11_the_targets_check_is_against_its_own_effective_total() {
+    // a damaged the rogue twice: -10 against a's allies (b, bat), not a.
+    // A noisy attack on b: -5 for all. b faces 20 - 10 - 5 = 5, a faces 15.
+    let scene = run(
+        &opposed_scene(),
+        vec![json!({"type": "damageTaken", "target": "rogue", "attacker": "a", "hits": 2})],
+    );
+    let attacked = ok(
+        &scene,
+        json!({"type": "attack", "attacker": "rogue", "targets": ["b"], "noisy": true}),
+    );
+    let record = &attacked.state.hiders["rogue"];
+    assert_eq!(
+        furtive_core::opposed::effective_total(&attacked.state, record, "b"),
+        5
+    );
+    assert_eq!(
+        furtive_core::opposed::effective_total(&attacked.state, record, "a"),
+        15
+    );
+    let o9 = entries(&attacked, "O9");
+    assert_eq!(o9.len(), 2, "one GM entry and one public entry");
+    let gm = o9.iter().find(|e| e.audience == Audience::Gm).unwrap();
+    assert!(gm.en.contains('5') && gm.fr.contains('5'), "{gm:?}");
+    // A tie perceives (O4): 5 against 5.
+    let tie = ok(
+        &attacked.state,
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "b", "total": 5}),
+    )
+    .state;
+    assert!(tie.perceives("b", "rogue"));
+    let below = ok(
+        &attacked.state,
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "b", "total": 4}),
+    )
+    .state;
+    assert!(!below.perceives("b", "rogue"));
+}
+
+#[test]
+fn o7_a_fresh_roll_clears_the_o11_penalty_and_compares_the_stored_results_again() {
+    // a fails at 12 against 20 in clear view; the rogue then moves out of
+    // its view, so O5 keeps it hidden from a at the turn end. Damage from b:
+    // -5 against b's allies, a included: a faces 15 > 12.
+    let scene = run(
+        &opposed_scene(),
+        vec![
+            view("a", true, 5.0),
+            rolled("a", 12),
+            json!({"type": "viewChanged", "hider": "rogue", "moved": true,
+                   "view": [{"observer": "a", "clearView": false, "distance": 5}]}),
+            json!({"type": "damageTaken", "target": "rogue", "attacker": "b", "hits": 1}),
+            json!({"type": "turnEnd", "combatant": "rogue"}),
+            json!({"type": "turnStart", "combatant": "rogue", "round": 2}),
+        ],
+    );
+    assert!(!scene.perceives("a", "rogue"));
+    let record = &scene.hiders["rogue"];
+    assert_eq!(
+        furtive_core::opposed::effective_total(&scene, record, "a"),
+        15
+    );
+    // A fresh 12 on the next turn: the penalty is gone, and the stored 12
+    // reaches the new total with no new roll (O7, O4: a tie perceives).
+    let fresh = ok(
+        &scene,
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 12, "moved": true}),
+    );
+    assert!(fresh.state.hiders["rogue"].penalties().is_empty());
+    assert!(fresh.state.perceives("a", "rogue"));
+    assert!(checks_for(&fresh, "rogue", "a").is_empty());
+    // A fresh 13 keeps it hidden from a.
+    let higher = ok(
+        &scene,
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 13, "moved": true}),
+    )
+    .state;
+    assert!(!higher.perceives("a", "rogue"));
 }
