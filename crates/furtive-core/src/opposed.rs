@@ -500,14 +500,17 @@ fn enter_stealth(
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
     if fresh_roll {
         // O7: the new total replaces the held one and clears every penalty;
-        // observers that perceive keep perceiving.
-        if let Some(attempt) = tx
-            .head_mut(hider)
-            .and_then(|head| head.attempt.opposed_mut())
-        {
-            attempt.held_total = total;
-            attempt.penalties.clear();
-            attempt.precautions = precautions.to_vec();
+        // observers that perceive keep perceiving. O5: a roll made as part
+        // of a movement (O1) is a move this turn. (Fix: a fresh roll's
+        // `moved` was dropped, so an exposed observer whose view that move
+        // broke saw the hider revealed as if it had stood still.)
+        if let Some(head) = tx.head_mut(hider) {
+            *head.moved_this_turn |= moved;
+            if let Some(attempt) = head.attempt.opposed_mut() {
+                attempt.held_total = total;
+                attempt.penalties.clear();
+                attempt.precautions = precautions.to_vec();
+            }
         }
         let missing: Vec<String> = match tx.hiders.get(hider) {
             Some(record) => tx

@@ -358,3 +358,43 @@ fn o7_a_fresh_roll_clears_the_o11_penalty_and_compares_the_stored_results_again(
     .state;
     assert!(!higher.perceives("a", "rogue"));
 }
+
+#[test]
+fn o5_o7_a_fresh_roll_made_as_part_of_a_movement_counts_as_moving() {
+    // Turn 2: a gets clear view, fails at 5 (exposed). The rogue rolls a
+    // fresh check as part of a movement (O1, O7: `moved`) that takes it out
+    // of a's view. It moved this turn and the view is broken: O5 keeps it
+    // hidden from a at the end of its turn.
+    let exposed = run(
+        &opposed_scene(),
+        vec![
+            json!({"type": "turnEnd", "combatant": "rogue"}),
+            json!({"type": "turnStart", "combatant": "rogue", "round": 2}),
+            view("a", true, 5.0),
+            rolled("a", 5),
+        ],
+    );
+    assert!(pair(&exposed, "rogue", "a").is_exposed());
+    let moved_away = ok(
+        &exposed,
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20, "moved": true,
+               "view": [{"observer": "a", "clearView": false, "distance": 8}]}),
+    )
+    .state;
+    let ended = ok(
+        &moved_away,
+        json!({"type": "turnEnd", "combatant": "rogue"}),
+    )
+    .state;
+    assert!(!ended.perceives("a", "rogue"));
+    // The same fresh roll without moving (the view broke on a's side): the
+    // hider that did not move is revealed (O5, *Decided*).
+    let stayed = ok(
+        &exposed,
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20, "moved": false,
+               "view": [{"observer": "a", "clearView": false, "distance": 8}]}),
+    )
+    .state;
+    let ended = ok(&stayed, json!({"type": "turnEnd", "combatant": "rogue"})).state;
+    assert!(ended.perceives("a", "rogue"));
+}
