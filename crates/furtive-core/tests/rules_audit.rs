@@ -398,3 +398,50 @@ fn o5_o7_a_fresh_roll_made_as_part_of_a_movement_counts_as_moving() {
     let ended = ok(&stayed, json!({"type": "turnEnd", "combatant": "rogue"})).state;
     assert!(ended.perceives("a", "rogue"));
 }
+
+#[test]
+fn o13_a_sense_exactly_at_its_range_perceives_a_hair_beyond_does_not() {
+    let at_range = ok(&opposed_scene(), view("bat", false, 20.0)).state;
+    assert!(at_range.perceives("bat", "rogue"));
+    assert_eq!(
+        pair(&at_range, "rogue", "bat").reason,
+        PairReason::EnhancedSense
+    );
+    let beyond = ok(&opposed_scene(), view("bat", false, 20.01)).state;
+    assert!(!beyond.perceives("bat", "rogue"));
+}
+
+#[test]
+fn o6_a_stored_result_equal_to_the_lowered_total_perceives() {
+    // b fails at 15 against 20; an area fireball (noisy, 3 hits, area): one
+    // -5 (O8), total 15 = 15: a tie perceives, with no new roll (O6, O4).
+    let failed = run(
+        &opposed_scene(),
+        vec![view("b", true, 5.0), rolled("b", 15)],
+    );
+    assert!(!failed.perceives("b", "rogue"));
+    let fireball = ok(
+        &failed,
+        json!({"type": "attack", "attacker": "rogue", "targets": ["a"], "noisy": true,
+               "hits": 3, "area": true}),
+    );
+    assert_eq!(fireball.state.hiders["rogue"].penalties()[0].amount, 5);
+    assert!(fireball.state.perceives("b", "rogue"));
+    assert_eq!(
+        pair(&fireball.state, "rogue", "b").reason,
+        PairReason::Penalty
+    );
+    assert!(checks_for(&fireball, "rogue", "b").is_empty());
+    let o6 = entries_for(&fireball, "O6", Audience::Gm);
+    assert_eq!(o6.len(), 1);
+    assert!(
+        o6[0].en.contains("15 ≥ effective stealth total 15"),
+        "{}",
+        o6[0].en
+    );
+    assert!(
+        o6[0].fr.contains("15 ≥ total de discrétion effectif 15"),
+        "{}",
+        o6[0].fr
+    );
+}
