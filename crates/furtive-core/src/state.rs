@@ -231,7 +231,7 @@ impl SituationModifier {
 
     /// B3: the short name used in explanations, in English and in French
     /// (the French from the rule text's table, P2), e.g. `("very quiet",
-    /// "très calme")`. The stable id is [`SituationModifier::id`].
+    /// "très silencieux")`. The stable id is [`SituationModifier::id`].
     pub fn names(self) -> (&'static str, &'static str) {
         match self {
             SituationModifier::Sprint => ("sprint", "sprint"),
