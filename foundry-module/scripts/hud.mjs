@@ -123,14 +123,20 @@ export function onRenderTokenHUD(hud, html) {
 
 /**
  * P4, GM: the situation of a hiding token changed. The Hide dialog opens with
- * the modifiers in force; the engine then asks for a new roll.
+ * the modifiers in force as the GM chose them: the pending ones of a roll
+ * asked for, else those of the roll, without the `already_perceived` P9 added
+ * on its own (`alreadyPerceivedAdded`, state format 2, docs/state.md), and
+ * with the free modifiers. Accepted unchanged it changes nothing; after a
+ * change the engine asks for a new roll.
  * @param {TokenDocument} token
  */
 async function situationFlow(token) {
   const scene = /** @type {Scene} */ (token.parent);
-  const hider = viewState(scene)?.hiders[/** @type {string} */ (token.id)];
-  const current = /** @type {any} */ (hider)?.pendingModifiers ?? /** @type {any} */ (hider)?.modifiers ?? { situation: [], free: [] };
-  const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation: current.situation ?? [] });
+  const hider = /** @type {any} */ (viewState(scene)?.hiders[/** @type {string} */ (token.id)]);
+  const chosen = hider?.pendingModifiers ?? hider?.modifiers ?? { situation: [], free: [] };
+  const added = !hider?.pendingModifiers && hider?.alreadyPerceivedAdded === true;
+  const situation = (chosen.situation ?? []).filter((/** @type {string} */ id) => !(added && id === "already_perceived"));
+  const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation, free: chosen.free ?? [] });
   if (!answer) return;
   await run("changeModifiers", { sceneId: scene.id, hiderId: token.id, situation: answer.situation, free: answer.free });
 }
