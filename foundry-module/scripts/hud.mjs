@@ -102,7 +102,10 @@ export function onRenderTokenHUD(hud, html) {
 
   if (settings.ruleset === "opposed") {
     const spotted = lookupHiders().filter((h) => h !== id && lookupPerceives(id, h));
-    if (spotted.length) group.append(button("pointOut", "point-out.svg", () => pointOutFlow(token, spotted)));
+    // Offered only with someone to tell: its default choice names the observer's allies.
+    if (spotted.length && pointOutCandidates(token, spotted).some((ally) => ally.checked)) {
+      group.append(button("pointOut", "point-out.svg", () => pointOutFlow(token, spotted)));
+    }
   }
 
   const targets = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).filter((d) => d && d.id !== id);
@@ -142,18 +145,33 @@ async function situationFlow(token) {
 }
 
 /**
+ * The tokens the Point out dialog lists, ticked when they are the
+ * observer's allies as the engine reads them: the same side, neither empty
+ * nor "neutral" (furtive-core `Creature::is_ally_of`; O3 tells allies only,
+ * any other token is refused with `not_allied`).
+ * @param {TokenDocument} observer
+ * @param {string[]} hiderIds hiders the observer perceives
+ * @returns {{id: string, name: string, checked: boolean}[]}
+ */
+function pointOutCandidates(observer, hiderIds) {
+  const scene = /** @type {Scene} */ (observer.parent);
+  const settings = readSettings();
+  const side = sideOf(observer, settings);
+  const allied = side !== "" && side !== "neutral";
+  // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
+  return nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id))))
+    .map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", checked: allied && sideOf(t, settings) === side }));
+}
+
+/**
  * Point out: pick the hider and the allies, then ask.
  * @param {TokenDocument} observer
  * @param {string[]} hiderIds hiders the observer perceives
  */
 async function pointOutFlow(observer, hiderIds) {
   const scene = /** @type {Scene} */ (observer.parent);
-  const settings = readSettings();
-  const side = sideOf(observer, settings);
   const hiders = hiderIds.map((id) => ({ id, name: scene.tokens.get(id)?.name ?? id }));
-  // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
-  const allies = nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id))))
-    .map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", checked: sideOf(t, settings) === side }));
+  const allies = pointOutCandidates(observer, hiderIds);
   const values = await pointOutDialog({ hiders, allies });
   if (!values) return;
   await actions.pointOut(observer, values.hider, values.allies ?? []);
