@@ -110,7 +110,8 @@ export function onRenderTokenHUD(hud, html) {
 
   const targets = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).filter((d) => d && d.id !== id);
   if (targets.length) group.append(button("attack", "attack.svg", () => attackWithDialog(token, targets)));
-  group.append(button("defend", "defend.svg", () => defendFlow(token)));
+  // Offered only when the Defend dialog has an attacker to name (else a click would do nothing).
+  if (defendAttackerCandidates(token).length) group.append(button("defend", "defend.svg", () => defendFlow(token)));
   column.append(group);
 
   if (settings.ruleset === "percentile" && targets.length === 1) {
@@ -175,6 +176,18 @@ async function pointOutFlow(observer, hiderIds) {
   const values = await pointOutDialog({ hiders, allies });
   if (!values) return;
   await actions.pointOut(observer, values.hider, values.allies ?? []);
+}
+
+/**
+ * The tokens the Defend dialog may name as the attacker: every other token
+ * with an actor that this user may see named (B1: no GM-hidden token, no
+ * hider none of their tokens perceives).
+ * @param {TokenDocument} defender
+ * @returns {TokenDocument[]}
+ */
+function defendAttackerCandidates(defender) {
+  const scene = /** @type {Scene} */ (defender.parent);
+  return nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== defender.id && Boolean(t.actor)));
 }
 
 /**
