@@ -23,7 +23,7 @@ import { Cancelled, FurtiveError } from "./errors.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
 import { answerPerception, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./gm-pipeline.mjs";
 import { hideDialog } from "./dialogs.mjs";
-import { engineText, escapeHtml, t } from "./i18n.mjs";
+import { bilingual, engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
 import { evaluateFormula, postRoll, rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
@@ -233,7 +233,7 @@ export const GM_ACTIONS = {
         content: `<div class="furtive-card furtive-gm"><p><span class="furtive-clause">${result.clause}</span> ${escapeHtml(engineText(result))}</p><p>${escapeHtml(t("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }))}</p></div>`,
         flags: { [MODULE_ID]: { kind: "knockout", entries: [{ clause: result.clause, en: result.en, fr: result.fr }] } },
       });
-      await postLine(t(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
+      await postLine(bilingual(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
       if (result.knockedOut && CONFIG.statusEffects.some((s) => s.id === "unconscious")) {
         await target.actor?.toggleStatusEffect("unconscious", { active: true });
       }
