@@ -217,7 +217,8 @@ let hoverSerial = 0;
 
 /**
  * `hoverToken(token, hovered)`, GM only: a tooltip on a hiding token listing
- * who perceives it and why (the engine's explanation per observer).
+ * who perceives it and why (the engine's explanation per observer); on a
+ * hider P9 revealed (phase `revealed`, its record kept), titled as no longer hiding.
  * @param {Token} token
  * @param {boolean} hovered
  */
@@ -243,7 +244,8 @@ export async function onHoverToken(token, hovered) {
       const name = state.creatures[observer].name ?? scene.tokens.get(observer)?.name ?? observer;
       return { perceived, clause: "", text: `${t(perceived ? "FURTIVE.Tooltip.Perceives" : "FURTIVE.Tooltip.DoesNotPerceive", { name })} ${why ?? ""}`.trim() };
     });
-  const html = await renderModuleTemplate("tooltip.hbs", { title: t("FURTIVE.Tooltip.Title", { name: document.name ?? "" }), rows });
+  const title = t(/** @type {any} */ (hider).phase === "revealed" ? "FURTIVE.Tooltip.TitleRevealed" : "FURTIVE.Tooltip.Title", { name: document.name ?? "" });
+  const html = await renderModuleTemplate("tooltip.hbs", { title, rows });
   if (serial !== hoverSerial) return;
   const element = globalThis.document.createElement("div");
   element.id = "furtive-tooltip";

@@ -4,7 +4,9 @@
  * pair (`PairReason`, npm/furtive.schema.json, generated from the Rust
  * types). Before, `attacked` (P9: the hider attacked from hiding without a
  * surprise and its turn ended) had no text in either language, so the
- * tooltip showed the raw id: "Archer le perçoit. attacked".
+ * tooltip showed the raw id: "Archer le perçoit. attacked". And the title
+ * of a hider P9 revealed (phase `revealed`: everyone perceives it, the
+ * record stays for the next roll's -100) said it was hiding ("Rogue se cache").
  */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -56,5 +58,13 @@ describe("a French GM hovers the rogue after it attacked the archer, who perceiv
     const text = tooltip().textContent.replace(/\s+/g, " ");
     assert.match(text, /Archer le perçoit\. \(/);
     assert.doesNotMatch(text, /attacked/);
+  });
+
+  it("the tooltip's title says the rogue no longer hides (P9 revealed it)", async () => {
+    assert.equal(apiOf(env.gm).getState().hiders[TOKENS.rogue].phase, "revealed");
+    const tooltip = env.gm.window.document.getElementById("furtive-tooltip");
+    assert.ok(tooltip);
+    assert.match(tooltip.textContent.replace(/\s+/g, " "), /Rogue ne se cache plus/);
+    assert.doesNotMatch(tooltip.textContent, /Rogue se cache\b/);
   });
 });
