@@ -10,6 +10,7 @@
 
 import { DEFENSES, HIT_ZONES } from "./constants.mjs";
 import { situationModifiers } from "./engine.mjs";
+import { BadRequest } from "./errors.mjs";
 import { escapeHtml, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 
@@ -134,6 +135,22 @@ export async function attackDialog({ attackerName, targetName, ruleset }) {
       hitsLabel: t("FURTIVE.Dialog.Hits"),
     },
   });
+}
+
+/**
+ * The Attack dialog's `hits` (a number field, O8: how many hits the attack
+ * makes), from the HUD (hud-flows.mjs) or a system attack roll
+ * (system-attacks.mjs): a whole number ≥ 0, a fraction rounded down. An empty field or
+ * text that is no number is refused, naming the field, before anything changes.
+ * @param {unknown} raw the form value
+ * @returns {number}
+ * @throws {BadRequest} `invalid_input`
+ */
+export function hitsOf(raw) {
+  const text = String(raw ?? "").trim();
+  const value = Number(text);
+  if (!text || !Number.isFinite(value) || value < 0) throw new BadRequest("invalid_input", `hits: ${JSON.stringify(text)} is not a number of hits (a whole number, 0 or more); nothing changed`);
+  return Math.floor(value);
 }
 
 /**

@@ -3,7 +3,7 @@
  * Knockout dialog (raw damage), each then running the action (macros.mjs).
  */
 
-import { attackDialog, knockoutDialog } from "./dialogs.mjs";
+import { attackDialog, hitsOf, knockoutDialog } from "./dialogs.mjs";
 import { engineText, t } from "./i18n.mjs";
 import { attack, knockout } from "./macros.mjs";
 import { notifyRefusal } from "./requests.mjs";
@@ -32,7 +32,7 @@ export async function attackWithDialog(attacker, targets) {
     if (!values) return;
     await attack(attacker, target, {
       noisy: Boolean(values.noisy),
-      hits: values.hits === undefined ? 1 : Number(values.hits),
+      hits: values.hits === undefined ? 1 : hitsOf(values.hits),
       area: Boolean(values.area),
       aimedAtSpace: values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace),
       hitZone: values.hitZone || null,
