@@ -138,19 +138,43 @@ export async function attackDialog({ attackerName, targetName, ruleset }) {
 }
 
 /**
+ * A whole number ≥ 0 typed in a dialog's number field, a fraction rounded
+ * down. An empty field or text that is no number is refused, naming the
+ * field, before anything changes.
+ * @param {string} field the form field, named in the refusal
+ * @param {string} what what the number counts, for the refusal
+ * @param {unknown} raw the form value
+ * @returns {number}
+ * @throws {BadRequest} `invalid_input`
+ */
+function wholeNumberOf(field, what, raw) {
+  const text = String(raw ?? "").trim();
+  const value = Number(text);
+  if (!text || !Number.isFinite(value) || value < 0) throw new BadRequest("invalid_input", `${field}: ${JSON.stringify(text)} is not ${what} (a whole number, 0 or more); nothing changed`);
+  return Math.floor(value);
+}
+
+/**
  * The Attack dialog's `hits` (a number field, O8: how many hits the attack
  * makes), from the HUD (hud-flows.mjs) or a system attack roll
- * (system-attacks.mjs): a whole number ≥ 0, a fraction rounded down. An empty field or
- * text that is no number is refused, naming the field, before anything changes.
+ * (system-attacks.mjs), by {@link wholeNumberOf}.
  * @param {unknown} raw the form value
  * @returns {number}
  * @throws {BadRequest} `invalid_input`
  */
 export function hitsOf(raw) {
-  const text = String(raw ?? "").trim();
-  const value = Number(text);
-  if (!text || !Number.isFinite(value) || value < 0) throw new BadRequest("invalid_input", `hits: ${JSON.stringify(text)} is not a number of hits (a whole number, 0 or more); nothing changed`);
-  return Math.floor(value);
+  return wholeNumberOf("hits", "a number of hits", raw);
+}
+
+/**
+ * The Knockout dialog's `rawDamage` (P8: the attack's raw damage), by
+ * {@link wholeNumberOf}: refused before the knockout d100 is rolled.
+ * @param {unknown} raw the form value
+ * @returns {number}
+ * @throws {BadRequest} `invalid_input`
+ */
+export function rawDamageOf(raw) {
+  return wholeNumberOf("rawDamage", "a raw damage", raw);
 }
 
 /**

@@ -3,7 +3,7 @@
  * Knockout dialog (raw damage), each then running the action (macros.mjs).
  */
 
-import { attackDialog, hitsOf, knockoutDialog } from "./dialogs.mjs";
+import { attackDialog, hitsOf, knockoutDialog, rawDamageOf } from "./dialogs.mjs";
 import { engineText, t } from "./i18n.mjs";
 import { attack, knockout } from "./macros.mjs";
 import { notifyRefusal } from "./requests.mjs";
@@ -17,7 +17,7 @@ import { readSettings } from "./settings.mjs";
 export async function knockoutWithDialog(attacker, target, explanation) {
   const values = await knockoutDialog({ attackerName: attacker.name ?? "", targetName: target.name ?? "", explanation: engineText(explanation) || t("FURTIVE.Dialog.KnockoutIntro") });
   if (!values) return null;
-  return knockout(attacker, target, { rawDamage: Number(values.rawDamage) || 0 });
+  return knockout(attacker, target, { rawDamage: rawDamageOf(values.rawDamage) });
 }
 
 /**
