@@ -215,7 +215,11 @@ export const GM_ACTIONS = {
     return privileged ? result : { allowed: result.allowed, clause: result.clause, en: result.allowed ? "" : result.en, fr: result.allowed ? "" : result.fr };
   },
 
-  /** Knockout (P8): a GM-only d100 against the base Furtivité; damage ÷ 4; unconscious on success. */
+  /**
+   * Knockout (P8): a GM-only d100 against the base Furtivité; damage ÷ 4; unconscious on success.
+   * The raw damage goes to the engine with the first question, so one out of its range is refused
+   * (naming `rawDamage`) before the d100 is rolled.
+   */
   async knockout(scene, { attackerId, targetId, rawDamage = 0 }, user, privileged) {
     return step("knockout", { scene, user, attackerId, targetId, rawDamage }, async () => {
       const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
@@ -223,10 +227,11 @@ export const GM_ACTIONS = {
       const settings = readSettings();
       const helmet = wearsHelmet(target.actor ?? null, settings.helmet);
       const { session } = sceneQuery(scene);
-      const allowed = session.knockout({ attacker: attackerId, target: targetId, helmet });
+      const damage = Math.trunc(Number(rawDamage));
+      const allowed = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage });
       if (!allowed.allowed) throw FurtiveError.of("knockout_refused", engineText(allowed));
       const d100 = await rollFormula("1d100", attacker, { flavor: t("FURTIVE.Roll.Knockout", { attacker: attacker.name ?? "", target: target.name ?? "" }), secret: true });
-      const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: Math.max(0, Math.trunc(Number(rawDamage) || 0)), d100 });
+      const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage, d100 });
       await ChatMessage.create({
         speaker: { alias: t("FURTIVE.Title") },
         whisper: gmUserIds(),

@@ -5,6 +5,12 @@
  * knockout d100 is rolled, as the Attack dialog refuses such a `hits`.
  * Before, it was read as 0 damage: the GM's d100 was rolled, the attempt
  * made and the target's damage recorded as 0, silently.
+ *
+ * A raw damage out of the engine's range (0..=100000, P8) is refused before
+ * the d100 too. Before, the GM action rolled and posted the knockout d100,
+ * then the engine refused the damage (`out_of_range`): a roll for an attempt
+ * that never happened; and a negative one was made 0, silently (now
+ * `invalid_input` naming it).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -51,6 +57,32 @@ describe("Alice's rogue surprised the guard with a blow to the head; the Knockou
       assert.ok(!env.gm.ctx.game.actors.get("actorGuard000001").statuses?.has?.("unconscious"));
       placeable(client, TOKENS.guard).setTarget(false);
       hud.clear();
+    });
+  }
+});
+
+describe("a macro asks a knockout with a raw damage out of range: refused before the d100", () => {
+  let env;
+  before(async () => {
+    env = await setup({
+      ruleset: "percentile",
+      users: [GM, ALICE],
+      world: (w) => {
+        w.scenes[0].tokens = w.scenes[0].tokens.filter((t) => [TOKENS.rogue, TOKENS.guard].includes(t._id));
+      },
+    });
+    await hideRogue(env);
+    await apiOf(env.alice).attack(TOKENS.rogue, TOKENS.guard, { hitZone: "head" });
+    await env.server.idle();
+  });
+  after(() => shutdown(env));
+
+  for (const [rawDamage, code] of [[200000, "out_of_range"], [-3, "invalid_input"]]) {
+    it(`raw damage ${rawDamage}: ${code} naming rawDamage, no d100 rolled, nothing posted`, async () => {
+      const messages = env.gm.ctx.game.messages.size;
+      await assert.rejects(apiOf(env.gm).knockout(TOKENS.rogue, TOKENS.guard, { rawDamage }), (error) => error.code === code && /rawDamage/.test(error.message));
+      await env.server.idle();
+      assert.equal(env.gm.ctx.game.messages.size, messages, "no knockout roll, no card");
     });
   }
 });
