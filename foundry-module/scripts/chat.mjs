@@ -15,7 +15,7 @@
  */
 
 import { DEFENSES, MODULE_ID } from "./constants.mjs";
-import { engineText, escapeHtml, listOf, t } from "./i18n.mjs";
+import { bilingual, engineText, escapeHtml, listOf, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 import { audienceOf } from "./secrecy.mjs";
 
@@ -116,12 +116,24 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
  * one Defend button per defense and target (the Defend action asks the
  * engine first, P6), to the users who may see every token it names (B1;
  * public when everyone may). `flags.furtive.targets` lists the target ids,
- * `flags.furtive.target` the first (cards of one target before lists).
+ * `flags.furtive.target` the first (cards of one target before lists). Its
+ * title, prompt and buttons are kept in both languages
+ * (`flags.furtive.texts`), so each reader reads their own.
  * @param {{sceneId: string, attacker: TokenDocument, targets: TokenDocument[], lines?: {clause: string, en: string, fr: string}[]}} data
  */
 export async function postAttackCard({ sceneId, attacker, targets, lines: extra = [] }) {
+  const targetNames = targets.map((target) => target.name ?? "");
+  const title = {
+    en: bilingual("FURTIVE.Chat.AttackTitle", { attacker: attacker.name ?? "", target: listOf(targetNames, "en") }).en,
+    fr: bilingual("FURTIVE.Chat.AttackTitle", { attacker: attacker.name ?? "", target: listOf(targetNames, "fr") }).fr,
+  };
+  const texts = [
+    { selector: ".furtive-title", ...title },
+    { selector: ".furtive-prompt", ...bilingual("FURTIVE.Chat.DefendPrompt") },
+    ...DEFENSES.map((id) => ({ selector: `[data-defense="${id}"] .furtive-label`, ...bilingual(`FURTIVE.Defense.${id}`) })),
+  ];
   const content = await renderModuleTemplate("attack-card.hbs", {
-    title: t("FURTIVE.Chat.AttackTitle", { attacker: attacker.name ?? "", target: listOf(targets.map((target) => target.name ?? "")) }),
+    title: engineText(title),
     lines: lines(extra),
     defendLabel: t("FURTIVE.Chat.DefendPrompt"),
     several: targets.length > 1,
@@ -133,23 +145,25 @@ export async function postAttackCard({ sceneId, attacker, targets, lines: extra 
     speaker: speaker(),
     ...(audience ? { whisper: audience } : {}),
     content,
-    flags: { [MODULE_ID]: { kind: "attack", sceneId, attacker: attacker.id, target: targets[0]?.id, targets: targets.map((target) => target.id), entries: extra } },
+    flags: { [MODULE_ID]: { kind: "attack", sceneId, attacker: attacker.id, target: targets[0]?.id, targets: targets.map((target) => target.id), entries: extra, texts, lang: game.i18n.lang } },
   });
 }
 
 /**
  * Posts one line (refusals, results) without numbers: to the GMs
  * (`whisperGM`), to the users who may see the named tokens (`named`, B1), or
- * to everyone.
- * @param {string} text already localized
+ * to everyone. The line is kept in both languages, so each reader reads
+ * their own (written in the poster's).
+ * @param {{en: string, fr: string}} text e.g. from `bilingual(key, data)`
  * @param {{whisperGM?: boolean, named?: (TokenDocument | null | undefined)[]}} [options]
  */
 export async function postLine(text, { whisperGM = false, named = [] } = {}) {
   const audience = whisperGM ? gmUserIds() : audienceOf(named);
   await ChatMessage.create({
     speaker: speaker(),
-    content: `<div class="furtive-card furtive-line"><p>${escapeHtml(text)}</p></div>`,
+    content: `<div class="furtive-card furtive-line"><p>${escapeHtml(engineText(text))}</p></div>`,
     ...(audience ? { whisper: audience } : {}),
+    flags: { [MODULE_ID]: { kind: "line", texts: [{ selector: ".furtive-line p", en: text.en, fr: text.fr }], lang: game.i18n.lang } },
   });
 }
 
@@ -180,6 +194,13 @@ export function decorateChatMessage(message, root, onAction) {
   if (flags.titleKey && flags.lang !== game.i18n.lang) {
     const title = root.querySelector(".furtive-title");
     if (title) title.textContent = t(flags.titleKey, flags.titleData);
+  }
+  // The card's own texts, kept in both languages (`[{selector, en, fr}]`).
+  if (Array.isArray(flags.texts) && flags.lang !== game.i18n.lang) {
+    for (const text of flags.texts) {
+      const elements = typeof text?.selector === "string" ? root.querySelectorAll(text.selector) : [];
+      if (typeof text.en === "string" && typeof text.fr === "string") for (const element of elements) element.textContent = engineText(text);
+    }
   }
   root.querySelectorAll("[data-furtive-action]").forEach((button) => {
     button.addEventListener("click", (event) => {

@@ -10,16 +10,19 @@
 
 import { DEFENSES, HIT_ZONES } from "./constants.mjs";
 import { situationModifiers } from "./engine.mjs";
+import { BadRequest } from "./errors.mjs";
 import { escapeHtml, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 
 /** Checkbox groups read as arrays of values. */
 const MULTI = new Set(["situation", "precautions", "allies"]);
+/** Inputs repeated once per row (the Hide dialog's free modifiers) read as arrays, in document order. */
+const ROWS = new Set(["freeLabel", "freeValue"]);
 
 /**
  * Reads a dialog form into a plain object: checkbox groups in {@link MULTI}
  * become arrays of checked values, other checkboxes booleans, number inputs
- * numbers (an empty one null).
+ * numbers (an empty one null); the row inputs of {@link ROWS} become arrays.
  * @param {HTMLFormElement | null} form
  * @returns {Record<string, any>}
  */
@@ -30,18 +33,23 @@ export function readForm(form) {
   for (const element of Array.from(form.elements)) {
     const input = /** @type {HTMLInputElement} */ (element);
     if (!input.name) continue;
+    /** @type {unknown} */
+    let value;
     if (input.type === "checkbox") {
       if (MULTI.has(input.name)) {
         data[input.name] ??= [];
         if (input.checked) data[input.name].push(input.value);
-      } else data[input.name] = input.checked;
+        continue;
+      }
+      value = input.checked;
     } else if (input.type === "number") {
       // An empty number field (a browser also empties one holding text that is no number,
       // https://html.spec.whatwg.org/multipage/input.html#number-state-(type=number)) reads null, not 0:
       // the caller decides whether a missing number is allowed.
-      data[input.name] = input.value.trim() === "" ? null : Number(input.value);
-    }
-    else data[input.name] = input.value;
+      value = input.value.trim() === "" ? null : Number(input.value);
+    } else value = input.value;
+    if (ROWS.has(input.name)) (data[input.name] ??= []).push(value);
+    else data[input.name] = value;
   }
   for (const name of MULTI) if (form.querySelector(`[name="${name}"]`)) data[name] ??= [];
   return data;
@@ -68,12 +76,14 @@ export async function formDialog({ title, template, data, ok }) {
 }
 
 /**
- * The GM's Hide dialog: the nine P2 toggles and a free modifier
- * (percentile), or the movement and precautions (opposed).
- * @param {{tokenName: string, requester?: string, intro?: string, ruleset: "percentile" | "opposed", senses: string[], precautions: string[], situation?: string[], moved?: boolean}} options
+ * The GM's Hide dialog: the nine P2 toggles and the free modifiers
+ * (percentile: one row per modifier in `free`, then an empty row for a new
+ * one; a row whose value is 0 is dropped), or the movement and precautions
+ * (opposed). Accepted as it opened, it answers `situation` and `free` unchanged.
+ * @param {{tokenName: string, requester?: string, intro?: string, ruleset: "percentile" | "opposed", senses: string[], precautions: string[], situation?: string[], free?: {label: string, value: number}[], moved?: boolean}} options
  * @returns {Promise<{situation: string[], free: {label: string, value: number}[], moved: boolean, precautions: string[]} | null>}
  */
-export async function hideDialog({ tokenName, requester, intro, ruleset, senses, precautions, situation = [], moved = true }) {
+export async function hideDialog({ tokenName, requester, intro, ruleset, senses, precautions, situation = [], free: inForce = [], moved = true }) {
   const percentile = ruleset === "percentile";
   const values = await formDialog({
     title: t("FURTIVE.Dialog.HideTitle", { name: tokenName }),
@@ -89,6 +99,7 @@ export async function hideDialog({ tokenName, requester, intro, ruleset, senses,
       freeNameLabel: t("FURTIVE.Dialog.FreeModifierLabel"),
       freePlaceholder: t("FURTIVE.Dialog.FreeModifierPlaceholder"),
       freeValueLabel: t("FURTIVE.Dialog.FreeModifierValue"),
+      free: [...inForce.map((m) => ({ label: m.label, value: m.value })), { label: "", value: 0 }],
       moved,
       movedLabel: t("FURTIVE.Dialog.Moved"),
       precautionsLabel: t("FURTIVE.Dialog.Precautions"),
@@ -96,9 +107,10 @@ export async function hideDialog({ tokenName, requester, intro, ruleset, senses,
     },
   });
   if (!values) return null;
-  const free = [];
-  const freeValue = Math.trunc(Number(values.freeValue) || 0);
-  if (freeValue !== 0) free.push({ label: String(values.freeLabel ?? "").trim(), value: freeValue });
+  const labels = /** @type {unknown[]} */ (values.freeLabel ?? []);
+  const free = /** @type {unknown[]} */ (values.freeValue ?? [])
+    .map((value, row) => ({ label: String(labels[row] ?? "").trim(), value: Math.trunc(Number(value) || 0) }))
+    .filter((modifier) => modifier.value !== 0);
   return { situation: values.situation ?? [], free, moved: Boolean(values.moved ?? true), precautions: values.precautions ?? [] };
 }
 
@@ -123,6 +135,46 @@ export async function attackDialog({ attackerName, targetName, ruleset }) {
       hitsLabel: t("FURTIVE.Dialog.Hits"),
     },
   });
+}
+
+/**
+ * A whole number ≥ 0 typed in a dialog's number field, a fraction rounded
+ * down. An empty field or text that is no number is refused, naming the
+ * field, before anything changes.
+ * @param {string} field the form field, named in the refusal
+ * @param {string} what what the number counts, for the refusal
+ * @param {unknown} raw the form value
+ * @returns {number}
+ * @throws {BadRequest} `invalid_input`
+ */
+function wholeNumberOf(field, what, raw) {
+  const text = String(raw ?? "").trim();
+  const value = Number(text);
+  if (!text || !Number.isFinite(value) || value < 0) throw new BadRequest("invalid_input", `${field}: ${JSON.stringify(text)} is not ${what} (a whole number, 0 or more); nothing changed`);
+  return Math.floor(value);
+}
+
+/**
+ * The Attack dialog's `hits` (a number field, O8: how many hits the attack
+ * makes), from the HUD (hud-flows.mjs) or a system attack roll
+ * (system-attacks.mjs), by {@link wholeNumberOf}.
+ * @param {unknown} raw the form value
+ * @returns {number}
+ * @throws {BadRequest} `invalid_input`
+ */
+export function hitsOf(raw) {
+  return wholeNumberOf("hits", "a number of hits", raw);
+}
+
+/**
+ * The Knockout dialog's `rawDamage` (P8: the attack's raw damage), by
+ * {@link wholeNumberOf}: refused before the knockout d100 is rolled.
+ * @param {unknown} raw the form value
+ * @returns {number}
+ * @throws {BadRequest} `invalid_input`
+ */
+export function rawDamageOf(raw) {
+  return wholeNumberOf("rawDamage", "a raw damage", raw);
 }
 
 /**

@@ -23,7 +23,7 @@ import { Cancelled, FurtiveError } from "./errors.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
 import { answerPerception, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./gm-pipeline.mjs";
 import { hideDialog } from "./dialogs.mjs";
-import { engineText, escapeHtml, t } from "./i18n.mjs";
+import { bilingual, engineText, escapeHtml, t } from "./i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
 import { evaluateFormula, postRoll, rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
@@ -224,7 +224,11 @@ export const GM_ACTIONS = {
     return privileged ? result : { allowed: result.allowed, clause: result.clause, en: result.allowed ? "" : result.en, fr: result.allowed ? "" : result.fr };
   },
 
-  /** Knockout (P8): a GM-only d100 against the base Furtivité; damage ÷ 4; unconscious on success. */
+  /**
+   * Knockout (P8): a GM-only d100 against the base Furtivité; damage ÷ 4; unconscious on success.
+   * The raw damage goes to the engine with the first question, so one out of its range is refused
+   * (naming `rawDamage`) before the d100 is rolled.
+   */
   async knockout(scene, { attackerId, targetId, rawDamage = 0 }, user, privileged) {
     return step("knockout", { scene, user, attackerId, targetId, rawDamage }, async () => {
       const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
@@ -232,17 +236,18 @@ export const GM_ACTIONS = {
       const settings = readSettings();
       const helmet = wearsHelmet(target.actor ?? null, settings.helmet);
       const { session } = sceneQuery(scene);
-      const allowed = session.knockout({ attacker: attackerId, target: targetId, helmet });
+      const damage = Math.trunc(Number(rawDamage));
+      const allowed = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage });
       if (!allowed.allowed) throw FurtiveError.of("knockout_refused", engineText(allowed));
       const d100 = await rollFormula("1d100", attacker, { flavor: t("FURTIVE.Roll.Knockout", { attacker: attacker.name ?? "", target: target.name ?? "" }), secret: true });
-      const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: Math.max(0, Math.trunc(Number(rawDamage) || 0)), d100 });
+      const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage, d100 });
       await ChatMessage.create({
         speaker: { alias: t("FURTIVE.Title") },
         whisper: gmUserIds(),
         content: `<div class="furtive-card furtive-gm"><p><span class="furtive-clause">${result.clause}</span> ${escapeHtml(engineText(result))}</p><p>${escapeHtml(t("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }))}</p></div>`,
         flags: { [MODULE_ID]: { kind: "knockout", entries: [{ clause: result.clause, en: result.en, fr: result.fr }] } },
       });
-      await postLine(t(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
+      await postLine(bilingual(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
       if (result.knockedOut && CONFIG.statusEffects.some((s) => s.id === "unconscious")) {
         await target.actor?.toggleStatusEffect("unconscious", { active: true });
       }

@@ -3,7 +3,7 @@
  * Knockout dialog (raw damage), each then running the action (macros.mjs).
  */
 
-import { attackDialog, knockoutDialog } from "./dialogs.mjs";
+import { attackDialog, hitsOf, knockoutDialog, rawDamageOf } from "./dialogs.mjs";
 import { engineText, listOf, t } from "./i18n.mjs";
 import { attack, knockout } from "./macros.mjs";
 import { notifyRefusal } from "./requests.mjs";
@@ -17,7 +17,7 @@ import { readSettings } from "./settings.mjs";
 export async function knockoutWithDialog(attacker, target, explanation) {
   const values = await knockoutDialog({ attackerName: attacker.name ?? "", targetName: target.name ?? "", explanation: engineText(explanation) || t("FURTIVE.Dialog.KnockoutIntro") });
   if (!values) return null;
-  return knockout(attacker, target, { rawDamage: Number(values.rawDamage) || 0 });
+  return knockout(attacker, target, { rawDamage: rawDamageOf(values.rawDamage) });
 }
 
 /**
@@ -32,7 +32,7 @@ export async function attackWithDialog(attacker, targets) {
   if (!values) return;
   await attack(attacker, targets.length === 1 ? targets[0] : targets, {
     noisy: Boolean(values.noisy),
-    hits: values.hits === undefined ? 1 : Number(values.hits),
+    hits: values.hits === undefined ? 1 : hitsOf(values.hits),
     area: Boolean(values.area),
     aimedAtSpace: values.aimedAtSpace === undefined ? true : Boolean(values.aimedAtSpace),
     hitZone: values.hitZone || null,

@@ -102,12 +102,16 @@ export function onRenderTokenHUD(hud, html) {
 
   if (settings.ruleset === "opposed") {
     const spotted = lookupHiders().filter((h) => h !== id && lookupPerceives(id, h));
-    if (spotted.length) group.append(button("pointOut", "point-out.svg", () => pointOutFlow(token, spotted)));
+    // Offered only with someone to tell: its default choice names the observer's allies.
+    if (spotted.length && pointOutCandidates(token, spotted).some((ally) => ally.checked)) {
+      group.append(button("pointOut", "point-out.svg", () => pointOutFlow(token, spotted)));
+    }
   }
 
   const targets = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).filter((d) => d && d.id !== id);
   if (targets.length) group.append(button("attack", "attack.svg", () => attackWithDialog(token, targets)));
-  group.append(button("defend", "defend.svg", () => defendFlow(token)));
+  // Offered only when the Defend dialog has an attacker to name (else a click would do nothing).
+  if (defendAttackerCandidates(token).length) group.append(button("defend", "defend.svg", () => defendFlow(token)));
   column.append(group);
 
   if (settings.ruleset === "percentile" && targets.length === 1) {
@@ -123,16 +127,41 @@ export function onRenderTokenHUD(hud, html) {
 
 /**
  * P4, GM: the situation of a hiding token changed. The Hide dialog opens with
- * the modifiers in force; the engine then asks for a new roll.
+ * the modifiers in force as the GM chose them: the pending ones of a roll
+ * asked for, else those of the roll, without the `already_perceived` P9 added
+ * on its own (`alreadyPerceivedAdded`, state format 2, docs/state.md), and
+ * with the free modifiers. Accepted unchanged it changes nothing; after a
+ * change the engine asks for a new roll.
  * @param {TokenDocument} token
  */
 async function situationFlow(token) {
   const scene = /** @type {Scene} */ (token.parent);
-  const hider = viewState(scene)?.hiders[/** @type {string} */ (token.id)];
-  const current = /** @type {any} */ (hider)?.pendingModifiers ?? /** @type {any} */ (hider)?.modifiers ?? { situation: [], free: [] };
-  const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation: current.situation ?? [] });
+  const hider = /** @type {any} */ (viewState(scene)?.hiders[/** @type {string} */ (token.id)]);
+  const chosen = hider?.pendingModifiers ?? hider?.modifiers ?? { situation: [], free: [] };
+  const added = !hider?.pendingModifiers && hider?.alreadyPerceivedAdded === true;
+  const situation = (chosen.situation ?? []).filter((/** @type {string} */ id) => !(added && id === "already_perceived"));
+  const answer = await hideDialog({ tokenName: token.name ?? "", intro: t("FURTIVE.Dialog.SituationIntro", { name: token.name ?? "" }), ruleset: "percentile", senses: [], precautions: [], situation, free: chosen.free ?? [] });
   if (!answer) return;
   await run("changeModifiers", { sceneId: scene.id, hiderId: token.id, situation: answer.situation, free: answer.free });
+}
+
+/**
+ * The tokens the Point out dialog lists, ticked when they are the
+ * observer's allies as the engine reads them: the same side, neither empty
+ * nor "neutral" (furtive-core `Creature::is_ally_of`; O3 tells allies only,
+ * any other token is refused with `not_allied`).
+ * @param {TokenDocument} observer
+ * @param {string[]} hiderIds hiders the observer perceives
+ * @returns {{id: string, name: string, checked: boolean}[]}
+ */
+function pointOutCandidates(observer, hiderIds) {
+  const scene = /** @type {Scene} */ (observer.parent);
+  const settings = readSettings();
+  const side = sideOf(observer, settings);
+  const allied = side !== "" && side !== "neutral";
+  // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
+  return nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id))))
+    .map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", checked: allied && sideOf(t, settings) === side }));
 }
 
 /**
@@ -142,15 +171,23 @@ async function situationFlow(token) {
  */
 async function pointOutFlow(observer, hiderIds) {
   const scene = /** @type {Scene} */ (observer.parent);
-  const settings = readSettings();
-  const side = sideOf(observer, settings);
   const hiders = hiderIds.map((id) => ({ id, name: scene.tokens.get(id)?.name ?? id }));
-  // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
-  const allies = nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id))))
-    .map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", checked: sideOf(t, settings) === side }));
+  const allies = pointOutCandidates(observer, hiderIds);
   const values = await pointOutDialog({ hiders, allies });
   if (!values) return;
   await actions.pointOut(observer, values.hider, values.allies ?? []);
+}
+
+/**
+ * The tokens the Defend dialog may name as the attacker: every other token
+ * with an actor that this user may see named (B1: no GM-hidden token, no
+ * hider none of their tokens perceives).
+ * @param {TokenDocument} defender
+ * @returns {TokenDocument[]}
+ */
+function defendAttackerCandidates(defender) {
+  const scene = /** @type {Scene} */ (defender.parent);
+  return nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== defender.id && Boolean(t.actor)));
 }
 
 /**
@@ -189,7 +226,8 @@ let hoverSerial = 0;
 
 /**
  * `hoverToken(token, hovered)`, GM only: a tooltip on a hiding token listing
- * who perceives it and why (the engine's explanation per observer).
+ * who perceives it and why (the engine's explanation per observer); on a
+ * hider P9 revealed (phase `revealed`, its record kept), titled as no longer hiding.
  * @param {Token} token
  * @param {boolean} hovered
  */
@@ -215,7 +253,8 @@ export async function onHoverToken(token, hovered) {
       const name = state.creatures[observer].name ?? scene.tokens.get(observer)?.name ?? observer;
       return { perceived, clause: "", text: `${t(perceived ? "FURTIVE.Tooltip.Perceives" : "FURTIVE.Tooltip.DoesNotPerceive", { name })} ${why ?? ""}`.trim() };
     });
-  const html = await renderModuleTemplate("tooltip.hbs", { title: t("FURTIVE.Tooltip.Title", { name: document.name ?? "" }), rows });
+  const title = t(/** @type {any} */ (hider).phase === "revealed" ? "FURTIVE.Tooltip.TitleRevealed" : "FURTIVE.Tooltip.Title", { name: document.name ?? "" });
+  const html = await renderModuleTemplate("tooltip.hbs", { title, rows });
   if (serial !== hoverSerial) return;
   const element = globalThis.document.createElement("div");
   element.id = "furtive-tooltip";

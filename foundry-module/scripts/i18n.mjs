@@ -28,13 +28,14 @@ export function t(key, data) {
 }
 
 /**
- * Names joined as a list in the client's language ("A, B and C", "A, B et
- * C"), with the standard `Intl.ListFormat`
+ * Names joined as a list ("A, B and C", "A, B et C"), in `lang` (default:
+ * the client's language), with the standard `Intl.ListFormat`
  * (https://developer.mozilla.org/docs/Web/JavaScript/Reference/Global_Objects/Intl/ListFormat).
  * @param {string[]} names
+ * @param {string} [lang] a language code, e.g. "en" or "fr"
  */
-export function listOf(names) {
-  return new Intl.ListFormat(String(game.i18n?.lang ?? "en"), { type: "conjunction" }).format(names);
+export function listOf(names, lang = String(game.i18n?.lang ?? "en")) {
+  return new Intl.ListFormat(lang, { type: "conjunction" }).format(names);
 }
 
 /** Both lang files (`lang/en.json`, `lang/fr.json`), once loaded. @type {{en: any, fr: any} | null} */

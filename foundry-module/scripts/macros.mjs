@@ -7,7 +7,7 @@
 import { FurtiveError } from "./errors.mjs";
 import { postLine } from "./chat.mjs";
 import { stateOf } from "./gm-pipeline.mjs";
-import { engineText, t } from "./i18n.mjs";
+import { bilingual, engineText, t } from "./i18n.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
@@ -36,7 +36,8 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
   const decision = /** @type {Decision} */ (await run("canDefend", { sceneId: defender.parent?.id, defenderId: defender.id, targetId: target.id, attackerId: attacker.id }));
   if (!decision.allowed) {
     ui.notifications?.warn(engineText(decision));
-    await postLine(`${t("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" })} ${engineText(decision)}`, { named: [defender, target, attacker] });
+    const refused = bilingual("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" });
+    await postLine({ en: `${refused.en} ${decision.en}`, fr: `${refused.fr} ${decision.fr}` }, { named: [defender, target, attacker] });
     return { allowed: false, decision };
   }
   const formula = readSettings()[/** @type {"dodgeFormula" | "parryFormula" | "blockFormula"} */ (`${defense}Formula`)];

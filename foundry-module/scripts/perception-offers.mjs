@@ -29,16 +29,21 @@ export function playerOwners(token) {
 
 /**
  * Posts the offer: a card to the observer's owners and the GMs with a button
- * that rolls Perception from the observer's sheet.
+ * that rolls Perception from the observer's sheet. Its text and button are
+ * kept in both languages (`flags.furtive.texts`, chat.mjs), so the owner
+ * reads their own, not the GM's.
  * @param {{sceneId: string, observer: TokenDocument, owners: User[]}} data
  */
 export async function offerPerceptionCheck({ sceneId, observer, owners }) {
-  const text = t("FURTIVE.System.OfferText", { observer: observer.name ?? "" });
+  const texts = [
+    { selector: ".furtive-offer p", ...bilingual("FURTIVE.System.OfferText", { observer: observer.name ?? "" }) },
+    { selector: '[data-furtive-action="sheetPerception"]', ...bilingual("FURTIVE.System.OfferButton") },
+  ];
   await ChatMessage.create({
     speaker: { alias: t("FURTIVE.Title") },
     whisper: [...new Set([...owners.map((user) => /** @type {string} */ (user.id)), ...gmUserIds()])],
-    content: `<div class="furtive-card furtive-offer"><p>${escapeHtml(text)}</p><div class="furtive-buttons"><button type="button" data-furtive-action="sheetPerception">${escapeHtml(t("FURTIVE.System.OfferButton"))}</button></div></div>`,
-    flags: { [MODULE_ID]: { kind: "perceptionOffer", sceneId, observer: observer.id } },
+    content: `<div class="furtive-card furtive-offer"><p>${escapeHtml(t("FURTIVE.System.OfferText", { observer: observer.name ?? "" }))}</p><div class="furtive-buttons"><button type="button" data-furtive-action="sheetPerception">${escapeHtml(t("FURTIVE.System.OfferButton"))}</button></div></div>`,
+    flags: { [MODULE_ID]: { kind: "perceptionOffer", sceneId, observer: observer.id, texts, lang: game.i18n.lang } },
   });
 }
 

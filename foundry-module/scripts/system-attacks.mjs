@@ -29,9 +29,9 @@
  */
 
 import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
-import { attackDialog } from "./dialogs.mjs";
+import { attackDialog, hitsOf } from "./dialogs.mjs";
 import { dnd5eGeneration, registerDnd5eAttackHooks } from "./dnd5e-adapter.mjs";
-import { BadRequest, FurtiveError } from "./errors.mjs";
+import { FurtiveError } from "./errors.mjs";
 import { bilingual, t } from "./i18n.mjs";
 import { reportRefusal, sceneQuery, transact, viewState } from "./gm-pipeline.mjs";
 import { readSettings } from "./settings.mjs";
@@ -326,17 +326,3 @@ export function registerSystemAttackHooks() {
   Hooks.on("updateActor", onUpdateActor);
 }
 
-/**
- * The Attack dialog's `hits` (a number field, O8: how many hits the attack
- * makes): a whole number ≥ 0, a fraction rounded down. An empty field or
- * text that is no number is refused, naming the field, before anything changes.
- * @param {unknown} raw the form value
- * @returns {number}
- * @throws {BadRequest} `invalid_input`
- */
-function hitsOf(raw) {
-  const text = String(raw ?? "").trim();
-  const value = Number(text);
-  if (!text || !Number.isFinite(value) || value < 0) throw new BadRequest("invalid_input", `hits: ${JSON.stringify(text)} is not a number of hits (a whole number, 0 or more); nothing changed`);
-  return Math.floor(value);
-}
