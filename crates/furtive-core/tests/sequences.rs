@@ -1,0 +1,601 @@
+//! Sequences of events over time (second rules audit, 2026-12-01): an
+//! effect that must survive, expire or be undone by later events. Every
+//! step runs through the free function `apply` and through one `Session`,
+//! which must agree on the state and on every effect.
+
+mod common;
+
+use common::*;
+use furtive_core::{
+    apply, Error, Event, HiderPhase, Outcome, PairReason, Session, SituationModifier, State, Status,
+};
+use serde_json::{json, Value};
+
+/// One story told twice: through `apply` (a state passed along) and through
+/// a `Session`. Each step checks that both agree.
+struct Story {
+    state: State,
+    session: Session,
+}
+
+impl Story {
+    fn new(state: State) -> Story {
+        Story {
+            session: Session::load(state.clone()).expect("valid state"),
+            state,
+        }
+    }
+
+    /// An event both must accept, with the same effects.
+    fn step(&mut self, event: Value) -> Outcome {
+        let event: Event = ev(event);
+        let kind = event.kind();
+        let outcome = apply(&self.state, event.clone())
+            .unwrap_or_else(|e| panic!("apply refused {kind}: {e} ({})", e.code()));
+        let effects = self
+            .session
+            .apply(event)
+            .unwrap_or_else(|e| panic!("Session refused {kind}: {e} ({})", e.code()));
+        assert_eq!(
+            self.session.state(),
+            &outcome.state,
+            "{kind}: states differ"
+        );
+        assert_eq!(effects.changes, outcome.changes, "{kind}: changes differ");
+        assert_eq!(
+            effects.requests, outcome.requests,
+            "{kind}: requests differ"
+        );
+        assert_eq!(effects.log, outcome.log, "{kind}: logs differ");
+        self.state = outcome.state.clone();
+        outcome
+    }
+
+    /// Several events in order.
+    fn steps(&mut self, events: Vec<Value>) {
+        for event in events {
+            self.step(event);
+        }
+    }
+
+    /// An event both must refuse with the same code, changing nothing.
+    fn refuse(&mut self, event: Value) -> Error {
+        let event: Event = ev(event);
+        let kind = event.kind();
+        let before = self.state.clone();
+        let error = match apply(&self.state, event.clone()) {
+            Ok(_) => panic!("apply accepted {kind}"),
+            Err(error) => error,
+        };
+        match self.session.apply(event) {
+            Ok(_) => panic!("Session accepted {kind}"),
+            Err(other) => assert_eq!(other.code(), error.code(), "{kind}: codes differ"),
+        }
+        assert_eq!(
+            self.session.state(),
+            &before,
+            "a refused {kind} changed the session"
+        );
+        error
+    }
+}
+
+// ---------------------------------------------------------------- opposed
+
+/// A rogue (party) and two guards (guards) in an `opposed` scene.
+fn opposed_scene() -> State {
+    state(json!({
+        "ruleset": "opposed",
+        "creatures": [
+            {"id": "rogue", "side": "party"},
+            {"id": "scout", "side": "party"},
+            {"id": "guard", "side": "guards"},
+            {"id": "archer", "side": "guards"}
+        ]
+    }))
+}
+
+fn view(observer: &str, clear: bool) -> Value {
+    json!({"observer": observer, "clearView": clear})
+}
+
+#[test]
+fn o5_two_hiders_whose_turns_interleave_settle_only_their_own_exposures() {
+    // The rogue and the scout hide (20 each) out of view. The guard comes
+    // into view of both and fails both checks (10): both pairs exposed.
+    // The scout's turn: it moves and breaks the view. The rogue's turn:
+    // it does not move. Each turn end settles its own hider only.
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "enterStealth", "hider": "scout", "roll": 20}),
+        json!({"type": "turnStart", "combatant": "guard", "round": 1}),
+        json!({"type": "viewChanged", "hider": "rogue", "view": [view("guard", true)]}),
+        json!({"type": "viewChanged", "hider": "scout", "view": [view("guard", true)]}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "guard", "total": 10}),
+        json!({"type": "perceptionRolled", "hider": "scout", "observer": "guard", "total": 10}),
+        json!({"type": "turnEnd", "combatant": "guard"}),
+        json!({"type": "turnStart", "combatant": "scout"}),
+        json!({"type": "viewChanged", "hider": "scout", "moved": true,
+               "view": [view("guard", false)]}),
+    ]);
+    assert!(pair(&story.state, "rogue", "guard").exposed);
+    assert!(pair(&story.state, "scout", "guard").exposed);
+    // The end of the scout's turn is not the rogue's.
+    story.step(json!({"type": "turnEnd", "combatant": "scout"}));
+    assert!(
+        !story.state.perceives("guard", "scout"),
+        "moved and broke the view"
+    );
+    assert!(!pair(&story.state, "scout", "guard").exposed, "settled");
+    assert!(
+        !story.state.perceives("guard", "rogue"),
+        "not the rogue's turn end"
+    );
+    assert!(
+        pair(&story.state, "rogue", "guard").exposed,
+        "still remembered"
+    );
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "rogue"}),
+        json!({"type": "turnEnd", "combatant": "rogue"}),
+    ]);
+    assert!(story.state.perceives("guard", "rogue"), "O5: did not move");
+    assert_eq!(
+        pair(&story.state, "rogue", "guard").reason,
+        PairReason::Exposure
+    );
+    assert!(!story.state.perceives("guard", "scout"));
+}
+
+#[test]
+fn o11_o6_an_observer_that_joins_the_attackers_side_faces_the_damage_penalty() {
+    // The rogue holds 20. The mercenary (neutral) comes into view and fails
+    // at 17. The guard hits the rogue once: -5 against the guard's allies
+    // (O11), not the neutral mercenary. The mercenary then signs up with
+    // the guards (upsertCreature, new side): the penalty now applies to
+    // it, its stored 17 reaches 15 and it perceives (O6), with no new roll.
+    let mut story = Story::new(state(json!({
+        "ruleset": "opposed",
+        "creatures": [
+            {"id": "rogue", "side": "party"},
+            {"id": "guard", "side": "guards"},
+            {"id": "merc", "side": "neutral"}
+        ]
+    })));
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "viewChanged", "hider": "rogue", "view": [view("merc", true)]}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "merc", "total": 17}),
+        json!({"type": "damageTaken", "target": "rogue", "attacker": "guard"}),
+    ]);
+    assert!(!story.state.perceives("merc", "rogue"));
+    let joined =
+        story.step(json!({"type": "upsertCreature", "creature": {"id": "merc", "side": "guards"}}));
+    assert!(story.state.perceives("merc", "rogue"));
+    assert!(
+        joined.requests.is_empty(),
+        "no new roll: {:?}",
+        joined.requests
+    );
+    assert_eq!(
+        pair(&story.state, "rogue", "merc").perception_total,
+        Some(17)
+    );
+    // Leaving the side again does not undo a perception (O7 keeps it too).
+    story.step(json!({"type": "upsertCreature", "creature": {"id": "merc", "side": "neutral"}}));
+    assert!(story.state.perceives("merc", "rogue"));
+}
+
+#[test]
+fn o9_a_pending_check_ends_with_the_attempt_and_its_late_answer_is_refused() {
+    // The rogue attacks the guard from hiding: the guard's O9 check is
+    // pending. The rogue stops hiding before the answer: the answer is
+    // refused (nothing to check against) and changes nothing.
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "attack", "attacker": "rogue", "targets": ["guard"]}),
+    ]);
+    assert!(pair(&story.state, "rogue", "guard").check_pending);
+    story.step(json!({"type": "stopHiding", "hider": "rogue"}));
+    let late =
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "guard", "total": 5});
+    assert_eq!(story.refuse(late.clone()).code(), "not_hiding");
+    // The same when the rogue leaves the scene.
+    let mut gone = Story::new(opposed_scene());
+    gone.steps(vec![
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "attack", "attacker": "rogue", "targets": ["guard"]}),
+        json!({"type": "tokenRemoved", "token": "rogue"}),
+    ]);
+    assert!(gone.state.hiders.is_empty());
+    assert_eq!(gone.refuse(late).code(), "unknown_token");
+}
+
+#[test]
+fn o12_a_sprint_mid_attempt_ends_it_with_its_penalties_and_pending_checks() {
+    // A noisy attack (-5) and a pending O9 check; the rogue sprints: the
+    // attempt ends (O12), everyone perceives it. A new attempt (next turn)
+    // starts clean: no penalty, no stored or pending check.
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "attack", "attacker": "rogue", "targets": ["guard"], "noisy": true}),
+        json!({"type": "sprint", "token": "rogue"}),
+    ]);
+    assert!(!story.state.hiders.contains_key("rogue"));
+    assert!(story.state.perceives("guard", "rogue"));
+    assert_eq!(
+        story
+            .refuse(json!({"type": "enterStealth", "hider": "rogue", "roll": 20,
+                           "sprinting": true}))
+            .code(),
+        "sprinting"
+    );
+    story.steps(vec![
+        json!({"type": "turnEnd", "combatant": "rogue"}),
+        json!({"type": "turnStart", "combatant": "rogue", "round": 2}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 12, "moved": true}),
+    ]);
+    let record = &story.state.hiders["rogue"];
+    assert!(record.penalties().is_empty());
+    assert_eq!(record.held_total(), Some(12));
+    let guard = pair(&story.state, "rogue", "guard");
+    assert!(!guard.perceived && !guard.check_pending && guard.perception_total.is_none());
+}
+
+#[test]
+fn o7_a_fresh_roll_clears_o8_penalties_and_later_ones_count_again() {
+    // Held 20; the guard and the archer fail at 12; the rogue moves out of
+    // view. Two noisy hits (-10): both stored 12 are compared with 10 and
+    // perceive (O6). Next turn a fresh 14 clears the
+    // penalties (O7): the guard and the archer perceive already and keep
+    // perceiving, although 12 < 14.
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "viewChanged", "hider": "rogue",
+               "view": [view("guard", true), view("archer", true)]}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "guard", "total": 12}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "archer", "total": 12}),
+        json!({"type": "viewChanged", "hider": "rogue", "moved": true,
+               "view": [view("guard", false), view("archer", false)]}),
+        json!({"type": "attack", "attacker": "rogue", "targets": ["archer"], "noisy": true,
+               "hits": 2}),
+    ]);
+    assert!(story.state.perceives("archer", "rogue"));
+    assert!(
+        story.state.perceives("guard", "rogue"),
+        "12 >= 20 - 10 (O6)"
+    );
+    story.steps(vec![
+        json!({"type": "turnEnd", "combatant": "rogue"}),
+        json!({"type": "turnStart", "combatant": "rogue", "round": 2}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 14, "moved": true}),
+    ]);
+    assert!(
+        story.state.perceives("guard", "rogue"),
+        "O7: perceivers keep perceiving"
+    );
+    assert!(story.state.hiders["rogue"].penalties().is_empty());
+}
+
+// ---------------------------------------------------------------- percentile
+
+/// A spy and a thief (party, Furtivité 80), a guard and a captain (guards,
+/// acuity sums 0 and 60), an ally of the guard that sees well (guards, 500
+/// once upserted).
+fn percentile_scene() -> State {
+    state(json!({
+        "ruleset": "percentile",
+        "creatures": [
+            {"id": "spy", "side": "party", "stealthSkill": 80},
+            {"id": "thief", "side": "party", "stealthSkill": 80},
+            {"id": "guard", "side": "guards"},
+            {"id": "captain", "side": "guards", "acuities": {"visual": 60}}
+        ]
+    }))
+}
+
+fn carries_minus_100(state: &State, hider: &str) -> bool {
+    state.hiders[hider]
+        .modifiers()
+        .unwrap()
+        .situation
+        .contains(&SituationModifier::AlreadyPerceived)
+}
+
+fn defenseless(outcome: &Outcome, token: &str) -> Vec<bool> {
+    status_changes(outcome, token, Status::Defenseless)
+        .iter()
+        .map(|change| match change {
+            furtive_core::Change::Status { active, .. } => *active,
+            other => panic!("not a status: {other:?}"),
+        })
+        .collect()
+}
+
+fn may_defend(state: &State, defender: &str, target: &str, attacker: &str) -> bool {
+    furtive_core::query::can_defend(
+        state,
+        &furtive_core::query::DefenseQuery {
+            defender: defender.into(),
+            target: target.into(),
+            attacker: attacker.into(),
+        },
+    )
+    .unwrap()
+    .allowed
+}
+
+#[test]
+fn p6_p9_a_hide_before_combat_carries_into_it_and_the_surprise_lasts_the_attackers_turn() {
+    // Outside combat the spy hides: 80 + 50 = 130, no automatic -100 (P9).
+    // Combat starts on the guard's turn: the spy may not roll then (P9),
+    // its score stays. On its turn it surprises the guard (P6): defenseless
+    // until the end of the spy's turn, through the end of nobody else's.
+    let mut story = Story::new(percentile_scene());
+    story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 50}));
+    assert!(!carries_minus_100(&story.state, "spy"));
+    story.step(json!({"type": "turnStart", "combatant": "guard", "round": 1}));
+    assert_eq!(
+        story
+            .refuse(json!({"type": "enterStealth", "hider": "spy", "roll": 50}))
+            .code(),
+        "not_hider_turn"
+    );
+    story.steps(vec![
+        json!({"type": "turnEnd", "combatant": "guard"}),
+        json!({"type": "turnStart", "combatant": "spy"}),
+    ]);
+    let surprise = story.step(
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard"],
+                                     "hitZone": "head"}),
+    );
+    assert_eq!(defenseless(&surprise, "guard"), [true]);
+    assert!(!may_defend(&story.state, "captain", "guard", "spy"));
+    // A stray end of another combatant's turn, a round end: still defenseless.
+    story.steps(vec![
+        json!({"type": "turnEnd", "combatant": "captain"}),
+        json!({"type": "roundEnd"}),
+    ]);
+    assert!(story.state.surprise("spy", "guard").is_some());
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Hiding);
+    let end = story.step(json!({"type": "turnEnd", "combatant": "spy"}));
+    assert_eq!(defenseless(&end, "guard"), [false]);
+    assert!(story.state.surprises.is_empty());
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert!(story.state.perceives("guard", "spy"));
+    // Its next roll, on its next turn, carries -100 (P9).
+    story.step(json!({"type": "turnStart", "combatant": "spy"}));
+    story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 50}));
+    assert!(carries_minus_100(&story.state, "spy"));
+    assert_eq!(story.state.hiders["spy"].score(), Some(30));
+}
+
+#[test]
+fn p6_the_attacker_removed_during_its_own_surprise_ends_it_and_its_turn_end_is_harmless() {
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+    ]);
+    let removed = story.step(json!({"type": "tokenRemoved", "token": "spy"}));
+    assert_eq!(defenseless(&removed, "guard"), [false]);
+    assert!(story.state.surprises.is_empty());
+    assert_eq!(story.state.combat.turn, None);
+    assert!(story.state.combat.active);
+    // The caller's turn change still sends the spy's turn end.
+    let end = story.step(json!({"type": "turnEnd", "combatant": "spy"}));
+    assert!(end.changes.is_empty(), "{:?}", end.changes);
+    story.step(json!({"type": "turnStart", "combatant": "thief"}));
+    story.step(json!({"type": "enterStealth", "hider": "thief", "roll": 50}));
+    assert!(
+        carries_minus_100(&story.state, "thief"),
+        "first roll in combat (P9)"
+    );
+}
+
+#[test]
+fn p6_the_target_removed_mid_surprise_still_leaves_the_attacker_revealed_at_its_turn_end() {
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+        json!({"type": "tokenRemoved", "token": "guard"}),
+    ]);
+    assert!(story.state.surprises.is_empty());
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Hiding);
+    story.step(json!({"type": "turnEnd", "combatant": "spy"}));
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert!(story.state.perceives("captain", "spy"));
+}
+
+#[test]
+fn p9_two_hiders_interleave_each_revealed_at_its_own_turn_end() {
+    // Both hide outside combat (130). The spy surprises the guard on its
+    // turn; the thief's turn ends in between (a stray end): only the spy's
+    // own turn end reveals the spy; the thief stays hidden.
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "enterStealth", "hider": "thief", "roll": 50}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+        json!({"type": "turnEnd", "combatant": "thief"}),
+    ]);
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Hiding);
+    assert!(story.state.surprise("spy", "guard").is_some());
+    story.step(json!({"type": "turnEnd", "combatant": "spy"}));
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(story.state.hiders["thief"].phase, HiderPhase::Hiding);
+    assert!(!story.state.perceives("guard", "thief"));
+    // The thief's turn: it surprises the captain (60 < 130).
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "thief"}),
+        json!({"type": "attack", "attacker": "thief", "targets": ["captain"]}),
+    ]);
+    assert!(story.state.surprise("thief", "captain").is_some());
+    assert!(
+        may_defend(&story.state, "guard", "captain", "spy"),
+        "no surprise by the spy"
+    );
+    assert!(!may_defend(&story.state, "guard", "captain", "thief"));
+}
+
+#[test]
+fn p9_one_roll_a_turn_holds_across_a_stop_and_the_next_turn_allows_one_with_minus_100() {
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "stopHiding", "hider": "spy"}),
+    ]);
+    assert_eq!(
+        story
+            .refuse(json!({"type": "enterStealth", "hider": "spy", "roll": 90}))
+            .code(),
+        "stealth_roll_already_made"
+    );
+    story.steps(vec![
+        json!({"type": "turnEnd", "combatant": "spy"}),
+        json!({"type": "turnStart", "combatant": "guard"}),
+        json!({"type": "turnEnd", "combatant": "guard"}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 2}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
+    ]);
+    assert!(carries_minus_100(&story.state, "spy"));
+    assert_eq!(story.state.hiders["spy"].score(), Some(80 + 90 - 100));
+}
+
+#[test]
+fn p9_combat_end_then_a_new_combat_gives_a_fresh_turn_and_roll() {
+    // The spy rolls on its turn: a first roll in combat carries -100 (P9):
+    // 80 + 100 - 100 = 80, above the captain's 60. The combat ends during
+    // that turn (its turn ends then: nothing to reveal, it did not
+    // attack). A new combat: the spy's first turn allows one roll; with a
+    // record and no non-ally perceiving it, no automatic -100.
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "spy", "round": 3}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 100}),
+    ]);
+    assert!(carries_minus_100(&story.state, "spy"));
+    assert!(!story.state.perceives("captain", "spy"));
+    story.step(json!({"type": "combatEnd"}));
+    assert_eq!(story.state.combat, Default::default());
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Hiding);
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 60}),
+    ]);
+    assert!(!carries_minus_100(&story.state, "spy"));
+    assert_eq!(story.state.hiders["spy"].score(), Some(140));
+}
+
+#[test]
+fn p4_a_pending_roll_keeps_the_stale_score_for_a_changed_observer_and_ends_with_the_reveal() {
+    // 180 in force (very noisy +50). The noise stops: P4 asks a new roll;
+    // the old score holds meanwhile. The captain's acuity sum changes to
+    // 179, then 180: each is compared with the stale 180 in force (P3, P4).
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50,
+               "modifiers": {"situation": ["very_noisy"]}}),
+        json!({"type": "modifiersChanged", "hider": "spy", "modifiers": {}}),
+    ]);
+    assert_eq!(story.state.hiders["spy"].score(), Some(180));
+    story.step(json!({"type": "upsertCreature", "creature":
+        {"id": "captain", "side": "guards", "acuities": {"visual": 179}}}));
+    assert!(!story.state.perceives("captain", "spy"));
+    story.step(json!({"type": "upsertCreature", "creature":
+        {"id": "captain", "side": "guards", "acuities": {"visual": 180}}}));
+    assert!(story.state.perceives("captain", "spy"));
+    assert!(story.state.hiders["spy"].pending_modifiers().is_some());
+    // The spy attacks on its turn; its turn end reveals it and the pending
+    // request ends with the attempt it was for.
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+        json!({"type": "turnEnd", "combatant": "spy"}),
+    ]);
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert!(story.state.hiders["spy"].pending_modifiers().is_none());
+}
+
+#[test]
+fn p6_an_ally_of_the_target_that_comes_to_perceive_the_attacker_mid_surprise_may_defend() {
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+    ]);
+    assert!(!may_defend(&story.state, "captain", "guard", "spy"));
+    story.step(json!({"type": "upsertCreature", "creature":
+        {"id": "captain", "side": "guards", "acuities": {"visual": 500}}}));
+    assert!(may_defend(&story.state, "captain", "guard", "spy"));
+    assert!(
+        !may_defend(&story.state, "guard", "guard", "spy"),
+        "the target never"
+    );
+}
+
+// ---------------------------------------------------------------- applyAll
+
+#[test]
+fn b1_a_refused_event_late_in_apply_all_undoes_the_combat_bookkeeping_too() {
+    let scene = run(
+        &percentile_scene(),
+        vec![
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "turnStart", "combatant": "guard", "round": 4}),
+        ],
+    );
+    let events = [
+        json!({"type": "turnEnd", "combatant": "guard"}),
+        json!({"type": "roundEnd"}),
+        json!({"type": "turnStart", "combatant": "spy"}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+        json!({"type": "turnEnd", "combatant": "spy"}),
+        json!({"type": "turnStart", "combatant": "spy"}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+    ];
+    let mut session = Session::load(scene.clone()).unwrap();
+    let error = session
+        .apply_all(events.iter().cloned().map(ev).collect())
+        .unwrap_err();
+    assert_eq!(error.code(), "stealth_roll_already_made");
+    assert_eq!(session.state(), &scene);
+    // Without the refused roll the list applies as one transaction and
+    // ends where the events one by one end, but for the revision.
+    let accepted: Vec<Value> = events[..events.len() - 1].to_vec();
+    let effects = session
+        .apply_all(accepted.iter().cloned().map(ev).collect())
+        .unwrap();
+    let one_by_one = run(&scene, accepted);
+    let mut all = session.state().clone();
+    all.revision = one_by_one.revision;
+    assert_eq!(all, one_by_one);
+    assert_eq!(effects.revision, scene.revision + 1);
+    assert_eq!(session.state().combat.round, 5);
+    assert_eq!(session.state().combat.turn.as_deref(), Some("spy"));
+    // One set of effects: the surprise came and went inside the list.
+    assert!(status_changes_in(&effects.changes, "guard").is_empty());
+}
+
+fn status_changes_in<'a>(
+    changes: &'a [furtive_core::Change],
+    token: &str,
+) -> Vec<&'a furtive_core::Change> {
+    changes
+        .iter()
+        .filter(|c| matches!(c, furtive_core::Change::Status { token: t, status: Status::Defenseless, .. } if t == token))
+        .collect()
+}
