@@ -440,16 +440,33 @@ fn locate(
 /// hider's turn, where a hider that did not move is revealed to every
 /// observer it was exposed to, even one that walked out of view.
 fn note_exposure(tx: &mut Tx, hider: &str, observer: &str) {
-    let exposed_now = tx
-        .hiders
-        .get(hider)
-        .and_then(|h| h.pairs.get(observer))
-        .is_some_and(|p| p.is_exposed() && !p.exposed);
+    let exposed_now = tx.hiders.get(hider).is_some_and(|h| {
+        h.pairs
+            .get(observer)
+            .is_some_and(|p| !p.exposed && failed_in_view(&tx.creatures, &h.attempt, observer, p))
+    });
     if exposed_now {
         if let Some(pair) = tx.pair_mut(hider, observer) {
             pair.exposed = true;
         }
     }
+}
+
+/// O5: the pair is exposed ([`Pair::is_exposed`]) and its stored check is
+/// below the effective total: it failed. (Fix: a pair the GM ruled
+/// unperceived in clear view counted as exposed without a failed check,
+/// one that never checked or whose check had reached the total, and the
+/// end of the hider's turn revealed it.)
+fn failed_in_view(
+    creatures: &BTreeMap<TokenId, Creature>,
+    attempt: &Attempt,
+    observer: &str,
+    pair: &Pair,
+) -> bool {
+    pair.is_exposed()
+        && pair
+            .perception_total
+            .is_some_and(|total| total < effective_total_in(creatures, attempt, observer))
 }
 
 /// O5: [`note_exposure`] for a pair [`reevaluate`] found newly exposed.
@@ -1037,7 +1054,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
         if pair.perceived || !tx.creatures.contains_key(observer) {
             continue;
         }
-        if pair.is_exposed() {
+        if failed_in_view(&tx.creatures, &record.attempt, observer, pair) {
             in_view.push(observer.clone());
         } else if pair.exposed {
             broken.push(observer.clone());

@@ -434,13 +434,14 @@ impl Pair {
     }
 
     /// O5: the observer has the hider in clear view, does not perceive it,
-    /// and has failed its check: the pair is not waiting for its first
-    /// Perception check (B1: until that check is answered nothing reveals
-    /// the hider). Derived from the pair as it is now; `exposed` remembers it.
+    /// and has failed its check: a check is stored (B1: until the first one
+    /// is answered nothing reveals the hider; a pair the GM ruled
+    /// unperceived without a check has failed none). The ruleset also
+    /// compares the stored check with the effective total (a pair the GM
+    /// ruled unperceived may hold one that reached it). Derived from the
+    /// pair as it is now; `exposed` remembers it.
     pub fn is_exposed(&self) -> bool {
-        self.clear_view
-            && !self.perceived
-            && !(self.check_pending && self.perception_total.is_none())
+        self.clear_view && !self.perceived && self.perception_total.is_some()
     }
 }
 

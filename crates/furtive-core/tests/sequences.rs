@@ -100,6 +100,54 @@ fn view(observer: &str, clear: bool) -> Value {
 }
 
 #[test]
+fn o5_a_gm_override_to_unperceived_in_clear_view_is_no_failed_check_so_no_exposure() {
+    // The rogue hides (20) out of view; the guard comes into view and its
+    // check (25) perceives it. The GM decides the guard does not see the
+    // rogue after all. The rogue's turn ends without a move: O5 reveals
+    // only pairs that failed their check, and the guard's did not fail (no
+    // check at all would not either): the GM's decision stands.
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "viewChanged", "hider": "rogue", "view": [view("guard", true)]}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "guard", "total": 25}),
+    ]);
+    assert!(story.state.perceives("guard", "rogue"));
+    story.step(
+        json!({"type": "gmOverride", "hider": "rogue", "observer": "guard", "perceived": false}),
+    );
+    assert!(!story.state.perceives("guard", "rogue"));
+    let end = story.step(json!({"type": "turnEnd", "combatant": "rogue"}));
+    assert!(
+        !story.state.perceives("guard", "rogue"),
+        "O5 revealed a pair whose check succeeded: {:?}",
+        end.log.iter().map(|e| &e.en).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        pair(&story.state, "rogue", "guard").reason,
+        PairReason::GmOverride
+    );
+}
+
+#[test]
+fn o5_a_gm_override_on_a_pair_in_clear_view_that_never_checked_is_not_exposed() {
+    // The guard watches the entry (O2: perceived, no check). The GM rules
+    // the guard does not see the rogue. No check was ever failed, so the
+    // end of the rogue's turn reveals nothing (O5).
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20,
+               "view": [view("guard", true)]}),
+        json!({"type": "gmOverride", "hider": "rogue", "observer": "guard", "perceived": false}),
+    ]);
+    assert!(!story.state.perceives("guard", "rogue"));
+    story.step(json!({"type": "turnEnd", "combatant": "rogue"}));
+    assert!(!story.state.perceives("guard", "rogue"));
+}
+
+#[test]
 fn o5_two_hiders_whose_turns_interleave_settle_only_their_own_exposures() {
     // The rogue and the scout hide (20 each) out of view. The guard comes
     // into view of both and fails both checks (10): both pairs exposed.
