@@ -16,7 +16,9 @@ use crate::outcome::Outcome;
 use crate::percentile::PercentileRules;
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::session::Session;
-use crate::state::{Config, Creature, Pair, PairReason, Ruleset, State, TokenId, STATE_VERSION};
+use crate::state::{
+    Config, Creature, HiderPhase, Pair, PairReason, Ruleset, State, TokenId, STATE_VERSION,
+};
 use crate::validate::{validate_config, validate_event, validate_state};
 
 /// Builds a fresh state from a configuration.
@@ -232,7 +234,18 @@ fn token_removed(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
 }
 
 fn stop_hiding(tx: &mut Tx, hider: &str, ctx: &mut Ctx) -> Result<(), Error> {
-    if !tx.remove_hider(hider) {
+    // P9 (*Decided*): an attack from hiding reveals the hider at its turn
+    // end, whatever it does in between: the record stays, revealed, so a
+    // roll later in the turn keeps the reveal. (Fix: the record was
+    // removed, and a roll after the stop escaped the reveal.)
+    let attacked = tx
+        .hiders
+        .get(hider)
+        .and_then(|h| h.attempt.percentile())
+        .is_some_and(|a| a.attacked);
+    if attacked {
+        tx.set_phase(hider, HiderPhase::Revealed);
+    } else if !tx.remove_hider(hider) {
         return Err(Error::NotHiding {
             id: hider.to_owned(),
         });

@@ -124,9 +124,10 @@ impl Rules for PercentileRules {
     /// the attacker, as at the end of its turn. (Fix: the surprises used to
     /// be dropped without the P9 reveal.)
     fn combat_ending(tx: &mut Tx, ctx: &mut Ctx) {
-        let attacked = tx.hiders.iter().filter(|(_, h)| {
-            h.phase == HiderPhase::Hiding && h.attempt.percentile().is_some_and(|a| a.attacked)
-        });
+        let attacked = tx
+            .hiders
+            .iter()
+            .filter(|(_, h)| h.attempt.percentile().is_some_and(|a| a.attacked));
         // Owned `Cow<str>`s: the kind of set `crate::journal` uses, one
         // instantiation in the wasm instead of two.
         let attackers: BTreeSet<Cow<str>> = tx
@@ -214,9 +215,9 @@ fn enter_stealth(
     );
 
     // P9: an attack made this turn still reveals the hider at its end,
-    // whatever roll it makes after it.
+    // whatever roll it makes after it, after a stop too (`stopHiding`
+    // keeps the record, revealed; a turn end clears `attacked`).
     let attacked = previous
-        .filter(|p| p.phase == HiderPhase::Hiding)
         .and_then(|p| p.attempt.percentile())
         .is_some_and(|a| a.attacked);
     let mut record = Hider::new(Attempt::Percentile(PercentileAttempt {
@@ -573,10 +574,10 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
         .filter(|s| s.attacker == combatant)
         .cloned()
         .collect();
+    // A record revealed by `stopHiding` after an attack counts too.
     let attacked = tx
         .hiders
         .get(combatant)
-        .filter(|h| h.phase == HiderPhase::Hiding)
         .and_then(|h| h.attempt.percentile())
         .is_some_and(|a| a.attacked);
     if ended.is_empty() && !attacked {

@@ -647,3 +647,43 @@ fn status_changes_in<'a>(
         .filter(|c| matches!(c, furtive_core::Change::Status { token: t, status: Status::Defenseless, .. } if t == token))
         .collect()
 }
+
+#[test]
+fn p9_an_attack_from_hiding_reveals_at_the_turn_end_even_after_a_stop_and_a_new_roll() {
+    // The spy hides before combat (130). On its turn it attacks the
+    // sentinel, which perceives it (acuity sum 200): no surprise, but an
+    // attack from hiding reveals the spy at its turn end (P9, *Decided*).
+    // The spy stops hiding and rolls again the same turn (its first roll
+    // this turn; -100 in combat: 80 + 100 - 100 = 80, above the captain's
+    // 60). A roll straight after the attack keeps the reveal
+    // (`p9_a_roll_after_an_attack_keeps_the_reveal_of_that_turn`); a stop
+    // in between must not cancel it.
+    let scene = run(
+        &percentile_scene(),
+        vec![json!({"type": "upsertCreature", "creature":
+            {"id": "sentinel", "side": "guards", "acuities": {"visual": 200}}})],
+    );
+    let reveal = |with_stop: bool| {
+        let mut story = Story::new(scene.clone());
+        story.steps(vec![
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+            json!({"type": "attack", "attacker": "spy", "targets": ["sentinel"]}),
+        ]);
+        assert!(story.state.surprises.is_empty());
+        if with_stop {
+            story.step(json!({"type": "stopHiding", "hider": "spy"}));
+        }
+        story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 100}));
+        assert!(!story.state.perceives("captain", "spy"));
+        story.step(json!({"type": "turnEnd", "combatant": "spy"}));
+        story.state
+    };
+    let without_stop = reveal(false);
+    assert_eq!(without_stop.hiders["spy"].phase, HiderPhase::Revealed);
+    let with_stop = reveal(true);
+    assert!(
+        with_stop.perceives("captain", "spy") && with_stop.perceives("guard", "spy"),
+        "the attack from hiding must reveal the spy at its turn end"
+    );
+}
