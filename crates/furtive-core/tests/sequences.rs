@@ -687,3 +687,99 @@ fn p9_an_attack_from_hiding_reveals_at_the_turn_end_even_after_a_stop_and_a_new_
         "the attack from hiding must reveal the spy at its turn end"
     );
 }
+
+#[test]
+fn o6_o7_p9_what_a_gm_override_yields_to_by_rule() {
+    // Opposed. The GM rules the archer perceives the rogue and the guard,
+    // whose check reached the total, does not. A fresh roll keeps the
+    // archer perceiving (O7: perceivers keep perceiving); a penalty
+    // compares the guard's stored result again (O6) and it perceives.
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "viewChanged", "hider": "rogue", "view": [view("guard", true)]}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "guard", "total": 21}),
+        json!({"type": "gmOverride", "hider": "rogue", "observer": "guard", "perceived": false}),
+        json!({"type": "gmOverride", "hider": "rogue", "observer": "archer", "perceived": true}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 25}),
+    ]);
+    assert!(story.state.perceives("archer", "rogue"), "O7");
+    assert!(!story.state.perceives("guard", "rogue"), "21 < 25");
+    story.step(
+        json!({"type": "attack", "attacker": "rogue", "targets": ["scout"],
+                      "noisy": true}),
+    );
+    assert!(story.state.perceives("guard", "rogue"), "O6: 21 >= 25 - 5");
+    assert_eq!(
+        pair(&story.state, "rogue", "guard").reason,
+        PairReason::Penalty
+    );
+
+    // Percentile. The GM rules the captain (60 < 130) perceives and the
+    // guard does not; a P4 change of modifiers leaves both (the score in
+    // force stays); the end of a turn in which the spy attacked reveals
+    // it to everyone (P9).
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "gmOverride", "hider": "spy", "observer": "captain", "perceived": true}),
+        json!({"type": "modifiersChanged", "hider": "spy",
+               "modifiers": {"situation": ["dark"]}}),
+    ]);
+    assert!(story.state.perceives("captain", "spy"));
+    assert!(!story.state.perceives("guard", "spy"));
+    story.steps(vec![
+        json!({"type": "gmOverride", "hider": "spy", "observer": "guard", "perceived": false}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["thief"]}),
+        json!({"type": "turnEnd", "combatant": "spy"}),
+    ]);
+    assert!(story.state.perceives("guard", "spy"));
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+}
+
+#[test]
+fn o1_o7_a_settings_change_between_events_applies_from_the_next_event() {
+    // Zero-length movement allowed at entry; the table turns it off: the
+    // next fresh roll needs `moved` (O1, O7), the attempt itself stays.
+    let mut story = Story::new(opposed_scene());
+    story.step(json!({"type": "enterStealth", "hider": "rogue", "roll": 20}));
+    let mut changed = story.state.clone();
+    changed.settings.allow_zero_length_movement = false;
+    let mut story = Story::new(changed);
+    assert_eq!(
+        story
+            .refuse(json!({"type": "enterStealth", "hider": "rogue", "roll": 25}))
+            .code(),
+        "movement_required"
+    );
+    assert_eq!(story.state.hiders["rogue"].held_total(), Some(20));
+    story.step(json!({"type": "enterStealth", "hider": "rogue", "roll": 25, "moved": true}));
+    assert_eq!(story.state.hiders["rogue"].held_total(), Some(25));
+}
+
+#[test]
+fn o5_o7_combat_starting_mid_attempt_counts_moves_from_the_hiders_own_turn() {
+    // The rogue hides (20) outside combat, moving. Combat starts on the
+    // guard's turn: the guard comes into view and fails (10), exposed. The
+    // rogue's turn starts: the move made before it no longer counts (O5
+    // "during that turn"); the rogue stays still and is revealed at its
+    // turn end even though the guard walked away meanwhile.
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20, "moved": true}),
+        json!({"type": "turnStart", "combatant": "guard", "round": 1}),
+        json!({"type": "viewChanged", "hider": "rogue", "view": [view("guard", true)]}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "guard", "total": 10}),
+        json!({"type": "viewChanged", "hider": "rogue", "view": [view("guard", false)]}),
+        json!({"type": "turnEnd", "combatant": "guard"}),
+        json!({"type": "turnStart", "combatant": "rogue"}),
+    ]);
+    assert!(!story.state.hiders["rogue"].moved_this_turn);
+    story.step(json!({"type": "turnEnd", "combatant": "rogue"}));
+    assert!(story.state.perceives("guard", "rogue"));
+    assert_eq!(
+        pair(&story.state, "rogue", "guard").reason,
+        PairReason::Exposure
+    );
+}
