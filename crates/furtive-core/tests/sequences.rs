@@ -783,3 +783,73 @@ fn o5_o7_combat_starting_mid_attempt_counts_moves_from_the_hiders_own_turn() {
         PairReason::Exposure
     );
 }
+
+#[test]
+fn p9_the_sides_at_the_moment_of_the_roll_decide_the_minus_100() {
+    // The spy is revealed after a surprise. The guard and the captain (the
+    // only non-allies) join the party: the next roll carries no -100 (P9,
+    // *Decided*: only non-allies count). The captain turns back: it does.
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+        json!({"type": "turnEnd", "combatant": "spy"}),
+        json!({"type": "combatEnd"}),
+        json!({"type": "upsertCreature", "creature": {"id": "guard", "side": "party"}}),
+        json!({"type": "upsertCreature", "creature":
+            {"id": "captain", "side": "party", "acuities": {"visual": 60}}}),
+    ]);
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    let before = story.state.clone();
+    story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 50}));
+    assert!(!carries_minus_100(&story.state, "spy"));
+    let mut story = Story::new(before);
+    story.step(json!({"type": "upsertCreature", "creature":
+        {"id": "captain", "side": "guards", "acuities": {"visual": 60}}}));
+    story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 50}));
+    assert!(carries_minus_100(&story.state, "spy"));
+}
+
+#[test]
+fn o5_removals_mid_attempt_take_their_exposures_with_them() {
+    // The guard is exposed to the rogue and to the scout; the archer to
+    // the scout. The guard leaves: neither turn end reveals anything to
+    // it. The rogue leaves: the scout's exposure to the archer stands.
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "enterStealth", "hider": "scout", "roll": 20}),
+        json!({"type": "turnStart", "combatant": "guard", "round": 1}),
+        json!({"type": "viewChanged", "hider": "rogue", "view": [view("guard", true)]}),
+        json!({"type": "viewChanged", "hider": "scout",
+               "view": [view("guard", true), view("archer", true)]}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "guard", "total": 10}),
+        json!({"type": "perceptionRolled", "hider": "scout", "observer": "guard", "total": 10}),
+        json!({"type": "perceptionRolled", "hider": "scout", "observer": "archer", "total": 10}),
+        json!({"type": "tokenRemoved", "token": "guard"}),
+        json!({"type": "turnEnd", "combatant": "guard"}),
+        json!({"type": "turnStart", "combatant": "rogue"}),
+    ]);
+    assert!(!story.state.hiders["rogue"].pairs.contains_key("guard"));
+    let end = story.step(json!({"type": "turnEnd", "combatant": "rogue"}));
+    assert!(end.changes.is_empty(), "{:?}", end.changes);
+    story.steps(vec![
+        json!({"type": "tokenRemoved", "token": "rogue"}),
+        json!({"type": "turnStart", "combatant": "scout"}),
+        json!({"type": "turnEnd", "combatant": "scout"}),
+    ]);
+    assert!(story.state.perceives("archer", "scout"));
+    assert_eq!(
+        visibility_of(&story.state, "scout"),
+        [("archer".to_owned(), true)]
+    );
+}
+
+fn visibility_of(state: &State, hider: &str) -> Vec<(String, bool)> {
+    state.hiders[hider]
+        .pairs
+        .iter()
+        .map(|(observer, pair)| (observer.clone(), pair.perceived))
+        .collect()
+}
