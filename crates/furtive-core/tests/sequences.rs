@@ -853,3 +853,68 @@ fn visibility_of(state: &State, hider: &str) -> Vec<(String, bool)> {
         .map(|(observer, pair)| (observer.clone(), pair.perceived))
         .collect()
 }
+
+fn dog_attacks(state: &State) -> furtive_core::query::AttackMode {
+    furtive_core::query::attack_hidden(
+        state,
+        &furtive_core::query::HiddenAttackQuery {
+            attacker: "dog".into(),
+            target: "rogue".into(),
+            aimed_at_space: true,
+            area: false,
+        },
+    )
+    .unwrap()
+    .mode
+}
+
+#[test]
+fn o13_o6_a_sense_gained_mid_attempt_gives_presence_and_a_later_penalty_the_space() {
+    // The dog comes into view 30 away and fails its check (15 < 20):
+    // exposed. Its nose is then found to reach 40 (upsertCreature): it
+    // perceives the rogue's presence (O13), no longer exposed, and still
+    // attacks with disadvantage (O10): its check failed. A noisy attack
+    // lowers the total to 15: the stored 15 now sees the rogue precisely
+    // (O6, O13). A fresh roll next turn keeps it perceiving (O7).
+    use furtive_core::query::AttackMode;
+    let dog = |range: u32| {
+        json!({"type": "upsertCreature", "creature": {"id": "dog", "side": "guards",
+            "enhancedSenses": [{"sense": "smell", "range": range}]}})
+    };
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        dog(10),
+        json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 20}),
+        json!({"type": "viewChanged", "hider": "rogue",
+               "view": [{"observer": "dog", "clearView": true, "distance": 30}]}),
+        json!({"type": "perceptionRolled", "hider": "rogue", "observer": "dog", "total": 15}),
+    ]);
+    assert!(pair(&story.state, "rogue", "dog").exposed);
+    assert_eq!(dog_attacks(&story.state), AttackMode::Disadvantage);
+    story.step(dog(40));
+    let sensed = pair(&story.state, "rogue", "dog");
+    assert!(sensed.perceived && !sensed.exposed);
+    assert_eq!(sensed.reason, PairReason::EnhancedSense);
+    assert_eq!(
+        dog_attacks(&story.state),
+        AttackMode::Disadvantage,
+        "presence only"
+    );
+    story.step(
+        json!({"type": "attack", "attacker": "rogue", "targets": ["guard"],
+                      "noisy": true}),
+    );
+    assert_eq!(
+        pair(&story.state, "rogue", "dog").reason,
+        PairReason::Penalty
+    );
+    assert_eq!(dog_attacks(&story.state), AttackMode::Normal);
+    story.steps(vec![
+        json!({"type": "turnEnd", "combatant": "rogue"}),
+        json!({"type": "turnStart", "combatant": "rogue", "round": 2}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 30, "precautions": ["smell"]}),
+    ]);
+    assert!(story.state.perceives("dog", "rogue"));
+    assert_eq!(dog_attacks(&story.state), AttackMode::Normal);
+}
