@@ -918,3 +918,37 @@ fn o13_o6_a_sense_gained_mid_attempt_gives_presence_and_a_later_penalty_the_spac
     assert!(story.state.perceives("dog", "rogue"));
     assert_eq!(dog_attacks(&story.state), AttackMode::Normal);
 }
+
+#[test]
+fn p9_outside_combat_a_stop_after_an_attack_leaves_the_hider_perceived_so_the_next_roll_carries_minus_100(
+) {
+    // Outside combat the spy attacks the sentinel (which perceives it) and
+    // stops hiding: everyone perceives it, so its next roll carries -100
+    // (P9: a roll made while a non-ally perceives the hider), and the
+    // attack still reveals it when the combat ends (no turn of its own
+    // ended since).
+    let mut story = Story::new(run(
+        &percentile_scene(),
+        vec![json!({"type": "upsertCreature", "creature":
+            {"id": "sentinel", "side": "guards", "acuities": {"visual": 200}}})],
+    ));
+    story.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "attack", "attacker": "spy", "targets": ["sentinel"]}),
+        json!({"type": "stopHiding", "hider": "spy"}),
+    ]);
+    assert!(story.state.perceives("guard", "spy"));
+    story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 100}));
+    assert!(carries_minus_100(&story.state, "spy"));
+    assert!(!story.state.perceives("guard", "spy"));
+    story.step(json!({"type": "combatEnd"}));
+    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert!(story.state.perceives("guard", "spy"));
+    // Without the attack, a stop forgets the attempt (no automatic -100).
+    let mut quiet = Story::new(percentile_scene());
+    quiet.steps(vec![
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "stopHiding", "hider": "spy"}),
+    ]);
+    assert!(!quiet.state.hiders.contains_key("spy"));
+}
