@@ -521,12 +521,14 @@ async function guardLost(scene) {
 const VIEW_KEEPING = new Set(["upsertCreature", "perceptionRolled", "pointOut", "attack", "damageTaken", "turnStart", "turnEnd", "roundEnd", "combatEnd", "modifiersChanged", "sprint", "stopHiding", "tokenRemoved", "gmOverride"]);
 /**
  * Events that leave every hider's phase as it was (the engine ends a stealth
- * attempt only in `stopHiding`, `tokenRemoved`, `sprint` (O12) and a
- * percentile `turnEnd` (P9), and starts one only in `enterStealth`). After
- * `sprint`, `turnEnd` or an unknown event type, the hiders are read again
- * from a snapshot.
+ * attempt only in `stopHiding`, `tokenRemoved`, `sprint` (O12), a
+ * percentile `turnEnd` and a percentile `combatEnd` (P9: an attack from
+ * hiding reveals the attacker at its turn end or at the combat's end), and
+ * starts one only in `enterStealth`). After `sprint`, `turnEnd`,
+ * `combatEnd` or an unknown event type, the hiders are read again from a
+ * snapshot.
  */
-const PHASE_KEEPING = new Set(["upsertCreature", "viewChanged", "perceptionRolled", "pointOut", "attack", "damageTaken", "turnStart", "roundEnd", "combatEnd", "modifiersChanged", "gmOverride"]);
+const PHASE_KEEPING = new Set(["upsertCreature", "viewChanged", "perceptionRolled", "pointOut", "attack", "damageTaken", "turnStart", "roundEnd", "modifiersChanged", "gmOverride"]);
 /** Events whose `view` sets the clear view and distance of the pairs it names. */
 const VIEW_WRITING = new Set(["viewChanged", "enterStealth"]);
 
