@@ -191,30 +191,24 @@ function defendAttackerCandidates(defender) {
 }
 
 /**
- * Defend from the HUD: the defender is this token; the target is itself or
- * the user's target; the attacker is chosen from the other tokens.
+ * Defend from the HUD: the defender is this token, by default defending
+ * itself; the default attacker is the user's target (in Foundry one targets
+ * the enemy), else the first other token. Another target (an ally the
+ * defender protects) is chosen in the dialog.
  * @param {TokenDocument} defender
  */
 async function defendFlow(defender) {
-  const scene = /** @type {Scene} */ (defender.parent);
-  // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
-  const others = nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== defender.id && Boolean(t.actor)));
+  const others = defendAttackerCandidates(defender);
   // `game.user.targets`, a Set of the Tokens this user targets
   // (https://foundryvtt.com/api/v12/classes/client.UserTargets.html); only
   // one the dialog offers counts.
-  let targeted = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).find((d) => d?.id !== defender.id && others.some((t) => t.id === d?.id));
-  // The default attacker is not the default target: the engine refuses one
-  // token as both (self_reference), and one targets the enemy in Foundry.
-  // When the user's target is the only other token, it is the attacker and
-  // the defender defends itself.
-  let attacker = others.find((t) => t.id !== targeted?.id);
-  if (!attacker) {
-    attacker = targeted;
-    targeted = undefined;
-  }
-  const targets = [{ id: /** @type {string} */ (defender.id), name: defender.name ?? "", selected: targeted === undefined }, ...others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t.id === targeted?.id }))];
-  const attackers = others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t === attacker }));
-  if (!attackers.length) return;
+  const targeted = [...(game.user?.targets ?? [])].map((t) => /** @type {TokenDocument} */ (t.document)).find((d) => d?.id !== defender.id && others.some((t) => t.id === d?.id));
+  const attacker = targeted ?? others[0];
+  if (!attacker) return;
+  // The default target is the defender itself, never the default attacker:
+  // the engine refuses one token as both (self_reference).
+  const targets = [{ id: /** @type {string} */ (defender.id), name: defender.name ?? "", selected: true }, ...others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: false }))];
+  const attackers = others.map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", selected: t.id === attacker.id }));
   const values = await defendDialog({ targets, attackers });
   if (!values) return;
   await actions.defend(defender, values.target, values.attacker, values.defense);

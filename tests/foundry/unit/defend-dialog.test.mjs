@@ -1,13 +1,13 @@
 /**
  * The Defend dialog of the Token HUD (hud.mjs defendFlow): its default
- * choice is one the engine answers. The target is the user's target (else
- * the defender itself); the attacker must be another token, since the
- * engine refuses one token as both target and attacker (self_reference,
- * canDefend). Before, the attacker defaulted to the first other token, so
- * a user who targeted that token (in Foundry one targets the enemy) got
- * the refusal for the dialog as it opened. And when the user's target is
- * the only other token, it is the attacker: the default target is then the
- * defender itself (it was the targeted token as both).
+ * choice is one the engine answers, and the one a user means. In Foundry
+ * one targets the enemy, so the user's target is the default attacker and
+ * the defender defends itself; without a target, the attacker is the first
+ * other token. The engine refuses one token as both target and attacker
+ * (self_reference, canDefend). Before: the user's target was the default
+ * *target* (a user who targeted the enemy defended the enemy), and the
+ * attacker the first other token, which could be that same target, so the
+ * dialog accepted as it opened was refused.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -44,7 +44,7 @@ async function acceptDefendDialog(env, client, defender) {
   return { chosen, refusals: client.ctx.notifications.slice(notifications).filter((n) => /lui-même|itself/.test(n.message)) };
 }
 
-describe("the Defend dialog's default choice is one the engine answers", () => {
+describe("the Defend dialog's default choice", () => {
   let env;
   before(async () => {
     env = await setup({ ruleset: "percentile", lang: { [BOB]: "fr" } });
@@ -52,29 +52,19 @@ describe("the Defend dialog's default choice is one the engine answers", () => {
   });
   after(() => shutdown(env));
 
-  it("Bob targets the Archer (the first other token): the dialog names the Archer as target, another token as attacker", async () => {
-    const client = env.bob;
-    placeable(client, TOKENS.archer).setTarget(true);
-    const hud = client.ctx.canvas.hud.token;
-    hud.bind(placeable(client, TOKENS.fighter));
-    const dialogs = client.ctx.dialogs.length;
-    hud.element.querySelector('[data-furtive-action="defend"]').dispatchEvent(new client.window.MouseEvent("click", { bubbles: true }));
-    await until(() => client.ctx.dialogs.length > dialogs, "the Defend dialog");
-    const dialog = client.ctx.dialogs.at(-1);
-    const form = dialog.element.querySelector("form");
-    const attackers = [...form.elements.attacker.options].map((option) => option.value);
-    assert.equal(attackers[0], TOKENS.archer, "the Archer is the first token the dialog offers as attacker");
-    assert.equal(form.elements.target.value, TOKENS.archer, "the user's target is the default target");
-    assert.notEqual(form.elements.attacker.value, TOKENS.archer, "the default attacker is another token");
-    const notifications = client.ctx.notifications.length;
-    const messages = client.ctx.game.messages.size;
-    clickDialogButton(client, dialog, "ok");
-    await until(() => client.ctx.notifications.length > notifications || client.ctx.game.messages.size > messages, "the answer");
-    await env.server.idle();
-    const refusals = client.ctx.notifications.slice(notifications).filter((n) => /lui-même|itself/.test(n.message));
+  it("Bob targets the Archer: the Fighter defends itself against the Archer", async () => {
+    placeable(env.bob, TOKENS.archer).setTarget(true);
+    const { chosen, refusals } = await acceptDefendDialog(env, env.bob, TOKENS.fighter);
+    placeable(env.bob, TOKENS.archer).setTarget(false);
+    assert.deepEqual(chosen, { target: TOKENS.fighter, attacker: TOKENS.archer });
     assert.equal(refusals.length, 0, `no self_reference refusal: ${refusals.map((n) => n.message).join(" | ")}`);
-    placeable(client, TOKENS.archer).setTarget(false);
-    hud.clear();
+  });
+
+  it("Bob targets nobody: the Fighter defends itself against the first other token", async () => {
+    const { chosen, refusals } = await acceptDefendDialog(env, env.bob, TOKENS.fighter);
+    assert.equal(chosen.target, TOKENS.fighter);
+    assert.notEqual(chosen.attacker, TOKENS.fighter);
+    assert.equal(refusals.length, 0, `no self_reference refusal: ${refusals.map((n) => n.message).join(" | ")}`);
   });
 });
 
