@@ -450,6 +450,13 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
                 known(state, &format!("allies[{i}]"), ally)?;
                 distinct(&format!("allies[{i}]"), ally, hider)?;
             }
+            // O3 tells allies: a point-out to nobody is none.
+            if allies.is_empty() {
+                return Err(Error::InvalidInput {
+                    field: "allies".into(),
+                    message: "a point-out names at least one ally (O3)".into(),
+                });
+            }
             Ok(())
         }
         Event::Attack {

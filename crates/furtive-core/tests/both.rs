@@ -621,7 +621,7 @@ fn atomicity_a_rejected_event_leaves_the_state_untouched() {
     let state = serde_json::to_value(&opposed).unwrap();
     let error = api::apply(
         state.clone(),
-        json!({"type": "pointOut", "hider": "rogue", "observer": "guard", "allies": []}),
+        json!({"type": "pointOut", "hider": "rogue", "observer": "guard", "allies": ["captain"]}),
     )
     .unwrap_err();
     assert_eq!(error.code(), "observer_does_not_perceive");

@@ -194,6 +194,20 @@ fn o3_only_allies_can_be_told() {
     assert_eq!(error.code(), "not_allied");
 }
 
+/// O3 tells allies: a point-out naming nobody is no point-out. It was
+/// accepted, changed nothing and logged "guard points out rogue to : they
+/// perceive it".
+#[test]
+fn o3_a_point_out_to_nobody_is_refused_naming_allies() {
+    let scene = checked(18, &[("guard", 19)]);
+    let error = refused(
+        &scene,
+        json!({"type": "pointOut", "hider": "rogue", "observer": "guard", "allies": []}),
+    );
+    assert_eq!(error.code(), "invalid_input");
+    assert!(error.to_string().starts_with("allies: "), "{error}");
+}
+
 // ---------------------------------------------------------------- O4
 
 #[test]
