@@ -226,7 +226,7 @@ function guard(name) {
 const functions = Object.fromEntries(Object.keys(SIGNATURES).map((name) => [name, guard(name)]));
 export const {
   createState, apply, perceives, canLocate, canDefend, knockout, canPickpocket, attackHidden, hiddenFrom,
-  rollRequests, settle, parseScene, clearView, clearViewMatrix, concealedByDarkness,
+  rollRequests, settle, parseScene, clearView, clearViewMatrix, concealedByDarkness, alliedSides,
 } = functions;
 
 /**

@@ -10,6 +10,7 @@
 // O1-O13, B1-B5) refer to the rules interpretation shipped with the project.
 
 import type {
+  AlliedSidesQuery,
   ClearViewAnswer,
   ClearViewFrom,
   ClearViewMatrix,
@@ -254,6 +255,14 @@ export declare function clearViewMatrix(scene: SceneInput, tokens?: TokenPlaceme
  * (`query.observers[2].distance`).
  */
 export declare function concealedByDarkness(query: DarknessQuery): boolean[];
+
+/**
+ * O3, P6, P9: whether a creature on `query.side` and a distinct creature on each of `query.sides` are allies,
+ * in order (`allied[i]` for `query.sides[i]`): the same side, neither empty nor `"neutral"`, compared exactly;
+ * the rule the engine applies to Point out (O3), defense (P6) and P9's -100. Needs no state. Throws
+ * `invalid_input` naming the field (`query.sides[2]`: not a string).
+ */
+export declare function alliedSides(query: AlliedSidesQuery): boolean[];
 
 /** Every error code a call can throw: the engine's, then the JavaScript layer's. */
 export declare function errorCodes(): ErrorCode[];

@@ -60,7 +60,7 @@ const bind = (/** @type {keyof typeof SIGNATURES} */ name) =>
 const functions = Object.fromEntries(Object.keys(SIGNATURES).map((name) => [name, bind(name)]));
 export const {
   createState, apply, perceives, canLocate, canDefend, knockout, canPickpocket, attackHidden, hiddenFrom,
-  rollRequests, settle, parseScene, clearView, clearViewMatrix, concealedByDarkness,
+  rollRequests, settle, parseScene, clearView, clearViewMatrix, concealedByDarkness, alliedSides,
 } = functions;
 
 /**

@@ -35,6 +35,8 @@ export const SIGNATURES = Object.freeze({
   clearViewMatrix: ["scene", "tokens?"],
   /** `concealedByDarkness({ targetInDarkness, observers: [{ distance?, darkvision }] }) -> boolean[]` (B5): concealment by darkness for each observer; scene units, darkvision a number >= 0 or "unlimited". */
   concealedByDarkness: ["query"],
+  /** `alliedSides({ side, sides }) -> boolean[]` (O3, P6, P9): whether a creature on `side` and a distinct creature on each of `sides` are allies (the same side, neither empty nor "neutral"). */
+  alliedSides: ["query"],
   /** `situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values. */
   situationModifiers: [],
   /** `errorCodes() -> string[]`: every stable error code of the engine. */

@@ -255,6 +255,25 @@ export interface AcuitiesInput {
   visual?: number;
 }
 /**
+ * The `alliedSides` query: one side and the sides to compare it with.
+ * JSON: `{"side": string, "sides": string[]}`. The shape
+ * `allied_sides_answer` reads, which reads it by hand; this type exists
+ * for its JSON Schema (feature `schema`), which types the export
+ * (`npm/types.d.ts`).
+ */
+export interface AlliedSidesQuery {
+  /**
+   * The side of one creature (the Point out observer): any string; the
+   * empty string and `"neutral"` have no ally.
+   */
+  side: string;
+  /**
+   * The sides of the other creatures, each distinct from the first; the
+   * answer lists one boolean per entry, in order.
+   */
+  sides: string[];
+}
+/**
  * Whether `observer` perceives `hider` changed.
  */
 export interface VisibilityChange {

@@ -128,6 +128,15 @@ export const hiddenFrom = (state) => guarded((e) => e.hiddenFrom(state));
 export const concealedByDarkness = (query) => guarded((e) => e.concealedByDarkness(query));
 
 /**
+ * `alliedSides({side, sides})` (O3, P6, P9): whether a creature on `side` and a distinct creature on each
+ * of `sides` are allies, in order: the rule the engine applies to Point out, defense and P9's -100 (the
+ * same side, neither empty nor `"neutral"`). Needs no state: a player's client, which has none, asks it.
+ * @param {import("../../npm/types.js").AlliedSidesQuery} query
+ * @returns {boolean[]}
+ */
+export const alliedSides = (query) => guarded((e) => e.alliedSides(query));
+
+/**
  * `errorCodes()`: every stable error code.
  * @returns {string[]}
  */

@@ -103,7 +103,8 @@ export function onRenderTokenHUD(hud, html) {
   if (settings.ruleset === "opposed") {
     const spotted = lookupHiders().filter((h) => h !== id && lookupPerceives(id, h));
     // Offered only with someone to tell: its default choice names the observer's allies.
-    if (spotted.length && pointOutCandidates(token, spotted).some((ally) => ally.checked)) {
+    // Who is an ally is the engine's to say: without it (still loading, failed) Point out could not be answered anyway.
+    if (spotted.length && engine.isEngineReady() && pointOutCandidates(token, spotted).some((ally) => ally.checked)) {
       group.append(button("pointOut", "point-out.svg", () => pointOutFlow(token, spotted)));
     }
   }
@@ -147,9 +148,11 @@ async function situationFlow(token) {
 
 /**
  * The tokens the Point out dialog lists, ticked when they are the
- * observer's allies as the engine reads them: the same side, neither empty
- * nor "neutral" (furtive-core `Creature::is_ally_of`; O3 tells allies only,
- * any other token is refused with `not_allied`).
+ * observer's allies as the engine decides (its `alliedSides` export, one
+ * call for every token listed, from the sides `sideOf` reads: the rule is
+ * the core's `Creature::is_ally_of`; O3 tells allies only, any other token
+ * is refused with `not_allied`). Throws `EngineFailure` when the engine has
+ * not loaded.
  * @param {TokenDocument} observer
  * @param {string[]} hiderIds hiders the observer perceives
  * @returns {{id: string, name: string, checked: boolean}[]}
@@ -157,11 +160,10 @@ async function situationFlow(token) {
 function pointOutCandidates(observer, hiderIds) {
   const scene = /** @type {Scene} */ (observer.parent);
   const settings = readSettings();
-  const side = sideOf(observer, settings);
-  const allied = side !== "" && side !== "neutral";
   // B1: only tokens this user may see named (no GM-hidden token, no hider none of their tokens perceives).
-  return nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id))))
-    .map((t) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", checked: allied && sideOf(t, settings) === side }));
+  const candidates = nameable(/** @type {User} */ (game.user), scene.tokens.filter((t) => t.id !== observer.id && Boolean(t.actor) && !hiderIds.includes(/** @type {string} */ (t.id))));
+  const allied = engine.alliedSides({ side: sideOf(observer, settings), sides: candidates.map((t) => sideOf(t, settings)) });
+  return candidates.map((t, i) => ({ id: /** @type {string} */ (t.id), name: t.name ?? "", checked: allied[i] }));
 }
 
 /**

@@ -57,6 +57,7 @@
  * @property {(state: EngineState, query: object) => HiddenAttackResult} attackHidden
  * @property {typeof import("../../npm/index.js").hiddenFrom} hiddenFrom
  * @property {typeof import("../../npm/index.js").concealedByDarkness} concealedByDarkness
+ * @property {typeof import("../../npm/index.js").alliedSides} alliedSides
  * @property {typeof import("../../npm/index.js").errorCodes} errorCodes
  * @property {typeof import("../../npm/index.js").situationModifiers} situationModifiers
  * @property {typeof import("../../npm/index.js").Session} Session

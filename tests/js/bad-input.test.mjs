@@ -94,6 +94,11 @@ const cases = [
   ["B5: Infinity darkvision (send \"unlimited\")", (f) => f.concealedByDarkness({ targetInDarkness: true, observers: [{ distance: 5, darkvision: Infinity }] }), "invalid_input", "query.observers[0].darkvision"],
   ["B5: darkvision as a word other than unlimited", (f) => f.concealedByDarkness({ targetInDarkness: true, observers: [{ distance: 5, darkvision: "infinite" }] }), "invalid_input", "query.observers[0].darkvision"],
   ["B5: no observers list", (f) => f.concealedByDarkness({ targetInDarkness: true }), "invalid_input", "query.observers"],
+  ["O3: a side that is not a string", (f) => f.alliedSides({ side: "party", sides: ["party", "hostile", 3] }), "invalid_input", "query.sides[2]"],
+  ["O3: an undefined side in the list (JSON null)", (f) => f.alliedSides({ side: "party", sides: [undefined] }), "invalid_input", "query.sides[0]"],
+  ["O3: an undefined side (left out by JSON)", (f) => f.alliedSides({ side: undefined, sides: ["party"] }), "invalid_input", "query.side"],
+  ["O3: sides as one string", (f) => f.alliedSides({ side: "party", sides: "party" }), "invalid_input", "query.sides"],
+  ["O3: an unknown field", (f) => f.alliedSides({ side: "party", sides: [], observer: "guard" }), "invalid_input", "query.observer"],
   ["unknown hider", (f) => f.apply(state, { ...enter, hider: "ghost" }), "unknown_token", "hider"],
   // B1: an unknown observer is not bad input (it perceives no hider, vector errors-unknown-ids); an unknown hider is.
   ["unknown hider in a query", (f) => f.perceives(state, { observer: "spy", hider: "nobody" }), "unknown_token", "hider"],

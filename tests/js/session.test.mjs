@@ -355,7 +355,7 @@ test("Session.apply reads a plain viewChanged once (the columns), and anything e
 });
 
 const lean = new URL("target/wasm-foundry/", REPO);
-test("the Foundry module's wasm (no scene, no roller, no free functions but hiddenFrom, no canLocate or canPickpocket): Session works, settle, the scene functions, SceneSight, the free functions, Session.canLocate and Session.canPickpocket answer not_in_this_build naming their feature; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
+test("the Foundry module's wasm (no scene, no roller, no free functions but hiddenFrom, no canLocate or canPickpocket): Session works, concealedByDarkness and alliedSides answer; settle, the scene functions, SceneSight, the free functions, Session.canLocate and Session.canPickpocket answer not_in_this_build naming their feature; a panic is engine_panicked and loses its sessions", { skip: !existsSync(new URL("furtive_wasm_bg.wasm", lean)) && "run scripts/build-wasm.sh foundry first" }, () => {
   // The layout build-foundry.sh ships: the npm wrapper next to the lean wasm.
   const dir = mkdtempSync(join(tmpdir(), "furtive-lean-"));
   try {
@@ -384,7 +384,7 @@ test("the Foundry module's wasm (no scene, no roller, no free functions but hidd
                           () => session.canPickpocket({ hider: "spy", target: "guard", held: false, visible: true })]) {
         try { call(); codes.push("no error"); } catch (e) { codes.push(e.code + " " + e.message.split(":")[0] + (/feature \`locate-and-pickpocket\`/.test(e.message) ? " (locate-and-pickpocket)" : "")); }
       }
-      codes.push(furtive.hiddenFrom(session.snapshot()), furtive.concealedByDarkness({ targetInDarkness: false, observers: [] }));
+      codes.push(furtive.hiddenFrom(session.snapshot()), furtive.concealedByDarkness({ targetInDarkness: false, observers: [] }), furtive.alliedSides({ side: "party", sides: ["party", "neutral"] }));
       // This build aborts at once on a panic (scripts/build-wasm.sh: a trap, no
       // panic message): still engine_panicked, the instance reset, the older
       // sessions lost, and a session loaded again from its snapshot works.
@@ -418,6 +418,7 @@ test("the Foundry module's wasm (no scene, no roller, no free functions but hidd
       "not_in_this_build canPickpocket (locate-and-pickpocket)",
       { guard: ["spy"] },
       [],
+      [true, false],
       "engine_panicked",
       "session_lost",
       "session_lost",

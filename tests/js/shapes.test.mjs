@@ -120,6 +120,7 @@ const RETURNS = {
   canPickpocket: returnType("canPickpocket"),
   attackHidden: returnType("attackHidden"),
   concealedByDarkness: returnType("concealedByDarkness"),
+  alliedSides: returnType("alliedSides"),
   parseScene: returnType("parseScene"),
   clearView: returnType("clearView"),
   clearViewMatrix: returnType("clearViewMatrix"),

@@ -581,6 +581,15 @@ pub mod generic {
         )?)
     }
 
+    /// `alliedSides(query) -> boolean[]` (O3, P6, P9); see
+    /// [`super::allied_sides`].
+    pub fn allied_sides<O: Output>(query: impl Input) -> Result<O, Error> {
+        O::write(&crate::sides::allied_sides_answer(
+            "query",
+            &query.into_value("query")?,
+        )?)
+    }
+
     /// `parseScene(scene) -> Scene`; see [`super::parse_scene`].
     #[cfg(feature = "scene")]
     pub fn parse_scene<O: Output>(scene: impl Input) -> Result<O, Error> {
@@ -715,6 +724,20 @@ pub fn error_codes() -> Value {
 /// missing or unknown field).
 pub fn concealed_by_darkness(query: Value) -> Result<Value, Error> {
     crate::darkness::concealed_by_darkness_answer("query", &query)
+}
+
+/// `alliedSides(query) -> boolean[]` (O3, P6, P9): whether a creature on
+/// one side and a distinct creature on each other side are allies, the
+/// rule the engine applies to point out (O3), defense (P6) and P9's -100:
+/// the same side, neither empty nor `"neutral"`. `query` is `{"side":
+/// string, "sides": string[]}`; the answer lists one boolean per entry of
+/// `sides`, in order. For callers without a state (the Foundry module's
+/// players' clients, its Point out dialog). See [`crate::sides`]. Needs no
+/// cargo feature. Errors: `invalid_input` naming the field (`query.side`,
+/// `query.sides[2]`: not a string; `query.sides`: not an array; a missing
+/// or unknown field).
+pub fn allied_sides(query: Value) -> Result<Value, Error> {
+    crate::sides::allied_sides_answer("query", &query)
 }
 
 /// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9 or

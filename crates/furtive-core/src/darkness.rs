@@ -145,8 +145,9 @@ pub fn concealed_by_darkness_answer(what: &str, value: &Value) -> Result<Value, 
 }
 
 /// `value` as an object with no key but `keys`; else the key to name
-/// (`""` for the value itself) and the message.
-fn object<'a>(
+/// (`""` for the value itself) and the message. Also reads the
+/// `alliedSides` query ([`crate::sides`]).
+pub(crate) fn object<'a>(
     value: &'a Value,
     keys: &[&str],
 ) -> Result<&'a Map<String, Value>, (&'a str, &'static str)> {

@@ -68,6 +68,7 @@ text_functions! {
     #[cfg(feature = "scene")] clear_view(scene, query);
     #[cfg(feature = "scene")] clear_view_matrix(scene, tokens);
     concealed_by_darkness(query);
+    allied_sides(query);
     situation_modifiers();
     error_codes();
 }
@@ -109,6 +110,8 @@ macro_rules! for_each_export {
                   "`clearViewMatrix(scene, tokens | null) -> ClearViewMatrix`." },
                 { concealed_by_darkness, "concealedByDarkness", [], (query),
                   "`concealedByDarkness({ targetInDarkness, observers: [{ distance?, darkvision }] }) -> boolean[]` (B5): concealment by darkness for each observer; scene units, darkvision a number >= 0 or \"unlimited\"." },
+                { allied_sides, "alliedSides", [], (query),
+                  "`alliedSides({ side, sides }) -> boolean[]` (O3, P6, P9): whether a creature on `side` and a distinct creature on each of `sides` are allies (the same side, neither empty nor \"neutral\")." },
                 { situation_modifiers, "situationModifiers", [], (),
                   "`situationModifiers() -> [{ id, value }]`: the nine P2 situation modifiers and their values." },
                 { error_codes, "errorCodes", [], (),

@@ -17,7 +17,9 @@
 //! a seed for callers without dice (B4). [`scene`] reads Foundry Scene
 //! exports and computes clear view and distances between tokens for callers
 //! without a canvas; [`darkness`] decides concealment by darkness (B5) for
-//! it and for callers with their own lighting (no feature needed). [`api`] and [`api_session`] are the JSON facade the
+//! it and for callers with their own lighting (no feature needed);
+//! [`sides`] decides who is an ally (O3, P6, P9) for the engine and for
+//! callers without a state. [`api`] and [`api_session`] are the JSON facade the
 //! napi and wasm bindings call, and [`for_each_export!`] the one list of
 //! what they export ([`exports`]).
 //!
@@ -60,6 +62,7 @@ pub mod scene;
 #[cfg(feature = "schema")]
 pub mod schema;
 pub mod session;
+pub mod sides;
 pub mod state;
 mod tagged;
 mod validate;

@@ -248,6 +248,7 @@ fn read(generator: &mut SchemaGenerator) {
     add::<PickpocketQuery>(generator);
     add::<HiddenAttackQuery>(generator);
     add::<crate::darkness::DarknessQuery>(generator);
+    add::<crate::sides::AlliedSidesQuery>(generator);
     #[cfg(feature = "scene")]
     {
         use crate::scene::{ClearViewQuery, Point, SceneUpdate, Token};

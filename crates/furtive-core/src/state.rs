@@ -166,12 +166,11 @@ impl Creature {
         }
     }
 
-    /// Whether `other` is an ally: same non-empty side, not `"neutral"`.
+    /// Whether `other` is an ally: another creature on the same non-empty
+    /// side, not `"neutral"` ([`crate::sides::sides_allied`], which the
+    /// `alliedSides` export answers too; O3, P6, P9).
     pub fn is_ally_of(&self, other: &Creature) -> bool {
-        self.id != other.id
-            && !self.side.is_empty()
-            && self.side != "neutral"
-            && self.side == other.side
+        self.id != other.id && crate::sides::sides_allied(&self.side, &other.side)
     }
 }
 

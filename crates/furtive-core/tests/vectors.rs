@@ -212,7 +212,8 @@ fn check_format(stem: &str, value: &Value) -> Vec<String> {
             | "knockout"
             | "canPickpocket"
             | "attackHidden"
-            | "concealedByDarkness" => &["query"],
+            | "concealedByDarkness"
+            | "alliedSides" => &["query"],
             other => {
                 problem(format!("step {index}: unknown call `{other}`"));
                 continue;
@@ -267,6 +268,7 @@ fn call(step: &Value, current: &Value) -> Result<Value, Error> {
         "canPickpocket" => api::can_pickpocket(state, arg("query")),
         "attackHidden" => api::attack_hidden(state, arg("query")),
         "concealedByDarkness" => api::concealed_by_darkness(arg("query")),
+        "alliedSides" => api::allied_sides(arg("query")),
         other => unreachable!("call `{other}` passed check_format"),
     }
 }
