@@ -431,3 +431,13 @@ test("the Foundry module's wasm (no scene, no roller, no free functions but hidd
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("npm/node.js and npm/browser.js export every free function of the one export list (npm/signatures.js), and its classes", async () => {
+  const { SIGNATURES } = await import(new URL("npm/signatures.js", REPO));
+  for (const [name, api] of Object.entries(backends)) {
+    const missing = Object.keys(SIGNATURES).filter((fn) => typeof api[fn] !== "function");
+    assert.deepEqual(missing, [], `${name}: free functions of the export list missing from its module`);
+    assert.equal(typeof api.Session?.create, "function", `${name}: Session`);
+    assert.equal(typeof api.SceneSight?.parse, "function", `${name}: SceneSight`);
+  }
+});
