@@ -237,15 +237,18 @@ fn stop_hiding(tx: &mut Tx, hider: &str, ctx: &mut Ctx) -> Result<(), Error> {
     // P9 (*Decided*): an attack from hiding reveals the hider at its turn
     // end, whatever it does in between: the record stays, revealed, so a
     // roll later in the turn keeps the reveal. (Fix: the record was
-    // removed, and a roll after the stop escaped the reveal.)
+    // removed, and a roll after the stop escaped the reveal.) A record so
+    // kept is no longer hiding: a second stop is refused `not_hiding`, as
+    // when the stop removed it. (Fix: it was accepted, changing nothing and
+    // telling the table again that the hider stops hiding.)
     let attacked = tx
         .hiders
         .get(hider)
-        .and_then(|h| h.attempt.percentile())
-        .is_some_and(|a| a.attacked);
-    if attacked {
+        .filter(|h| h.attempt.percentile().is_some_and(|a| a.attacked))
+        .map(|h| h.phase);
+    if attacked == Some(HiderPhase::Hiding) {
         tx.set_phase(hider, HiderPhase::Revealed);
-    } else if !tx.remove_hider(hider) {
+    } else if attacked.is_some() || !tx.remove_hider(hider) {
         return Err(Error::NotHiding {
             id: hider.to_owned(),
         });

@@ -952,3 +952,40 @@ fn p9_outside_combat_a_stop_after_an_attack_leaves_the_hider_perceived_so_the_ne
     ]);
     assert!(!quiet.state.hiders.contains_key("spy"));
 }
+
+#[test]
+fn p9_a_second_stop_after_an_attack_from_hiding_is_refused_as_not_hiding() {
+    // The spy attacks from hiding and stops hiding: the record stays,
+    // revealed and marked, for the turn end's reveal (P9). It is no longer
+    // hiding, so a second stop is refused `not_hiding`, as before the
+    // record was kept (it used to be accepted, changing nothing and telling
+    // the table again that the spy stops hiding). Outside combat and in
+    // combat alike; the turn end still reveals the spy.
+    let scene = run(
+        &percentile_scene(),
+        vec![json!({"type": "upsertCreature", "creature":
+            {"id": "sentinel", "side": "guards", "acuities": {"visual": 200}}})],
+    );
+    for in_combat in [false, true] {
+        let mut story = Story::new(scene.clone());
+        story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 50}));
+        if in_combat {
+            story.step(json!({"type": "turnStart", "combatant": "spy", "round": 1}));
+        }
+        story.step(json!({"type": "attack", "attacker": "spy", "targets": ["sentinel"]}));
+        let stop = story.step(json!({"type": "stopHiding", "hider": "spy"}));
+        assert_eq!(stop.log.len(), 1, "the first stop is told once");
+        let error = story.refuse(json!({"type": "stopHiding", "hider": "spy"}));
+        assert_eq!(error.code(), "not_hiding", "in combat: {in_combat}");
+        assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+        if in_combat {
+            let end = story.step(json!({"type": "turnEnd", "combatant": "spy"}));
+            assert!(
+                end.log
+                    .iter()
+                    .any(|entry| entry.clause == furtive_core::Clause::P9),
+                "the turn end still reveals the spy (P9)"
+            );
+        }
+    }
+}
