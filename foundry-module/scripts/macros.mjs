@@ -102,7 +102,7 @@ export function pointOut(observerLike, hiderLike, alliesLike) {
  * effect or a multi-target spell is one O8 penalty, and each target gets
  * its own O9 check and P6 surprise (the engine's `attack` with `targets`).
  * @param {TokenLike} attackerLike
- * @param {TokenLike | TokenLike[]} targetLike one target, or 1 to 64 distinct targets
+ * @param {TokenLike | TokenLike[]} targetLike one target, or a list of 1 to 1000 distinct targets other than the attacker (the engine refuses more, a duplicate or the attacker itself)
  * @param {{noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}} [options]
  */
 export function attack(attackerLike, targetLike, options = {}) {
