@@ -39,6 +39,9 @@ const MODULE_CODES = /** @type {Record<string, string>} */ ({
   save_failed: "StateLost",
 });
 
+/** Codes of bad input: their detail names the field to fix, for every user. */
+const BAD_INPUT = new Set(["invalid_input", "out_of_range", "duplicate_token"]);
+
 /** A refusal: nothing changed. Subclasses say whose fault it is. */
 export class FurtiveError extends Error {
   /**
@@ -57,15 +60,26 @@ export class FurtiveError extends Error {
 
   /**
    * The error as the user reads it: `FURTIVE.Error.<code>` in their
-   * language, then the detail in parentheses (or the detail alone when the
-   * code has no text).
+   * language, then, for a GM, the English detail in parentheses (the detail
+   * alone when the code has no text). A player reads their language only,
+   * but for bad input (`invalid_input`, `out_of_range`, `duplicate_token`),
+   * whose sentence alone does not say which field to fix: the detail
+   * (English, naming fields and token ids) goes to the console
+   * (`console.debug`). Players get no detail at all for the codes that may
+   * quote a hidden number when the GM's engine refused them (socket.mjs).
+   * `game.user.isGM`:
+   * https://foundryvtt.com/api/classes/foundry.documents.User.html#isGM
    */
   localized() {
-    const i18n = /** @type {any} */ (globalThis).game?.i18n;
+    const game = /** @type {any} */ (globalThis).game;
+    const i18n = game?.i18n;
     const key = `FURTIVE.Error.${this.code}`;
     if (!i18n?.has?.(key)) return this.message;
     const text = i18n.localize(key);
-    return this.message ? `${text} (${this.message})` : text;
+    if (!this.message) return text;
+    if (game?.user?.isGM || BAD_INPUT.has(this.code)) return `${text} (${this.message})`;
+    console.debug("furtive |", this.code, this.message);
+    return text;
   }
 
   /**
