@@ -7,8 +7,13 @@
 FURTIVE_NIGHTLY=nightly-2026-05-20
 
 # install_nightly <component...>: installs FURTIVE_NIGHTLY (rustup, minimal
-# profile) and the components given, each only when it is missing.
+# profile) and the components given, each only when it is missing. Two
+# builds started at once (two worktrees on one machine) would both install
+# a missing component, and rustup then fails one of them ("detected
+# conflict"); flock (util-linux) makes the second wait for the first.
 install_nightly() {
+  exec 9>"${TMPDIR:-/tmp}/furtive-rustup.lock"
+  flock 9
   if ! rustup toolchain list | grep -q "^$FURTIVE_NIGHTLY-"; then
     echo "installing the Rust toolchain $FURTIVE_NIGHTLY (scripts/nightly.sh)"
     rustup toolchain install "$FURTIVE_NIGHTLY" --profile minimal
@@ -19,4 +24,6 @@ install_nightly() {
       rustup component add "$component" --toolchain "$FURTIVE_NIGHTLY"
     fi
   done
+  flock -u 9
+  exec 9>&-
 }
