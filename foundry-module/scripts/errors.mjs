@@ -65,7 +65,8 @@ export class FurtiveError extends Error {
    * but for bad input (`invalid_input`, `out_of_range`, `duplicate_token`),
    * whose sentence alone does not say which field to fix: the detail
    * (English, naming fields and token ids) goes to the console
-   * (`console.debug`). Players get no detail at all for the codes that may
+   * (`console.debug`). A detail that is the sentence itself (a refusal the
+   * module words, such as `not_last_action`) is not repeated. Players get no detail at all for the codes that may
    * quote a hidden number when the GM's engine refused them (socket.mjs).
    * `game.user.isGM`:
    * https://foundryvtt.com/api/classes/foundry.documents.User.html#isGM
@@ -76,7 +77,8 @@ export class FurtiveError extends Error {
     const key = `FURTIVE.Error.${this.code}`;
     if (!i18n?.has?.(key)) return this.message;
     const text = i18n.localize(key);
-    if (!this.message) return text;
+    // A refusal the module words itself carries the same sentence as its detail: said once.
+    if (!this.message || this.message === text) return text;
     if (game?.user?.isGM || BAD_INPUT.has(this.code)) return `${text} (${this.message})`;
     console.debug("furtive |", this.code, this.message);
     return text;

@@ -583,9 +583,17 @@ async function process(scene, events, options) {
     const actionId = foundry.utils.randomID();
     const statuses = total.changes.flatMap((c) => (c.kind === "status" && c.token && c.status ? [{ token: c.token, status: c.status, active: Boolean(c.active) }] : []));
     const saved = total.applied.length > 0 || JSON.stringify(entry.pending) !== pendingBefore;
+    const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
+    // Issue 10: every saved action leaves its GM card (its comparisons and its Undo button), even when it
+    // changed nobody's perception (a door whose O4 checks all fail): else the last action has no card to undo it from.
+    // A quiet action (a combat turn change) that says nothing has no card: a fight would otherwise post one per turn.
+    const silent = Boolean(options.quiet) && !total.changes.length && !total.log.length && !total.checksToRoll.length && !total.rerolls.length;
+    const card = options.chat !== false && !silent && (important || saved || total.checksToRoll.length > 0 || total.rerolls.length > 0);
     if (saved) {
       /** @type {import("./store.mjs").Delta} */
       const delta = { id: actionId, batches: total.applied, settings: engineSettings(settings), pending: [...entry.pending], statuses };
+      // A save with no card (bookkeeping, a quiet turn change) does not stop the Undo of the action before it (undoAction).
+      if (!card) delta.cardless = true;
       if (before) await writeBase(scene, entry, entry.generation + 1, { ...before, delta });
       else await writeDelta(scene, entry, delta);
     }
@@ -604,12 +612,7 @@ async function process(scene, events, options) {
       },
     };
     await applyStatuses(scene, outcome, entry);
-    const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
-    // Issue 10: every saved action leaves its GM card (its comparisons and its Undo button), even when it
-    // changed nobody's perception (a door whose O4 checks all fail): else the last action has no card to undo it from.
-    // A quiet action (a combat turn change) that says nothing has no card: a fight would otherwise post one per turn.
-    const silent = Boolean(options.quiet) && !total.changes.length && !total.log.length && !total.checksToRoll.length && !total.rerolls.length;
-    if (options.chat !== false && !silent && (important || saved || total.checksToRoll.length || total.rerolls.length)) {
+    if (card) {
       const first = events[0] ?? /** @type {any} */ ({});
       const name = scene.tokens.get(first.hider ?? first.attacker ?? first.token ?? first.target ?? first.combatant ?? "")?.name ?? "";
       // B1: the public line goes to the users who may see every token the action names.
@@ -846,8 +849,14 @@ function defenselessOf(scene, changes, entry) {
 /**
  * Undoes the scene's last action (its GM card's button): the engine state,
  * the statuses and the published lookup go back to before it, as one
- * transaction (one new base record, at most one Scene update). Only the last
- * action can be undone; a card of an older one is refused (`not_last_action`).
+ * transaction (one record write, at most one Scene update). Only the last
+ * action with a card can be undone; a card of an older one is refused
+ * (`not_last_action`). The saves that posted no card after it (a combat
+ * turn change with nothing to say, bookkeeping: `Delta.cardless`) are
+ * applied again on the state before it, so the engine keeps following
+ * Foundry's combat tracker; when one of them changed a status, or the
+ * engine refuses it without the action, the undo is refused
+ * (`not_last_action`) and nothing changes.
  * @param {Scene} scene
  * @param {string} actionId
  */
@@ -858,19 +867,32 @@ export function undoAction(scene, actionId) {
     await guardLost(scene);
     const settings = readSettings();
     const entry = liveScene(scene, settings);
-    const last = entry.deltas.at(-1);
-    if (!last || last.id !== actionId) throw FurtiveError.of("not_last_action", t("FURTIVE.Error.not_last_action"));
+    const index = entry.deltas.findIndex((delta) => delta.id === actionId);
+    const later = index < 0 ? [] : entry.deltas.slice(index + 1);
+    const notLast = () => FurtiveError.of("not_last_action", t("FURTIVE.Error.not_last_action"));
+    if (index < 0 || !later.every((delta) => delta.cardless && !delta.statuses.length)) throw notLast();
+    const last = entry.deltas[index];
     const record = loadRecord(scene);
-    if (!record || record.base !== entry.base) throw FurtiveError.of("state_lost", t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }));
-    const session = openRecord(record, engineSettings(settings), record.deltas.length - 1);
-    const kept = { ...record, deltas: record.deltas.slice(0, -1) };
+    if (!record || record.base !== entry.base || record.deltas[index]?.id !== actionId) throw FurtiveError.of("state_lost", t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }));
+    const pending = index > 0 ? record.deltas[index - 1].pending : record.pending;
+    const kept = { ...record, deltas: [...record.deltas.slice(0, index), ...later.map((delta) => ({ ...delta, pending }))] };
+    /** @type {SceneSession} */
+    let session;
+    try {
+      session = openRecord(kept, engineSettings(settings));
+    } catch (error) {
+      // A later save the engine refuses without the action: it depends on it.
+      if (error instanceof FurtiveError && error.code !== "session_lost") throw notLast();
+      throw error;
+    }
     const restored = liveEntry(session, kept, null);
     Object.assign(restored, { rulesetOf: settings.ruleset });
     // One record write: the action's delta message deleted, or (the action is
-    // held by the base) a new base without it. Written before the live scene
-    // is swapped, so a failed write leaves the GM's memory as stored.
+    // held by the base, or saves came after it) a new base without it.
+    // Written before the live scene is swapped, so a failed write leaves the
+    // GM's memory as stored.
     try {
-      if (record.inline && record.deltas.length === 1) await writeBase(scene, restored, entry.generation + 1, null);
+      if (later.length || (record.inline && record.deltas.length === 1)) await writeBase(scene, restored, entry.generation + 1, null);
       else restored.revision = await dropLastDelta(scene);
     } catch (error) {
       restored.session.free();

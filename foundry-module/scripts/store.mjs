@@ -86,6 +86,8 @@ import { FurtiveError } from "./errors.mjs";
  * @property {object} settings  the engine settings they were applied with
  * @property {Request[]} pending the pending requests after the action
  * @property {{token: string, status: "hidden" | "defenseless", active: boolean}[]} statuses the action's status changes
+ * @property {true} [cardless] the action posted no GM card (bookkeeping, or a combat turn change with nothing to say):
+ *   it does not stop the Undo of the action before it (gm-pipeline.mjs `undoAction`); missing in records saved before
  */
 
 /**
