@@ -1,7 +1,11 @@
 /**
  * The macro API's actions (api.mjs exposes them): each resolves its tokens
  * and runs the action where it belongs (requests.mjs). Defend rolls on the
- * defender's own client after asking the GM (P6).
+ * defender's own client after asking the GM (P6). Every action is async: a
+ * token it cannot resolve or an argument of the wrong shape rejects its
+ * promise with a `FurtiveError` (`unknown_token`, `invalid_input`), as
+ * api.mjs documents; only the lookups (`perceives`, `hiddenFrom`,
+ * `getState`) answer at once.
  */
 
 import { FurtiveError } from "./errors.mjs";
@@ -69,7 +73,7 @@ export async function canDefend(defenderLike, targetLike, attackerLike) {
  * @param {TokenLike} tokenLike
  * @param {{dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}} [options]
  */
-export function hide(tokenLike, options = {}) {
+export async function hide(tokenLike, options = {}) {
   const token = requireToken(tokenLike, "token");
   return run("hide", { sceneId: token.parent?.id, tokenId: token.id, options });
 }
@@ -78,7 +82,7 @@ export function hide(tokenLike, options = {}) {
  * Reveal: the token stops hiding.
  * @param {TokenLike} tokenLike
  */
-export function reveal(tokenLike) {
+export async function reveal(tokenLike) {
   const token = requireToken(tokenLike, "token");
   return run("reveal", { sceneId: token.parent?.id, tokenId: token.id });
 }
@@ -89,9 +93,10 @@ export function reveal(tokenLike) {
  * @param {TokenLike} hiderLike
  * @param {TokenLike[]} alliesLike the allies told
  */
-export function pointOut(observerLike, hiderLike, alliesLike) {
+export async function pointOut(observerLike, hiderLike, alliesLike) {
   const observer = requireToken(observerLike, "observer");
   const hider = requireToken(hiderLike, "hider");
+  if (!Array.isArray(alliesLike)) throw FurtiveError.of("invalid_input", "allies: expected a list of tokens");
   const allies = alliesLike.map((a, i) => requireToken(a, `allies[${i}]`).id);
   return run("pointOut", { sceneId: observer.parent?.id, observerId: observer.id, hiderId: hider.id, allies });
 }
@@ -105,7 +110,7 @@ export function pointOut(observerLike, hiderLike, alliesLike) {
  * @param {TokenLike | TokenLike[]} targetLike one target, or a list of 1 to 1000 distinct targets other than the attacker (the engine refuses more, a duplicate or the attacker itself)
  * @param {{noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}} [options]
  */
-export function attack(attackerLike, targetLike, options = {}) {
+export async function attack(attackerLike, targetLike, options = {}) {
   const attacker = requireToken(attackerLike, "attacker");
   if (!Array.isArray(targetLike)) {
     const target = requireToken(targetLike, "target");
@@ -121,7 +126,7 @@ export function attack(attackerLike, targetLike, options = {}) {
  * @param {TokenLike} targetLike
  * @param {{rawDamage?: number}} [options] the attack's raw damage
  */
-export function knockout(attackerLike, targetLike, options = {}) {
+export async function knockout(attackerLike, targetLike, options = {}) {
   const attacker = requireToken(attackerLike, "attacker");
   const target = requireToken(targetLike, "target");
   return run("knockout", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, rawDamage: options.rawDamage ?? 0 });
@@ -132,7 +137,7 @@ export function knockout(attackerLike, targetLike, options = {}) {
  * @param {TokenLike} attackerLike
  * @param {TokenLike} targetLike
  */
-export function canKnockout(attackerLike, targetLike) {
+export async function canKnockout(attackerLike, targetLike) {
   const attacker = requireToken(attackerLike, "attacker");
   const target = requireToken(targetLike, "target");
   return run("canKnockout", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id });
@@ -155,7 +160,7 @@ export function perceives(observerLike, hiderLike) {
  * @param {TokenLike} attacker
  * @param {number} [hits]
  */
-export function damageTaken(target, attacker, hits = 1) {
+export async function damageTaken(target, attacker, hits = 1) {
   const t = resolveToken(target);
   const a = resolveToken(attacker);
   return run("damageTaken", { sceneId: t?.parent?.id, targetId: t?.id, attackerId: a?.id, hits });
@@ -165,7 +170,7 @@ export function damageTaken(target, attacker, hits = 1) {
  * The token sprints (O12 ends stealth; P2/P4 sprint modifier).
  * @param {TokenLike} token
  */
-export function sprint(token) {
+export async function sprint(token) {
   const t = resolveToken(token);
   return run("sprint", { sceneId: t?.parent?.id, tokenId: t?.id });
 }
@@ -175,7 +180,8 @@ export function sprint(token) {
  * @param {TokenLike} hider
  * @param {{situation?: string[], free?: {label: string, value: number}[]}} modifiers
  */
-export function changeModifiers(hider, modifiers) {
+export async function changeModifiers(hider, modifiers) {
+  if (!modifiers || typeof modifiers !== "object") throw FurtiveError.of("invalid_input", "modifiers: expected {situation, free}");
   const h = resolveToken(hider);
   return run("changeModifiers", { sceneId: h?.parent?.id, hiderId: h?.id, situation: modifiers.situation ?? [], free: modifiers.free ?? [] });
 }
@@ -186,7 +192,7 @@ export function changeModifiers(hider, modifiers) {
  * @param {TokenLike} observer
  * @param {boolean} perceived
  */
-export function override(hider, observer, perceived) {
+export async function override(hider, observer, perceived) {
   const h = resolveToken(hider);
   const o = resolveToken(observer);
   return run("override", { sceneId: h?.parent?.id, hiderId: h?.id, observerId: o?.id, perceived });
@@ -217,7 +223,7 @@ export function getState(scene) {
  * (P6 surprises it started expire, P9, O5).
  * @param {TokenLike} token
  */
-export function endTurn(token) {
+export async function endTurn(token) {
   const t = resolveToken(token);
   return run("endTurn", { sceneId: t?.parent?.id, tokenId: t?.id });
 }
@@ -226,7 +232,7 @@ export function endTurn(token) {
  * GM: the scene's stealth starts over: fresh state, no hidden token, no surprise.
  * @param {Scene} [scene] default: the viewed scene
  */
-export function reset(scene) {
+export async function reset(scene) {
   const target = scene ?? canvas?.scene;
   return run("reset", { sceneId: target?.id });
 }
