@@ -225,7 +225,9 @@ describe("Attack, knockout, defend (percentile, P6-P8)", () => {
     assert.equal(result.allowed, false);
     assert.equal(result.decision.clause, "P6");
     assert.match(result.decision.en, /defenseless/);
-    assert.ok(env.bob.ctx.notifications.some((n) => n.type === "warning" && n.message === result.decision.en), "the explanation is shown");
+    // Prefixed like every other refusal the module shows (requests.mjs notifyRefusal: "Furtive: ...").
+    const shown = env.bob.ctx.notifications.filter((n) => n.type === "warning" && n.message.includes(result.decision.en)).map((n) => n.message);
+    assert.deepEqual(plain(shown), [`Furtive: ${result.decision.en}`], "the explanation is shown, prefixed");
     await env.server.idle();
     assert.ok(messagesOf(env.bob).some((m) => m.content.includes(result.decision.en)), "and posted");
   });
