@@ -114,6 +114,13 @@ export const GM_ACTIONS = {
         // caller named no situation; the GM can untick it.
         situation: !Array.isArray(options.situation) && settings.ruleset === "percentile" && onCanvas(scene) && inDarkness(scene, token) ? ["dark"] : choice.situation,
         moved: Boolean(choice.moved),
+      }).catch((/** @type {unknown} */ error) => {
+        // The GM typed what the dialog refuses (a free modifier without a number): for a
+        // player's request, the GM is told (their input, their language) and the player
+        // reads that the GM cancelled, without the GM's label.
+        if (privileged || !(error instanceof FurtiveError)) throw error;
+        ui.notifications?.warn(`${t("FURTIVE.Title")}: ${error.localized()}`);
+        throw FurtiveError.of("cancelled", "the GM's Hide dialog was refused");
       });
       if (!answer) throw FurtiveError.of("cancelled", "the GM cancelled the action");
       choice = answer;
