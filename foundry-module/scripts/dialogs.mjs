@@ -11,7 +11,7 @@
 import { DEFENSES, HIT_ZONES } from "./constants.mjs";
 import { situationModifiers } from "./engine.mjs";
 import { BadRequest } from "./errors.mjs";
-import { escapeHtml, t } from "./i18n.mjs";
+import { escapeHtml, senseLabel, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 
 /** Checkbox groups read as arrays of values. */
@@ -106,7 +106,7 @@ export async function hideDialog({ tokenName, requester, intro, ruleset, senses,
       moved,
       movedLabel: t("FURTIVE.Dialog.Moved"),
       precautionsLabel: t("FURTIVE.Dialog.Precautions"),
-      senses: senses.map((id) => ({ id, checked: precautions.some((p) => p.toLowerCase() === id.toLowerCase()) })),
+      senses: senses.map((id) => ({ id, label: senseLabel(id), checked: precautions.some((p) => p.toLowerCase() === id.toLowerCase()) })),
     },
   });
   if (!values) return null;
