@@ -8,7 +8,12 @@
  * (`{clause, en, fr}`) and the language they were rendered in
  * (`flags.furtive.lang`), so a client of another language shows them in its
  * own when the message renders (`renderChatMessage` v12 jQuery / `renderChatMessageHTML` v13).
- * Public messages carry public entries only.
+ * A card's own texts (`flags.furtive.texts: [{selector, en, fr}]`) are
+ * rewritten the same way: the players' cards' and the GM-only cards' (badge,
+ * defenseless notices, buttons), so two GMs of different languages each read
+ * theirs. Public messages carry public entries only; GM-only texts ride only
+ * in GM-whispered messages, created once and never updated (docs/foundry.md,
+ * "Threat model").
  *
  * Foundry API: `ChatMessage.create(data)`, `ChatMessage#whisper`,
  * `ChatMessage#getFlag`, `game.users` (`User#isGM`), `ChatMessage.getSpeaker`.
@@ -60,14 +65,34 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
   for (const item of defenseless) gm.push(strip(item.self), ...item.blocked.map((b) => strip(b.decision)));
   const pub = log.filter((e) => e.audience === "public").map(strip);
   const title = t(titleKey, titleData);
-  /** @type {{action: string, hider?: string, observer?: string, label: string}[]} */
+  /** Two texts joined in each language. @param {string} separator @param {...{en: string, fr: string}} parts */
+  const joined = (separator, ...parts) => ({ en: parts.map((p) => p.en).join(separator), fr: parts.map((p) => p.fr).join(separator) });
+  /** @type {{action: string, hider?: string, observer?: string, text: {en: string, fr: string}}[]} */
   const buttons = [
-    ...checks.map((c) => ({ action: "perception", hider: c.hider, observer: c.observer, label: `${t("FURTIVE.Chat.PerceptionTitle", { observer: c.observerName, hider: c.hiderName })}: ${t("FURTIVE.Chat.RollPerception")} (${c.clause})` })),
-    ...rerolls.map((r) => ({ action: "reroll", hider: r.hider, label: `${t("FURTIVE.Chat.RerollNeeded", { name: r.name })} ${t("FURTIVE.Chat.Reroll")} (P4)` })),
+    ...checks.map((c) => ({
+      action: "perception",
+      hider: c.hider,
+      observer: c.observer,
+      text: joined(" ", joined(": ", bilingual("FURTIVE.Chat.PerceptionTitle", { observer: c.observerName, hider: c.hiderName }), bilingual("FURTIVE.Chat.RollPerception")), { en: `(${c.clause})`, fr: `(${c.clause})` }),
+    })),
+    ...rerolls.map((r) => ({ action: "reroll", hider: r.hider, text: joined(" ", bilingual("FURTIVE.Chat.RerollNeeded", { name: r.name }), bilingual("FURTIVE.Chat.Reroll"), { en: "(P4)", fr: "(P4)" }) })),
   ];
   // A saved action (actionId) always gets its card: it is where the GM undoes it (issue 10), even with no GM line.
   if (gm.length || buttons.length || actionId) {
-    if (actionId) buttons.push({ action: "undo", label: t("FURTIVE.Chat.Undo") });
+    if (actionId) buttons.push({ action: "undo", text: bilingual("FURTIVE.Chat.Undo") });
+    const blocked = joined(" ", bilingual("FURTIVE.Chat.BlockedDefenses"), joined(", ", ...DEFENSES.map((id) => bilingual(`FURTIVE.Defense.${id}`))));
+    const notices = defenseless.map((d, index) => ({ index, title: bilingual("FURTIVE.Chat.DefenselessTitle", { target: d.target, attacker: d.attacker }), blocked }));
+    // The card's own texts in both languages (each GM reads theirs, decorateChatMessage). They ride in
+    // this GM-whispered message only, created once and never updated, so they reach the GMs only
+    // (docs/foundry.md, "Threat model").
+    const texts = [
+      { selector: ".furtive-badge", ...bilingual("FURTIVE.Chat.GMOnly") },
+      ...notices.flatMap((n) => [
+        { selector: `.furtive-defenseless[data-index="${n.index}"] .furtive-defenseless-title`, ...n.title },
+        { selector: `.furtive-defenseless[data-index="${n.index}"] .furtive-defenseless-defenses`, ...n.blocked },
+      ]),
+      ...buttons.map((b, index) => ({ selector: `.furtive-buttons > button:nth-child(${index + 1})`, ...b.text })),
+    ];
     await ChatMessage.create({
       speaker: speaker(),
       whisper: gmUserIds(),
@@ -76,12 +101,8 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
         gm: true,
         label: t("FURTIVE.Chat.GMOnly"),
         lines: lines(gm),
-        defenseless: defenseless.map((d) => ({
-          title: t("FURTIVE.Chat.DefenselessTitle", { target: d.target, attacker: d.attacker }),
-          defensesLabel: t("FURTIVE.Chat.BlockedDefenses"),
-          defenses: DEFENSES.map((id) => t(`FURTIVE.Defense.${id}`)).join(", "),
-        })),
-        buttons,
+        defenseless: notices.map((n) => ({ index: n.index, title: engineText(n.title), defenses: engineText(n.blocked) })),
+        buttons: buttons.map((b) => ({ action: b.action, hider: b.hider, observer: b.observer, label: engineText(b.text) })),
       }),
       flags: {
         [MODULE_ID]: {
@@ -89,6 +110,7 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
           titleKey,
           titleData: titleData ?? {},
           entries: gm,
+          texts,
           gm: true,
           lang: game.i18n.lang,
           sceneId,

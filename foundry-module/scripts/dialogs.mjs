@@ -11,7 +11,7 @@
 import { DEFENSES, HIT_ZONES } from "./constants.mjs";
 import { situationModifiers } from "./engine.mjs";
 import { BadRequest } from "./errors.mjs";
-import { escapeHtml, t } from "./i18n.mjs";
+import { escapeHtml, senseLabel, t } from "./i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 
 /** Checkbox groups read as arrays of values. */
@@ -78,10 +78,13 @@ export async function formDialog({ title, template, data, ok }) {
 /**
  * The GM's Hide dialog: the nine P2 toggles and the free modifiers
  * (percentile: one row per modifier in `free`, then an empty row for a new
- * one; a row whose value is 0 is dropped), or the movement and precautions
- * (opposed). Accepted as it opened, it answers `situation` and `free` unchanged.
+ * one; a row whose value is 0, or entirely empty, is dropped; a row with a
+ * label and no number is refused, {@link freeModifierOf}), or the movement
+ * and precautions (opposed). Accepted as it opened, it answers `situation`
+ * and `free` unchanged.
  * @param {{tokenName: string, requester?: string, intro?: string, ruleset: "percentile" | "opposed", senses: string[], precautions: string[], situation?: string[], free?: {label: string, value: number}[], moved?: boolean}} options
  * @returns {Promise<{situation: string[], free: {label: string, value: number}[], moved: boolean, precautions: string[]} | null>}
+ * @throws {BadRequest} `invalid_input` for a free modifier with a label and no number value
  */
 export async function hideDialog({ tokenName, requester, intro, ruleset, senses, precautions, situation = [], free: inForce = [], moved = true }) {
   const percentile = ruleset === "percentile";
@@ -103,15 +106,41 @@ export async function hideDialog({ tokenName, requester, intro, ruleset, senses,
       moved,
       movedLabel: t("FURTIVE.Dialog.Moved"),
       precautionsLabel: t("FURTIVE.Dialog.Precautions"),
-      senses: senses.map((id) => ({ id, checked: precautions.some((p) => p.toLowerCase() === id.toLowerCase()) })),
+      senses: senses.map((id) => ({ id, label: senseLabel(id), checked: precautions.some((p) => p.toLowerCase() === id.toLowerCase()) })),
     },
   });
   if (!values) return null;
   const labels = /** @type {unknown[]} */ (values.freeLabel ?? []);
   const free = /** @type {unknown[]} */ (values.freeValue ?? [])
-    .map((value, row) => ({ label: String(labels[row] ?? "").trim(), value: Math.trunc(Number(value) || 0) }))
-    .filter((modifier) => modifier.value !== 0);
+    .map((value, row) => freeModifierOf(row, labels[row], value))
+    .filter((modifier) => modifier !== null);
   return { situation: values.situation ?? [], free, moved: Boolean(values.moved ?? true), precautions: values.precautions ?? [] };
+}
+
+/**
+ * One free modifier row of the Hide / Situation dialog: `{label, value}`
+ * (the value a whole number, a fraction truncated toward 0), or null for a
+ * row that counts nothing (entirely empty, or a value of 0). A row with a
+ * label but an empty value, or text that is no number (a browser empties a
+ * number field holding it,
+ * https://html.spec.whatwg.org/multipage/input.html#number-state-(type=number)),
+ * is refused naming the field and the row, before anything is sent: the GM
+ * typed a label and expects it counted.
+ * @param {number} row 0-based row of the dialog
+ * @param {unknown} rawLabel the row's `freeLabel`
+ * @param {unknown} raw the row's `freeValue` (readForm: a number, or null when empty)
+ * @returns {{label: string, value: number} | null}
+ * @throws {BadRequest} `invalid_input`
+ */
+function freeModifierOf(row, rawLabel, raw) {
+  const label = String(rawLabel ?? "").trim();
+  const number = raw === null || raw === undefined || String(raw).trim() === "" ? NaN : Number(raw);
+  if (!Number.isFinite(number)) {
+    if (!label) return null;
+    throw new BadRequest("invalid_input", `freeValue: the free modifier ${JSON.stringify(label)} (row ${row + 1}) has no value that is a number; type a whole number, or empty its label; nothing changed`);
+  }
+  const value = Math.trunc(number);
+  return value === 0 ? null : { label, value };
 }
 
 /**

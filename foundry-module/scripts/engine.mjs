@@ -94,14 +94,22 @@ function guarded(call) {
     return call(wasm);
   } catch (error) {
     const code = /** @type {any} */ (error)?.code;
-    if (code === "engine_panicked") {
-      // The package reset the wasm instance: later calls work. Tell the GM.
-      const ui = /** @type {any} */ (globalThis).ui;
-      if (/** @type {any} */ (globalThis).game?.user?.isGM) ui?.notifications?.error(/** @type {Error} */ (error).message);
+    if (typeof code !== "string") {
+      markFailed(error);
+      throw failure;
     }
-    if (typeof code === "string") throw new EngineRefused(code, /** @type {Error} */ (error).message);
-    markFailed(error);
-    throw failure;
+    const refused = new EngineRefused(code, /** @type {Error} */ (error).message);
+    if (code === "engine_panicked") {
+      // The package reset the wasm instance: later calls work. Tell the GM in
+      // their language (`FURTIVE.Error.engine_panicked`, then the package's
+      // English detail in parentheses, errors.mjs `localized`), prefixed like
+      // the module's other notifications. `User#isGM`:
+      // https://foundryvtt.com/api/classes/foundry.documents.User.html#isGM
+      const ui = /** @type {any} */ (globalThis).ui;
+      const game = /** @type {any} */ (globalThis).game;
+      if (game?.user?.isGM) ui?.notifications?.error(`${game.i18n?.localize?.("FURTIVE.Title") ?? "Furtive"}: ${refused.localized()}`);
+    }
+    throw refused;
   }
 }
 

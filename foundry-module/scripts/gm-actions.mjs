@@ -114,6 +114,13 @@ export const GM_ACTIONS = {
         // caller named no situation; the GM can untick it.
         situation: !Array.isArray(options.situation) && settings.ruleset === "percentile" && onCanvas(scene) && inDarkness(scene, token) ? ["dark"] : choice.situation,
         moved: Boolean(choice.moved),
+      }).catch((/** @type {unknown} */ error) => {
+        // The GM typed what the dialog refuses (a free modifier without a number): for a
+        // player's request, the GM is told (their input, their language) and the player
+        // reads that the GM cancelled, without the GM's label.
+        if (privileged || !(error instanceof FurtiveError)) throw error;
+        ui.notifications?.warn(`${t("FURTIVE.Title")}: ${error.localized()}`);
+        throw FurtiveError.of("cancelled", "the GM's Hide dialog was refused");
       });
       if (!answer) throw FurtiveError.of("cancelled", "the GM cancelled the action");
       choice = answer;
@@ -241,11 +248,16 @@ export const GM_ACTIONS = {
       if (!allowed.allowed) throw FurtiveError.of("knockout_refused", engineText(allowed));
       const d100 = await rollFormula("1d100", attacker, { flavor: t("FURTIVE.Roll.Knockout", { attacker: attacker.name ?? "", target: target.name ?? "" }), secret: true });
       const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage, d100 });
+      // The card's texts in both languages, so each GM reads theirs (chat.mjs decorateChatMessage); GM-whispered only.
+      const texts = [
+        { selector: ".furtive-knockout-result .furtive-text", en: result.en, fr: result.fr },
+        { selector: ".furtive-knockout-damage", ...bilingual("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }) },
+      ];
       await ChatMessage.create({
         speaker: { alias: t("FURTIVE.Title") },
         whisper: gmUserIds(),
-        content: `<div class="furtive-card furtive-gm"><p><span class="furtive-clause">${result.clause}</span> ${escapeHtml(engineText(result))}</p><p>${escapeHtml(t("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }))}</p></div>`,
-        flags: { [MODULE_ID]: { kind: "knockout", entries: [{ clause: result.clause, en: result.en, fr: result.fr }] } },
+        content: `<div class="furtive-card furtive-gm"><p class="furtive-knockout-result"><span class="furtive-clause">${result.clause}</span> <span class="furtive-text">${escapeHtml(engineText(result))}</span></p><p class="furtive-knockout-damage">${escapeHtml(t("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }))}</p></div>`,
+        flags: { [MODULE_ID]: { kind: "knockout", entries: [{ clause: result.clause, en: result.en, fr: result.fr }], texts, lang: game.i18n.lang } },
       });
       await postLine(bilingual(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
       if (result.knockedOut && CONFIG.statusEffects.some((s) => s.id === "unconscious")) {

@@ -16,7 +16,7 @@ import * as engine from "./engine.mjs";
 import { SceneSession } from "./engine.mjs";
 import { FurtiveError } from "./errors.mjs";
 import { gmUserIds, postActionCard } from "./chat.mjs";
-import { escapeHtml, refusalText, t } from "./i18n.mjs";
+import { bilingual, escapeHtml, refusalText, t } from "./i18n.mjs";
 import { creatureOf, isCreatureToken } from "./actor-data.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
@@ -491,11 +491,16 @@ async function tellStateLost(scene) {
   if (toldLost.has(scene.id)) return;
   toldLost.add(scene.id);
   ui.notifications?.warn(t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }), { permanent: true });
+  // Its texts in both languages, so each GM reads theirs (chat.mjs decorateChatMessage); GM-whispered only.
+  const texts = [
+    { selector: ".furtive-state-lost", ...bilingual("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }) },
+    { selector: '[data-furtive-action="reset"]', ...bilingual("FURTIVE.Control.Reset") },
+  ];
   await ChatMessage.create({
     speaker: { alias: t("FURTIVE.Title") },
     whisper: gmUserIds(),
-    content: `<div class="furtive-card furtive-gm"><p>${escapeHtml(t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }))}</p><div class="furtive-buttons"><button type="button" data-furtive-action="reset">${escapeHtml(t("FURTIVE.Control.Reset"))}</button></div></div>`,
-    flags: { [MODULE_ID]: { kind: "stateLost", sceneId: scene.id } },
+    content: `<div class="furtive-card furtive-gm"><p class="furtive-state-lost">${escapeHtml(t("FURTIVE.Notify.StateLost", { scene: scene.name ?? "" }))}</p><div class="furtive-buttons"><button type="button" data-furtive-action="reset">${escapeHtml(t("FURTIVE.Control.Reset"))}</button></div></div>`,
+    flags: { [MODULE_ID]: { kind: "stateLost", sceneId: scene.id, texts, lang: game.i18n.lang } },
   });
 }
 
@@ -1077,14 +1082,19 @@ async function rollPerceptions(checks, settings) {
     await roll.evaluate();
     rolls.push(roll);
   }
-  const items = rolls.map((roll, index) => `<li>${escapeHtml(String(roll.options?.flavor ?? ""))}: <strong>${Math.floor(Number(roll.total))}</strong></li>`).join("");
+  const items = rolls.map((roll, index) => `<li><span class="furtive-flavor">${escapeHtml(String(roll.options?.flavor ?? ""))}</span>: <strong>${Math.floor(Number(roll.total))}</strong></li>`).join("");
+  // Each roll's line in both languages, so each GM reads theirs (chat.mjs decorateChatMessage); GM-whispered only.
+  const texts = checks.map(({ observer, hider }, index) => ({
+    selector: `.furtive-rolls > li:nth-child(${index + 1}) .furtive-flavor`,
+    ...bilingual("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" }),
+  }));
   await ChatMessage.create({
     speaker: { alias: t("FURTIVE.Title") },
     whisper: gmUserIds(),
     flavor: t("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }),
-    content: `<div class="furtive-card furtive-gm"><ul>${items}</ul></div>`,
+    content: `<div class="furtive-card furtive-gm"><ul class="furtive-rolls">${items}</ul></div>`,
     rolls,
-    flags: { [MODULE_ID]: { kind: "perceptionRolls" } },
+    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, lang: game.i18n.lang } },
   });
   // The rules round down (floor, -20.5 is -21); a total that is not a finite number is null.
   return rolls.map((roll) => (Number.isFinite(Number(roll.total)) ? Math.floor(Number(roll.total)) : null));

@@ -38,6 +38,33 @@ export function listOf(names, lang = String(game.i18n?.lang ?? "en")) {
   return new Intl.ListFormat(lang, { type: "conjunction" }).format(names);
 }
 
+/**
+ * A sense's name in the client's language (the Hide dialog's precautions,
+ * O13). The senses are the ids of the `enhancedSenses` setting: a game
+ * system's sense ids (dnd5e's `blindsight`, `tremorsense`, ...) or Foundry
+ * detection mode ids, the keys of `CONFIG.Canvas.detectionModes` (core
+ * registers `lightPerception`, `basicSight`, `seeInvisibility`,
+ * `senseInvisibility`, `feelTremor`, `seeAll`, `senseAll`:
+ * https://foundryvtt.com/api/variables/CONFIG.Canvas.html,
+ * https://foundryvtt.com/api/classes/foundry.canvas.perception.DetectionMode.html).
+ * Known ids have a `FURTIVE.Sense.<id>` key; any other reads as words
+ * ("keenSmell", "keen_smell" -> "Keen smell"). `Localization#has(key)`:
+ * https://foundryvtt.com/api/classes/foundry.helpers.Localization.html
+ * @param {string} id a sense id as the setting names it
+ * @returns {string}
+ */
+export function senseLabel(id) {
+  const key = `FURTIVE.Sense.${id}`;
+  if (game.i18n.has?.(key)) return t(key);
+  const words = id
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_\-.]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+  return words ? words[0].toUpperCase() + words.slice(1) : id;
+}
+
 /** Both lang files (`lang/en.json`, `lang/fr.json`), once loaded. @type {{en: any, fr: any} | null} */
 let languages = null;
 

@@ -39,7 +39,8 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
   const attacker = requireToken(attackerLike, "attacker");
   const decision = /** @type {Decision} */ (await run("canDefend", { sceneId: defender.parent?.id, defenderId: defender.id, targetId: target.id, attackerId: attacker.id }));
   if (!decision.allowed) {
-    ui.notifications?.warn(engineText(decision));
+    // Prefixed like every other refusal the module shows (requests.mjs `notifyRefusal`).
+    ui.notifications?.warn(`${t("FURTIVE.Title")}: ${engineText(decision)}`);
     const refused = bilingual("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" });
     await postLine({ en: `${refused.en} ${decision.en}`, fr: `${refused.fr} ${decision.fr}` }, { named: [defender, target, attacker] });
     return { allowed: false, decision };

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, BOB, CAROL, DAVE, GM, SCENE, TOKENS, answerHideDialog, hideRogue, apiOf, clickDialogButton, messagesOf, placeable, plain, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, CAROL, DAVE, GM, SCENE, TOKENS, answerHideDialog, apiOf, clickDialogButton, hideRogue, hideRogueOpposed, messagesOf, placeable, plain, rig, setup, shutdown, startCombat, until, waitForDialog } from "./world.mjs";
 
 describe("Hide (percentile): the GM's dialog, the roll, the result", () => {
   let env;
@@ -123,11 +123,7 @@ describe("Point out (opposed, O3)", () => {
   before(async () => {
     env = await setup({ ruleset: "opposed" });
     // Door closed: the east tokens (sentry, lookout) have no clear view at entry (O2).
-    rig(env.gm, [[20, 14]]);
-    const pending = apiOf(env.gm).hide(TOKENS.rogue);
-    answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
-    await pending;
-    await env.server.idle();
+    await hideRogueOpposed(env);
   });
   after(() => shutdown(env));
 
@@ -225,7 +221,9 @@ describe("Attack, knockout, defend (percentile, P6-P8)", () => {
     assert.equal(result.allowed, false);
     assert.equal(result.decision.clause, "P6");
     assert.match(result.decision.en, /defenseless/);
-    assert.ok(env.bob.ctx.notifications.some((n) => n.type === "warning" && n.message === result.decision.en), "the explanation is shown");
+    // Prefixed like every other refusal the module shows (requests.mjs notifyRefusal: "Furtive: ...").
+    const shown = env.bob.ctx.notifications.filter((n) => n.type === "warning" && n.message.includes(result.decision.en)).map((n) => n.message);
+    assert.deepEqual(plain(shown), [`Furtive: ${result.decision.en}`], "the explanation is shown, prefixed");
     await env.server.idle();
     assert.ok(messagesOf(env.bob).some((m) => m.content.includes(result.decision.en)), "and posted");
   });
@@ -268,13 +266,7 @@ describe("Attack, knockout, defend (percentile, P6-P8)", () => {
 
   it("the defenseless status ends at the end of the attacker's turn (P6)", async () => {
     const gm = env.gm.ctx;
-    const combat = await gm.Combat.create({ scene: SCENE, active: true, round: 0, turn: 0 });
-    await combat.createEmbeddedDocuments("Combatant", [
-      { tokenId: TOKENS.rogue, sceneId: SCENE, actorId: "actorRogue000001", initiative: 20 },
-      { tokenId: TOKENS.fighter, sceneId: SCENE, actorId: "actorFighter0001", initiative: 10 },
-    ]);
-    await gm.game.combats.get(combat.id).startCombat();
-    await env.server.idle();
+    const combat = await startCombat(env);
     assert.equal(env.bob.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.fighter).hasStatusEffect("furtive.defenseless"), true, "still defenseless during the rogue's turn");
     await gm.game.combats.get(combat.id).nextTurn();
     await env.server.idle();

@@ -11,20 +11,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, BOB, GM, SCENE, TOKENS, apiOf, hideRogue, plain, setup, shutdown } from "./world.mjs";
+import { ALICE, BOB, GM, SCENE, TOKENS, apiOf, hideRogue, plain, setup, shutdown, startCombat } from "./world.mjs";
 
 describe("P9: a combat that ends after an attack from hiding", () => {
   let env;
   before(async () => {
     env = await setup({ ruleset: "percentile", users: [GM, ALICE, BOB] });
     const gm = env.gm.ctx;
-    const combat = await gm.Combat.create({ scene: SCENE, active: true, round: 0, turn: 0 });
-    await combat.createEmbeddedDocuments("Combatant", [
-      { tokenId: TOKENS.rogue, sceneId: SCENE, actorId: "actorRogue000001", initiative: 20 },
-      { tokenId: TOKENS.fighter, sceneId: SCENE, actorId: "actorFighter0001", initiative: 10 },
-    ]);
-    await gm.game.combats.get(combat.id).startCombat();
-    await env.server.idle();
+    const combat = await startCombat(env);
     await hideRogue(env);
     // The rogue attacks the Fighter on its own turn; the combat ends before that turn does.
     await apiOf(env.gm).attack(TOKENS.rogue, TOKENS.fighter);

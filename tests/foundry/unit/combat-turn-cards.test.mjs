@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { SCENE, TOKENS, apiOf, hideRogue, messagesOf, setup, shutdown } from "./world.mjs";
+import { TOKENS, apiOf, hideRogue, messagesOf, setup, shutdown, startCombat } from "./world.mjs";
 
 /** The GM cards (`flags.furtive.gm`) and the stored records the GM's client holds. */
 function furtiveMessages(env) {
@@ -28,15 +28,8 @@ describe("combat turn changes and GM cards", () => {
   let combat;
   before(async () => {
     env = await setup({ ruleset: "percentile" });
-    const gm = env.gm.ctx;
-    const created = await gm.Combat.create({ scene: SCENE, active: true, round: 0, turn: 0 });
-    await created.createEmbeddedDocuments("Combatant", [
-      { tokenId: TOKENS.rogue, sceneId: SCENE, actorId: "actorRogue000001", initiative: 20 },
-      { tokenId: TOKENS.fighter, sceneId: SCENE, actorId: "actorFighter0001", initiative: 10 },
-    ]);
-    combat = () => gm.game.combats.get(created.id);
-    await combat().startCombat();
-    await env.server.idle();
+    const { id } = await startCombat(env);
+    combat = () => env.gm.ctx.game.combats.get(id);
   });
   after(() => shutdown(env));
 

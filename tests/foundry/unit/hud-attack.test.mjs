@@ -11,17 +11,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { GM, TOKENS, answerHideDialog, apiOf, clickDialogButton, messagesOf, placeable, plain, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+import { GM, TOKENS, apiOf, clickDialogButton, hideRogueOpposed, messagesOf, placeable, plain, setup, shutdown, until } from "./world.mjs";
 
 describe("HUD Attack on two targets (opposed): one attack instance (O8)", () => {
   let env;
   before(async () => {
     env = await setup({ ruleset: "opposed", users: [GM] });
-    rig(env.gm, [[20, 14]]);
-    const pending = apiOf(env.gm).hide(TOKENS.rogue);
-    answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
-    await pending;
-    await env.server.idle();
+    await hideRogueOpposed(env);
   });
   after(() => shutdown(env));
 
@@ -84,11 +80,7 @@ describe("the API's attack on a list of targets", () => {
   let env;
   before(async () => {
     env = await setup({ ruleset: "opposed", users: [GM] });
-    rig(env.gm, [[20, 14]]);
-    const pending = apiOf(env.gm).hide(TOKENS.rogue);
-    answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
-    await pending;
-    await env.server.idle();
+    await hideRogueOpposed(env);
   });
   after(() => shutdown(env));
 

@@ -16,7 +16,7 @@
 import { startWorld } from "../node/harness.mjs";
 
 export { ALICE, BOB, CAROL, DAVE, DOOR, GM, SCENE, TOKENS, USERS, makeWorld } from "../fixtures/world-data.mjs";
-import { ALICE, BOB, CAROL, DAVE, GM, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
+import { ALICE, BOB, CAROL, DAVE, GM, SCENE, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
 
 /**
  * Dice the GM's client will roll, in order: `rig(client, [[100, 83], [20, 15]])`.
@@ -139,4 +139,32 @@ export async function hideRogue(env) {
   const outcome = await pending;
   await env.server.idle();
   return outcome;
+}
+
+/** Hides the rogue as the GM under the opposed rules: Stealth 1d20 rigged to 14, having moved. */
+export async function hideRogueOpposed(env) {
+  rig(env.gm, [[20, 14]]);
+  const pending = apiOf(env.gm).hide(TOKENS.rogue);
+  answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
+  const outcome = await pending;
+  await env.server.idle();
+  return outcome;
+}
+
+/**
+ * Starts a combat on the test scene as the GM, its combatants in initiative
+ * order: `[[tokenId, initiative], ...]` (default: the rogue 20, the fighter
+ * 10; each combatant's actor is its token's). Returns the GM's Combat.
+ */
+export async function startCombat(env, combatants = [[TOKENS.rogue, 20], [TOKENS.fighter, 10]]) {
+  const gm = env.gm.ctx;
+  const scene = gm.game.scenes.get(SCENE);
+  const combat = await gm.Combat.create({ scene: SCENE, active: true, round: 0, turn: 0 });
+  await combat.createEmbeddedDocuments(
+    "Combatant",
+    combatants.map(([tokenId, initiative]) => ({ tokenId, sceneId: SCENE, actorId: scene.tokens.get(tokenId).actorId, initiative })),
+  );
+  await gm.game.combats.get(combat.id).startCombat();
+  await env.server.idle();
+  return gm.game.combats.get(combat.id);
 }
