@@ -6,7 +6,9 @@ mod common;
 
 use common::*;
 use furtive_core::query::{attack_hidden, can_defend, AttackMode, DefenseQuery, HiddenAttackQuery};
-use furtive_core::{Audience, HiderPhase, PairReason, SituationModifier, State};
+use furtive_core::{
+    Audience, Change, Expiry, HiderPhase, PairReason, SituationModifier, State, Status,
+};
 use serde_json::json;
 
 // ---------------------------------------------------------------- percentile
@@ -199,6 +201,103 @@ fn p6_p9_a_multi_target_surprise_ends_and_reveals_at_the_attackers_turn_end() {
     assert_eq!(
         ended.state.hiders["spy"].pairs["guard2"].reason,
         PairReason::SurpriseEnded
+    );
+}
+
+#[test]
+fn p6_the_defenseless_status_and_its_expiry_follow_the_latest_surprise() {
+    // P6: each surprise makes the target defenseless until the end of its
+    // attacker's turn. The spy surprises the guard on its own turn; a thief
+    // (party, Furtivité 80, hiding) surprises it too, out of its turn (a
+    // reaction): the guard is now defenseless until the thief's turn end
+    // as well, which the status change says. When the spy's turn ends the
+    // thief's surprise still runs: the status stays, and names the thief.
+    let defenseless = |token: &str, attacker: Option<&str>| Change::Status {
+        token: token.into(),
+        status: Status::Defenseless,
+        active: attacker.is_some(),
+        expires: attacker.map(|a| Expiry {
+            turn_end_of: a.into(),
+        }),
+    };
+    let scene = run(
+        &percentile_scene(),
+        vec![
+            json!({"type": "upsertCreature", "creature":
+                {"id": "thief", "side": "party", "stealthSkill": 80}}),
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "enterStealth", "hider": "thief", "roll": 50}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+            json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+        ],
+    );
+    assert!(scene.surprise("spy", "guard").is_some());
+    let second = ok(
+        &scene,
+        json!({"type": "attack", "attacker": "thief", "targets": ["guard"]}),
+    );
+    assert!(second.state.surprise("thief", "guard").is_some());
+    let expected = defenseless("guard", Some("thief"));
+    assert_eq!(
+        status_changes(&second, "guard", Status::Defenseless),
+        [&expected]
+    );
+    assert_eq!(furtive_core::diff(&scene, &second.state), second.changes);
+    // The spy's turn ends: the thief's surprise runs on, so does the status
+    // (no change: it already names the thief).
+    let spy_end = ok(
+        &second.state,
+        json!({"type": "turnEnd", "combatant": "spy"}),
+    );
+    assert!(spy_end.state.surprise("thief", "guard").is_some());
+    assert!(status_changes(&spy_end, "guard", Status::Defenseless).is_empty());
+    // The other order: the thief's surprise first (outside combat, until
+    // its next turn end), then the spy's on its turn. The spy's turn end
+    // leaves the thief's: the status stays and now expires with the thief.
+    let thief_first = run(
+        &percentile_scene(),
+        vec![
+            json!({"type": "upsertCreature", "creature":
+                {"id": "thief", "side": "party", "stealthSkill": 80}}),
+            json!({"type": "upsertCreature", "creature":
+                {"id": "guard2", "side": "guards"}}),
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "enterStealth", "hider": "thief", "roll": 50}),
+            json!({"type": "attack", "attacker": "thief", "targets": ["guard2"]}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        ],
+    );
+    assert!(thief_first.surprise("thief", "guard2").is_some());
+    let spy_attack = ok(
+        &thief_first,
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard2"]}),
+    );
+    let expected = defenseless("guard2", Some("spy"));
+    assert_eq!(
+        status_changes(&spy_attack, "guard2", Status::Defenseless),
+        [&expected]
+    );
+    let spy_end = ok(
+        &spy_attack.state,
+        json!({"type": "turnEnd", "combatant": "spy"}),
+    );
+    let expected = defenseless("guard2", Some("thief"));
+    assert_eq!(
+        status_changes(&spy_end, "guard2", Status::Defenseless),
+        [&expected]
+    );
+    assert_eq!(
+        furtive_core::diff(&spy_attack.state, &spy_end.state),
+        spy_end.changes
+    );
+    let thief_end = ok(
+        &spy_end.state,
+        json!({"type": "turnEnd", "combatant": "thief"}),
+    );
+    let expected = defenseless("guard2", None);
+    assert_eq!(
+        status_changes(&thief_end, "guard2", Status::Defenseless),
+        [&expected]
     );
 }
 
