@@ -301,6 +301,42 @@ fn p6_the_defenseless_status_and_its_expiry_follow_the_latest_surprise() {
     );
 }
 
+#[test]
+fn p7_a_hit_zone_refused_on_a_multi_target_attack_names_the_target_at_fault() {
+    // 130 against the guard (0, surprised) and a captain (200, perceives
+    // the spy): a hit zone needs every target to be a new surprise (P7);
+    // the refusal names the captain and its place in `targets`, so the
+    // caller knows which target to drop. With one target the message is
+    // the one it always was.
+    let scene = run(
+        &percentile_scene(),
+        vec![
+            json!({"type": "upsertCreature", "creature":
+                {"id": "captain", "side": "guards", "acuities": {"visual": 200}}}),
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        ],
+    );
+    let error = refused(
+        &scene,
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard", "captain"],
+               "hitZone": "head"}),
+    );
+    assert_eq!(error.code(), "hit_zone_not_allowed");
+    assert_eq!(
+        error.to_string(),
+        "hitZone: `spy` may choose the hit zone only on the first attack of a surprise (P7): \
+         targets[1] `captain` is no new surprise"
+    );
+    let single = refused(
+        &scene,
+        json!({"type": "attack", "attacker": "spy", "target": "captain", "hitZone": "head"}),
+    );
+    assert_eq!(
+        single.to_string(),
+        "hitZone: `spy` may choose the hit zone only on the first attack of a surprise (P7)"
+    );
+}
+
 // ---------------------------------------------------------------- opposed
 
 /// A rogue (party) hiding with 20 on its own turn; guards a and b; a bat
