@@ -580,3 +580,67 @@ fn o6_a_stored_result_equal_to_the_lowered_total_perceives() {
         o6[0].fr
     );
 }
+
+#[test]
+fn o4_a_view_listing_an_observer_twice_is_refused_naming_the_entry() {
+    // Bad input: one view entry an observer (O4's clear view is one fact a
+    // pair). The same observer twice (the last entry used to win) is
+    // refused with `duplicate_token`, naming the later entry, and changes
+    // nothing; short and long lists (a walk over the sorted view) alike,
+    // in `viewChanged` and in `enterStealth`'s view.
+    let entry = |observer: &str, clear: bool| json!({"observer": observer, "clearView": clear});
+    let short = vec![entry("a", true), entry("b", false), entry("a", false)];
+    let error = refused(
+        &opposed_scene(),
+        json!({"type": "viewChanged", "hider": "rogue", "view": short}),
+    );
+    assert_eq!(error.code(), "duplicate_token");
+    assert_eq!(
+        error.to_string(),
+        "view[2].observer: token `a` is listed twice"
+    );
+    // Twelve guards, then b again, then the first guard again: the first
+    // entry that repeats an earlier one is named.
+    let mut scene = opposed_scene();
+    let mut long = Vec::new();
+    for i in 0..12 {
+        let id = format!("g{i:02}");
+        scene = ok(
+            &scene,
+            json!({"type": "upsertCreature", "creature": {"id": id, "side": "guards"}}),
+        )
+        .state;
+        long.push(entry(&id, i % 2 == 0));
+    }
+    long.insert(3, entry("b", true));
+    long.push(entry("b", false));
+    long.push(entry("g00", false));
+    let error = refused(
+        &scene,
+        json!({"type": "viewChanged", "hider": "rogue", "view": long}),
+    );
+    assert_eq!(error.code(), "duplicate_token");
+    assert_eq!(
+        error.to_string(),
+        "view[13].observer: token `b` is listed twice"
+    );
+    let percentile = run(
+        &percentile_scene(),
+        vec![json!({"type": "enterStealth", "hider": "spy", "roll": 50})],
+    );
+    let error = refused(
+        &percentile,
+        json!({"type": "viewChanged", "hider": "spy",
+               "view": [entry("guard", true), entry("guard", true)]}),
+    );
+    assert_eq!(
+        error.to_string(),
+        "view[1].observer: token `guard` is listed twice"
+    );
+    let error = refused(
+        &opposed_scene(),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 25, "moved": true,
+               "view": [entry("b", true), entry("b", true)]}),
+    );
+    assert_eq!(error.code(), "duplicate_token");
+}
