@@ -644,3 +644,45 @@ fn o4_a_view_listing_an_observer_twice_is_refused_naming_the_entry() {
     );
     assert_eq!(error.code(), "duplicate_token");
 }
+
+#[test]
+fn o13_o6_a_stored_check_that_locates_after_a_penalty_cites_o6() {
+    // The bat senses the rogue (presence only, O13) and has it in clear
+    // view: its locating check fails at 15 against 20. A noisy attack on
+    // a (-5, O8) lowers the total to 15: the stored 15 now locates the
+    // rogue, by the penalty (O6), not by a check coming into view (O4).
+    let failed = run(
+        &opposed_scene(),
+        vec![
+            view("bat", false, 10.0),
+            view("bat", true, 10.0),
+            rolled("bat", 15),
+        ],
+    );
+    assert!(!furtive_core::opposed::locates(&failed, "rogue", "bat"));
+    let attacked = ok(
+        &failed,
+        json!({"type": "attack", "attacker": "rogue", "targets": ["a"], "noisy": true}),
+    );
+    assert!(furtive_core::opposed::locates(
+        &attacked.state,
+        "rogue",
+        "bat"
+    ));
+    assert_eq!(
+        pair(&attacked.state, "rogue", "bat").reason,
+        PairReason::Penalty
+    );
+    let located = entries_for(&attacked, "O13", Audience::Gm);
+    assert_eq!(located.len(), 1);
+    assert!(
+        located[0].en.ends_with("now locates it (O13, O6)."),
+        "{}",
+        located[0].en
+    );
+    assert!(
+        located[0].fr.ends_with("le situe maintenant (O13, O6)."),
+        "{}",
+        located[0].fr
+    );
+}
