@@ -686,3 +686,16 @@ fn o13_o6_a_stored_check_that_locates_after_a_penalty_cites_o6() {
         located[0].fr
     );
 }
+
+#[test]
+fn b3_b5_every_clause_the_engine_can_cite_is_a_known_clause_id() {
+    // B3: tests check each explanation's clause with `known_clause`; it
+    // must accept every id the engine can cite (B5's concealment by
+    // darkness decisions included) and nothing else.
+    for clause in furtive_core::Clause::ALL {
+        assert!(known_clause(clause.id()), "{}", clause.id());
+    }
+    for unknown in ["P0", "P12", "O14", "B6", "X1", ""] {
+        assert!(!known_clause(unknown), "{unknown}");
+    }
+}
