@@ -901,7 +901,9 @@ export interface ViewEntry {
 /**
  * Clear view changed between the hider and some observers: a token
  * moved, a door opened, light changed (O4, O5, O13). `moved` says the
- * hider itself moved (O5).
+ * hider itself moved (O5). `view` names each observer once (as
+ * `enterStealth`'s does): an observer named again is refused,
+ * `duplicate_token` naming `view[i].observer`.
  */
 export interface ViewChangedEvent {
   hider: string;

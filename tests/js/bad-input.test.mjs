@@ -153,6 +153,9 @@ const cases = [
   ["Session.apply: bad field, type first", (f) => session(f).apply({ type: "enterStealth", hider: 3, roll: 37 }), "invalid_input", "event.hider"],
   ["Session.apply: bad field, type last", (f) => session(f).apply({ hider: "spy", roll: "37", type: "enterStealth" }), "invalid_input", "event.roll"],
   ["Session.apply: bad field deep in a list", (f) => session(f).apply({ type: "viewChanged", hider: "spy", view: [{ observer: "guard", clearView: true }, { observer: "guard", clearView: "yes" }] }), "invalid_input", "event.view[1].clearView"],
+  // One clear view a pair (O4): the same observer twice is refused, naming the later entry (the last entry used to win).
+  ["Session.apply: the same observer twice in a view", (f) => session(f).apply({ type: "viewChanged", hider: "spy", view: [{ observer: "guard", clearView: true }, { observer: "guard", clearView: false }] }), "duplicate_token", "view[1].observer: token `guard` is listed twice"],
+  ["apply: the same observer twice in a view", (f) => f.apply(state, { type: "viewChanged", hider: "spy", view: [{ observer: "guard", clearView: true }, { observer: "guard", clearView: false }] }), "duplicate_token", "view[1].observer"],
   ["Session.apply: unknown type", (f) => session(f).apply({ type: "teleport", hider: "spy" }), "invalid_input", "event.type"],
   ["Session.apply: type not a string", (f) => session(f).apply({ type: 7 }), "invalid_input", "event.type"],
   ["Session.apply: no type", (f) => session(f).apply({ hider: "spy" }), "invalid_input", "event"],

@@ -290,9 +290,9 @@ test("O4 O5 O13: Session.apply of a plain viewChanged (sent as columns) gives th
     view("rogue", [{ observer: "guard", clearView: true, distance: 5 }, { observer: "captain", clearView: false }]),
     view("rogue", [{ observer: "guard", clearView: false, distance: 29.999999999999996 }, { observer: "garde « élite » 🎲", clearView: true, distance: null }], false),
     view("thief", [{ observer: "espion\ud800", clearView: true, distance: -0 }, { observer: "captain", clearView: true, distance: 1e9 }], true),
-    view("rogue", [{ observer: "captain", clearView: true }, { observer: "captain", clearView: false, distance: 3 }], true),
     view("thief", []),
-    // Refused: an unknown observer, the hider itself, distances out of range, an empty id, an unknown hider.
+    // Refused: an observer named twice (duplicate_token, O4: one clear view a pair), an unknown observer, the hider itself, distances out of range, an empty id, an unknown hider.
+    view("rogue", [{ observer: "captain", clearView: true }, { observer: "captain", clearView: false, distance: 3 }], true),
     view("rogue", [{ observer: "guard", clearView: true }, { observer: "nobody", clearView: true }]),
     view("rogue", [{ observer: "rogue", clearView: true }]),
     view("rogue", [{ observer: "guard", clearView: true, distance: -1 }]),
@@ -324,8 +324,9 @@ test("O4 O5 O13: Session.apply of a plain viewChanged (sent as columns) gives th
       assert.deepEqual(columns.snapshot(), text.snapshot(), `${backend}: the same state after ${JSON.stringify(event)}`);
       return byColumns;
     });
-    assert.equal(columns.revision, 2 + 5, `${backend}: five views applied, six refused`);
-    assert.equal(runs[backend].filter((answer) => typeof answer === "string").length, 6, backend);
+    assert.equal(columns.revision, 2 + 4, `${backend}: four views applied, seven refused`);
+    assert.equal(runs[backend].filter((answer) => typeof answer === "string").length, 7, backend);
+    assert.equal(runs[backend][4], "duplicate_token: view[1].observer: token `captain` is listed twice", backend);
   }
   assert.deepEqual(runs.wasm, runs.napi);
 });

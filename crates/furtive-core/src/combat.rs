@@ -8,7 +8,25 @@ use crate::state::State;
 
 /// A combat turn starts: the combat is on, the round set (or 1), the turn
 /// is `combatant`'s, nobody has rolled yet, and the hider has not moved (O5).
-pub(crate) fn start_turn(tx: &mut Tx, combatant: &str, round: Option<u32>) {
+///
+/// Returns `false`, changing nothing, when it is the turn already running
+/// (P9, O7: one stealth roll a turn): a combat on, the same round (or none
+/// given), and the turn is `combatant`'s or `combatant` rolled in it (its
+/// token was removed and added back). A combatant has one turn a round.
+/// (Fix: a repeated `turnStart`, or one after the token was removed and
+/// added back, cleared the turn's roll and allowed a second one.)
+pub(crate) fn start_turn(tx: &mut Tx, combatant: &str, round: Option<u32>) -> bool {
+    let running = &tx.combat;
+    if running.active
+        && round.is_none_or(|r| r == running.round)
+        && (running.turn.as_deref() == Some(combatant)
+            || running.rolled_this_turn.iter().any(|t| t == combatant))
+    {
+        if running.turn.is_none() {
+            tx.combat_mut().turn = Some(combatant.to_owned());
+        }
+        return false;
+    }
     let combat = tx.combat_mut();
     combat.active = true;
     if let Some(round) = round {
@@ -23,6 +41,7 @@ pub(crate) fn start_turn(tx: &mut Tx, combatant: &str, round: Option<u32>) {
             *head.moved_this_turn = false;
         }
     }
+    true
 }
 
 /// `combatant`'s turn ends (after the ruleset's own turn end).

@@ -140,8 +140,9 @@ fn dispatch<R: Rules>(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), E
             hits,
         } => R::damage_taken(tx, target, attacker, *hits, ctx),
         Event::TurnStart { combatant, round } => {
-            combat::start_turn(tx, combatant, *round);
-            R::turn_started(tx, combatant, ctx);
+            if combat::start_turn(tx, combatant, *round) {
+                R::turn_started(tx, combatant, ctx);
+            }
             Ok(())
         }
         Event::TurnEnd { combatant } => {
@@ -216,14 +217,12 @@ fn token_removed(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
         tx.surprises_mut()
             .retain(|s| s.attacker != token && s.target != token);
     }
-    if tx.combat.turn.as_deref() == Some(token)
-        || tx.combat.rolled_this_turn.iter().any(|t| t == token)
-    {
-        let combat = tx.combat_mut();
-        if combat.turn.as_deref() == Some(token) {
-            combat.turn = None;
-        }
-        combat.rolled_this_turn.retain(|t| t != token);
+    // The turn is no longer the token's, but a roll it made this turn is
+    // kept: added back and started again in the same round, it is the
+    // same turn (P9, O7: one roll a turn; `combat::start_turn`). (Fix: the
+    // roll was forgotten, so a second one was accepted.)
+    if tx.combat.turn.as_deref() == Some(token) {
+        tx.combat_mut().turn = None;
     }
     ctx.gm(
         Clause::B3,

@@ -71,10 +71,18 @@ pub enum Error {
     NotAllied { observer: String, ally: String },
 
     /// P7: the hit zone is chosen only for the first attack of a surprise.
+    /// `target`: on an attack with several targets, the one that is no new
+    /// surprise, as its place in `targets` and its id (the message names
+    /// it: `…(P7): targets[1] `captain` is no new surprise`); `None` with
+    /// one target, which the message needs not name.
     #[error(
-        "hitZone: `{attacker}` may choose the hit zone only on the first attack of a surprise (P7)"
+        "hitZone: `{attacker}` may choose the hit zone only on the first attack of a surprise (P7){}",
+        TargetAtFault(target)
     )]
-    HitZoneNotAllowed { attacker: String },
+    HitZoneNotAllowed {
+        attacker: String,
+        target: Option<(usize, String)>,
+    },
 
     /// A token cannot be its own observer or target.
     #[error("{field}: `{id}` cannot act on itself")]
@@ -179,6 +187,22 @@ impl std::fmt::Display for QuotedId<'_> {
             return write!(f, "`{id}`");
         }
         write!(f, "`{}` ({ID_RULE})", ShortId(id))
+    }
+}
+
+/// The target of a multi-target attack a refusal names
+/// ([`Error::HitZoneNotAllowed`]): `: targets[1] `captain` is no new
+/// surprise`, or nothing.
+struct TargetAtFault<'a>(&'a Option<(usize, String)>);
+
+impl std::fmt::Display for TargetAtFault<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some((index, id)) => {
+                write!(f, ": targets[{index}] {} is no new surprise", QuotedId(id))
+            }
+            None => Ok(()),
+        }
     }
 }
 

@@ -419,17 +419,21 @@ pub(crate) fn o4_check_requested(observer_label: &str, hider_label: &str, effect
     }
 }
 
-/// Stored Perception … ≥ effective stealth total …: …, who sensed …, now locates it (O13, O4)
+/// Stored Perception … ≥ effective stealth total …: …, who sensed …, now locates it (O13, …)
+///
+/// `clause`: what brought the stored check to the total: O4 (clear view),
+/// O6 (a penalty), O7 (a fresh roll).
 pub(crate) fn o13_stored_check_locates(
     total: impl Display,
     effective: impl Display,
     observer_label: impl Display,
     hider_label: impl Display,
+    clause: impl Display,
 ) -> Explained {
     Explained {
         gm: Text {
-            en: sentence!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label}, who sensed {hider_label}, now locates it (O13, O4)."),
-            fr: sentence!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label}, qui détectait {hider_label}, le situe maintenant (O13, O4)."),
+            en: sentence!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label}, who sensed {hider_label}, now locates it (O13, {clause})."),
+            fr: sentence!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label}, qui détectait {hider_label}, le situe maintenant (O13, {clause})."),
         },
         public: Text {
             en: sentence!("{observer_label} pinpoints {hider_label}."),

@@ -251,6 +251,19 @@ mod walk {
             })
         }
 
+        /// The first position (in `items`' order) whose id an earlier
+        /// position has: equal ids sit side by side, by position.
+        pub fn first_repeat<T>(&self, items: &[T], id: impl Fn(&T) -> &str) -> Option<usize> {
+            self.0
+                .windows(2)
+                .filter(|w| {
+                    w[0].0 == w[1].0
+                        && super::same_id(id(&items[w[0].2 as usize]), id(&items[w[1].2 as usize]))
+                })
+                .map(|w| w[1].2 as usize)
+                .min()
+        }
+
         /// For each of `items` (by position), the value `map` stores under its
         /// id: one walk over `map` in id order, stopping after the last id.
         /// Repeated ids each get the value.

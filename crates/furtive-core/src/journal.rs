@@ -350,7 +350,11 @@ impl Journal {
             if let Some(before) = &surprises_before {
                 let was = surprise_attacker(before, token);
                 let is = surprise_attacker(&state.surprises, token);
-                if was.is_some() != is.is_some() {
+                // P6: a new surprise, or the end of the latest one while
+                // another runs, moves the expiry. (Fix: a second surprise
+                // on the same target changed nothing, and the expiry named
+                // the first attacker.)
+                if was != is {
                     changes.push(Change::Status {
                         token: token.to_string(),
                         status: Status::Defenseless,
@@ -490,7 +494,7 @@ fn effects_in_place(
         if let Some(before) = surprises_before {
             let was = surprise_attacker(before, token);
             let is = surprise_attacker(&state.surprises, token);
-            if was.is_some() != is.is_some() {
+            if was != is {
                 changes.push(Change::Status {
                     token: token.to_owned(),
                     status: Status::Defenseless,
@@ -567,12 +571,15 @@ impl PairView {
     }
 }
 
-/// The attacker of the first surprise on `target` (P6), if any. A linear
-/// search: a table has a handful of surprises, and a map of them would be
-/// one more `BTreeMap` instantiation in the wasm.
+/// The attacker of the latest surprise on `target` (P6), if any: the
+/// `defenseless` status and its expiry follow it (surprises are kept in
+/// the order they were made). A linear search: a table has a handful of
+/// surprises, and a map of them would be one more `BTreeMap`
+/// instantiation in the wasm.
 fn surprise_attacker<'a>(surprises: &'a [Surprise], target: &str) -> Option<&'a str> {
     surprises
         .iter()
+        .rev()
         .find(|surprise| surprise.target == target)
         .map(|surprise| surprise.attacker.as_str())
 }

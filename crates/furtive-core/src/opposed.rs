@@ -405,15 +405,25 @@ fn locate(
     let observer_label = observer_creature.map_or(observer, |c| c.label());
     match pair.perception_total {
         Some(total) if total >= effective => {
-            let reason = match trigger {
-                Trigger::Penalty => PairReason::Penalty,
-                Trigger::View | Trigger::FreshRoll => PairReason::PerceptionCheck,
+            // The clause that brought the stored check to the total, as
+            // `redecide` cites it. (Fix: O4 was cited whatever the trigger,
+            // an O6 penalty included.)
+            let (clause, reason) = match trigger {
+                Trigger::View => (Clause::O4, PairReason::PerceptionCheck),
+                Trigger::Penalty => (Clause::O6, PairReason::Penalty),
+                Trigger::FreshRoll => (Clause::O7, PairReason::PerceptionCheck),
             };
             ctx.both(
                 Clause::O13,
                 Some(hider),
                 Some(observer),
-                explain::o13_stored_check_locates(total, effective, observer_label, hider_label),
+                explain::o13_stored_check_locates(
+                    total,
+                    effective,
+                    observer_label,
+                    hider_label,
+                    clause,
+                ),
             );
             slot.pair_mut().reason = reason;
         }

@@ -363,8 +363,17 @@ fn attack(
             .count()
     };
     let before = surprises(tx);
-    for &target in targets {
-        attack_target(tx, attacker, target, hit_zone, ctx)?;
+    // With several targets, a refused hit zone names the one at fault.
+    let several = targets.len() > 1;
+    for (index, &target) in targets.iter().enumerate() {
+        attack_target(
+            tx,
+            attacker,
+            target,
+            several.then_some(index),
+            hit_zone,
+            ctx,
+        )?;
     }
     // A surprise already says the attacker is seen at its turn end (P6).
     let surprised = surprises(tx) > before;
@@ -395,20 +404,26 @@ fn attack(
 }
 
 /// P6, P7: an attack by a hider on one target that does not perceive it.
+/// `index`: the target's place in a list of several (named by a refusal).
 fn attack_target(
     tx: &mut Tx,
     attacker: &str,
     target: &str,
+    index: Option<usize>,
     hit_zone: Option<HitZone>,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
+    // P7: a hit zone on a target that is no new surprise. (Fix: with
+    // several targets the refusal named only the attacker.)
+    let not_allowed = || Error::HitZoneNotAllowed {
+        attacker: attacker.to_owned(),
+        target: index.map(|index| (index, target.to_owned())),
+    };
     let attacker_label = context::label(tx, attacker);
     let target_label = context::label(tx, target);
     if tx.surprise(attacker, target).is_some() {
         if hit_zone.is_some() {
-            return Err(Error::HitZoneNotAllowed {
-                attacker: attacker.to_owned(),
-            });
+            return Err(not_allowed());
         }
         if let Some(surprise) = tx
             .surprises_mut()
@@ -431,9 +446,7 @@ fn attack_target(
         .is_some_and(|h| h.phase == HiderPhase::Hiding);
     if !hiding || tx.perceives(target, attacker) {
         if hit_zone.is_some() {
-            return Err(Error::HitZoneNotAllowed {
-                attacker: attacker.to_owned(),
-            });
+            return Err(not_allowed());
         }
         ctx.gm(
             Clause::P6,

@@ -323,9 +323,11 @@ pub fn diff(before: &State, after: &State) -> Vec<Change> {
                 expires: None,
             });
         }
-        let was = before.surprises.iter().find(|s| &s.target == token);
-        let is = after.surprises.iter().find(|s| &s.target == token);
-        if was.is_some() != is.is_some() {
+        // P6: the status and its expiry follow the latest surprise on the
+        // token (surprises are kept in the order they were made).
+        let was = before.surprises.iter().rev().find(|s| &s.target == token);
+        let is = after.surprises.iter().rev().find(|s| &s.target == token);
+        if was.map(|s| &s.attacker) != is.map(|s| &s.attacker) {
             changes.push(Change::Status {
                 token: token.clone(),
                 status: Status::Defenseless,

@@ -925,17 +925,7 @@ impl crate::named::Named for SituationModifier {
         "strong_smells",
         "deserted",
     ];
-    const ALL: &'static [Self] = &[
-        SituationModifier::Sprint,
-        SituationModifier::AlreadyPerceived,
-        SituationModifier::Dark,
-        SituationModifier::NoCover,
-        SituationModifier::Cluttered,
-        SituationModifier::VeryQuiet,
-        SituationModifier::VeryNoisy,
-        SituationModifier::StrongSmells,
-        SituationModifier::Deserted,
-    ];
+    const ALL: &'static [Self] = &SituationModifier::ALL;
 }
 
 impl crate::named::Named for PairReason {

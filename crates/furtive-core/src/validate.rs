@@ -366,15 +366,20 @@ fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {
 /// are found by one walk over the creatures when that costs less than a
 /// lookup each ([`id::walk_is_cheaper`]); the first entry at fault is
 /// reported either way.
+///
+/// Each observer comes once (one clear view a pair, O4): a later entry
+/// naming an earlier one's observer is refused, `duplicate_token` naming
+/// `view[i].observer` (the first such entry), after the checks above.
+/// (Fix: the last entry won.)
 fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), Error> {
     #[cfg(feature = "view-walk")]
-    let walked = id::walk_is_cheaper(state.creatures.len(), view.len()).then(|| {
-        id::SortedIds::new(view, crate::event::observer_of).find_each(
-            &state.creatures,
-            view,
-            crate::event::observer_of,
-        )
-    });
+    let sorted =
+        (view.len() > SHORT_VIEW).then(|| id::SortedIds::new(view, crate::event::observer_of));
+    #[cfg(feature = "view-walk")]
+    let walked = sorted
+        .as_ref()
+        .filter(|_| id::walk_is_cheaper(state.creatures.len(), view.len()))
+        .map(|sorted| sorted.find_each(&state.creatures, view, crate::event::observer_of));
     #[cfg(not(feature = "view-walk"))]
     let walked: Option<Vec<Option<&Creature>>> = None;
     for (i, entry) in view.iter().enumerate() {
@@ -392,7 +397,42 @@ fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), E
             }
         }
     }
+    #[cfg(feature = "view-walk")]
+    let repeat = match &sorted {
+        Some(sorted) => sorted.first_repeat(view, crate::event::observer_of),
+        None => first_repeat_in_short(view),
+    };
+    #[cfg(not(feature = "view-walk"))]
+    let repeat = first_repeat(view);
+    if let Some(i) = repeat {
+        return Err(Error::DuplicateToken {
+            field: format!("view[{i}].observer"),
+            id: view[i].observer.clone(),
+        });
+    }
     Ok(())
+}
+
+/// Views this short are searched for a repeated observer entry by entry.
+const SHORT_VIEW: usize = 4;
+
+/// The first entry of a short `view` whose observer an earlier entry names.
+fn first_repeat_in_short(view: &[ViewEntry]) -> Option<usize> {
+    (1..view.len()).find(|&i| view[..i].iter().any(|e| e.observer == view[i].observer))
+}
+
+/// The first entry of `view` whose observer an earlier entry names: by
+/// entry when short, else through a set of the ids seen (a set of
+/// `Cow<str>`, the kind `validate_config` and `crate::journal` use: no
+/// new instantiation in the wasm).
+#[cfg(not(feature = "view-walk"))]
+fn first_repeat(view: &[ViewEntry]) -> Option<usize> {
+    if view.len() <= SHORT_VIEW {
+        return first_repeat_in_short(view);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    view.iter()
+        .position(|entry| !seen.insert(std::borrow::Cow::Borrowed(entry.observer.as_str())))
 }
 
 /// Checks ids and ranges of an event before anything changes.

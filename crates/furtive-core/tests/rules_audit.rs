@@ -6,7 +6,9 @@ mod common;
 
 use common::*;
 use furtive_core::query::{attack_hidden, can_defend, AttackMode, DefenseQuery, HiddenAttackQuery};
-use furtive_core::{Audience, HiderPhase, PairReason, SituationModifier, State};
+use furtive_core::{
+    Audience, Change, Expiry, HiderPhase, PairReason, SituationModifier, State, Status,
+};
 use serde_json::json;
 
 // ---------------------------------------------------------------- percentile
@@ -199,6 +201,139 @@ fn p6_p9_a_multi_target_surprise_ends_and_reveals_at_the_attackers_turn_end() {
     assert_eq!(
         ended.state.hiders["spy"].pairs["guard2"].reason,
         PairReason::SurpriseEnded
+    );
+}
+
+#[test]
+fn p6_the_defenseless_status_and_its_expiry_follow_the_latest_surprise() {
+    // P6: each surprise makes the target defenseless until the end of its
+    // attacker's turn. The spy surprises the guard on its own turn; a thief
+    // (party, Furtivité 80, hiding) surprises it too, out of its turn (a
+    // reaction): the guard is now defenseless until the thief's turn end
+    // as well, which the status change says. When the spy's turn ends the
+    // thief's surprise still runs: the status stays, and names the thief.
+    let defenseless = |token: &str, attacker: Option<&str>| Change::Status {
+        token: token.into(),
+        status: Status::Defenseless,
+        active: attacker.is_some(),
+        expires: attacker.map(|a| Expiry {
+            turn_end_of: a.into(),
+        }),
+    };
+    let scene = run(
+        &percentile_scene(),
+        vec![
+            json!({"type": "upsertCreature", "creature":
+                {"id": "thief", "side": "party", "stealthSkill": 80}}),
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "enterStealth", "hider": "thief", "roll": 50}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+            json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+        ],
+    );
+    assert!(scene.surprise("spy", "guard").is_some());
+    let second = ok(
+        &scene,
+        json!({"type": "attack", "attacker": "thief", "targets": ["guard"]}),
+    );
+    assert!(second.state.surprise("thief", "guard").is_some());
+    let expected = defenseless("guard", Some("thief"));
+    assert_eq!(
+        status_changes(&second, "guard", Status::Defenseless),
+        [&expected]
+    );
+    assert_eq!(furtive_core::diff(&scene, &second.state), second.changes);
+    // The spy's turn ends: the thief's surprise runs on, so does the status
+    // (no change: it already names the thief).
+    let spy_end = ok(
+        &second.state,
+        json!({"type": "turnEnd", "combatant": "spy"}),
+    );
+    assert!(spy_end.state.surprise("thief", "guard").is_some());
+    assert!(status_changes(&spy_end, "guard", Status::Defenseless).is_empty());
+    // The other order: the thief's surprise first (outside combat, until
+    // its next turn end), then the spy's on its turn. The spy's turn end
+    // leaves the thief's: the status stays and now expires with the thief.
+    let thief_first = run(
+        &percentile_scene(),
+        vec![
+            json!({"type": "upsertCreature", "creature":
+                {"id": "thief", "side": "party", "stealthSkill": 80}}),
+            json!({"type": "upsertCreature", "creature":
+                {"id": "guard2", "side": "guards"}}),
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+            json!({"type": "enterStealth", "hider": "thief", "roll": 50}),
+            json!({"type": "attack", "attacker": "thief", "targets": ["guard2"]}),
+            json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        ],
+    );
+    assert!(thief_first.surprise("thief", "guard2").is_some());
+    let spy_attack = ok(
+        &thief_first,
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard2"]}),
+    );
+    let expected = defenseless("guard2", Some("spy"));
+    assert_eq!(
+        status_changes(&spy_attack, "guard2", Status::Defenseless),
+        [&expected]
+    );
+    let spy_end = ok(
+        &spy_attack.state,
+        json!({"type": "turnEnd", "combatant": "spy"}),
+    );
+    let expected = defenseless("guard2", Some("thief"));
+    assert_eq!(
+        status_changes(&spy_end, "guard2", Status::Defenseless),
+        [&expected]
+    );
+    assert_eq!(
+        furtive_core::diff(&spy_attack.state, &spy_end.state),
+        spy_end.changes
+    );
+    let thief_end = ok(
+        &spy_end.state,
+        json!({"type": "turnEnd", "combatant": "thief"}),
+    );
+    let expected = defenseless("guard2", None);
+    assert_eq!(
+        status_changes(&thief_end, "guard2", Status::Defenseless),
+        [&expected]
+    );
+}
+
+#[test]
+fn p7_a_hit_zone_refused_on_a_multi_target_attack_names_the_target_at_fault() {
+    // 130 against the guard (0, surprised) and a captain (200, perceives
+    // the spy): a hit zone needs every target to be a new surprise (P7);
+    // the refusal names the captain and its place in `targets`, so the
+    // caller knows which target to drop. With one target the message is
+    // the one it always was.
+    let scene = run(
+        &percentile_scene(),
+        vec![
+            json!({"type": "upsertCreature", "creature":
+                {"id": "captain", "side": "guards", "acuities": {"visual": 200}}}),
+            json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        ],
+    );
+    let error = refused(
+        &scene,
+        json!({"type": "attack", "attacker": "spy", "targets": ["guard", "captain"],
+               "hitZone": "head"}),
+    );
+    assert_eq!(error.code(), "hit_zone_not_allowed");
+    assert_eq!(
+        error.to_string(),
+        "hitZone: `spy` may choose the hit zone only on the first attack of a surprise (P7): \
+         targets[1] `captain` is no new surprise"
+    );
+    let single = refused(
+        &scene,
+        json!({"type": "attack", "attacker": "spy", "target": "captain", "hitZone": "head"}),
+    );
+    assert_eq!(
+        single.to_string(),
+        "hitZone: `spy` may choose the hit zone only on the first attack of a surprise (P7)"
     );
 }
 
@@ -444,4 +579,123 @@ fn o6_a_stored_result_equal_to_the_lowered_total_perceives() {
         "{}",
         o6[0].fr
     );
+}
+
+#[test]
+fn o4_a_view_listing_an_observer_twice_is_refused_naming_the_entry() {
+    // Bad input: one view entry an observer (O4's clear view is one fact a
+    // pair). The same observer twice (the last entry used to win) is
+    // refused with `duplicate_token`, naming the later entry, and changes
+    // nothing; short and long lists (a walk over the sorted view) alike,
+    // in `viewChanged` and in `enterStealth`'s view.
+    let entry = |observer: &str, clear: bool| json!({"observer": observer, "clearView": clear});
+    let short = vec![entry("a", true), entry("b", false), entry("a", false)];
+    let error = refused(
+        &opposed_scene(),
+        json!({"type": "viewChanged", "hider": "rogue", "view": short}),
+    );
+    assert_eq!(error.code(), "duplicate_token");
+    assert_eq!(
+        error.to_string(),
+        "view[2].observer: token `a` is listed twice"
+    );
+    // Twelve guards, then b again, then the first guard again: the first
+    // entry that repeats an earlier one is named.
+    let mut scene = opposed_scene();
+    let mut long = Vec::new();
+    for i in 0..12 {
+        let id = format!("g{i:02}");
+        scene = ok(
+            &scene,
+            json!({"type": "upsertCreature", "creature": {"id": id, "side": "guards"}}),
+        )
+        .state;
+        long.push(entry(&id, i % 2 == 0));
+    }
+    long.insert(3, entry("b", true));
+    long.push(entry("b", false));
+    long.push(entry("g00", false));
+    let error = refused(
+        &scene,
+        json!({"type": "viewChanged", "hider": "rogue", "view": long}),
+    );
+    assert_eq!(error.code(), "duplicate_token");
+    assert_eq!(
+        error.to_string(),
+        "view[13].observer: token `b` is listed twice"
+    );
+    let percentile = run(
+        &percentile_scene(),
+        vec![json!({"type": "enterStealth", "hider": "spy", "roll": 50})],
+    );
+    let error = refused(
+        &percentile,
+        json!({"type": "viewChanged", "hider": "spy",
+               "view": [entry("guard", true), entry("guard", true)]}),
+    );
+    assert_eq!(
+        error.to_string(),
+        "view[1].observer: token `guard` is listed twice"
+    );
+    let error = refused(
+        &opposed_scene(),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 25, "moved": true,
+               "view": [entry("b", true), entry("b", true)]}),
+    );
+    assert_eq!(error.code(), "duplicate_token");
+}
+
+#[test]
+fn o13_o6_a_stored_check_that_locates_after_a_penalty_cites_o6() {
+    // The bat senses the rogue (presence only, O13) and has it in clear
+    // view: its locating check fails at 15 against 20. A noisy attack on
+    // a (-5, O8) lowers the total to 15: the stored 15 now locates the
+    // rogue, by the penalty (O6), not by a check coming into view (O4).
+    let failed = run(
+        &opposed_scene(),
+        vec![
+            view("bat", false, 10.0),
+            view("bat", true, 10.0),
+            rolled("bat", 15),
+        ],
+    );
+    assert!(!furtive_core::opposed::locates(&failed, "rogue", "bat"));
+    let attacked = ok(
+        &failed,
+        json!({"type": "attack", "attacker": "rogue", "targets": ["a"], "noisy": true}),
+    );
+    assert!(furtive_core::opposed::locates(
+        &attacked.state,
+        "rogue",
+        "bat"
+    ));
+    assert_eq!(
+        pair(&attacked.state, "rogue", "bat").reason,
+        PairReason::Penalty
+    );
+    let located = entries_for(&attacked, "O13", Audience::Gm);
+    assert_eq!(located.len(), 1);
+    assert!(
+        located[0].en.ends_with("now locates it (O13, O6)."),
+        "{}",
+        located[0].en
+    );
+    assert!(
+        located[0].fr.ends_with("le situe maintenant (O13, O6)."),
+        "{}",
+        located[0].fr
+    );
+}
+
+#[test]
+fn b3_b5_every_clause_the_engine_can_cite_is_a_known_clause_id() {
+    // B3: tests check each explanation's clause with `known_clause`; it
+    // must accept every id the engine can cite (B5's concealment by
+    // darkness decisions included) and nothing else.
+    for clause in furtive_core::Clause::ALL {
+        assert!(known_clause(clause.id()), "{}", clause.id());
+    }
+    for unknown in ["P0", "P12", "O14", "B6", "X1", ""] {
+        assert!(!known_clause(unknown), "{unknown}");
+    }
 }

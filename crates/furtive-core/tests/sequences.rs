@@ -522,6 +522,69 @@ fn p9_one_roll_a_turn_holds_across_a_stop_and_the_next_turn_allows_one_with_minu
 }
 
 #[test]
+fn p9_o7_a_repeated_turn_start_or_a_token_removed_and_added_again_gives_no_second_roll_that_turn() {
+    // P9: at most one stealth roll per turn of the hider. A second
+    // `turnStart` of the combatant whose turn it is, in the same round, is
+    // the same turn (a combatant has one turn a round), and so is its turn
+    // started again after its token was removed and added back.
+    let mut story = Story::new(percentile_scene());
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+    ]);
+    assert_eq!(
+        story
+            .refuse(json!({"type": "enterStealth", "hider": "spy", "roll": 90}))
+            .code(),
+        "stealth_roll_already_made"
+    );
+    story.step(json!({"type": "turnStart", "combatant": "spy"}));
+    assert_eq!(
+        story
+            .refuse(json!({"type": "enterStealth", "hider": "spy", "roll": 90}))
+            .code(),
+        "stealth_roll_already_made"
+    );
+    story.steps(vec![
+        json!({"type": "tokenRemoved", "token": "spy"}),
+        json!({"type": "upsertCreature", "creature":
+            {"id": "spy", "side": "party", "stealthSkill": 80}}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 1}),
+    ]);
+    assert_eq!(
+        story
+            .refuse(json!({"type": "enterStealth", "hider": "spy", "roll": 90}))
+            .code(),
+        "stealth_roll_already_made"
+    );
+    // The spy's next turn allows one.
+    story.steps(vec![
+        json!({"type": "turnEnd", "combatant": "spy"}),
+        json!({"type": "turnStart", "combatant": "guard", "round": 1}),
+        json!({"type": "turnEnd", "combatant": "guard"}),
+        json!({"type": "turnStart", "combatant": "spy", "round": 2}),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
+    ]);
+    assert_eq!(story.state.hiders["spy"].score(), Some(80 + 90 - 100));
+    // O7 (opposed): one fresh roll per own turn, the same way; and the
+    // repeated turn start keeps the turn's move (O5).
+    let mut story = Story::new(opposed_scene());
+    story.steps(vec![
+        json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 18, "moved": true}),
+        json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
+    ]);
+    assert!(story.state.hiders["rogue"].moved_this_turn);
+    assert_eq!(
+        story
+            .refuse(json!({"type": "enterStealth", "hider": "rogue", "roll": 25, "moved": true}))
+            .code(),
+        "stealth_roll_already_made"
+    );
+}
+
+#[test]
 fn p9_combat_end_then_a_new_combat_gives_a_fresh_turn_and_roll() {
     // The spy rolls on its turn: a first roll in combat carries -100 (P9):
     // 80 + 100 - 100 = 80, above the captain's 60. The combat ends during

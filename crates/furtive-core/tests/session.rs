@@ -359,9 +359,10 @@ fn o13_a_distance_that_changes_sign_only_is_still_stored() {
 }
 
 #[test]
-fn o4_a_view_naming_an_observer_twice_reads_as_its_last_entry() {
-    // The view is recorded first, then each entry is decided: the last
-    // entry's clear view is the one the Perception check follows.
+fn o4_a_view_naming_an_observer_twice_is_refused_and_changes_nothing() {
+    // One clear view a pair: a view naming an observer twice is bad input
+    // (`duplicate_token`, the later entry named). It used to read as its
+    // last entry.
     let twice = |first: bool, last: bool| {
         ev(json!({
             "type": "viewChanged", "hider": "rogue",
@@ -373,16 +374,16 @@ fn o4_a_view_naming_an_observer_twice_reads_as_its_last_entry() {
     };
     let mut session = Session::new(config()).unwrap();
     session.apply(hide("rogue", 15)).unwrap();
-    let effects = session.apply(twice(true, false)).unwrap();
-    assert!(effects.requests.is_empty(), "{:?}", effects.requests);
-    assert!(!session.state().hiders["rogue"].pairs["guard"].clear_view);
-
-    let mut session = Session::new(config()).unwrap();
-    session.apply(hide("rogue", 15)).unwrap();
-    let effects = session.apply(twice(false, true)).unwrap();
-    assert_eq!(effects.requests.len(), 1, "{:?}", effects.requests);
-    let pair = &session.state().hiders["rogue"].pairs["guard"];
-    assert!(pair.clear_view && pair.check_pending && !pair.exposed);
+    let before = session.snapshot();
+    for (first, last) in [(true, false), (false, true)] {
+        let error = session.apply(twice(first, last)).unwrap_err();
+        assert_eq!(error.code(), "duplicate_token");
+        assert_eq!(
+            error.to_string(),
+            "view[1].observer: token `guard` is listed twice"
+        );
+        assert_eq!(session.snapshot(), before);
+    }
 }
 
 /// A 30-creature `opposed` table whose hider's pairs read every way a view
@@ -516,19 +517,8 @@ fn o4_o5_o13_a_view_decides_each_pair_as_one_view_per_observer_would() {
             .unwrap();
         assert_eq!(whole, each, "{observers:?}");
         assert_eq!(one_pass.snapshot(), singles.snapshot(), "{observers:?}");
-        // The reading before issue 9's one pass: a view naming an observer
-        // twice still records every entry, then decides each. The decoy,
-        // named twice, sends the same view that way and changes nothing.
-        let mut two_pass = varied_table();
-        let mut with_decoy = entries.clone();
-        with_decoy.extend([decoy(), decoy()]);
-        let reference = two_pass
-            .apply(ev(
-                json!({"type": "viewChanged", "hider": hider, "view": with_decoy}),
-            ))
-            .unwrap();
-        assert_eq!(whole, reference, "{observers:?}");
-        assert_eq!(one_pass.snapshot(), two_pass.snapshot(), "{observers:?}");
+        // (A view naming an observer twice, which took the journal's
+        // two-pass path, is refused as bad input since: `duplicate_token`.)
         said += whole.log.len();
         asked += whole.requests.len();
         locating |= whole.requests.iter().any(|r| {

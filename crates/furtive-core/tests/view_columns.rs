@@ -117,12 +117,6 @@ fn o4_o5_o13_a_view_sent_as_columns_decides_as_the_same_view_sent_as_text() {
                 ("guard", false, Some(31.0)),
             ],
         ),
-        // O4: the same observer twice reads as its last entry.
-        (
-            "rogue",
-            Some(true),
-            vec![("captain", true, None), ("captain", false, Some(3.0))],
-        ),
         ("thief", None, vec![]),
         (
             "rogue",
@@ -154,6 +148,11 @@ fn o4_a_view_sent_as_columns_is_refused_as_the_same_text_is_and_changes_nothing(
         ("rogue", vec![("", true, None)]),
         ("nobody", vec![("guard", true, None)]),
         ("", vec![]),
+        // O4: one clear view a pair; the same observer twice is refused.
+        (
+            "rogue",
+            vec![("captain", true, None), ("captain", false, Some(3.0))],
+        ),
     ];
     for (hider, view) in &refused {
         // The text form cannot carry an infinite distance: check the
@@ -169,6 +168,12 @@ fn o4_a_view_sent_as_columns_is_refused_as_the_same_text_is_and_changes_nothing(
         }
         let error = both(&mut text, &mut columns, hider, None, view).unwrap_err();
         assert!(!error.is_empty());
+        if view.len() == 2 && view[0].0 == view[1].0 {
+            assert_eq!(
+                error,
+                "duplicate_token: view[1].observer: token `captain` is listed twice"
+            );
+        }
     }
     assert_eq!(columns.snapshot().unwrap(), before);
 }

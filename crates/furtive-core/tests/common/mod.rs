@@ -127,7 +127,7 @@ pub fn known_clause(clause: &str) -> bool {
             .and_then(|n| n.parse::<u32>().ok())
             .is_some_and(|n| (1..=max).contains(&n))
     };
-    clause == "GM" || numbered("P", 11) || numbered("O", 13) || numbered("B", 4)
+    clause == "GM" || numbered("P", 11) || numbered("O", 13) || numbered("B", 5)
 }
 
 /// Removes clause references such as `(P1, P2)` or `(O4)` from a text, so
