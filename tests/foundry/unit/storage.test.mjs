@@ -21,19 +21,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { moduleDir, startClient } from "../node/harness.mjs";
-import { ALICE, BOB, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, plain, rig, setup, shutdown, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, GM, SCENE, TOKENS, answerHideDialog, clickCard, apiOf, hideRogue, plain, rig, setup, shutdown, waitForDialog } from "./world.mjs";
 
 /** The GM-only record messages of the scene on a client (base and deltas). */
 const records = (client) => client.ctx.game.messages.filter((m) => ["state", "stateDelta"].includes(m.getFlag("furtive", "kind")) && m.getFlag("furtive", "sceneId") === SCENE);
-
-/** Clicks a button of a rendered chat card in a client's chat log, like a user. */
-function clickCard(client, message, action) {
-  const item = client.window.document.querySelector(`#chat-log li[data-message-id="${message.id}"]`);
-  assert.ok(item, `the card ${message.id} is in the chat log`);
-  const button = item.querySelector(`[data-furtive-action="${action}"]`);
-  assert.ok(button, `the card has a ${action} button`);
-  button.dispatchEvent(new client.window.MouseEvent("click", { bubbles: true, cancelable: true }));
-}
 
 /** The GM card of the last action. */
 const lastGMCard = (client) => client.ctx.game.messages.filter((m) => m.getFlag("furtive", "kind") === "log" && m.getFlag("furtive", "gm")).at(-1);

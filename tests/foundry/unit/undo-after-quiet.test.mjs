@@ -16,16 +16,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { SCENE, TOKENS, apiOf, hideRogue, messagesOf, plain, rig, setup, shutdown } from "./world.mjs";
-
-/** Clicks a button of a rendered chat card in a client's chat log, like a user. */
-function clickCard(client, message, action) {
-  const item = client.window.document.querySelector(`#chat-log li[data-message-id="${message.id}"]`);
-  assert.ok(item, `the card ${message.id} is in the chat log`);
-  const button = item.querySelector(`[data-furtive-action="${action}"]`);
-  assert.ok(button, `the card has a ${action} button`);
-  button.dispatchEvent(new client.window.MouseEvent("click", { bubbles: true, cancelable: true }));
-}
+import { SCENE, TOKENS, apiOf, clickCard, hideRogue, messagesOf, plain, rig, setup, shutdown, startCombat } from "./world.mjs";
 
 /** The GM cards of actions (`flags.furtive.gm`, kind `log`) on the GM's client. */
 const gmCards = (client) => client.ctx.game.messages.filter((m) => m.getFlag("furtive", "kind") === "log" && m.getFlag("furtive", "gm") === true);
@@ -33,26 +24,13 @@ const gmCards = (client) => client.ctx.game.messages.filter((m) => m.getFlag("fu
 /** The record messages (base and deltas) of the scene on the GM's client. */
 const records = (client) => messagesOf(client).filter((m) => ["state", "stateDelta"].includes(m.flags?.furtive?.kind) && m.flags.furtive.sceneId === SCENE);
 
-/** Starts a combat: the Rogue (initiative 20), then the Fighter (10). */
-async function startCombat(env) {
-  const gm = env.gm.ctx;
-  const created = await gm.Combat.create({ scene: SCENE, active: true, round: 0, turn: 0 });
-  await created.createEmbeddedDocuments("Combatant", [
-    { tokenId: TOKENS.rogue, sceneId: SCENE, actorId: "actorRogue000001", initiative: 20 },
-    { tokenId: TOKENS.fighter, sceneId: SCENE, actorId: "actorFighter0001", initiative: 10 },
-  ]);
-  const combat = () => gm.game.combats.get(created.id);
-  await combat().startCombat();
-  await env.server.idle();
-  return combat;
-}
-
 describe("Undo after a quiet combat turn change (percentile)", () => {
   let env;
   let combat;
   before(async () => {
     env = await setup({ ruleset: "percentile" });
-    combat = await startCombat(env);
+    const { id } = await startCombat(env);
+    combat = () => env.gm.ctx.game.combats.get(id);
   });
   after(() => shutdown(env));
 

@@ -13,6 +13,8 @@
  *
  * opposed (dnd5e preset): Stealth 1d20 + skills.ste.total, Perception 1d20 + skills.prc.total.
  */
+import assert from "node:assert/strict";
+
 import { startWorld } from "../node/harness.mjs";
 
 export { ALICE, BOB, CAROL, DAVE, DOOR, GM, SCENE, TOKENS, USERS, makeWorld } from "../fixtures/world-data.mjs";
@@ -167,4 +169,13 @@ export async function startCombat(env, combatants = [[TOKENS.rogue, 20], [TOKENS
   await gm.game.combats.get(combat.id).startCombat();
   await env.server.idle();
   return gm.game.combats.get(combat.id);
+}
+
+/** Clicks a button of a rendered chat card in a client's chat log, like a user. */
+export function clickCard(client, message, action) {
+  const item = client.window.document.querySelector(`#chat-log li[data-message-id="${message.id}"]`);
+  assert.ok(item, `the card ${message.id} is in the chat log`);
+  const button = item.querySelector(`[data-furtive-action="${action}"]`);
+  assert.ok(button, `the card has a ${action} button`);
+  button.dispatchEvent(new client.window.MouseEvent("click", { bubbles: true, cancelable: true }));
 }
