@@ -173,19 +173,23 @@ export async function postAttackCard({ sceneId, attacker, targets, lines: extra 
 
 /**
  * Posts one line (refusals, results) without numbers: to the GMs
- * (`whisperGM`), to the users who may see the named tokens (`named`, B1), or
- * to everyone. The line is kept in both languages, so each reader reads
- * their own (written in the poster's).
+ * (`whisperGM`: a GM-only card, such as the Undone card), to the users who
+ * may see the named tokens (`named`, B1), or to everyone. The line is kept
+ * in both languages (`flags.furtive.texts`), so each reader reads their own
+ * (written in the poster's); a GM-only line's texts ride in the
+ * GM-whispered message only, created once and never updated (docs/foundry.md,
+ * "Threat model").
  * @param {{en: string, fr: string}} text e.g. from `bilingual(key, data)`
- * @param {{whisperGM?: boolean, named?: (TokenDocument | null | undefined)[]}} [options]
+ * @param {{whisperGM?: boolean, named?: (TokenDocument | null | undefined)[], flags?: Record<string, unknown>}} [options]
+ *   `flags`: more `flags.furtive` of the message (e.g. `{kind: "undone", sceneId, actionId}`; `kind` defaults to `"line"`)
  */
-export async function postLine(text, { whisperGM = false, named = [] } = {}) {
+export async function postLine(text, { whisperGM = false, named = [], flags = {} } = {}) {
   const audience = whisperGM ? gmUserIds() : audienceOf(named);
   await ChatMessage.create({
     speaker: speaker(),
-    content: `<div class="furtive-card furtive-line"><p>${escapeHtml(engineText(text))}</p></div>`,
+    content: `<div class="furtive-card furtive-line${whisperGM ? " furtive-gm" : ""}"><p>${escapeHtml(engineText(text))}</p></div>`,
     ...(audience ? { whisper: audience } : {}),
-    flags: { [MODULE_ID]: { kind: "line", texts: [{ selector: ".furtive-line p", en: text.en, fr: text.fr }], lang: game.i18n.lang } },
+    flags: { [MODULE_ID]: { kind: "line", ...flags, texts: [{ selector: ".furtive-line p", en: text.en, fr: text.fr }], lang: game.i18n.lang } },
   });
 }
 

@@ -15,7 +15,7 @@ import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
 import * as engine from "./engine.mjs";
 import { SceneSession } from "./engine.mjs";
 import { FurtiveError } from "./errors.mjs";
-import { gmUserIds, postActionCard } from "./chat.mjs";
+import { gmUserIds, postActionCard, postLine } from "./chat.mjs";
 import { bilingual, escapeHtml, refusalText, t } from "./i18n.mjs";
 import { creatureOf, isCreatureToken } from "./actor-data.mjs";
 import { rollFormula } from "./rolls.mjs";
@@ -914,12 +914,8 @@ export function undoAction(scene, actionId) {
       const token = scene.tokens.get(change.token);
       if (token) await setStatus(scene, token, change.status, !change.active, state);
     }
-    await ChatMessage.create({
-      speaker: { alias: t("FURTIVE.Title") },
-      whisper: gmUserIds(),
-      content: `<div class="furtive-card furtive-gm"><p>${escapeHtml(t("FURTIVE.Chat.Undone", { scene: scene.name ?? "" }))}</p></div>`,
-      flags: { [MODULE_ID]: { kind: "undone", sceneId: scene.id, actionId } },
-    });
+    // The GMs are told in both languages, so each GM reads theirs (chat.mjs postLine, decorateChatMessage).
+    await postLine(bilingual("FURTIVE.Chat.Undone", { scene: scene.name ?? "" }), { whisperGM: true, flags: { kind: "undone", sceneId: scene.id, actionId } });
   });
 }
 

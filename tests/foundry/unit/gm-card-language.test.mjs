@@ -6,7 +6,7 @@
  * entries were rewritten: a French second GM read the English GM's "GM
  * only", "Fighter is defenseless against Rogue", "No defense against the
  * attacker:", the buttons ("Undo this action") and the knockout card's
- * "Damage dealt: ...".
+ * "Damage dealt: ...", and the Undone card posted when a GM undoes an action.
  *
  * Secrecy: the texts ride in the GM-whispered message itself, created once
  * and never updated (docs/foundry.md, "Where the state lives"), so they
@@ -15,7 +15,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+import { ALICE, DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, clickCard, hideRogue, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
 
 const GM2 = "gmUser0000000002";
 const addSecondGM = (world) => world.users.push({ _id: GM2, name: "Second GM", role: 4, flags: {} });
@@ -81,8 +81,20 @@ describe("an English GM and a French second GM read the GM cards each in their l
     assert.match(newestCard(env.gm, knockout).text, /Damage dealt: 2 \(raw damage divided by 4\)\./);
   });
 
+  it("the Undone card (the English GM undoes the attack): the French GM reads it in French", async () => {
+    const attackCard = newestCard(env.gm, defenseless).message;
+    clickCard(env.gm, attackCard, "undo");
+    await env.server.idle();
+    const undone = (flags) => flags.kind === "undone";
+    await until(() => newestCard(second, undone)?.text, "the Undone card on the second GM's client");
+    const french = newestCard(second, undone).text;
+    assert.match(french, /^La dernière action Furtive sur .+ a été annulée : /, french);
+    assert.doesNotMatch(french, /was undone/, french);
+    assert.match(newestCard(env.gm, undone).text, /^The last Furtive action on .+ was undone: /);
+  });
+
   it("no player's client receives a GM card's texts, in either language", () => {
-    const gmTexts = ["MJ seulement", "GM only", "Aucune défense contre", "No defense against", "Dégâts infligés", "Damage dealt", "Annuler cette action", "Undo this action"];
+    const gmTexts = ["MJ seulement", "GM only", "Aucune défense contre", "No defense against", "Dégâts infligés", "Damage dealt", "Annuler cette action", "Undo this action", "La dernière action Furtive", "The last Furtive action"];
     for (const json of env.server.received(ALICE)) {
       for (const text of gmTexts) assert.ok(!json.includes(text), `Alice received "${text}": ${json.slice(0, 300)}`);
     }
