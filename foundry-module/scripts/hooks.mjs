@@ -4,7 +4,7 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import * as actions from "./macros.mjs";
-import { notifyRefusal, run } from "./requests.mjs";
+import { notify, notifyRefusal, run } from "./requests.mjs";
 import * as automation from "./automation.mjs";
 import { onCreateCombatant, onUpdateCombatant } from "./initiative.mjs";
 import { decorateChatMessage } from "./chat.mjs";
@@ -40,7 +40,7 @@ function onChatAction(action, message, button) {
       const controlled = canvas?.tokens?.controlled?.map((t) => /** @type {TokenDocument} */ (t.document)) ?? [];
       const defender = controlled.find((d) => d.isOwner && d.id !== flags.attacker) ?? (target?.isOwner ? target : null);
       if (!defender || !target) {
-        ui.notifications?.warn(game.i18n.localize("FURTIVE.Notify.SelectDefender"));
+        notify(game.i18n.localize("FURTIVE.Notify.SelectDefender"));
         return;
       }
       await actions.defend(defender, target, flags.attacker, /** @type {any} */ (button.dataset.defense));

@@ -12,7 +12,7 @@
 import { modulePath } from "./constants.mjs";
 import * as actions from "./macros.mjs";
 import { attackWithDialog, knockoutWithDialog } from "./hud-flows.mjs";
-import { notifyRefusal, run } from "./requests.mjs";
+import { notify, notifyRefusal, run } from "./requests.mjs";
 import { sceneQuery, viewState } from "./gm-pipeline.mjs";
 import { isActiveGM } from "./store.mjs";
 import * as engine from "./engine.mjs";
@@ -73,7 +73,7 @@ function button(action, icon, onClick) {
 function showResult(result) {
   if (game.user?.isGM || !Array.isArray(result?.entries)) return;
   const text = result.entries.map((/** @type {{en: string, fr: string}} */ e) => engineText(e)).join(" ");
-  if (text) ui.notifications?.info(`${t("FURTIVE.Title")}: ${text}`);
+  if (text) notify(text, "info");
 }
 
 /**

@@ -16,7 +16,7 @@ import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
 import { requireToken, resolveToken } from "./resolve.mjs";
-import { run } from "./requests.mjs";
+import { notify, run } from "./requests.mjs";
 
 export { resolveToken };
 
@@ -39,8 +39,8 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
   const attacker = requireToken(attackerLike, "attacker");
   const decision = /** @type {Decision} */ (await run("canDefend", { sceneId: defender.parent?.id, defenderId: defender.id, targetId: target.id, attackerId: attacker.id }));
   if (!decision.allowed) {
-    // Prefixed like every other refusal the module shows (requests.mjs `notifyRefusal`).
-    ui.notifications?.warn(`${t("FURTIVE.Title")}: ${engineText(decision)}`);
+    // Prefixed like every other refusal the module shows.
+    notify(engineText(decision));
     const refused = bilingual("FURTIVE.Chat.DefenseRefused", { defender: defender.name ?? "" });
     await postLine({ en: `${refused.en} ${decision.en}`, fr: `${refused.fr} ${decision.fr}` }, { named: [defender, target, attacker] });
     return { allowed: false, decision };

@@ -7,7 +7,8 @@
  *   `remote` request (from a player, identity verified by socket.mjs) is
  *   never a GM's; the asking user must own the acting token (`NotOwner`),
  *   GM-only kinds are refused (`gm_only`). The handlers are in gm-actions.mjs.
- * - `notifyRefusal(error)` shows a refusal to the user, localized.
+ * - `notifyRefusal(error)` shows a refusal to the user, localized; `notify(text)`
+ *   any other notice, with the same "Furtive:" prefix.
  */
 
 import { FurtiveError } from "./errors.mjs";
@@ -71,12 +72,24 @@ export function run(kind, payload) {
 }
 
 /**
- * Shows an action's refusal to the user (localized) and returns null.
+ * Shows a notice to this user, prefixed with the module's name ("Furtive:
+ * ..."), as every refusal is, so the user knows which module speaks.
+ * `ui.notifications` (`info`, `warn`, `error`):
+ * https://foundryvtt.com/api/classes/foundry.applications.ui.Notifications.html
+ * @param {string} text already in the user's language
+ * @param {"info" | "warn" | "error"} [level]
+ */
+export function notify(text, level = "warn") {
+  ui.notifications?.[level](`${t("FURTIVE.Title")}: ${text}`);
+}
+
+/**
+ * Shows an action's refusal to the user (localized, {@link notify}) and returns null.
  * @param {unknown} error
  */
 export function notifyRefusal(error) {
   if (error instanceof FurtiveError) {
-    ui.notifications?.warn(`${t("FURTIVE.Title")}: ${error.localized()}`);
+    notify(error.localized());
     return null;
   }
   throw error;
