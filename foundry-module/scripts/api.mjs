@@ -36,7 +36,9 @@ export function createApi() {
 
     /**
      * Hide: a stealth roll for the token (Foundry roll; the GM's dialog sets
-     * the P2 modifiers unless `dialog: false`).
+     * the P2 modifiers unless `dialog: false`). A GM caller's `free` modifier
+     * whose `value` is not a finite number rejects with `invalid_input`
+     * naming it (`free[0].value`), and nothing changes.
      * @type {(token: import("./resolve.mjs").TokenLike, options?: {dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}) => Promise<any>}
      */
     hide: actions.hide,

@@ -73,6 +73,28 @@ function knownView(scene, view) {
 }
 
 /**
+ * A Hide caller's free modifiers (`options.free`, percentile P2): each
+ * `{label, value}` with a value that is a finite number (a fraction is
+ * truncated toward 0, as the Hide dialog does); none when not given.
+ * @param {unknown} free `options.free`
+ * @returns {{label: string, value: number}[]}
+ * @throws {FurtiveError} `invalid_input` naming the field (`free`, `free[i]`, `free[i].value`): nothing changed
+ */
+function freeModifiersOf(free) {
+  if (free === undefined || free === null) return [];
+  if (!Array.isArray(free)) throw FurtiveError.of("invalid_input", "free: expected a list of {label, value}; nothing changed");
+  return free.map((modifier, index) => {
+    if (!modifier || typeof modifier !== "object") throw FurtiveError.of("invalid_input", `free[${index}]: expected {label, value}; nothing changed`);
+    const { label, value } = /** @type {{label?: unknown, value?: unknown}} */ (modifier);
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      const given = value === undefined ? "missing" : typeof value === "string" ? `${JSON.stringify(value)} is not a finite number` : typeof value === "number" ? `${value} is not a finite number` : `a ${value === null ? "null" : typeof value} is not a finite number`;
+      throw FurtiveError.of("invalid_input", `free[${index}].value: ${given} (the modifier ${JSON.stringify(String(label ?? ""))}); nothing changed`);
+    }
+    return { label: String(label ?? ""), value: Math.trunc(value) };
+  });
+}
+
+/**
  * `privileged`: a local GM caller; else the result must hold no hidden number.
  * @type {Record<string, (scene: Scene, payload: Record<string, any>, user: User, privileged: boolean) => Promise<any>>}
  */
@@ -87,6 +109,8 @@ export const GM_ACTIONS = {
   async hide(scene, { tokenId, options: asked = {} }, user, privileged) {
     const options = privileged ? asked : {};
     const token = requireToken(scene.tokens.get(tokenId), "tokenId");
+    // Refused before anything is shown, rolled or saved.
+    const free = freeModifiersOf(options.free);
     const settings = readSettings();
     // Token Vision off shows every token before any detection mode is asked:
     // only the Token#isVisible guard hides there. Without it, the GM is told now.
@@ -95,7 +119,7 @@ export const GM_ACTIONS = {
     }
     let choice = {
       situation: Array.isArray(options.situation) ? options.situation.map(String) : [],
-      free: Array.isArray(options.free) ? options.free.map((/** @type {any} */ m) => ({ label: String(m.label ?? ""), value: Math.trunc(Number(m.value) || 0) })) : [],
+      free,
       moved: options.moved ?? (settings.zeroLengthMovement || recentlyMoved(/** @type {string} */ (token.id), Boolean(queryState(scene).combat.active))),
       precautions: Array.isArray(options.precautions) ? options.precautions.map(String) : precautionsOf(token.actor ?? null, settings.precautionsPath),
     };

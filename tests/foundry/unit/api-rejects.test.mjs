@@ -46,4 +46,32 @@ describe("API actions reject, never throw, for bad arguments", () => {
     await rejects((api) => api.pointOut(TOKENS.fighter, TOKENS.rogue, TOKENS.sentry), "invalid_input", "pointOut allies not a list");
     await rejects((api) => api.changeModifiers(TOKENS.rogue, undefined), "invalid_input", "changeModifiers without modifiers");
   });
+
+  // Before, a free modifier's value that is not a finite number became 0 silently: the GM's
+  // macro hid the Rogue without the modifier it named.
+  const badFree = [
+    ["a text", [{ label: "torch", value: "abc" }], "free[0].value"],
+    ["NaN", [{ label: "torch", value: Number.NaN }], "free[0].value"],
+    ["Infinity", [{ label: "cover", value: 10 }, { label: "torch", value: Number.POSITIVE_INFINITY }], "free[1].value"],
+    ["no value", [{ label: "torch" }], "free[0].value"],
+    ["a number as text", [{ label: "torch", value: "12" }], "free[0].value"],
+    ["an entry that is not an object", [5], "free[0]"],
+    ["free that is not a list", { label: "torch", value: 12 }, "free"],
+  ];
+  for (const [what, free, field] of badFree) {
+    for (const dialog of [true, false]) {
+      it(`hide with options.free holding ${what} (dialog ${dialog}): invalid_input naming \`${field}\`, nothing changes`, async () => {
+        const client = env.gm;
+        const state = JSON.stringify(apiOf(client).getState());
+        const messages = client.ctx.game.messages.size;
+        const dialogs = client.ctx.dialogs.length;
+        await rejects((api) => api.hide(TOKENS.rogue, { dialog, free }), "invalid_input", `hide, ${what}`);
+        await assert.rejects(apiOf(client).hide(TOKENS.rogue, { dialog, free }), (error) => error.message.startsWith(`${field}: `), `the detail names ${field}`);
+        await env.server.idle();
+        assert.equal(client.ctx.dialogs.length, dialogs, "no dialog opened");
+        assert.equal(client.ctx.game.messages.size, messages, "no save, no roll, no card");
+        assert.equal(JSON.stringify(apiOf(client).getState()), state, "the state is unchanged");
+      });
+    }
+  }
 });
