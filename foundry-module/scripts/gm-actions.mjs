@@ -19,7 +19,7 @@
  */
 
 import { MODULE_ID, STATUS } from "./constants.mjs";
-import { Cancelled, FurtiveError } from "./errors.mjs";
+import { BadRequest, Cancelled, FurtiveError } from "./errors.mjs";
 import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
 import { answerPerception, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./gm-pipeline.mjs";
 import { hideDialog } from "./dialogs.mjs";
@@ -140,11 +140,13 @@ export const GM_ACTIONS = {
         moved: Boolean(choice.moved),
       }).catch((/** @type {unknown} */ error) => {
         // The GM typed what the dialog refuses (a free modifier without a number): for a
-        // player's request, the GM is told (their input, their language) and the player
-        // reads that the GM cancelled, without the GM's label.
+        // player's request, the GM is told (their input, their language, with their
+        // label), and the player reads the refusal naming the field, not the GM's label:
+        // free text the GM typed may name a token the player does not perceive (B1).
         if (privileged || !(error instanceof FurtiveError)) throw error;
         ui.notifications?.warn(`${t("FURTIVE.Title")}: ${error.localized()}`);
-        throw FurtiveError.of("cancelled", "the GM's Hide dialog was refused");
+        if (error.code !== "invalid_input") throw FurtiveError.of("cancelled", "the GM's Hide dialog was refused");
+        throw new BadRequest("invalid_input", "freeValue: a free modifier of the GM's Hide dialog has a label and no value that is a number; nothing changed");
       });
       if (!answer) throw FurtiveError.of("cancelled", "the GM cancelled the action");
       choice = answer;

@@ -34,7 +34,7 @@
  */
 
 import { MODULE_ID, SOCKET } from "./constants.mjs";
-import { FurtiveError } from "./errors.mjs";
+import { BadRequest, FurtiveError } from "./errors.mjs";
 import { t } from "./i18n.mjs";
 import { isActiveGM } from "./store.mjs";
 
@@ -73,14 +73,19 @@ function hasQueries() {
 }
 
 /**
- * What a failed request answers: the code, and the message unless it may quote a number.
+ * What a failed request answers: the code, and the message unless it may
+ * quote a number. A {@link BadRequest} is worded by the module for the
+ * asking user (it names the field, never an engine number nor a token the
+ * user does not perceive): its message is kept whatever its code, so bad
+ * input the player's request met reads naming the field (errors.mjs).
  * @param {unknown} error
  */
 function failure(error) {
   const e = /** @type {any} */ (error);
   const code = typeof e?.code === "string" ? e.code : "failed";
   if (code === "failed") console.error("furtive | request failed", error);
-  return { ok: false, error: { code, message: NUMERIC_CODES.has(code) ? "" : String(e?.message ?? e) } };
+  const quotable = error instanceof BadRequest || !NUMERIC_CODES.has(code);
+  return { ok: false, error: { code, message: quotable ? String(e?.message ?? e) : "" } };
 }
 
 /**
