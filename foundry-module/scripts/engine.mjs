@@ -107,7 +107,11 @@ function guarded(call) {
       // https://foundryvtt.com/api/classes/foundry.documents.User.html#isGM
       const ui = /** @type {any} */ (globalThis).ui;
       const game = /** @type {any} */ (globalThis).game;
-      if (game?.user?.isGM) ui?.notifications?.error(`${game.i18n?.localize?.("FURTIVE.Title") ?? "Furtive"}: ${refused.localized()}`);
+      if (game?.user?.isGM) {
+        ui?.notifications?.error(`${game.i18n?.localize?.("FURTIVE.Title") ?? "Furtive"}: ${refused.localized()}`);
+        // Told once: the action that called rejects with this error, and its caller shows no second notice.
+        refused.shown = true;
+      }
     }
     throw refused;
   }

@@ -56,6 +56,13 @@ export class FurtiveError extends Error {
     this.code = code;
     /** @type {string} */
     this.fault = fault;
+    /**
+     * Whether this client already showed this error to its user (an engine
+     * panic is told to the GM as it happens, engine.mjs): whoever catches it
+     * later shows it no second time (requests.mjs `notifyRefusal`).
+     * @type {boolean}
+     */
+    this.shown = false;
   }
 
   /**

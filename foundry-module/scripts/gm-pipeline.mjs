@@ -1204,7 +1204,8 @@ export async function upsertToken(scene, token) {
   try {
     await dispatch(scene, { type: "upsertCreature", creature }, { chat: false });
   } catch (error) {
-    if (!(error instanceof FurtiveError)) return reportRefusal(error);
+    // An engine panic, told as it happened (engine.mjs, `shown`), is no refusal of the creature's data.
+    if (!(error instanceof FurtiveError) || error.shown) return reportRefusal(error);
     // B1: the GM is told which token and why (the engine names the field); a
     // creature whose new data is refused leaves the state, so it perceives no hider.
     ui.notifications?.warn(t("FURTIVE.Notify.CreatureRefused", { name: token.name ?? "", reason: refusalText(error) }));
@@ -1227,7 +1228,9 @@ function sameCreature(known, fresh) {
  */
 export function reportRefusal(error) {
   if (error instanceof FurtiveError) {
-    ui.notifications?.warn(refusalText(error));
+    // Once: an engine panic was told as it happened (engine.mjs, `shown`).
+    if (!error.shown) ui.notifications?.warn(refusalText(error));
+    error.shown = true;
     return;
   }
   console.error("furtive |", error);

@@ -84,12 +84,15 @@ export function notify(text, level = "warn") {
 }
 
 /**
- * Shows an action's refusal to the user (localized, {@link notify}) and returns null.
+ * Shows an action's refusal to the user (localized, {@link notify}) once and
+ * returns null: an error this client already showed (`shown`, e.g. an engine
+ * panic the GM was told about as it happened) is not shown again.
  * @param {unknown} error
  */
 export function notifyRefusal(error) {
   if (error instanceof FurtiveError) {
-    notify(error.localized());
+    if (!error.shown) notify(error.localized());
+    error.shown = true;
     return null;
   }
   throw error;

@@ -10,13 +10,17 @@
  * wasm's `__panicForTests` (crates/furtive-wasm, a deliberate `panic!`), in
  * the GM's realm, so the whole chain (wasm trap, browser.js `run`, the
  * module's `guarded`) runs as in play.
+ *
+ * One panic is one notice on a client: `guarded` tells the GM as it happens,
+ * and the action that called it rejects with the same error, which its
+ * caller (requests.mjs `notifyRefusal`) then showed a second time.
  */
 import assert from "node:assert/strict";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { ALICE, GM, plain, setup, shutdown } from "./world.mjs";
+import { ALICE, GM, TOKENS, hideRogue, placeable, plain, setup, shutdown, until } from "./world.mjs";
 
 const moduleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../foundry-module");
 const moduleUrl = (file) => pathToFileURL(path.join(moduleDir, file)).href;
@@ -67,5 +71,44 @@ describe("an engine panic is told to the GM in the GM's language", () => {
     const error = await panicOnce(env.alice);
     assert.equal(error?.code, "engine_panicked");
     assert.deepEqual(plain(env.alice.ctx.notifications.slice(told).map((n) => n.message)), []);
+  });
+});
+
+describe("one engine panic, one notice per client", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", users: [GM, ALICE] });
+    await hideRogue(env);
+  });
+  after(() => shutdown(env));
+
+  it("the GM clicks Reveal on the HUD and the engine panics: the GM reads one notice, not two", async () => {
+    const client = env.gm;
+    // The package's Session (engine/browser.js, the module's engine): its next `apply` (the
+    // Reveal's one event, engine.mjs `applyAll`) panics inside the wasm, once, through the
+    // package's own test hook (the handle's `__panicForTests`: a real panic, the instance reset).
+    const furtive = await client.loader.import(moduleUrl("engine/browser.js"));
+    const original = furtive.Session.prototype.apply;
+    let panicked = false;
+    furtive.Session.prototype.apply = function panicsOnce(...args) {
+      if (panicked) return original.apply(this, args);
+      panicked = true;
+      return this.__panicForTests();
+    };
+    const sentence = client.ctx.game.i18n.localize("FURTIVE.Error.engine_panicked");
+    const told = client.ctx.notifications.length;
+    try {
+      const hud = client.ctx.canvas.hud.token;
+      hud.bind(placeable(client, TOKENS.rogue));
+      hud.element.querySelector('[data-furtive-action="reveal"]').dispatchEvent(new client.window.MouseEvent("click", { bubbles: true }));
+      await until(() => panicked && client.ctx.notifications.length > told, "the GM's notice");
+      await env.server.idle();
+      hud.clear();
+    } finally {
+      furtive.Session.prototype.apply = original;
+    }
+    const notices = client.ctx.notifications.slice(told).filter((n) => n.message.includes(sentence));
+    assert.equal(notices.length, 1, JSON.stringify(plain(client.ctx.notifications.slice(told))));
+    assert.ok(notices[0].message.startsWith(`Furtive: ${sentence}`), notices[0].message);
   });
 });
