@@ -194,14 +194,47 @@ export async function postLine(text, { whisperGM = false, named = [], flags = {}
 }
 
 /**
- * On render: shows the entries in this client's language and binds the
- * card's buttons (`[data-furtive-action]`).
+ * Shows a message's flavor (ChatMessage `flavor`, "An optional flavor text
+ * message which summarizes this message",
+ * https://foundryvtt.com/api/interfaces/foundry.documents.types.ChatMessageData.html)
+ * in this client's language, from `flags.furtive.flavor` (`{en, fr}`).
+ * Foundry renders the flavor into the message's HTML as it was stored, in
+ * the poster's language; the render hook hands that pending HTML over
+ * (https://foundryvtt.com/api/functions/hookEvents.renderChatMessage.html,
+ * https://foundryvtt.com/api/functions/hookEvents.renderChatMessageHTML.html).
+ * Where in it core puts the flavor is not documented, so no class name is
+ * assumed: the element that holds the stored flavor as its whole text (and
+ * no other element) is rewritten. None found (a flavor with markup, another
+ * layout), the flavor stays in the poster's language.
+ * @param {ChatMessage} message
+ * @param {HTMLElement} root the pending HTML
+ * @param {unknown} flavor `flags.furtive.flavor`
+ */
+function localizeFlavor(message, root, flavor) {
+  const texts = /** @type {any} */ (flavor);
+  if (typeof texts?.en !== "string" || typeof texts?.fr !== "string") return;
+  const stored = String(/** @type {any} */ (message).flavor ?? "").trim();
+  if (!stored) return;
+  for (const element of root.querySelectorAll("*")) {
+    if (element.childElementCount === 0 && element.textContent?.trim() === stored) {
+      element.textContent = engineText(texts);
+      return;
+    }
+  }
+}
+
+/**
+ * On render: shows the entries and the flavor in this client's language and
+ * binds the card's buttons (`[data-furtive-action]`).
  * @param {ChatMessage} message
  * @param {HTMLElement} root
  * @param {(action: string, message: ChatMessage, button: HTMLElement) => void} onAction
  */
 export function decorateChatMessage(message, root, onAction) {
-  const flags = /** @type {any} */ (message.getFlag(MODULE_ID, "kind") ? message.flags?.[MODULE_ID] : null);
+  const own = /** @type {any} */ (message.flags?.[MODULE_ID]);
+  // A roll the module posted (its own, or an offered Perception check from the sheet, which has no `kind`).
+  if (own?.flavor && own.lang !== game.i18n.lang) localizeFlavor(message, root, own.flavor);
+  const flags = /** @type {any} */ (message.getFlag(MODULE_ID, "kind") ? own : null);
   if (!flags) return;
   // The stored state record (store.mjs: a base or a delta) is data, not a card.
   if (flags.kind === "state" || flags.kind === "stateDelta") {

@@ -168,7 +168,7 @@ export const GM_ACTIONS = {
       precautions: settings.ruleset === "opposed" ? choice.precautions : [],
       view: knownView(scene, viewOf(scene, token)),
     }, { answers: /** @type {string} */ (token.id) });
-    if (roll) await postRoll(roll, token, { flavor: t("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
+    if (roll) await postRoll(roll, token, { flavor: bilingual("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
     Hooks.callAll("furtive.hide", { token, user, choice, outcome });
     return privileged ? outcome : publicResult(outcome);
   },
@@ -272,7 +272,7 @@ export const GM_ACTIONS = {
       const damage = Math.trunc(Number(rawDamage));
       const allowed = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage });
       if (!allowed.allowed) throw FurtiveError.of("knockout_refused", engineText(allowed));
-      const d100 = await rollFormula("1d100", attacker, { flavor: t("FURTIVE.Roll.Knockout", { attacker: attacker.name ?? "", target: target.name ?? "" }), secret: true });
+      const d100 = await rollFormula("1d100", attacker, { flavor: bilingual("FURTIVE.Roll.Knockout", { attacker: attacker.name ?? "", target: target.name ?? "" }), secret: true });
       const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage, d100 });
       // The card's texts in both languages, so each GM reads theirs (chat.mjs decorateChatMessage); GM-whispered only.
       const texts = [

@@ -1090,7 +1090,8 @@ async function rollPerceptions(checks, settings) {
     flavor: t("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }),
     content: `<div class="furtive-card furtive-gm"><ul class="furtive-rolls">${items}</ul></div>`,
     rolls,
-    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, lang: game.i18n.lang } },
+    // The message's flavor in both languages too (chat.mjs decorateChatMessage).
+    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, flavor: bilingual("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }), lang: game.i18n.lang } },
   });
   // The rules round down (floor, -20.5 is -21); a total that is not a finite number is null.
   return rolls.map((roll) => (Number.isFinite(Number(roll.total)) ? Math.floor(Number(roll.total)) : null));
@@ -1104,7 +1105,7 @@ async function rollPerceptions(checks, settings) {
  * @param {FurtiveSettings} settings
  */
 export function rollPerception(observer, hider, settings) {
-  return rollFormula(settings.perceptionFormula, observer, { flavor: t("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" }), secret: true });
+  return rollFormula(settings.perceptionFormula, observer, { flavor: bilingual("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" }), secret: true });
 }
 
 /**

@@ -137,7 +137,11 @@ export function registerHooks() {
   Hooks.on("renderTokenHUD", onRenderTokenHUD);
   Hooks.on("hoverToken", onHoverToken);
 
-  // Chat cards: v13 renderChatMessageHTML (HTMLElement), v12 renderChatMessage (jQuery).
+  // Chat cards (and the module's roll flavors): v13 renderChatMessageHTML (HTMLElement),
+  // v12 renderChatMessage (jQuery), each "for each ChatMessage which is rendered for
+  // addition to the ChatLog" with "the pending HTML":
+  // https://foundryvtt.com/api/functions/hookEvents.renderChatMessageHTML.html,
+  // https://foundryvtt.com/api/functions/hookEvents.renderChatMessage.html.
   const chatHook = Number(game.release?.generation ?? 12) >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
   Hooks.on(chatHook, (/** @type {ChatMessage} */ message, /** @type {any} */ html) => {
     const root = htmlRoot(html);

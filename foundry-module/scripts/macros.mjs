@@ -11,7 +11,7 @@
 import { FurtiveError } from "./errors.mjs";
 import { postLine } from "./chat.mjs";
 import { stateOf } from "./gm-pipeline.mjs";
-import { bilingual, engineText, t } from "./i18n.mjs";
+import { bilingual, engineText } from "./i18n.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
@@ -49,7 +49,10 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
   if (!formula) throw FurtiveError.of("invalid_input", `defense: unknown defense \`${defense}\``);
   const context = { defender, target, attacker, defense, decision, formula };
   if (Hooks.call("furtive.preDefend", context) === false) return { allowed: true, decision, cancelled: true };
-  const total = await rollFormula(context.formula, defender, { flavor: t("FURTIVE.Roll.Defense", { name: defender.name ?? "", defense: t(`FURTIVE.Defense.${defense}`), target: target.name ?? "" }), secret: false });
+  // The flavor in both languages, the defense's name in each (each reader reads theirs, rolls.mjs).
+  const defenseName = bilingual(`FURTIVE.Defense.${defense}`);
+  const flavorIn = (/** @type {"en" | "fr"} */ lang) => bilingual("FURTIVE.Roll.Defense", { name: defender.name ?? "", defense: defenseName[lang], target: target.name ?? "" })[lang];
+  const total = await rollFormula(context.formula, defender, { flavor: { en: flavorIn("en"), fr: flavorIn("fr") }, secret: false });
   return { allowed: true, decision, total };
 }
 

@@ -10,25 +10,29 @@
  */
 
 import { MODULE_ID } from "./constants.mjs";
+import { engineText } from "./i18n.mjs";
 
 /**
- * The flag of the module's own roll messages, so the system automation
- * (system-rolls.mjs) never takes them for a roll from the sheet.
+ * The flags of the module's own roll messages: `kind: "roll"`, so the system
+ * automation (system-rolls.mjs) never takes them for a roll from the sheet,
+ * and the flavor in both languages (chat.mjs `decorateChatMessage`), with the
+ * language it was posted in.
+ * @param {{en: string, fr: string}} flavor
  */
-const ownRoll = () => ({ [MODULE_ID]: { kind: "roll" } });
+const ownRoll = (flavor) => ({ [MODULE_ID]: { kind: "roll", flavor: { en: flavor.en, fr: flavor.fr }, lang: game.i18n.lang } });
 
 /**
  * Rolls a formula for a token's actor and posts it to chat.
  * @param {string} formula  e.g. `1d20 + @skills.ste.total`
  * @param {TokenDocument | null} token whose actor's roll data fills `@` references
- * @param {{flavor: string, secret: boolean}} options `secret`: GM-only roll mode
+ * @param {{flavor: {en: string, fr: string}, secret: boolean}} options `flavor` in both languages
+ *   (e.g. `bilingual(key, data)`: each reader reads theirs); `secret`: GM-only roll mode
  * @returns {Promise<number>} the total, rounded down to an integer (the rules round down)
  */
 export async function rollFormula(formula, token, { flavor, secret }) {
   const roll = new Roll(formula, token?.actor?.getRollData?.() ?? {});
   await roll.evaluate();
-  const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
-  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor, flags: ownRoll() }, { rollMode });
+  await postRoll(roll, token, { flavor, secret });
   return Math.floor(Number(roll.total));
 }
 
@@ -47,12 +51,13 @@ export async function evaluateFormula(formula, token) {
 }
 
 /**
- * Posts an evaluated roll to chat (GM-only when `secret`).
+ * Posts an evaluated roll to chat (GM-only when `secret`), its flavor in the
+ * poster's language and, in its flags, in both.
  * @param {Roll} roll
  * @param {TokenDocument | null} token
- * @param {{flavor: string, secret: boolean}} options
+ * @param {{flavor: {en: string, fr: string}, secret: boolean}} options
  */
 export async function postRoll(roll, token, { flavor, secret }) {
   const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
-  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor, flags: ownRoll() }, { rollMode });
+  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor: engineText(flavor), flags: ownRoll(flavor) }, { rollMode });
 }

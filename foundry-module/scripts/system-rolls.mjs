@@ -36,7 +36,7 @@ import { dnd5eAttackArea, dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadva
 import { FurtiveError } from "./errors.mjs";
 import { GM_ACTIONS } from "./gm-actions.mjs";
 import { reportRefusal, transact, viewState } from "./gm-pipeline.mjs";
-import { t } from "./i18n.mjs";
+import { bilingual, engineText, t } from "./i18n.mjs";
 import { readSettings } from "./settings.mjs";
 import { isActiveGM } from "./store.mjs";
 import { handleAttack, takeAttackNote, tokenOfActor, userTargetIds } from "./system-attacks.mjs";
@@ -285,10 +285,12 @@ export async function rollOfferedPerception(flags, event) {
     }
     const roll = new Roll(readSettings().perceptionFormula, actor.getRollData());
     await roll.evaluate();
+    // The flavor in both languages (chat.mjs decorateChatMessage); no `kind`: this roll is the sheet's, which answers the checks.
+    const flavor = bilingual("FURTIVE.System.PerceptionFlavor", { observer: token.name ?? "" });
     await roll.toMessage({
       speaker: ChatMessage.getSpeaker({ token }),
-      flavor: t("FURTIVE.System.PerceptionFlavor", { observer: token.name ?? "" }),
-      flags: { [MODULE_ID]: { systemRoll: { type: "perception", sceneId: scene.id, tokenId: token.id, targets: [] } } },
+      flavor: engineText(flavor),
+      flags: { [MODULE_ID]: { systemRoll: { type: "perception", sceneId: scene.id, tokenId: token.id, targets: [] }, flavor, lang: game.i18n.lang } },
     });
   } catch (error) {
     if (error instanceof FurtiveError) throw error;

@@ -607,8 +607,13 @@ export function createClient(options) {
   /**
    * Renders a visible chat message into `#chat-log` and fires the render hook:
    * v12 `renderChatMessage(message, html: jQuery, data)`, v13
-   * `renderChatMessageHTML(message, html: HTMLElement, data)`. A blind roll's
-   * content and dice are hidden from non-GM users ("???").
+   * `renderChatMessageHTML(message, html: HTMLElement, data)`
+   * (https://foundryvtt.com/api/functions/hookEvents.renderChatMessage.html,
+   * https://foundryvtt.com/api/functions/hookEvents.renderChatMessageHTML.html).
+   * A blind roll's content and dice are hidden from non-GM users ("???"). The
+   * message's `flavor` is rendered as stored (HTML), in a `.flavor-text`
+   * element; where core puts it is not in the public docs, so this placement
+   * is the fake's own and the module must not rely on it.
    */
   function renderChatMessage(message) {
     const doc = global.document;

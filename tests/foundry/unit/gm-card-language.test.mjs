@@ -125,8 +125,9 @@ describe("the state-lost card and the Perception rolls card, for an English GM a
     await until(() => newestCard(second, rolls)?.text, "the Perception rolls on the second GM's client");
     const french = newestCard(second, rolls).text;
     const english = newestCard(env.gm, rolls).text;
-    // Sentry 1d20 + 0 = 2, Lookout 1d20 + 4 = 7. (The message's own flavor, "Perception checks (2)", is
-    // Foundry's to render and stays in the poster's language.)
+    // Sentry 1d20 + 0 = 2, Lookout 1d20 + 4 = 7. The message's own flavor too (roll-flavor-language.test.mjs).
+    assert.match(french, /Tests de Perception \(2\)/, french);
+    assert.match(english, /Perception checks \(2\)/, english);
     for (const [observer, total] of [["Sentry", 2], ["Lookout", 7]]) {
       assert.match(english, new RegExp(`Perception: ${observer} looks for Rogue ?: ${total}\\b`), english);
       assert.match(french, new RegExp(`Perception : ${observer} cherche Rogue ?: ${total}\\b`), french);
