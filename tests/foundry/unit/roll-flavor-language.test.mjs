@@ -49,6 +49,11 @@ for (const version of [12, 13]) {
       assert.match(french, /Furtivité : Rogue/, french);
       assert.doesNotMatch(french, /Stealth: Rogue/, french);
       assert.match(renderedText(env.gm, roll), /Stealth: Rogue/);
+      // The GM roll's flavor, in either language, reaches the GMs only.
+      assert.ok(env.server.received(GM2).some((json) => json.includes("Furtivité : Rogue")), "the second GM received the French flavor");
+      for (const player of [ALICE, BOB]) {
+        for (const json of env.server.received(player)) assert.ok(!json.includes("Furtivité : Rogue") && !json.includes("Stealth: Rogue"), `${player} received the Stealth roll's flavor`);
+      }
     });
 
     it("Bob's Dodge (English player, public roll): the French second GM reads its flavor in French", async () => {
