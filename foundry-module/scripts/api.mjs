@@ -129,7 +129,8 @@ export function createApi() {
     /**
      * GM only: a copy of the engine state of a scene (default: the viewed
      * one), with every number; null for players or a scene without state.
-     * @param {Scene} [scene]
+     * Throws `unknown_scene` for a value that is neither a Scene nor its id.
+     * @param {Scene | string} [scene] a Scene or its id
      */
     getState: actions.getState,
 
@@ -142,7 +143,8 @@ export function createApi() {
 
     /**
      * GM: the scene's stealth starts over: fresh state, no hidden token, no surprise.
-     * @param {Scene} [scene] default: the viewed scene
+     * Rejects with `unknown_scene` for a value that is neither a Scene nor its id.
+     * @param {Scene | string} [scene] a Scene or its id; default: the viewed scene
      */
     reset: actions.reset,
 

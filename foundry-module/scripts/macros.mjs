@@ -15,7 +15,7 @@ import { bilingual, engineText, t } from "./i18n.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
 import { lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
-import { requireToken, resolveToken } from "./resolve.mjs";
+import { requireSceneLike, requireToken, resolveToken } from "./resolve.mjs";
 import { run } from "./requests.mjs";
 
 export { resolveToken };
@@ -211,12 +211,15 @@ export function hiddenFrom(observer) {
 
 /**
  * GM only: a copy of the engine state of a scene (default: the viewed one),
- * with every number; null for players or a scene without state.
- * @param {Scene} [scene]
+ * with every number; null for players or a scene without state. Throws
+ * `unknown_scene` (naming `scene`) for a value that is neither a Scene nor
+ * a scene's id.
+ * @param {Scene | string} [scene] a Scene or its id
  */
 export function getState(scene) {
-  const target = scene ?? canvas?.scene;
-  return game.user?.isGM && target ? stateOf(target) : null;
+  if (!game.user?.isGM) return null;
+  if ((scene === undefined || scene === null) && !canvas?.scene) return null;
+  return stateOf(requireSceneLike(scene, "scene"));
 }
 
 /**
@@ -231,9 +234,10 @@ export async function endTurn(token) {
 
 /**
  * GM: the scene's stealth starts over: fresh state, no hidden token, no surprise.
- * @param {Scene} [scene] default: the viewed scene
+ * Rejects with `unknown_scene` (naming `scene`) for a value that is neither a
+ * Scene nor a scene's id; before, such a value started the viewed scene over.
+ * @param {Scene | string} [scene] a Scene or its id; default: the viewed scene
  */
 export async function reset(scene) {
-  const target = scene ?? canvas?.scene;
-  return run("reset", { sceneId: target?.id });
+  return run("reset", { sceneId: requireSceneLike(scene, "scene").id });
 }

@@ -45,6 +45,27 @@ export function requireToken(value, field) {
 }
 
 /**
+ * The scene a macro names: a Scene, a scene id, or nothing for the viewed
+ * scene (`canvas.scene`). Anything else, or an id no scene has, is refused
+ * (`unknown_scene` naming `field`): a macro that passed an id or a typo
+ * must not act on the viewed scene instead.
+ * `Document#documentName` ("Scene"), `game.scenes.get(id)`:
+ * https://foundryvtt.com/api/classes/foundry.documents.Scene.html
+ * @param {Scene | string | null | undefined} value
+ * @param {string} field
+ * @returns {Scene}
+ */
+export function requireSceneLike(value, field) {
+  if (value === undefined || value === null) {
+    if (!canvas?.scene) throw FurtiveError.of("unknown_scene", `${field}: no scene is viewed`);
+    return canvas.scene;
+  }
+  const scene = typeof value === "string" ? game.scenes.get(value) : /** @type {any} */ (value)?.documentName === "Scene" ? value : null;
+  if (!scene) throw FurtiveError.of("unknown_scene", `${field}: unknown scene \`${typeof value === "string" ? value.slice(0, 64) : typeof value}\``);
+  return /** @type {Scene} */ (scene);
+}
+
+/**
  * The scene of a token id on the GM side.
  * @param {string | undefined} sceneId
  * @returns {Scene}

@@ -1,0 +1,74 @@
+/**
+ * Bad arguments through `game.modules.get("furtive").api` (a macro or
+ * another module): every action rejects with a `FurtiveError` whose stable
+ * code and detail name the argument at fault, and changes nothing. These
+ * are the cases api-rejects.test.mjs did not cover: a scene given by id,
+ * a value of the wrong type that JavaScript would have coerced, an
+ * unknown token where the engine, not the module, was left to notice.
+ */
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, it } from "node:test";
+
+import { GM, SCENE, TOKENS, apiOf, hideRogue, plain, setup, shutdown } from "./world.mjs";
+
+const records = (client) => client.ctx.game.messages.filter((m) => ["state", "stateDelta"].includes(m.getFlag("furtive", "kind")));
+
+describe("API arguments", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile" });
+  });
+  after(() => shutdown(env));
+  beforeEach(async () => {
+    // Each case starts with the rogue hidden from the fighter and the sentry.
+    await apiOf(env.gm).reset();
+    await env.server.idle();
+    await hideRogue(env);
+  });
+
+  /** What an action may not change: the viewed scene's record, its lookup, and the chat. */
+  function snapshot() {
+    const gm = env.gm.ctx;
+    return { records: records(env.gm).map((m) => m.id), messages: gm.game.messages.size, lookup: plain(gm.game.scenes.get(SCENE).flags.furtive) };
+  }
+
+  /** The call must reject with `code`, its detail naming `field`, and change nothing. */
+  async function refused(call, code, field, what) {
+    const before = snapshot();
+    let result;
+    assert.doesNotThrow(() => {
+      result = call(apiOf(env.gm));
+    }, `${what}: no synchronous throw`);
+    await assert.rejects(
+      Promise.resolve(result),
+      (error) => {
+        assert.equal(typeof error?.localized, "function", `${what}: a FurtiveError, got ${error}`);
+        assert.equal(error.code, code, `${what}: code (${error.message})`);
+        assert.ok(error.message.includes(field), `${what}: the detail names ${field}: ${error.message}`);
+        return true;
+      },
+      what,
+    );
+    await env.server.idle();
+    assert.deepEqual(snapshot(), before, `${what}: nothing changed`);
+  }
+
+  it("reset and getState take a scene or its id; an unknown scene is refused, the viewed scene untouched", async () => {
+    const api = apiOf(env.gm);
+    // getState by id is the same state as by document.
+    const byDocument = plain(api.getState(env.gm.ctx.game.scenes.get(SCENE)));
+    assert.ok(byDocument?.hiders?.[TOKENS.rogue], "the rogue hides");
+    assert.deepEqual(plain(api.getState(SCENE)), byDocument, "getState(sceneId)");
+    assert.throws(() => api.getState("sceneNope0000001"), (error) => error.code === "unknown_scene" && error.message.includes("scene"), "getState(unknown id)");
+    assert.throws(() => api.getState(42), (error) => error.code === "unknown_scene" && error.message.includes("scene"), "getState(42)");
+    // Before, reset("<unknown id>") and reset(42) started the VIEWED scene over.
+    await refused((a) => a.reset("sceneNope0000001"), "unknown_scene", "scene", "reset(unknown id)");
+    await refused((a) => a.reset(42), "unknown_scene", "scene", "reset(42)");
+    await refused((a) => a.reset({ id: SCENE }), "unknown_scene", "scene", "reset(a plain object)");
+    assert.ok(api.getState()?.hiders?.[TOKENS.rogue], "the rogue still hides");
+    // By id, the named scene starts over.
+    await api.reset(SCENE);
+    await env.server.idle();
+    assert.deepEqual(Object.keys(api.getState()?.hiders ?? {}), [], "reset(sceneId) started that scene over");
+  });
+});
