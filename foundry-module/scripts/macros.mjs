@@ -188,12 +188,15 @@ export async function changeModifiers(hider, modifiers) {
 }
 
 /**
- * GM: forces one pair perceived or unperceived.
+ * GM: forces one pair perceived or unperceived. `perceived` must be a
+ * boolean (`invalid_input` naming it otherwise): a truthy string such as
+ * `"false"` must not force the pair perceived.
  * @param {TokenLike} hider
  * @param {TokenLike} observer
  * @param {boolean} perceived
  */
 export async function override(hider, observer, perceived) {
+  if (typeof perceived !== "boolean") throw FurtiveError.of("invalid_input", `perceived: expected true or false, got ${typeof perceived}`);
   const h = resolveToken(hider);
   const o = resolveToken(observer);
   return run("override", { sceneId: h?.parent?.id, hiderId: h?.id, observerId: o?.id, perceived });

@@ -71,4 +71,14 @@ describe("API arguments", () => {
     await env.server.idle();
     assert.deepEqual(Object.keys(api.getState()?.hiders ?? {}), [], "reset(sceneId) started that scene over");
   });
+
+  it("override's perceived must be a boolean (the string \"false\" made the pair perceived)", async () => {
+    await refused((a) => a.override(TOKENS.rogue, TOKENS.fighter, "false"), "invalid_input", "perceived", "override(\"false\")");
+    await refused((a) => a.override(TOKENS.rogue, TOKENS.fighter), "invalid_input", "perceived", "override without perceived");
+    await refused((a) => a.override(TOKENS.rogue, TOKENS.fighter, 1), "invalid_input", "perceived", "override(1)");
+    assert.equal(apiOf(env.gm).perceives(TOKENS.fighter, TOKENS.rogue), false, "the fighter still does not perceive the rogue");
+    await apiOf(env.gm).override(TOKENS.rogue, TOKENS.fighter, true);
+    await env.server.idle();
+    assert.equal(apiOf(env.gm).perceives(TOKENS.fighter, TOKENS.rogue), true, "override(true) still works");
+  });
 });
