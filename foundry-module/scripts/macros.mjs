@@ -162,9 +162,9 @@ export function perceives(observerLike, hiderLike) {
  * @param {number} [hits]
  */
 export async function damageTaken(target, attacker, hits = 1) {
-  const t = resolveToken(target);
-  const a = resolveToken(attacker);
-  return run("damageTaken", { sceneId: t?.parent?.id, targetId: t?.id, attackerId: a?.id, hits });
+  const t = requireToken(target, "target");
+  const a = requireToken(attacker, "attacker");
+  return run("damageTaken", { sceneId: t.parent?.id, targetId: t.id, attackerId: a.id, hits });
 }
 
 /**
@@ -172,8 +172,8 @@ export async function damageTaken(target, attacker, hits = 1) {
  * @param {TokenLike} token
  */
 export async function sprint(token) {
-  const t = resolveToken(token);
-  return run("sprint", { sceneId: t?.parent?.id, tokenId: t?.id });
+  const t = requireToken(token, "token");
+  return run("sprint", { sceneId: t.parent?.id, tokenId: t.id });
 }
 
 /**
@@ -183,8 +183,8 @@ export async function sprint(token) {
  */
 export async function changeModifiers(hider, modifiers) {
   if (!modifiers || typeof modifiers !== "object") throw FurtiveError.of("invalid_input", "modifiers: expected {situation, free}");
-  const h = resolveToken(hider);
-  return run("changeModifiers", { sceneId: h?.parent?.id, hiderId: h?.id, situation: modifiers.situation ?? [], free: modifiers.free ?? [] });
+  const h = requireToken(hider, "hider");
+  return run("changeModifiers", { sceneId: h.parent?.id, hiderId: h.id, situation: modifiers.situation ?? [], free: modifiers.free ?? [] });
 }
 
 /**
@@ -197,9 +197,9 @@ export async function changeModifiers(hider, modifiers) {
  */
 export async function override(hider, observer, perceived) {
   if (typeof perceived !== "boolean") throw FurtiveError.of("invalid_input", `perceived: expected true or false, got ${typeof perceived}`);
-  const h = resolveToken(hider);
-  const o = resolveToken(observer);
-  return run("override", { sceneId: h?.parent?.id, hiderId: h?.id, observerId: o?.id, perceived });
+  const h = requireToken(hider, "hider");
+  const o = requireToken(observer, "observer");
+  return run("override", { sceneId: h.parent?.id, hiderId: h.id, observerId: o.id, perceived });
 }
 
 /**
@@ -231,8 +231,8 @@ export function getState(scene) {
  * @param {TokenLike} token
  */
 export async function endTurn(token) {
-  const t = resolveToken(token);
-  return run("endTurn", { sceneId: t?.parent?.id, tokenId: t?.id });
+  const t = requireToken(token, "token");
+  return run("endTurn", { sceneId: t.parent?.id, tokenId: t.id });
 }
 
 /**

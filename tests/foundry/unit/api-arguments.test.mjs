@@ -81,4 +81,19 @@ describe("API arguments", () => {
     await env.server.idle();
     assert.equal(apiOf(env.gm).perceives(TOKENS.fighter, TOKENS.rogue), true, "override(true) still works");
   });
+
+  it("an unknown token is unknown_token naming the argument in every action that names tokens", async () => {
+    // Before, these five left the missing token to the engine, which answered
+    // invalid_input naming its own event field ("event: missing field `target`").
+    const ghost = "tokenGhost000001";
+    await refused((a) => a.damageTaken(ghost, TOKENS.fighter), "unknown_token", "target", "damageTaken(unknown target)");
+    await refused((a) => a.damageTaken(TOKENS.rogue, ghost), "unknown_token", "attacker", "damageTaken(unknown attacker)");
+    await refused((a) => a.sprint(ghost), "unknown_token", "token", "sprint(unknown)");
+    await refused((a) => a.sprint(null), "unknown_token", "token", "sprint(null)");
+    await refused((a) => a.changeModifiers(ghost, { situation: [] }), "unknown_token", "hider", "changeModifiers(unknown)");
+    await refused((a) => a.override(ghost, TOKENS.fighter, true), "unknown_token", "hider", "override(unknown hider)");
+    await refused((a) => a.override(TOKENS.rogue, ghost, true), "unknown_token", "observer", "override(unknown observer)");
+    await refused((a) => a.endTurn(ghost), "unknown_token", "token", "endTurn(unknown)");
+    await refused((a) => a.endTurn({ id: TOKENS.rogue }), "unknown_token", "token", "endTurn(a plain object)");
+  });
 });
