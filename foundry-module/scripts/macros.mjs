@@ -21,6 +21,38 @@ import { run } from "./requests.mjs";
 export { resolveToken };
 
 /** @typedef {import("./resolve.mjs").TokenLike} TokenLike */
+/**
+ * A macro's options argument: `undefined` for none, else a plain object
+ * (`invalid_input` naming `field` otherwise: a string or null was spread or
+ * read as no options at all).
+ * @param {unknown} value
+ * @param {string} field
+ * @returns {Record<string, any>}
+ */
+function optionsOf(value, field) {
+  if (value === undefined) return {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw FurtiveError.of("invalid_input", `${field}: expected an object of options, got ${value === null ? "null" : Array.isArray(value) ? "a list" : typeof value}`);
+  return /** @type {Record<string, any>} */ (value);
+}
+
+/**
+ * Checks that the named options, when given, have the type the action reads
+ * them as (`invalid_input` naming `<field>.<key>`): a boolean given as
+ * `"false"` or a count given as `NaN` must not be coerced into something the
+ * caller did not mean. Ranges are the engine's to check.
+ * @param {Record<string, any>} options
+ * @param {string} field
+ * @param {{booleans?: string[], wholeNumbers?: string[]}} types
+ */
+function checkOptionTypes(options, field, { booleans = [], wholeNumbers = [] }) {
+  for (const key of booleans) {
+    if (options[key] !== undefined && typeof options[key] !== "boolean") throw FurtiveError.of("invalid_input", `${field}.${key}: expected true or false, got ${typeof options[key]}`);
+  }
+  for (const key of wholeNumbers) {
+    if (options[key] !== undefined && !Number.isInteger(options[key])) throw FurtiveError.of("invalid_input", `${field}.${key}: expected a whole number, got ${typeof options[key] === "number" ? String(options[key]) : typeof options[key]}`);
+  }
+}
+
 /** @typedef {import("./types.mjs").Decision} Decision */
 /**
  * Defend (P6): asks the engine whether `defender` may defend `target`
@@ -109,25 +141,31 @@ export async function pointOut(observerLike, hiderLike, alliesLike) {
  * its own O9 check and P6 surprise (the engine's `attack` with `targets`).
  * @param {TokenLike} attackerLike
  * @param {TokenLike | TokenLike[]} targetLike one target, or a list of 1 to 1000 distinct targets other than the attacker (the engine refuses more, a duplicate or the attacker itself)
- * @param {{noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}} [options]
+ * @param {{noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}} [optionsLike] refused (`invalid_input` naming `options` or `options.<key>`) when not an object or when a boolean or a count is of another type
  */
-export async function attack(attackerLike, targetLike, options = {}) {
+export async function attack(attackerLike, targetLike, optionsLike) {
+  const options = optionsOf(optionsLike, "options");
+  checkOptionTypes(options, "options", { booleans: ["noisy", "area", "aimedAtSpace"], wholeNumbers: ["hits"] });
   const attacker = requireToken(attackerLike, "attacker");
+  // The documented options only: an options key such as `targetId` must not replace the resolved ids.
+  const chosen = Object.fromEntries(["noisy", "hits", "area", "hitZone", "aimedAtSpace"].filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
   if (!Array.isArray(targetLike)) {
     const target = requireToken(targetLike, "target");
-    return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, ...options });
+    return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, ...chosen });
   }
   const targetIds = targetLike.map((value, i) => /** @type {string} */ (requireToken(value, `target[${i}]`).id));
-  return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetIds, ...options });
+  return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetIds, ...chosen });
 }
 
 /**
  * Knockout (P8), after a surprise attack to the head.
  * @param {TokenLike} attackerLike
  * @param {TokenLike} targetLike
- * @param {{rawDamage?: number}} [options] the attack's raw damage
+ * @param {{rawDamage?: number}} [optionsLike] the attack's raw damage, a whole number (`invalid_input` naming `options.rawDamage` otherwise)
  */
-export async function knockout(attackerLike, targetLike, options = {}) {
+export async function knockout(attackerLike, targetLike, optionsLike) {
+  const options = optionsOf(optionsLike, "options");
+  checkOptionTypes(options, "options", { wholeNumbers: ["rawDamage"] });
   const attacker = requireToken(attackerLike, "attacker");
   const target = requireToken(targetLike, "target");
   return run("knockout", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, rawDamage: options.rawDamage ?? 0 });
@@ -159,9 +197,10 @@ export function perceives(observerLike, hiderLike) {
  * O11: the hider `target` took Health or Stamina damage from `attacker` in `hits` hits.
  * @param {TokenLike} target
  * @param {TokenLike} attacker
- * @param {number} [hits]
+ * @param {number} [hits] a whole number (`invalid_input` naming `hits` otherwise)
  */
 export async function damageTaken(target, attacker, hits = 1) {
+  if (!Number.isInteger(hits)) throw FurtiveError.of("invalid_input", `hits: expected a whole number, got ${typeof hits === "number" ? String(hits) : typeof hits}`);
   const t = requireToken(target, "target");
   const a = requireToken(attacker, "attacker");
   return run("damageTaken", { sceneId: t.parent?.id, targetId: t.id, attackerId: a.id, hits });

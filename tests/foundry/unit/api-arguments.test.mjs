@@ -96,4 +96,20 @@ describe("API arguments", () => {
     await refused((a) => a.endTurn(ghost), "unknown_token", "token", "endTurn(unknown)");
     await refused((a) => a.endTurn({ id: TOKENS.rogue }), "unknown_token", "token", "endTurn(a plain object)");
   });
+
+  it("options of the wrong type are refused naming them, not coerced", async () => {
+    // Before: attack(a, t, "abc") attacked with the defaults, hits NaN became 0 hits,
+    // noisy "false" became a noisy attack, knockout(a, t, null) threw a TypeError,
+    // damageTaken's hits "abc" became 1 hit.
+    await refused((a) => a.attack(TOKENS.rogue, TOKENS.fighter, "abc"), "invalid_input", "options", "attack options a string");
+    await refused((a) => a.attack(TOKENS.rogue, TOKENS.fighter, { hits: NaN }), "invalid_input", "options.hits", "attack hits NaN");
+    await refused((a) => a.attack(TOKENS.rogue, TOKENS.fighter, { hits: "2" }), "invalid_input", "options.hits", "attack hits a string");
+    await refused((a) => a.attack(TOKENS.rogue, TOKENS.fighter, { noisy: "false" }), "invalid_input", "options.noisy", "attack noisy a string");
+    await refused((a) => a.attack(TOKENS.rogue, TOKENS.fighter, { area: 1 }), "invalid_input", "options.area", "attack area a number");
+    await refused((a) => a.attack(TOKENS.rogue, TOKENS.fighter, { aimedAtSpace: "no" }), "invalid_input", "options.aimedAtSpace", "attack aimedAtSpace a string");
+    await refused((a) => a.knockout(TOKENS.rogue, TOKENS.fighter, null), "invalid_input", "options", "knockout options null");
+    await refused((a) => a.knockout(TOKENS.rogue, TOKENS.fighter, { rawDamage: "12" }), "invalid_input", "options.rawDamage", "knockout rawDamage a string");
+    await refused((a) => a.damageTaken(TOKENS.rogue, TOKENS.fighter, "abc"), "invalid_input", "hits", "damageTaken hits a string");
+    await refused((a) => a.damageTaken(TOKENS.rogue, TOKENS.fighter, Infinity), "invalid_input", "hits", "damageTaken hits Infinity");
+  });
 });
