@@ -113,14 +113,17 @@ export function createApi() {
     override: actions.override,
 
     /**
-     * Whether `observer` perceives `hider`, from the published lookup
-     * (viewed scene; every client; no numbers).
+     * Whether `observer` perceives `hider`, from the published lookup of
+     * their scene (viewed or not; every client; no numbers). Throws
+     * `unknown_token` for a token it cannot resolve, `invalid_input` for
+     * tokens of two scenes.
      * @type {(observer: import("./resolve.mjs").TokenLike, hider: import("./resolve.mjs").TokenLike) => boolean}
      */
     perceives: actions.perceives,
 
     /**
-     * Hider ids the observer does not perceive (viewed scene).
+     * Hider ids the observer does not perceive (its scene's published
+     * lookup). Throws `unknown_token` for a token it cannot resolve.
      * @param {import("./resolve.mjs").TokenLike} observer
      * @returns {string[]}
      */

@@ -14,7 +14,8 @@ import { stateOf } from "./gm-pipeline.mjs";
 import { bilingual, engineText, t } from "./i18n.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
-import { lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
+import { isLookupReady, lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
+import { sceneLookup } from "./secrecy.mjs";
 import { requireSceneLike, requireToken, resolveToken } from "./resolve.mjs";
 import { run } from "./requests.mjs";
 
@@ -183,14 +184,39 @@ export async function canKnockout(attackerLike, targetLike) {
 }
 
 /**
- * Whether `observer` perceives `hider`, from the published lookup (every client, number-free).
+ * The published lookup of a token's scene: the canvas's (kept patched by
+ * `updateScene`) for the viewed scene, else read from that scene's flags, so
+ * a macro asking about a token of another scene gets that scene's answer.
+ * Same reading as visibility.mjs: a token that is not hiding is perceived; an
+ * observer without an entry perceives no hider (B1).
+ * @param {TokenDocument} observer
+ * @returns {{perceives: (hiderId: string) => boolean, hiddenFrom: () => string[]}}
+ */
+function lookupOf(observer) {
+  const observerId = /** @type {string} */ (observer.id);
+  const scene = /** @type {Scene} */ (observer.parent);
+  if (isLookupReady(scene.id)) return { perceives: (hiderId) => lookupPerceives(observerId, hiderId), hiddenFrom: () => lookupHiddenFrom(observerId) };
+  const { hiders, hidden } = sceneLookup(scene);
+  const own = hidden.get(observerId);
+  return {
+    perceives: (hiderId) => !hiders.has(hiderId) || (own !== undefined && !own.has(hiderId)),
+    hiddenFrom: () => (own === undefined ? [...hiders] : [...own]),
+  };
+}
+
+/**
+ * Whether `observer` perceives `hider`, from the published lookup of their
+ * scene (every client, number-free). Throws `unknown_token` for a token it
+ * cannot resolve and `invalid_input` (naming `hider`) for two tokens of
+ * different scenes.
  * @param {TokenLike} observerLike
  * @param {TokenLike} hiderLike
  */
 export function perceives(observerLike, hiderLike) {
   const observer = requireToken(observerLike, "observer");
   const hider = requireToken(hiderLike, "hider");
-  return lookupPerceives(/** @type {string} */ (observer.id), /** @type {string} */ (hider.id));
+  if (hider.parent !== observer.parent) throw FurtiveError.of("invalid_input", `hider: ${hider.id} is not on the observer's scene`);
+  return lookupOf(observer).perceives(/** @type {string} */ (hider.id));
 }
 
 /**
@@ -242,13 +268,13 @@ export async function override(hider, observer, perceived) {
 }
 
 /**
- * Hider ids the observer does not perceive (viewed scene, from the published lookup).
+ * Hider ids the observer does not perceive, from the published lookup of its
+ * scene. Throws `unknown_token` (naming `observer`) for a token it cannot resolve.
  * @param {TokenLike} observer
  * @returns {string[]}
  */
 export function hiddenFrom(observer) {
-  const o = resolveToken(observer);
-  return o?.id ? lookupHiddenFrom(o.id) : [];
+  return lookupOf(requireToken(observer, "observer")).hiddenFrom();
 }
 
 /**
