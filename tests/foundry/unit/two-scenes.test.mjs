@@ -62,4 +62,29 @@ describe("two scenes", () => {
     }
     assert.equal(env.gm.ctx.game.scenes.get(SCENE).flags.furtive?.hiders?.length ?? 0, 0, "the Keep has no hider");
   });
+
+  it("a linked actor hiding on two scenes keeps its Hidden status until its token on each has revealed", async () => {
+    const gm = env.gm.ctx;
+    const keepRogue = () => gm.game.scenes.get(SCENE).tokens.get(TOKENS.rogue);
+    const cellarRogue = () => gm.game.scenes.get(CELLAR).tokens.get(cellar(TOKENS.rogue));
+    // The Cellar's rogue hides (first test); now the Keep's rogue hides too.
+    assert.ok(plain(gm.game.scenes.get(CELLAR).flags.furtive.hiders).includes(cellar(TOKENS.rogue)), "the Cellar's rogue hides");
+    rig(env.gm, [[100, 83]]);
+    const pending = apiOf(env.gm).hide(TOKENS.rogue);
+    answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { situation: ["dark"] });
+    await pending;
+    await env.server.idle();
+    assert.equal(keepRogue().hasStatusEffect("furtive.hidden"), true, "hidden on the Keep");
+    // The Keep's rogue reveals: the Cellar's rogue still hides there, and its actor's status must stay.
+    await apiOf(env.gm).reveal(TOKENS.rogue);
+    await env.server.idle();
+    assert.ok(plain(gm.game.scenes.get(CELLAR).flags.furtive.hiders).includes(cellar(TOKENS.rogue)), "the Cellar's rogue still hides");
+    // Before: the Keep's reveal took the actor's status off, so the Cellar's hiding rogue lost it.
+    assert.equal(cellarRogue().hasStatusEffect("furtive.hidden"), true, "the Cellar's hiding rogue keeps the Hidden status");
+    // The Cellar's rogue reveals: no token of the actor hides anywhere, the status goes.
+    await apiOf(env.gm).reveal(cellar(TOKENS.rogue));
+    await env.server.idle();
+    assert.equal(cellarRogue().hasStatusEffect("furtive.hidden"), false, "off once no token of the actor hides");
+    assert.equal(keepRogue().hasStatusEffect("furtive.hidden"), false, "off on the Keep too");
+  });
 });
