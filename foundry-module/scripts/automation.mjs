@@ -10,7 +10,7 @@
 
 import { STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
@@ -175,6 +175,14 @@ export async function onDeleteToken(token) {
   // The light it carried went with it (B5): one transaction with its removal.
   if (carriesLight(token)) await refreshViews(scene, null, { light: true, before: removed });
   else if (removed.length) await dispatch(scene, removed[0], { chat: false }).catch(reportRefusal);
+  // A linked token's statuses are its actor's and outlive the token (Actor#toggleStatusEffect,
+  // https://foundryvtt.com/api/classes/foundry.documents.Actor.html): the deleted token has
+  // none now, so its actor keeps one only while another of its tokens has it (setStatus).
+  // The engine's own status change names a token the scene no longer has (applyStatuses skips it).
+  if (removed.length && token.actorLink && token.actor) {
+    const state = queryState(scene);
+    for (const key of /** @type {const} */ (["hidden", "defenseless"])) await setStatus(scene, token, key, false, state);
+  }
 }
 
 /**
