@@ -88,3 +88,37 @@ describe("two scenes", () => {
     assert.equal(keepRogue().hasStatusEffect("furtive.hidden"), false, "off on the Keep too");
   });
 });
+
+describe("two scenes: a combat not linked to a scene (Combat#scene null)", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", world: addCellar });
+  });
+  after(() => shutdown(env));
+
+  it("the turn change reaches the scene of the combatants' tokens, not the viewed one", async () => {
+    const gm = env.gm.ctx;
+    await hideCellarRogue(env);
+    await apiOf(env.gm).attack(cellar(TOKENS.rogue), cellar(TOKENS.fighter), { hitZone: "trunk" });
+    await env.server.idle();
+    const defenseless = () => (apiOf(env.gm).getState(CELLAR)?.surprises ?? []).some((s) => s.target === cellar(TOKENS.fighter));
+    assert.ok(defenseless(), "the Cellar's fighter is defenseless (P6)");
+    // The combat is not linked to a scene (Combat#scene null: docs/foundry.md "Documents"); the GM views the Keep.
+    const combat = await gm.Combat.create({ scene: null, active: true, round: 0, turn: 0 });
+    const cellarScene = gm.game.scenes.get(CELLAR);
+    await combat.createEmbeddedDocuments(
+      "Combatant",
+      [[cellar(TOKENS.rogue), 20], [cellar(TOKENS.fighter), 10]].map(([tokenId, initiative]) => ({ tokenId, actorId: cellarScene.tokens.get(tokenId).actorId, initiative })),
+    );
+    await gm.game.combats.get(combat.id).startCombat();
+    await env.server.idle();
+    const notes = gm.notifications.length;
+    // The rogue's turn ends: its surprise expires (P6). Before, turnEnd went to the viewed Keep.
+    await gm.game.combats.get(combat.id).nextTurn();
+    await env.server.idle();
+    assert.equal(defenseless(), false, "the surprise expired at the end of the rogue's turn");
+    assert.equal(cellarScene.tokens.get(cellar(TOKENS.fighter)).hasStatusEffect("furtive.defenseless"), false, "and its status");
+    assert.deepEqual([...gm.notifications.slice(notes)].map((n) => n.message), [], "no refusal told to the GM");
+    assert.equal(apiOf(env.gm).getState(SCENE)?.combat?.active ?? false, false, "the Keep's engine saw no turn");
+  });
+});
