@@ -9,10 +9,10 @@ import { after, before, describe, it } from "node:test";
 
 import { GM, ALICE, BOB, SCENE, TOKENS, apiOf, hideRogue, setup, shutdown } from "./world.mjs";
 
-describe("a hidden linked token is deleted", () => {
+for (const version of [12, 13]) describe(`v${version}: a hidden linked token is deleted`, () => {
   let env;
   before(async () => {
-    env = await setup({ users: [GM, ALICE, BOB] });
+    env = await setup({ version, users: [GM, ALICE, BOB] });
   });
   after(() => shutdown(env));
 
@@ -56,10 +56,10 @@ describe("a hidden linked token is deleted", () => {
   });
 });
 
-describe("a linked target of a surprise is deleted", () => {
+for (const version of [12, 13]) describe(`v${version}: a linked target of a surprise is deleted`, () => {
   let env;
   before(async () => {
-    env = await setup({ users: [GM, ALICE, BOB] });
+    env = await setup({ version, users: [GM, ALICE, BOB] });
   });
   after(() => shutdown(env));
 

@@ -35,10 +35,10 @@ async function hideCellarRogue(env) {
   await env.server.idle();
 }
 
-describe("two scenes", () => {
+for (const version of [12, 13]) describe(`v${version}: two scenes`, () => {
   let env;
   before(async () => {
-    env = await setup({ ruleset: "percentile", world: addCellar });
+    env = await setup({ version, ruleset: "percentile", world: addCellar });
   });
   after(() => shutdown(env));
 
@@ -89,10 +89,10 @@ describe("two scenes", () => {
   });
 });
 
-describe("two scenes: a combat not linked to a scene (Combat#scene null)", () => {
+for (const version of [12, 13]) describe(`v${version}: two scenes: a combat not linked to a scene (Combat#scene null)`, () => {
   let env;
   before(async () => {
-    env = await setup({ ruleset: "percentile", world: addCellar });
+    env = await setup({ version, ruleset: "percentile", world: addCellar });
   });
   after(() => shutdown(env));
 
