@@ -8,6 +8,7 @@
  * `getState`) answer at once.
  */
 
+import { DEFENSES } from "./constants.mjs";
 import { FurtiveError } from "./errors.mjs";
 import { postLine } from "./chat.mjs";
 import { stateOf } from "./gm-pipeline.mjs";
@@ -67,6 +68,8 @@ function checkOptionTypes(options, field, { booleans = [], wholeNumbers = [] }) 
  * @returns {Promise<{allowed: boolean, decision: Decision, total?: number, cancelled?: boolean}>}
  */
 export async function defend(defenderLike, targetLike, attackerLike, defense) {
+  // Checked first: a bad defense must not ask, tell or post anything.
+  if (!DEFENSES.includes(/** @type {any} */ (defense))) throw FurtiveError.of("invalid_input", `defense: unknown defense \`${String(defense).slice(0, 64)}\` (dodge, parry or block)`);
   const defender = requireToken(defenderLike, "defender");
   const target = requireToken(targetLike, "target");
   const attacker = requireToken(attackerLike, "attacker");
@@ -79,7 +82,7 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
     return { allowed: false, decision };
   }
   const formula = readSettings()[/** @type {"dodgeFormula" | "parryFormula" | "blockFormula"} */ (`${defense}Formula`)];
-  if (!formula) throw FurtiveError.of("invalid_input", `defense: unknown defense \`${defense}\``);
+  if (!formula) throw FurtiveError.of("invalid_input", `defense: no formula is set for ${defense}`);
   const context = { defender, target, attacker, defense, decision, formula };
   if (Hooks.call("furtive.preDefend", context) === false) return { allowed: true, decision, cancelled: true };
   const total = await rollFormula(context.formula, defender, { flavor: t("FURTIVE.Roll.Defense", { name: defender.name ?? "", defense: t(`FURTIVE.Defense.${defense}`), target: target.name ?? "" }), secret: false });

@@ -112,4 +112,16 @@ describe("API arguments", () => {
     await refused((a) => a.damageTaken(TOKENS.rogue, TOKENS.fighter, "abc"), "invalid_input", "hits", "damageTaken hits a string");
     await refused((a) => a.damageTaken(TOKENS.rogue, TOKENS.fighter, Infinity), "invalid_input", "hits", "damageTaken hits Infinity");
   });
+
+  it("defend with an unknown defense is refused before anything is asked or posted", async () => {
+    // The rogue's surprise attack makes the fighter defenseless (P6): before, a bad
+    // defense there was asked, refused by the rules, told and posted as a chat line.
+    await apiOf(env.gm).attack(TOKENS.rogue, TOKENS.fighter, { hitZone: "trunk" });
+    await env.server.idle();
+    const notes = env.gm.ctx.notifications.length;
+    assert.equal((await apiOf(env.gm).canDefend(TOKENS.fighter, TOKENS.fighter, TOKENS.rogue)).allowed, false, "the fighter may not defend itself");
+    await refused((a) => a.defend(TOKENS.fighter, TOKENS.fighter, TOKENS.rogue, "kick"), "invalid_input", "defense", "defend(kick)");
+    await refused((a) => a.defend(TOKENS.fighter, TOKENS.fighter, TOKENS.rogue, "constructor"), "invalid_input", "defense", "defend(constructor)");
+    assert.equal(env.gm.ctx.notifications.length, notes, "no notification");
+  });
 });
