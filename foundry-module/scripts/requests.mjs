@@ -13,7 +13,7 @@
 import { FurtiveError } from "./errors.mjs";
 import { GM_ACTIONS } from "./gm-actions.mjs";
 import { t } from "./i18n.mjs";
-import { requireScene } from "./resolve.mjs";
+import { requireScene, shortText } from "./resolve.mjs";
 import { socketRequest } from "./socket.mjs";
 import { isActiveGM } from "./store.mjs";
 
@@ -49,14 +49,14 @@ const OWNED = {
  */
 export async function handleRequest(kind, payload, user, remote = false) {
   const handler = GM_ACTIONS[kind];
-  if (!handler) throw FurtiveError.of("unknown_action", `kind: unknown action \`${kind}\``);
+  if (!handler) throw FurtiveError.of("unknown_action", `kind: unknown action \`${shortText(kind)}\``);
   const scene = requireScene(payload.sceneId);
   const privileged = Boolean(user.isGM) && !remote;
   if (!user.isGM) {
     const field = OWNED[kind];
     if (!field) throw FurtiveError.of("gm_only", `${kind}: only a GM may do this`);
     const token = scene.tokens.get(payload[field]);
-    if (!token) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${payload[field]}\``);
+    if (!token) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${shortText(payload[field])}\``);
     if (!token.testUserPermission(user, "OWNER")) throw FurtiveError.of("not_owner", `${field}: ${user.name} does not own ${token.name}`);
   }
   const result = await handler(scene, payload, user, privileged);

@@ -12,6 +12,16 @@ import { FurtiveError } from "./errors.mjs";
 /** @typedef {Token | TokenDocument | string} TokenLike a Token, a TokenDocument, or a token id (searched on the viewed scene, then every scene) */
 
 /**
+ * A value quoted in an error's detail, cut to 64 characters: a macro that
+ * passed a huge string gets a readable refusal, not a notification of its size.
+ * @param {unknown} value
+ */
+export function shortText(value) {
+  const text = String(value);
+  return text.length > 64 ? `${text.slice(0, 64)}…` : text;
+}
+
+/**
  * The TokenDocument for a token-like value.
  * @param {TokenLike | null | undefined} value
  * @returns {TokenDocument | null}
@@ -40,7 +50,7 @@ export function resolveToken(value) {
  */
 export function requireToken(value, field) {
   const token = resolveToken(value);
-  if (!token?.parent) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${String(typeof value === "string" ? value : (/** @type {any} */ (value)?.id ?? value))}\``);
+  if (!token?.parent) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${shortText(typeof value === "string" ? value : (/** @type {any} */ (value)?.id ?? value))}\``);
   return token;
 }
 
@@ -61,7 +71,7 @@ export function requireSceneLike(value, field) {
     return canvas.scene;
   }
   const scene = typeof value === "string" ? game.scenes.get(value) : /** @type {any} */ (value)?.documentName === "Scene" ? value : null;
-  if (!scene) throw FurtiveError.of("unknown_scene", `${field}: unknown scene \`${typeof value === "string" ? value.slice(0, 64) : typeof value}\``);
+  if (!scene) throw FurtiveError.of("unknown_scene", `${field}: unknown scene \`${typeof value === "string" ? shortText(value) : typeof value}\``);
   return /** @type {Scene} */ (scene);
 }
 
@@ -72,7 +82,7 @@ export function requireSceneLike(value, field) {
  */
 export function requireScene(sceneId) {
   const scene = sceneId ? game.scenes.get(sceneId) : canvas?.scene;
-  if (!scene) throw FurtiveError.of("unknown_scene", `sceneId: unknown scene \`${sceneId}\``);
+  if (!scene) throw FurtiveError.of("unknown_scene", `sceneId: unknown scene \`${shortText(sceneId)}\``);
   return scene;
 }
 

@@ -124,4 +124,16 @@ describe("API arguments", () => {
     await refused((a) => a.defend(TOKENS.fighter, TOKENS.fighter, TOKENS.rogue, "constructor"), "invalid_input", "defense", "defend(constructor)");
     assert.equal(env.gm.ctx.notifications.length, notes, "no notification");
   });
+
+  it("a huge id is refused with a short detail (the notification does not quote it whole)", async () => {
+    const huge = "x".repeat(100000);
+    for (const call of [(a) => a.hide(huge), (a) => a.reveal({ id: huge }), (a) => a.attack(TOKENS.rogue, [huge]), (a) => a.reset(huge)]) {
+      await assert.rejects(Promise.resolve().then(() => call(apiOf(env.gm))), (error) => {
+        assert.ok(["unknown_token", "unknown_scene"].includes(error.code), error.code);
+        assert.ok(error.message.length < 200, `detail of ${error.message.length} characters`);
+        assert.ok(error.localized().length < 300, "the localized text too");
+        return true;
+      });
+    }
+  });
 });
