@@ -8,7 +8,7 @@
  * returns early on any client but the active GM.
  */
 
-import { STATUS } from "./constants.mjs";
+import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
 import { dispatch, dropLiveScene, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
@@ -318,6 +318,15 @@ export async function onDeleteCombat(combat) {
 export async function onDeleteScene(scene) {
   dropLiveScene(/** @type {string} */ (scene.id));
   await forgetScene(/** @type {string} */ (scene.id));
+  // Its linked hiders' Hidden status is their actors' and outlives the scene
+  // (Actor#toggleStatusEffect, https://foundryvtt.com/api/classes/foundry.documents.Actor.html):
+  // off, unless a token of the actor hides on another scene (setStatus reads their hiders).
+  if (!isActiveGM()) return;
+  const hiders = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders);
+  for (const id of Array.isArray(hiders) ? hiders : []) {
+    const token = scene.tokens.get(String(id));
+    if (token?.actorLink && token.actor) await setStatus(scene, token, "hidden", false, null);
+  }
 }
 
 /**

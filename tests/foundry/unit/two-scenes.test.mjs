@@ -122,3 +122,24 @@ for (const version of [12, 13]) describe(`v${version}: two scenes: a combat not 
     assert.equal(apiOf(env.gm).getState(SCENE)?.combat?.active ?? false, false, "the Keep's engine saw no turn");
   });
 });
+
+for (const version of [12, 13]) describe(`v${version}: two scenes: the scene where a linked actor hides is deleted`, () => {
+  let env;
+  before(async () => {
+    env = await setup({ version, ruleset: "percentile", world: addCellar });
+  });
+  after(() => shutdown(env));
+
+  it("the actor loses the Hidden status its token on the Keep showed", async () => {
+    const gm = env.gm.ctx;
+    await hideCellarRogue(env);
+    const actor = gm.game.actors.get("actorRogue000001");
+    assert.equal(actor.statuses.has("furtive.hidden"), true, "hidden on the Cellar");
+    await gm.game.scenes.get(CELLAR).delete();
+    await env.server.idle();
+    // Before: the actor kept it, so the Keep's rogue (not hiding) showed Hidden and, at each page
+    // load, was left undrawn for non-owners until the lookup was built.
+    assert.equal(actor.statuses.has("furtive.hidden"), false, "no token of the actor hides anywhere");
+    assert.equal(gm.game.scenes.get(SCENE).tokens.get(TOKENS.rogue).hasStatusEffect("furtive.hidden"), false);
+  });
+});
