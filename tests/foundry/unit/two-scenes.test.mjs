@@ -43,7 +43,13 @@ for (const version of [12, 13]) describe(`v${version}: two scenes`, () => {
   after(() => shutdown(env));
 
   it("perceives and hiddenFrom answer from the tokens' own scene, not the viewed one", async () => {
+    const bobHeld = env.bob.ctx.game.messages.size;
+    const carolHeld = env.carol.ctx.game.messages.size;
     await hideCellarRogue(env);
+    // Secrecy (B1) on a scene no one views: Bob's fighter there does not perceive the Cellar's rogue,
+    // so no line of the Hide reaches him; Carol's archer there perceives it: she reads the public line.
+    assert.equal(env.bob.ctx.game.messages.size, bobHeld, "Bob received no message of the Hide");
+    assert.ok(env.carol.ctx.game.messages.size > carolHeld, "Carol received the public line");
     const cellarScene = env.gm.ctx.game.scenes.get(CELLAR);
     assert.deepEqual(plain(cellarScene.flags.furtive.hiddenFrom[cellar(TOKENS.fighter)]), [cellar(TOKENS.rogue)], "the Cellar's lookup: its fighter does not perceive its rogue");
     for (const client of [env.gm, env.bob]) {
