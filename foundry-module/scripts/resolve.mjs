@@ -55,6 +55,21 @@ export function requireToken(value, field) {
 }
 
 /**
+ * The token of an id on a given scene (the GM side of a request: the ids
+ * travel with their scene's id). Refused with `unknown_token` naming `field`
+ * and quoting the id, also when the token is on another scene.
+ * @param {Scene} scene
+ * @param {unknown} id
+ * @param {string} field
+ * @returns {TokenDocument}
+ */
+export function requireTokenOn(scene, id, field) {
+  const token = typeof id === "string" ? scene.tokens.get(id) : undefined;
+  if (!token) throw FurtiveError.of("unknown_token", `${field}: no token \`${shortText(id)}\` on scene \`${shortText(scene.name ?? scene.id)}\``);
+  return token;
+}
+
+/**
  * The scene a macro names: a Scene, a scene id, or nothing for the viewed
  * scene (`canvas.scene`). Anything else, or an id no scene has, is refused
  * (`unknown_scene` naming `field`): a macro that passed an id or a typo

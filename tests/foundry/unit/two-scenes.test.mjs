@@ -69,6 +69,19 @@ for (const version of [12, 13]) describe(`v${version}: two scenes`, () => {
     assert.equal(env.gm.ctx.game.scenes.get(SCENE).flags.furtive?.hiders?.length ?? 0, 0, "the Keep has no hider");
   });
 
+  it("an action naming tokens of two scenes is refused quoting the token of the other scene", async () => {
+    // Before: "targetId: unknown token `undefined`".
+    const api = apiOf(env.gm);
+    for (const [what, call] of [
+      ["attack", () => api.attack(TOKENS.rogue, cellar(TOKENS.fighter), { hitZone: "trunk" })],
+      ["attack list", () => api.attack(TOKENS.rogue, [TOKENS.archer, cellar(TOKENS.fighter)])],
+      ["knockout", () => api.knockout(TOKENS.rogue, cellar(TOKENS.fighter))],
+      ["canKnockout", () => api.canKnockout(TOKENS.rogue, cellar(TOKENS.fighter))],
+    ]) {
+      await assert.rejects(call(), (error) => error.code === "unknown_token" && error.message.includes(cellar(TOKENS.fighter)), what);
+    }
+  });
+
   it("a linked actor hiding on two scenes keeps its Hidden status until its token on each has revealed", async () => {
     const gm = env.gm.ctx;
     const keepRogue = () => gm.game.scenes.get(SCENE).tokens.get(TOKENS.rogue);
