@@ -115,14 +115,17 @@ export function createApi() {
     override: actions.override,
 
     /**
-     * Whether `observer` perceives `hider`, from the published lookup
-     * (viewed scene; every client; no numbers).
+     * Whether `observer` perceives `hider`, from the published lookup of
+     * their scene (viewed or not; every client; no numbers). Throws
+     * `unknown_token` for a token it cannot resolve, `invalid_input` for
+     * tokens of two scenes.
      * @type {(observer: import("./resolve.mjs").TokenLike, hider: import("./resolve.mjs").TokenLike) => boolean}
      */
     perceives: actions.perceives,
 
     /**
-     * Hider ids the observer does not perceive (viewed scene).
+     * Hider ids the observer does not perceive (its scene's published
+     * lookup). Throws `unknown_token` for a token it cannot resolve.
      * @param {import("./resolve.mjs").TokenLike} observer
      * @returns {string[]}
      */
@@ -131,7 +134,8 @@ export function createApi() {
     /**
      * GM only: a copy of the engine state of a scene (default: the viewed
      * one), with every number; null for players or a scene without state.
-     * @param {Scene} [scene]
+     * Throws `unknown_scene` for a value that is neither a Scene nor its id.
+     * @param {Scene | string} [scene] a Scene or its id
      */
     getState: actions.getState,
 
@@ -144,7 +148,8 @@ export function createApi() {
 
     /**
      * GM: the scene's stealth starts over: fresh state, no hidden token, no surprise.
-     * @param {Scene} [scene] default: the viewed scene
+     * Rejects with `unknown_scene` for a value that is neither a Scene nor its id.
+     * @param {Scene | string} [scene] a Scene or its id; default: the viewed scene
      */
     reset: actions.reset,
 

@@ -8,14 +8,15 @@
  * returns early on any client but the active GM.
  */
 
-import { STATUS } from "./constants.mjs";
+import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
 import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
 import { carriesLight, lightingOf } from "./lighting.mjs";
 import { engineReady } from "./engine.mjs";
+import { resolveToken } from "./resolve.mjs";
 
 /** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
 
@@ -175,6 +176,14 @@ export async function onDeleteToken(token) {
   // The light it carried went with it (B5): one transaction with its removal.
   if (carriesLight(token)) await refreshViews(scene, null, { light: true, before: removed });
   else if (removed.length) await dispatch(scene, removed[0], { chat: false }).catch(reportRefusal);
+  // A linked token's statuses are its actor's and outlive the token (Actor#toggleStatusEffect,
+  // https://foundryvtt.com/api/classes/foundry.documents.Actor.html): the deleted token has
+  // none now, so its actor keeps one only while another of its tokens has it (setStatus).
+  // The engine's own status change names a token the scene no longer has (applyStatuses skips it).
+  if (removed.length && token.actorLink && token.actor) {
+    const state = queryState(scene);
+    for (const key of /** @type {const} */ (["hidden", "defenseless"])) await setStatus(scene, token, key, false, state);
+  }
 }
 
 /**
@@ -242,36 +251,64 @@ export function onLightChanged(document) {
 }
 
 /**
+ * The scenes a combat's events go to. A combat linked to a scene: that scene.
+ * A combat not linked to one (`Combat#scene` null, docs/foundry.md
+ * "Documents"): the scene of each token named (`resolveToken`: the viewed
+ * scene first, then every scene), so a GM viewing another scene does not send
+ * a turn to the wrong scene's state; the viewed scene when no token is found.
+ * `Combat#scene`, `Combat#combatants`, `Combatant#tokenId`:
+ * https://foundryvtt.com/api/classes/foundry.documents.Combat.html,
+ * https://foundryvtt.com/api/interfaces/foundry.documents.types.CombatantData.html
+ * @param {Combat} combat
+ * @param {(string | null | undefined)[]} tokenIds
+ * @returns {Scene[]}
+ */
+function combatScenes(combat, tokenIds) {
+  const linked = /** @type {Scene | null} */ (combat.scene ?? null);
+  if (linked) return [linked];
+  const scenes = new Map();
+  for (const id of tokenIds) {
+    const scene = id ? resolveToken(id)?.parent : null;
+    if (scene) scenes.set(scene.id, scene);
+  }
+  if (!scenes.size && canvas?.scene) scenes.set(canvas.scene.id, canvas.scene);
+  return [...scenes.values()];
+}
+
+/**
  * `combatTurnChange(combat, prior, current)` (v12, v13): fires on every client after the update.
- * prior/current: `{round, turn, tokenId, combatantId}`.
+ * prior/current: `{round, turn, tokenId, combatantId}`. Each event goes to the
+ * scene of its token (one scene for a linked combat, {@link combatScenes}).
  * @param {Combat} combat
  * @param {{round: number, turn: number | null, tokenId: string | null}} prior
  * @param {{round: number, turn: number | null, tokenId: string | null}} current
  */
 export async function onCombatTurnChange(combat, prior, current) {
-  const scene = combat.scene ?? canvas?.scene;
-  if (!isActiveGM() || !scene) return;
-  /** @type {any[]} */
-  const events = [];
-  if (prior?.tokenId && prior.round > 0) events.push({ type: "turnEnd", combatant: prior.tokenId });
-  if (prior && prior.round > 0 && current.round > prior.round) events.push({ type: "roundEnd", round: prior.round });
+  if (!isActiveGM()) return;
+  /** @type {Map<Scene, any[]>} */
+  const events = new Map();
+  const add = (/** @type {Scene[]} */ scenes, /** @type {any} */ event) => {
+    for (const scene of scenes) events.set(scene, [...(events.get(scene) ?? []), event]);
+  };
+  if (prior?.tokenId && prior.round > 0) add(combatScenes(combat, [prior.tokenId]), { type: "turnEnd", combatant: prior.tokenId });
+  if (prior && prior.round > 0 && current.round > prior.round) add(combatScenes(combat, combat.combatants.map((c) => c.tokenId)), { type: "roundEnd", round: prior.round });
   if (current?.tokenId) {
     movedThisTurn.delete(current.tokenId);
-    events.push({ type: "turnStart", combatant: current.tokenId, round: current.round });
+    add(combatScenes(combat, [current.tokenId]), { type: "turnStart", combatant: current.tokenId, round: current.round });
   }
-  // One transaction for the turn change (turnEnd, roundEnd, turnStart);
+  // One transaction per scene for the turn change (turnEnd, roundEnd, turnStart);
   // its GM card only when it has something to say.
-  if (events.length) await transact(scene, events, { lenient: true, quiet: true }).catch(reportRefusal);
+  for (const [scene, list] of events) await transact(scene, list, { lenient: true, quiet: true }).catch(reportRefusal);
 }
 
 /**
- * `deleteCombat(combat, options, userId)`: the combat ends (surprises expire).
+ * `deleteCombat(combat, options, userId)`: the combat ends (surprises expire),
+ * on the scene of its combatants ({@link combatScenes}).
  * @param {Combat} combat
  */
 export async function onDeleteCombat(combat) {
-  const scene = combat.scene ?? canvas?.scene;
-  if (!isActiveGM() || !scene || !combat.started) return;
-  await dispatch(scene, { type: "combatEnd" }, { quiet: true }).catch(reportRefusal);
+  if (!isActiveGM() || !combat.started) return;
+  for (const scene of combatScenes(combat, combat.combatants.map((c) => c.tokenId))) await dispatch(scene, { type: "combatEnd" }, { quiet: true }).catch(reportRefusal);
 }
 
 /**
@@ -281,6 +318,15 @@ export async function onDeleteCombat(combat) {
 export async function onDeleteScene(scene) {
   dropLiveScene(/** @type {string} */ (scene.id));
   await forgetScene(/** @type {string} */ (scene.id));
+  // Its linked hiders' Hidden status is their actors' and outlives the scene
+  // (Actor#toggleStatusEffect, https://foundryvtt.com/api/classes/foundry.documents.Actor.html):
+  // off, unless a token of the actor hides on another scene (setStatus reads their hiders).
+  if (!isActiveGM()) return;
+  const hiders = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders);
+  for (const id of Array.isArray(hiders) ? hiders : []) {
+    const token = scene.tokens.get(String(id));
+    if (token?.actorLink && token.actor) await setStatus(scene, token, "hidden", false, null);
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ import { inDarkness } from "./lighting.mjs";
 import { recentlyMoved } from "./automation.mjs";
 import { isVisibilityGuardInstalled } from "./visibility.mjs";
 import { setStatus } from "./statuses.mjs";
-import { requireToken } from "./resolve.mjs";
+import { requireTokenOn } from "./resolve.mjs";
 
 /** @typedef {import("./types.mjs").Outcome} Outcome */
 
@@ -108,7 +108,7 @@ export const GM_ACTIONS = {
    */
   async hide(scene, { tokenId, options: asked = {} }, user, privileged) {
     const options = privileged ? asked : {};
-    const token = requireToken(scene.tokens.get(tokenId), "tokenId");
+    const token = requireTokenOn(scene, tokenId, "tokenId");
     // Refused before anything is shown, rolled or saved.
     const free = freeModifiersOf(options.free);
     const settings = readSettings();
@@ -219,8 +219,8 @@ export const GM_ACTIONS = {
   async attack(scene, { attackerId, targetId, targetIds, noisy = false, hits = 1, area = false, hitZone = null, aimedAtSpace = true }, user, privileged) {
     const ids = Array.isArray(targetIds) ? targetIds.map(String) : [String(targetId)];
     return step("attack", { scene, user, attackerId, targetId: ids[0], targetIds: ids, noisy, hits, area, hitZone, aimedAtSpace }, async () => {
-      const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
-      const targets = ids.map((id, i) => requireToken(scene.tokens.get(id), Array.isArray(targetIds) ? `targetIds[${i}]` : "targetId"));
+      const attacker = requireTokenOn(scene, attackerId, "attackerId");
+      const targets = ids.map((id, i) => requireTokenOn(scene, id, Array.isArray(targetIds) ? `targetIds[${i}]` : "targetId"));
       const settings = readSettings();
       const lines = [];
       if (settings.ruleset === "opposed") {
@@ -252,7 +252,7 @@ export const GM_ACTIONS = {
 
   /** May the attacker attempt a knockout now (P8)? Players get only `allowed` and the explanation. */
   async canKnockout(scene, { attackerId, targetId }, user, privileged) {
-    const target = requireToken(scene.tokens.get(targetId), "targetId");
+    const target = requireTokenOn(scene, targetId, "targetId");
     const result = sceneQuery(scene).session.knockout({ attacker: attackerId, target: targetId, helmet: wearsHelmet(target.actor ?? null, readSettings().helmet) });
     return privileged ? result : { allowed: result.allowed, clause: result.clause, en: result.allowed ? "" : result.en, fr: result.allowed ? "" : result.fr };
   },
@@ -264,8 +264,8 @@ export const GM_ACTIONS = {
    */
   async knockout(scene, { attackerId, targetId, rawDamage = 0 }, user, privileged) {
     return step("knockout", { scene, user, attackerId, targetId, rawDamage }, async () => {
-      const attacker = requireToken(scene.tokens.get(attackerId), "attackerId");
-      const target = requireToken(scene.tokens.get(targetId), "targetId");
+      const attacker = requireTokenOn(scene, attackerId, "attackerId");
+      const target = requireTokenOn(scene, targetId, "targetId");
       const settings = readSettings();
       const helmet = wearsHelmet(target.actor ?? null, settings.helmet);
       const { session } = sceneQuery(scene);

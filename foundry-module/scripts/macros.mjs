@@ -8,19 +8,53 @@
  * `getState`) answer at once.
  */
 
+import { DEFENSES } from "./constants.mjs";
 import { FurtiveError } from "./errors.mjs";
 import { postLine } from "./chat.mjs";
 import { stateOf } from "./gm-pipeline.mjs";
 import { bilingual, engineText } from "./i18n.mjs";
 import { rollFormula } from "./rolls.mjs";
 import { readSettings } from "./settings.mjs";
-import { lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
-import { requireToken, resolveToken } from "./resolve.mjs";
+import { isLookupReady, lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
+import { sceneLookup } from "./secrecy.mjs";
+import { requireSceneLike, requireToken, resolveToken } from "./resolve.mjs";
 import { notify, run } from "./requests.mjs";
 
 export { resolveToken };
 
 /** @typedef {import("./resolve.mjs").TokenLike} TokenLike */
+/**
+ * A macro's options argument: `undefined` for none, else a plain object
+ * (`invalid_input` naming `field` otherwise: a string or null was spread or
+ * read as no options at all).
+ * @param {unknown} value
+ * @param {string} field
+ * @returns {Record<string, any>}
+ */
+function optionsOf(value, field) {
+  if (value === undefined) return {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw FurtiveError.of("invalid_input", `${field}: expected an object of options, got ${value === null ? "null" : Array.isArray(value) ? "a list" : typeof value}`);
+  return /** @type {Record<string, any>} */ (value);
+}
+
+/**
+ * Checks that the named options, when given, have the type the action reads
+ * them as (`invalid_input` naming `<field>.<key>`): a boolean given as
+ * `"false"` or a count given as `NaN` must not be coerced into something the
+ * caller did not mean. Ranges are the engine's to check.
+ * @param {Record<string, any>} options
+ * @param {string} field
+ * @param {{booleans?: string[], wholeNumbers?: string[]}} types
+ */
+function checkOptionTypes(options, field, { booleans = [], wholeNumbers = [] }) {
+  for (const key of booleans) {
+    if (options[key] !== undefined && typeof options[key] !== "boolean") throw FurtiveError.of("invalid_input", `${field}.${key}: expected true or false, got ${typeof options[key]}`);
+  }
+  for (const key of wholeNumbers) {
+    if (options[key] !== undefined && !Number.isInteger(options[key])) throw FurtiveError.of("invalid_input", `${field}.${key}: expected a whole number, got ${typeof options[key] === "number" ? String(options[key]) : typeof options[key]}`);
+  }
+}
+
 /** @typedef {import("./types.mjs").Decision} Decision */
 /**
  * Defend (P6): asks the engine whether `defender` may defend `target`
@@ -34,6 +68,8 @@ export { resolveToken };
  * @returns {Promise<{allowed: boolean, decision: Decision, total?: number, cancelled?: boolean}>}
  */
 export async function defend(defenderLike, targetLike, attackerLike, defense) {
+  // Checked first: a bad defense must not ask, tell or post anything.
+  if (!DEFENSES.includes(/** @type {any} */ (defense))) throw FurtiveError.of("invalid_input", `defense: unknown defense \`${String(defense).slice(0, 64)}\` (dodge, parry or block)`);
   const defender = requireToken(defenderLike, "defender");
   const target = requireToken(targetLike, "target");
   const attacker = requireToken(attackerLike, "attacker");
@@ -46,7 +82,7 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
     return { allowed: false, decision };
   }
   const formula = readSettings()[/** @type {"dodgeFormula" | "parryFormula" | "blockFormula"} */ (`${defense}Formula`)];
-  if (!formula) throw FurtiveError.of("invalid_input", `defense: unknown defense \`${defense}\``);
+  if (!formula) throw FurtiveError.of("invalid_input", `defense: no formula is set for ${defense}`);
   const context = { defender, target, attacker, defense, decision, formula };
   if (Hooks.call("furtive.preDefend", context) === false) return { allowed: true, decision, cancelled: true };
   // The flavor in both languages, the defense's name in each (each reader reads theirs, rolls.mjs).
@@ -112,25 +148,31 @@ export async function pointOut(observerLike, hiderLike, alliesLike) {
  * its own O9 check and P6 surprise (the engine's `attack` with `targets`).
  * @param {TokenLike} attackerLike
  * @param {TokenLike | TokenLike[]} targetLike one target, or a list of 1 to 1000 distinct targets other than the attacker (the engine refuses more, a duplicate or the attacker itself)
- * @param {{noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}} [options]
+ * @param {{noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}} [optionsLike] refused (`invalid_input` naming `options` or `options.<key>`) when not an object or when a boolean or a count is of another type
  */
-export async function attack(attackerLike, targetLike, options = {}) {
+export async function attack(attackerLike, targetLike, optionsLike) {
+  const options = optionsOf(optionsLike, "options");
+  checkOptionTypes(options, "options", { booleans: ["noisy", "area", "aimedAtSpace"], wholeNumbers: ["hits"] });
   const attacker = requireToken(attackerLike, "attacker");
+  // The documented options only: an options key such as `targetId` must not replace the resolved ids.
+  const chosen = Object.fromEntries(["noisy", "hits", "area", "hitZone", "aimedAtSpace"].filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
   if (!Array.isArray(targetLike)) {
     const target = requireToken(targetLike, "target");
-    return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, ...options });
+    return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, ...chosen });
   }
   const targetIds = targetLike.map((value, i) => /** @type {string} */ (requireToken(value, `target[${i}]`).id));
-  return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetIds, ...options });
+  return run("attack", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetIds, ...chosen });
 }
 
 /**
  * Knockout (P8), after a surprise attack to the head.
  * @param {TokenLike} attackerLike
  * @param {TokenLike} targetLike
- * @param {{rawDamage?: number}} [options] the attack's raw damage
+ * @param {{rawDamage?: number}} [optionsLike] the attack's raw damage, a whole number (`invalid_input` naming `options.rawDamage` otherwise)
  */
-export async function knockout(attackerLike, targetLike, options = {}) {
+export async function knockout(attackerLike, targetLike, optionsLike) {
+  const options = optionsOf(optionsLike, "options");
+  checkOptionTypes(options, "options", { wholeNumbers: ["rawDamage"] });
   const attacker = requireToken(attackerLike, "attacker");
   const target = requireToken(targetLike, "target");
   return run("knockout", { sceneId: attacker.parent?.id, attackerId: attacker.id, targetId: target.id, rawDamage: options.rawDamage ?? 0 });
@@ -148,26 +190,52 @@ export async function canKnockout(attackerLike, targetLike) {
 }
 
 /**
- * Whether `observer` perceives `hider`, from the published lookup (every client, number-free).
+ * The published lookup of a token's scene: the canvas's (kept patched by
+ * `updateScene`) for the viewed scene, else read from that scene's flags, so
+ * a macro asking about a token of another scene gets that scene's answer.
+ * Same reading as visibility.mjs: a token that is not hiding is perceived; an
+ * observer without an entry perceives no hider (B1).
+ * @param {TokenDocument} observer
+ * @returns {{perceives: (hiderId: string) => boolean, hiddenFrom: () => string[]}}
+ */
+function lookupOf(observer) {
+  const observerId = /** @type {string} */ (observer.id);
+  const scene = /** @type {Scene} */ (observer.parent);
+  if (isLookupReady(scene.id)) return { perceives: (hiderId) => lookupPerceives(observerId, hiderId), hiddenFrom: () => lookupHiddenFrom(observerId) };
+  const { hiders, hidden } = sceneLookup(scene);
+  const own = hidden.get(observerId);
+  return {
+    perceives: (hiderId) => !hiders.has(hiderId) || (own !== undefined && !own.has(hiderId)),
+    hiddenFrom: () => (own === undefined ? [...hiders] : [...own]),
+  };
+}
+
+/**
+ * Whether `observer` perceives `hider`, from the published lookup of their
+ * scene (every client, number-free). Throws `unknown_token` for a token it
+ * cannot resolve and `invalid_input` (naming `hider`) for two tokens of
+ * different scenes.
  * @param {TokenLike} observerLike
  * @param {TokenLike} hiderLike
  */
 export function perceives(observerLike, hiderLike) {
   const observer = requireToken(observerLike, "observer");
   const hider = requireToken(hiderLike, "hider");
-  return lookupPerceives(/** @type {string} */ (observer.id), /** @type {string} */ (hider.id));
+  if (hider.parent !== observer.parent) throw FurtiveError.of("invalid_input", `hider: ${hider.id} is not on the observer's scene`);
+  return lookupOf(observer).perceives(/** @type {string} */ (hider.id));
 }
 
 /**
  * O11: the hider `target` took Health or Stamina damage from `attacker` in `hits` hits.
  * @param {TokenLike} target
  * @param {TokenLike} attacker
- * @param {number} [hits]
+ * @param {number} [hits] a whole number (`invalid_input` naming `hits` otherwise)
  */
 export async function damageTaken(target, attacker, hits = 1) {
-  const t = resolveToken(target);
-  const a = resolveToken(attacker);
-  return run("damageTaken", { sceneId: t?.parent?.id, targetId: t?.id, attackerId: a?.id, hits });
+  if (!Number.isInteger(hits)) throw FurtiveError.of("invalid_input", `hits: expected a whole number, got ${typeof hits === "number" ? String(hits) : typeof hits}`);
+  const t = requireToken(target, "target");
+  const a = requireToken(attacker, "attacker");
+  return run("damageTaken", { sceneId: t.parent?.id, targetId: t.id, attackerId: a.id, hits });
 }
 
 /**
@@ -175,8 +243,8 @@ export async function damageTaken(target, attacker, hits = 1) {
  * @param {TokenLike} token
  */
 export async function sprint(token) {
-  const t = resolveToken(token);
-  return run("sprint", { sceneId: t?.parent?.id, tokenId: t?.id });
+  const t = requireToken(token, "token");
+  return run("sprint", { sceneId: t.parent?.id, tokenId: t.id });
 }
 
 /**
@@ -186,40 +254,46 @@ export async function sprint(token) {
  */
 export async function changeModifiers(hider, modifiers) {
   if (!modifiers || typeof modifiers !== "object") throw FurtiveError.of("invalid_input", "modifiers: expected {situation, free}");
-  const h = resolveToken(hider);
-  return run("changeModifiers", { sceneId: h?.parent?.id, hiderId: h?.id, situation: modifiers.situation ?? [], free: modifiers.free ?? [] });
+  const h = requireToken(hider, "hider");
+  return run("changeModifiers", { sceneId: h.parent?.id, hiderId: h.id, situation: modifiers.situation ?? [], free: modifiers.free ?? [] });
 }
 
 /**
- * GM: forces one pair perceived or unperceived.
+ * GM: forces one pair perceived or unperceived. `perceived` must be a
+ * boolean (`invalid_input` naming it otherwise): a truthy string such as
+ * `"false"` must not force the pair perceived.
  * @param {TokenLike} hider
  * @param {TokenLike} observer
  * @param {boolean} perceived
  */
 export async function override(hider, observer, perceived) {
-  const h = resolveToken(hider);
-  const o = resolveToken(observer);
-  return run("override", { sceneId: h?.parent?.id, hiderId: h?.id, observerId: o?.id, perceived });
+  if (typeof perceived !== "boolean") throw FurtiveError.of("invalid_input", `perceived: expected true or false, got ${typeof perceived}`);
+  const h = requireToken(hider, "hider");
+  const o = requireToken(observer, "observer");
+  return run("override", { sceneId: h.parent?.id, hiderId: h.id, observerId: o.id, perceived });
 }
 
 /**
- * Hider ids the observer does not perceive (viewed scene, from the published lookup).
+ * Hider ids the observer does not perceive, from the published lookup of its
+ * scene. Throws `unknown_token` (naming `observer`) for a token it cannot resolve.
  * @param {TokenLike} observer
  * @returns {string[]}
  */
 export function hiddenFrom(observer) {
-  const o = resolveToken(observer);
-  return o?.id ? lookupHiddenFrom(o.id) : [];
+  return lookupOf(requireToken(observer, "observer")).hiddenFrom();
 }
 
 /**
  * GM only: a copy of the engine state of a scene (default: the viewed one),
- * with every number; null for players or a scene without state.
- * @param {Scene} [scene]
+ * with every number; null for players or a scene without state. Throws
+ * `unknown_scene` (naming `scene`) for a value that is neither a Scene nor
+ * a scene's id.
+ * @param {Scene | string} [scene] a Scene or its id
  */
 export function getState(scene) {
-  const target = scene ?? canvas?.scene;
-  return game.user?.isGM && target ? stateOf(target) : null;
+  if (!game.user?.isGM) return null;
+  if ((scene === undefined || scene === null) && !canvas?.scene) return null;
+  return stateOf(requireSceneLike(scene, "scene"));
 }
 
 /**
@@ -228,15 +302,16 @@ export function getState(scene) {
  * @param {TokenLike} token
  */
 export async function endTurn(token) {
-  const t = resolveToken(token);
-  return run("endTurn", { sceneId: t?.parent?.id, tokenId: t?.id });
+  const t = requireToken(token, "token");
+  return run("endTurn", { sceneId: t.parent?.id, tokenId: t.id });
 }
 
 /**
  * GM: the scene's stealth starts over: fresh state, no hidden token, no surprise.
- * @param {Scene} [scene] default: the viewed scene
+ * Rejects with `unknown_scene` (naming `scene`) for a value that is neither a
+ * Scene nor a scene's id; before, such a value started the viewed scene over.
+ * @param {Scene | string} [scene] a Scene or its id; default: the viewed scene
  */
 export async function reset(scene) {
-  const target = scene ?? canvas?.scene;
-  return run("reset", { sceneId: target?.id });
+  return run("reset", { sceneId: requireSceneLike(scene, "scene").id });
 }

@@ -4,9 +4,9 @@
  * - `run(kind, payload)` runs an action on the active GM directly, else
  *   sends it through the socket (socket.mjs).
  * - `handleRequest(kind, payload, user, remote)` is the active GM's side: a
- *   `remote` request (from a player, identity verified by socket.mjs) is
- *   never a GM's; the asking user must own the acting token (`NotOwner`),
- *   GM-only kinds are refused (`gm_only`). The handlers are in gm-actions.mjs.
+ *   `remote` request (identity verified by socket.mjs) runs unprivileged; a
+ *   player must own the acting token (`NotOwner`) and is refused the GM-only
+ *   kinds (`gm_only`), which another GM may ask for. The handlers are in gm-actions.mjs.
  * - `notifyRefusal(error)` shows a refusal to the user, localized; `notify(text)`
  *   any other notice, with the same "Furtive:" prefix.
  */
@@ -14,7 +14,7 @@
 import { FurtiveError } from "./errors.mjs";
 import { GM_ACTIONS } from "./gm-actions.mjs";
 import { t } from "./i18n.mjs";
-import { requireScene } from "./resolve.mjs";
+import { requireScene, shortText } from "./resolve.mjs";
 import { socketRequest } from "./socket.mjs";
 import { isActiveGM } from "./store.mjs";
 
@@ -36,29 +36,44 @@ const OWNED = {
 };
 
 /**
- * The active GM's side of every action. A GM-only kind runs only for a local
- * GM caller (this client, `remote` false); otherwise the asking user must own
- * the acting token, and the action runs unprivileged: number-free result,
- * Hide options ignored (the GM's dialog decides).
+ * The active GM's side of every action. A GM-only kind runs only for a GM:
+ * this client's (`remote` false) or another GM's request, whose user socket.mjs
+ * verified (the server's sender id on v12, the confirm query on v13). A
+ * player must own the acting token. A remote request runs unprivileged
+ * whoever asks: number-free result (a v12 reply travels on the module socket
+ * to every client), Hide options ignored (the active GM's dialog decides).
  * @param {string} kind
  * @param {Record<string, any>} payload ids only: `sceneId`, `tokenId`, ...
- * @param {User} user the asking user (for a remote request: the claimed, unverified user)
+ * @param {User} user the asking user (for a remote request: verified by socket.mjs)
  * @param {boolean} [remote] the request came over the socket
  * @returns {Promise<any>} number-free unless a local GM asked
  */
 export async function handleRequest(kind, payload, user, remote = false) {
   const handler = GM_ACTIONS[kind];
-  if (!handler) throw FurtiveError.of("unknown_action", `kind: unknown action \`${kind}\``);
+  if (!handler) throw FurtiveError.of("unknown_action", `kind: unknown action \`${shortText(kind)}\``);
   const scene = requireScene(payload.sceneId);
   const privileged = Boolean(user.isGM) && !remote;
-  if (!privileged) {
+  if (!user.isGM) {
     const field = OWNED[kind];
     if (!field) throw FurtiveError.of("gm_only", `${kind}: only a GM may do this`);
     const token = scene.tokens.get(payload[field]);
-    if (!token) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${payload[field]}\``);
+    if (!token) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${shortText(payload[field])}\``);
     if (!token.testUserPermission(user, "OWNER")) throw FurtiveError.of("not_owner", `${field}: ${user.name} does not own ${token.name}`);
   }
-  return handler(scene, payload, user, privileged);
+  const result = await handler(scene, payload, user, privileged);
+  // The GM tools answer the engine's outcome (numbers in its GM lines and state): a remote GM
+  // gets what a player would, its public lines.
+  return remote && !OWNED[kind] ? numberFree(result) : result;
+}
+
+/**
+ * A GM tool's result as a remote caller may receive it: an outcome becomes
+ * `{ok, entries}` with its public lines only; anything else, nothing.
+ * @param {any} result
+ */
+function numberFree(result) {
+  if (!Array.isArray(result?.log)) return null;
+  return { ok: true, entries: result.log.filter((/** @type {any} */ e) => e.audience === "public").map((/** @type {any} */ e) => ({ clause: e.clause, en: e.en, fr: e.fr })) };
 }
 
 /**

@@ -17,11 +17,11 @@
 import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
 
 /**
- * The scene's lookup, read from its flags.
+ * The scene's lookup, read from its flags (any scene, viewed or not).
  * @param {Scene} scene
  * @returns {{hiders: Set<string>, hidden: Map<string, Set<string>>}}
  */
-function sceneLookup(scene) {
+export function sceneLookup(scene) {
   const hiders = new Set((/** @type {unknown[]} */ (scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders) ?? [])).map(String));
   const hidden = new Map();
   const entries = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom);

@@ -46,6 +46,8 @@ const NUMERIC_CODES = new Set(["out_of_range", "invalid_input", "failed"]);
 /** The query names (system and module queries must be prefixed). */
 const QUERY_REQUEST = `${MODULE_ID}.request`;
 const QUERY_CONFIRM = `${MODULE_ID}.confirm`;
+/** v13: the active GM's page is ready (a reload): requests sent to that GM before go again. */
+const QUERY_GM_READY = `${MODULE_ID}.gmReady`;
 
 /**
  * Delays (ms). `helloMs`: how long a hello may go unanswered before the
@@ -158,6 +160,17 @@ export function initSocket(handle) {
       return answer(handle, user, data);
     };
     queries[QUERY_CONFIRM] = (/** @type {any} */ data) => asked.has(String(data?.requestId ?? ""));
+    // A player: the active GM's page just became ready. Requests sent to that GM before
+    // (a reload: the new page knows nothing of them) go again, with their ids (run once).
+    queries[QUERY_GM_READY] = () => {
+      const gm = game.users.activeGM;
+      for (const [id, request] of sent) if (gm && request.gmId === gm.id) void send(id);
+      return true;
+    };
+    // The active GM, at ready: tells each connected player, so their waiting requests reach
+    // this page. A query needs the target's handler, registered at its own ready, so the
+    // players' userConnected (which fires before this page is ready) cannot send them.
+    if (isActiveGM()) for (const user of game.users.filter((u) => u.active && !u.isGM)) void (/** @type {any} */ (user)).query(QUERY_GM_READY, {}, { timeout: timing.helloMs }).catch(() => null);
   }
 
   // The hello handshake matters where requests use the module socket (v12).
@@ -272,15 +285,22 @@ async function send(id) {
 
 /**
  * Player side: when the GM a request was sent to is no longer the active GM
- * (they left; another GM took over), the request goes to the new active GM.
- * The request keeps its id, so a GM runs it at most once.
- * Foundry API: hook `userConnected(user, connected)`, `game.users.activeGM`.
+ * (they left; another GM took over), the request goes to the new active GM;
+ * when that same GM connects again (a reload: the new page knows nothing of
+ * the request, the old one's dialog is gone), it goes to them again (v12 here;
+ * v13 when that GM's page asks, `furtive.gmReady`). The request keeps its id,
+ * so a GM runs it at most once.
+ * Foundry API: hook `userConnected(user, connected)`
+ * (https://foundryvtt.com/api/functions/hookEvents.userConnected.html), `game.users.activeGM`.
  */
 export function watchGMChange() {
-  Hooks.on("userConnected", () => {
+  Hooks.on("userConnected", (/** @type {User} */ user, /** @type {boolean} */ connected) => {
     const gm = game.users.activeGM;
+    // v12 only: a query to the reconnected GM would reach their page before its handler
+    // exists; on v13 that GM's page asks for the requests when ready (QUERY_GM_READY).
+    const reconnected = Boolean(connected && gm && user?.id === gm.id && !hasQueries());
     for (const [id, request] of sent) {
-      if (!gm || request.gmId === gm.id) continue;
+      if (!gm || (request.gmId === gm.id && !reconnected)) continue;
       welcomed = false;
       void send(id);
     }

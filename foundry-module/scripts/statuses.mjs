@@ -14,7 +14,9 @@
  *   statuses are applied, so a failure is logged and the GM told, nothing more.
  * - Linked tokens share their actor's statuses (`Actor#toggleStatusEffect`), so
  *   an actor's status is on while ANY of its tokens on the scene has it per the
- *   engine: revealing a duplicate never takes the status off the original.
+ *   engine, or (Hidden) one of its tokens hides on another scene per that
+ *   scene's published hiders: revealing a duplicate, or the token of another
+ *   scene, never takes the status off the one still hiding.
  * - `CONFIG.statusEffects` must be an array (v12, v13:
  *   https://foundryvtt.com/api/variables/CONFIG.statusEffects.html); v14 makes it
  *   a record (https://foundryvtt.com/api/v14/variables/CONFIG.statusEffects.html):
@@ -28,7 +30,7 @@
  * https://foundryvtt.com/api/functions/hookEvents.preCreateDocument.html).
  */
 
-import { STATUS, modulePath } from "./constants.mjs";
+import { MODULE_ID, SCENE_FLAGS, STATUS, modulePath } from "./constants.mjs";
 import { t } from "./i18n.mjs";
 
 /** @typedef {import("./types.mjs").EngineState} EngineState */
@@ -89,6 +91,10 @@ export async function setStatus(scene, token, key, active, state) {
   if (!wanted && token.actorLink && state) {
     wanted = scene.tokens.some((other) => other.id !== token.id && other.actorLink && other.actorId === token.actorId && engineHas(state, /** @type {string} */ (other.id), key));
   }
+  // A linked actor's status shows on its tokens of every scene: it stays on while one of
+  // them hides on another scene, per that scene's published hiders (the same reading as
+  // the visibility lookup: `flags.furtive.hiders`, hiders in phase `hiding`).
+  if (!wanted && token.actorLink && key === "hidden") wanted = hidesElsewhere(scene, token);
   const id = STATUS[key];
   if (Boolean(token.hasStatusEffect?.(id)) === wanted) return true;
   applying += 1;
@@ -106,6 +112,27 @@ export async function setStatus(scene, token, key, active, state) {
   } finally {
     applying -= 1;
   }
+}
+
+/**
+ * Whether another scene's published hiders name a token of the same linked actor.
+ * `game.scenes`, `Scene#getFlag`, `TokenDocument#actorLink` / `actorId`
+ * (https://foundryvtt.com/api/classes/foundry.documents.TokenDocument.html).
+ * @param {Scene} scene the scene of the action
+ * @param {TokenDocument} token a linked token
+ * @returns {boolean}
+ */
+function hidesElsewhere(scene, token) {
+  for (const other of game.scenes ?? []) {
+    if (other.id === scene.id) continue;
+    const hiders = other.getFlag(MODULE_ID, SCENE_FLAGS.hiders);
+    if (!Array.isArray(hiders) || !hiders.length) continue;
+    for (const id of hiders) {
+      const hider = other.tokens.get(String(id));
+      if (hider?.actorLink && hider.actorId === token.actorId) return true;
+    }
+  }
+  return false;
 }
 
 /**

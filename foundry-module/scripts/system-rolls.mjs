@@ -273,7 +273,12 @@ export async function rollOfferedPerception(flags, event) {
   const scene = game.scenes.get(String(flags.sceneId ?? ""));
   const token = scene?.tokens.get(String(flags.observer ?? ""));
   const actor = token?.actor;
-  if (!scene || !token || !actor || !token.isOwner) {
+  // The observer's token was deleted since the offer (its check left the engine with it).
+  if (!scene || !token) {
+    ui.notifications?.warn(t("FURTIVE.System.TokenGone"));
+    return;
+  }
+  if (!actor || !token.isOwner) {
     ui.notifications?.warn(t("FURTIVE.System.NotYourToken"));
     return;
   }

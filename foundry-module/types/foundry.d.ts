@@ -127,6 +127,8 @@ declare global {
     round: number;
     turn: number | null;
     readonly started: boolean;
+    /** The embedded Combatants (`CombatData#combatants`; `CombatantData#tokenId`). */
+    combatants: { map<T>(fn: (combatant: { tokenId?: string | null }) => T): T[] };
   }
 
   class Roll {

@@ -93,10 +93,11 @@ function actorsFor(generation) {
  * @param {{generation: "3" | "4.0" | "4.1", ruleset?: "opposed" | "percentile", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
  *   `edit` changes the world data further (users, for one)
  */
-export async function dnd5eWorld({ generation, ruleset = "opposed", settings = {}, edit }) {
+export async function dnd5eWorld({ generation, ruleset = "opposed", settings = {}, edit, lang = {} }) {
   const { version, foundry } = GENERATIONS[generation];
   const env = await setup({
     ruleset,
+    lang,
     version: foundry,
     users: [GM, ALICE, BOB],
     system: (ctx) => {
