@@ -526,7 +526,7 @@ export interface CreatureInput {
    */
   id: string;
   /**
-   * Display name used in explanations.
+   * Display name used in explanations, at most 256 characters.
    */
   name?: string;
   /**
@@ -536,6 +536,7 @@ export interface CreatureInput {
   /**
    * Allegiance. Creatures with the same side are allies, except that the
    * side `"neutral"` (and the empty side) is allied with nobody (O3, O11, P6).
+   * At most 256 characters.
    */
   side?: string;
   /**
@@ -563,7 +564,7 @@ export interface EnhancedSenseInput {
   range: number;
   /**
    * The sense's name, matched against the hider's precautions
-   * (e.g. `"blindsight"`, `"tremorsense"`, `"smell"`).
+   * (e.g. `"blindsight"`, `"tremorsense"`, `"smell"`), at most 256 characters.
    */
   sense: string;
   /**
@@ -614,7 +615,7 @@ export interface Creature {
    */
   id: string;
   /**
-   * Display name used in explanations.
+   * Display name used in explanations, at most 256 characters.
    */
   name: string;
   /**
@@ -624,6 +625,7 @@ export interface Creature {
   /**
    * Allegiance. Creatures with the same side are allies, except that the
    * side `"neutral"` (and the empty side) is allied with nobody (O3, O11, P6).
+   * At most 256 characters.
    */
   side: string;
   /**
@@ -651,7 +653,7 @@ export interface EnhancedSense {
   range: number;
   /**
    * The sense's name, matched against the hider's precautions
-   * (e.g. `"blindsight"`, `"tremorsense"`, `"smell"`).
+   * (e.g. `"blindsight"`, `"tremorsense"`, `"smell"`), at most 256 characters.
    */
   sense: string;
   /**
@@ -819,7 +821,7 @@ export interface Modifiers {
  */
 export interface FreeModifier {
   /**
-   * What the GM calls it, shown in explanations.
+   * What the GM calls it, shown in explanations, at most 256 characters.
    */
   label: string;
   /**
@@ -846,7 +848,7 @@ export interface UpsertCreatureEvent {
  * `opposed` (O1, O2, O7, O12, O13): `roll` is the Stealth check total
  * (-1000..=1000); refused while `sprinting` (O12) and, when zero-length
  * movement is disabled, unless `moved` (O1); `precautions` names the
- * enhanced senses countered; `view` gives each observer's clear view now.
+ * enhanced senses countered (at most 32 names of at most 256 characters); `view` gives each observer's clear view now.
  */
 export interface EnterStealthEvent {
   hider: string;
@@ -876,7 +878,7 @@ export interface ModifiersInput {
  */
 export interface FreeModifierInput {
   /**
-   * What the GM calls it, shown in explanations.
+   * What the GM calls it, shown in explanations, at most 256 characters.
    */
   label?: string;
   /**

@@ -47,7 +47,7 @@ pub enum Event {
     /// `opposed` (O1, O2, O7, O12, O13): `roll` is the Stealth check total
     /// (-1000..=1000); refused while `sprinting` (O12) and, when zero-length
     /// movement is disabled, unless `moved` (O1); `precautions` names the
-    /// enhanced senses countered; `view` gives each observer's clear view now.
+    /// enhanced senses countered (at most 32 names of at most 256 characters); `view` gives each observer's clear view now.
     EnterStealth {
         hider: TokenId,
         roll: i64,

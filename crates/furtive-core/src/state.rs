@@ -91,7 +91,7 @@ impl Acuities {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EnhancedSense {
     /// The sense's name, matched against the hider's precautions
-    /// (e.g. `"blindsight"`, `"tremorsense"`, `"smell"`).
+    /// (e.g. `"blindsight"`, `"tremorsense"`, `"smell"`), at most 256 characters.
     pub sense: String,
     /// Range in scene distance units (feet, metres...: whatever the
     /// caller's `distance` uses). 0..=100000.
@@ -108,11 +108,12 @@ pub struct EnhancedSense {
 pub struct Creature {
     /// The token id.
     pub id: TokenId,
-    /// Display name used in explanations.
+    /// Display name used in explanations, at most 256 characters.
     #[serde(default)]
     pub name: String,
     /// Allegiance. Creatures with the same side are allies, except that the
     /// side `"neutral"` (and the empty side) is allied with nobody (O3, O11, P6).
+    /// At most 256 characters.
     #[serde(default)]
     pub side: String,
     /// `percentile`: effective Furtivité %, bonuses included (P1), 0..=500.
@@ -266,7 +267,7 @@ impl SituationModifier {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FreeModifier {
-    /// What the GM calls it, shown in explanations.
+    /// What the GM calls it, shown in explanations, at most 256 characters.
     #[serde(default)]
     pub label: String,
     /// The modifier, -1000..=1000.
@@ -487,7 +488,8 @@ pub struct OpposedAttempt {
     pub held_total: i64,
     /// Penalties since the held roll (O6).
     pub penalties: Vec<Penalty>,
-    /// Enhanced senses countered by precautions taken before the roll (O13).
+    /// Enhanced senses countered by precautions taken before the roll (O13):
+    /// at most 32 sense names of at most 256 characters each.
     pub precautions: Vec<String>,
 }
 

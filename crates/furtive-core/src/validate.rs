@@ -20,6 +20,13 @@ pub(crate) const MAX_FREE_MODIFIERS: usize = 32;
 pub(crate) const MAX_HITS: u32 = 100;
 /// Most targets of one attack instance (O8).
 pub(crate) const MAX_TARGETS: usize = 1000;
+/// Longest text a caller names something with (a creature's name and side,
+/// a sense's name, a precaution, a free modifier's label), in characters
+/// (Unicode scalar values): explanations quote these texts, so a 1 MiB name
+/// would make every explanation and chat card that names it 1 MiB.
+pub(crate) const MAX_TEXT_CHARS: usize = 256;
+/// Most precautions on one stealth roll (O13).
+pub(crate) const MAX_PRECAUTIONS: usize = 32;
 /// Largest revision: 2^53 - 1, the largest integer a JavaScript number
 /// holds exactly (`Number.MAX_SAFE_INTEGER`), so a caller in JavaScript
 /// always reads the revision the engine wrote.
@@ -40,6 +47,41 @@ fn check_distance(field: &str, value: f64) -> Result<(), Error> {
     Ok(())
 }
 
+/// A text is at most [`MAX_TEXT_CHARS`] characters: `out_of_range` on
+/// `{field}.length`, the count in characters, as a list's length is.
+/// The field is formatted only when the text is refused.
+fn check_text(field: std::fmt::Arguments<'_>, text: &str) -> Result<(), Error> {
+    // Bytes bound characters from above: most texts pass on their length.
+    if text.len() > MAX_TEXT_CHARS {
+        let count = text.chars().count();
+        if count > MAX_TEXT_CHARS {
+            return Err(Error::out_of_range(
+                format!("{field}.length"),
+                count,
+                0,
+                MAX_TEXT_CHARS as i64,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// At most [`MAX_PRECAUTIONS`] precautions, each a text (O13).
+fn check_precautions(field: &str, precautions: &[String]) -> Result<(), Error> {
+    if precautions.len() > MAX_PRECAUTIONS {
+        return Err(Error::out_of_range(
+            format!("{field}.length"),
+            precautions.len(),
+            0,
+            MAX_PRECAUTIONS as i64,
+        ));
+    }
+    for (i, precaution) in precautions.iter().enumerate() {
+        check_text(format_args!("{field}[{i}]"), precaution)?;
+    }
+    Ok(())
+}
+
 fn check_id(field: &str, id: &str) -> Result<(), Error> {
     if id.is_empty() || id.len() > crate::error::MAX_ID_BYTES {
         return Err(Error::InvalidInput {
@@ -52,6 +94,8 @@ fn check_id(field: &str, id: &str) -> Result<(), Error> {
 
 pub(crate) fn validate_creature(field: &str, creature: &Creature) -> Result<(), Error> {
     check_id(&format!("{field}.id"), &creature.id)?;
+    check_text(format_args!("{field}.name"), &creature.name)?;
+    check_text(format_args!("{field}.side"), &creature.side)?;
     check_range(
         &format!("{field}.stealthSkill"),
         creature.stealth_skill.into(),
@@ -106,6 +150,10 @@ pub(crate) fn validate_creature(field: &str, creature: &Creature) -> Result<(), 
         ));
     }
     for (i, sense) in creature.enhanced_senses.iter().enumerate() {
+        check_text(
+            format_args!("{field}.enhancedSenses[{i}].sense"),
+            &sense.sense,
+        )?;
         check_distance(&format!("{field}.enhancedSenses[{i}].range"), sense.range)?;
     }
     Ok(())
@@ -121,6 +169,7 @@ fn validate_modifiers(field: &str, modifiers: &Modifiers) -> Result<(), Error> {
         ));
     }
     for (i, m) in modifiers.free.iter().enumerate() {
+        check_text(format_args!("{field}.free[{i}].label"), &m.label)?;
         check_range(
             &format!("{field}.free[{i}].value"),
             m.value,
@@ -213,6 +262,7 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
                         5 * i64::from(MAX_HITS),
                     )?;
                 }
+                check_precautions(&format!("{field}.precautions"), &attempt.precautions)?;
             }
             other => {
                 return Err(Error::InvalidInput {
@@ -449,14 +499,7 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
         } => {
             known(state, "hider", hider)?;
             validate_modifiers("modifiers", modifiers)?;
-            if precautions.len() > 32 {
-                return Err(Error::out_of_range(
-                    "precautions.length",
-                    precautions.len(),
-                    0,
-                    32,
-                ));
-            }
+            check_precautions("precautions", precautions)?;
             validate_view(state, hider, view)?;
             // P1: a d100; O1: a Stealth check total.
             match state.ruleset {
