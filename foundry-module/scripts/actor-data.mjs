@@ -118,15 +118,24 @@ export function wearsHelmet(actor, rule) {
 }
 
 /**
- * The engine creature for a token (id = TokenDocument id).
+ * Most characters of a creature's name the engine takes (validate.rs
+ * MAX_TEXT_CHARS, counted in Unicode characters as `[...text]` counts them).
+ */
+const NAME_CHARACTERS = 256;
+
+/**
+ * The engine creature for a token (id = TokenDocument id). Its name is the
+ * token's (TokenDocument#name, free text), else the actor's, cut to the
+ * first 256 characters: the name is only what explanations call the token.
  * @param {TokenDocument} token
  * @param {FurtiveSettings} settings
  * @returns {Creature}
  */
 export function creatureOf(token, settings) {
   const actor = token.actor ?? null;
+  const name = [...String(token.name ?? actor?.name ?? "")].slice(0, NAME_CHARACTERS).join("");
   /** @type {Creature} */
-  const creature = { id: /** @type {string} */ (token.id), name: token.name ?? actor?.name ?? "", side: sideOf(token, settings) };
+  const creature = { id: /** @type {string} */ (token.id), name, side: sideOf(token, settings) };
   if (settings.ruleset === "percentile") {
     creature.stealthSkill = readInteger(actor, settings.stealthSkillPath);
     if (settings.baseStealthSkillPath && readPath(actor, settings.baseStealthSkillPath) !== undefined) {
