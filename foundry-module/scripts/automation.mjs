@@ -10,8 +10,8 @@
 
 import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
-import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
+import { dispatch, dropLiveScene, knownCreatures, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
+import { dropOrphanRecords, forgetScene, isActiveGM, isStateLost } from "./store.mjs";
 import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
 import { carriesLight, lightingOf } from "./lighting.mjs";
@@ -183,6 +183,31 @@ export async function onDeleteToken(token) {
   if (removed.length && token.actorLink && token.actor) {
     const state = queryState(scene);
     for (const key of /** @type {const} */ (["hidden", "defenseless"])) await setStatus(scene, token, key, false, state);
+  }
+}
+
+/**
+ * `deleteActor(actor, options, userId)` (the `deleteDocument` hook, every
+ * client after the deletion: https://foundryvtt.com/api/functions/hookEvents.deleteDocument.html).
+ * Deleting an actor deletes none of its tokens: a token names its actor by
+ * `actorId` (https://foundryvtt.com/api/interfaces/foundry.documents.types.TokenData.html)
+ * and, linked or not, is left on its scene with `TokenDocument#actor` null
+ * (https://foundryvtt.com/api/classes/foundry.documents.TokenDocument.html; v9 types it
+ * `Actor | null`, https://foundryvtt.com/api/v9/TokenDocument.html). Such a token is no
+ * creature (no data to read, no Token HUD buttons), so its creature leaves the state as a
+ * deleted token's does (tokenRemoved): a hider stops hiding, an observer perceives no one.
+ * One transaction per scene whose state knows one of them (one Scene update each, the
+ * least the API allows for several scenes), no card. Its statuses went with the actor.
+ * @param {Actor} actor
+ */
+export async function onDeleteActor(actor) {
+  if (!isActiveGM() || !(await engineReady.then(() => true, () => false))) return;
+  for (const scene of game.scenes) {
+    const orphans = scene.tokens.filter((token) => token.actorId === actor.id && !token.actor);
+    if (!orphans.length || isStateLost(scene)) continue;
+    const creatures = knownCreatures(scene);
+    const events = orphans.filter((token) => creatures?.has(/** @type {string} */ (token.id))).map((token) => ({ type: /** @type {const} */ ("tokenRemoved"), token: /** @type {string} */ (token.id) }));
+    if (events.length) await transact(scene, events, { chat: false }).catch(reportRefusal);
   }
 }
 

@@ -163,6 +163,7 @@ export function registerHooks() {
   Hooks.on("createToken", automation.onCreateToken);
   Hooks.on("deleteToken", automation.onDeleteToken);
   Hooks.on("updateActor", automation.onUpdateActor);
+  Hooks.on("deleteActor", automation.onDeleteActor);
   Hooks.on("updateScene", automation.onUpdateScene);
   // Walls, lights and combatants: the generic document hooks (create<Document>,
   // update<Document>, delete<Document>), fired on every connected client after
