@@ -10,7 +10,7 @@
 
 import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, knownCreatures, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
+import { dispatch, dropLiveScene, knownCreatures, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror, viewState } from "./gm-pipeline.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM, isStateLost } from "./store.mjs";
 import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
@@ -352,6 +352,30 @@ export async function onDeleteScene(scene) {
     const token = scene.tokens.get(String(id));
     if (token?.actorLink && token.actor) await setStatus(scene, token, "hidden", false, null);
   }
+  // Likewise Defenseless (the target of a surprise on this scene), unless a token of the
+  // same linked actor is the target of a surprise on another scene (its state says so).
+  for (const token of scene.tokens) {
+    if (!token.actorLink || !token.actor || !token.hasStatusEffect?.(STATUS.defenseless) || surprisedElsewhere(scene, token)) continue;
+    await setStatus(scene, token, "defenseless", false, null);
+  }
+}
+
+/**
+ * Whether a token of the same linked actor is the target of a surprise on another
+ * scene, per that scene's state (active GM). `TokenDocument#actorLink` / `actorId`
+ * (https://foundryvtt.com/api/classes/foundry.documents.TokenDocument.html).
+ * @param {Scene} scene
+ * @param {TokenDocument} token a linked token
+ */
+function surprisedElsewhere(scene, token) {
+  for (const other of game.scenes ?? []) {
+    if (other.id === scene.id) continue;
+    const same = other.tokens.filter((t) => t.actorLink && t.actorId === token.actorId).map((t) => t.id);
+    if (!same.length) continue;
+    const surprises = viewState(other)?.surprises ?? [];
+    if (surprises.some((surprise) => same.includes(surprise.target))) return true;
+  }
+  return false;
 }
 
 /**
