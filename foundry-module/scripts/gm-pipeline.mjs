@@ -1113,8 +1113,8 @@ async function rollPerceptions(checks, settings) {
     flavor: t("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }),
     content: `<div class="furtive-card furtive-gm"><ul class="furtive-rolls">${items}</ul></div>`,
     rolls,
-    // The message's flavor in both languages too (chat.mjs decorateChatMessage).
-    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, flavor: bilingual("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }), lang: game.i18n.lang } },
+    // The message's flavor and each roll's own flavor in both languages too (chat.mjs decorateChatMessage).
+    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, flavor: bilingual("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }), rollFlavors: texts.map(({ en, fr }) => ({ en, fr })), lang: game.i18n.lang } },
   });
   // The rules round down (floor, -20.5 is -21); a total that is not a finite number is null.
   return rolls.map((roll) => (Number.isFinite(Number(roll.total)) ? Math.floor(Number(roll.total)) : null));
