@@ -38,7 +38,11 @@ export function createApi() {
      * Hide: a stealth roll for the token (Foundry roll; the GM's dialog sets
      * the P2 modifiers unless `dialog: false`). A GM caller's `free` modifier
      * whose `value` is not a finite number rejects with `invalid_input`
-     * naming it (`free[0].value`), and nothing changes.
+     * naming it (`free[0].value`), and nothing changes. Likewise, before
+     * anything is rolled, shown or saved: options that are not an object
+     * (`options`), `dialog`, `moved` or `sprinting` that is not a boolean
+     * (`options.moved`: the text "false" is not coerced), `situation` or
+     * `precautions` that is not a list of texts (`options.situation`).
      * @type {(token: import("./resolve.mjs").TokenLike, options?: {dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}) => Promise<any>}
      */
     hide: actions.hide,
@@ -101,6 +105,9 @@ export function createApi() {
 
     /**
      * GM: the situation changed for a hider (P4): the engine asks for a new roll.
+     * `situation` must be a list of texts and `free` is checked as Hide's
+     * `options.free` (`invalid_input` naming `situation[0]`, `free[0].value`...;
+     * nothing changes).
      * @param {import("./resolve.mjs").TokenLike} hider
      * @param {{situation?: string[], free?: {label: string, value: number}[]}} modifiers
      */

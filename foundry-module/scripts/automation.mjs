@@ -10,8 +10,8 @@
 
 import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
 import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror } from "./gm-pipeline.mjs";
-import { dropOrphanRecords, forgetScene, isActiveGM } from "./store.mjs";
+import { dispatch, dropLiveScene, knownCreatures, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror, viewState } from "./gm-pipeline.mjs";
+import { dropOrphanRecords, forgetScene, isActiveGM, isStateLost } from "./store.mjs";
 import { readSettings } from "./settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
 import { carriesLight, lightingOf } from "./lighting.mjs";
@@ -187,6 +187,31 @@ export async function onDeleteToken(token) {
 }
 
 /**
+ * `deleteActor(actor, options, userId)` (the `deleteDocument` hook, every
+ * client after the deletion: https://foundryvtt.com/api/functions/hookEvents.deleteDocument.html).
+ * Deleting an actor deletes none of its tokens: a token names its actor by
+ * `actorId` (https://foundryvtt.com/api/interfaces/foundry.documents.types.TokenData.html)
+ * and, linked or not, is left on its scene with `TokenDocument#actor` null
+ * (https://foundryvtt.com/api/classes/foundry.documents.TokenDocument.html; v9 types it
+ * `Actor | null`, https://foundryvtt.com/api/v9/TokenDocument.html). Such a token is no
+ * creature (no data to read, no Token HUD buttons), so its creature leaves the state as a
+ * deleted token's does (tokenRemoved): a hider stops hiding, an observer perceives no one.
+ * One transaction per scene whose state knows one of them (one Scene update each, the
+ * least the API allows for several scenes), no card. Its statuses went with the actor.
+ * @param {Actor} actor
+ */
+export async function onDeleteActor(actor) {
+  if (!isActiveGM() || !(await engineReady.then(() => true, () => false))) return;
+  for (const scene of game.scenes) {
+    const orphans = scene.tokens.filter((token) => token.actorId === actor.id && !token.actor);
+    if (!orphans.length || isStateLost(scene)) continue;
+    const creatures = knownCreatures(scene);
+    const events = orphans.filter((token) => creatures?.has(/** @type {string} */ (token.id))).map((token) => ({ type: /** @type {const} */ ("tokenRemoved"), token: /** @type {string} */ (token.id) }));
+    if (events.length) await transact(scene, events, { chat: false }).catch(reportRefusal);
+  }
+}
+
+/**
  * `updateActor(actor, changed, options, userId)`: creatures of its tokens on the viewed scene are upserted.
  * @param {Actor} actor
  * @param {Record<string, any>} [changed]
@@ -327,6 +352,30 @@ export async function onDeleteScene(scene) {
     const token = scene.tokens.get(String(id));
     if (token?.actorLink && token.actor) await setStatus(scene, token, "hidden", false, null);
   }
+  // Likewise Defenseless (the target of a surprise on this scene), unless a token of the
+  // same linked actor is the target of a surprise on another scene (its state says so).
+  for (const token of scene.tokens) {
+    if (!token.actorLink || !token.actor || !token.hasStatusEffect?.(STATUS.defenseless) || surprisedElsewhere(scene, token)) continue;
+    await setStatus(scene, token, "defenseless", false, null);
+  }
+}
+
+/**
+ * Whether a token of the same linked actor is the target of a surprise on another
+ * scene, per that scene's state (active GM). `TokenDocument#actorLink` / `actorId`
+ * (https://foundryvtt.com/api/classes/foundry.documents.TokenDocument.html).
+ * @param {Scene} scene
+ * @param {TokenDocument} token a linked token
+ */
+function surprisedElsewhere(scene, token) {
+  for (const other of game.scenes ?? []) {
+    if (other.id === scene.id) continue;
+    const same = other.tokens.filter((t) => t.actorLink && t.actorId === token.actorId).map((t) => t.id);
+    if (!same.length) continue;
+    const surprises = viewState(other)?.surprises ?? [];
+    if (surprises.some((surprise) => same.includes(surprise.target))) return true;
+  }
+  return false;
 }
 
 /**

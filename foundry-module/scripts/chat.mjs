@@ -197,29 +197,37 @@ export async function postLine(text, { whisperGM = false, named = [], flags = {}
  * Shows a message's flavor (ChatMessage `flavor`, "An optional flavor text
  * message which summarizes this message",
  * https://foundryvtt.com/api/interfaces/foundry.documents.types.ChatMessageData.html)
- * in this client's language, from `flags.furtive.flavor` (`{en, fr}`).
- * Foundry renders the flavor into the message's HTML as it was stored, in
- * the poster's language; the render hook hands that pending HTML over
+ * and each of its rolls' own flavor (`Roll#options.flavor`, which `Roll#render`
+ * includes: https://foundryvtt.com/api/classes/foundry.dice.Roll.html#render)
+ * in this client's language, from the flags' `{en, fr}` pairs.
+ * Foundry renders them into the message's HTML in the poster's language (the
+ * module stores the message's flavor HTML-escaped, rolls.mjs); the render hook
+ * hands that pending HTML over
  * (https://foundryvtt.com/api/functions/hookEvents.renderChatMessage.html,
  * https://foundryvtt.com/api/functions/hookEvents.renderChatMessageHTML.html).
- * Where in it core puts the flavor is not documented, so no class name is
- * assumed: the element that holds the stored flavor as its whole text (and
- * no other element) is rewritten. None found (a flavor with markup, another
- * layout), the flavor stays in the poster's language.
- * @param {ChatMessage} message
+ * Where in it core puts them is not documented, so no class name is
+ * assumed: each element without child elements whose whole text is the
+ * poster's text of a pair (compared as text, so a name with `&` or `<` matches)
+ * is rewritten. None found (another layout), the text stays in the poster's language.
  * @param {HTMLElement} root the pending HTML
- * @param {unknown} flavor `flags.furtive.flavor`
+ * @param {unknown[]} pairs `{en, fr}` texts: `flags.furtive.flavor`, `flags.furtive.rollFlavors`
+ * @param {unknown} postedLang the poster's language (`flags.furtive.lang`)
  */
-function localizeFlavor(message, root, flavor) {
-  const texts = /** @type {any} */ (flavor);
-  if (typeof texts?.en !== "string" || typeof texts?.fr !== "string") return;
-  const stored = String(/** @type {any} */ (message).flavor ?? "").trim();
-  if (!stored) return;
+function localizeFlavors(root, pairs, postedLang) {
+  const french = String(postedLang ?? "").toLowerCase().startsWith("fr");
+  /** poster's text -> this client's */
+  const wanted = new Map();
+  for (const pair of pairs) {
+    const texts = /** @type {any} */ (pair);
+    if (typeof texts?.en !== "string" || typeof texts?.fr !== "string") continue;
+    const posted = (french ? texts.fr : texts.en).trim();
+    if (posted) wanted.set(posted, engineText(texts));
+  }
+  if (!wanted.size) return;
   for (const element of root.querySelectorAll("*")) {
-    if (element.childElementCount === 0 && element.textContent?.trim() === stored) {
-      element.textContent = engineText(texts);
-      return;
-    }
+    if (element.childElementCount !== 0) continue;
+    const text = wanted.get(element.textContent?.trim() ?? "");
+    if (text !== undefined) element.textContent = text;
   }
 }
 
@@ -232,8 +240,11 @@ function localizeFlavor(message, root, flavor) {
  */
 export function decorateChatMessage(message, root, onAction) {
   const own = /** @type {any} */ (message.flags?.[MODULE_ID]);
-  // A roll the module posted (its own, or an offered Perception check from the sheet, which has no `kind`).
-  if (own?.flavor && own.lang !== game.i18n.lang) localizeFlavor(message, root, own.flavor);
+  // A roll the module posted (its own, or an offered Perception check from the sheet, which has no `kind`),
+  // and the rolls of the Perception-checks card, each with its own flavor.
+  if ((own?.flavor || Array.isArray(own?.rollFlavors)) && own.lang !== game.i18n.lang) {
+    localizeFlavors(root, [own.flavor, ...(Array.isArray(own.rollFlavors) ? own.rollFlavors : [])], own.lang);
+  }
   const flags = /** @type {any} */ (message.getFlag(MODULE_ID, "kind") ? own : null);
   if (!flags) return;
   // The stored state record (store.mjs: a base or a delta) is data, not a card.

@@ -95,6 +95,21 @@ function freeModifiersOf(free) {
 }
 
 /**
+ * A caller's situation modifiers (P2/P4): a list of texts; none when not given.
+ * @param {unknown} situation
+ * @returns {string[]}
+ * @throws {FurtiveError} `invalid_input` naming `situation` or `situation[i]`: nothing changed
+ */
+function situationsOf(situation) {
+  if (situation === undefined || situation === null) return [];
+  if (!Array.isArray(situation)) throw FurtiveError.of("invalid_input", `situation: expected a list of texts, got ${typeof situation}; nothing changed`);
+  return situation.map((entry, index) => {
+    if (typeof entry !== "string") throw FurtiveError.of("invalid_input", `situation[${index}]: expected a text, got ${entry === null ? "null" : typeof entry}; nothing changed`);
+    return entry;
+  });
+}
+
+/**
  * `privileged`: a local GM caller; else the result must hold no hidden number.
  * @type {Record<string, (scene: Scene, payload: Record<string, any>, user: User, privileged: boolean) => Promise<any>>}
  */
@@ -306,8 +321,15 @@ export const GM_ACTIONS = {
     });
   },
 
-  /** P4: the situation changed for a hider; the engine asks for a new roll. */
-  async changeModifiers(scene, { hiderId, situation = [], free = [] }, user) {
+  /**
+   * P4: the situation changed for a hider; the engine asks for a new roll.
+   * `situation` a list of texts and `free` checked as Hide's `options.free`
+   * (`invalid_input` naming `situation`, `situation[i]`, `free`, `free[i]` or
+   * `free[i].value`; a fraction truncated toward 0), before any hook or save.
+   */
+  async changeModifiers(scene, { hiderId, situation: situationGiven = [], free: freeGiven = [] }, user) {
+    const situation = situationsOf(situationGiven);
+    const free = freeModifiersOf(freeGiven);
     return step("changeModifiers", { scene, user, hiderId, situation, free }, async () => {
       return dispatch(scene, { type: "modifiersChanged", hider: hiderId, modifiers: { situation, free } });
     });

@@ -343,6 +343,29 @@ export function resetScene(scene) {
 }
 
 /**
+ * The ruleset changed: every scene with a state starts over ({@link resetScene}),
+ * not only the viewed one, so no scene keeps a lookup (tokens hidden from the
+ * players there) or statuses (a linked actor's Hidden or Defenseless shows on its
+ * tokens of every scene) from a state the new ruleset cannot read. A scene has a
+ * state when it has a record, one in memory, or a published lookup (a lost record,
+ * store.mjs isStateLost); the viewed scene always starts over, as before. Scene by
+ * scene, one after the other (a linked actor's Hidden status stays on while another
+ * scene still publishes one of its tokens as a hider, statuses.mjs): each costs its
+ * record's new base (one message), at most one Scene update for its lookup (the
+ * Scene's own flags: one update per scene cannot be avoided), and one status change
+ * per token that shows a Furtive status. Active GM.
+ */
+export async function resetScenesWithState() {
+  if (!isActiveGM()) return;
+  for (const scene of game.scenes ?? []) {
+    const hiders = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiders);
+    const hiddenFrom = scene.getFlag(MODULE_ID, SCENE_FLAGS.hiddenFrom);
+    const published = (Array.isArray(hiders) && hiders.length > 0) || Boolean(hiddenFrom && typeof hiddenFrom === "object" && Object.keys(hiddenFrom).length);
+    if (scene === canvas?.scene || live.has(/** @type {string} */ (scene.id)) || recordRevision(scene) || published) await resetScene(scene);
+  }
+}
+
+/**
  * The scene's state as this GM sees it (read-only: do not change it), or
  * null: the active GM's live state, else the stored record's.
  * @param {Scene} scene
@@ -1090,8 +1113,8 @@ async function rollPerceptions(checks, settings) {
     flavor: t("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }),
     content: `<div class="furtive-card furtive-gm"><ul class="furtive-rolls">${items}</ul></div>`,
     rolls,
-    // The message's flavor in both languages too (chat.mjs decorateChatMessage).
-    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, flavor: bilingual("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }), lang: game.i18n.lang } },
+    // The message's flavor and each roll's own flavor in both languages too (chat.mjs decorateChatMessage).
+    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, flavor: bilingual("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }), rollFlavors: texts.map(({ en, fr }) => ({ en, fr })), lang: game.i18n.lang } },
   });
   // The rules round down (floor, -20.5 is -21); a total that is not a finite number is null.
   return rolls.map((roll) => (Number.isFinite(Number(roll.total)) ? Math.floor(Number(roll.total)) : null));

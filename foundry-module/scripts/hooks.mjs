@@ -33,13 +33,17 @@ function onChatAction(action, message, button) {
       .catch((error) => console.error("furtive |", error));
   if (action === "defend") {
     attempt(async () => {
-      const scene = game.scenes.get(flags.sceneId);
-      if (!scene) return;
       // The button names its target (cards of an attack on several targets); older cards name one in their flags.
-      const target = scene.tokens.get(button.dataset.target ?? flags.target);
+      const target = game.scenes.get(flags.sceneId)?.tokens.get(button.dataset.target ?? flags.target);
+      // The target token (or its scene) was deleted since the card: no selection can help.
+      // The notice names no token (the reader may not perceive it, B1).
+      if (!target) {
+        notify(game.i18n.localize("FURTIVE.Notify.TargetGone"));
+        return;
+      }
       const controlled = canvas?.tokens?.controlled?.map((t) => /** @type {TokenDocument} */ (t.document)) ?? [];
-      const defender = controlled.find((d) => d.isOwner && d.id !== flags.attacker) ?? (target?.isOwner ? target : null);
-      if (!defender || !target) {
+      const defender = controlled.find((d) => d.isOwner && d.id !== flags.attacker) ?? (target.isOwner ? target : null);
+      if (!defender) {
         notify(game.i18n.localize("FURTIVE.Notify.SelectDefender"));
         return;
       }
@@ -159,6 +163,7 @@ export function registerHooks() {
   Hooks.on("createToken", automation.onCreateToken);
   Hooks.on("deleteToken", automation.onDeleteToken);
   Hooks.on("updateActor", automation.onUpdateActor);
+  Hooks.on("deleteActor", automation.onDeleteActor);
   Hooks.on("updateScene", automation.onUpdateScene);
   // Walls, lights and combatants: the generic document hooks (create<Document>,
   // update<Document>, delete<Document>), fired on every connected client after

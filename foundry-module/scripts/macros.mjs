@@ -55,6 +55,25 @@ function checkOptionTypes(options, field, { booleans = [], wholeNumbers = [] }) 
   }
 }
 
+/**
+ * Checks that the named options, when given, are lists of texts
+ * (`invalid_input` naming `<field>.<key>` or `<field>.<key>[i]`): a single
+ * text or an object given instead of a list must not be ignored silently.
+ * @param {Record<string, any>} options
+ * @param {string} field
+ * @param {string[]} keys
+ */
+function checkTextLists(options, field, keys) {
+  for (const key of keys) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value)) throw FurtiveError.of("invalid_input", `${field}.${key}: expected a list of texts, got ${value === null ? "null" : typeof value}`);
+    value.forEach((entry, index) => {
+      if (typeof entry !== "string") throw FurtiveError.of("invalid_input", `${field}.${key}[${index}]: expected a text, got ${entry === null ? "null" : typeof entry}`);
+    });
+  }
+}
+
 /** @typedef {import("./types.mjs").Decision} Decision */
 /**
  * Defend (P6): asks the engine whether `defender` may defend `target`
@@ -111,9 +130,15 @@ export async function canDefend(defenderLike, targetLike, attackerLike) {
  * Hide: asks for a stealth roll for the token. A player's request goes to
  * the active GM, who sees the Hide dialog.
  * @param {TokenLike} tokenLike
- * @param {{dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}} [options]
+ * @param {{dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}} [optionsLike]
+ *   refused (`invalid_input` naming `options` or `options.<key>`, before anything is rolled, shown or
+ *   saved) when not an object, when `dialog`, `moved` or `sprinting` is not a boolean, or when
+ *   `situation` or `precautions` is not a list of texts; `free` is checked by the GM (gm-actions.mjs)
  */
-export async function hide(tokenLike, options = {}) {
+export async function hide(tokenLike, optionsLike) {
+  const options = optionsOf(optionsLike, "options");
+  checkOptionTypes(options, "options", { booleans: ["dialog", "moved", "sprinting"] });
+  checkTextLists(options, "options", ["situation", "precautions"]);
   const token = requireToken(tokenLike, "token");
   return run("hide", { sceneId: token.parent?.id, tokenId: token.id, options });
 }

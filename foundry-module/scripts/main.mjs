@@ -8,7 +8,7 @@
 
 import { MODULE_ID } from "./constants.mjs";
 import { createApi } from "./api.mjs";
-import { dropLiveScenes, migrateLegacyStates, resetScene, syncScene } from "./gm-pipeline.mjs";
+import { dropLiveScenes, migrateLegacyStates, resetScenesWithState, syncScene } from "./gm-pipeline.mjs";
 import { engineReady } from "./engine.mjs";
 import { handleRequest } from "./requests.mjs";
 import { registerHooks } from "./hooks.mjs";
@@ -39,8 +39,9 @@ Hooks.once("init", () => {
       dropLiveScenes();
       if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
     },
+    // Every scene with a state starts over, not only the viewed one (gm-pipeline.mjs).
     onRulesetChanged: () => {
-      if (isActiveGM() && canvas?.scene) void resetScene(canvas.scene);
+      if (isActiveGM()) void resetScenesWithState().catch((error) => console.error("furtive |", error));
     },
     // A rule input changed (the rules sub-menu): the viewed scene's creatures
     // are read again; a Save on this client syncs once when it is done.

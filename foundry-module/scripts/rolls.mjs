@@ -10,7 +10,7 @@
  */
 
 import { MODULE_ID } from "./constants.mjs";
-import { engineText } from "./i18n.mjs";
+import { engineText, escapeHtml } from "./i18n.mjs";
 
 /**
  * The flags of the module's own roll messages: `kind: "roll"`, so the system
@@ -52,12 +52,13 @@ export async function evaluateFormula(formula, token) {
 
 /**
  * Posts an evaluated roll to chat (GM-only when `secret`), its flavor in the
- * poster's language and, in its flags, in both.
+ * poster's language (HTML-escaped) and, in its flags, in both (as text).
  * @param {Roll} roll
  * @param {TokenDocument | null} token
  * @param {{flavor: {en: string, fr: string}, secret: boolean}} options
  */
 export async function postRoll(roll, token, { flavor, secret }) {
   const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
-  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor: engineText(flavor), flags: ownRoll(flavor) }, { rollMode });
+  // The flavor is rendered as HTML: escaped, so a token name with `&` or `<` shows as typed (chat.mjs localizeFlavors).
+  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor: escapeHtml(engineText(flavor)), flags: ownRoll(flavor) }, { rollMode });
 }

@@ -36,7 +36,7 @@ import { dnd5eAttackArea, dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadva
 import { FurtiveError } from "./errors.mjs";
 import { GM_ACTIONS } from "./gm-actions.mjs";
 import { reportRefusal, transact, viewState } from "./gm-pipeline.mjs";
-import { bilingual, engineText, t } from "./i18n.mjs";
+import { bilingual, engineText, escapeHtml, t } from "./i18n.mjs";
 import { readSettings } from "./settings.mjs";
 import { isActiveGM } from "./store.mjs";
 import { handleAttack, takeAttackNote, tokenOfActor, userTargetIds } from "./system-attacks.mjs";
@@ -294,7 +294,8 @@ export async function rollOfferedPerception(flags, event) {
     const flavor = bilingual("FURTIVE.System.PerceptionFlavor", { observer: token.name ?? "" });
     await roll.toMessage({
       speaker: ChatMessage.getSpeaker({ token }),
-      flavor: engineText(flavor),
+      // Rendered as HTML: escaped, so the name shows as typed (chat.mjs localizeFlavors).
+      flavor: escapeHtml(engineText(flavor)),
       flags: { [MODULE_ID]: { systemRoll: { type: "perception", sceneId: scene.id, tokenId: token.id, targets: [] }, flavor, lang: game.i18n.lang } },
     });
   } catch (error) {

@@ -613,7 +613,10 @@ export function createClient(options) {
    * A blind roll's content and dice are hidden from non-GM users ("???"). The
    * message's `flavor` is rendered as stored (HTML), in a `.flavor-text`
    * element; where core puts it is not in the public docs, so this placement
-   * is the fake's own and the module must not rely on it.
+   * is the fake's own and the module must not rely on it. Likewise each
+   * roll's own flavor (`Roll#options.flavor`, which `Roll#render` includes:
+   * https://foundryvtt.com/api/classes/foundry.dice.Roll.html#render), shown
+   * as text in a `.dice-flavor` element of its roll: the fake's placement.
    */
   function renderChatMessage(message) {
     const doc = global.document;
@@ -623,7 +626,7 @@ export function createClient(options) {
     li.className = `chat-message message${message.whisper.length ? " whisper" : ""}${message._source.blind ? " blind" : ""}`;
     li.dataset.messageId = message.id;
     const hidden = message._source.blind && !game.user.isGM;
-    const rolls = hidden ? "" : message.rolls.map((r) => `<div class="dice-roll"><div class="dice-formula">${r.formula}</div><h4 class="dice-total">${r.total}</h4></div>`).join("");
+    const rolls = hidden ? "" : message.rolls.map((r) => `<div class="dice-roll">${r.options?.flavor ? `<div class="dice-flavor">${utils.escapeHTML(String(r.options.flavor))}</div>` : ""}<div class="dice-formula">${r.formula}</div><h4 class="dice-total">${r.total}</h4></div>`).join("");
     const flavor = message._source.flavor ? `<span class="flavor-text">${message._source.flavor}</span>` : "";
     li.innerHTML = `<header class="message-header"><h4 class="message-sender">${utils.escapeHTML(message._source.speaker?.alias ?? message.author?.name ?? "")}</h4></header><div class="message-content">${flavor}${hidden ? "???" : message._source.content ?? ""}${rolls}</div>`;
     log.append(li);

@@ -113,6 +113,40 @@ describe("API arguments", () => {
     await refused((a) => a.damageTaken(TOKENS.rogue, TOKENS.fighter, Infinity), "invalid_input", "hits", "damageTaken hits Infinity");
   });
 
+  it("hide options of the wrong type are refused naming them before anything is rolled, shown or saved", async () => {
+    // Before: moved "false" counted as moved, sprinting "false" as sprinting, and a
+    // situation or precautions that is not a list was ignored silently (no modifier).
+    const dialogs = env.gm.ctx.dialogs.length;
+    await refused((a) => a.hide(TOKENS.rogue, { dialog: false, moved: "false" }), "invalid_input", "options.moved", "hide moved a string");
+    await refused((a) => a.hide(TOKENS.rogue, { dialog: false, sprinting: "false" }), "invalid_input", "options.sprinting", "hide sprinting a string");
+    await refused((a) => a.hide(TOKENS.rogue, { dialog: false, situation: "dark" }), "invalid_input", "options.situation", "hide situation a text");
+    await refused((a) => a.hide(TOKENS.rogue, { dialog: false, situation: [1] }), "invalid_input", "options.situation[0]", "hide situation of numbers");
+    await refused((a) => a.hide(TOKENS.rogue, { dialog: false, precautions: "shoes" }), "invalid_input", "options.precautions", "hide precautions a text");
+    // Last: before, these opened the GM's Hide dialog.
+    await refused((a) => a.hide(TOKENS.rogue, "abc"), "invalid_input", "options", "hide options a string");
+    await refused((a) => a.hide(TOKENS.rogue, { dialog: "false" }), "invalid_input", "options.dialog", "hide dialog a string");
+    assert.equal(env.gm.ctx.dialogs.length, dialogs, "no dialog opened");
+  });
+
+  it("changeModifiers checks its free and situation lists as Hide checks options.free", async () => {
+    // Before: a free value "12" or NaN, or a situation given as a text, went to the
+    // engine unchecked (a new stealth roll asked with modifiers the GM did not mean).
+    let hooked = 0;
+    const hook = env.gm.ctx.Hooks.on("furtive.preChangeModifiers", () => {
+      hooked += 1;
+    });
+    try {
+      await refused((a) => a.changeModifiers(TOKENS.rogue, { free: [{ label: "torch", value: "12" }] }), "invalid_input", "free[0].value", "free value a text");
+      await refused((a) => a.changeModifiers(TOKENS.rogue, { free: [{ label: "torch", value: Number.NaN }] }), "invalid_input", "free[0].value", "free value NaN");
+      await refused((a) => a.changeModifiers(TOKENS.rogue, { free: { label: "torch", value: 12 } }), "invalid_input", "free", "free not a list");
+      await refused((a) => a.changeModifiers(TOKENS.rogue, { situation: "dark" }), "invalid_input", "situation", "situation a text");
+      await refused((a) => a.changeModifiers(TOKENS.rogue, { situation: [null] }), "invalid_input", "situation[0]", "situation of null");
+    } finally {
+      env.gm.ctx.Hooks.off("furtive.preChangeModifiers", hook);
+    }
+    assert.equal(hooked, 0, "no furtive.preChangeModifiers hook ran");
+  });
+
   it("defend with an unknown defense is refused before anything is asked or posted", async () => {
     // The rogue's surprise attack makes the fighter defenseless (P6): before, a bad
     // defense there was asked, refused by the rules, told and posted as a chat line.
