@@ -20,6 +20,7 @@ import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES, furtiveError } from "./errors.js";
 import { FEATURES } from "./signatures.js";
 import { defineHandles } from "./handle.js";
+import { explainer } from "./explain.js";
 
 /** Which engine this entry point runs. */
 export const backend = "wasm";
@@ -214,12 +215,14 @@ function notInThisBuild(name) {
 }
 
 function guard(name) {
+  // Its explanations given as texts (explain.js).
+  const finish = explainer(name) ?? ((result) => result);
   return function (...args) {
     ensureReady(name);
     const call = wasm[name];
     if (typeof call !== "function") throw notInThisBuild(name);
     const texts = encodeArguments(name, args);
-    return JSON.parse(run(() => call(...utf8(texts))));
+    return finish(JSON.parse(run(() => call(...utf8(texts)))));
   };
 }
 

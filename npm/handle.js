@@ -25,6 +25,7 @@
 import { SCENE_CONSTRUCTORS, SCENE_METHODS, SESSION_CONSTRUCTORS, SESSION_GETTERS, SESSION_METHODS } from "./signatures.js";
 import { encodeOne, encodeWith, viewBatchColumns, viewColumns } from "./arguments.js";
 import { furtiveError } from "./errors.js";
+import { explainer } from "./explain.js";
 
 /** `Symbol.dispose` where the platform has it (Node.js 20+, recent browsers). */
 const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for("Symbol.dispose");
@@ -40,6 +41,7 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  *   whose argument `encode(value)` can send another way (not null), or
  *   not (null: as text);
  *   `getters`: property names (default none);
+ * - `explained`: its methods' results carry explanations (explain.js);
  * - `usage`: how to make one (the message of `new`);
  * - `freed`, `lost`: what to do after `session_freed`, `session_lost`.
  *
@@ -167,6 +169,10 @@ export function defineHandle(kind, backend) {
     // when the backend has it: those arguments go that way, every other
     // one as text. The same checks, results and errors.
     const columns = kind.columns?.[name];
+    // The result as JavaScript values, its explanations given as `en` and
+    // `fr` texts (explain.js: an effects' `log` when it is first read).
+    const finish = kind.explained ? explainer(name) : null;
+    const parse = finish === null ? JSON.parse : (/** @type {string} */ text) => finish(JSON.parse(text));
     const invokeColumns = columns === undefined || invoke1 === undefined ? undefined : backend.columnInvoker?.(className, name);
     Object.defineProperty(Handle.prototype, name, {
       value: invokeColumns !== undefined
@@ -175,9 +181,9 @@ export function defineHandle(kind, backend) {
               const slot = live(this, name);
               check();
               const encoded = columns.encode(value);
-              if (encoded !== null) return JSON.parse(invokeColumns(still(slot, this, name).native, encoded));
+              if (encoded !== null) return parse(invokeColumns(still(slot, this, name).native, encoded));
               const text = encodeOne(spec, value);
-              return JSON.parse(invoke1(still(slot, this, name).native, text));
+              return parse(invoke1(still(slot, this, name).native, text));
             },
           }[name]
         : invoke1 !== undefined
@@ -186,7 +192,7 @@ export function defineHandle(kind, backend) {
               const slot = live(this, name);
               check();
               const text = encodeOne(spec, value);
-              return JSON.parse(invoke1(still(slot, this, name).native, text));
+              return parse(invoke1(still(slot, this, name).native, text));
             },
           }[name]
         : {
@@ -194,7 +200,7 @@ export function defineHandle(kind, backend) {
               const slot = live(this, name);
               check();
               const texts = encodeWith(specs, args);
-              return JSON.parse(backend.invoke(still(slot, this, name).native, name, texts, className));
+              return parse(backend.invoke(still(slot, this, name).native, name, texts, className));
             },
           }[name],
       writable: true,
@@ -236,6 +242,7 @@ export function defineHandles(backend) {
       // `apply` of a plain `viewChanged`, and `applyAll` of a list of
       // them, go as columns (arguments.js).
       columns: { apply: { encode: viewColumns }, applyAll: { encode: viewBatchColumns } },
+      explained: true,
       freed: "load a snapshot into a new one with Session.load(snapshot)",
       lost: "reload it from your last snapshot with Session.load(snapshot)",
     },

@@ -20,6 +20,7 @@ import { createRequire } from "node:module";
 import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES } from "./errors.js";
 import { defineHandles } from "./handle.js";
+import { explainer } from "./explain.js";
 
 function addonFile() {
   const { platform, arch } = process;
@@ -52,10 +53,16 @@ export async function init(input) {
 
 /**
  * An addon function with its arguments serialized (see arguments.js) and its
- * JSON text result parsed; the wasm fallback does it itself.
+ * JSON text result parsed, its explanations given as texts (explain.js);
+ * the wasm fallback does it itself.
  */
-const bind = (/** @type {keyof typeof SIGNATURES} */ name) =>
-  addon ? (/** @type {unknown[]} */ ...args) => JSON.parse(addon[name](...encodeArguments(name, args))) : engine[name];
+function bind(/** @type {keyof typeof SIGNATURES} */ name) {
+  if (!addon) return engine[name];
+  const finish = explainer(name);
+  return finish === null
+    ? (/** @type {unknown[]} */ ...args) => JSON.parse(addon[name](...encodeArguments(name, args)))
+    : (/** @type {unknown[]} */ ...args) => finish(JSON.parse(addon[name](...encodeArguments(name, args))));
+}
 
 const functions = Object.fromEntries(Object.keys(SIGNATURES).map((name) => [name, bind(name)]));
 export const {

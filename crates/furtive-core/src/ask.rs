@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clause::Clause;
+use crate::message::Message;
 use crate::state::TokenId;
 
 /// `{ observer, hider }`: for [`crate::query::perceives`] and [`crate::query::can_locate`].
@@ -45,9 +46,9 @@ pub struct KnockoutQuery {
     pub d100: Option<u32>,
 }
 
-/// The answer to a [`KnockoutQuery`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+/// The answer to a [`KnockoutQuery`], with its explanation (B3), which the
+/// npm package gives as `en` and `fr` (see [`crate::LogEntry`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KnockoutResult {
     /// P8 allows the attempt.
@@ -62,8 +63,8 @@ pub struct KnockoutResult {
     pub knocked_out: Option<bool>,
     /// The clause that decided.
     pub clause: Clause,
-    pub en: String,
-    pub fr: String,
+    /// Why, in any language of the catalog.
+    pub message: Message,
 }
 
 /// `{ hider, target, held, visible }`: may `hider` take this object from `target` (P10)?
@@ -107,14 +108,65 @@ pub enum AttackMode {
     Miss,
 }
 
-/// The answer to a [`HiddenAttackQuery`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+/// The answer to a [`HiddenAttackQuery`], with its explanation (B3), which
+/// the npm package gives as `en` and `fr` (see [`crate::LogEntry`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HiddenAttackResult {
     pub mode: AttackMode,
     /// The clause that decided.
     pub clause: Clause,
-    pub en: String,
-    pub fr: String,
+    /// Why, in any language of the catalog.
+    pub message: Message,
+}
+
+crate::message::texts_of_message!(KnockoutResult, HiddenAttackResult);
+
+/// The rendered twins of the answers above, for their JSON Schemas (see
+/// `crate::outcome::rendered`).
+#[cfg(feature = "schema")]
+mod rendered {
+    use serde::{Deserialize, Serialize};
+
+    use super::AttackMode;
+    use crate::clause::Clause;
+
+    /// The answer to a [`KnockoutQuery`].
+    #[derive(Serialize, Deserialize, schemars::JsonSchema)]
+    #[schemars(rename = "KnockoutResult")]
+    #[serde(rename_all = "camelCase")]
+    pub struct KnockoutResult {
+        /// P8 allows the attempt.
+        pub allowed: bool,
+        /// The chance in percent: the attacker's base Furtivité.
+        pub chance: u32,
+        /// Duration if knocked out: 1 + floor(Force / 5) minutes.
+        pub minutes: u32,
+        /// floor(raw damage / 4), when `rawDamage` was given and the attempt allowed.
+        pub damage: Option<u32>,
+        /// d100 <= chance, when `d100` was given and the attempt allowed.
+        pub knocked_out: Option<bool>,
+        /// The clause that decided.
+        pub clause: Clause,
+        pub en: String,
+        pub fr: String,
+    }
+
+    /// The answer to a [`HiddenAttackQuery`].
+    #[derive(Serialize, Deserialize, schemars::JsonSchema)]
+    #[schemars(rename = "HiddenAttackResult")]
+    #[serde(rename_all = "camelCase")]
+    pub struct HiddenAttackResult {
+        pub mode: AttackMode,
+        /// The clause that decided.
+        pub clause: Clause,
+        pub en: String,
+        pub fr: String,
+    }
+}
+
+#[cfg(feature = "schema")]
+crate::outcome::schema_as_rendered! {
+    KnockoutResult => rendered::KnockoutResult,
+    HiddenAttackResult => rendered::HiddenAttackResult,
 }

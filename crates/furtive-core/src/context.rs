@@ -2,7 +2,8 @@
 //! and the names explanations use.
 
 use crate::clause::Clause;
-use crate::explain::{Explained, Text};
+use crate::explain::Explained;
+use crate::message::Message;
 use crate::outcome::{Audience, LogEntry, Request};
 use crate::state::State;
 
@@ -23,29 +24,32 @@ impl Ctx {
     }
 
     /// A GM-only explanation with numbers.
-    pub fn gm(&mut self, clause: Clause, hider: Option<&str>, observer: Option<&str>, text: Text) {
-        self.push(clause, Audience::Gm, hider, observer, text);
+    pub fn gm(
+        &mut self,
+        clause: Clause,
+        hider: Option<&str>,
+        observer: Option<&str>,
+        message: Message,
+    ) {
+        self.push(clause, Audience::Gm, hider, observer, message);
     }
 
-    /// A GM explanation with numbers plus a public one: the public text is
-    /// `texts.public` (no numbers), or the GM text when the P2 setting
-    /// shows numbers to players.
+    /// A GM explanation with numbers plus a public one: the public message
+    /// is `messages.public` (no numbers), or the GM message when the P2
+    /// setting shows numbers to players.
     pub fn both(
         &mut self,
         clause: Clause,
         hider: Option<&str>,
         observer: Option<&str>,
-        texts: Explained,
+        messages: Explained,
     ) {
         let public = if self.show_numbers {
-            Text {
-                en: texts.gm.en.clone(),
-                fr: texts.gm.fr.clone(),
-            }
+            messages.gm.clone()
         } else {
-            texts.public
+            messages.public
         };
-        self.push(clause, Audience::Gm, hider, observer, texts.gm);
+        self.push(clause, Audience::Gm, hider, observer, messages.gm);
         self.push(clause, Audience::Public, hider, observer, public);
     }
 
@@ -55,9 +59,9 @@ impl Ctx {
         clause: Clause,
         hider: Option<&str>,
         observer: Option<&str>,
-        text: Text,
+        message: Message,
     ) {
-        self.push(clause, Audience::Public, hider, observer, text);
+        self.push(clause, Audience::Public, hider, observer, message);
     }
 
     fn push(
@@ -66,15 +70,14 @@ impl Ctx {
         audience: Audience,
         hider: Option<&str>,
         observer: Option<&str>,
-        Text { en, fr }: Text,
+        message: Message,
     ) {
         self.log.push(LogEntry {
             clause,
             audience,
             hider: hider.map(str::to_owned),
             observer: observer.map(str::to_owned),
-            en,
-            fr,
+            message,
         });
     }
 }

@@ -280,16 +280,11 @@ fn gm_override(
         pair.perceived = perceived;
         pair.reason = PairReason::GmOverride;
     }
-    let (en, fr) = if perceived {
-        ("perceives", "perçoit")
-    } else {
-        ("does not perceive", "ne perçoit pas")
-    };
     ctx.gm(
         Clause::GM,
         Some(hider),
         Some(observer),
-        explain::gm_override(&observer_label, en, &hider_label, fr),
+        explain::gm_override(&observer_label, perceived, &hider_label),
     );
     Ok(())
 }

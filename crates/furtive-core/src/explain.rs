@@ -1,1058 +1,800 @@
-//! What the rules say when they decide (B3): every explanation, in English
-//! and French, kept out of the rule functions so a rule reads as a rule.
-//! Each function is named after the clause and the decision it explains;
-//! the rule picks the function and the clause, this module the words. GM
-//! texts carry the numbers; a public text carries none, unless the P2
-//! setting shows numbers to players (see [`crate::context::Ctx::both`]).
+//! What the rules say when they decide (B3): each function builds the
+//! [`Message`] of one decision, with its arguments, from the catalog of
+//! [`crate::message`], kept out of the rule functions so a rule reads as a
+//! rule. Each function is named after the clause and the decision it
+//! explains; the rule picks the function and the clause, this module the
+//! message, the catalog the words. GM messages carry the numbers; a public
+//! message carries none, unless the P2 setting shows numbers to players
+//! (see [`crate::context::Ctx::both`]).
 
-use std::fmt::Display;
-
-use crate::state::Modifiers;
-
-/// Room for one explanation: most are one sentence under 160 bytes.
-const SENTENCE_CAPACITY: usize = 160;
-
-/// `format!` into a string allocated once. (`format!` starts from an empty
-/// string when the text opens with an argument, as most explanations do,
-/// and grows it four or five times.)
-macro_rules! sentence {
-    ($($arg:tt)*) => {{
-        use std::fmt::Write as _;
-        let mut sentence = String::with_capacity(SENTENCE_CAPACITY);
-        // Writing into a String cannot fail.
-        let _ = write!(sentence, $($arg)*);
-        sentence
-    }};
-}
-
-/// `head`, then `number`, then `tail`, in one string allocated once: the
-/// same bytes as `sentence!` with the number last, for the explanations an
-/// event writes once per named observer, where `format!`'s per-argument
-/// dispatch shows in the profile.
-fn joined(head: &[&str], number: i64, tail: &str) -> String {
-    // 20 bytes: the longest i64 ("-9223372036854775808").
-    let length = head.iter().map(|part| part.len()).sum::<usize>() + 20 + tail.len();
-    let mut text = String::with_capacity(length);
-    for part in head {
-        text.push_str(part);
-    }
-    // `itoa` writes the digits as `{number}` does (an optional `-`, then
-    // the digits): `write!` costs more than the rest of this function.
-    text.push_str(itoa::Buffer::new().format(number));
-    text.push_str(tail);
-    text
-}
-
-/// One explanation in both languages.
-pub(crate) struct Text {
-    pub en: String,
-    pub fr: String,
-}
+use crate::message::{Arg, Key, Message};
+use crate::state::{HitZone, Modifiers, SituationModifier};
 
 /// A GM explanation with numbers and its public version without them.
 pub(crate) struct Explained {
-    pub gm: Text,
-    pub public: Text,
+    pub gm: Message,
+    pub public: Message,
+}
+
+/// `key` with one argument.
+fn one(key: Key, name: &'static str, value: impl Into<Arg>) -> Message {
+    Message::new(key).with(name, value)
+}
+
+/// `key` with an `observer` and a `hider`.
+fn pair(key: Key, observer: impl Into<Arg>, hider: impl Into<Arg>) -> Message {
+    Message::new(key)
+        .with("observer", observer)
+        .with("hider", hider)
+}
+
+/// `key` with a `target` and an `attacker`.
+fn attack(key: Key, target: impl Into<Arg>, attacker: impl Into<Arg>) -> Message {
+    Message::new(key)
+        .with("target", target)
+        .with("attacker", attacker)
+}
+
+/// A signed number as the explanations write it: `+50`, `-5`, `+0`.
+fn signed(number: i64) -> String {
+    format!("{number:+}")
+}
+
+/// A range in scene units, as Rust writes an `f64` (`30`, `7.5`): text, so
+/// the npm package's renderer writes the same characters.
+fn decimal(number: f64) -> String {
+    number.to_string()
+}
+
+/// A distance for explanations: one decimal at most (`7.1`, `10`).
+fn scene_units(value: f64) -> String {
+    let rounded = (value * 10.0).round() / 10.0;
+    decimal(rounded)
 }
 
 /// B3: a creature joined the scene, or its data changed.
-pub(crate) fn b3_creature_upserted(name: impl Display, existed: bool) -> Text {
-    if existed {
-        Text {
-            en: sentence!("{name} updated."),
-            fr: sentence!("{name} mis à jour."),
-        }
+pub(crate) fn b3_creature_upserted(name: &str, existed: bool) -> Message {
+    let key = if existed {
+        Key::B3CreatureUpdated
     } else {
-        Text {
-            en: sentence!("{name} joins the scene."),
-            fr: sentence!("{name} entre dans la scène."),
-        }
-    }
+        Key::B3CreatureJoined
+    };
+    one(key, "name", name)
 }
 
 // ---------------------------------------------------------------- Events both rulesets share
 
 /// Combat ended: every surprise ends.
-pub(crate) fn p6_combat_ended() -> Text {
-    Text {
-        en: "Combat ended: every surprise ends.".to_owned(),
-        fr: "Fin du combat : toutes les surprises prennent fin.".to_owned(),
-    }
+pub(crate) fn p6_combat_ended() -> Message {
+    Message::new(Key::P6CombatEnded)
 }
 
 /// … left the scene: its pairs are removed.
-pub(crate) fn b3_token_removed(label: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} left the scene: its pairs are removed."),
-        fr: sentence!("{label} quitte la scène : ses paires sont retirées."),
-    }
+pub(crate) fn b3_token_removed(label: &str) -> Message {
+    one(Key::B3TokenRemoved, "token", label)
 }
 
 /// … stops hiding: everyone perceives them.
-pub(crate) fn b3_stopped_hiding(label: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} stops hiding: everyone perceives them."),
-        fr: sentence!("{label} cesse de se cacher : tout le monde le perçoit."),
-    }
+pub(crate) fn b3_stopped_hiding(label: &str) -> Message {
+    one(Key::B3StoppedHiding, "hider", label)
 }
 
-/// GM override: … … ….
-pub(crate) fn gm_override(
-    observer_label: impl Display,
-    en: impl Display,
-    hider_label: impl Display,
-    fr: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("GM override: {observer_label} {en} {hider_label}."),
-        fr: sentence!("Décision du MJ : {observer_label} {fr} {hider_label}."),
-    }
+/// GM override: … perceives / does not perceive ….
+pub(crate) fn gm_override(observer_label: &str, perceived: bool, hider_label: &str) -> Message {
+    let key = if perceived {
+        Key::GmOverridePerceives
+    } else {
+        Key::GmOverrideDoesNotPerceive
+    };
+    pair(key, observer_label, hider_label)
 }
 
 // ---------------------------------------------------------------- Ruleset `percentile`
 
 /// P1: the tier term of the score, for explanations.
-fn describe_tier(stealth_skill: u32, d100: u32) -> (String, String) {
-    let t = crate::percentile::tier_value(stealth_skill, d100);
-    if stealth_skill < 50 {
-        (
-            format!("d100 {d100} ÷ 2 = {t}"),
-            format!("d100 {d100} ÷ 2 = {t}"),
-        )
+fn describe_tier(stealth_skill: u32, d100: u32) -> Message {
+    let value = crate::percentile::tier_value(stealth_skill, d100);
+    let key = if stealth_skill < 50 {
+        Key::P1TierHalf
     } else if stealth_skill < 100 {
-        (format!("d100 {d100}"), format!("d100 {d100}"))
+        return one(Key::P1TierWhole, "d100", d100);
     } else {
-        (
-            format!("1.5 × d100 {d100} = {t}"),
-            format!("1,5 × d100 {d100} = {t}"),
-        )
+        Key::P1TierOneAndAHalf
+    };
+    Message::new(key).with("d100", d100).with("value", value)
+}
+
+/// The catalog's name of a situation modifier (P2).
+pub(crate) fn situation_name(modifier: SituationModifier) -> Key {
+    match modifier {
+        SituationModifier::Sprint => Key::SituationSprint,
+        SituationModifier::AlreadyPerceived => Key::SituationAlreadyPerceived,
+        SituationModifier::Dark => Key::SituationDark,
+        SituationModifier::NoCover => Key::SituationNoCover,
+        SituationModifier::Cluttered => Key::SituationCluttered,
+        SituationModifier::VeryQuiet => Key::SituationVeryQuiet,
+        SituationModifier::VeryNoisy => Key::SituationVeryNoisy,
+        SituationModifier::StrongSmells => Key::SituationStrongSmells,
+        SituationModifier::Deserted => Key::SituationDeserted,
     }
 }
 
-/// The active modifiers for explanations, in English and French (B3).
-/// (Fix: the empty list and unlabelled GM modifiers were English in the
-/// French text; B3/P2 Fix: situation modifiers were named by their ids.)
-fn describe_modifiers(modifiers: &Modifiers) -> (String, String) {
-    let mut en: Vec<String> = Vec::new();
-    let mut fr: Vec<String> = Vec::new();
+/// The catalog's name of a hit zone (P7).
+pub(crate) fn zone_name(zone: HitZone) -> Key {
+    match zone {
+        HitZone::Head => Key::HitZoneHead,
+        HitZone::Trunk => Key::HitZoneTrunk,
+        HitZone::Arm => Key::HitZoneArm,
+        HitZone::Leg => Key::HitZoneLeg,
+    }
+}
+
+/// The active modifiers for explanations (B3, P2): each situation modifier
+/// once, by its name, then each free modifier by its label ("GM" when it
+/// has none), each with its signed value; "none" when there is none.
+fn describe_modifiers(modifiers: &Modifiers) -> Arg {
+    let mut items = Vec::new();
     let mut seen = Vec::new();
     for m in &modifiers.situation {
         if !seen.contains(m) {
             seen.push(*m);
-            let (name_en, name_fr) = m.names();
-            en.push(format!("{name_en} {:+}", m.value()));
-            fr.push(format!("{name_fr} {:+}", m.value()));
+            items.push(
+                Message::new(Key::Modifier)
+                    .with("name", situation_name(*m))
+                    .with("value", signed(m.value()))
+                    .into(),
+            );
         }
     }
     for m in &modifiers.free {
-        let (label_en, label_fr) = if m.label.is_empty() {
-            ("GM", "MJ")
+        let name: Arg = if m.label.is_empty() {
+            Key::GmModifier.into()
         } else {
-            (m.label.as_str(), m.label.as_str())
+            m.label.as_str().into()
         };
-        en.push(format!("{label_en} {:+}", m.value));
-        fr.push(format!("{label_fr} {:+}", m.value));
+        items.push(
+            Message::new(Key::Modifier)
+                .with("name", name)
+                .with("value", signed(m.value))
+                .into(),
+        );
     }
-    if en.is_empty() {
-        ("none".into(), "aucun".into())
+    if items.is_empty() {
+        Key::ModifiersNone.into()
     } else {
-        (en.join(", "), fr.join(", "))
+        Arg::List(items)
     }
 }
 
 /// … observer(s) already perceive …: already perceived -100 is added (P9).
-pub(crate) fn p9_already_perceived_added(perceiving: impl Display, label: impl Display) -> Text {
-    Text {
-        en: sentence!("{perceiving} observer(s) already perceive {label}: already perceived -100 is added (P9)."),
-        fr: sentence!("{perceiving} observateur(s) perçoivent déjà {label} : déjà perçu -100 s'applique (P9)."),
-    }
+pub(crate) fn p9_already_perceived_added(perceiving: usize, label: &str) -> Message {
+    Message::new(Key::P9AlreadyPerceivedAdded)
+        .with("perceiving", perceiving)
+        .with("hider", label)
 }
 
 /// …: stealth score … = Furtivité … + … + modifiers … (…) (P1, P2).
 pub(crate) fn p1_stealth_score(
-    label: impl Display,
-    score: impl Display,
+    label: &str,
+    score: i64,
     stealth_skill: u32,
     d100: u32,
     modifiers: &Modifiers,
 ) -> Explained {
-    let (tier_en, tier_fr) = describe_tier(stealth_skill, d100);
-    let (list_en, list_fr) = describe_modifiers(modifiers);
-    let modifier_total = modifiers.total();
     Explained {
-        gm: Text {
-            en: sentence!("{label}: stealth score {score} = Furtivité {stealth_skill} + {tier_en} + modifiers {modifier_total:+} ({list_en}) (P1, P2)."),
-            fr: sentence!("{label} : score de furtivité {score} = Furtivité {stealth_skill} + {tier_fr} + modificateurs {modifier_total:+} ({list_fr}) (P1, P2)."),
-        },
-        public: Text {
-            en: sentence!("{label} makes a stealth roll."),
-            fr: sentence!("{label} fait un jet de Furtivité."),
-        },
+        gm: Message::new(Key::P1StealthScore)
+            .with("hider", label)
+            .with("score", score)
+            .with("stealthSkill", stealth_skill)
+            .with("tier", describe_tier(stealth_skill, d100))
+            .with("modifierTotal", signed(modifiers.total()))
+            .with("modifiers", describe_modifiers(modifiers)),
+        public: one(Key::P1StealthRoll, "hider", label),
     }
 }
 
-/// score … ≤ acuity sum …: … perceives … (P3).
-pub(crate) fn p3_perceives(
-    score: impl Display,
-    acuity_sum: impl Display,
-    observer_label: impl Display,
-    hider_label: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("score {score} ≤ acuity sum {acuity_sum}: {observer_label} perceives {hider_label} (P3)."),
-        fr: sentence!("score {score} ≤ somme des acuités {acuity_sum} : {observer_label} perçoit {hider_label} (P3)."),
-    }
-}
-
-/// score … > acuity sum …: … does not perceive … (P3).
-pub(crate) fn p3_does_not_perceive(
-    score: impl Display,
-    acuity_sum: impl Display,
-    observer_label: impl Display,
-    hider_label: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("score {score} > acuity sum {acuity_sum}: {observer_label} does not perceive {hider_label} (P3)."),
-        fr: sentence!("score {score} > somme des acuités {acuity_sum} : {observer_label} ne perçoit pas {hider_label} (P3)."),
-    }
+/// score … ≤ acuity sum …: … perceives … (P3); or > …: does not perceive.
+pub(crate) fn p3_decided(
+    perceives: bool,
+    score: i64,
+    acuity_sum: impl Into<Arg>,
+    observer_label: &str,
+    hider_label: &str,
+) -> Message {
+    let key = if perceives {
+        Key::P3Perceives
+    } else {
+        Key::P3DoesNotPerceive
+    };
+    Message::new(key)
+        .with("score", score)
+        .with("acuitySum", acuity_sum)
+        .with("observer", observer_label)
+        .with("hider", hider_label)
 }
 
 /// … attacked from hiding: everyone will perceive … at the end of its turn (P9).
-pub(crate) fn p9_attacked_from_hiding(label: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} attacked from hiding: everyone will perceive {label} at the end of its turn (P9)."),
-        fr: sentence!("{label} a attaqué depuis sa cachette : tout le monde le percevra à la fin de son tour (P9)."),
-    }
+pub(crate) fn p9_attacked_from_hiding(label: &str) -> Message {
+    one(Key::P9AttackedFromHiding, "hider", label)
 }
 
 /// … is still defenseless against … this turn (P6).
-pub(crate) fn p6_still_defenseless(
-    target_label: impl Display,
-    attacker_label: impl Display,
-) -> Text {
-    Text {
-        en: sentence!(
-            "{target_label} is still defenseless against {attacker_label} this turn (P6)."
-        ),
-        fr: sentence!("{target_label} reste sans défense face à {attacker_label} ce tour-ci (P6)."),
-    }
+pub(crate) fn p6_still_defenseless(target_label: &str, attacker_label: &str) -> Message {
+    attack(Key::P6StillDefenseless, target_label, attacker_label)
 }
 
 /// … perceives …: no surprise (P6).
-pub(crate) fn p6_no_surprise(target_label: impl Display, attacker_label: impl Display) -> Text {
-    Text {
-        en: sentence!("{target_label} perceives {attacker_label}: no surprise (P6)."),
-        fr: sentence!("{target_label} perçoit {attacker_label} : pas de surprise (P6)."),
-    }
+pub(crate) fn p6_no_surprise(target_label: &str, attacker_label: &str) -> Message {
+    attack(Key::P6NoSurprise, target_label, attacker_label)
 }
 
-/// Surprise! … is defenseless against … until the end of …'s turn; allies that do not perceiv
-pub(crate) fn p6_surprise(target_label: impl Display, attacker_label: impl Display) -> Text {
-    Text {
-        en: sentence!("Surprise! {target_label} is defenseless against {attacker_label} until the end of {attacker_label}'s turn; allies that do not perceive {attacker_label} cannot defend {target_label} (P6)."),
-        fr: sentence!("Surprise ! {target_label} est sans défense face à {attacker_label} jusqu'à la fin du tour de {attacker_label} ; les alliés qui ne perçoivent pas {attacker_label} ne peuvent pas défendre {target_label} (P6)."),
-    }
+/// Surprise! … is defenseless against … until the end of …'s turn; allies
+/// that do not perceive … cannot defend … (P6).
+pub(crate) fn p6_surprise(target_label: &str, attacker_label: &str) -> Message {
+    attack(Key::P6Surprise, target_label, attacker_label)
 }
 
 /// … chooses the hit zone of this first attack: … (P7).
-pub(crate) fn p7_hit_zone_chosen(
-    attacker_label: impl Display,
-    en: impl Display,
-    fr: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{attacker_label} chooses the hit zone of this first attack: {en} (P7)."),
-        fr: sentence!(
-            "{attacker_label} choisit la zone touchée par cette première attaque : {fr} (P7)."
-        ),
-    }
+pub(crate) fn p7_hit_zone_chosen(attacker_label: &str, zone: HitZone) -> Message {
+    Message::new(Key::P7HitZoneChosen)
+        .with("attacker", attacker_label)
+        .with("zone", zone_name(zone))
 }
 
 /// The modifiers of … did not change: the score stays (P4).
-pub(crate) fn p4_modifiers_unchanged(label: impl Display) -> Text {
-    Text {
-        en: sentence!("The modifiers of {label} did not change: the score stays (P4)."),
-        fr: sentence!("Les modificateurs de {label} n'ont pas changé : le score reste (P4)."),
-    }
+pub(crate) fn p4_modifiers_unchanged(label: &str) -> Message {
+    one(Key::P4ModifiersUnchanged, "hider", label)
 }
 
-/// The situation changed (…): … must roll again; score … stays in force until the new roll (P
-pub(crate) fn p4_new_roll_requested(
-    modifiers: &Modifiers,
-    label: impl Display,
-    score: impl Display,
-) -> Explained {
-    let (list_en, list_fr) = describe_modifiers(modifiers);
+/// The situation changed (…): … must roll again; score … stays in force
+/// until the new roll (P4).
+pub(crate) fn p4_new_roll_requested(modifiers: &Modifiers, label: &str, score: i64) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("The situation changed ({list_en}): {label} must roll again; score {score} stays in force until the new roll (P4)."),
-            fr: sentence!("La situation a changé ({list_fr}) : {label} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4)."),
-        },
-        public: Text {
-            en: sentence!("The situation changed: {label} must make a new stealth roll."),
-            fr: sentence!("La situation a changé : {label} doit refaire un jet de Furtivité."),
-        },
+        gm: Message::new(Key::P4NewRollRequested)
+            .with("modifiers", describe_modifiers(modifiers))
+            .with("hider", label)
+            .with("score", score),
+        public: one(Key::P4NewRollRequestedPublic, "hider", label),
     }
 }
 
 /// … sprints; not hiding, so nothing changes.
-pub(crate) fn p2_sprint_while_not_hiding(label: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} sprints; not hiding, so nothing changes."),
-        fr: sentence!("{label} sprinte ; il ne se cache pas, rien ne change."),
-    }
+pub(crate) fn p2_sprint_while_not_hiding(label: &str) -> Message {
+    one(Key::P2SprintWhileNotHiding, "hider", label)
 }
 
 /// … is no longer defenseless against … (P6).
-pub(crate) fn p6_surprise_ended(target_label: impl Display, label: impl Display) -> Text {
-    Text {
-        en: sentence!("{target_label} is no longer defenseless against {label} (P6)."),
-        fr: sentence!("{target_label} n'est plus sans défense face à {label} (P6)."),
+pub(crate) fn p6_surprise_ended(target_label: &str, attacker_label: &str) -> Message {
+    attack(Key::P6SurpriseEnded, target_label, attacker_label)
+}
+
+/// … attacked this turn and drew attention: everyone perceives …; a new
+/// stealth roll carries already perceived -100 (P9).
+pub(crate) fn p9_revealed_after_attack(label: &str) -> Explained {
+    Explained {
+        gm: one(Key::P9RevealedAfterAttack, "hider", label),
+        public: one(Key::P9RevealedAfterAttackPublic, "hider", label),
     }
 }
 
-/// … attacked this turn and drew attention: everyone perceives …; a new stealth roll carries
-pub(crate) fn p9_revealed_after_attack(label: impl Display) -> Explained {
+/// The surprise turn is over: everyone perceives …; a new stealth roll
+/// carries already perceived -100 (P9).
+pub(crate) fn p9_revealed_after_surprise(label: &str) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("{label} attacked this turn and drew attention: everyone perceives {label}; a new stealth roll carries already perceived -100 (P9)."),
-            fr: sentence!("{label} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."),
-        },
-        public: Text {
-            en: sentence!("{label} attacked this turn and drew attention: everyone perceives {label}; a new stealth roll will be harder (P9)."),
-            fr: sentence!("{label} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité sera plus difficile (P9)."),
-        },
-    }
-}
-
-/// The surprise turn is over: everyone perceives …; a new stealth roll carries already percei
-pub(crate) fn p9_revealed_after_surprise(label: impl Display) -> Explained {
-    Explained {
-        gm: Text {
-            en: sentence!("The surprise turn is over: everyone perceives {label}; a new stealth roll carries already perceived -100 (P9)."),
-            fr: sentence!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."),
-        },
-        public: Text {
-            en: sentence!("The surprise turn is over: everyone perceives {label}; a new stealth roll will be harder (P9)."),
-            fr: sentence!("Le tour de surprise est terminé : tout le monde perçoit {label} ; un nouveau jet de Furtivité sera plus difficile (P9)."),
-        },
+        gm: one(Key::P9RevealedAfterSurprise, "hider", label),
+        public: one(Key::P9RevealedAfterSurprisePublic, "hider", label),
     }
 }
 
 // ---------------------------------------------------------------- Ruleset `opposed`
 
-/// … perceives … with … (…, range …, distance …), no precaution against it: no roll (O13).
+/// … perceives … with … (…, range …, distance …), no precaution against
+/// it: no roll (O13).
 pub(crate) fn o13_sensed(
-    observer_label: impl Display,
-    hider_label: impl Display,
-    sense: impl Display,
+    observer_label: &str,
+    hider_label: &str,
+    sense: &str,
     targeting: bool,
-    range: impl Display,
-    distance: impl Display,
+    range: f64,
+    distance: f64,
 ) -> Explained {
-    let (kind_en, kind_fr) = if targeting {
-        ("targeting", "de ciblage")
+    let kind = if targeting {
+        Key::SenseTargeting
     } else {
-        ("non-targeting", "sans ciblage")
+        Key::SenseNonTargeting
     };
     Explained {
-        gm: Text {
-            en: sentence!("{observer_label} perceives {hider_label} with {sense} ({kind_en}, range {range}, distance {distance}), no precaution against it: no roll (O13)."),
-            fr: sentence!("{observer_label} perçoit {hider_label} par {sense} ({kind_fr}, portée {range}, distance {distance}), sans précaution contre ce sens : pas de jet (O13)."),
-        },
-        public: Text {
-            en: sentence!("{observer_label} senses {hider_label}."),
-            fr: sentence!("{observer_label} détecte {hider_label}."),
-        },
+        gm: pair(Key::O13Sensed, observer_label, hider_label)
+            .with("sense", sense)
+            .with("kind", kind)
+            .with("range", decimal(range))
+            .with("distance", scene_units(distance)),
+        public: pair(Key::O13Senses, observer_label, hider_label),
     }
 }
 
-/// Stored Perception … ≥ effective stealth total …: … now perceives …, no new roll (…).
+/// Stored Perception … ≥ effective stealth total …: … now perceives …, no
+/// new roll (…).
 pub(crate) fn o4_stored_check_perceives(
-    total: impl Display,
-    effective: impl Display,
-    observer_label: impl Display,
-    hider_label: impl Display,
-    clause: impl Display,
+    total: i64,
+    effective: i64,
+    observer_label: &str,
+    hider_label: &str,
+    clause: crate::Clause,
 ) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label} now perceives {hider_label}, no new roll ({clause})."),
-            fr: sentence!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label} perçoit maintenant {hider_label}, sans nouveau jet ({clause})."),
-        },
-        public: Text {
-            en: sentence!("{observer_label} spots {hider_label}."),
-            fr: sentence!("{observer_label} repère {hider_label}."),
-        },
+        gm: Message::new(Key::O4StoredCheckPerceives)
+            .with("total", total)
+            .with("effective", effective)
+            .with("observer", observer_label)
+            .with("hider", hider_label)
+            .with("clause", clause),
+        public: pair(Key::O4Spots, observer_label, hider_label),
     }
 }
 
 /// … comes into clear view of …: immediate Perception check against … (O4).
-///
-/// Written once per observer a `viewChanged` brings into clear view, so it
-/// is joined without the `format!` machinery ([`joined`]); the words are
-/// those of the `sentence!` form in the comments.
-pub(crate) fn o4_check_requested(observer_label: &str, hider_label: &str, effective: i64) -> Text {
-    Text {
-        // "{observer_label} comes into clear view of {hider_label}: immediate Perception check against {effective} (O4)."
-        en: joined(
-            &[
-                observer_label,
-                " comes into clear view of ",
-                hider_label,
-                ": immediate Perception check against ",
-            ],
-            effective,
-            " (O4).",
-        ),
-        // "{observer_label} a {hider_label} en vue dégagée : test de Perception immédiat contre {effective} (O4)."
-        fr: joined(
-            &[
-                observer_label,
-                " a ",
-                hider_label,
-                " en vue dégagée : test de Perception immédiat contre ",
-            ],
-            effective,
-            " (O4).",
-        ),
-    }
+/// Written once per observer a `viewChanged` brings into clear view.
+pub(crate) fn o4_check_requested(
+    observer_label: &str,
+    hider_label: &str,
+    effective: i64,
+) -> Message {
+    pair(Key::O4CheckRequested, observer_label, hider_label).with("effective", effective)
 }
 
-/// Stored Perception … ≥ effective stealth total …: …, who sensed …, now locates it (O13, …)
+/// Stored Perception … ≥ effective stealth total …: …, who sensed …, now
+/// locates it (O13, …).
 ///
 /// `clause`: what brought the stored check to the total: O4 (clear view),
 /// O6 (a penalty), O7 (a fresh roll).
 pub(crate) fn o13_stored_check_locates(
-    total: impl Display,
-    effective: impl Display,
-    observer_label: impl Display,
-    hider_label: impl Display,
-    clause: impl Display,
+    total: i64,
+    effective: i64,
+    observer_label: &str,
+    hider_label: &str,
+    clause: crate::Clause,
 ) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("Stored Perception {total} ≥ effective stealth total {effective}: {observer_label}, who sensed {hider_label}, now locates it (O13, {clause})."),
-            fr: sentence!("Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer_label}, qui détectait {hider_label}, le situe maintenant (O13, {clause})."),
-        },
-        public: Text {
-            en: sentence!("{observer_label} pinpoints {hider_label}."),
-            fr: sentence!("{observer_label} situe précisément {hider_label}."),
-        },
+        gm: Message::new(Key::O13StoredCheckLocates)
+            .with("total", total)
+            .with("effective", effective)
+            .with("observer", observer_label)
+            .with("hider", hider_label)
+            .with("clause", clause),
+        public: pair(Key::O13Pinpoints, observer_label, hider_label),
     }
 }
 
-/// … senses … and now has it in clear view: one Perception check against … to locate it; unti
+/// … senses … and now has it in clear view: one Perception check against …
+/// to locate it; until it succeeds, O10 applies (O13, O4).
 pub(crate) fn o13_locating_check_requested(
-    observer_label: impl Display,
-    hider_label: impl Display,
-    effective: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{observer_label} senses {hider_label} and now has it in clear view: one Perception check against {effective} to locate it; until it succeeds, O10 applies (O13, O4)."),
-        fr: sentence!("{observer_label} détecte {hider_label} et l'a maintenant en vue dégagée : un test de Perception contre {effective} pour le situer ; tant qu'il n'a pas réussi, O10 s'applique (O13, O4)."),
-    }
+    observer_label: &str,
+    hider_label: &str,
+    effective: i64,
+) -> Message {
+    pair(Key::O13LocatingCheckRequested, observer_label, hider_label).with("effective", effective)
 }
 
-/// … rolls a fresh Stealth check: held total …, penalties cleared; observers who perceive kee
-pub(crate) fn o7_fresh_roll(label: impl Display, total: impl Display) -> Explained {
+/// … rolls a fresh Stealth check: held total …, penalties cleared;
+/// observers who perceive keep perceiving (O7).
+pub(crate) fn o7_fresh_roll(label: &str, total: i64) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("{label} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7)."),
-            fr: sentence!("{label} refait son test de Discrétion : total retenu {total}, malus effacés ; ceux qui le perçoivent continuent de le percevoir (O7)."),
-        },
-        public: Text {
-            en: sentence!("{label} tries to stay hidden."),
-            fr: sentence!("{label} tente de rester caché."),
-        },
+        gm: one(Key::O7FreshRoll, "hider", label).with("total", total),
+        public: one(Key::O7TriesToStayHidden, "hider", label),
     }
 }
 
 /// … enters stealth: Stealth check … is held (O1).
-pub(crate) fn o1_enter_stealth(label: impl Display, total: impl Display) -> Explained {
+pub(crate) fn o1_enter_stealth(label: &str, total: i64) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("{label} enters stealth: Stealth check {total} is held (O1)."),
-            fr: sentence!(
-                "{label} passe en discrétion : le test de Discrétion {total} est retenu (O1)."
-            ),
-        },
-        public: Text {
-            en: sentence!("{label} tries to hide."),
-            fr: sentence!("{label} tente de se cacher."),
-        },
+        gm: one(Key::O1EnterStealth, "hider", label).with("total", total),
+        public: one(Key::O1TriesToHide, "hider", label),
     }
 }
 
-/// … has … in clear view at entry: perceives, no roll; the attempt fails against it (O2).
-pub(crate) fn o2_watched_at_entry(observer_label: impl Display, label: impl Display) -> Explained {
+/// … has … in clear view at entry: perceives, no roll; the attempt fails
+/// against it (O2).
+pub(crate) fn o2_watched_at_entry(observer_label: &str, label: &str) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("{observer_label} has {label} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."),
-            fr: sentence!("{observer_label} a {label} en vue dégagée au moment où il se cache : le perçoit, sans jet ; la tentative échoue contre lui (O2)."),
-        },
-        public: Text {
-            en: sentence!("{observer_label} watches {label} hide."),
-            fr: sentence!("{observer_label} voit {label} se cacher."),
-        },
+        gm: pair(Key::O2WatchedAtEntry, observer_label, label),
+        public: pair(Key::O2WatchesHide, observer_label, label),
     }
 }
 
 /// … perceives … with … (range …), no precaution against it: no roll (O13).
 pub(crate) fn o13_sensed_at_entry(
-    observer_label: impl Display,
-    label: impl Display,
-    sense: impl Display,
-    range: impl Display,
+    observer_label: &str,
+    label: &str,
+    sense: &str,
+    range: f64,
 ) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("{observer_label} perceives {label} with {sense} (range {range}), no precaution against it: no roll (O13)."),
-            fr: sentence!("{observer_label} perçoit {label} par {sense} (portée {range}), sans précaution contre ce sens : pas de jet (O13)."),
-        },
-        public: Text {
-            en: sentence!("{observer_label} senses {label}."),
-            fr: sentence!("{observer_label} détecte {label}."),
-        },
+        gm: pair(Key::O13SensedAtEntry, observer_label, label)
+            .with("sense", sense)
+            .with("range", decimal(range)),
+        public: pair(Key::O13Senses, observer_label, label),
     }
 }
 
 /// … has no clear view of … at entry: starts unperceiving (O2).
-pub(crate) fn o2_not_in_view_at_entry(observer_label: impl Display, label: impl Display) -> Text {
-    Text {
-        en: sentence!("{observer_label} has no clear view of {label} at entry: starts unperceiving (O2)."),
-        fr: sentence!("{observer_label} n'a pas {label} en vue dégagée au moment où il se cache : ne le perçoit pas (O2)."),
-    }
+pub(crate) fn o2_not_in_view_at_entry(observer_label: &str, label: &str) -> Message {
+    pair(Key::O2NotInViewAtEntry, observer_label, label)
 }
 
-/// … already made its Perception check against … (…); a stored result is never rolled again i
+/// … already made its Perception check against … (…); a stored result is
+/// never rolled again in this attempt: … is ignored (O4).
 pub(crate) fn o4_stored_result_kept(
-    observer_label: impl Display,
-    hider_label: impl Display,
-    stored: impl Display,
-    total: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{observer_label} already made its Perception check against {hider_label} ({stored}); a stored result is never rolled again in this attempt: {total} is ignored (O4)."),
-        fr: sentence!("{observer_label} a déjà fait son test de Perception contre {hider_label} ({stored}) ; un résultat enregistré n'est jamais relancé pendant cette tentative : {total} est ignoré (O4)."),
-    }
+    observer_label: &str,
+    hider_label: &str,
+    stored: i64,
+    total: i64,
+) -> Message {
+    pair(Key::O4StoredResultKept, observer_label, hider_label)
+        .with("stored", stored)
+        .with("total", total)
+}
+
+/// `key` with a Perception `total`, the stealth total it met
+/// (`effective`), an `observer` and a `hider`.
+fn checked(
+    key: Key,
+    total: i64,
+    effective: i64,
+    observer_label: &str,
+    hider_label: &str,
+) -> Message {
+    Message::new(key)
+        .with("total", total)
+        .with("effective", effective)
+        .with("observer", observer_label)
+        .with("hider", hider_label)
 }
 
 /// Perception … ≥ stealth total …: …, who sensed …, now locates it (O13, O4).
 pub(crate) fn o13_check_locates(
-    total: impl Display,
-    effective: impl Display,
-    observer_label: impl Display,
-    hider_label: impl Display,
+    total: i64,
+    effective: i64,
+    observer_label: &str,
+    hider_label: &str,
 ) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("Perception {total} ≥ stealth total {effective}: {observer_label}, who sensed {hider_label}, now locates it (O13, O4)."),
-            fr: sentence!("Perception {total} ≥ total de discrétion {effective} : {observer_label}, qui détectait {hider_label}, le situe maintenant (O13, O4)."),
-        },
-        public: Text {
-            en: sentence!("{observer_label} pinpoints {hider_label}."),
-            fr: sentence!("{observer_label} situe précisément {hider_label}."),
-        },
+        gm: checked(
+            Key::O13CheckLocates,
+            total,
+            effective,
+            observer_label,
+            hider_label,
+        ),
+        public: pair(Key::O13Pinpoints, observer_label, hider_label),
     }
 }
 
-/// Perception … < stealth total …: … senses … but does not locate it; O10 applies to its atta
+/// Perception … < stealth total …: … senses … but does not locate it; O10
+/// applies to its attacks; the result is stored (O13, O4).
 pub(crate) fn o13_check_does_not_locate(
-    total: impl Display,
-    effective: impl Display,
-    observer_label: impl Display,
-    hider_label: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("Perception {total} < stealth total {effective}: {observer_label} senses {hider_label} but does not locate it; O10 applies to its attacks; the result is stored (O13, O4)."),
-        fr: sentence!("Perception {total} < total de discrétion {effective} : {observer_label} détecte {hider_label} mais ne le situe pas ; O10 s'applique à ses attaques ; le résultat est enregistré (O13, O4)."),
-    }
+    total: i64,
+    effective: i64,
+    observer_label: &str,
+    hider_label: &str,
+) -> Message {
+    checked(
+        Key::O13CheckDoesNotLocate,
+        total,
+        effective,
+        observer_label,
+        hider_label,
+    )
 }
 
 /// … already perceives …; Perception … is stored (O4).
-pub(crate) fn o4_already_perceives(
-    observer_label: impl Display,
-    hider_label: impl Display,
-    total: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{observer_label} already perceives {hider_label}; Perception {total} is stored (O4)."),
-        fr: sentence!("{observer_label} perçoit déjà {hider_label} ; la Perception {total} est enregistrée (O4)."),
-    }
+pub(crate) fn o4_already_perceives(observer_label: &str, hider_label: &str, total: i64) -> Message {
+    pair(Key::O4AlreadyPerceives, observer_label, hider_label).with("total", total)
 }
 
 /// Perception … ≥ stealth total …: … perceives … (O4).
 pub(crate) fn o4_check_perceives(
-    total: impl Display,
-    effective: impl Display,
-    observer_label: impl Display,
-    hider_label: impl Display,
+    total: i64,
+    effective: i64,
+    observer_label: &str,
+    hider_label: &str,
 ) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("Perception {total} ≥ stealth total {effective}: {observer_label} perceives {hider_label} (O4)."),
-            fr: sentence!("Perception {total} ≥ total de discrétion {effective} : {observer_label} perçoit {hider_label} (O4)."),
-        },
-        public: Text {
-            en: sentence!("{observer_label} spots {hider_label}."),
-            fr: sentence!("{observer_label} repère {hider_label}."),
-        },
+        gm: checked(
+            Key::O4CheckPerceives,
+            total,
+            effective,
+            observer_label,
+            hider_label,
+        ),
+        public: pair(Key::O4Spots, observer_label, hider_label),
     }
 }
 
-/// Perception … < stealth total …: … does not perceive …; the result is stored (O4).
+/// Perception … < stealth total …: … does not perceive …; the result is
+/// stored (O4).
 pub(crate) fn o4_check_fails(
-    total: impl Display,
-    effective: impl Display,
-    observer_label: impl Display,
-    hider_label: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("Perception {total} < stealth total {effective}: {observer_label} does not perceive {hider_label}; the result is stored (O4)."),
-        fr: sentence!("Perception {total} < total de discrétion {effective} : {observer_label} ne perçoit pas {hider_label} ; le résultat est enregistré (O4)."),
-    }
+    total: i64,
+    effective: i64,
+    observer_label: &str,
+    hider_label: &str,
+) -> Message {
+    checked(
+        Key::O4CheckFails,
+        total,
+        effective,
+        observer_label,
+        hider_label,
+    )
 }
 
 /// … points out … to …: they perceive it, no roll (O3).
 pub(crate) fn o3_pointed_out(
-    observer_label: impl Display,
-    hider_label: impl Display,
-    names: impl Display,
-) -> Text {
-    Text {
-        en: sentence!(
-            "{observer_label} points out {hider_label} to {names}: they perceive it, no roll (O3)."
-        ),
-        fr: sentence!(
-            "{observer_label} signale {hider_label} à {names} : ils le perçoivent, sans jet (O3)."
-        ),
-    }
+    observer_label: &str,
+    hider_label: &str,
+    allies: Vec<String>,
+) -> Message {
+    pair(Key::O3PointedOut, observer_label, hider_label).with(
+        "allies",
+        Arg::List(allies.into_iter().map(Arg::Text).collect()),
+    )
 }
 
 /// … is not hiding: the attack has no stealth effect.
-pub(crate) fn o8_attacker_not_hiding(attacker_label: impl Display) -> Text {
-    Text {
-        en: sentence!("{attacker_label} is not hiding: the attack has no stealth effect."),
-        fr: sentence!(
-            "{attacker_label} ne se cache pas : l'attaque n'a pas d'effet sur la discrétion."
-        ),
-    }
+pub(crate) fn o8_attacker_not_hiding(attacker_label: &str) -> Message {
+    one(Key::O8AttackerNotHiding, "attacker", attacker_label)
 }
 
 /// Noisy attack by …: -… to the held total for every observer (…) (O8).
 pub(crate) fn o8_noisy_attack(
-    attacker_label: impl Display,
-    amount: impl Display,
+    attacker_label: &str,
+    amount: i64,
     area: bool,
     targets: usize,
     instances: i64,
-) -> Text {
-    let (how_en, how_fr) = if area {
-        (
-            "an area effect counts once".to_owned(),
-            "un effet de zone compte une fois".to_owned(),
-        )
+) -> Message {
+    let how = if area {
+        Message::new(Key::O8AreaCountsOnce)
     } else if targets > 1 {
-        (
-            format!("one attack on {targets} targets counts once"),
-            format!("une attaque sur {targets} cibles compte une fois"),
-        )
+        one(Key::O8TargetsCountOnce, "targets", targets)
     } else {
-        (
-            format!("{instances} hit(s) × 5"),
-            format!("{instances} coup(s) × 5"),
-        )
+        one(Key::O8Hits, "hits", instances)
     };
-    Text {
-        en: sentence!("Noisy attack by {attacker_label}: -{amount} to the held total for every observer ({how_en}) (O8)."),
-        fr: sentence!("Attaque bruyante de {attacker_label} : -{amount} au total retenu pour tous les observateurs ({how_fr}) (O8)."),
-    }
+    Message::new(Key::O8NoisyAttack)
+        .with("attacker", attacker_label)
+        .with("amount", amount)
+        .with("how", how)
 }
 
 /// Silent attack by …: no penalty (O8).
-pub(crate) fn o8_silent_attack(attacker_label: impl Display) -> Text {
-    Text {
-        en: sentence!("Silent attack by {attacker_label}: no penalty (O8)."),
-        fr: sentence!("Attaque silencieuse de {attacker_label} : aucun malus (O8)."),
-    }
+pub(crate) fn o8_silent_attack(attacker_label: &str) -> Message {
+    one(Key::O8SilentAttack, "attacker", attacker_label)
 }
 
-/// … knows the direction of the attack and makes an immediate Perception check against … (O9)
-pub(crate) fn o9_target_checks(target_label: impl Display, effective: impl Display) -> Explained {
+/// … knows the direction of the attack and makes an immediate Perception
+/// check against … (O9).
+pub(crate) fn o9_target_checks(target_label: &str, effective: i64) -> Explained {
     Explained {
-        gm: Text {
-            en: sentence!("{target_label} knows the direction of the attack and makes an immediate Perception check against {effective} (O9)."),
-            fr: sentence!("{target_label} connaît la direction de l'attaque et fait un test de Perception immédiat contre {effective} (O9)."),
-        },
-        public: Text {
-            en: sentence!("{target_label} knows where the attack came from."),
-            fr: sentence!("{target_label} sait d'où vient l'attaque."),
-        },
+        gm: one(Key::O9TargetChecks, "target", target_label).with("effective", effective),
+        public: one(Key::O9KnowsWhere, "target", target_label),
     }
 }
 
-/// … takes … damaging hit(s) from …: -… against the allies of … (side `…`), not … itself (O11
+/// … takes … damaging hit(s) from …: -… against the allies of … (side
+/// `…`), not … itself (O11).
 pub(crate) fn o11_damage_penalty(
-    target_label: impl Display,
-    hits: impl Display,
-    attacker_label: impl Display,
-    amount: impl Display,
-    side: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{target_label} takes {hits} damaging hit(s) from {attacker_label}: -{amount} against the allies of {attacker_label} (side `{side}`), not {attacker_label} itself (O11)."),
-        fr: sentence!("{target_label} subit {hits} coup(s) de {attacker_label} : -{amount} contre les alliés de {attacker_label} (camp `{side}`), pas contre {attacker_label} (O11)."),
-    }
+    target_label: &str,
+    hits: impl Into<Arg>,
+    attacker_label: &str,
+    amount: i64,
+    side: &str,
+) -> Message {
+    attack(Key::O11DamagePenalty, target_label, attacker_label)
+        .with("hits", hits)
+        .with("amount", amount)
+        .with("side", side)
 }
 
 /// … sprints: the stealth attempt ends and everyone perceives them (O12).
-pub(crate) fn o12_sprint_ends_attempt(label: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} sprints: the stealth attempt ends and everyone perceives them (O12)."),
-        fr: sentence!("{label} sprinte : la tentative de discrétion prend fin et tout le monde le perçoit (O12)."),
-    }
+pub(crate) fn o12_sprint_ends_attempt(label: &str) -> Message {
+    one(Key::O12SprintEndsAttempt, "hider", label)
 }
 
 /// … sprints and cannot enter stealth this movement (O12).
-pub(crate) fn o12_sprint_not_hiding(label: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} sprints and cannot enter stealth this movement (O12)."),
-        fr: sentence!(
-            "{label} sprinte et ne peut pas passer en discrétion pendant ce mouvement (O12)."
-        ),
-    }
+pub(crate) fn o12_sprint_not_hiding(label: &str) -> Message {
+    one(Key::O12SprintNotHiding, "hider", label)
 }
 
-/// Turn of …: it may roll a fresh Stealth check that replaces the held total and clears penal
-pub(crate) fn o7_turn_start(label: impl Display) -> Text {
-    Text {
-        en: sentence!("Turn of {label}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7)."),
-        fr: sentence!("Tour de {label} : il peut refaire son test de Discrétion, qui remplace le total retenu et efface les malus (O7)."),
-    }
+/// Turn of …: it may roll a fresh Stealth check that replaces the held
+/// total and clears penalties (O7).
+pub(crate) fn o7_turn_start(label: &str) -> Message {
+    one(Key::O7TurnStart, "hider", label)
 }
 
 /// … ends the turn still in clear view of …: … perceives … (O5).
-pub(crate) fn o5_revealed_in_view(label: impl Display, observer_label: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} ends the turn still in clear view of {observer_label}: {observer_label} perceives {label} (O5)."),
-        fr: sentence!("{label} finit son tour toujours en vue dégagée de {observer_label} : {observer_label} perçoit {label} (O5)."),
-    }
+pub(crate) fn o5_revealed_in_view(label: &str, observer_label: &str) -> Message {
+    pair(Key::O5RevealedInView, observer_label, label)
 }
 
-/// … did not move this turn: the broken view does not keep it hidden from …, who perceives …
-pub(crate) fn o5_revealed_did_not_move(label: impl Display, observer_label: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} did not move this turn: the broken view does not keep it hidden from {observer_label}, who perceives {label} (O5)."),
-        fr: sentence!("{label} ne s'est pas déplacé ce tour-ci : la vue rompue ne le cache pas de {observer_label}, qui perçoit {label} (O5)."),
-    }
+/// … did not move this turn: the broken view does not keep it hidden from
+/// …, who perceives … (O5).
+pub(crate) fn o5_revealed_did_not_move(label: &str, observer_label: &str) -> Message {
+    pair(Key::O5RevealedDidNotMove, observer_label, label)
 }
 
 /// … moved and broke clear view with …: stays hidden from them (O5).
-pub(crate) fn o5_moved_out_of_view(label: impl Display, names: impl Display) -> Text {
-    Text {
-        en: sentence!("{label} moved and broke clear view with {names}: stays hidden from them (O5)."),
-        fr: sentence!("{label} s'est déplacé et a rompu la vue dégagée avec {names} : reste caché d'eux (O5)."),
-    }
+pub(crate) fn o5_moved_out_of_view(label: &str, observers: Vec<String>) -> Message {
+    one(Key::O5MovedOutOfView, "hider", label).with(
+        "observers",
+        Arg::List(observers.into_iter().map(Arg::Text).collect()),
+    )
 }
 
 // ---------------------------------------------------------------- Queries
 
 /// An area effect covering …'s space affects it normally (O10).
-pub(crate) fn o10_an_area_effect_covering(t: impl Display) -> Text {
-    Text {
-        en: sentence!("An area effect covering {t}'s space affects it normally (O10)."),
-        fr: sentence!("Un effet de zone couvrant la case de {t} l'affecte normalement (O10)."),
-    }
+pub(crate) fn o10_an_area_effect_covering(t: &str) -> Message {
+    one(Key::O10AreaEffect, "target", t)
 }
 
 /// …'s … gives …'s exact space: a normal attack (O13).
-pub(crate) fn o13_targeting_sense_gives_the_space(
-    a: impl Display,
-    sense: impl Display,
-    t: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{a}'s {sense} gives {t}'s exact space: a normal attack (O13)."),
-        fr: sentence!(
-            "Le sens {sense} de {a} donne la case exacte de {t} : attaque normale (O13)."
-        ),
-    }
+pub(crate) fn o13_targeting_sense_gives_the_space(a: &str, sense: &str, t: &str) -> Message {
+    attack(Key::O13TargetingSenseGivesTheSpace, t, a).with("sense", sense)
 }
 
 /// … perceives …: a normal attack (O10).
-pub(crate) fn o10_perceives_normal_attack(a: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("{a} perceives {t}: a normal attack (O10)."),
-        fr: sentence!("{a} perçoit {t} : attaque normale (O10)."),
-    }
+pub(crate) fn o10_perceives_normal_attack(a: &str, t: &str) -> Message {
+    attack(Key::O10PerceivesNormalAttack, t, a)
 }
 
-/// … senses …'s presence but not its exact space and aims at its actual space: Accuracy with
-pub(crate) fn o13_presence_only_aims_at_the_space(a: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("{a} senses {t}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."),
-        fr: sentence!("{a} détecte la présence de {t} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."),
-    }
+/// … senses …'s presence but not its exact space and aims at its actual
+/// space: Accuracy with disadvantage (O13, O10).
+pub(crate) fn o13_presence_only_aims_at_the_space(a: &str, t: &str) -> Message {
+    attack(Key::O13PresenceOnlyAimsAtTheSpace, t, a)
 }
 
-/// … senses …'s presence but not its exact space and aims elsewhere: the attack misses (O13,
-pub(crate) fn o13_presence_only_aims_elsewhere(a: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("{a} senses {t}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."),
-        fr: sentence!("{a} détecte la présence de {t} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."),
-    }
+/// … senses …'s presence but not its exact space and aims elsewhere: the
+/// attack misses (O13, O10).
+pub(crate) fn o13_presence_only_aims_elsewhere(a: &str, t: &str) -> Message {
+    attack(Key::O13PresenceOnlyAimsElsewhere, t, a)
 }
 
 /// … is not hiding: a normal attack (O10).
-pub(crate) fn o10_not_hiding_normal_attack(t: impl Display) -> Text {
-    Text {
-        en: sentence!("{t} is not hiding: a normal attack (O10)."),
-        fr: sentence!("{t} ne se cache pas : attaque normale (O10)."),
-    }
+pub(crate) fn o10_not_hiding_normal_attack(t: &str) -> Message {
+    one(Key::O10NotHidingNormalAttack, "target", t)
 }
 
-/// … does not perceive … but aims at its actual space: Accuracy with disadvantage (O10).
-pub(crate) fn o10_does_not_perceive_but(a: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("{a} does not perceive {t} but aims at its actual space: Accuracy with disadvantage (O10)."),
-        fr: sentence!("{a} ne perçoit pas {t} mais vise sa case réelle : Précision avec désavantage (O10)."),
-    }
+/// … does not perceive … but aims at its actual space: Accuracy with
+/// disadvantage (O10).
+pub(crate) fn o10_does_not_perceive_but(a: &str, t: &str) -> Message {
+    attack(Key::O10DoesNotPerceiveAimsAtTheSpace, t, a)
 }
 
 /// … does not perceive … and aims elsewhere: the attack misses (O10).
-pub(crate) fn o10_does_not_perceive_aims(a: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("{a} does not perceive {t} and aims elsewhere: the attack misses (O10)."),
-        fr: sentence!("{a} ne perçoit pas {t} et vise ailleurs : l'attaque échoue (O10)."),
-    }
+pub(crate) fn o10_does_not_perceive_aims(a: &str, t: &str) -> Message {
+    attack(Key::O10DoesNotPerceiveAimsElsewhere, t, a)
 }
 
 /// … perceives … and may roll acuities to locate it (P5).
-pub(crate) fn p5_may_locate(o: impl Display, h: impl Display) -> Text {
-    Text {
-        en: sentence!("{o} perceives {h} and may roll acuities to locate it (P5)."),
-        fr: sentence!("{o} perçoit {h} et peut faire des jets d'acuité pour le situer (P5)."),
-    }
+pub(crate) fn p5_may_locate(o: &str, h: &str) -> Message {
+    pair(Key::P5MayLocate, o, h)
 }
 
 /// … does not perceive …: it may not attempt to locate it (P5).
-pub(crate) fn p5_may_not_locate(o: impl Display, h: impl Display) -> Text {
-    Text {
-        en: sentence!("{o} does not perceive {h}: it may not attempt to locate it (P5)."),
-        fr: sentence!("{o} ne perçoit pas {h} : il ne peut pas tenter de le situer (P5)."),
-    }
+pub(crate) fn p5_may_not_locate(o: &str, h: &str) -> Message {
+    pair(Key::P5MayNotLocate, o, h)
 }
 
 /// … is not surprised by …: … may defend (P6).
-pub(crate) fn p6_not_surprised_by_defend(
-    t: impl Display,
-    a: impl Display,
-    d: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{t} is not surprised by {a}: {d} may defend (P6)."),
-        fr: sentence!("{t} n'est pas surpris par {a} : {d} peut défendre (P6)."),
-    }
+pub(crate) fn p6_not_surprised_by_defend(t: &str, a: &str, d: &str) -> Message {
+    attack(Key::P6NotSurprised, t, a).with("defender", d)
 }
 
 /// … is defenseless against … this turn: no dodge, block or parry (P6).
-pub(crate) fn p6_defenseless_against_turn_no(t: impl Display, a: impl Display) -> Text {
-    Text {
-        en: sentence!("{t} is defenseless against {a} this turn: no dodge, block or parry (P6)."),
-        fr: sentence!(
-            "{t} est sans défense face à {a} ce tour-ci : ni esquive, ni blocage, ni parade (P6)."
-        ),
-    }
+pub(crate) fn p6_defenseless_against_turn_no(t: &str, a: &str) -> Message {
+    attack(Key::P6Defenseless, t, a)
 }
 
 /// … is the attacker (P6).
-pub(crate) fn p6_the_defender_is_the_attacker(d: impl Display) -> Text {
-    Text {
-        en: sentence!("{d} is the attacker (P6)."),
-        fr: sentence!("{d} est l'attaquant (P6)."),
-    }
+pub(crate) fn p6_the_defender_is_the_attacker(d: &str) -> Message {
+    one(Key::P6DefenderIsTheAttacker, "defender", d)
 }
 
 /// … perceives … and may defend … (P6).
-pub(crate) fn p6_perceives_defend(d: impl Display, a: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("{d} perceives {a} and may defend {t} (P6)."),
-        fr: sentence!("{d} perçoit {a} et peut défendre {t} (P6)."),
-    }
+pub(crate) fn p6_perceives_defend(d: &str, a: &str, t: &str) -> Message {
+    attack(Key::P6AllyMayDefend, t, a).with("defender", d)
 }
 
 /// … does not perceive … and cannot defend … this turn (P6).
-pub(crate) fn p6_does_not_perceive_cannot(
-    d: impl Display,
-    a: impl Display,
-    t: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{d} does not perceive {a} and cannot defend {t} this turn (P6)."),
-        fr: sentence!("{d} ne perçoit pas {a} et ne peut pas défendre {t} ce tour-ci (P6)."),
-    }
+pub(crate) fn p6_does_not_perceive_cannot(d: &str, a: &str, t: &str) -> Message {
+    attack(Key::P6AllyCannotDefend, t, a).with("defender", d)
 }
 
 /// … is not defenseless against …: no knockout (P8).
-pub(crate) fn p8_not_defenseless_against_no(t: impl Display, a: impl Display) -> Text {
-    Text {
-        en: sentence!("{t} is not defenseless against {a}: no knockout (P8)."),
-        fr: sentence!("{t} n'est pas sans défense face à {a} : pas d'assommement (P8)."),
-    }
+pub(crate) fn p8_not_defenseless_against_no(t: &str, a: &str) -> Message {
+    attack(Key::P8NotDefenseless, t, a)
 }
 
 /// The first attack aimed at the …, not the head: no knockout (P7, P8).
-pub(crate) fn p8_first_attack_aimed_at(en: impl Display, fr: impl Display) -> Text {
-    Text {
-        en: sentence!("The first attack aimed at the {en}, not the head: no knockout (P7, P8)."),
-        fr: sentence!("La première attaque visait {fr}, pas la tête : pas d'assommement (P7, P8)."),
-    }
+pub(crate) fn p8_first_attack_aimed_at(zone: HitZone) -> Message {
+    one(Key::P8FirstAttackAimedElsewhere, "zone", zone_name(zone))
 }
 
 /// The first attack did not choose the head: no knockout (P7, P8).
-pub(crate) fn p8_first_attack_did_not() -> Text {
-    Text {
-        en: "The first attack did not choose the head: no knockout (P7, P8).".to_string(),
-        fr: "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8).".to_string(),
-    }
+pub(crate) fn p8_first_attack_did_not() -> Message {
+    Message::new(Key::P8FirstAttackChoseNoZone)
 }
 
-/// The knockout belongs to the first attack of the surprise; … has attacked … again since: no
-pub(crate) fn p8_knockout_belongs_first(a: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("The knockout belongs to the first attack of the surprise; {a} has attacked {t} again since: no knockout (P7, P8)."),
-        fr: sentence!("L'assommement fait partie de la première attaque de la surprise ; {a} a attaqué {t} de nouveau depuis : pas d'assommement (P7, P8)."),
-    }
+/// The knockout belongs to the first attack of the surprise; … has
+/// attacked … again since: no knockout (P7, P8).
+pub(crate) fn p8_knockout_belongs_first(a: &str, t: &str) -> Message {
+    attack(Key::P8NotTheFirstAttack, t, a)
 }
 
 /// … wears a helmet: no knockout (P8).
-pub(crate) fn p8_wears_helmet_no_knockout(t: impl Display) -> Text {
-    Text {
-        en: sentence!("{t} wears a helmet: no knockout (P8)."),
-        fr: sentence!("{t} porte un casque : pas d'assommement (P8)."),
-    }
+pub(crate) fn p8_wears_helmet_no_knockout(t: &str) -> Message {
+    one(Key::P8Helmet, "target", t)
 }
 
 /// … perceives …: no pickpocketing (P10).
-pub(crate) fn p10_perceives_no_pickpocketing(t: impl Display, h: impl Display) -> Text {
-    Text {
-        en: sentence!("{t} perceives {h}: no pickpocketing (P10)."),
-        fr: sentence!("{t} perçoit {h} : pas de vol à la tire (P10)."),
-    }
+pub(crate) fn p10_perceives_no_pickpocketing(t: &str, h: &str) -> Message {
+    one(Key::P10Perceives, "target", t).with("hider", h)
 }
 
 /// … holds that object: it cannot be taken (P10).
-pub(crate) fn p10_holds_that_object_cannot(t: impl Display) -> Text {
-    Text {
-        en: sentence!("{t} holds that object: it cannot be taken (P10)."),
-        fr: sentence!("{t} tient cet objet : il ne peut pas être pris (P10)."),
-    }
+pub(crate) fn p10_holds_that_object_cannot(t: &str) -> Message {
+    one(Key::P10HeldObject, "target", t)
 }
 
 /// A hidden object cannot be taken this way (P10).
-pub(crate) fn p10_hidden_object_cannot_be() -> Text {
-    Text {
-        en: "A hidden object cannot be taken this way (P10).".to_string(),
-        fr: "Un objet caché ne peut pas être pris ainsi (P10).".to_string(),
-    }
+pub(crate) fn p10_hidden_object_cannot_be() -> Message {
+    Message::new(Key::P10HiddenObject)
 }
 
 /// … may take the object from … for one minor action (P10).
-pub(crate) fn p10_may_take_the_object(h: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("{h} may take the object from {t} for one minor action (P10)."),
-        fr: sentence!("{h} peut prendre l'objet à {t} pour une action mineure (P10)."),
-    }
+pub(crate) fn p10_may_take_the_object(h: &str, t: &str) -> Message {
+    one(Key::P10MayTakeTheObject, "hider", h).with("target", t)
 }
 
 /// … is not hiding: everyone perceives it, … too (B2).
-pub(crate) fn b2_not_hiding(h: impl Display, o: impl Display) -> Text {
-    Text {
-        en: sentence!("{h} is not hiding: everyone perceives it, {o} too (B2)."),
-        fr: sentence!("{h} ne se cache pas : tout le monde le perçoit, {o} aussi (B2)."),
-    }
+pub(crate) fn b2_not_hiding(h: &str, o: &str) -> Message {
+    pair(Key::B2NotHiding, o, h)
 }
 
-/// … is not known to the engine: it perceives no hider until the GM adds it (B1).
-pub(crate) fn b1_unknown_observer(o: impl Display) -> Text {
-    Text {
-        en: sentence!("{o} is not known to the engine: it perceives no hider until the GM adds it (B1)."),
-        fr: sentence!("{o} n'est pas connu du moteur : il ne perçoit aucune créature cachée tant que le MJ ne l'a pas ajouté (B1)."),
-    }
+/// … is not known to the engine: it perceives no hider until the GM adds
+/// it (B1).
+pub(crate) fn b1_unknown_observer(o: &str) -> Message {
+    one(Key::B1UnknownObserver, "observer", o)
 }
 
 /// … perceives ….
-pub(crate) fn perceives(o: impl Display, h: impl Display) -> Text {
-    Text {
-        en: sentence!("{o} perceives {h}."),
-        fr: sentence!("{o} perçoit {h}."),
-    }
+pub(crate) fn perceives(o: &str, h: &str) -> Message {
+    pair(Key::Perceives, o, h)
 }
 
 /// … does not perceive ….
-pub(crate) fn does_not_perceive(o: impl Display, h: impl Display) -> Text {
-    Text {
-        en: sentence!("{o} does not perceive {h}."),
-        fr: sentence!("{o} ne perçoit pas {h}."),
-    }
+pub(crate) fn does_not_perceive(o: &str, h: &str) -> Message {
+    pair(Key::DoesNotPerceive, o, h)
 }
 
 /// Knockout: d100 … ≤ base Furtivité …: … is knocked out for … minute(s) (P8).
-pub(crate) fn p8_knocked_out(
-    d: impl Display,
-    chance: impl Display,
-    t: impl Display,
-    minutes: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("Knockout: d100 {d} ≤ base Furtivité {chance}: {t} is knocked out for {minutes} minute(s) (P8)."),
-        fr: sentence!("Assommement : d100 {d} ≤ Furtivité de base {chance} : {t} est assommé pendant {minutes} minute(s) (P8)."),
-    }
+pub(crate) fn p8_knocked_out(d: u32, chance: u32, t: &str, minutes: u32) -> Message {
+    one(Key::P8KnockedOut, "d100", d)
+        .with("chance", chance)
+        .with("target", t)
+        .with("minutes", minutes)
 }
 
 /// Knockout: d100 … > base Furtivité …: … stays conscious (P8).
-pub(crate) fn p8_stays_conscious(d: impl Display, chance: impl Display, t: impl Display) -> Text {
-    Text {
-        en: sentence!("Knockout: d100 {d} > base Furtivité {chance}: {t} stays conscious (P8)."),
-        fr: sentence!(
-            "Assommement : d100 {d} > Furtivité de base {chance} : {t} reste conscient (P8)."
-        ),
-    }
+pub(crate) fn p8_stays_conscious(d: u32, chance: u32, t: &str) -> Message {
+    one(Key::P8StaysConscious, "d100", d)
+        .with("chance", chance)
+        .with("target", t)
 }
 
 /// … may try to knock … out: …% chance, … minute(s), damage divided by 4 (P8).
-pub(crate) fn p8_may_try(
-    a: impl Display,
-    t: impl Display,
-    chance: impl Display,
-    minutes: impl Display,
-) -> Text {
-    Text {
-        en: sentence!("{a} may try to knock {t} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."),
-        fr: sentence!("{a} peut tenter d'assommer {t} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn o4_check_requested_reads_as_its_sentence_form() {
-        // `joined` writes the same bytes as the `sentence!` form it replaces.
-        for effective in [0, 7, -3, 10, -10, 15, 1_000_000, i64::MIN, i64::MAX] {
-            for (observer, hider) in [("Guard", "Rogue"), ("Garde élite", "Voleuse")] {
-                let text = o4_check_requested(observer, hider, effective);
-                assert_eq!(
-                    text.en,
-                    format!("{observer} comes into clear view of {hider}: immediate Perception check against {effective} (O4).")
-                );
-                assert_eq!(
-                    text.fr,
-                    format!("{observer} a {hider} en vue dégagée : test de Perception immédiat contre {effective} (O4).")
-                );
-            }
-        }
-    }
+pub(crate) fn p8_may_try(a: &str, t: &str, chance: u32, minutes: u32) -> Message {
+    attack(Key::P8MayTry, t, a)
+        .with("chance", chance)
+        .with("minutes", minutes)
 }

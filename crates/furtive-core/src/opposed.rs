@@ -164,12 +164,6 @@ fn effective_total_in(
         })
 }
 
-/// A distance or range for explanations: one decimal at most (`7.1`, `10`).
-fn scene_units(value: f64) -> String {
-    let rounded = (value * 10.0).round() / 10.0;
-    format!("{rounded}")
-}
-
 /// O13: the observer's first enhanced sense that reaches the hider and that
 /// the hider's precautions do not counter.
 pub fn uncountered_sense<'a>(
@@ -306,7 +300,7 @@ fn redecide(
                 &sense.sense,
                 sense.targeting,
                 sense.range,
-                scene_units(distance.unwrap_or_default()),
+                distance.unwrap_or_default(),
             ),
         );
         let pair = slot.pair_mut();
@@ -838,7 +832,7 @@ fn point_out(
         Clause::O3,
         Some(hider),
         Some(observer),
-        explain::o3_pointed_out(&observer_label, &hider_label, names.join(", ")),
+        explain::o3_pointed_out(&observer_label, &hider_label, names),
     );
     Ok(())
 }
@@ -1110,7 +1104,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
             Clause::O5,
             Some(combatant),
             None,
-            explain::o5_moved_out_of_view(&label, names.join(", ")),
+            explain::o5_moved_out_of_view(&label, names),
         );
     }
 }
@@ -1156,11 +1150,10 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
 pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenAttackResult {
     let a = context::label(state, &query.attacker);
     let t = context::label(state, &query.target);
-    let result = |mode, clause: Clause, explain::Text { en, fr }| HiddenAttackResult {
+    let result = |mode, clause: Clause, message| HiddenAttackResult {
         mode,
         clause,
-        en,
-        fr,
+        message,
     };
     if query.area {
         return result(

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clause::Clause;
+use crate::message::Message;
 use crate::tagged::tagged_enum;
 
 use crate::state::{Modifiers, State, TokenId};
@@ -84,24 +85,26 @@ pub enum Audience {
     Public,
 }
 
-/// One explanation (B3), in English and French, with its clause id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// One explanation (B3) with its clause id. The engine writes its
+/// [`Message`]; the npm package gives it as the `en` and `fr` texts it
+/// renders from the catalog when `log` is read ([`crate::message`]), and
+/// [`LogEntry::en`] and [`LogEntry::fr`] render it in Rust.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LogEntry {
     /// The clause id, e.g. `"P3"`.
     pub clause: Clause,
     pub audience: Audience,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hider: Option<TokenId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub observer: Option<TokenId>,
-    pub en: String,
-    pub fr: String,
+    /// What it says, in any language of the catalog.
+    pub message: Message,
 }
 
 /// The result of applying one event.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
@@ -111,28 +114,90 @@ pub struct Outcome {
     pub log: Vec<LogEntry>,
 }
 
-/// The result of a query: a yes/no with its explanation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+/// The result of a query: a yes/no with its explanation (B3), which the
+/// npm package gives as `en` and `fr` (see [`LogEntry`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     pub allowed: bool,
     /// The clause that decided.
     pub clause: Clause,
-    pub en: String,
-    pub fr: String,
+    /// Why, in any language of the catalog.
+    pub message: Message,
 }
 
-/// A [`Decision`] with its clause and bilingual explanation.
-pub(crate) fn decision(
-    allowed: bool,
-    clause: crate::clause::Clause,
-    crate::explain::Text { en, fr }: crate::explain::Text,
-) -> Decision {
+crate::message::texts_of_message!(LogEntry, Decision);
+
+/// A [`Decision`] with its clause and explanation.
+pub(crate) fn decision(allowed: bool, clause: Clause, message: Message) -> Decision {
     Decision {
         allowed,
         clause,
-        en,
-        fr,
+        message,
     }
+}
+
+/// The JSON Schemas of the answers that carry a [`Message`]: what the npm
+/// package gives, with the message rendered as `en` and `fr` (B3).
+#[cfg(feature = "schema")]
+pub(crate) mod rendered {
+    use serde::{Deserialize, Serialize};
+
+    use crate::clause::Clause;
+    use crate::outcome::Audience;
+    use crate::state::TokenId;
+
+    /// One explanation (B3), in English and French, with its clause id.
+    #[derive(Serialize, Deserialize, schemars::JsonSchema)]
+    #[schemars(rename = "LogEntry")]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct LogEntry {
+        /// The clause id, e.g. `"P3"`.
+        pub clause: Clause,
+        pub audience: Audience,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub hider: Option<TokenId>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub observer: Option<TokenId>,
+        pub en: String,
+        pub fr: String,
+    }
+
+    /// The result of a query: a yes/no with its explanation.
+    #[derive(Serialize, Deserialize, schemars::JsonSchema)]
+    #[schemars(rename = "Decision")]
+    #[serde(rename_all = "camelCase")]
+    pub struct Decision {
+        pub allowed: bool,
+        /// The clause that decided.
+        pub clause: Clause,
+        pub en: String,
+        pub fr: String,
+    }
+}
+
+/// A type whose JSON Schema is its rendered twin's, under the same name.
+#[cfg(feature = "schema")]
+macro_rules! schema_as_rendered {
+    ($($type:ty => $twin:ty),* $(,)?) => {
+        $(
+            impl schemars::JsonSchema for $type {
+                fn schema_name() -> std::borrow::Cow<'static, str> {
+                    <$twin as schemars::JsonSchema>::schema_name()
+                }
+
+                fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                    <$twin as schemars::JsonSchema>::json_schema(generator)
+                }
+            }
+        )*
+    };
+}
+#[cfg(feature = "schema")]
+pub(crate) use schema_as_rendered;
+
+#[cfg(feature = "schema")]
+schema_as_rendered! {
+    LogEntry => rendered::LogEntry,
+    Decision => rendered::Decision,
 }

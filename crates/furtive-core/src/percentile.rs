@@ -282,21 +282,12 @@ fn compare(
     ctx: &mut Ctx,
 ) -> bool {
     let perceived = perceives(score, acuity_sum);
-    if perceived {
-        ctx.gm(
-            Clause::P3,
-            Some(hider),
-            Some(observer),
-            explain::p3_perceives(score, acuity_sum, observer_label, hider_label),
-        );
-    } else {
-        ctx.gm(
-            Clause::P3,
-            Some(hider),
-            Some(observer),
-            explain::p3_does_not_perceive(score, acuity_sum, observer_label, hider_label),
-        );
-    }
+    ctx.gm(
+        Clause::P3,
+        Some(hider),
+        Some(observer),
+        explain::p3_decided(perceived, score, acuity_sum, observer_label, hider_label),
+    );
     perceived
 }
 
@@ -469,25 +460,14 @@ fn attack_target(
         explain::p6_surprise(&target_label, &attacker_label),
     );
     if let Some(zone) = hit_zone {
-        let (en, fr) = zone_names(zone);
         ctx.public(
             Clause::P7,
             Some(attacker),
             Some(target),
-            explain::p7_hit_zone_chosen(&attacker_label, en, fr),
+            explain::p7_hit_zone_chosen(&attacker_label, zone),
         );
     }
     Ok(())
-}
-
-/// English and French names of a hit zone.
-pub fn zone_names(zone: HitZone) -> (&'static str, &'static str) {
-    match zone {
-        HitZone::Head => ("head", "tête"),
-        HitZone::Trunk => ("trunk", "tronc"),
-        HitZone::Arm => ("arm", "bras"),
-        HitZone::Leg => ("leg", "jambe"),
-    }
 }
 
 /// P4: the modifiers the caller asked for, in force or pending: the roll's
@@ -718,15 +698,14 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
     let minutes = 1 + attacker.map_or(0, |a| a.strength) / 5;
     let a = context::label(state, &query.attacker);
     let t = context::label(state, &query.target);
-    let refuse = |explain::Text { en, fr }| KnockoutResult {
+    let refuse = |message| KnockoutResult {
         allowed: false,
         chance,
         minutes,
         damage: None,
         knocked_out: None,
         clause: Clause::P8,
-        en,
-        fr,
+        message,
     };
     let Some(surprise) = state.surprise(&query.attacker, &query.target) else {
         return refuse(explain::p8_not_defenseless_against_no(&t, &a));
@@ -734,8 +713,7 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
     match surprise.first_hit_zone {
         Some(HitZone::Head) => {}
         Some(zone) => {
-            let (en, fr) = zone_names(zone);
-            return refuse(explain::p8_first_attack_aimed_at(en, fr));
+            return refuse(explain::p8_first_attack_aimed_at(zone));
         }
         None => {
             return refuse(explain::p8_first_attack_did_not());
@@ -751,7 +729,7 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
     }
     let damage = query.raw_damage.map(|raw| raw / 4);
     let knocked_out = query.d100.map(|d| d <= chance);
-    let explain::Text { en, fr } = match (knocked_out, query.d100) {
+    let message = match (knocked_out, query.d100) {
         (Some(true), Some(d)) => explain::p8_knocked_out(d, chance, &t, minutes),
         (Some(false), Some(d)) => explain::p8_stays_conscious(d, chance, &t),
         _ => explain::p8_may_try(&a, &t, chance, minutes),
@@ -763,8 +741,7 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
         damage,
         knocked_out,
         clause: Clause::P8,
-        en,
-        fr,
+        message,
     }
 }
 

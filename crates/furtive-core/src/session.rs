@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::context::Ctx;
@@ -35,7 +35,7 @@ pub use crate::journal::HiddenFromChange;
 
 /// What one [`Session::apply`] (or [`Session::apply_all`], or
 /// [`Session::settle`]) did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Effects {

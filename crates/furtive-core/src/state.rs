@@ -229,23 +229,6 @@ impl SituationModifier {
         }
     }
 
-    /// B3: the short name used in explanations, in English and in French
-    /// (the French from the rule text's table, P2), e.g. `("very quiet",
-    /// "très silencieux")`. The stable id is [`SituationModifier::id`].
-    pub fn names(self) -> (&'static str, &'static str) {
-        match self {
-            SituationModifier::Sprint => ("sprint", "sprint"),
-            SituationModifier::AlreadyPerceived => ("already perceived", "déjà perçu"),
-            SituationModifier::Dark => ("dark", "obscurité"),
-            SituationModifier::NoCover => ("no cover", "ni ombres ni obstacles"),
-            SituationModifier::Cluttered => ("cluttered", "très encombré"),
-            SituationModifier::VeryQuiet => ("very quiet", "très silencieux"),
-            SituationModifier::VeryNoisy => ("very noisy", "très bruyant"),
-            SituationModifier::StrongSmells => ("strong smells", "odeurs très fortes"),
-            SituationModifier::Deserted => ("deserted", "zone désertée"),
-        }
-    }
-
     /// The stable id, e.g. `"very_quiet"`.
     pub fn id(self) -> &'static str {
         match self {

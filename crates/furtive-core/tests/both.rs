@@ -278,8 +278,8 @@ fn b1_an_observer_the_engine_does_not_know_perceives_no_hider() {
 }
 
 fn assert_bilingual_decision(decision: &furtive_core::Decision) {
-    assert!(decision.en.contains("(B1)") && decision.fr.contains("(B1)"));
-    assert_ne!(decision.en, decision.fr);
+    assert!(decision.en().contains("(B1)") && decision.fr().contains("(B1)"));
+    assert_ne!(decision.en(), decision.fr());
 }
 
 // ---------------------------------------------------------------- B3
@@ -328,7 +328,8 @@ fn b3_gm_entries_carry_the_numbers() {
             .collect();
         assert!(!gm.is_empty(), "no GM entry for {clause}");
         assert!(
-            gm.iter().any(|e| has_number(&e.en) && has_number(&e.fr)),
+            gm.iter()
+                .any(|e| has_number(&e.en()) && has_number(&e.fr())),
             "no number in the GM entries of {clause}: {gm:?}"
         );
     }
@@ -336,7 +337,7 @@ fn b3_gm_entries_carry_the_numbers() {
         .iter()
         .find(|e| e.clause == "P1" && e.audience == Audience::Gm)
         .unwrap();
-    assert!(p1.en.contains("stealth score 160"), "{}", p1.en);
+    assert!(p1.en().contains("stealth score 160"), "{}", p1.en());
 }
 
 #[test]
@@ -352,7 +353,7 @@ fn b3_public_entries_carry_no_hidden_number_by_default() {
         assert!(public.len() > 5);
         for entry in public {
             assert!(
-                !has_number(&entry.en) && !has_number(&entry.fr),
+                !has_number(&entry.en()) && !has_number(&entry.fr()),
                 "public entry shows a number: {entry:?}"
             );
         }
@@ -379,7 +380,7 @@ fn b3_public_entries_carry_the_numbers_when_the_setting_shows_them() {
         assert!(
             public
                 .iter()
-                .any(|p| has_number(&p.en) && gm.iter().any(|g| g.en == p.en)),
+                .any(|p| has_number(&p.en()) && gm.iter().any(|g| g.en() == p.en())),
             "{clause}: public entries do not show the GM numbers: {public:?}"
         );
     }
@@ -388,8 +389,8 @@ fn b3_public_entries_carry_the_numbers_when_the_setting_shows_them() {
         .iter()
         .find(|e| e.clause == "P1" && e.audience == Audience::Public)
         .unwrap();
-    assert!(p1.en.contains("stealth score 160"), "{}", p1.en);
-    assert!(p1.fr.contains("score de furtivité 160"), "{}", p1.fr);
+    assert!(p1.en().contains("stealth score 160"), "{}", p1.en());
+    assert!(p1.fr().contains("score de furtivité 160"), "{}", p1.fr());
 }
 
 #[test]
@@ -407,8 +408,8 @@ fn b3_query_decisions_are_bilingual_with_a_clause() {
     )
     .unwrap();
     assert!(known_clause(decision.clause.id()));
-    assert_ne!(decision.en, decision.fr);
-    assert!(decision.en.contains("Guard") && decision.fr.contains("Guard"));
+    assert_ne!(decision.en(), decision.fr());
+    assert!(decision.en().contains("Guard") && decision.fr().contains("Guard"));
 }
 
 // ---------------------------------------------------------------- B4
@@ -649,7 +650,7 @@ fn upsert_creature_replaces_the_data_and_keeps_the_pairs() {
     assert!(pair(&outcome.state, "spy", "guard").perceived, "110 ≤ 200");
     assert_eq!(outcome.state.hiders["spy"].pairs.len(), 3);
     let b3 = entries(&outcome, "B3");
-    assert!(b3[0].en.contains("updated"));
+    assert!(b3[0].en().contains("updated"));
     // A GM override is kept when the creature changes.
     let overridden = run(
         &scene,

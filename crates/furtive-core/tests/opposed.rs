@@ -75,7 +75,7 @@ fn o1_entering_stealth_holds_the_stealth_check_total() {
     assert!(record.moved_this_turn);
     assert_eq!(record.pairs.len(), 7, "one pair per other creature");
     let o1 = entries_for(&outcome, "O1", Audience::Gm);
-    assert!(o1[0].en.contains("18"), "{}", o1[0].en);
+    assert!(o1[0].en().contains("18"), "{}", o1[0].en());
 }
 
 #[test]
@@ -140,7 +140,7 @@ fn o2_an_observer_watching_at_entry_perceives_without_a_roll_others_start_unperc
     }
     assert!(entries(&outcome, "O2")
         .iter()
-        .any(|e| e.observer.as_deref() == Some("guard") && e.en.contains("clear view at entry")));
+        .any(|e| e.observer.as_deref() == Some("guard") && e.en().contains("clear view at entry")));
 }
 
 // ---------------------------------------------------------------- O3
@@ -249,8 +249,8 @@ fn o4_o6_example_held_18_observer_18_perceives_17_does_not_then_a_noisy_attack_r
     assert!(entries(&attack, "O6")
         .iter()
         .any(|e| e.audience == Audience::Gm
-            && e.en.contains("Stored Perception 17")
-            && e.en.contains("3")));
+            && e.en().contains("Stored Perception 17")
+            && e.en().contains("3")));
 }
 
 #[test]
@@ -285,7 +285,7 @@ fn o4_an_unrequested_second_check_does_not_replace_the_stored_result() {
     assert!(!p.perceived);
     assert!(entries_for(&outcome, "O4", Audience::Gm)
         .iter()
-        .any(|e| e.en.contains("never rolled again")));
+        .any(|e| e.en().contains("never rolled again")));
 }
 
 #[test]
@@ -355,7 +355,7 @@ fn o5_unless_the_hider_moved_and_broke_the_view() {
     );
     assert!(entries_for(&outcome, "O5", Audience::Gm)
         .iter()
-        .any(|e| e.en.contains("broke clear view with Captain")));
+        .any(|e| e.en().contains("broke clear view with Captain")));
 }
 
 #[test]
@@ -568,7 +568,7 @@ fn o9_the_target_makes_an_immediate_check_against_the_total_after_the_o8_penalty
     assert_eq!(checks_for(&outcome, "rogue", "guard"), ["O9"]);
     assert!(pair(&outcome.state, "rogue", "guard").check_pending);
     assert!(entries_for(&outcome, "O9", Audience::Gm)[0]
-        .en
+        .en()
         .contains("against 8"));
     let seen = ok(&outcome.state, rolled("guard", 8));
     assert!(pair(&seen.state, "rogue", "guard").perceived);
@@ -798,9 +798,9 @@ fn o13_an_uncountered_enhanced_sense_in_range_perceives_without_a_roll() {
         .find(|e| e.observer.as_deref() == Some("dog"))
         .unwrap();
     assert!(
-        dog.en.contains("smell") && dog.en.contains("targeting"),
+        dog.en().contains("smell") && dog.en().contains("targeting"),
         "{}",
-        dog.en
+        dog.en()
     );
 }
 

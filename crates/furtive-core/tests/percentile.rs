@@ -89,9 +89,13 @@ fn p1_stored_roll_and_gm_explanation_show_the_arithmetic() {
     assert_eq!(record.phase, HiderPhase::Hiding);
     let gm = entries_for(&outcome, "P1", Audience::Gm);
     assert_eq!(gm.len(), 1);
-    assert!(gm[0].en.contains("stealth score 67"), "{}", gm[0].en);
-    assert!(gm[0].en.contains("Furtivité 49"), "{}", gm[0].en);
-    assert!(gm[0].fr.contains("score de furtivité 67"), "{}", gm[0].fr);
+    assert!(gm[0].en().contains("stealth score 67"), "{}", gm[0].en());
+    assert!(gm[0].en().contains("Furtivité 49"), "{}", gm[0].en());
+    assert!(
+        gm[0].fr().contains("score de furtivité 67"),
+        "{}",
+        gm[0].fr()
+    );
 }
 
 #[test]
@@ -211,12 +215,20 @@ fn p3_acuity_sum_equal_to_score_perceives_one_below_does_not() {
         .iter()
         .find(|e| e.observer.as_deref() == Some("low"))
         .unwrap();
-    assert!(low.en.contains("score 67 > acuity sum 66"), "{}", low.en);
+    assert!(
+        low.en().contains("score 67 > acuity sum 66"),
+        "{}",
+        low.en()
+    );
     let tie = p3
         .iter()
         .find(|e| e.observer.as_deref() == Some("tie"))
         .unwrap();
-    assert!(tie.en.contains("score 67 ≤ acuity sum 67"), "{}", tie.en);
+    assert!(
+        tie.en().contains("score 67 ≤ acuity sum 67"),
+        "{}",
+        tie.en()
+    );
 }
 
 #[test]
@@ -605,7 +617,7 @@ fn p6_no_surprise_when_the_target_perceives_the_attacker() {
     );
     assert!(outcome.state.surprises.is_empty());
     assert!(outcome.changes.is_empty());
-    assert!(entries(&outcome, "P6")[0].en.contains("no surprise"));
+    assert!(entries(&outcome, "P6")[0].en().contains("no surprise"));
 }
 
 #[test]
@@ -647,7 +659,7 @@ fn p7_the_first_attack_of_a_surprise_chooses_the_hit_zone() {
     );
     let p7 = entries(&outcome, "P7");
     assert_eq!(p7.len(), 1);
-    assert!(p7[0].en.contains("leg") && p7[0].fr.contains("jambe"));
+    assert!(p7[0].en().contains("leg") && p7[0].fr().contains("jambe"));
 }
 
 #[test]
@@ -762,7 +774,7 @@ fn p8_the_knockout_belongs_to_the_first_attack_only() {
         vec![json!({"type": "attack", "attacker": "spy", "target": "guard"})],
     );
     let result = knock(&scene, false, Some(12), Some(1));
-    assert!(!result.allowed, "{}", result.en);
+    assert!(!result.allowed, "{}", result.en());
     assert_eq!(result.knocked_out, None);
 }
 
@@ -894,7 +906,7 @@ fn p9_a_roll_while_one_observer_perceives_carries_already_perceived_none_without
     assert_eq!(second.state.hiders["spy"].score(), Some(67 - 100));
     let p9 = entries_for(&second, "P9", Audience::Gm);
     assert_eq!(p9.len(), 1);
-    assert!(p9[0].en.contains("2 observer(s)"), "{}", p9[0].en);
+    assert!(p9[0].en().contains("2 observer(s)"), "{}", p9[0].en());
 
     // A hider nobody perceives rolls again without the penalty.
     let unseen = state(json!({
@@ -1081,19 +1093,19 @@ fn p2_the_modifier_list_is_worded_in_both_languages() {
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
     );
     let p1 = &entries_for(&outcome, "P1", Audience::Gm)[0];
-    assert!(p1.en.contains("(none)"), "{}", p1.en);
-    assert!(p1.fr.contains("(aucun)"), "{}", p1.fr);
+    assert!(p1.en().contains("(none)"), "{}", p1.en());
+    assert!(p1.fr().contains("(aucun)"), "{}", p1.fr());
     let outcome = ok(
         &outcome.state,
         json!({"type": "modifiersChanged", "hider": "spy",
                "modifiers": {"situation": ["dark"], "free": [{"value": 5}, {"label": "fog", "value": -5}]}}),
     );
     let p4 = &entries_for(&outcome, "P4", Audience::Gm)[0];
-    assert!(p4.en.contains("(dark +50, GM +5, fog -5)"), "{}", p4.en);
+    assert!(p4.en().contains("(dark +50, GM +5, fog -5)"), "{}", p4.en());
     assert!(
-        p4.fr.contains("(obscurité +50, MJ +5, fog -5)"),
+        p4.fr().contains("(obscurité +50, MJ +5, fog -5)"),
         "{}",
-        p4.fr
+        p4.fr()
     );
 }
 

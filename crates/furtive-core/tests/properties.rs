@@ -285,7 +285,7 @@ fn check_accepted(before: &State, event: &Event, outcome: &Outcome) -> Result<()
             // Names in this scene hold digits (h1, o2...): strip them first.
             let text = ["h1", "h2", "o1", "o2", "o3"]
                 .iter()
-                .fold(entry.en.clone(), |t, id| t.replace(id, ""));
+                .fold(entry.en().clone(), |t, id| t.replace(id, ""));
             prop_assert!(!common::has_number(&text), "public number: {:?}", entry);
         }
     }

@@ -63,7 +63,7 @@ fn p9_a_non_ally_that_arrived_after_the_reveal_counts_for_the_minus_100() {
     assert_eq!(rolled.state.hiders["spy"].score(), Some(80 + 50 - 100));
     let added = entries_for(&rolled, "P9", Audience::Gm);
     assert_eq!(added.len(), 1);
-    assert!(added[0].en.contains('1'), "{}", added[0].en);
+    assert!(added[0].en().contains('1'), "{}", added[0].en());
 }
 
 #[test]
@@ -437,7 +437,7 @@ fn o9_o11_the_targets_check_is_against_its_own_effective_total() {
     let o9 = entries(&attacked, "O9");
     assert_eq!(o9.len(), 2, "one GM entry and one public entry");
     let gm = o9.iter().find(|e| e.audience == Audience::Gm).unwrap();
-    assert!(gm.en.contains('5') && gm.fr.contains('5'), "{gm:?}");
+    assert!(gm.en().contains('5') && gm.fr().contains('5'), "{gm:?}");
     // A tie perceives (O4): 5 against 5.
     let tie = ok(
         &attacked.state,
@@ -570,14 +570,14 @@ fn o6_a_stored_result_equal_to_the_lowered_total_perceives() {
     let o6 = entries_for(&fireball, "O6", Audience::Gm);
     assert_eq!(o6.len(), 1);
     assert!(
-        o6[0].en.contains("15 ≥ effective stealth total 15"),
+        o6[0].en().contains("15 ≥ effective stealth total 15"),
         "{}",
-        o6[0].en
+        o6[0].en()
     );
     assert!(
-        o6[0].fr.contains("15 ≥ total de discrétion effectif 15"),
+        o6[0].fr().contains("15 ≥ total de discrétion effectif 15"),
         "{}",
-        o6[0].fr
+        o6[0].fr()
     );
 }
 
@@ -676,14 +676,14 @@ fn o13_o6_a_stored_check_that_locates_after_a_penalty_cites_o6() {
     let located = entries_for(&attacked, "O13", Audience::Gm);
     assert_eq!(located.len(), 1);
     assert!(
-        located[0].en.ends_with("now locates it (O13, O6)."),
+        located[0].en().ends_with("now locates it (O13, O6)."),
         "{}",
-        located[0].en
+        located[0].en()
     );
     assert!(
-        located[0].fr.ends_with("le situe maintenant (O13, O6)."),
+        located[0].fr().ends_with("le situe maintenant (O13, O6)."),
         "{}",
-        located[0].fr
+        located[0].fr()
     );
 }
 

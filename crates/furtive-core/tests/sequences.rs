@@ -122,7 +122,7 @@ fn o5_a_gm_override_to_unperceived_in_clear_view_is_no_failed_check_so_no_exposu
     assert!(
         !story.state.perceives("guard", "rogue"),
         "O5 revealed a pair whose check succeeded: {:?}",
-        end.log.iter().map(|e| &e.en).collect::<Vec<_>>()
+        end.log.iter().map(|e| e.en()).collect::<Vec<_>>()
     );
     assert_eq!(
         pair(&story.state, "rogue", "guard").reason,

@@ -249,8 +249,17 @@ fn check_format(stem: &str, value: &Value) -> Vec<String> {
     problems
 }
 
-/// Calls the facade for one step.
+/// Calls the facade for one step, with the explanations' messages given as
+/// their `en` and `fr` texts, as the npm package gives them (B3:
+/// `furtive_core::message::render_result`, `npm/explain.js`).
 fn call(step: &Value, current: &Value) -> Result<Value, Error> {
+    let mut result = call_facade(step, current)?;
+    furtive_core::message::render_result(&mut result);
+    Ok(result)
+}
+
+/// Calls the facade for one step.
+fn call_facade(step: &Value, current: &Value) -> Result<Value, Error> {
     let arg = |key: &str| step.get(key).cloned().unwrap_or(Value::Null);
     let state = step
         .get("state")

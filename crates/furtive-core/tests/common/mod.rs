@@ -163,15 +163,16 @@ pub fn assert_bilingual(log: &[LogEntry]) {
             "unknown clause in {entry:?}"
         );
         assert!(
-            !entry.en.trim().is_empty(),
+            !entry.en().trim().is_empty(),
             "empty English text in {entry:?}"
         );
         assert!(
-            !entry.fr.trim().is_empty(),
+            !entry.fr().trim().is_empty(),
             "empty French text in {entry:?}"
         );
         assert_ne!(
-            entry.en, entry.fr,
+            entry.en(),
+            entry.fr(),
             "French text not translated in {entry:?}"
         );
     }

@@ -1,0 +1,1097 @@
+//! Explanations as data (B3): a [`Message`] is a key of the catalog below
+//! and its named arguments (names, numbers, nested messages), and the
+//! catalog holds each key's English and French template.
+//!
+//! The rules pick the message and its arguments (`crate::explain`); the
+//! words live here, once. A message becomes text in either of two places,
+//! from the same templates:
+//!
+//! - in Rust, [`Message::render`] (cargo feature `texts`, on by default);
+//! - in JavaScript, `npm/explain.js`, from `npm/explanations.js`, which
+//!   `crates/furtive-core/tests/catalog.rs` writes from [`Key::ALL`] and
+//!   checks for drift. The bindings are built without `texts`: the engine
+//!   sends messages, and the npm package renders the `en` and `fr` texts
+//!   of a log entry or a query answer when they are read. So the wasm the
+//!   Foundry module ships carries no explanation text.
+//!
+//! A template is text with `{name}` placeholders (the syntax of Foundry's
+//! `Localization#format`, <https://foundryvtt.com/api/classes/foundry.helpers.Localization.html#format>).
+//! An argument renders as: a text as it is; an integer in decimal (`-5`);
+//! a message as its own template in the same language; a list as its items
+//! joined by `", "`. Numbers that need a sign or a fraction are written by
+//! the engine as text (`"+50"`, `"7.5"`), so both renderers write the same
+//! characters.
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+/// A language of the catalog (B3: every explanation in both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// English.
+    En,
+    /// French.
+    Fr,
+}
+
+/// Defines [`Key`] and its templates: `Name = "jsonName" { en: "…", fr: "…" }`.
+macro_rules! catalog {
+    ($($(#[$doc:meta])* $key:ident = $name:literal { en: $en:literal, fr: $fr:literal })*) => {
+        /// A message of the catalog (B3). Serialized as its name
+        /// (`"o4CheckRequested"`); each key's doc gives its English template.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Key {
+            $($(#[$doc])* $key,)*
+        }
+
+        impl Key {
+            /// Every key, in catalog order.
+            pub const ALL: &'static [Key] = &[$(Key::$key,)*];
+
+            /// The key's name as it crosses the JavaScript boundary,
+            /// e.g. `"o4CheckRequested"`.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Key::$key => $name,)*
+                }
+            }
+
+            /// The key's template in `language`: text with `{name}`
+            /// placeholders for the message's arguments.
+            #[cfg(feature = "texts")]
+            pub fn template(self, language: Language) -> &'static str {
+                match (self, language) {
+                    $(
+                        (Key::$key, Language::En) => $en,
+                        (Key::$key, Language::Fr) => $fr,
+                    )*
+                }
+            }
+        }
+    };
+}
+
+catalog! {
+    // ------------------------------------------------ Both rulesets
+
+    /// "{name} joins the scene."
+    B3CreatureJoined = "b3CreatureJoined" {
+        en: "{name} joins the scene.",
+        fr: "{name} entre dans la scène."
+    }
+    /// "{name} updated."
+    B3CreatureUpdated = "b3CreatureUpdated" {
+        en: "{name} updated.",
+        fr: "{name} mis à jour."
+    }
+    /// "Combat ended: every surprise ends."
+    P6CombatEnded = "p6CombatEnded" {
+        en: "Combat ended: every surprise ends.",
+        fr: "Fin du combat : toutes les surprises prennent fin."
+    }
+    /// "{token} left the scene: its pairs are removed."
+    B3TokenRemoved = "b3TokenRemoved" {
+        en: "{token} left the scene: its pairs are removed.",
+        fr: "{token} quitte la scène : ses paires sont retirées."
+    }
+    /// "{hider} stops hiding: everyone perceives them."
+    B3StoppedHiding = "b3StoppedHiding" {
+        en: "{hider} stops hiding: everyone perceives them.",
+        fr: "{hider} cesse de se cacher : tout le monde le perçoit."
+    }
+    /// "GM override: {observer} perceives {hider}."
+    GmOverridePerceives = "gmOverridePerceives" {
+        en: "GM override: {observer} perceives {hider}.",
+        fr: "Décision du MJ : {observer} perçoit {hider}."
+    }
+    /// "GM override: {observer} does not perceive {hider}."
+    GmOverrideDoesNotPerceive = "gmOverrideDoesNotPerceive" {
+        en: "GM override: {observer} does not perceive {hider}.",
+        fr: "Décision du MJ : {observer} ne perçoit pas {hider}."
+    }
+
+    // ------------------------------------------------ Ruleset `percentile`
+
+    /// P1, the tier term of a Furtivité under 50: "d100 {d100} ÷ 2 = {value}".
+    P1TierHalf = "p1TierHalf" {
+        en: "d100 {d100} ÷ 2 = {value}",
+        fr: "d100 {d100} ÷ 2 = {value}"
+    }
+    /// P1, the tier term of a Furtivité from 50 to 99: "d100 {d100}".
+    P1TierWhole = "p1TierWhole" {
+        en: "d100 {d100}",
+        fr: "d100 {d100}"
+    }
+    /// P1, the tier term of a Furtivité of 100 or more: "1.5 × d100 {d100} = {value}".
+    P1TierOneAndAHalf = "p1TierOneAndAHalf" {
+        en: "1.5 × d100 {d100} = {value}",
+        fr: "1,5 × d100 {d100} = {value}"
+    }
+    /// P2, one active modifier in a list: "{name} {value}" (`value` signed).
+    Modifier = "modifier" {
+        en: "{name} {value}",
+        fr: "{name} {value}"
+    }
+    /// P2, the active modifiers when there is none: "none".
+    ModifiersNone = "modifiersNone" {
+        en: "none",
+        fr: "aucun"
+    }
+    /// P2, a free modifier the GM gave no label: "GM".
+    GmModifier = "gmModifier" {
+        en: "GM",
+        fr: "MJ"
+    }
+    /// P2 situation modifier `sprint`.
+    SituationSprint = "situationSprint" {
+        en: "sprint",
+        fr: "sprint"
+    }
+    /// P2 situation modifier `already_perceived`.
+    SituationAlreadyPerceived = "situationAlreadyPerceived" {
+        en: "already perceived",
+        fr: "déjà perçu"
+    }
+    /// P2 situation modifier `dark`.
+    SituationDark = "situationDark" {
+        en: "dark",
+        fr: "obscurité"
+    }
+    /// P2 situation modifier `no_cover`.
+    SituationNoCover = "situationNoCover" {
+        en: "no cover",
+        fr: "ni ombres ni obstacles"
+    }
+    /// P2 situation modifier `cluttered`.
+    SituationCluttered = "situationCluttered" {
+        en: "cluttered",
+        fr: "très encombré"
+    }
+    /// P2 situation modifier `very_quiet`.
+    SituationVeryQuiet = "situationVeryQuiet" {
+        en: "very quiet",
+        fr: "très silencieux"
+    }
+    /// P2 situation modifier `very_noisy`.
+    SituationVeryNoisy = "situationVeryNoisy" {
+        en: "very noisy",
+        fr: "très bruyant"
+    }
+    /// P2 situation modifier `strong_smells`.
+    SituationStrongSmells = "situationStrongSmells" {
+        en: "strong smells",
+        fr: "odeurs très fortes"
+    }
+    /// P2 situation modifier `deserted`.
+    SituationDeserted = "situationDeserted" {
+        en: "deserted",
+        fr: "zone désertée"
+    }
+    /// P7 hit zone `head`.
+    HitZoneHead = "hitZoneHead" {
+        en: "head",
+        fr: "tête"
+    }
+    /// P7 hit zone `trunk`.
+    HitZoneTrunk = "hitZoneTrunk" {
+        en: "trunk",
+        fr: "tronc"
+    }
+    /// P7 hit zone `arm`.
+    HitZoneArm = "hitZoneArm" {
+        en: "arm",
+        fr: "bras"
+    }
+    /// P7 hit zone `leg`.
+    HitZoneLeg = "hitZoneLeg" {
+        en: "leg",
+        fr: "jambe"
+    }
+    /// "{perceiving} observer(s) already perceive {hider}: already perceived -100 is added (P9)."
+    P9AlreadyPerceivedAdded = "p9AlreadyPerceivedAdded" {
+        en: "{perceiving} observer(s) already perceive {hider}: already perceived -100 is added (P9).",
+        fr: "{perceiving} observateur(s) perçoivent déjà {hider} : déjà perçu -100 s'applique (P9)."
+    }
+    /// "{hider}: stealth score {score} = Furtivité {stealthSkill} + {tier} + modifiers {modifierTotal} ({modifiers}) (P1, P2)."
+    P1StealthScore = "p1StealthScore" {
+        en: "{hider}: stealth score {score} = Furtivité {stealthSkill} + {tier} + modifiers {modifierTotal} ({modifiers}) (P1, P2).",
+        fr: "{hider} : score de furtivité {score} = Furtivité {stealthSkill} + {tier} + modificateurs {modifierTotal} ({modifiers}) (P1, P2)."
+    }
+    /// The public line of a stealth roll: "{hider} makes a stealth roll."
+    P1StealthRoll = "p1StealthRoll" {
+        en: "{hider} makes a stealth roll.",
+        fr: "{hider} fait un jet de Furtivité."
+    }
+    /// "score {score} ≤ acuity sum {acuitySum}: {observer} perceives {hider} (P3)."
+    P3Perceives = "p3Perceives" {
+        en: "score {score} ≤ acuity sum {acuitySum}: {observer} perceives {hider} (P3).",
+        fr: "score {score} ≤ somme des acuités {acuitySum} : {observer} perçoit {hider} (P3)."
+    }
+    /// "score {score} > acuity sum {acuitySum}: {observer} does not perceive {hider} (P3)."
+    P3DoesNotPerceive = "p3DoesNotPerceive" {
+        en: "score {score} > acuity sum {acuitySum}: {observer} does not perceive {hider} (P3).",
+        fr: "score {score} > somme des acuités {acuitySum} : {observer} ne perçoit pas {hider} (P3)."
+    }
+    /// "{hider} attacked from hiding: everyone will perceive {hider} at the end of its turn (P9)."
+    P9AttackedFromHiding = "p9AttackedFromHiding" {
+        en: "{hider} attacked from hiding: everyone will perceive {hider} at the end of its turn (P9).",
+        fr: "{hider} a attaqué depuis sa cachette : tout le monde le percevra à la fin de son tour (P9)."
+    }
+    /// "{target} is still defenseless against {attacker} this turn (P6)."
+    P6StillDefenseless = "p6StillDefenseless" {
+        en: "{target} is still defenseless against {attacker} this turn (P6).",
+        fr: "{target} reste sans défense face à {attacker} ce tour-ci (P6)."
+    }
+    /// "{target} perceives {attacker}: no surprise (P6)."
+    P6NoSurprise = "p6NoSurprise" {
+        en: "{target} perceives {attacker}: no surprise (P6).",
+        fr: "{target} perçoit {attacker} : pas de surprise (P6)."
+    }
+    /// "Surprise! {target} is defenseless against {attacker} until the end of {attacker}'s turn; …"
+    P6Surprise = "p6Surprise" {
+        en: "Surprise! {target} is defenseless against {attacker} until the end of {attacker}'s turn; allies that do not perceive {attacker} cannot defend {target} (P6).",
+        fr: "Surprise ! {target} est sans défense face à {attacker} jusqu'à la fin du tour de {attacker} ; les alliés qui ne perçoivent pas {attacker} ne peuvent pas défendre {target} (P6)."
+    }
+    /// "{attacker} chooses the hit zone of this first attack: {zone} (P7)."
+    P7HitZoneChosen = "p7HitZoneChosen" {
+        en: "{attacker} chooses the hit zone of this first attack: {zone} (P7).",
+        fr: "{attacker} choisit la zone touchée par cette première attaque : {zone} (P7)."
+    }
+    /// "The modifiers of {hider} did not change: the score stays (P4)."
+    P4ModifiersUnchanged = "p4ModifiersUnchanged" {
+        en: "The modifiers of {hider} did not change: the score stays (P4).",
+        fr: "Les modificateurs de {hider} n'ont pas changé : le score reste (P4)."
+    }
+    /// "The situation changed ({modifiers}): {hider} must roll again; score {score} stays in force until the new roll (P4)."
+    P4NewRollRequested = "p4NewRollRequested" {
+        en: "The situation changed ({modifiers}): {hider} must roll again; score {score} stays in force until the new roll (P4).",
+        fr: "La situation a changé ({modifiers}) : {hider} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4)."
+    }
+    /// The public line of a P4 new roll: "The situation changed: {hider} must make a new stealth roll."
+    P4NewRollRequestedPublic = "p4NewRollRequestedPublic" {
+        en: "The situation changed: {hider} must make a new stealth roll.",
+        fr: "La situation a changé : {hider} doit refaire un jet de Furtivité."
+    }
+    /// "{hider} sprints; not hiding, so nothing changes."
+    P2SprintWhileNotHiding = "p2SprintWhileNotHiding" {
+        en: "{hider} sprints; not hiding, so nothing changes.",
+        fr: "{hider} sprinte ; il ne se cache pas, rien ne change."
+    }
+    /// "{target} is no longer defenseless against {attacker} (P6)."
+    P6SurpriseEnded = "p6SurpriseEnded" {
+        en: "{target} is no longer defenseless against {attacker} (P6).",
+        fr: "{target} n'est plus sans défense face à {attacker} (P6)."
+    }
+    /// "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9)."
+    P9RevealedAfterAttack = "p9RevealedAfterAttack" {
+        en: "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9).",
+        fr: "{hider} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."
+    }
+    /// The public line of [`Key::P9RevealedAfterAttack`], without the number.
+    P9RevealedAfterAttackPublic = "p9RevealedAfterAttackPublic" {
+        en: "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll will be harder (P9).",
+        fr: "{hider} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité sera plus difficile (P9)."
+    }
+    /// "The surprise turn is over: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9)."
+    P9RevealedAfterSurprise = "p9RevealedAfterSurprise" {
+        en: "The surprise turn is over: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9).",
+        fr: "Le tour de surprise est terminé : tout le monde perçoit {hider} ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."
+    }
+    /// The public line of [`Key::P9RevealedAfterSurprise`], without the number.
+    P9RevealedAfterSurprisePublic = "p9RevealedAfterSurprisePublic" {
+        en: "The surprise turn is over: everyone perceives {hider}; a new stealth roll will be harder (P9).",
+        fr: "Le tour de surprise est terminé : tout le monde perçoit {hider} ; un nouveau jet de Furtivité sera plus difficile (P9)."
+    }
+
+    // ------------------------------------------------ Ruleset `opposed`
+
+    /// O13, a sense that gives the exact space: "targeting".
+    SenseTargeting = "senseTargeting" {
+        en: "targeting",
+        fr: "de ciblage"
+    }
+    /// O13, a sense that gives presence only: "non-targeting".
+    SenseNonTargeting = "senseNonTargeting" {
+        en: "non-targeting",
+        fr: "sans ciblage"
+    }
+    /// "{observer} perceives {hider} with {sense} ({kind}, range {range}, distance {distance}), no precaution against it: no roll (O13)."
+    O13Sensed = "o13Sensed" {
+        en: "{observer} perceives {hider} with {sense} ({kind}, range {range}, distance {distance}), no precaution against it: no roll (O13).",
+        fr: "{observer} perçoit {hider} par {sense} ({kind}, portée {range}, distance {distance}), sans précaution contre ce sens : pas de jet (O13)."
+    }
+    /// The public line of an enhanced sense: "{observer} senses {hider}."
+    O13Senses = "o13Senses" {
+        en: "{observer} senses {hider}.",
+        fr: "{observer} détecte {hider}."
+    }
+    /// "Stored Perception {total} ≥ effective stealth total {effective}: {observer} now perceives {hider}, no new roll ({clause})."
+    O4StoredCheckPerceives = "o4StoredCheckPerceives" {
+        en: "Stored Perception {total} ≥ effective stealth total {effective}: {observer} now perceives {hider}, no new roll ({clause}).",
+        fr: "Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer} perçoit maintenant {hider}, sans nouveau jet ({clause})."
+    }
+    /// The public line of an observer that comes to perceive the hider: "{observer} spots {hider}."
+    O4Spots = "o4Spots" {
+        en: "{observer} spots {hider}.",
+        fr: "{observer} repère {hider}."
+    }
+    /// "{observer} comes into clear view of {hider}: immediate Perception check against {effective} (O4)."
+    O4CheckRequested = "o4CheckRequested" {
+        en: "{observer} comes into clear view of {hider}: immediate Perception check against {effective} (O4).",
+        fr: "{observer} a {hider} en vue dégagée : test de Perception immédiat contre {effective} (O4)."
+    }
+    /// "Stored Perception {total} ≥ effective stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, {clause})."
+    O13StoredCheckLocates = "o13StoredCheckLocates" {
+        en: "Stored Perception {total} ≥ effective stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, {clause}).",
+        fr: "Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer}, qui détectait {hider}, le situe maintenant (O13, {clause})."
+    }
+    /// The public line of an observer that comes to locate the hider: "{observer} pinpoints {hider}."
+    O13Pinpoints = "o13Pinpoints" {
+        en: "{observer} pinpoints {hider}.",
+        fr: "{observer} situe précisément {hider}."
+    }
+    /// "{observer} senses {hider} and now has it in clear view: one Perception check against {effective} to locate it; …"
+    O13LocatingCheckRequested = "o13LocatingCheckRequested" {
+        en: "{observer} senses {hider} and now has it in clear view: one Perception check against {effective} to locate it; until it succeeds, O10 applies (O13, O4).",
+        fr: "{observer} détecte {hider} et l'a maintenant en vue dégagée : un test de Perception contre {effective} pour le situer ; tant qu'il n'a pas réussi, O10 s'applique (O13, O4)."
+    }
+    /// "{hider} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7)."
+    O7FreshRoll = "o7FreshRoll" {
+        en: "{hider} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7).",
+        fr: "{hider} refait son test de Discrétion : total retenu {total}, malus effacés ; ceux qui le perçoivent continuent de le percevoir (O7)."
+    }
+    /// The public line of a fresh roll: "{hider} tries to stay hidden."
+    O7TriesToStayHidden = "o7TriesToStayHidden" {
+        en: "{hider} tries to stay hidden.",
+        fr: "{hider} tente de rester caché."
+    }
+    /// "{hider} enters stealth: Stealth check {total} is held (O1)."
+    O1EnterStealth = "o1EnterStealth" {
+        en: "{hider} enters stealth: Stealth check {total} is held (O1).",
+        fr: "{hider} passe en discrétion : le test de Discrétion {total} est retenu (O1)."
+    }
+    /// The public line of an entry: "{hider} tries to hide."
+    O1TriesToHide = "o1TriesToHide" {
+        en: "{hider} tries to hide.",
+        fr: "{hider} tente de se cacher."
+    }
+    /// "{observer} has {hider} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."
+    O2WatchedAtEntry = "o2WatchedAtEntry" {
+        en: "{observer} has {hider} in clear view at entry: perceives, no roll; the attempt fails against it (O2).",
+        fr: "{observer} a {hider} en vue dégagée au moment où il se cache : le perçoit, sans jet ; la tentative échoue contre lui (O2)."
+    }
+    /// The public line of [`Key::O2WatchedAtEntry`]: "{observer} watches {hider} hide."
+    O2WatchesHide = "o2WatchesHide" {
+        en: "{observer} watches {hider} hide.",
+        fr: "{observer} voit {hider} se cacher."
+    }
+    /// "{observer} perceives {hider} with {sense} (range {range}), no precaution against it: no roll (O13)."
+    O13SensedAtEntry = "o13SensedAtEntry" {
+        en: "{observer} perceives {hider} with {sense} (range {range}), no precaution against it: no roll (O13).",
+        fr: "{observer} perçoit {hider} par {sense} (portée {range}), sans précaution contre ce sens : pas de jet (O13)."
+    }
+    /// "{observer} has no clear view of {hider} at entry: starts unperceiving (O2)."
+    O2NotInViewAtEntry = "o2NotInViewAtEntry" {
+        en: "{observer} has no clear view of {hider} at entry: starts unperceiving (O2).",
+        fr: "{observer} n'a pas {hider} en vue dégagée au moment où il se cache : ne le perçoit pas (O2)."
+    }
+    /// "{observer} already made its Perception check against {hider} ({stored}); … {total} is ignored (O4)."
+    O4StoredResultKept = "o4StoredResultKept" {
+        en: "{observer} already made its Perception check against {hider} ({stored}); a stored result is never rolled again in this attempt: {total} is ignored (O4).",
+        fr: "{observer} a déjà fait son test de Perception contre {hider} ({stored}) ; un résultat enregistré n'est jamais relancé pendant cette tentative : {total} est ignoré (O4)."
+    }
+    /// "Perception {total} ≥ stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, O4)."
+    O13CheckLocates = "o13CheckLocates" {
+        en: "Perception {total} ≥ stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, O4).",
+        fr: "Perception {total} ≥ total de discrétion {effective} : {observer}, qui détectait {hider}, le situe maintenant (O13, O4)."
+    }
+    /// "Perception {total} < stealth total {effective}: {observer} senses {hider} but does not locate it; …"
+    O13CheckDoesNotLocate = "o13CheckDoesNotLocate" {
+        en: "Perception {total} < stealth total {effective}: {observer} senses {hider} but does not locate it; O10 applies to its attacks; the result is stored (O13, O4).",
+        fr: "Perception {total} < total de discrétion {effective} : {observer} détecte {hider} mais ne le situe pas ; O10 s'applique à ses attaques ; le résultat est enregistré (O13, O4)."
+    }
+    /// "{observer} already perceives {hider}; Perception {total} is stored (O4)."
+    O4AlreadyPerceives = "o4AlreadyPerceives" {
+        en: "{observer} already perceives {hider}; Perception {total} is stored (O4).",
+        fr: "{observer} perçoit déjà {hider} ; la Perception {total} est enregistrée (O4)."
+    }
+    /// "Perception {total} ≥ stealth total {effective}: {observer} perceives {hider} (O4)."
+    O4CheckPerceives = "o4CheckPerceives" {
+        en: "Perception {total} ≥ stealth total {effective}: {observer} perceives {hider} (O4).",
+        fr: "Perception {total} ≥ total de discrétion {effective} : {observer} perçoit {hider} (O4)."
+    }
+    /// "Perception {total} < stealth total {effective}: {observer} does not perceive {hider}; the result is stored (O4)."
+    O4CheckFails = "o4CheckFails" {
+        en: "Perception {total} < stealth total {effective}: {observer} does not perceive {hider}; the result is stored (O4).",
+        fr: "Perception {total} < total de discrétion {effective} : {observer} ne perçoit pas {hider} ; le résultat est enregistré (O4)."
+    }
+    /// "{observer} points out {hider} to {allies}: they perceive it, no roll (O3)."
+    O3PointedOut = "o3PointedOut" {
+        en: "{observer} points out {hider} to {allies}: they perceive it, no roll (O3).",
+        fr: "{observer} signale {hider} à {allies} : ils le perçoivent, sans jet (O3)."
+    }
+    /// "{attacker} is not hiding: the attack has no stealth effect."
+    O8AttackerNotHiding = "o8AttackerNotHiding" {
+        en: "{attacker} is not hiding: the attack has no stealth effect.",
+        fr: "{attacker} ne se cache pas : l'attaque n'a pas d'effet sur la discrétion."
+    }
+    /// "Noisy attack by {attacker}: -{amount} to the held total for every observer ({how}) (O8)."
+    O8NoisyAttack = "o8NoisyAttack" {
+        en: "Noisy attack by {attacker}: -{amount} to the held total for every observer ({how}) (O8).",
+        fr: "Attaque bruyante de {attacker} : -{amount} au total retenu pour tous les observateurs ({how}) (O8)."
+    }
+    /// O8, how an area effect counts: "an area effect counts once".
+    O8AreaCountsOnce = "o8AreaCountsOnce" {
+        en: "an area effect counts once",
+        fr: "un effet de zone compte une fois"
+    }
+    /// O8, how an attack on several targets counts: "one attack on {targets} targets counts once".
+    O8TargetsCountOnce = "o8TargetsCountOnce" {
+        en: "one attack on {targets} targets counts once",
+        fr: "une attaque sur {targets} cibles compte une fois"
+    }
+    /// O8, how hits count: "{hits} hit(s) × 5".
+    O8Hits = "o8Hits" {
+        en: "{hits} hit(s) × 5",
+        fr: "{hits} coup(s) × 5"
+    }
+    /// "Silent attack by {attacker}: no penalty (O8)."
+    O8SilentAttack = "o8SilentAttack" {
+        en: "Silent attack by {attacker}: no penalty (O8).",
+        fr: "Attaque silencieuse de {attacker} : aucun malus (O8)."
+    }
+    /// "{target} knows the direction of the attack and makes an immediate Perception check against {effective} (O9)."
+    O9TargetChecks = "o9TargetChecks" {
+        en: "{target} knows the direction of the attack and makes an immediate Perception check against {effective} (O9).",
+        fr: "{target} connaît la direction de l'attaque et fait un test de Perception immédiat contre {effective} (O9)."
+    }
+    /// The public line of [`Key::O9TargetChecks`]: "{target} knows where the attack came from."
+    O9KnowsWhere = "o9KnowsWhere" {
+        en: "{target} knows where the attack came from.",
+        fr: "{target} sait d'où vient l'attaque."
+    }
+    /// "{target} takes {hits} damaging hit(s) from {attacker}: -{amount} against the allies of {attacker} (side `{side}`), not {attacker} itself (O11)."
+    O11DamagePenalty = "o11DamagePenalty" {
+        en: "{target} takes {hits} damaging hit(s) from {attacker}: -{amount} against the allies of {attacker} (side `{side}`), not {attacker} itself (O11).",
+        fr: "{target} subit {hits} coup(s) de {attacker} : -{amount} contre les alliés de {attacker} (camp `{side}`), pas contre {attacker} (O11)."
+    }
+    /// "{hider} sprints: the stealth attempt ends and everyone perceives them (O12)."
+    O12SprintEndsAttempt = "o12SprintEndsAttempt" {
+        en: "{hider} sprints: the stealth attempt ends and everyone perceives them (O12).",
+        fr: "{hider} sprinte : la tentative de discrétion prend fin et tout le monde le perçoit (O12)."
+    }
+    /// "{hider} sprints and cannot enter stealth this movement (O12)."
+    O12SprintNotHiding = "o12SprintNotHiding" {
+        en: "{hider} sprints and cannot enter stealth this movement (O12).",
+        fr: "{hider} sprinte et ne peut pas passer en discrétion pendant ce mouvement (O12)."
+    }
+    /// "Turn of {hider}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7)."
+    O7TurnStart = "o7TurnStart" {
+        en: "Turn of {hider}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7).",
+        fr: "Tour de {hider} : il peut refaire son test de Discrétion, qui remplace le total retenu et efface les malus (O7)."
+    }
+    /// "{hider} ends the turn still in clear view of {observer}: {observer} perceives {hider} (O5)."
+    O5RevealedInView = "o5RevealedInView" {
+        en: "{hider} ends the turn still in clear view of {observer}: {observer} perceives {hider} (O5).",
+        fr: "{hider} finit son tour toujours en vue dégagée de {observer} : {observer} perçoit {hider} (O5)."
+    }
+    /// "{hider} did not move this turn: the broken view does not keep it hidden from {observer}, who perceives {hider} (O5)."
+    O5RevealedDidNotMove = "o5RevealedDidNotMove" {
+        en: "{hider} did not move this turn: the broken view does not keep it hidden from {observer}, who perceives {hider} (O5).",
+        fr: "{hider} ne s'est pas déplacé ce tour-ci : la vue rompue ne le cache pas de {observer}, qui perçoit {hider} (O5)."
+    }
+    /// "{hider} moved and broke clear view with {observers}: stays hidden from them (O5)."
+    O5MovedOutOfView = "o5MovedOutOfView" {
+        en: "{hider} moved and broke clear view with {observers}: stays hidden from them (O5).",
+        fr: "{hider} s'est déplacé et a rompu la vue dégagée avec {observers} : reste caché d'eux (O5)."
+    }
+
+    // ------------------------------------------------ Queries
+
+    /// "An area effect covering {target}'s space affects it normally (O10)."
+    O10AreaEffect = "o10AreaEffect" {
+        en: "An area effect covering {target}'s space affects it normally (O10).",
+        fr: "Un effet de zone couvrant la case de {target} l'affecte normalement (O10)."
+    }
+    /// "{attacker}'s {sense} gives {target}'s exact space: a normal attack (O13)."
+    O13TargetingSenseGivesTheSpace = "o13TargetingSenseGivesTheSpace" {
+        en: "{attacker}'s {sense} gives {target}'s exact space: a normal attack (O13).",
+        fr: "Le sens {sense} de {attacker} donne la case exacte de {target} : attaque normale (O13)."
+    }
+    /// "{attacker} perceives {target}: a normal attack (O10)."
+    O10PerceivesNormalAttack = "o10PerceivesNormalAttack" {
+        en: "{attacker} perceives {target}: a normal attack (O10).",
+        fr: "{attacker} perçoit {target} : attaque normale (O10)."
+    }
+    /// "{attacker} senses {target}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."
+    O13PresenceOnlyAimsAtTheSpace = "o13PresenceOnlyAimsAtTheSpace" {
+        en: "{attacker} senses {target}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10).",
+        fr: "{attacker} détecte la présence de {target} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."
+    }
+    /// "{attacker} senses {target}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."
+    O13PresenceOnlyAimsElsewhere = "o13PresenceOnlyAimsElsewhere" {
+        en: "{attacker} senses {target}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10).",
+        fr: "{attacker} détecte la présence de {target} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."
+    }
+    /// "{target} is not hiding: a normal attack (O10)."
+    O10NotHidingNormalAttack = "o10NotHidingNormalAttack" {
+        en: "{target} is not hiding: a normal attack (O10).",
+        fr: "{target} ne se cache pas : attaque normale (O10)."
+    }
+    /// "{attacker} does not perceive {target} but aims at its actual space: Accuracy with disadvantage (O10)."
+    O10DoesNotPerceiveAimsAtTheSpace = "o10DoesNotPerceiveAimsAtTheSpace" {
+        en: "{attacker} does not perceive {target} but aims at its actual space: Accuracy with disadvantage (O10).",
+        fr: "{attacker} ne perçoit pas {target} mais vise sa case réelle : Précision avec désavantage (O10)."
+    }
+    /// "{attacker} does not perceive {target} and aims elsewhere: the attack misses (O10)."
+    O10DoesNotPerceiveAimsElsewhere = "o10DoesNotPerceiveAimsElsewhere" {
+        en: "{attacker} does not perceive {target} and aims elsewhere: the attack misses (O10).",
+        fr: "{attacker} ne perçoit pas {target} et vise ailleurs : l'attaque échoue (O10)."
+    }
+    /// "{observer} perceives {hider} and may roll acuities to locate it (P5)."
+    P5MayLocate = "p5MayLocate" {
+        en: "{observer} perceives {hider} and may roll acuities to locate it (P5).",
+        fr: "{observer} perçoit {hider} et peut faire des jets d'acuité pour le situer (P5)."
+    }
+    /// "{observer} does not perceive {hider}: it may not attempt to locate it (P5)."
+    P5MayNotLocate = "p5MayNotLocate" {
+        en: "{observer} does not perceive {hider}: it may not attempt to locate it (P5).",
+        fr: "{observer} ne perçoit pas {hider} : il ne peut pas tenter de le situer (P5)."
+    }
+    /// "{target} is not surprised by {attacker}: {defender} may defend (P6)."
+    P6NotSurprised = "p6NotSurprised" {
+        en: "{target} is not surprised by {attacker}: {defender} may defend (P6).",
+        fr: "{target} n'est pas surpris par {attacker} : {defender} peut défendre (P6)."
+    }
+    /// "{target} is defenseless against {attacker} this turn: no dodge, block or parry (P6)."
+    P6Defenseless = "p6Defenseless" {
+        en: "{target} is defenseless against {attacker} this turn: no dodge, block or parry (P6).",
+        fr: "{target} est sans défense face à {attacker} ce tour-ci : ni esquive, ni blocage, ni parade (P6)."
+    }
+    /// "{defender} is the attacker (P6)."
+    P6DefenderIsTheAttacker = "p6DefenderIsTheAttacker" {
+        en: "{defender} is the attacker (P6).",
+        fr: "{defender} est l'attaquant (P6)."
+    }
+    /// "{defender} perceives {attacker} and may defend {target} (P6)."
+    P6AllyMayDefend = "p6AllyMayDefend" {
+        en: "{defender} perceives {attacker} and may defend {target} (P6).",
+        fr: "{defender} perçoit {attacker} et peut défendre {target} (P6)."
+    }
+    /// "{defender} does not perceive {attacker} and cannot defend {target} this turn (P6)."
+    P6AllyCannotDefend = "p6AllyCannotDefend" {
+        en: "{defender} does not perceive {attacker} and cannot defend {target} this turn (P6).",
+        fr: "{defender} ne perçoit pas {attacker} et ne peut pas défendre {target} ce tour-ci (P6)."
+    }
+    /// "{target} is not defenseless against {attacker}: no knockout (P8)."
+    P8NotDefenseless = "p8NotDefenseless" {
+        en: "{target} is not defenseless against {attacker}: no knockout (P8).",
+        fr: "{target} n'est pas sans défense face à {attacker} : pas d'assommement (P8)."
+    }
+    /// "The first attack aimed at the {zone}, not the head: no knockout (P7, P8)."
+    P8FirstAttackAimedElsewhere = "p8FirstAttackAimedElsewhere" {
+        en: "The first attack aimed at the {zone}, not the head: no knockout (P7, P8).",
+        fr: "La première attaque visait {zone}, pas la tête : pas d'assommement (P7, P8)."
+    }
+    /// "The first attack did not choose the head: no knockout (P7, P8)."
+    P8FirstAttackChoseNoZone = "p8FirstAttackChoseNoZone" {
+        en: "The first attack did not choose the head: no knockout (P7, P8).",
+        fr: "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8)."
+    }
+    /// "The knockout belongs to the first attack of the surprise; {attacker} has attacked {target} again since: no knockout (P7, P8)."
+    P8NotTheFirstAttack = "p8NotTheFirstAttack" {
+        en: "The knockout belongs to the first attack of the surprise; {attacker} has attacked {target} again since: no knockout (P7, P8).",
+        fr: "L'assommement fait partie de la première attaque de la surprise ; {attacker} a attaqué {target} de nouveau depuis : pas d'assommement (P7, P8)."
+    }
+    /// "{target} wears a helmet: no knockout (P8)."
+    P8Helmet = "p8Helmet" {
+        en: "{target} wears a helmet: no knockout (P8).",
+        fr: "{target} porte un casque : pas d'assommement (P8)."
+    }
+    /// "{target} perceives {hider}: no pickpocketing (P10)."
+    P10Perceives = "p10Perceives" {
+        en: "{target} perceives {hider}: no pickpocketing (P10).",
+        fr: "{target} perçoit {hider} : pas de vol à la tire (P10)."
+    }
+    /// "{target} holds that object: it cannot be taken (P10)."
+    P10HeldObject = "p10HeldObject" {
+        en: "{target} holds that object: it cannot be taken (P10).",
+        fr: "{target} tient cet objet : il ne peut pas être pris (P10)."
+    }
+    /// "A hidden object cannot be taken this way (P10)."
+    P10HiddenObject = "p10HiddenObject" {
+        en: "A hidden object cannot be taken this way (P10).",
+        fr: "Un objet caché ne peut pas être pris ainsi (P10)."
+    }
+    /// "{hider} may take the object from {target} for one minor action (P10)."
+    P10MayTakeTheObject = "p10MayTakeTheObject" {
+        en: "{hider} may take the object from {target} for one minor action (P10).",
+        fr: "{hider} peut prendre l'objet à {target} pour une action mineure (P10)."
+    }
+    /// "{hider} is not hiding: everyone perceives it, {observer} too (B2)."
+    B2NotHiding = "b2NotHiding" {
+        en: "{hider} is not hiding: everyone perceives it, {observer} too (B2).",
+        fr: "{hider} ne se cache pas : tout le monde le perçoit, {observer} aussi (B2)."
+    }
+    /// "{observer} is not known to the engine: it perceives no hider until the GM adds it (B1)."
+    B1UnknownObserver = "b1UnknownObserver" {
+        en: "{observer} is not known to the engine: it perceives no hider until the GM adds it (B1).",
+        fr: "{observer} n'est pas connu du moteur : il ne perçoit aucune créature cachée tant que le MJ ne l'a pas ajouté (B1)."
+    }
+    /// "{observer} perceives {hider}."
+    Perceives = "perceives" {
+        en: "{observer} perceives {hider}.",
+        fr: "{observer} perçoit {hider}."
+    }
+    /// "{observer} does not perceive {hider}."
+    DoesNotPerceive = "doesNotPerceive" {
+        en: "{observer} does not perceive {hider}.",
+        fr: "{observer} ne perçoit pas {hider}."
+    }
+    /// "Knockout: d100 {d100} ≤ base Furtivité {chance}: {target} is knocked out for {minutes} minute(s) (P8)."
+    P8KnockedOut = "p8KnockedOut" {
+        en: "Knockout: d100 {d100} ≤ base Furtivité {chance}: {target} is knocked out for {minutes} minute(s) (P8).",
+        fr: "Assommement : d100 {d100} ≤ Furtivité de base {chance} : {target} est assommé pendant {minutes} minute(s) (P8)."
+    }
+    /// "Knockout: d100 {d100} > base Furtivité {chance}: {target} stays conscious (P8)."
+    P8StaysConscious = "p8StaysConscious" {
+        en: "Knockout: d100 {d100} > base Furtivité {chance}: {target} stays conscious (P8).",
+        fr: "Assommement : d100 {d100} > Furtivité de base {chance} : {target} reste conscient (P8)."
+    }
+    /// "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."
+    P8MayTry = "p8MayTry" {
+        en: "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8).",
+        fr: "{attacker} peut tenter d'assommer {target} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."
+    }
+}
+
+/// `en()` and `fr()` for answers that carry their explanation in a
+/// `message` field (cargo feature `texts`; without it, nothing).
+macro_rules! texts_of_message {
+    ($($type:ty),*) => {
+        $(
+            #[cfg(feature = "texts")]
+            impl $type {
+                /// The explanation's English text (B3).
+                pub fn en(&self) -> String {
+                    self.message.en()
+                }
+
+                /// The explanation's French text (B3).
+                pub fn fr(&self) -> String {
+                    self.message.fr()
+                }
+            }
+        )*
+    };
+}
+pub(crate) use texts_of_message;
+
+/// The largest integer a JavaScript number holds exactly (2^53 - 1): an
+/// integer argument beyond it crosses as its decimal text.
+const MAX_EXACT_JS_INTEGER: u64 = (1 << 53) - 1;
+
+/// One argument of a [`Message`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    /// Text written as it is: a token's name, a sense, a clause id, a
+    /// signed or decimal number the engine wrote (`"+50"`, `"7.5"`).
+    Text(String),
+    /// An integer, written in decimal (`-5`). Crosses the boundary as a
+    /// JSON number, or as its text beyond ±(2^53 - 1).
+    Integer(i64),
+    /// Another message, rendered in the same language: a hit zone, a
+    /// situation modifier, a P1 tier term.
+    Message(Message),
+    /// Items joined by `", "`: the active modifiers, the allies told.
+    List(Vec<Arg>),
+}
+
+impl From<&str> for Arg {
+    fn from(text: &str) -> Arg {
+        Arg::Text(text.to_owned())
+    }
+}
+
+impl From<String> for Arg {
+    fn from(text: String) -> Arg {
+        Arg::Text(text)
+    }
+}
+
+impl From<&String> for Arg {
+    fn from(text: &String) -> Arg {
+        Arg::Text(text.clone())
+    }
+}
+
+impl From<i64> for Arg {
+    fn from(number: i64) -> Arg {
+        Arg::Integer(number)
+    }
+}
+
+impl From<u32> for Arg {
+    fn from(number: u32) -> Arg {
+        Arg::Integer(i64::from(number))
+    }
+}
+
+impl From<usize> for Arg {
+    fn from(number: usize) -> Arg {
+        Arg::Integer(i64::try_from(number).unwrap_or(i64::MAX))
+    }
+}
+
+impl From<Message> for Arg {
+    fn from(message: Message) -> Arg {
+        Arg::Message(message)
+    }
+}
+
+impl From<Key> for Arg {
+    fn from(key: Key) -> Arg {
+        Arg::Message(Message::new(key))
+    }
+}
+
+impl From<crate::Clause> for Arg {
+    fn from(clause: crate::Clause) -> Arg {
+        Arg::Text(clause.id().to_owned())
+    }
+}
+
+/// An explanation (B3): a [`Key`] of the catalog and its named arguments.
+///
+/// Serialized as `{ "key": "o4CheckRequested", "args": { "observer":
+/// "Guard", "hider": "Ghost", "effective": 15 } }`: each argument as a JSON
+/// string, a number, a nested `{ key, args }` or a list of those.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// Which template.
+    pub key: Key,
+    /// The values of its placeholders, by name, in the order given.
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+impl Message {
+    /// A message without arguments yet.
+    pub fn new(key: Key) -> Message {
+        Message {
+            key,
+            args: Vec::new(),
+        }
+    }
+
+    /// This message with one more argument.
+    pub fn with(mut self, name: &'static str, value: impl Into<Arg>) -> Message {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    /// The argument named `name`.
+    pub fn arg(&self, name: &str) -> Option<&Arg> {
+        self.args
+            .iter()
+            .find(|(arg, _)| *arg == name)
+            .map(|(_, value)| value)
+    }
+
+    /// The message's text in `language`. A placeholder without an argument
+    /// is left as it is (`{name}`), which the catalog test rules out.
+    #[cfg(feature = "texts")]
+    pub fn render(&self, language: Language) -> String {
+        let mut text = String::with_capacity(160);
+        self.render_into(language, &mut text);
+        text
+    }
+
+    /// The English text.
+    #[cfg(feature = "texts")]
+    pub fn en(&self) -> String {
+        self.render(Language::En)
+    }
+
+    /// The French text.
+    #[cfg(feature = "texts")]
+    pub fn fr(&self) -> String {
+        self.render(Language::Fr)
+    }
+
+    #[cfg(feature = "texts")]
+    fn render_into(&self, language: Language, text: &mut String) {
+        fill(self.key.template(language), text, |name, text| {
+            match self.arg(name) {
+                Some(value) => {
+                    value.render_into(language, text);
+                    true
+                }
+                None => false,
+            }
+        });
+    }
+}
+
+/// Writes `template` into `text`, each `{name}` placeholder by `write_arg`,
+/// which answers whether it knew `name` (an unknown one is left as it is).
+#[cfg(feature = "texts")]
+fn fill(template: &str, text: &mut String, mut write_arg: impl FnMut(&str, &mut String) -> bool) {
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        text.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            text.push_str(&rest[open..]);
+            return;
+        };
+        if !write_arg(&after[..close], text) {
+            text.push_str(&rest[open..open + close + 2]);
+        }
+        rest = &after[close + 1..];
+    }
+    text.push_str(rest);
+}
+
+impl Arg {
+    #[cfg(feature = "texts")]
+    fn render_into(&self, language: Language, text: &mut String) {
+        match self {
+            Arg::Text(value) => text.push_str(value),
+            Arg::Integer(number) => text.push_str(itoa::Buffer::new().format(*number)),
+            Arg::Message(message) => message.render_into(language, text),
+            Arg::List(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    if index > 0 {
+                        text.push_str(", ");
+                    }
+                    item.render_into(language, text);
+                }
+            }
+        }
+    }
+}
+
+impl Serialize for Key {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+/// The arguments of a message, as a JSON object.
+struct Args<'a>(&'a [(&'static str, Arg)]);
+
+impl Serialize for Args<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Message {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("key", &self.key)?;
+        map.serialize_entry("args", &Args(&self.args))?;
+        map.end()
+    }
+}
+
+impl Serialize for Arg {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Arg::Text(text) => serializer.serialize_str(text),
+            Arg::Integer(number) if number.unsigned_abs() <= MAX_EXACT_JS_INTEGER => {
+                serializer.serialize_i64(*number)
+            }
+            Arg::Integer(number) => serializer.serialize_str(itoa::Buffer::new().format(*number)),
+            Arg::Message(message) => message.serialize(serializer),
+            Arg::List(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
+/// Replaces the messages in a JSON result of the facade ([`crate::api`],
+/// [`crate::api_session`]) by their texts, as the npm package does
+/// (`npm/explain.js`): the result's own `message` (a query's answer) and
+/// the `message` of each entry of its `log` (an `apply`'s effects or
+/// outcome) become `en` and `fr`. Anything else is left as it is.
+#[cfg(feature = "texts")]
+pub fn render_result(result: &mut serde_json::Value) {
+    use serde_json::Value;
+
+    fn render_object(object: &mut serde_json::Map<String, Value>) {
+        let Some(message) = object.remove("message") else {
+            return;
+        };
+        let (en, fr) = (
+            render_value(&message, Language::En),
+            render_value(&message, Language::Fr),
+        );
+        object.insert("en".to_owned(), Value::String(en));
+        object.insert("fr".to_owned(), Value::String(fr));
+    }
+
+    let Some(object) = result.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Array(log)) = object.get_mut("log") {
+        for entry in log {
+            if let Some(entry) = entry.as_object_mut() {
+                render_object(entry);
+            }
+        }
+    }
+    render_object(object);
+}
+
+/// The text of a serialized message or argument in `language`.
+#[cfg(feature = "texts")]
+fn render_value(value: &serde_json::Value, language: Language) -> String {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Number(number) => number.to_string(),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| render_value(item, language))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Object(object) => {
+            let key = object
+                .get("key")
+                .and_then(Value::as_str)
+                .and_then(|name| Key::ALL.iter().find(|key| key.name() == name));
+            let Some(key) = key else {
+                return value.to_string();
+            };
+            let empty = serde_json::Map::new();
+            let args = object
+                .get("args")
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
+            let mut text = String::new();
+            fill(key.template(language), &mut text, |name, text| {
+                match args.get(name) {
+                    Some(arg) => {
+                        text.push_str(&render_value(arg, language));
+                        true
+                    }
+                    None => false,
+                }
+            });
+            text
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(all(test, feature = "texts"))]
+mod tests {
+    use super::*;
+
+    /// The placeholders of a template.
+    fn placeholders(template: &str) -> Vec<&str> {
+        let mut names = Vec::new();
+        let mut rest = template;
+        while let Some(open) = rest.find('{') {
+            let after = &rest[open + 1..];
+            let close = after.find('}').expect("every `{` is closed");
+            names.push(&after[..close]);
+            rest = &after[close + 1..];
+        }
+        names
+    }
+
+    #[test]
+    fn b3_every_template_is_well_formed_and_both_languages_take_the_same_arguments() {
+        for key in Key::ALL {
+            let (en, fr) = (key.template(Language::En), key.template(Language::Fr));
+            assert!(!en.is_empty() && !fr.is_empty(), "{key:?}");
+            assert!(!en.contains('}') || en.matches('{').count() == en.matches('}').count());
+            let mut en_names = placeholders(en);
+            let mut fr_names = placeholders(fr);
+            en_names.sort_unstable();
+            en_names.dedup();
+            fr_names.sort_unstable();
+            fr_names.dedup();
+            for name in &en_names {
+                assert!(
+                    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric()),
+                    "{key:?}: placeholder `{name}`"
+                );
+            }
+            assert_eq!(en_names, fr_names, "{key:?}");
+        }
+    }
+
+    #[test]
+    fn b3_key_names_are_unique() {
+        let mut names: Vec<&str> = Key::ALL.iter().map(|key| key.name()).collect();
+        names.sort_unstable();
+        let count = names.len();
+        names.dedup();
+        assert_eq!(names.len(), count);
+    }
+
+    #[test]
+    fn b3_a_message_renders_its_arguments_in_each_language() {
+        let message = Message::new(Key::P1StealthScore)
+            .with("hider", "Ghost")
+            .with("score", 87i64)
+            .with("stealthSkill", 50u32)
+            .with("tier", Message::new(Key::P1TierWhole).with("d100", 37u32))
+            .with("modifierTotal", "+50")
+            .with(
+                "modifiers",
+                Arg::List(vec![
+                    Message::new(Key::Modifier)
+                        .with("name", Key::SituationDark)
+                        .with("value", "+50")
+                        .into(),
+                    Message::new(Key::Modifier)
+                        .with("name", "wind")
+                        .with("value", "-5")
+                        .into(),
+                ]),
+            );
+        assert_eq!(
+            message.en(),
+            "Ghost: stealth score 87 = Furtivité 50 + d100 37 + modifiers +50 (dark +50, wind -5) (P1, P2)."
+        );
+        assert_eq!(
+            message.fr(),
+            "Ghost : score de furtivité 87 = Furtivité 50 + d100 37 + modificateurs +50 (obscurité +50, wind -5) (P1, P2)."
+        );
+    }
+
+    #[test]
+    fn b3_a_rendered_json_result_reads_as_the_message() {
+        let message = Message::new(Key::O4CheckRequested)
+            .with("observer", "Guard")
+            .with("hider", "Ghost")
+            .with("effective", i64::MIN);
+        let mut result = serde_json::json!({
+            "allowed": true,
+            "message": serde_json::to_value(&message).unwrap(),
+            "log": [{ "clause": "O4", "message": serde_json::to_value(&message).unwrap() }],
+        });
+        render_result(&mut result);
+        assert_eq!(result["en"], message.en());
+        assert_eq!(result["fr"], message.fr());
+        assert_eq!(result["log"][0]["en"], message.en());
+        assert!(result.get("message").is_none());
+        assert_eq!(
+            message.en(),
+            "Guard comes into clear view of Ghost: immediate Perception check against -9223372036854775808 (O4)."
+        );
+    }
+}
