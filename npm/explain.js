@@ -12,9 +12,10 @@
 //
 // A result's `message` (a query's answer) becomes `en` and `fr` at once.
 // The `log` of an `apply`'s effects is rendered when it is first read, so
-// a caller that does not read the explanations does not pay for them.
+// a caller that does not read the explanations does not pay for them (a
+// `Session`'s effects come packed, their log read then too: packed.js).
 
-import { TEMPLATES } from "./explanations.js";
+import { CATALOG } from "./explanations.js";
 
 /** The results whose explanations are rendered, by method or function name. */
 const LOG_RESULTS = new Set(["apply", "applyAll", "settle"]);
@@ -53,9 +54,9 @@ function split(template) {
 function partsOf(key) {
   let parts = compiled.get(key);
   if (parts === undefined) {
-    const templates = Object.hasOwn(TEMPLATES, key) ? TEMPLATES[key] : undefined;
-    if (templates === undefined) return undefined;
-    parts = [split(templates[0]), split(templates[1])];
+    const entry = Object.hasOwn(CATALOG, key) ? CATALOG[key] : undefined;
+    if (entry === undefined) return undefined;
+    parts = [split(entry.en), split(entry.fr)];
     compiled.set(key, parts);
   }
   return parts;
@@ -123,20 +124,20 @@ function rendered(object) {
 }
 
 /**
- * Makes `result.log` render its entries when it is first read (then it is
- * a plain array, writable like any property).
+ * Makes `result.log` its entries, rendered, when it is first read; then
+ * it is a plain array, writable like any property. `entries()` gives them
+ * with their messages.
  * @param {any} result
+ * @param {() => any[]} entries
  */
-function lazyLog(result) {
-  const raw = result.log;
-  if (!Array.isArray(raw) || raw.length === 0) return result;
+export function lazyLog(result, entries) {
   const settle = (/** @type {any} */ holder, /** @type {unknown} */ value) => {
     Object.defineProperty(holder, "log", { value, writable: true, enumerable: true, configurable: true });
     return value;
   };
   Object.defineProperty(result, "log", {
     get() {
-      return settle(this, raw.map(rendered));
+      return settle(this, entries().map(rendered));
     },
     set(value) {
       settle(this, value);
@@ -156,7 +157,18 @@ function lazyLog(result) {
  * @returns {((result: any) => any) | null} null when `name` returns no explanation
  */
 export function explainer(name) {
-  if (LOG_RESULTS.has(name)) return lazyLog;
+  if (LOG_RESULTS.has(name)) return logged;
   if (MESSAGE_RESULTS.has(name)) return rendered;
   return null;
+}
+
+/**
+ * `result` with its `log` of entries rendered when first read (the free
+ * `apply` and `settle`, whose outcome carries the entries).
+ * @param {any} result
+ */
+function logged(result) {
+  const raw = result.log;
+  if (!Array.isArray(raw) || raw.length === 0) return result;
+  return lazyLog(result, () => raw);
 }

@@ -26,6 +26,7 @@ import { SCENE_CONSTRUCTORS, SCENE_METHODS, SESSION_CONSTRUCTORS, SESSION_GETTER
 import { encodeOne, encodeWith, viewBatchColumns, viewColumns } from "./arguments.js";
 import { furtiveError } from "./errors.js";
 import { explainer } from "./explain.js";
+import { unpackEffects } from "./packed.js";
 
 /** `Symbol.dispose` where the platform has it (Node.js 20+, recent browsers). */
 const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for("Symbol.dispose");
@@ -42,6 +43,8 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  *   not (null: as text);
  *   `getters`: property names (default none);
  * - `explained`: its methods' results carry explanations (explain.js);
+ * - `effects`: the names of its methods that return packed effects
+ *   (packed.js);
  * - `usage`: how to make one (the message of `new`);
  * - `freed`, `lost`: what to do after `session_freed`, `session_lost`.
  *
@@ -170,9 +173,15 @@ export function defineHandle(kind, backend) {
     // one as text. The same checks, results and errors.
     const columns = kind.columns?.[name];
     // The result as JavaScript values, its explanations given as `en` and
-    // `fr` texts (explain.js: an effects' `log` when it is first read).
+    // `fr` texts (explain.js): a query's at once; the effects of a changing
+    // call (`kind.effects`) come packed (packed.js) and their log is read
+    // when `effects.log` is.
     const finish = kind.explained ? explainer(name) : null;
-    const parse = finish === null ? JSON.parse : (/** @type {string} */ text) => finish(JSON.parse(text));
+    const parse = kind.effects?.includes(name)
+      ? unpackEffects
+      : finish === null
+        ? JSON.parse
+        : (/** @type {string} */ text) => finish(JSON.parse(text));
     const invokeColumns = columns === undefined || invoke1 === undefined ? undefined : backend.columnInvoker?.(className, name);
     Object.defineProperty(Handle.prototype, name, {
       value: invokeColumns !== undefined
@@ -181,7 +190,9 @@ export function defineHandle(kind, backend) {
               const slot = live(this, name);
               check();
               const encoded = columns.encode(value);
-              if (encoded !== null) return parse(invokeColumns(still(slot, this, name).native, encoded));
+              if (encoded !== null) {
+                return parse(invokeColumns(still(slot, this, name).native, encoded));
+              }
               const text = encodeOne(spec, value);
               return parse(invoke1(still(slot, this, name).native, text));
             },
@@ -243,6 +254,7 @@ export function defineHandles(backend) {
       // them, go as columns (arguments.js).
       columns: { apply: { encode: viewColumns }, applyAll: { encode: viewBatchColumns } },
       explained: true,
+      effects: ["apply", "applyAll", "settle"],
       freed: "load a snapshot into a new one with Session.load(snapshot)",
       lost: "reload it from your last snapshot with Session.load(snapshot)",
     },

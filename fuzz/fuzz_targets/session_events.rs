@@ -747,10 +747,20 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
     let lookup = session.hidden_from();
     let columns = by_columns(&before, &event);
     let effects = session.apply(event.clone());
+    if let Ok(effects) = &effects {
+        // What the bindings send (furtive_core::packed) reads back as the
+        // effects' JSON: the packing loses nothing.
+        let packed = furtive_core::packed::effects_text(effects).unwrap();
+        assert_eq!(
+            furtive_core::packed::unpack_effects(&packed),
+            Some(serde_json::to_value(effects).unwrap()),
+            "the packed effects of {event:?} read back as other effects"
+        );
+    }
     if let Some((columns, twin)) = columns {
         let expected = effects
             .as_ref()
-            .map(|effects| furtive_core::api::to_json_text(effects).unwrap())
+            .map(|effects| furtive_core::packed::effects_text(effects).unwrap())
             .map_err(Clone::clone);
         assert_eq!(
             columns, expected,
@@ -782,7 +792,7 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
             // event that is refused when they are applied one by one.
             let expected = typed
                 .apply_all(around.clone())
-                .map(|effects| furtive_core::api::to_json_text(&effects).unwrap())
+                .map(|effects| furtive_core::packed::effects_text(&effects).unwrap())
                 .map_err(|error| {
                     let mut one_by_one = Session::load(before.clone()).expect("own state loads");
                     let index = around
@@ -963,7 +973,7 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
         // place in the list (`Error::InEvent`).
         let expected = result
             .as_ref()
-            .map(|effects| furtive_core::api::to_json_text(effects).unwrap())
+            .map(|effects| furtive_core::packed::effects_text(effects).unwrap())
             .map_err(|error| furtive_core::Error::InEvent {
                 index: refused_at,
                 error: Box::new(error.clone()),

@@ -60,7 +60,7 @@ test("npm pack, then npm install of the tarball into a fresh directory", async (
   const npmDir = fileURLToPath(new URL("npm/", REPO));
   const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], npmDir));
   const files = packed[0].files.map((f) => f.path).sort();
-  for (const required of ["README.md", "browser.js", "errors.js", "arguments.js", "handle.js", "explain.js", "explanations.js", "signatures.js", "furtive.linux-x64-gnu.node", "index.d.ts", "types.d.ts", "furtive.schema.json", "node.js", "package.json", "wasm/furtive_wasm.js", "wasm/furtive_wasm_bg.wasm"]) {
+  for (const required of ["README.md", "browser.js", "errors.js", "arguments.js", "handle.js", "explain.js", "explanations.js", "packed.js", "signatures.js", "furtive.linux-x64-gnu.node", "index.d.ts", "types.d.ts", "furtive.schema.json", "node.js", "package.json", "wasm/furtive_wasm.js", "wasm/furtive_wasm_bg.wasm"]) {
     assert.ok(files.includes(required), `the tarball lacks ${required}: ${files.join(", ")}`);
   }
   const app = join(work, "app");

@@ -20,7 +20,7 @@ use serde::Serialize;
 use crate::api::{parse, parse_event, parse_events, Input};
 use crate::error::Error;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
-use crate::session::Session;
+use crate::session::{Effects, Session};
 use crate::state::Config;
 
 /// Serializes a result as ASCII JSON text ([`crate::api::to_json_text`]);
@@ -74,7 +74,52 @@ fn view_entries(
         .collect())
 }
 
+/// The `viewChanged` events of [`JsonSession::apply_all_view_changed`]'s
+/// columns: `invalid_input` naming `events` when their lengths disagree.
+fn view_events(
+    hiders: &str,
+    moved: &[u8],
+    counts: &[u32],
+    observers: &str,
+    clear_view: &[u8],
+    distance: &[f64],
+) -> Result<Vec<crate::event::Event>, Error> {
+    let events = moved.len();
+    let hider_ids = split_ids(hiders, events);
+    // Checked: on wasm32 a sum of `u32`s can overflow `usize`.
+    let entries = counts
+        .iter()
+        .try_fold(0usize, |sum, &count| sum.checked_add(count as usize));
+    if hider_ids != events || counts.len() != events || entries != Some(clear_view.len()) {
+        return Err(Error::InvalidInput {
+            field: "events".to_owned(),
+            message: format!(
+                "the columns disagree: {hider_ids} hiders, {events} moved bytes, {} counts, {} clear view bytes",
+                counts.len(),
+                clear_view.len()
+            ),
+        });
+    }
+    let mut view = view_entries("events", observers, clear_view, distance)?.into_iter();
+    Ok(hiders
+        .split('\0')
+        .zip(moved.iter().zip(counts))
+        .map(
+            |(hider, (&moved, &count))| crate::event::Event::ViewChanged {
+                hider: hider.to_owned(),
+                moved: moved != 0,
+                view: view.by_ref().take(count as usize).collect(),
+            },
+        )
+        .collect())
+}
+
 /// A [`Session`] driven with JSON values in and JSON text out.
+///
+/// The effects of a changing call (`apply`, `applyAll`, `settle` and the
+/// column forms) are written packed ([`crate::packed`]): their lists as
+/// numbers indexing a table of strings, their log after the rest, which
+/// the npm package reads only when `effects.log` is read.
 #[derive(Debug)]
 pub struct JsonSession {
     session: Session,
@@ -86,9 +131,7 @@ impl JsonSession {
     /// `config.…`, `duplicate_token`, `out_of_range`.
     pub fn create(config: impl Input) -> Result<JsonSession, Error> {
         let config: Config = parse("config", config)?;
-        Ok(JsonSession {
-            session: Session::new(config)?,
-        })
+        Ok(JsonSession::from_session(Session::new(config)?))
     }
 
     /// `Session.load(snapshot)`: a session over a state in format version
@@ -97,15 +140,21 @@ impl JsonSession {
     pub fn load(snapshot: impl Input) -> Result<JsonSession, Error> {
         // What `Session::load_json` does, with text read straight into the
         // state's types (`crate::api::read_state`).
-        Ok(JsonSession {
-            session: Session::load(crate::api::read_state("state", snapshot)?)?,
-        })
+        Ok(JsonSession::from_session(Session::load(
+            crate::api::read_state("state", snapshot)?,
+        )?))
     }
 
     /// The JSON facade of a session built in Rust (`Session::new`,
     /// `Session::load`).
     pub fn from_session(session: Session) -> JsonSession {
         JsonSession { session }
+    }
+
+    /// The effects of a changing call as packed JSON text
+    /// ([`crate::packed::effects_text`]).
+    fn effects(&mut self, effects: Result<Effects, Error>) -> Result<String, Error> {
+        crate::packed::effects_text(&effects?)
     }
 
     /// The session.
@@ -116,8 +165,8 @@ impl JsonSession {
     /// `apply(event) -> Effects`; see [`Session::apply`]. A refused event
     /// changes nothing.
     pub fn apply(&mut self, event: impl Input) -> Result<String, Error> {
-        let event = parse_event("event", event)?;
-        to_text(&self.session.apply(event)?)
+        let effects = parse_event("event", event).and_then(|event| self.session.apply(event));
+        self.effects(effects)
     }
 
     /// `apply({ type: "viewChanged", hider, moved, view })` with the view
@@ -154,12 +203,15 @@ impl JsonSession {
         clear_view: &[u8],
         distance: &[f64],
     ) -> Result<String, Error> {
-        let view = view_entries("event.view", observers, clear_view, distance)?;
-        to_text(&self.session.apply(crate::event::Event::ViewChanged {
-            hider: hider.to_owned(),
-            moved,
-            view,
-        })?)
+        let effects =
+            view_entries("event.view", observers, clear_view, distance).and_then(|view| {
+                self.session.apply(crate::event::Event::ViewChanged {
+                    hider: hider.to_owned(),
+                    moved,
+                    view,
+                })
+            });
+        self.effects(effects)
     }
 
     /// `applyAll(events)` of `viewChanged` events only, sent as columns
@@ -189,35 +241,10 @@ impl JsonSession {
         clear_view: &[u8],
         distance: &[f64],
     ) -> Result<String, Error> {
-        let events = moved.len();
-        let hider_ids = split_ids(hiders, events);
-        // Checked: on wasm32 a sum of `u32`s can overflow `usize`.
-        let entries = counts
-            .iter()
-            .try_fold(0usize, |sum, &count| sum.checked_add(count as usize));
-        if hider_ids != events || counts.len() != events || entries != Some(clear_view.len()) {
-            return Err(Error::InvalidInput {
-                field: "events".to_owned(),
-                message: format!(
-                    "the columns disagree: {hider_ids} hiders, {events} moved bytes, {} counts, {} clear view bytes",
-                    counts.len(),
-                    clear_view.len()
-                ),
-            });
+        match view_events(hiders, moved, counts, observers, clear_view, distance) {
+            Ok(events) => self.apply_events(&events),
+            Err(error) => self.effects(Err(error)),
         }
-        let mut view = view_entries("events", observers, clear_view, distance)?.into_iter();
-        let events = hiders
-            .split('\0')
-            .zip(moved.iter().zip(counts))
-            .map(
-                |(hider, (&moved, &count))| crate::event::Event::ViewChanged {
-                    hider: hider.to_owned(),
-                    moved: moved != 0,
-                    view: view.by_ref().take(count as usize).collect(),
-                },
-            )
-            .collect::<Vec<_>>();
-        self.apply_events(&events)
     }
 
     /// Applies `events` as one transaction; a refusal names the event's
@@ -229,23 +256,27 @@ impl JsonSession {
             .map_err(|(index, error)| Error::InEvent {
                 index,
                 error: Box::new(error),
-            })?;
-        to_text(&effects)
+            });
+        self.effects(effects)
     }
 
     /// `applyAll(events) -> Effects`: one transaction; see
     /// [`Session::apply_all`]. Errors name `events[i].…`.
     pub fn apply_all(&mut self, events: impl Input) -> Result<String, Error> {
-        let events = parse_events(events)?;
-        self.apply_events(&events)
+        match parse_events(events) {
+            Ok(events) => self.apply_events(&events),
+            Err(error) => self.effects(Err(error)),
+        }
     }
 
     /// `settle(event, seed) -> Effects` (B4); see [`Session::settle`].
     #[cfg(feature = "roller")]
     pub fn settle(&mut self, event: impl Input, seed: impl Input) -> Result<String, Error> {
-        let event = parse_event("event", event)?;
-        let seed = crate::api::read_seed(seed)?;
-        to_text(&self.session.settle(event, seed)?)
+        let effects = parse_event("event", event).and_then(|event| {
+            let seed = crate::api::read_seed(seed)?;
+            self.session.settle(event, seed)
+        });
+        self.effects(effects)
     }
 
     /// `rollRequests(requests, seed) -> Event[]` (B4), without applying

@@ -53,6 +53,7 @@ pub mod migrate;
 mod named;
 pub mod opposed;
 pub mod outcome;
+pub mod packed;
 pub mod percentile;
 pub mod query;
 #[cfg(feature = "roller")]

@@ -34,9 +34,10 @@ pub enum Language {
     Fr,
 }
 
-/// Defines [`Key`] and its templates: `Name = "jsonName" { en: "…", fr: "…" }`.
+/// Defines [`Key`], its arguments and its templates:
+/// `Name = "jsonName" (argument, ...) { en: "…", fr: "…" }`.
 macro_rules! catalog {
-    ($($(#[$doc:meta])* $key:ident = $name:literal { en: $en:literal, fr: $fr:literal })*) => {
+    ($($(#[$doc:meta])* $key:ident = $name:literal ($($arg:ident),*) { en: $en:literal, fr: $fr:literal })*) => {
         /// A message of the catalog (B3). Serialized as its name
         /// (`"o4CheckRequested"`); each key's doc gives its English template.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -53,6 +54,15 @@ macro_rules! catalog {
             pub fn name(self) -> &'static str {
                 match self {
                     $(Key::$key => $name,)*
+                }
+            }
+
+            /// The names of the key's arguments, in the order the packed
+            /// effects write them (`crate::packed`): the placeholders of
+            /// its templates, each once.
+            pub fn args(self) -> &'static [&'static str] {
+                match self {
+                    $(Key::$key => &[$(stringify!($arg)),*],)*
                 }
             }
 
@@ -75,37 +85,37 @@ catalog! {
     // ------------------------------------------------ Both rulesets
 
     /// "{name} joins the scene."
-    B3CreatureJoined = "b3CreatureJoined" {
+    B3CreatureJoined = "b3CreatureJoined" (name) {
         en: "{name} joins the scene.",
         fr: "{name} entre dans la scène."
     }
     /// "{name} updated."
-    B3CreatureUpdated = "b3CreatureUpdated" {
+    B3CreatureUpdated = "b3CreatureUpdated" (name) {
         en: "{name} updated.",
         fr: "{name} mis à jour."
     }
     /// "Combat ended: every surprise ends."
-    P6CombatEnded = "p6CombatEnded" {
+    P6CombatEnded = "p6CombatEnded" () {
         en: "Combat ended: every surprise ends.",
         fr: "Fin du combat : toutes les surprises prennent fin."
     }
     /// "{token} left the scene: its pairs are removed."
-    B3TokenRemoved = "b3TokenRemoved" {
+    B3TokenRemoved = "b3TokenRemoved" (token) {
         en: "{token} left the scene: its pairs are removed.",
         fr: "{token} quitte la scène : ses paires sont retirées."
     }
     /// "{hider} stops hiding: everyone perceives them."
-    B3StoppedHiding = "b3StoppedHiding" {
+    B3StoppedHiding = "b3StoppedHiding" (hider) {
         en: "{hider} stops hiding: everyone perceives them.",
         fr: "{hider} cesse de se cacher : tout le monde le perçoit."
     }
     /// "GM override: {observer} perceives {hider}."
-    GmOverridePerceives = "gmOverridePerceives" {
+    GmOverridePerceives = "gmOverridePerceives" (observer, hider) {
         en: "GM override: {observer} perceives {hider}.",
         fr: "Décision du MJ : {observer} perçoit {hider}."
     }
     /// "GM override: {observer} does not perceive {hider}."
-    GmOverrideDoesNotPerceive = "gmOverrideDoesNotPerceive" {
+    GmOverrideDoesNotPerceive = "gmOverrideDoesNotPerceive" (observer, hider) {
         en: "GM override: {observer} does not perceive {hider}.",
         fr: "Décision du MJ : {observer} ne perçoit pas {hider}."
     }
@@ -113,192 +123,192 @@ catalog! {
     // ------------------------------------------------ Ruleset `percentile`
 
     /// P1, the tier term of a Furtivité under 50: "d100 {d100} ÷ 2 = {value}".
-    P1TierHalf = "p1TierHalf" {
+    P1TierHalf = "p1TierHalf" (d100, value) {
         en: "d100 {d100} ÷ 2 = {value}",
         fr: "d100 {d100} ÷ 2 = {value}"
     }
     /// P1, the tier term of a Furtivité from 50 to 99: "d100 {d100}".
-    P1TierWhole = "p1TierWhole" {
+    P1TierWhole = "p1TierWhole" (d100) {
         en: "d100 {d100}",
         fr: "d100 {d100}"
     }
     /// P1, the tier term of a Furtivité of 100 or more: "1.5 × d100 {d100} = {value}".
-    P1TierOneAndAHalf = "p1TierOneAndAHalf" {
+    P1TierOneAndAHalf = "p1TierOneAndAHalf" (d100, value) {
         en: "1.5 × d100 {d100} = {value}",
         fr: "1,5 × d100 {d100} = {value}"
     }
     /// P2, one active modifier in a list: "{name} {value}" (`value` signed).
-    Modifier = "modifier" {
+    Modifier = "modifier" (name, value) {
         en: "{name} {value}",
         fr: "{name} {value}"
     }
     /// P2, the active modifiers when there is none: "none".
-    ModifiersNone = "modifiersNone" {
+    ModifiersNone = "modifiersNone" () {
         en: "none",
         fr: "aucun"
     }
     /// P2, a free modifier the GM gave no label: "GM".
-    GmModifier = "gmModifier" {
+    GmModifier = "gmModifier" () {
         en: "GM",
         fr: "MJ"
     }
     /// P2 situation modifier `sprint`.
-    SituationSprint = "situationSprint" {
+    SituationSprint = "situationSprint" () {
         en: "sprint",
         fr: "sprint"
     }
     /// P2 situation modifier `already_perceived`.
-    SituationAlreadyPerceived = "situationAlreadyPerceived" {
+    SituationAlreadyPerceived = "situationAlreadyPerceived" () {
         en: "already perceived",
         fr: "déjà perçu"
     }
     /// P2 situation modifier `dark`.
-    SituationDark = "situationDark" {
+    SituationDark = "situationDark" () {
         en: "dark",
         fr: "obscurité"
     }
     /// P2 situation modifier `no_cover`.
-    SituationNoCover = "situationNoCover" {
+    SituationNoCover = "situationNoCover" () {
         en: "no cover",
         fr: "ni ombres ni obstacles"
     }
     /// P2 situation modifier `cluttered`.
-    SituationCluttered = "situationCluttered" {
+    SituationCluttered = "situationCluttered" () {
         en: "cluttered",
         fr: "très encombré"
     }
     /// P2 situation modifier `very_quiet`.
-    SituationVeryQuiet = "situationVeryQuiet" {
+    SituationVeryQuiet = "situationVeryQuiet" () {
         en: "very quiet",
         fr: "très silencieux"
     }
     /// P2 situation modifier `very_noisy`.
-    SituationVeryNoisy = "situationVeryNoisy" {
+    SituationVeryNoisy = "situationVeryNoisy" () {
         en: "very noisy",
         fr: "très bruyant"
     }
     /// P2 situation modifier `strong_smells`.
-    SituationStrongSmells = "situationStrongSmells" {
+    SituationStrongSmells = "situationStrongSmells" () {
         en: "strong smells",
         fr: "odeurs très fortes"
     }
     /// P2 situation modifier `deserted`.
-    SituationDeserted = "situationDeserted" {
+    SituationDeserted = "situationDeserted" () {
         en: "deserted",
         fr: "zone désertée"
     }
     /// P7 hit zone `head`.
-    HitZoneHead = "hitZoneHead" {
+    HitZoneHead = "hitZoneHead" () {
         en: "head",
         fr: "tête"
     }
     /// P7 hit zone `trunk`.
-    HitZoneTrunk = "hitZoneTrunk" {
+    HitZoneTrunk = "hitZoneTrunk" () {
         en: "trunk",
         fr: "tronc"
     }
     /// P7 hit zone `arm`.
-    HitZoneArm = "hitZoneArm" {
+    HitZoneArm = "hitZoneArm" () {
         en: "arm",
         fr: "bras"
     }
     /// P7 hit zone `leg`.
-    HitZoneLeg = "hitZoneLeg" {
+    HitZoneLeg = "hitZoneLeg" () {
         en: "leg",
         fr: "jambe"
     }
     /// "{perceiving} observer(s) already perceive {hider}: already perceived -100 is added (P9)."
-    P9AlreadyPerceivedAdded = "p9AlreadyPerceivedAdded" {
+    P9AlreadyPerceivedAdded = "p9AlreadyPerceivedAdded" (perceiving, hider) {
         en: "{perceiving} observer(s) already perceive {hider}: already perceived -100 is added (P9).",
         fr: "{perceiving} observateur(s) perçoivent déjà {hider} : déjà perçu -100 s'applique (P9)."
     }
     /// "{hider}: stealth score {score} = Furtivité {stealthSkill} + {tier} + modifiers {modifierTotal} ({modifiers}) (P1, P2)."
-    P1StealthScore = "p1StealthScore" {
+    P1StealthScore = "p1StealthScore" (hider, score, stealthSkill, tier, modifierTotal, modifiers) {
         en: "{hider}: stealth score {score} = Furtivité {stealthSkill} + {tier} + modifiers {modifierTotal} ({modifiers}) (P1, P2).",
         fr: "{hider} : score de furtivité {score} = Furtivité {stealthSkill} + {tier} + modificateurs {modifierTotal} ({modifiers}) (P1, P2)."
     }
     /// The public line of a stealth roll: "{hider} makes a stealth roll."
-    P1StealthRoll = "p1StealthRoll" {
+    P1StealthRoll = "p1StealthRoll" (hider) {
         en: "{hider} makes a stealth roll.",
         fr: "{hider} fait un jet de Furtivité."
     }
     /// "score {score} ≤ acuity sum {acuitySum}: {observer} perceives {hider} (P3)."
-    P3Perceives = "p3Perceives" {
+    P3Perceives = "p3Perceives" (score, acuitySum, observer, hider) {
         en: "score {score} ≤ acuity sum {acuitySum}: {observer} perceives {hider} (P3).",
         fr: "score {score} ≤ somme des acuités {acuitySum} : {observer} perçoit {hider} (P3)."
     }
     /// "score {score} > acuity sum {acuitySum}: {observer} does not perceive {hider} (P3)."
-    P3DoesNotPerceive = "p3DoesNotPerceive" {
+    P3DoesNotPerceive = "p3DoesNotPerceive" (score, acuitySum, observer, hider) {
         en: "score {score} > acuity sum {acuitySum}: {observer} does not perceive {hider} (P3).",
         fr: "score {score} > somme des acuités {acuitySum} : {observer} ne perçoit pas {hider} (P3)."
     }
     /// "{hider} attacked from hiding: everyone will perceive {hider} at the end of its turn (P9)."
-    P9AttackedFromHiding = "p9AttackedFromHiding" {
+    P9AttackedFromHiding = "p9AttackedFromHiding" (hider) {
         en: "{hider} attacked from hiding: everyone will perceive {hider} at the end of its turn (P9).",
         fr: "{hider} a attaqué depuis sa cachette : tout le monde le percevra à la fin de son tour (P9)."
     }
     /// "{target} is still defenseless against {attacker} this turn (P6)."
-    P6StillDefenseless = "p6StillDefenseless" {
+    P6StillDefenseless = "p6StillDefenseless" (target, attacker) {
         en: "{target} is still defenseless against {attacker} this turn (P6).",
         fr: "{target} reste sans défense face à {attacker} ce tour-ci (P6)."
     }
     /// "{target} perceives {attacker}: no surprise (P6)."
-    P6NoSurprise = "p6NoSurprise" {
+    P6NoSurprise = "p6NoSurprise" (target, attacker) {
         en: "{target} perceives {attacker}: no surprise (P6).",
         fr: "{target} perçoit {attacker} : pas de surprise (P6)."
     }
     /// "Surprise! {target} is defenseless against {attacker} until the end of {attacker}'s turn; …"
-    P6Surprise = "p6Surprise" {
+    P6Surprise = "p6Surprise" (target, attacker) {
         en: "Surprise! {target} is defenseless against {attacker} until the end of {attacker}'s turn; allies that do not perceive {attacker} cannot defend {target} (P6).",
         fr: "Surprise ! {target} est sans défense face à {attacker} jusqu'à la fin du tour de {attacker} ; les alliés qui ne perçoivent pas {attacker} ne peuvent pas défendre {target} (P6)."
     }
     /// "{attacker} chooses the hit zone of this first attack: {zone} (P7)."
-    P7HitZoneChosen = "p7HitZoneChosen" {
+    P7HitZoneChosen = "p7HitZoneChosen" (attacker, zone) {
         en: "{attacker} chooses the hit zone of this first attack: {zone} (P7).",
         fr: "{attacker} choisit la zone touchée par cette première attaque : {zone} (P7)."
     }
     /// "The modifiers of {hider} did not change: the score stays (P4)."
-    P4ModifiersUnchanged = "p4ModifiersUnchanged" {
+    P4ModifiersUnchanged = "p4ModifiersUnchanged" (hider) {
         en: "The modifiers of {hider} did not change: the score stays (P4).",
         fr: "Les modificateurs de {hider} n'ont pas changé : le score reste (P4)."
     }
     /// "The situation changed ({modifiers}): {hider} must roll again; score {score} stays in force until the new roll (P4)."
-    P4NewRollRequested = "p4NewRollRequested" {
+    P4NewRollRequested = "p4NewRollRequested" (modifiers, hider, score) {
         en: "The situation changed ({modifiers}): {hider} must roll again; score {score} stays in force until the new roll (P4).",
         fr: "La situation a changé ({modifiers}) : {hider} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4)."
     }
     /// The public line of a P4 new roll: "The situation changed: {hider} must make a new stealth roll."
-    P4NewRollRequestedPublic = "p4NewRollRequestedPublic" {
+    P4NewRollRequestedPublic = "p4NewRollRequestedPublic" (hider) {
         en: "The situation changed: {hider} must make a new stealth roll.",
         fr: "La situation a changé : {hider} doit refaire un jet de Furtivité."
     }
     /// "{hider} sprints; not hiding, so nothing changes."
-    P2SprintWhileNotHiding = "p2SprintWhileNotHiding" {
+    P2SprintWhileNotHiding = "p2SprintWhileNotHiding" (hider) {
         en: "{hider} sprints; not hiding, so nothing changes.",
         fr: "{hider} sprinte ; il ne se cache pas, rien ne change."
     }
     /// "{target} is no longer defenseless against {attacker} (P6)."
-    P6SurpriseEnded = "p6SurpriseEnded" {
+    P6SurpriseEnded = "p6SurpriseEnded" (target, attacker) {
         en: "{target} is no longer defenseless against {attacker} (P6).",
         fr: "{target} n'est plus sans défense face à {attacker} (P6)."
     }
     /// "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9)."
-    P9RevealedAfterAttack = "p9RevealedAfterAttack" {
+    P9RevealedAfterAttack = "p9RevealedAfterAttack" (hider) {
         en: "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9).",
         fr: "{hider} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."
     }
     /// The public line of [`Key::P9RevealedAfterAttack`], without the number.
-    P9RevealedAfterAttackPublic = "p9RevealedAfterAttackPublic" {
+    P9RevealedAfterAttackPublic = "p9RevealedAfterAttackPublic" (hider) {
         en: "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll will be harder (P9).",
         fr: "{hider} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité sera plus difficile (P9)."
     }
     /// "The surprise turn is over: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9)."
-    P9RevealedAfterSurprise = "p9RevealedAfterSurprise" {
+    P9RevealedAfterSurprise = "p9RevealedAfterSurprise" (hider) {
         en: "The surprise turn is over: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9).",
         fr: "Le tour de surprise est terminé : tout le monde perçoit {hider} ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."
     }
     /// The public line of [`Key::P9RevealedAfterSurprise`], without the number.
-    P9RevealedAfterSurprisePublic = "p9RevealedAfterSurprisePublic" {
+    P9RevealedAfterSurprisePublic = "p9RevealedAfterSurprisePublic" (hider) {
         en: "The surprise turn is over: everyone perceives {hider}; a new stealth roll will be harder (P9).",
         fr: "Le tour de surprise est terminé : tout le monde perçoit {hider} ; un nouveau jet de Furtivité sera plus difficile (P9)."
     }
@@ -306,202 +316,202 @@ catalog! {
     // ------------------------------------------------ Ruleset `opposed`
 
     /// O13, a sense that gives the exact space: "targeting".
-    SenseTargeting = "senseTargeting" {
+    SenseTargeting = "senseTargeting" () {
         en: "targeting",
         fr: "de ciblage"
     }
     /// O13, a sense that gives presence only: "non-targeting".
-    SenseNonTargeting = "senseNonTargeting" {
+    SenseNonTargeting = "senseNonTargeting" () {
         en: "non-targeting",
         fr: "sans ciblage"
     }
     /// "{observer} perceives {hider} with {sense} ({kind}, range {range}, distance {distance}), no precaution against it: no roll (O13)."
-    O13Sensed = "o13Sensed" {
+    O13Sensed = "o13Sensed" (observer, hider, sense, kind, range, distance) {
         en: "{observer} perceives {hider} with {sense} ({kind}, range {range}, distance {distance}), no precaution against it: no roll (O13).",
         fr: "{observer} perçoit {hider} par {sense} ({kind}, portée {range}, distance {distance}), sans précaution contre ce sens : pas de jet (O13)."
     }
     /// The public line of an enhanced sense: "{observer} senses {hider}."
-    O13Senses = "o13Senses" {
+    O13Senses = "o13Senses" (observer, hider) {
         en: "{observer} senses {hider}.",
         fr: "{observer} détecte {hider}."
     }
     /// "Stored Perception {total} ≥ effective stealth total {effective}: {observer} now perceives {hider}, no new roll ({clause})."
-    O4StoredCheckPerceives = "o4StoredCheckPerceives" {
+    O4StoredCheckPerceives = "o4StoredCheckPerceives" (total, effective, observer, hider, clause) {
         en: "Stored Perception {total} ≥ effective stealth total {effective}: {observer} now perceives {hider}, no new roll ({clause}).",
         fr: "Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer} perçoit maintenant {hider}, sans nouveau jet ({clause})."
     }
     /// The public line of an observer that comes to perceive the hider: "{observer} spots {hider}."
-    O4Spots = "o4Spots" {
+    O4Spots = "o4Spots" (observer, hider) {
         en: "{observer} spots {hider}.",
         fr: "{observer} repère {hider}."
     }
     /// "{observer} comes into clear view of {hider}: immediate Perception check against {effective} (O4)."
-    O4CheckRequested = "o4CheckRequested" {
+    O4CheckRequested = "o4CheckRequested" (observer, hider, effective) {
         en: "{observer} comes into clear view of {hider}: immediate Perception check against {effective} (O4).",
         fr: "{observer} a {hider} en vue dégagée : test de Perception immédiat contre {effective} (O4)."
     }
     /// "Stored Perception {total} ≥ effective stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, {clause})."
-    O13StoredCheckLocates = "o13StoredCheckLocates" {
+    O13StoredCheckLocates = "o13StoredCheckLocates" (total, effective, observer, hider, clause) {
         en: "Stored Perception {total} ≥ effective stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, {clause}).",
         fr: "Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer}, qui détectait {hider}, le situe maintenant (O13, {clause})."
     }
     /// The public line of an observer that comes to locate the hider: "{observer} pinpoints {hider}."
-    O13Pinpoints = "o13Pinpoints" {
+    O13Pinpoints = "o13Pinpoints" (observer, hider) {
         en: "{observer} pinpoints {hider}.",
         fr: "{observer} situe précisément {hider}."
     }
     /// "{observer} senses {hider} and now has it in clear view: one Perception check against {effective} to locate it; …"
-    O13LocatingCheckRequested = "o13LocatingCheckRequested" {
+    O13LocatingCheckRequested = "o13LocatingCheckRequested" (observer, hider, effective) {
         en: "{observer} senses {hider} and now has it in clear view: one Perception check against {effective} to locate it; until it succeeds, O10 applies (O13, O4).",
         fr: "{observer} détecte {hider} et l'a maintenant en vue dégagée : un test de Perception contre {effective} pour le situer ; tant qu'il n'a pas réussi, O10 s'applique (O13, O4)."
     }
     /// "{hider} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7)."
-    O7FreshRoll = "o7FreshRoll" {
+    O7FreshRoll = "o7FreshRoll" (hider, total) {
         en: "{hider} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7).",
         fr: "{hider} refait son test de Discrétion : total retenu {total}, malus effacés ; ceux qui le perçoivent continuent de le percevoir (O7)."
     }
     /// The public line of a fresh roll: "{hider} tries to stay hidden."
-    O7TriesToStayHidden = "o7TriesToStayHidden" {
+    O7TriesToStayHidden = "o7TriesToStayHidden" (hider) {
         en: "{hider} tries to stay hidden.",
         fr: "{hider} tente de rester caché."
     }
     /// "{hider} enters stealth: Stealth check {total} is held (O1)."
-    O1EnterStealth = "o1EnterStealth" {
+    O1EnterStealth = "o1EnterStealth" (hider, total) {
         en: "{hider} enters stealth: Stealth check {total} is held (O1).",
         fr: "{hider} passe en discrétion : le test de Discrétion {total} est retenu (O1)."
     }
     /// The public line of an entry: "{hider} tries to hide."
-    O1TriesToHide = "o1TriesToHide" {
+    O1TriesToHide = "o1TriesToHide" (hider) {
         en: "{hider} tries to hide.",
         fr: "{hider} tente de se cacher."
     }
     /// "{observer} has {hider} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."
-    O2WatchedAtEntry = "o2WatchedAtEntry" {
+    O2WatchedAtEntry = "o2WatchedAtEntry" (observer, hider) {
         en: "{observer} has {hider} in clear view at entry: perceives, no roll; the attempt fails against it (O2).",
         fr: "{observer} a {hider} en vue dégagée au moment où il se cache : le perçoit, sans jet ; la tentative échoue contre lui (O2)."
     }
     /// The public line of [`Key::O2WatchedAtEntry`]: "{observer} watches {hider} hide."
-    O2WatchesHide = "o2WatchesHide" {
+    O2WatchesHide = "o2WatchesHide" (observer, hider) {
         en: "{observer} watches {hider} hide.",
         fr: "{observer} voit {hider} se cacher."
     }
     /// "{observer} perceives {hider} with {sense} (range {range}), no precaution against it: no roll (O13)."
-    O13SensedAtEntry = "o13SensedAtEntry" {
+    O13SensedAtEntry = "o13SensedAtEntry" (observer, hider, sense, range) {
         en: "{observer} perceives {hider} with {sense} (range {range}), no precaution against it: no roll (O13).",
         fr: "{observer} perçoit {hider} par {sense} (portée {range}), sans précaution contre ce sens : pas de jet (O13)."
     }
     /// "{observer} has no clear view of {hider} at entry: starts unperceiving (O2)."
-    O2NotInViewAtEntry = "o2NotInViewAtEntry" {
+    O2NotInViewAtEntry = "o2NotInViewAtEntry" (observer, hider) {
         en: "{observer} has no clear view of {hider} at entry: starts unperceiving (O2).",
         fr: "{observer} n'a pas {hider} en vue dégagée au moment où il se cache : ne le perçoit pas (O2)."
     }
     /// "{observer} already made its Perception check against {hider} ({stored}); … {total} is ignored (O4)."
-    O4StoredResultKept = "o4StoredResultKept" {
+    O4StoredResultKept = "o4StoredResultKept" (observer, hider, stored, total) {
         en: "{observer} already made its Perception check against {hider} ({stored}); a stored result is never rolled again in this attempt: {total} is ignored (O4).",
         fr: "{observer} a déjà fait son test de Perception contre {hider} ({stored}) ; un résultat enregistré n'est jamais relancé pendant cette tentative : {total} est ignoré (O4)."
     }
     /// "Perception {total} ≥ stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, O4)."
-    O13CheckLocates = "o13CheckLocates" {
+    O13CheckLocates = "o13CheckLocates" (total, effective, observer, hider) {
         en: "Perception {total} ≥ stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, O4).",
         fr: "Perception {total} ≥ total de discrétion {effective} : {observer}, qui détectait {hider}, le situe maintenant (O13, O4)."
     }
     /// "Perception {total} < stealth total {effective}: {observer} senses {hider} but does not locate it; …"
-    O13CheckDoesNotLocate = "o13CheckDoesNotLocate" {
+    O13CheckDoesNotLocate = "o13CheckDoesNotLocate" (total, effective, observer, hider) {
         en: "Perception {total} < stealth total {effective}: {observer} senses {hider} but does not locate it; O10 applies to its attacks; the result is stored (O13, O4).",
         fr: "Perception {total} < total de discrétion {effective} : {observer} détecte {hider} mais ne le situe pas ; O10 s'applique à ses attaques ; le résultat est enregistré (O13, O4)."
     }
     /// "{observer} already perceives {hider}; Perception {total} is stored (O4)."
-    O4AlreadyPerceives = "o4AlreadyPerceives" {
+    O4AlreadyPerceives = "o4AlreadyPerceives" (observer, hider, total) {
         en: "{observer} already perceives {hider}; Perception {total} is stored (O4).",
         fr: "{observer} perçoit déjà {hider} ; la Perception {total} est enregistrée (O4)."
     }
     /// "Perception {total} ≥ stealth total {effective}: {observer} perceives {hider} (O4)."
-    O4CheckPerceives = "o4CheckPerceives" {
+    O4CheckPerceives = "o4CheckPerceives" (total, effective, observer, hider) {
         en: "Perception {total} ≥ stealth total {effective}: {observer} perceives {hider} (O4).",
         fr: "Perception {total} ≥ total de discrétion {effective} : {observer} perçoit {hider} (O4)."
     }
     /// "Perception {total} < stealth total {effective}: {observer} does not perceive {hider}; the result is stored (O4)."
-    O4CheckFails = "o4CheckFails" {
+    O4CheckFails = "o4CheckFails" (total, effective, observer, hider) {
         en: "Perception {total} < stealth total {effective}: {observer} does not perceive {hider}; the result is stored (O4).",
         fr: "Perception {total} < total de discrétion {effective} : {observer} ne perçoit pas {hider} ; le résultat est enregistré (O4)."
     }
     /// "{observer} points out {hider} to {allies}: they perceive it, no roll (O3)."
-    O3PointedOut = "o3PointedOut" {
+    O3PointedOut = "o3PointedOut" (observer, hider, allies) {
         en: "{observer} points out {hider} to {allies}: they perceive it, no roll (O3).",
         fr: "{observer} signale {hider} à {allies} : ils le perçoivent, sans jet (O3)."
     }
     /// "{attacker} is not hiding: the attack has no stealth effect."
-    O8AttackerNotHiding = "o8AttackerNotHiding" {
+    O8AttackerNotHiding = "o8AttackerNotHiding" (attacker) {
         en: "{attacker} is not hiding: the attack has no stealth effect.",
         fr: "{attacker} ne se cache pas : l'attaque n'a pas d'effet sur la discrétion."
     }
     /// "Noisy attack by {attacker}: -{amount} to the held total for every observer ({how}) (O8)."
-    O8NoisyAttack = "o8NoisyAttack" {
+    O8NoisyAttack = "o8NoisyAttack" (attacker, amount, how) {
         en: "Noisy attack by {attacker}: -{amount} to the held total for every observer ({how}) (O8).",
         fr: "Attaque bruyante de {attacker} : -{amount} au total retenu pour tous les observateurs ({how}) (O8)."
     }
     /// O8, how an area effect counts: "an area effect counts once".
-    O8AreaCountsOnce = "o8AreaCountsOnce" {
+    O8AreaCountsOnce = "o8AreaCountsOnce" () {
         en: "an area effect counts once",
         fr: "un effet de zone compte une fois"
     }
     /// O8, how an attack on several targets counts: "one attack on {targets} targets counts once".
-    O8TargetsCountOnce = "o8TargetsCountOnce" {
+    O8TargetsCountOnce = "o8TargetsCountOnce" (targets) {
         en: "one attack on {targets} targets counts once",
         fr: "une attaque sur {targets} cibles compte une fois"
     }
     /// O8, how hits count: "{hits} hit(s) × 5".
-    O8Hits = "o8Hits" {
+    O8Hits = "o8Hits" (hits) {
         en: "{hits} hit(s) × 5",
         fr: "{hits} coup(s) × 5"
     }
     /// "Silent attack by {attacker}: no penalty (O8)."
-    O8SilentAttack = "o8SilentAttack" {
+    O8SilentAttack = "o8SilentAttack" (attacker) {
         en: "Silent attack by {attacker}: no penalty (O8).",
         fr: "Attaque silencieuse de {attacker} : aucun malus (O8)."
     }
     /// "{target} knows the direction of the attack and makes an immediate Perception check against {effective} (O9)."
-    O9TargetChecks = "o9TargetChecks" {
+    O9TargetChecks = "o9TargetChecks" (target, effective) {
         en: "{target} knows the direction of the attack and makes an immediate Perception check against {effective} (O9).",
         fr: "{target} connaît la direction de l'attaque et fait un test de Perception immédiat contre {effective} (O9)."
     }
     /// The public line of [`Key::O9TargetChecks`]: "{target} knows where the attack came from."
-    O9KnowsWhere = "o9KnowsWhere" {
+    O9KnowsWhere = "o9KnowsWhere" (target) {
         en: "{target} knows where the attack came from.",
         fr: "{target} sait d'où vient l'attaque."
     }
     /// "{target} takes {hits} damaging hit(s) from {attacker}: -{amount} against the allies of {attacker} (side `{side}`), not {attacker} itself (O11)."
-    O11DamagePenalty = "o11DamagePenalty" {
+    O11DamagePenalty = "o11DamagePenalty" (target, hits, attacker, amount, side) {
         en: "{target} takes {hits} damaging hit(s) from {attacker}: -{amount} against the allies of {attacker} (side `{side}`), not {attacker} itself (O11).",
         fr: "{target} subit {hits} coup(s) de {attacker} : -{amount} contre les alliés de {attacker} (camp `{side}`), pas contre {attacker} (O11)."
     }
     /// "{hider} sprints: the stealth attempt ends and everyone perceives them (O12)."
-    O12SprintEndsAttempt = "o12SprintEndsAttempt" {
+    O12SprintEndsAttempt = "o12SprintEndsAttempt" (hider) {
         en: "{hider} sprints: the stealth attempt ends and everyone perceives them (O12).",
         fr: "{hider} sprinte : la tentative de discrétion prend fin et tout le monde le perçoit (O12)."
     }
     /// "{hider} sprints and cannot enter stealth this movement (O12)."
-    O12SprintNotHiding = "o12SprintNotHiding" {
+    O12SprintNotHiding = "o12SprintNotHiding" (hider) {
         en: "{hider} sprints and cannot enter stealth this movement (O12).",
         fr: "{hider} sprinte et ne peut pas passer en discrétion pendant ce mouvement (O12)."
     }
     /// "Turn of {hider}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7)."
-    O7TurnStart = "o7TurnStart" {
+    O7TurnStart = "o7TurnStart" (hider) {
         en: "Turn of {hider}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7).",
         fr: "Tour de {hider} : il peut refaire son test de Discrétion, qui remplace le total retenu et efface les malus (O7)."
     }
     /// "{hider} ends the turn still in clear view of {observer}: {observer} perceives {hider} (O5)."
-    O5RevealedInView = "o5RevealedInView" {
+    O5RevealedInView = "o5RevealedInView" (hider, observer) {
         en: "{hider} ends the turn still in clear view of {observer}: {observer} perceives {hider} (O5).",
         fr: "{hider} finit son tour toujours en vue dégagée de {observer} : {observer} perçoit {hider} (O5)."
     }
     /// "{hider} did not move this turn: the broken view does not keep it hidden from {observer}, who perceives {hider} (O5)."
-    O5RevealedDidNotMove = "o5RevealedDidNotMove" {
+    O5RevealedDidNotMove = "o5RevealedDidNotMove" (hider, observer) {
         en: "{hider} did not move this turn: the broken view does not keep it hidden from {observer}, who perceives {hider} (O5).",
         fr: "{hider} ne s'est pas déplacé ce tour-ci : la vue rompue ne le cache pas de {observer}, qui perçoit {hider} (O5)."
     }
     /// "{hider} moved and broke clear view with {observers}: stays hidden from them (O5)."
-    O5MovedOutOfView = "o5MovedOutOfView" {
+    O5MovedOutOfView = "o5MovedOutOfView" (hider, observers) {
         en: "{hider} moved and broke clear view with {observers}: stays hidden from them (O5).",
         fr: "{hider} s'est déplacé et a rompu la vue dégagée avec {observers} : reste caché d'eux (O5)."
     }
@@ -509,157 +519,157 @@ catalog! {
     // ------------------------------------------------ Queries
 
     /// "An area effect covering {target}'s space affects it normally (O10)."
-    O10AreaEffect = "o10AreaEffect" {
+    O10AreaEffect = "o10AreaEffect" (target) {
         en: "An area effect covering {target}'s space affects it normally (O10).",
         fr: "Un effet de zone couvrant la case de {target} l'affecte normalement (O10)."
     }
     /// "{attacker}'s {sense} gives {target}'s exact space: a normal attack (O13)."
-    O13TargetingSenseGivesTheSpace = "o13TargetingSenseGivesTheSpace" {
+    O13TargetingSenseGivesTheSpace = "o13TargetingSenseGivesTheSpace" (attacker, sense, target) {
         en: "{attacker}'s {sense} gives {target}'s exact space: a normal attack (O13).",
         fr: "Le sens {sense} de {attacker} donne la case exacte de {target} : attaque normale (O13)."
     }
     /// "{attacker} perceives {target}: a normal attack (O10)."
-    O10PerceivesNormalAttack = "o10PerceivesNormalAttack" {
+    O10PerceivesNormalAttack = "o10PerceivesNormalAttack" (attacker, target) {
         en: "{attacker} perceives {target}: a normal attack (O10).",
         fr: "{attacker} perçoit {target} : attaque normale (O10)."
     }
     /// "{attacker} senses {target}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."
-    O13PresenceOnlyAimsAtTheSpace = "o13PresenceOnlyAimsAtTheSpace" {
+    O13PresenceOnlyAimsAtTheSpace = "o13PresenceOnlyAimsAtTheSpace" (attacker, target) {
         en: "{attacker} senses {target}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10).",
         fr: "{attacker} détecte la présence de {target} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."
     }
     /// "{attacker} senses {target}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."
-    O13PresenceOnlyAimsElsewhere = "o13PresenceOnlyAimsElsewhere" {
+    O13PresenceOnlyAimsElsewhere = "o13PresenceOnlyAimsElsewhere" (attacker, target) {
         en: "{attacker} senses {target}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10).",
         fr: "{attacker} détecte la présence de {target} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."
     }
     /// "{target} is not hiding: a normal attack (O10)."
-    O10NotHidingNormalAttack = "o10NotHidingNormalAttack" {
+    O10NotHidingNormalAttack = "o10NotHidingNormalAttack" (target) {
         en: "{target} is not hiding: a normal attack (O10).",
         fr: "{target} ne se cache pas : attaque normale (O10)."
     }
     /// "{attacker} does not perceive {target} but aims at its actual space: Accuracy with disadvantage (O10)."
-    O10DoesNotPerceiveAimsAtTheSpace = "o10DoesNotPerceiveAimsAtTheSpace" {
+    O10DoesNotPerceiveAimsAtTheSpace = "o10DoesNotPerceiveAimsAtTheSpace" (attacker, target) {
         en: "{attacker} does not perceive {target} but aims at its actual space: Accuracy with disadvantage (O10).",
         fr: "{attacker} ne perçoit pas {target} mais vise sa case réelle : Précision avec désavantage (O10)."
     }
     /// "{attacker} does not perceive {target} and aims elsewhere: the attack misses (O10)."
-    O10DoesNotPerceiveAimsElsewhere = "o10DoesNotPerceiveAimsElsewhere" {
+    O10DoesNotPerceiveAimsElsewhere = "o10DoesNotPerceiveAimsElsewhere" (attacker, target) {
         en: "{attacker} does not perceive {target} and aims elsewhere: the attack misses (O10).",
         fr: "{attacker} ne perçoit pas {target} et vise ailleurs : l'attaque échoue (O10)."
     }
     /// "{observer} perceives {hider} and may roll acuities to locate it (P5)."
-    P5MayLocate = "p5MayLocate" {
+    P5MayLocate = "p5MayLocate" (observer, hider) {
         en: "{observer} perceives {hider} and may roll acuities to locate it (P5).",
         fr: "{observer} perçoit {hider} et peut faire des jets d'acuité pour le situer (P5)."
     }
     /// "{observer} does not perceive {hider}: it may not attempt to locate it (P5)."
-    P5MayNotLocate = "p5MayNotLocate" {
+    P5MayNotLocate = "p5MayNotLocate" (observer, hider) {
         en: "{observer} does not perceive {hider}: it may not attempt to locate it (P5).",
         fr: "{observer} ne perçoit pas {hider} : il ne peut pas tenter de le situer (P5)."
     }
     /// "{target} is not surprised by {attacker}: {defender} may defend (P6)."
-    P6NotSurprised = "p6NotSurprised" {
+    P6NotSurprised = "p6NotSurprised" (target, attacker, defender) {
         en: "{target} is not surprised by {attacker}: {defender} may defend (P6).",
         fr: "{target} n'est pas surpris par {attacker} : {defender} peut défendre (P6)."
     }
     /// "{target} is defenseless against {attacker} this turn: no dodge, block or parry (P6)."
-    P6Defenseless = "p6Defenseless" {
+    P6Defenseless = "p6Defenseless" (target, attacker) {
         en: "{target} is defenseless against {attacker} this turn: no dodge, block or parry (P6).",
         fr: "{target} est sans défense face à {attacker} ce tour-ci : ni esquive, ni blocage, ni parade (P6)."
     }
     /// "{defender} is the attacker (P6)."
-    P6DefenderIsTheAttacker = "p6DefenderIsTheAttacker" {
+    P6DefenderIsTheAttacker = "p6DefenderIsTheAttacker" (defender) {
         en: "{defender} is the attacker (P6).",
         fr: "{defender} est l'attaquant (P6)."
     }
     /// "{defender} perceives {attacker} and may defend {target} (P6)."
-    P6AllyMayDefend = "p6AllyMayDefend" {
+    P6AllyMayDefend = "p6AllyMayDefend" (defender, attacker, target) {
         en: "{defender} perceives {attacker} and may defend {target} (P6).",
         fr: "{defender} perçoit {attacker} et peut défendre {target} (P6)."
     }
     /// "{defender} does not perceive {attacker} and cannot defend {target} this turn (P6)."
-    P6AllyCannotDefend = "p6AllyCannotDefend" {
+    P6AllyCannotDefend = "p6AllyCannotDefend" (defender, attacker, target) {
         en: "{defender} does not perceive {attacker} and cannot defend {target} this turn (P6).",
         fr: "{defender} ne perçoit pas {attacker} et ne peut pas défendre {target} ce tour-ci (P6)."
     }
     /// "{target} is not defenseless against {attacker}: no knockout (P8)."
-    P8NotDefenseless = "p8NotDefenseless" {
+    P8NotDefenseless = "p8NotDefenseless" (target, attacker) {
         en: "{target} is not defenseless against {attacker}: no knockout (P8).",
         fr: "{target} n'est pas sans défense face à {attacker} : pas d'assommement (P8)."
     }
     /// "The first attack aimed at the {zone}, not the head: no knockout (P7, P8)."
-    P8FirstAttackAimedElsewhere = "p8FirstAttackAimedElsewhere" {
+    P8FirstAttackAimedElsewhere = "p8FirstAttackAimedElsewhere" (zone) {
         en: "The first attack aimed at the {zone}, not the head: no knockout (P7, P8).",
         fr: "La première attaque visait {zone}, pas la tête : pas d'assommement (P7, P8)."
     }
     /// "The first attack did not choose the head: no knockout (P7, P8)."
-    P8FirstAttackChoseNoZone = "p8FirstAttackChoseNoZone" {
+    P8FirstAttackChoseNoZone = "p8FirstAttackChoseNoZone" () {
         en: "The first attack did not choose the head: no knockout (P7, P8).",
         fr: "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8)."
     }
     /// "The knockout belongs to the first attack of the surprise; {attacker} has attacked {target} again since: no knockout (P7, P8)."
-    P8NotTheFirstAttack = "p8NotTheFirstAttack" {
+    P8NotTheFirstAttack = "p8NotTheFirstAttack" (attacker, target) {
         en: "The knockout belongs to the first attack of the surprise; {attacker} has attacked {target} again since: no knockout (P7, P8).",
         fr: "L'assommement fait partie de la première attaque de la surprise ; {attacker} a attaqué {target} de nouveau depuis : pas d'assommement (P7, P8)."
     }
     /// "{target} wears a helmet: no knockout (P8)."
-    P8Helmet = "p8Helmet" {
+    P8Helmet = "p8Helmet" (target) {
         en: "{target} wears a helmet: no knockout (P8).",
         fr: "{target} porte un casque : pas d'assommement (P8)."
     }
     /// "{target} perceives {hider}: no pickpocketing (P10)."
-    P10Perceives = "p10Perceives" {
+    P10Perceives = "p10Perceives" (target, hider) {
         en: "{target} perceives {hider}: no pickpocketing (P10).",
         fr: "{target} perçoit {hider} : pas de vol à la tire (P10)."
     }
     /// "{target} holds that object: it cannot be taken (P10)."
-    P10HeldObject = "p10HeldObject" {
+    P10HeldObject = "p10HeldObject" (target) {
         en: "{target} holds that object: it cannot be taken (P10).",
         fr: "{target} tient cet objet : il ne peut pas être pris (P10)."
     }
     /// "A hidden object cannot be taken this way (P10)."
-    P10HiddenObject = "p10HiddenObject" {
+    P10HiddenObject = "p10HiddenObject" () {
         en: "A hidden object cannot be taken this way (P10).",
         fr: "Un objet caché ne peut pas être pris ainsi (P10)."
     }
     /// "{hider} may take the object from {target} for one minor action (P10)."
-    P10MayTakeTheObject = "p10MayTakeTheObject" {
+    P10MayTakeTheObject = "p10MayTakeTheObject" (hider, target) {
         en: "{hider} may take the object from {target} for one minor action (P10).",
         fr: "{hider} peut prendre l'objet à {target} pour une action mineure (P10)."
     }
     /// "{hider} is not hiding: everyone perceives it, {observer} too (B2)."
-    B2NotHiding = "b2NotHiding" {
+    B2NotHiding = "b2NotHiding" (hider, observer) {
         en: "{hider} is not hiding: everyone perceives it, {observer} too (B2).",
         fr: "{hider} ne se cache pas : tout le monde le perçoit, {observer} aussi (B2)."
     }
     /// "{observer} is not known to the engine: it perceives no hider until the GM adds it (B1)."
-    B1UnknownObserver = "b1UnknownObserver" {
+    B1UnknownObserver = "b1UnknownObserver" (observer) {
         en: "{observer} is not known to the engine: it perceives no hider until the GM adds it (B1).",
         fr: "{observer} n'est pas connu du moteur : il ne perçoit aucune créature cachée tant que le MJ ne l'a pas ajouté (B1)."
     }
     /// "{observer} perceives {hider}."
-    Perceives = "perceives" {
+    Perceives = "perceives" (observer, hider) {
         en: "{observer} perceives {hider}.",
         fr: "{observer} perçoit {hider}."
     }
     /// "{observer} does not perceive {hider}."
-    DoesNotPerceive = "doesNotPerceive" {
+    DoesNotPerceive = "doesNotPerceive" (observer, hider) {
         en: "{observer} does not perceive {hider}.",
         fr: "{observer} ne perçoit pas {hider}."
     }
     /// "Knockout: d100 {d100} ≤ base Furtivité {chance}: {target} is knocked out for {minutes} minute(s) (P8)."
-    P8KnockedOut = "p8KnockedOut" {
+    P8KnockedOut = "p8KnockedOut" (d100, chance, target, minutes) {
         en: "Knockout: d100 {d100} ≤ base Furtivité {chance}: {target} is knocked out for {minutes} minute(s) (P8).",
         fr: "Assommement : d100 {d100} ≤ Furtivité de base {chance} : {target} est assommé pendant {minutes} minute(s) (P8)."
     }
     /// "Knockout: d100 {d100} > base Furtivité {chance}: {target} stays conscious (P8)."
-    P8StaysConscious = "p8StaysConscious" {
+    P8StaysConscious = "p8StaysConscious" (d100, chance, target) {
         en: "Knockout: d100 {d100} > base Furtivité {chance}: {target} stays conscious (P8).",
         fr: "Assommement : d100 {d100} > Furtivité de base {chance} : {target} reste conscient (P8)."
     }
     /// "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."
-    P8MayTry = "p8MayTry" {
+    P8MayTry = "p8MayTry" (attacker, target, chance, minutes) {
         en: "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8).",
         fr: "{attacker} peut tenter d'assommer {target} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."
     }
@@ -783,8 +793,13 @@ impl Message {
         }
     }
 
-    /// This message with one more argument.
+    /// This message with one more argument, one of [`Key::args`].
     pub fn with(mut self, name: &'static str, value: impl Into<Arg>) -> Message {
+        debug_assert!(
+            self.key.args().contains(&name),
+            "{:?} has no argument `{name}`",
+            self.key
+        );
         self.args.push((name, value.into()));
         self
     }
@@ -1030,6 +1045,9 @@ mod tests {
                 );
             }
             assert_eq!(en_names, fr_names, "{key:?}");
+            let mut declared = key.args().to_vec();
+            declared.sort_unstable();
+            assert_eq!(declared, en_names, "{key:?}: its declared arguments");
         }
     }
 

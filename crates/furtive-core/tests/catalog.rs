@@ -19,18 +19,27 @@ fn generated() -> String {
          // CI fails when this file differs from the catalog.\n\
          \n\
          /**\n \
-         * The explanations' templates (B3), by message key: `[English, French]`,\n \
-         * with `{name}` placeholders for the message's arguments (explain.js).\n \
-         * @type {Readonly<Record<string, readonly [string, string]>>}\n \
+         * The explanations' catalog (B3), by message key, in the engine's\n \
+         * order (`KEYS`): its arguments, in the order the packed effects\n \
+         * write them (packed.js), and its English and French templates, with\n \
+         * `{name}` placeholders for the arguments (explain.js).\n \
+         * @type {Readonly<Record<string, { args: readonly string[], en: string, fr: string }>>}\n \
          */\n\
-         export const TEMPLATES = Object.freeze({\n",
+         export const CATALOG = Object.freeze({\n",
     );
     for key in Key::ALL {
+        let args = serde_json::to_string(key.args()).unwrap();
         let en = serde_json::to_string(key.template(Language::En)).unwrap();
         let fr = serde_json::to_string(key.template(Language::Fr)).unwrap();
-        text.push_str(&format!("  {}: [{en}, {fr}],\n", key.name()));
+        text.push_str(&format!(
+            "  {}: Object.freeze({{ args: {args}, en: {en}, fr: {fr} }}),\n",
+            key.name()
+        ));
     }
-    text.push_str("});\n");
+    text.push_str(
+        "});\n\n/** The message keys, by their number in the packed effects (packed.js). */\n\
+         export const KEYS = Object.freeze(Object.keys(CATALOG));\n",
+    );
     text
 }
 

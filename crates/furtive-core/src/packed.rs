@@ -1,0 +1,528 @@
+//! The effects of a `Session`'s changing call as the bindings send them
+//! (`apply`, `applyAll`, `settle` and the column forms of
+//! [`crate::api_session::JsonSession`]): JSON text whose lists are packed
+//! into numbers that index a table of strings, and whose log comes second,
+//! so the npm package reads it only when `effects.log` is read
+//! (`npm/packed.js` turns it back into the objects of [`Effects`]).
+//!
+//! Why: an event that asks 150 Perception checks has 150 requests and 150
+//! log entries. As objects in JSON text they took longer to write in Rust
+//! and to read with `JSON.parse` than the engine took to decide them; a
+//! list of numbers and a table of strings is read in a fraction of that
+//! (measured with `bench/session.mjs`: docs/state.md, "Ninth pass").
+//!
+//! The text is the head, then, when there are log entries, a newline
+//! (`\n`, which JSON text never holds unescaped) and the log:
+//!
+//! - head: `{ "strings": [...], "changes": [...], "requests": [...],
+//!   "modifiers": [...]?, "revision": n, "hiddenFrom": [...], "log": n }`,
+//!   `log` the number of log entries, each list flat, a string being its
+//!   index in `strings`:
+//!   - a change: `0, hider, observer, perceived` (visibility) or `1, token,
+//!     status, active, expires` (status: `0` hidden, `1` defenseless;
+//!     `expires`: the `turnEndOf` token, or `-1` for none);
+//!   - a request: `0, hider, observer, clause` (Perception check) or `1,
+//!     hider, modifiers, clause` (stealth roll, `modifiers` indexing the
+//!     head's `modifiers`, present only then);
+//!   - a `hiddenFrom` change: `observer, hider, hidden`;
+//!   - booleans are `0` and `1`;
+//! - log: `{ "strings": [...], "entries": [...] }`, each entry `clause,
+//!   audience, hider, observer, message` (audience `0` GM, `1` public;
+//!   `hider`, `observer` `-1` for none), a message `key, argument...` (the
+//!   key's place in [`Key::ALL`](crate::message::Key::ALL), then its
+//!   arguments in the order of [`Key::args`](crate::message::Key::args)),
+//!   an argument `0, string` (text), `1, n` (an integer within ±(2^53 - 1);
+//!   beyond, it is text), `2, message`, `3, count, argument...` (a list) or
+//!   `4` (missing).
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::message::{Arg, Message};
+use crate::outcome::{Audience, Change, LogEntry, Request, Status};
+use crate::session::Effects;
+use crate::state::Modifiers;
+
+/// The largest integer a JavaScript number holds exactly.
+const MAX_EXACT_JS_INTEGER: u64 = (1 << 53) - 1;
+
+/// A table of strings and the indexes written for them.
+#[derive(Default)]
+struct Strings<'a> {
+    list: Vec<Cow<'a, str>>,
+}
+
+impl<'a> Strings<'a> {
+    /// `text`'s index: a new one, or `last`'s when `text` is the same
+    /// string as last time for this role (the hider of every request).
+    fn index(&mut self, text: &'a str, last: &mut Option<(&'a str, i64)>) -> i64 {
+        if let Some((previous, index)) = *last {
+            if previous == text {
+                return index;
+            }
+        }
+        let index = self.add(text);
+        *last = Some((text, index));
+        index
+    }
+
+    fn add(&mut self, text: impl Into<Cow<'a, str>>) -> i64 {
+        self.list.push(text.into());
+        // A table holds far fewer than 2^63 strings.
+        (self.list.len() - 1) as i64
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Head<'a> {
+    strings: Vec<Cow<'a, str>>,
+    changes: Vec<i64>,
+    requests: Vec<i64>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    modifiers: Vec<&'a Modifiers>,
+    revision: u64,
+    hidden_from: Vec<i64>,
+    log: usize,
+}
+
+#[derive(Serialize)]
+struct Log<'a> {
+    strings: Vec<Cow<'a, str>>,
+    entries: Vec<i64>,
+}
+
+/// The packed JSON text of `effects` (see the module documentation).
+pub fn effects_text(effects: &Effects) -> Result<String, Error> {
+    let mut text = crate::api::to_json_text(&head(effects))?;
+    if !effects.log.is_empty() {
+        text.push('\n');
+        text.push_str(&crate::api::to_json_text(&log(&effects.log))?);
+    }
+    Ok(text)
+}
+
+fn flag(value: bool) -> i64 {
+    i64::from(value)
+}
+
+fn head(effects: &Effects) -> Head<'_> {
+    let mut strings = Strings::default();
+    let (mut hider, mut observer, mut clause) = (None, None, None);
+    let mut changes = Vec::with_capacity(effects.changes.len() * 4);
+    for change in &effects.changes {
+        match change {
+            Change::Visibility {
+                hider: h,
+                observer: o,
+                perceived,
+            } => changes.extend([
+                0,
+                strings.index(h, &mut hider),
+                strings.index(o, &mut observer),
+                flag(*perceived),
+            ]),
+            Change::Status {
+                token,
+                status,
+                active,
+                expires,
+            } => changes.extend([
+                1,
+                strings.index(token, &mut observer),
+                flag(*status == Status::Defenseless),
+                flag(*active),
+                expires
+                    .as_ref()
+                    .map_or(-1, |expiry| strings.index(&expiry.turn_end_of, &mut hider)),
+            ]),
+        }
+    }
+    let mut requests = Vec::with_capacity(effects.requests.len() * 4);
+    let mut modifiers = Vec::new();
+    for request in &effects.requests {
+        match request {
+            Request::PerceptionCheck {
+                hider: h,
+                observer: o,
+                clause: c,
+            } => requests.extend([
+                0,
+                strings.index(h, &mut hider),
+                strings.index(o, &mut observer),
+                strings.index(c.id(), &mut clause),
+            ]),
+            Request::StealthRoll {
+                hider: h,
+                modifiers: m,
+                clause: c,
+            } => {
+                modifiers.push(m);
+                requests.extend([
+                    1,
+                    strings.index(h, &mut hider),
+                    (modifiers.len() - 1) as i64,
+                    strings.index(c.id(), &mut clause),
+                ]);
+            }
+        }
+    }
+    let mut hidden_from = Vec::with_capacity(effects.hidden_from.len() * 3);
+    for change in &effects.hidden_from {
+        hidden_from.extend([
+            strings.index(&change.observer, &mut observer),
+            strings.index(&change.hider, &mut hider),
+            flag(change.hidden),
+        ]);
+    }
+    Head {
+        strings: strings.list,
+        changes,
+        requests,
+        modifiers,
+        revision: effects.revision,
+        hidden_from,
+        log: effects.log.len(),
+    }
+}
+
+/// The roles whose strings come again and again in a log: the same hider,
+/// observer and clause in entry after entry, the same names in their
+/// messages.
+#[derive(Default)]
+struct LogRoles<'a> {
+    clause: Option<(&'a str, i64)>,
+    hider: Option<(&'a str, i64)>,
+    observer: Option<(&'a str, i64)>,
+    /// By argument place: the text an argument in that place had last.
+    arguments: [Option<(&'a str, i64)>; 8],
+}
+
+fn log(entries: &[LogEntry]) -> Log<'_> {
+    let mut strings = Strings::default();
+    let mut roles = LogRoles::default();
+    let mut packed = Vec::with_capacity(entries.len() * 10);
+    for entry in entries {
+        packed.push(strings.index(entry.clause.id(), &mut roles.clause));
+        packed.push(match entry.audience {
+            Audience::Gm => 0,
+            Audience::Public => 1,
+        });
+        packed.push(
+            entry
+                .hider
+                .as_deref()
+                .map_or(-1, |id| strings.index(id, &mut roles.hider)),
+        );
+        packed.push(
+            entry
+                .observer
+                .as_deref()
+                .map_or(-1, |id| strings.index(id, &mut roles.observer)),
+        );
+        message(
+            &entry.message,
+            &mut strings,
+            &mut roles.arguments,
+            &mut packed,
+        );
+    }
+    Log {
+        strings: strings.list,
+        entries: packed,
+    }
+}
+
+fn message<'a>(
+    message: &'a Message,
+    strings: &mut Strings<'a>,
+    recent: &mut [Option<(&'a str, i64)>; 8],
+    packed: &mut Vec<i64>,
+) {
+    let key = crate::message::Key::ALL
+        .iter()
+        .position(|key| *key == message.key)
+        .unwrap_or_default();
+    packed.push(key as i64);
+    for (place, name) in message.key.args().iter().enumerate() {
+        match message.arg(name) {
+            Some(value) => argument(value, place, strings, recent, packed),
+            None => packed.push(4),
+        }
+    }
+}
+
+fn argument<'a>(
+    value: &'a Arg,
+    place: usize,
+    strings: &mut Strings<'a>,
+    recent: &mut [Option<(&'a str, i64)>; 8],
+    packed: &mut Vec<i64>,
+) {
+    match value {
+        Arg::Text(text) => {
+            let index = match recent.get_mut(place) {
+                Some(last) => strings.index(text, last),
+                None => strings.add(text),
+            };
+            packed.extend([0, index]);
+        }
+        Arg::Integer(number) if number.unsigned_abs() <= MAX_EXACT_JS_INTEGER => {
+            packed.extend([1, *number]);
+        }
+        Arg::Integer(number) => {
+            // Beyond what a JavaScript number holds: its decimal text, as the
+            // message's JSON writes it.
+            let index = strings.add(number.to_string());
+            packed.extend([0, index]);
+        }
+        Arg::Message(nested) => {
+            packed.push(2);
+            message(nested, strings, recent, packed);
+        }
+        Arg::List(items) => {
+            packed.extend([3, items.len() as i64]);
+            for item in items {
+                argument(item, usize::MAX, strings, recent, packed);
+            }
+        }
+    }
+}
+
+/// Reads packed effects text back as the JSON of [`Effects`] (the same
+/// value `serde_json::to_value(&effects)` gives): what `npm/packed.js`
+/// does in JavaScript, here for the tests and the fuzz target that check
+/// the packing loses nothing. `None` for text this module did not write.
+pub fn unpack_effects(text: &str) -> Option<serde_json::Value> {
+    use serde_json::{json, Map, Value};
+
+    let (head, log) = match text.split_once('\n') {
+        Some((head, log)) => (head, Some(log)),
+        None => (text, None),
+    };
+    let head: Value = serde_json::from_str(head).ok()?;
+    let strings = head["strings"].as_array()?;
+    let string = |index: &Value| strings.get(usize::try_from(index.as_i64()?).ok()?).cloned();
+    let flag = |value: &Value| Some(Value::Bool(value.as_i64()? == 1));
+    let numbers = |name: &str| head[name].as_array().cloned().unwrap_or_default();
+
+    let mut changes = Vec::new();
+    let packed = numbers("changes");
+    let mut at = 0;
+    while at < packed.len() {
+        if packed[at].as_i64()? == 0 {
+            let part = packed.get(at + 1..at + 4)?;
+            changes.push(json!({ "kind": "visibility", "hider": string(&part[0])?, "observer": string(&part[1])?, "perceived": flag(&part[2])? }));
+            at += 4;
+        } else {
+            let part = packed.get(at + 1..at + 5)?;
+            let status = if part[1].as_i64()? == 1 {
+                "defenseless"
+            } else {
+                "hidden"
+            };
+            let mut change = json!({ "kind": "status", "token": string(&part[0])?, "status": status, "active": flag(&part[2])? });
+            if part[3].as_i64()? >= 0 {
+                change["expires"] = json!({ "turnEndOf": string(&part[3])? });
+            }
+            changes.push(change);
+            at += 5;
+        }
+    }
+    let mut requests = Vec::new();
+    for part in numbers("requests").chunks(4) {
+        requests.push(if part[0].as_i64()? == 0 {
+            json!({ "kind": "perceptionCheck", "hider": string(&part[1])?, "observer": string(&part[2])?, "clause": string(&part[3])? })
+        } else {
+            let modifiers = head["modifiers"].get(usize::try_from(part[2].as_i64()?).ok()?)?;
+            json!({ "kind": "stealthRoll", "hider": string(&part[1])?, "modifiers": modifiers, "clause": string(&part[3])? })
+        });
+    }
+    let mut hidden_from = Vec::new();
+    for part in numbers("hiddenFrom").chunks(3) {
+        hidden_from.push(json!({ "observer": string(&part[0])?, "hider": string(&part[1])?, "hidden": flag(&part[2])? }));
+    }
+
+    let mut entries = Vec::new();
+    if let Some(log) = log {
+        let log: Value = serde_json::from_str(log).ok()?;
+        let strings = log["strings"].as_array()?;
+        let mut packed = log["entries"].as_array()?.iter();
+        let mut next = || packed.next().and_then(Value::as_i64);
+        let string = |index: i64| strings.get(usize::try_from(index).ok()?).cloned();
+        fn message(
+            next: &mut dyn FnMut() -> Option<i64>,
+            string: &dyn Fn(i64) -> Option<Value>,
+        ) -> Option<Value> {
+            let key = *crate::message::Key::ALL.get(usize::try_from(next()?).ok()?)?;
+            let mut args = Map::new();
+            for name in key.args() {
+                if let Some(value) = argument(next, string)? {
+                    args.insert((*name).to_owned(), value);
+                }
+            }
+            Some(json!({ "key": key.name(), "args": args }))
+        }
+        fn argument(
+            next: &mut dyn FnMut() -> Option<i64>,
+            string: &dyn Fn(i64) -> Option<Value>,
+        ) -> Option<Option<Value>> {
+            Some(Some(match next()? {
+                0 => string(next()?)?,
+                1 => Value::from(next()?),
+                2 => message(next, string)?,
+                3 => {
+                    let count = next()?;
+                    let mut items = Vec::new();
+                    for _ in 0..count {
+                        items.push(argument(next, string)??);
+                    }
+                    Value::Array(items)
+                }
+                _ => return Some(None),
+            }))
+        }
+        while let Some(clause) = next() {
+            let clause = string(clause)?;
+            let audience = if next()? == 1 { "public" } else { "gm" };
+            let mut entry = Map::new();
+            entry.insert("clause".to_owned(), clause);
+            entry.insert("audience".to_owned(), audience.into());
+            let hider = next()?;
+            let observer = next()?;
+            if hider >= 0 {
+                entry.insert("hider".to_owned(), string(hider)?);
+            }
+            if observer >= 0 {
+                entry.insert("observer".to_owned(), string(observer)?);
+            }
+            entry.insert("message".to_owned(), message(&mut next, &string)?);
+            entries.push(Value::Object(entry));
+        }
+    }
+    Some(json!({
+        "changes": changes,
+        "requests": requests,
+        "log": entries,
+        "revision": head["revision"],
+        "hiddenFrom": hidden_from,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::Key;
+    use crate::outcome::Expiry;
+    use crate::session::HiddenFromChange;
+    use crate::state::{FreeModifier, SituationModifier};
+    use crate::Clause;
+
+    /// Every kind of record, with the corners: a status without expiry and
+    /// with one, a stealth roll's modifiers, an entry without observer, a
+    /// public entry, an integer beyond 2^53, a list, a nested message, text
+    /// that needs escaping.
+    fn effects() -> Effects {
+        let message = Message::new(Key::P1StealthScore)
+            .with("hider", "Ghost \"é\" \u{1F600}")
+            .with("score", i64::MAX)
+            .with("stealthSkill", 50u32)
+            .with("tier", Message::new(Key::P1TierWhole).with("d100", 37u32))
+            .with("modifierTotal", "+50")
+            .with(
+                "modifiers",
+                Arg::List(vec![Message::new(Key::Modifier)
+                    .with("name", Key::SituationDark)
+                    .with("value", "+50")
+                    .into()]),
+            );
+        Effects {
+            changes: vec![
+                Change::Visibility {
+                    hider: "spy".into(),
+                    observer: "guard".into(),
+                    perceived: true,
+                },
+                Change::Status {
+                    token: "spy".into(),
+                    status: Status::Hidden,
+                    active: false,
+                    expires: None,
+                },
+                Change::Status {
+                    token: "guard".into(),
+                    status: Status::Defenseless,
+                    active: true,
+                    expires: Some(Expiry {
+                        turn_end_of: "spy".into(),
+                    }),
+                },
+            ],
+            requests: vec![
+                Request::PerceptionCheck {
+                    hider: "spy".into(),
+                    observer: "guard".into(),
+                    clause: Clause::O4,
+                },
+                Request::StealthRoll {
+                    hider: "spy".into(),
+                    modifiers: Modifiers {
+                        situation: vec![SituationModifier::Dark],
+                        free: vec![FreeModifier {
+                            label: "wind".into(),
+                            value: -5,
+                        }],
+                    },
+                    clause: Clause::P4,
+                },
+            ],
+            log: vec![
+                LogEntry {
+                    clause: Clause::P1,
+                    audience: Audience::Gm,
+                    hider: Some("spy".into()),
+                    observer: None,
+                    message: message.clone(),
+                },
+                LogEntry {
+                    clause: Clause::P1,
+                    audience: Audience::Public,
+                    hider: None,
+                    observer: Some("guard".into()),
+                    message: Message::new(Key::P6CombatEnded),
+                },
+            ],
+            revision: 9,
+            hidden_from: vec![HiddenFromChange {
+                observer: "guard".into(),
+                hider: "spy".into(),
+                hidden: false,
+            }],
+        }
+    }
+
+    #[test]
+    fn packed_effects_read_back_as_their_json() {
+        let effects = effects();
+        let text = effects_text(&effects).unwrap();
+        assert!(text.is_ascii(), "{text}");
+        assert_eq!(
+            unpack_effects(&text),
+            Some(serde_json::to_value(&effects).unwrap())
+        );
+    }
+
+    #[test]
+    fn packed_effects_without_log_have_no_second_part() {
+        let mut effects = effects();
+        effects.log.clear();
+        let text = effects_text(&effects).unwrap();
+        assert!(!text.contains('\n'));
+        assert_eq!(
+            unpack_effects(&text),
+            Some(serde_json::to_value(&effects).unwrap())
+        );
+    }
+}

@@ -1,0 +1,106 @@
+// The effects of a `Session`'s changing call (`apply`, `applyAll`,
+// `settle`) as the engine sends them, packed (furtive_core::packed: lists
+// of numbers indexing a table of strings, the log after a newline), turned
+// back into the plain objects of `Effects`: `{ changes, requests, log,
+// revision, hiddenFrom }`, each object with its keys in the order the
+// engine's JSON writes them. The log is read, and its explanations
+// rendered (explain.js), when `effects.log` is first read.
+//
+// The format is documented in crates/furtive-core/src/packed.rs; the
+// shared vectors, and tests/js/session.test.mjs against the engine's plain
+// JSON, check that both sides agree.
+
+import { KEYS, CATALOG } from "./explanations.js";
+import { lazyLog } from "./explain.js";
+
+const KINDS = ["visibility", "status"];
+const STATUSES = ["hidden", "defenseless"];
+const AUDIENCES = ["gm", "public"];
+
+/**
+ * @param {string} text the engine's packed effects
+ * @returns {any} `Effects`
+ */
+export function unpackEffects(text) {
+  const cut = text.indexOf("\n");
+  const head = JSON.parse(cut < 0 ? text : text.slice(0, cut));
+  const strings = head.strings;
+  const changes = [];
+  const packedChanges = head.changes;
+  for (let i = 0; i < packedChanges.length; ) {
+    if (packedChanges[i] === 0) {
+      changes.push({ kind: KINDS[0], hider: strings[packedChanges[i + 1]], observer: strings[packedChanges[i + 2]], perceived: packedChanges[i + 3] === 1 });
+      i += 4;
+    } else {
+      const change = { kind: KINDS[1], token: strings[packedChanges[i + 1]], status: STATUSES[packedChanges[i + 2]], active: packedChanges[i + 3] === 1 };
+      if (packedChanges[i + 4] >= 0) change.expires = { turnEndOf: strings[packedChanges[i + 4]] };
+      changes.push(change);
+      i += 5;
+    }
+  }
+  const requests = [];
+  const packedRequests = head.requests;
+  for (let i = 0; i < packedRequests.length; i += 4) {
+    requests.push(
+      packedRequests[i] === 0
+        ? { kind: "perceptionCheck", hider: strings[packedRequests[i + 1]], observer: strings[packedRequests[i + 2]], clause: strings[packedRequests[i + 3]] }
+        : { kind: "stealthRoll", hider: strings[packedRequests[i + 1]], modifiers: head.modifiers[packedRequests[i + 2]], clause: strings[packedRequests[i + 3]] },
+    );
+  }
+  const hiddenFrom = [];
+  const packedHidden = head.hiddenFrom;
+  for (let i = 0; i < packedHidden.length; i += 3) {
+    hiddenFrom.push({ observer: strings[packedHidden[i]], hider: strings[packedHidden[i + 1]], hidden: packedHidden[i + 2] === 1 });
+  }
+  const effects = { changes, requests, log: [], revision: head.revision, hiddenFrom };
+  if (head.log > 0 && cut >= 0) lazyLog(effects, () => unpackLog(JSON.parse(text.slice(cut + 1))));
+  return effects;
+}
+
+/**
+ * The log entries, each with its `message` (`{ key, args }`).
+ * @param {{ strings: string[], entries: number[] }} log
+ * @returns {any[]}
+ */
+function unpackLog({ strings, entries }) {
+  let at = 0;
+  const message = () => {
+    const key = KEYS[entries[at++]];
+    const args = {};
+    for (const name of CATALOG[key]?.args ?? []) {
+      const value = argument();
+      if (value !== undefined) args[name] = value;
+    }
+    return { key, args };
+  };
+  /** @returns {unknown} */
+  const argument = () => {
+    switch (entries[at++]) {
+      case 0:
+        return strings[entries[at++]];
+      case 1:
+        return entries[at++];
+      case 2:
+        return message();
+      case 3: {
+        const items = new Array(entries[at++]);
+        for (let i = 0; i < items.length; i++) items[i] = argument();
+        return items;
+      }
+      default:
+        return undefined;
+    }
+  };
+  const log = [];
+  while (at < entries.length) {
+    const entry = { clause: strings[entries[at]], audience: AUDIENCES[entries[at + 1]] };
+    const hider = entries[at + 2];
+    const observer = entries[at + 3];
+    at += 4;
+    if (hider >= 0) entry.hider = strings[hider];
+    if (observer >= 0) entry.observer = strings[observer];
+    entry.message = message();
+    log.push(entry);
+  }
+  return log;
+}
