@@ -24,7 +24,9 @@ use crate::event::observer_of;
 use crate::event::ViewEntry;
 use crate::id::{self, compare_ids, same_id};
 use crate::outcome::{Change, Expiry, Status};
-use crate::state::{Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId};
+use crate::state::{
+    Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
+};
 
 /// Which slot of the state a journal entry saved.
 #[derive(Debug)]
@@ -513,7 +515,7 @@ fn effects_in_place(
 /// The pairs of a hider record that `touched` (one hider's run, sorted by
 /// observer) does not name: one merge walk over both sorted lists.
 fn untouched_pairs<'a>(
-    pairs: &'a BTreeMap<TokenId, Pair>,
+    pairs: &'a TokenMap<Pair>,
     touched: &'a [TouchedPair<'a>],
 ) -> impl Iterator<Item = (&'a str, &'a Pair)> + 'a {
     let mut touched = touched.iter().map(|&(_, observer, _)| observer).peekable();
@@ -628,7 +630,7 @@ pub(crate) struct PairTx<'a> {
     /// The hider's roll in force.
     pub attempt: &'a Attempt,
     /// Every creature the engine knows.
-    pub creatures: &'a BTreeMap<TokenId, Creature>,
+    pub creatures: &'a TokenMap<Creature>,
     pair: &'a mut Pair,
     hider: &'a str,
     observer: &'a str,
@@ -671,7 +673,7 @@ pub(crate) struct ViewPairs<'a> {
     /// The hider's roll in force.
     attempt: &'a Attempt,
     /// Every creature the engine knows.
-    creatures: &'a BTreeMap<TokenId, Creature>,
+    creatures: &'a TokenMap<Creature>,
     /// Each entry's observer (`None`: unknown).
     observers: Vec<Option<&'a Creature>>,
     pairs: LentPairs<'a>,
@@ -687,7 +689,7 @@ pub(crate) struct ViewPairs<'a> {
 #[cfg(feature = "view-walk")]
 enum LentPairs<'a> {
     Found(Vec<&'a mut Pair>),
-    Map(&'a mut BTreeMap<TokenId, Pair>),
+    Map(&'a mut TokenMap<Pair>),
 }
 
 #[cfg(feature = "view-walk")]
