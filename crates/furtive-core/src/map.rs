@@ -66,6 +66,62 @@ impl<'de, V: Deserialize<'de>> Visitor<'de> for MapVisitor<V> {
     }
 }
 
+/// A set in order: a [`LiteMap`] with no values, for the engine's own
+/// bookkeeping (the journal's touched tokens), in place of a `BTreeSet`.
+#[derive(Debug, Clone)]
+pub(crate) struct Set<K>(LiteMap<K, ()>);
+
+impl<K: Ord> Set<K> {
+    pub fn new() -> Self {
+        Set(LiteMap::new())
+    }
+
+    /// Adds `key`; whether it was not there yet.
+    pub fn insert(&mut self, key: K) -> bool {
+        self.0.try_insert(key, ()).is_none()
+    }
+
+    pub fn contains<Q: Ord + ?Sized>(&self, key: &Q) -> bool
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.0.contains_key(key)
+    }
+
+    /// The keys, in order.
+    pub fn iter(&self) -> SetIter<'_, K> {
+        self.into_iter()
+    }
+}
+
+impl<K: Ord> FromIterator<K> for Set<K> {
+    fn from_iter<I: IntoIterator<Item = K>>(keys: I) -> Self {
+        let mut set = Set::new();
+        for key in keys {
+            set.insert(key);
+        }
+        set
+    }
+}
+
+/// The keys of a [`Set`], in order.
+pub(crate) type SetIter<'a, K> =
+    std::iter::Map<std::slice::Iter<'a, (K, ())>, fn(&'a (K, ())) -> &'a K>;
+
+impl<'a, K: Ord> IntoIterator for &'a Set<K> {
+    type Item = &'a K;
+    type IntoIter = SetIter<'a, K>;
+    fn into_iter(self) -> SetIter<'a, K> {
+        fn key<K>(entry: &(K, ())) -> &K {
+            &entry.0
+        }
+        self.0
+            .as_slice()
+            .iter()
+            .map(key as fn(&'a (K, ())) -> &'a K)
+    }
+}
+
 /// Serializes a map as [`serialize`] does, for a hand-written `Serialize`.
 pub(crate) struct Ser<'a, V>(pub &'a TokenMap<V>);
 
@@ -213,5 +269,22 @@ mod tests {
         let keys: Vec<&str> = lite.m.keys().map(String::as_str).collect();
         assert_eq!(keys, ["a", "b", "c"]);
         assert_eq!(lite.m.get("a").unwrap().name, "3");
+    }
+
+    #[test]
+    fn a_set_keeps_each_key_once_in_order() {
+        use std::borrow::Cow;
+        let mut set: super::Set<Cow<str>> = ["b", "d", "a", "b"]
+            .into_iter()
+            .map(Cow::Borrowed)
+            .collect();
+        assert!(set.insert(Cow::Borrowed("c")));
+        assert!(!set.insert(Cow::Owned("a".to_owned())));
+        assert!(set.contains(&Cow::Borrowed("d")));
+        assert!(!set.contains(&Cow::Borrowed("e")));
+        let keys: Vec<&str> = set.iter().map(|k| k.as_ref()).collect();
+        assert_eq!(keys, ["a", "b", "c", "d"]);
+        let btree: std::collections::BTreeSet<&str> = ["b", "d", "a", "b", "c"].into();
+        assert!(set.iter().map(|k| k.as_ref()).eq(btree));
     }
 }
