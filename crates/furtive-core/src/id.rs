@@ -47,8 +47,8 @@ impl PartialOrd for Id {
     }
 }
 
-/// `BTreeMap<TokenId, _>` may be searched by `&Id`: [`Id`]'s order is
-/// `String`'s.
+/// A [`TokenMap`] (`LiteMap<TokenId, _>`) may be searched by `&Id`:
+/// [`Id`]'s order is `String`'s.
 #[cfg(feature = "view-walk")]
 impl std::borrow::Borrow<Id> for TokenId {
     fn borrow(&self) -> &Id {
@@ -98,7 +98,9 @@ mod walk {
     /// after the hider entered stealth again / repeated (µs, 2026-12-01):
     /// at 1,000 creatures 64.8 / 28.1 with lookups, 31.7 / 16.2 with the
     /// walk; at 4,000, 84.3 / 27.9 and 49.5 / 15.6; at 8,000 (lookups),
-    /// 96.7 / 32.7.
+    /// 96.7 / 32.7. (Measured when the maps were `BTreeMap`s; they are
+    /// sorted `Vec`s now, [`TokenMap`], where a lookup is a binary search
+    /// over entries side by side: the limit was not measured again.)
     pub(crate) fn walk_is_cheaper(len: usize, named: usize) -> bool {
         named > FEW && len <= named.saturating_mul(32)
     }
