@@ -101,3 +101,48 @@ fn a_map_given_as_anything_but_an_object_is_refused_as_before() {
         }
     }
 }
+
+#[test]
+fn a_configuration_listing_a_token_twice_names_the_first_repeat_in_its_order() {
+    use furtive_core::state::{Config, Creature, Ruleset, Settings};
+    use furtive_core::Session;
+    for (ids, index) in [
+        (&["a", "a"][..], 1),
+        (&["a", "b", "a", "b"], 2),
+        (&["b", "a", "a", "b"], 2),
+        (&["c", "b", "a", "c", "b"], 3),
+        (&["a", "b", "c", "c", "a"], 3),
+        (&["z", "y", "x", "x", "x"], 3),
+    ] {
+        let config = Config {
+            ruleset: Ruleset::Opposed,
+            settings: Settings::default(),
+            creatures: ids.iter().map(|id| Creature::new(*id)).collect(),
+        };
+        let error = Session::new(config).err().unwrap();
+        assert_eq!(error.code(), "duplicate_token", "{ids:?}");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "creatures[{index}].id: token `{}` is listed twice",
+                ids[index]
+            ),
+            "{ids:?}"
+        );
+    }
+    // In any order, the creatures come out by id.
+    let config = Config {
+        ruleset: Ruleset::Opposed,
+        settings: Settings::default(),
+        creatures: ["d", "b", "c", "a"]
+            .into_iter()
+            .map(Creature::new)
+            .collect(),
+    };
+    let state = Session::new(config).unwrap().into_state();
+    assert!(state
+        .creatures
+        .keys()
+        .map(String::as_str)
+        .eq(["a", "b", "c", "d"]));
+}
