@@ -48,6 +48,13 @@
 #     (src/named.rs: the derive's visitors were compiled once per enum and
 #     reader), answers word for word the derive's: 136,677 -> 136,164
 #     gzipped, 445,209 -> 437,852 raw (2026-12-01), kept.
+#   litemap's LiteMap (a sorted Vec) in place of BTreeMap/BTreeSet
+#     (2026-12-01, branch litemap; 137,548 / 441,668 raw before; every
+#     B-tree instantiation carried its own node code): the state maps
+#     (creatures, hiders, pairs) 131,797 / 413,561 raw; + the journal's
+#     touched-pair map and Cow<str> sets 128,485 / 399,979; + the
+#     hiddenFrom lookup built as one 127,331 / 396,000 raw (-7.4% in all),
+#     kept. Only serde_json's own BTreeMap<String, Value> is left.
 #   Tried and not kept: every type read through erased_serde (serde_json's
 #     Value reader and serde_path_to_error's wrappers compiled once for
 #     all types instead of once per type): 208,209 / 984,230 raw (+45%),

@@ -21,10 +21,16 @@
 //!   view: every pair is created and asks for a check (150 requests, 150
 //!   log entries).
 //!
+//! And one `upsertCreature`:
+//! - `join`: a new creature joins the table: it is inserted among the
+//!   creatures, and a pair for it into every hider's pairs (a quarter of
+//!   the table), out of view, no check asked.
+//!
 //! Between two measured calls the session is put back (`stopHiding`,
-//! `enterStealth`, and for `one` the view out of sight), uncounted.
+//! `enterStealth`, and for `one` the view out of sight; for `join`,
+//! `tokenRemoved`), uncounted.
 //! Arguments after the bench flags filter the scenarios (`none`, `one`,
-//! `all`) and sizes (`3`, `200`...).
+//! `all`, `join`) and sizes (`3`, `200`...).
 
 //!
 //! Measured 2026-11-30 (branch corepath), instructions per call, main
@@ -53,7 +59,7 @@ use common::{enter_stealth, id, named, table, view, NAMED, SIZES};
 
 /// Measured calls per run (the count printed is their mean).
 const CALLS: u64 = 10;
-const SCENARIOS: [&str; 3] = ["none", "one", "all"];
+const SCENARIOS: [&str; 4] = ["none", "one", "all", "join"];
 
 /// The one function callgrind counts (`--toggle-collect`).
 #[inline(never)]
@@ -87,6 +93,14 @@ fn measure(scenario: &str, size: usize) {
         "all" => {
             let reset = vec![Event::StopHiding { hider: id(0) }, enter_stealth(0)];
             (view(size, NAMED, 5.0), reset, named(size))
+        }
+        "join" => {
+            // A token id that sorts among the others, not after them all.
+            let joining = id(size);
+            let event = Event::UpsertCreature {
+                creature: furtive_core::state::Creature::new(joining.clone()),
+            };
+            (event, vec![Event::TokenRemoved { token: joining }], 0)
         }
         other => panic!("unknown scenario {other}"),
     };
@@ -155,7 +169,7 @@ fn main() {
     println!("instructions per Session::apply (mean of {CALLS} calls, callgrind)");
     println!(
         "{:<8} {:>6} {:>12} {:>10}",
-        "scenario", "size", "per call", "per named"
+        "scenario", "size", "per call", "per named (join: per hider)"
     );
     for scenario in &scenarios {
         for &size in &sizes {
@@ -172,9 +186,15 @@ fn main() {
             assert!(status.success(), "callgrind run {scenario} {size} failed");
             let total = collected(&out).expect("a callgrind summary");
             let per_call = total / CALLS;
+            // `join` names no observer: a count per hider instead.
+            let per = if *scenario == "join" {
+                (size / 4).max(1)
+            } else {
+                named(size)
+            };
             println!(
                 "{scenario:<8} {size:>6} {per_call:>12} {:>10}",
-                per_call / named(size) as u64
+                per_call / per as u64
             );
         }
     }

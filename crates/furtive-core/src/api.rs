@@ -544,7 +544,7 @@ pub mod generic {
     /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2): who does not perceive whom.
     pub fn hidden_from<O: Output>(state: impl Input) -> Result<O, Error> {
         let state = read_state("state", state)?;
-        O::write(&crate::query::hidden_from(&state)?)
+        O::write(&crate::map::Ser(&crate::query::hidden_from_map(&state)?))
     }
 
     /// `rollRequests(state, requests, seed) -> Event[]` (B4).

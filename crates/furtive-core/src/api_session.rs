@@ -345,7 +345,9 @@ impl JsonSession {
     /// `hiddenFrom() -> { [observer]: hider[] }` (B1, B2): walks the whole
     /// table; build it once, then patch it with each result's `hiddenFrom`.
     pub fn hidden_from(&self) -> Result<String, Error> {
-        to_text(&self.session.hidden_from())
+        to_text(&crate::map::Ser(&crate::query::hidden_from_in(
+            self.session.state(),
+        )))
     }
 
     /// `snapshot() -> State`: the state in format version 2, what a caller

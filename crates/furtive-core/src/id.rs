@@ -13,9 +13,10 @@
 //! module's wasm for its size budget: there the lookups are plain).
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 
+#[cfg(feature = "view-walk")]
 use crate::state::TokenId;
+use crate::state::TokenMap;
 
 /// A token id borrowed as a map key, ordered as `str` is but compared
 /// eight bytes at a time ([`compare_ids`]): a lookup by `&str` calls
@@ -46,8 +47,8 @@ impl PartialOrd for Id {
     }
 }
 
-/// `BTreeMap<TokenId, _>` may be searched by `&Id`: [`Id`]'s order is
-/// `String`'s.
+/// A [`TokenMap`] (`LiteMap<TokenId, _>`) may be searched by `&Id`:
+/// [`Id`]'s order is `String`'s.
 #[cfg(feature = "view-walk")]
 impl std::borrow::Borrow<Id> for TokenId {
     fn borrow(&self) -> &Id {
@@ -56,21 +57,21 @@ impl std::borrow::Borrow<Id> for TokenId {
 }
 
 /// The value stored under `id`.
-pub(crate) fn get<'a, V>(map: &'a BTreeMap<TokenId, V>, id: &str) -> Option<&'a V> {
+pub(crate) fn get<'a, V>(map: &'a TokenMap<V>, id: &str) -> Option<&'a V> {
     #[cfg(feature = "view-walk")]
     let id = Id::new(id);
     map.get(id)
 }
 
 /// The value stored under `id`, writable.
-pub(crate) fn get_mut<'a, V>(map: &'a mut BTreeMap<TokenId, V>, id: &str) -> Option<&'a mut V> {
+pub(crate) fn get_mut<'a, V>(map: &'a mut TokenMap<V>, id: &str) -> Option<&'a mut V> {
     #[cfg(feature = "view-walk")]
     let id = Id::new(id);
     map.get_mut(id)
 }
 
 /// Whether `map` has `id`.
-pub(crate) fn contains<V>(map: &BTreeMap<TokenId, V>, id: &str) -> bool {
+pub(crate) fn contains<V>(map: &TokenMap<V>, id: &str) -> bool {
     #[cfg(feature = "view-walk")]
     let id = Id::new(id);
     map.contains_key(id)
@@ -80,10 +81,9 @@ pub(crate) fn contains<V>(map: &BTreeMap<TokenId, V>, id: &str) -> bool {
 #[cfg(feature = "view-walk")]
 mod walk {
     use std::cmp::Ordering;
-    use std::collections::BTreeMap;
 
     use super::compare_ids;
-    use crate::state::TokenId;
+    use crate::state::{TokenId, TokenMap};
 
     /// Whether finding `named` ids in a map of `len` entries costs less by one
     /// walk over the map along the sorted ids ([`SortedIds::find_each`]) than
@@ -98,7 +98,9 @@ mod walk {
     /// after the hider entered stealth again / repeated (µs, 2026-12-01):
     /// at 1,000 creatures 64.8 / 28.1 with lookups, 31.7 / 16.2 with the
     /// walk; at 4,000, 84.3 / 27.9 and 49.5 / 15.6; at 8,000 (lookups),
-    /// 96.7 / 32.7.
+    /// 96.7 / 32.7. (Measured when the maps were `BTreeMap`s; they are
+    /// sorted `Vec`s now, [`TokenMap`], where a lookup is a binary search
+    /// over entries side by side: the limit was not measured again.)
     pub(crate) fn walk_is_cheaper(len: usize, named: usize) -> bool {
         named > FEW && len <= named.saturating_mul(32)
     }
@@ -109,7 +111,7 @@ mod walk {
     /// ([`walk_is_cheaper`]), else a lookup each. The journal's effects
     /// read the touched pairs of a hider this way, already sorted.
     pub(crate) fn get_each_sorted<'m, 'i, V>(
-        map: &'m BTreeMap<TokenId, V>,
+        map: &'m TokenMap<V>,
         ids: impl ExactSizeIterator<Item = &'i str>,
     ) -> Vec<Option<&'m V>> {
         if !walk_is_cheaper(map.len(), ids.len()) {
@@ -269,7 +271,7 @@ mod walk {
         /// Repeated ids each get the value.
         pub fn find_each<'m, V, T>(
             &self,
-            map: &'m BTreeMap<TokenId, V>,
+            map: &'m TokenMap<V>,
             items: &[T],
             id: impl Fn(&T) -> &str,
         ) -> Vec<Option<&'m V>> {
@@ -285,7 +287,7 @@ mod walk {
         /// (a repeated id would find `None`).
         pub fn find_each_mut<'m, V, T>(
             &self,
-            map: &'m mut BTreeMap<TokenId, V>,
+            map: &'m mut TokenMap<V>,
             items: &[T],
             id: impl Fn(&T) -> &str,
         ) -> Vec<Option<&'m mut V>> {
@@ -489,7 +491,7 @@ mod tests {
     #[test]
     #[cfg(feature = "view-walk")]
     fn find_each_finds_what_a_lookup_per_id_finds() {
-        let mut map: BTreeMap<TokenId, usize> = (0..300)
+        let mut map: TokenMap<usize> = (0..300)
             .map(|i| (format!("{:x}{i}", i * 7919 % 4099), i))
             .chain([("".to_owned(), 1000), ("abc".to_owned(), 1001)])
             .collect();
@@ -553,7 +555,7 @@ mod tests {
     #[test]
     #[cfg(feature = "view-walk")]
     fn get_each_sorted_finds_what_a_lookup_per_id_finds() {
-        let map: BTreeMap<TokenId, usize> = (0..300)
+        let map: TokenMap<usize> = (0..300)
             .map(|i| (format!("{:x}{i}", i * 7919 % 4099), i))
             .chain([("".to_owned(), 1000), ("abc".to_owned(), 1001)])
             .collect();
@@ -584,7 +586,7 @@ mod tests {
 
     #[test]
     fn a_map_searched_by_id_finds_what_str_finds() {
-        let map: BTreeMap<TokenId, usize> = (0..300)
+        let map: TokenMap<usize> = (0..300)
             .map(|i| (format!("{:x}{i}", i * 7919 % 4099), i))
             .collect();
         for probe in (0..400).map(|i| format!("{:x}{i}", i * 7919 % 4099)) {

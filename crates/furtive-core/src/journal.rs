@@ -13,18 +13,21 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Deref;
 use std::sync::Arc;
 
+use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "view-walk")]
 use crate::event::observer_of;
 use crate::event::ViewEntry;
 use crate::id::{self, compare_ids, same_id};
+use crate::map::Set;
 use crate::outcome::{Change, Expiry, Status};
-use crate::state::{Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId};
+use crate::state::{
+    Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
+};
 
 /// Which slot of the state a journal entry saved.
 #[derive(Debug)]
@@ -205,13 +208,17 @@ impl Journal {
         }
         // The maps and sets here share their key types (`Cow<str>`, a
         // `PairKey`) and value types with each other, so each kind of map
-        // is compiled once: every other instantiation costs the Foundry
-        // module's wasm 4 to 6 KB (scripts/build-wasm.sh).
-        let mut hiders: BTreeSet<Cow<str>> = BTreeSet::new();
-        let mut whole: BTreeSet<Cow<str>> = BTreeSet::new();
+        // is compiled once. They are sorted `Vec`s (`litemap`, a `Set` of
+        // `crate::map`), not `BTreeMap`/`BTreeSet`: each B-tree
+        // instantiation cost the Foundry module's wasm 4 to 6 KB
+        // (scripts/build-wasm.sh). An insertion moves the entries after
+        // it; these hold one event's touched tokens and pairs, and a
+        // whole hider's pairs come in key order (appended).
+        let mut hiders: Set<Cow<str>> = Set::new();
+        let mut whole: Set<Cow<str>> = Set::new();
         // Every touched pair, with how it reads before and after.
-        let mut values: BTreeMap<PairKey, [Option<PairView>; 2]> = BTreeMap::new();
-        let mut creatures: BTreeSet<Cow<str>> = BTreeSet::new();
+        let mut values: LiteMap<PairKey, [Option<PairView>; 2]> = LiteMap::new();
+        let mut creatures: Set<Cow<str>> = Set::new();
         let mut surprises = false;
         for key in keys.iter() {
             match key {
@@ -250,9 +257,9 @@ impl Journal {
 
         // The tokens whose `hidden` status may change (the touched hiders
         // and creatures) that showed it before.
-        let mut hidden_before: BTreeSet<Cow<str>> = BTreeSet::new();
+        let mut hidden_before: Set<Cow<str>> = Set::new();
         // The joining or leaving creatures the engine knew before.
-        let mut known_before: BTreeSet<Cow<str>> = BTreeSet::new();
+        let mut known_before: Set<Cow<str>> = Set::new();
         let mut surprises_before: Option<Vec<Surprise>> = None;
 
         // Pass 0: the state before the transaction.
@@ -327,7 +334,7 @@ impl Journal {
                 });
             }
         }
-        let mut status_tokens: BTreeSet<Cow<str>> =
+        let mut status_tokens: Set<Cow<str>> =
             hiders.iter().chain(creatures.iter()).cloned().collect();
         if let Some(before) = &surprises_before {
             for surprise in before.iter().chain(&state.surprises) {
@@ -410,7 +417,7 @@ fn effects_in_place(
     let mut changes = Vec::with_capacity(before_pairs.len() + 2);
     let mut lookup = Vec::with_capacity(before_pairs.len());
     // `Cow<str>` as in `Journal::effects`: one kind of set for both.
-    let mut status_tokens: BTreeSet<Cow<str>> = BTreeSet::new();
+    let mut status_tokens: Set<Cow<str>> = Set::new();
     // A pair that counts for the `hidden` status: unperceived by a known observer.
     let hides = |observer: &str, pair: Option<&Pair>| {
         pair.is_some_and(|p| !p.perceived) && id::contains(&state.creatures, observer)
@@ -513,7 +520,7 @@ fn effects_in_place(
 /// The pairs of a hider record that `touched` (one hider's run, sorted by
 /// observer) does not name: one merge walk over both sorted lists.
 fn untouched_pairs<'a>(
-    pairs: &'a BTreeMap<TokenId, Pair>,
+    pairs: &'a TokenMap<Pair>,
     touched: &'a [TouchedPair<'a>],
 ) -> impl Iterator<Item = (&'a str, &'a Pair)> + 'a {
     let mut touched = touched.iter().map(|&(_, observer, _)| observer).peekable();
@@ -574,7 +581,7 @@ impl PairView {
 /// The attacker of the latest surprise on `target` (P6), if any: the
 /// `defenseless` status and its expiry follow it (surprises are kept in
 /// the order they were made). A linear search: a table has a handful of
-/// surprises, and a map of them would be one more `BTreeMap`
+/// surprises, and a map of them would be one more map
 /// instantiation in the wasm.
 fn surprise_attacker<'a>(surprises: &'a [Surprise], target: &str) -> Option<&'a str> {
     surprises
@@ -628,7 +635,7 @@ pub(crate) struct PairTx<'a> {
     /// The hider's roll in force.
     pub attempt: &'a Attempt,
     /// Every creature the engine knows.
-    pub creatures: &'a BTreeMap<TokenId, Creature>,
+    pub creatures: &'a TokenMap<Creature>,
     pair: &'a mut Pair,
     hider: &'a str,
     observer: &'a str,
@@ -671,7 +678,7 @@ pub(crate) struct ViewPairs<'a> {
     /// The hider's roll in force.
     attempt: &'a Attempt,
     /// Every creature the engine knows.
-    creatures: &'a BTreeMap<TokenId, Creature>,
+    creatures: &'a TokenMap<Creature>,
     /// Each entry's observer (`None`: unknown).
     observers: Vec<Option<&'a Creature>>,
     pairs: LentPairs<'a>,
@@ -687,7 +694,7 @@ pub(crate) struct ViewPairs<'a> {
 #[cfg(feature = "view-walk")]
 enum LentPairs<'a> {
     Found(Vec<&'a mut Pair>),
-    Map(&'a mut BTreeMap<TokenId, Pair>),
+    Map(&'a mut TokenMap<Pair>),
 }
 
 #[cfg(feature = "view-walk")]

@@ -45,6 +45,7 @@ pub mod event;
 mod explain;
 pub mod exports;
 mod id;
+pub mod map;
 pub mod message;
 // Savepoints serve `settle` only (feature `roller`).
 #[cfg_attr(not(feature = "roller"), allow(dead_code))]

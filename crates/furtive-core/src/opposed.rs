@@ -6,8 +6,6 @@
 //! result is compared again (O6, O8, O11). Exposure (O5) reveals at the end
 //! of the hider's turn. Enhanced senses bypass stealth unless countered (O13).
 
-use std::collections::BTreeMap;
-
 use crate::ask::{AttackMode, HiddenAttackQuery, HiddenAttackResult};
 use crate::clause::Clause;
 use crate::combat;
@@ -21,7 +19,7 @@ use crate::outcome::Request;
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Creature, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
-    PenaltyScope, Ruleset, State, TokenId,
+    PenaltyScope, Ruleset, State, TokenId, TokenMap,
 };
 
 /// O8 and O11: each noisy attack instance or damaging hit costs 5.
@@ -128,11 +126,7 @@ pub fn effective_total(state: &State, hider: &Hider, observer: &str) -> i64 {
 }
 
 /// [`effective_total`] from the hider's roll and the creatures.
-fn effective_total_in(
-    creatures: &BTreeMap<TokenId, Creature>,
-    attempt: &Attempt,
-    observer: &str,
-) -> i64 {
+fn effective_total_in(creatures: &TokenMap<Creature>, attempt: &Attempt, observer: &str) -> i64 {
     let Some(attempt) = attempt.opposed() else {
         return 0;
     };
@@ -462,7 +456,7 @@ fn note_exposure(tx: &mut Tx, hider: &str, observer: &str) {
 /// one that never checked or whose check had reached the total, and the
 /// end of the hider's turn revealed it.)
 fn failed_in_view(
-    creatures: &BTreeMap<TokenId, Creature>,
+    creatures: &TokenMap<Creature>,
     attempt: &Attempt,
     observer: &str,
     pair: &Pair,

@@ -7,7 +7,6 @@
 //! (P10) and locating (P5) are queries, in [`crate::query`].
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use crate::ask::{DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery};
 use crate::clause::Clause;
@@ -130,14 +129,14 @@ impl Rules for PercentileRules {
             .filter(|(_, h)| h.attempt.percentile().is_some_and(|a| a.attacked));
         // Owned `Cow<str>`s: the kind of set `crate::journal` uses, one
         // instantiation in the wasm instead of two.
-        let attackers: BTreeSet<Cow<str>> = tx
+        let attackers: crate::map::Set<Cow<str>> = tx
             .surprises
             .iter()
             .map(|s| Cow::Owned(s.attacker.clone()))
             .chain(attacked.map(|(id, _)| Cow::Owned(id.clone())))
             .collect();
-        for attacker in attackers {
-            turn_end(tx, &attacker, ctx);
+        for attacker in &attackers {
+            turn_end(tx, attacker, ctx);
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::clause::Clause;
 use crate::error::Error;
 use crate::explain;
 use crate::outcome::{decision, Decision};
-use crate::state::{HiderPhase, Ruleset, State, TokenId};
+use crate::state::{HiderPhase, Ruleset, State, TokenId, TokenMap};
 use crate::validate;
 
 pub use crate::ask::{
@@ -22,21 +22,32 @@ pub use crate::ask::{
 /// Foundry module publishes after each state change; its detection-mode
 /// hook answers from it without calling the engine.
 pub fn hidden_from(state: &State) -> Result<BTreeMap<TokenId, Vec<TokenId>>, Error> {
+    Ok(hidden_from_map(state)?.into_iter().collect())
+}
+
+/// [`hidden_from`] as a [`TokenMap`], for the JSON boundary (written with
+/// `crate::map::Ser`): the bindings never build the `BTreeMap`, a type
+/// the Foundry module's wasm would otherwise carry only for this.
+pub(crate) fn hidden_from_map(state: &State) -> Result<TokenMap<Vec<TokenId>>, Error> {
     validate::validate_state(state)?;
     Ok(hidden_from_in(state))
 }
 
-/// [`hidden_from`] on a state already validated.
-pub(crate) fn hidden_from_in(state: &State) -> BTreeMap<TokenId, Vec<TokenId>> {
-    let mut lookup: BTreeMap<TokenId, Vec<TokenId>> = BTreeMap::new();
-    for hider in state.hiders.keys() {
-        for observer in state.creatures.keys() {
-            if observer != hider && !state.perceives(observer, hider) {
-                lookup
-                    .entry(observer.clone())
-                    .or_default()
-                    .push(hider.clone());
-            }
+/// [`hidden_from_map`] on a state already validated: observer by
+/// observer, so each is appended after the last (nothing is inserted
+/// inside the map), each observer's hiders in id order.
+pub(crate) fn hidden_from_in(state: &State) -> TokenMap<Vec<TokenId>> {
+    let mut lookup = TokenMap::new();
+    for observer in state.creatures.keys() {
+        let hiders: Vec<TokenId> = state
+            .hiders
+            .keys()
+            .filter(|hider| *hider != observer && !state.perceives(observer, hider))
+            .cloned()
+            .collect();
+        if !hiders.is_empty() {
+            // In key order: appended, never out of place.
+            let _ = lookup.try_append(observer.clone(), hiders);
         }
     }
     lookup

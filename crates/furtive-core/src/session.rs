@@ -263,6 +263,8 @@ impl Session {
     /// build it once, then patch it with [`Session::hidden_from_changes`].
     pub fn hidden_from(&self) -> BTreeMap<TokenId, Vec<TokenId>> {
         crate::query::hidden_from_in(&self.state)
+            .into_iter()
+            .collect()
     }
 
     /// The patch that brings a [`Session::hidden_from`] lookup built before

@@ -2,13 +2,17 @@
 //!
 //! The state lives in a Foundry scene flag (or in the caller's memory) and
 //! survives reloads; the engine keeps nothing between calls. All maps are
-//! `BTreeMap` so serialization is ordered and deterministic. JSON field names
+//! [`TokenMap`]s (sorted by key, as a `BTreeMap`; `crate::map`) so
+//! serialization is ordered and deterministic. JSON field names
 //! are camelCase; every optional field has a default, so a state written by
 //! hand only needs `version`, `ruleset` and `creatures`.
 
+#[cfg(feature = "schema")]
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::map::TokenMap;
 
 use crate::tagged::tagged_enum;
 
@@ -541,7 +545,7 @@ pub struct Hider {
     /// The hider moved during its current turn (O5).
     pub moved_this_turn: bool,
     /// One entry per observer, by observer token id.
-    pub pairs: BTreeMap<TokenId, Pair>,
+    pub pairs: TokenMap<Pair>,
 }
 
 impl Hider {
@@ -550,7 +554,7 @@ impl Hider {
             phase: HiderPhase::Hiding,
             attempt,
             moved_this_turn: false,
-            pairs: BTreeMap::new(),
+            pairs: TokenMap::new(),
         }
     }
 
@@ -621,7 +625,7 @@ impl Serialize for Hider {
             }
         }
         map.serialize_entry("movedThisTurn", &self.moved_this_turn)?;
-        map.serialize_entry("pairs", &self.pairs)?;
+        map.serialize_entry("pairs", &crate::map::Ser(&self.pairs))?;
         map.end()
     }
 }
@@ -653,8 +657,9 @@ pub(crate) struct HiderRepr {
     precautions: Option<Vec<String>>,
     #[serde(default)]
     moved_this_turn: bool,
-    #[serde(default)]
-    pairs: BTreeMap<TokenId, Pair>,
+    #[serde(default, deserialize_with = "crate::map::deserialize")]
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, Pair>"))]
+    pairs: TokenMap<Pair>,
 }
 
 impl HiderRepr {
@@ -779,9 +784,13 @@ pub struct State {
     pub ruleset: Ruleset,
     pub settings: Settings,
     /// Every creature the engine knows, by token id.
-    pub creatures: BTreeMap<TokenId, Creature>,
+    #[serde(with = "crate::map")]
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, Creature>"))]
+    pub creatures: TokenMap<Creature>,
     /// Creatures attempting stealth, by token id.
-    pub hiders: BTreeMap<TokenId, Hider>,
+    #[serde(with = "crate::map")]
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, Hider>"))]
+    pub hiders: TokenMap<Hider>,
     /// Surprises in progress (P6).
     pub surprises: Vec<Surprise>,
     pub combat: Combat,
@@ -798,10 +807,12 @@ pub(crate) struct StateRepr {
     pub ruleset: Ruleset,
     #[serde(default)]
     pub settings: Settings,
-    #[serde(default)]
-    pub creatures: BTreeMap<TokenId, Creature>,
-    #[serde(default)]
-    pub hiders: BTreeMap<TokenId, HiderRepr>,
+    #[serde(default, deserialize_with = "crate::map::deserialize")]
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, Creature>"))]
+    pub creatures: TokenMap<Creature>,
+    #[serde(default, deserialize_with = "crate::map::deserialize")]
+    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, HiderRepr>"))]
+    pub hiders: TokenMap<HiderRepr>,
     #[serde(default)]
     pub surprises: Vec<Surprise>,
     #[serde(default)]
@@ -815,10 +826,11 @@ impl TryFrom<StateRepr> for State {
     /// the validation, not here.
     fn try_from(repr: StateRepr) -> Result<State, crate::Error> {
         let ruleset = repr.ruleset;
-        let mut hiders = BTreeMap::new();
+        let mut hiders = TokenMap::with_capacity(repr.hiders.len());
         for (id, hider) in repr.hiders {
             let typed = hider.into_hider(ruleset, &format!("hiders.{id}"))?;
-            hiders.insert(id, typed);
+            // In key order: appended, never out of place.
+            let _ = hiders.try_append(id, typed);
         }
         Ok(State {
             version: repr.version,

@@ -315,7 +315,7 @@ fn known(state: &State, field: &str, id: &str) -> Result<(), Error> {
 pub(crate) fn validate_config(config: &Config) -> Result<(), Error> {
     // A set of `Cow<str>`, the kind `crate::journal` uses: one
     // instantiation of it in the wasm instead of two.
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen = crate::map::Set::new();
     for (index, creature) in config.creatures.iter().enumerate() {
         if !seen.insert(std::borrow::Cow::Borrowed(creature.id.as_str())) {
             return Err(Error::DuplicateToken {
@@ -480,7 +480,7 @@ fn first_repeat(view: &[ViewEntry]) -> Option<usize> {
     if view.len() <= SHORT_VIEW {
         return first_repeat_in_short(view);
     }
-    let mut seen = std::collections::BTreeSet::new();
+    let mut seen = crate::map::Set::new();
     view.iter()
         .position(|entry| !seen.insert(std::borrow::Cow::Borrowed(entry.observer.as_str())))
 }

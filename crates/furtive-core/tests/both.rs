@@ -450,7 +450,7 @@ fn b4_settle_with_the_same_seed_replays_exactly() {
     );
     let a = settle(&scene, event.clone(), 7).unwrap();
     assert_eq!(a, settle(&scene, event, 7).unwrap());
-    let record = &a.state.hiders["spy"];
+    let record = a.state.hiders.get("spy").unwrap();
     assert!(record.pending_modifiers().is_none());
     let d100 = record.d100().unwrap();
     assert!((1..=100).contains(&d100));
@@ -540,7 +540,13 @@ fn b4_settle_leaves_an_out_of_turn_stealth_roll_to_the_caller() {
         outcome.requests.as_slice(),
         [Request::StealthRoll { hider, .. }] if hider == "spy"
     ));
-    assert!(outcome.state.hiders["spy"].pending_modifiers().is_some());
+    assert!(outcome
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
+        .pending_modifiers()
+        .is_some());
 }
 
 #[test]
@@ -646,9 +652,12 @@ fn upsert_creature_replaces_the_data_and_keeps_the_pairs() {
         &scene,
         json!({"type": "upsertCreature", "creature": {"id": "guard", "name": "Sergeant", "side": "guards", "acuities": {"visual": 200}}}),
     );
-    assert_eq!(outcome.state.creatures["guard"].name, "Sergeant");
+    assert_eq!(
+        outcome.state.creatures.get("guard").unwrap().name,
+        "Sergeant"
+    );
     assert!(pair(&outcome.state, "spy", "guard").perceived, "110 ≤ 200");
-    assert_eq!(outcome.state.hiders["spy"].pairs.len(), 3);
+    assert_eq!(outcome.state.hiders.get("spy").unwrap().pairs.len(), 3);
     let b3 = entries(&outcome, "B3");
     assert!(b3[0].en().contains("updated"));
     // A GM override is kept when the creature changes.
@@ -676,7 +685,13 @@ fn token_removed_drops_the_creature_its_pairs_surprises_and_turn() {
     );
     let outcome = ok(&scene, json!({"type": "tokenRemoved", "token": "guard"}));
     assert!(!outcome.state.creatures.contains_key("guard"));
-    assert!(!outcome.state.hiders["spy"].pairs.contains_key("guard"));
+    assert!(!outcome
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
+        .pairs
+        .contains_key("guard"));
     assert!(outcome.state.surprises.is_empty());
     assert_eq!(
         status_changes(&outcome, "guard", Status::Defenseless).len(),

@@ -81,7 +81,10 @@ fn migration_drops_stale_exposed_false_and_the_other_rulesets_fields() {
     assert_eq!(spy["pendingModifiers"]["situation"], json!(["dark"]));
     let state = read_state("state", v1_percentile()).unwrap();
     assert_eq!(
-        state.hiders["spy"]
+        state
+            .hiders
+            .get("spy")
+            .unwrap()
             .pending_modifiers()
             .map(|m| m.situation.len()),
         Some(1)
@@ -103,14 +106,14 @@ fn migration_of_an_opposed_hider_drops_the_percentile_fields() {
         } }
     });
     let session = Session::load_json(v1).unwrap();
-    let hider = &session.state().hiders["rogue"];
+    let hider = session.state().hiders.get("rogue").unwrap();
     assert_eq!(hider.held_total(), Some(12));
     assert_eq!(hider.score(), None);
     assert_eq!(hider.precautions(), ["smell"]);
     // O5: the pair is exposed now, and version 2 remembers it until the
     // hider's turn end.
-    assert!(hider.pairs["guard"].is_exposed());
-    assert!(hider.pairs["guard"].exposed);
+    assert!(hider.pairs.get("guard").unwrap().is_exposed());
+    assert!(hider.pairs.get("guard").unwrap().exposed);
     let snapshot = serde_json::to_value(session.snapshot()).unwrap();
     assert_eq!(
         snapshot["hiders"]["rogue"],

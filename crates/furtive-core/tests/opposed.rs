@@ -58,7 +58,7 @@ fn checked(total: i64, checks: &[(&str, i64)]) -> State {
 }
 
 fn effective(state: &State, observer: &str) -> i64 {
-    effective_total(state, &state.hiders["rogue"], observer)
+    effective_total(state, state.hiders.get("rogue").unwrap(), observer)
 }
 
 // ---------------------------------------------------------------- O1
@@ -69,7 +69,7 @@ fn o1_entering_stealth_holds_the_stealth_check_total() {
         &scene(),
         json!({"type": "enterStealth", "hider": "rogue", "roll": 18, "moved": true}),
     );
-    let record = &outcome.state.hiders["rogue"];
+    let record = outcome.state.hiders.get("rogue").unwrap();
     assert_eq!(record.held_total(), Some(18));
     assert!(record.penalties().is_empty());
     assert!(record.moved_this_turn);
@@ -84,7 +84,10 @@ fn o1_zero_length_movement_is_allowed_by_default_and_refused_when_the_setting_is
         &scene(),
         json!({"type": "enterStealth", "hider": "rogue", "roll": 10}),
     );
-    assert_eq!(outcome.state.hiders["rogue"].held_total(), Some(10));
+    assert_eq!(
+        outcome.state.hiders.get("rogue").unwrap().held_total(),
+        Some(10)
+    );
 
     let mut strict = scene();
     strict.settings.allow_zero_length_movement = false;
@@ -107,7 +110,10 @@ fn o1_the_total_is_accepted_within_plus_minus_1000() {
             &scene(),
             json!({"type": "enterStealth", "hider": "rogue", "roll": total}),
         );
-        assert_eq!(outcome.state.hiders["rogue"].held_total(), Some(total));
+        assert_eq!(
+            outcome.state.hiders.get("rogue").unwrap().held_total(),
+            Some(total)
+        );
     }
     for total in [-1001, 1001, i64::MIN, i64::MAX] {
         let error = refused(
@@ -435,13 +441,13 @@ fn o7_a_fresh_roll_replaces_the_total_clears_penalties_and_keeps_perceivers() {
             json!({"type": "turnStart", "combatant": "rogue", "round": 2}),
         ],
     );
-    assert_eq!(scene.hiders["rogue"].penalties().len(), 1);
+    assert_eq!(scene.hiders.get("rogue").unwrap().penalties().len(), 1);
     assert!(pair(&scene, "rogue", "captain").perceived, "12 ≥ 8");
     let outcome = ok(
         &scene,
         json!({"type": "enterStealth", "hider": "rogue", "roll": 25, "moved": true}),
     );
-    let record = &outcome.state.hiders["rogue"];
+    let record = outcome.state.hiders.get("rogue").unwrap();
     assert_eq!(record.held_total(), Some(25));
     assert!(record.penalties().is_empty());
     assert!(pair(&outcome.state, "rogue", "guard").perceived);
@@ -535,7 +541,7 @@ fn o8_noisy_attack_penalties_are_global_and_cumulative() {
             json!({"type": "attack", "attacker": "rogue", "target": "guard", "noisy": true, "hits": 2}),
         ],
     );
-    let record = &scene.hiders["rogue"];
+    let record = scene.hiders.get("rogue").unwrap();
     assert_eq!(record.penalties().len(), 2);
     assert!(record
         .penalties()
@@ -682,7 +688,7 @@ fn o11_damage_penalizes_only_the_attackers_allies() {
         &scene,
         json!({"type": "damageTaken", "target": "rogue", "attacker": "guard"}),
     );
-    let record = &outcome.state.hiders["rogue"];
+    let record = outcome.state.hiders.get("rogue").unwrap();
     assert_eq!(
         record.penalties()[0].scope,
         PenaltyScope::AlliesOf {

@@ -33,7 +33,13 @@ fn score_after(skill: u32, d100: i64, modifiers: serde_json::Value) -> i64 {
         &spy_scene(skill),
         json!({"type": "enterStealth", "hider": "spy", "roll": d100, "modifiers": modifiers}),
     );
-    outcome.state.hiders["spy"].score().expect("a score")
+    outcome
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
+        .score()
+        .expect("a score")
 }
 
 // ---------------------------------------------------------------- P1
@@ -84,7 +90,7 @@ fn p1_stored_roll_and_gm_explanation_show_the_arithmetic() {
         &spy_scene(49),
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
     );
-    let record = &outcome.state.hiders["spy"];
+    let record = outcome.state.hiders.get("spy").unwrap();
     assert_eq!(record.d100(), Some(37));
     assert_eq!(record.phase, HiderPhase::Hiding);
     let gm = entries_for(&outcome, "P1", Audience::Gm);
@@ -168,7 +174,7 @@ fn p2_sprinting_adds_the_sprint_modifier() {
         &spy_scene(50),
         json!({"type": "enterStealth", "hider": "spy", "roll": 37, "sprinting": true}),
     );
-    let record = &outcome.state.hiders["spy"];
+    let record = outcome.state.hiders.get("spy").unwrap();
     assert_eq!(record.score(), Some(37));
     assert!(record
         .modifiers()
@@ -262,7 +268,7 @@ fn p3_a_score_of_zero_or_less_is_perceived_even_by_acuity_sum_zero() {
         &scene,
         json!({"type": "enterStealth", "hider": "spy", "roll": 1}),
     );
-    assert_eq!(outcome.state.hiders["spy"].score(), Some(0));
+    assert_eq!(outcome.state.hiders.get("spy").unwrap().score(), Some(0));
     assert!(
         pair(&outcome.state, "spy", "nothing").perceived,
         "0 ≤ 0: tie"
@@ -272,7 +278,7 @@ fn p3_a_score_of_zero_or_less_is_perceived_even_by_acuity_sum_zero() {
         json!({"type": "enterStealth", "hider": "spy", "roll": 100, "modifiers": {"situation": ["no_cover"]}}),
     );
     assert_eq!(
-        outcome.state.hiders["spy"].score(),
+        outcome.state.hiders.get("spy").unwrap().score(),
         Some(0),
         "0 + floor(100 / 2) - 50"
     );
@@ -293,10 +299,10 @@ fn p3_every_other_creature_is_an_observer_allies_included() {
         &scene,
         json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
     );
-    let pairs = &outcome.state.hiders["spy"].pairs;
+    let pairs = &outcome.state.hiders.get("spy").unwrap().pairs;
     assert_eq!(pairs.keys().collect::<Vec<_>>(), ["foe", "friend"]);
-    assert!(!pairs["friend"].perceived);
-    assert!(!pairs["foe"].perceived);
+    assert!(!pairs.get("friend").unwrap().perceived);
+    assert!(!pairs.get("foe").unwrap().perceived);
 }
 
 #[test]
@@ -346,12 +352,12 @@ fn p4_changing_modifiers_requests_a_roll_and_keeps_the_old_score_until_it_arrive
             clause: furtive_core::Clause::P4
         }]
     );
-    let record = &changed.state.hiders["spy"];
+    let record = changed.state.hiders.get("spy").unwrap();
     assert!(record.pending_modifiers().is_some());
     assert_eq!(record.pending_modifiers(), Some(&expected));
     // The old score stays in force: same score, same pairs, no visible change.
     assert_eq!(record.score(), Some(67));
-    assert_eq!(record.pairs, entered.state.hiders["spy"].pairs);
+    assert_eq!(record.pairs, entered.state.hiders.get("spy").unwrap().pairs);
     assert!(changed.changes.is_empty());
     // A creature joining meanwhile is compared with the old score (67).
     let joined = ok(
@@ -364,7 +370,7 @@ fn p4_changing_modifiers_requests_a_roll_and_keeps_the_old_score_until_it_arrive
         &joined.state,
         json!({"type": "enterStealth", "hider": "spy", "roll": 37, "modifiers": new_modifiers}),
     );
-    let record = &rolled.state.hiders["spy"];
+    let record = rolled.state.hiders.get("spy").unwrap();
     assert!(record.pending_modifiers().is_none());
     assert_eq!(record.pending_modifiers(), None);
     // `tie`, `sharp` and `late` perceived the spy before this roll: P9 adds -100.
@@ -384,7 +390,13 @@ fn p4_the_same_modifiers_in_another_order_request_nothing() {
                "modifiers": {"situation": ["cluttered", "dark", "dark"]}}),
     );
     assert!(outcome.requests.is_empty());
-    assert!(outcome.state.hiders["spy"].pending_modifiers().is_none());
+    assert!(outcome
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
+        .pending_modifiers()
+        .is_none());
     assert_eq!(entries(&outcome, "P4").len(), 1);
 }
 
@@ -400,7 +412,7 @@ fn p4_the_automatic_already_perceived_is_not_a_change_of_the_callers_modifiers()
             json!({"type": "enterStealth", "hider": "spy", "roll": 37, "modifiers": {"situation": ["dark"]}}),
         ],
     );
-    let record = &scene.hiders["spy"];
+    let record = scene.hiders.get("spy").unwrap();
     assert!(record
         .modifiers()
         .unwrap()
@@ -411,7 +423,13 @@ fn p4_the_automatic_already_perceived_is_not_a_change_of_the_callers_modifiers()
         json!({"type": "modifiersChanged", "hider": "spy", "modifiers": {"situation": ["dark"]}}),
     );
     assert!(outcome.requests.is_empty(), "{:?}", outcome.requests);
-    assert!(outcome.state.hiders["spy"].pending_modifiers().is_none());
+    assert!(outcome
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
+        .pending_modifiers()
+        .is_none());
     // A real change still asks for a roll, with the caller's modifiers only:
     // P9 decides again when that roll arrives.
     let outcome = ok(
@@ -447,10 +465,16 @@ fn p4_sprint_while_hiding_requests_a_roll_with_sprint() {
         }
         other => panic!("expected one stealth roll request, got {other:?}"),
     }
-    assert!(outcome.state.hiders["spy"].pending_modifiers().is_some());
+    assert!(outcome
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
+        .pending_modifiers()
+        .is_some());
     assert_eq!(
-        outcome.state.hiders["spy"].score(),
-        scene.hiders["spy"].score()
+        outcome.state.hiders.get("spy").unwrap().score(),
+        scene.hiders.get("spy").unwrap().score()
     );
 }
 
@@ -809,7 +833,7 @@ fn p9_after_the_surprise_turn_everyone_perceives_and_the_next_roll_carries_minus
         &attacked.state,
         json!({"type": "turnEnd", "combatant": "spy"}),
     );
-    let record = &ended.state.hiders["spy"];
+    let record = ended.state.hiders.get("spy").unwrap();
     assert_eq!(record.phase, HiderPhase::Revealed);
     for observer in ["guard", "watcher", "sleeper", "stranger"] {
         assert!(ended.state.perceives(observer, "spy"), "{observer}");
@@ -849,7 +873,7 @@ fn p9_after_the_surprise_turn_everyone_perceives_and_the_next_roll_carries_minus
         &next_turn,
         json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
     );
-    let record = &rolled.state.hiders["spy"];
+    let record = rolled.state.hiders.get("spy").unwrap();
     assert!(record
         .modifiers()
         .unwrap()
@@ -889,7 +913,7 @@ fn p9_outside_combat_there_is_no_per_turn_limit() {
             json!({"type": "enterStealth", "hider": "spy", "roll": 100}),
         ],
     );
-    assert!(scene.hiders["spy"].score().is_some());
+    assert!(scene.hiders.get("spy").unwrap().score().is_some());
 }
 
 #[test]
@@ -903,7 +927,10 @@ fn p9_a_roll_while_one_observer_perceives_carries_already_perceived_none_without
         &first,
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
     );
-    assert_eq!(second.state.hiders["spy"].score(), Some(67 - 100));
+    assert_eq!(
+        second.state.hiders.get("spy").unwrap().score(),
+        Some(67 - 100)
+    );
     let p9 = entries_for(&second, "P9", Audience::Gm);
     assert_eq!(p9.len(), 1);
     assert!(p9[0].en().contains("2 observer(s)"), "{}", p9[0].en());
@@ -920,7 +947,7 @@ fn p9_a_roll_while_one_observer_perceives_carries_already_perceived_none_without
             json!({"type": "enterStealth", "hider": "spy", "roll": 10}),
         ],
     );
-    assert_eq!(scene.hiders["spy"].score(), Some(115));
+    assert_eq!(scene.hiders.get("spy").unwrap().score(), Some(115));
 }
 
 #[test]
@@ -937,7 +964,7 @@ fn p9_stop_hiding_removes_the_record_so_a_later_roll_has_no_automatic_penalty() 
         &scene,
         json!({"type": "enterStealth", "hider": "spy", "roll": 37}),
     );
-    assert_eq!(outcome.state.hiders["spy"].score(), Some(67));
+    assert_eq!(outcome.state.hiders.get("spy").unwrap().score(), Some(67));
     assert!(entries(&outcome, "P9").is_empty());
 }
 
@@ -965,7 +992,10 @@ fn p9_combat_end_ends_every_surprise_and_reveals_the_attackers() {
         ended.state.perceives("guard", "spy"),
         "P9: the surprise is over"
     );
-    assert_eq!(ended.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        ended.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
     assert_eq!(
         visibility(&ended),
         vec![("spy".into(), "guard".into(), true)]
@@ -1063,12 +1093,15 @@ fn p11_a_creature_without_the_skill_has_furtivite_0() {
         "ruleset": "percentile",
         "creatures": [{"id": "clumsy"}, {"id": "dull"}]
     }));
-    assert_eq!(scene.creatures["clumsy"].stealth_skill, 0);
+    assert_eq!(scene.creatures.get("clumsy").unwrap().stealth_skill, 0);
     let outcome = ok(
         &scene,
         json!({"type": "enterStealth", "hider": "clumsy", "roll": 99}),
     );
-    assert_eq!(outcome.state.hiders["clumsy"].score(), Some(49));
+    assert_eq!(
+        outcome.state.hiders.get("clumsy").unwrap().score(),
+        Some(49)
+    );
 }
 
 #[test]
@@ -1128,7 +1161,7 @@ fn p9_vanishing_mid_fight_carries_minus_100_on_a_first_roll() {
         &fighting,
         json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
     );
-    let record = &rolled.state.hiders["spy"];
+    let record = rolled.state.hiders.get("spy").unwrap();
     assert!(record
         .modifiers()
         .unwrap()
@@ -1141,7 +1174,7 @@ fn p9_vanishing_mid_fight_carries_minus_100_on_a_first_roll() {
         &scene,
         json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
     );
-    assert_eq!(calm.state.hiders["spy"].score(), Some(130));
+    assert_eq!(calm.state.hiders.get("spy").unwrap().score(), Some(130));
 }
 
 #[test]
@@ -1166,8 +1199,12 @@ fn p9_allies_perceiving_the_hider_do_not_add_minus_100() {
         &hidden.state,
         json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
     );
-    assert_eq!(again.state.hiders["spy"].score(), Some(110));
-    assert!(!again.state.hiders["spy"]
+    assert_eq!(again.state.hiders.get("spy").unwrap().score(), Some(110));
+    assert!(!again
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
         .modifiers()
         .unwrap()
         .situation

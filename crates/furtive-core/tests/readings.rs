@@ -26,7 +26,10 @@ fn percentile_scene() -> State {
 }
 
 fn carries_minus_100(state: &State) -> bool {
-    state.hiders["spy"]
+    state
+        .hiders
+        .get("spy")
+        .unwrap()
         .modifiers()
         .unwrap()
         .situation
@@ -45,7 +48,10 @@ fn p9_first_roll_in_combat_carries_minus_100() {
     )
     .state;
     assert!(carries_minus_100(&rolled));
-    assert_eq!(rolled.hiders["spy"].score(), Some(80 + 50 - 100));
+    assert_eq!(
+        rolled.hiders.get("spy").unwrap().score(),
+        Some(80 + 50 - 100)
+    );
 }
 
 #[test]
@@ -101,7 +107,10 @@ fn p9_a_p4_reroll_carries_minus_100_when_a_non_ally_perceives() {
     )
     .state;
     assert!(carries_minus_100(&rerolled));
-    assert_eq!(rerolled.hiders["spy"].score(), Some(80 + 50 + 50 - 100));
+    assert_eq!(
+        rerolled.hiders.get("spy").unwrap().score(),
+        Some(80 + 50 + 50 - 100)
+    );
 }
 
 #[test]
@@ -129,9 +138,12 @@ fn p9_an_attack_without_surprise_reveals_the_hider_at_the_end_of_its_turn() {
         &attacked.state,
         json!({"type": "turnEnd", "combatant": "spy"}),
     );
-    let record = &ended.state.hiders["spy"];
+    let record = ended.state.hiders.get("spy").unwrap();
     assert_eq!(record.phase, HiderPhase::Revealed);
-    assert_eq!(record.pairs["guard"].reason, PairReason::Attacked);
+    assert_eq!(
+        record.pairs.get("guard").unwrap().reason,
+        PairReason::Attacked
+    );
     assert!(ended.state.perceives("guard", "spy"));
     assert!(visibility(&ended).contains(&("spy".into(), "guard".into(), true)));
     // The next roll carries -100 (everyone perceives the spy).
@@ -243,7 +255,14 @@ fn o5_a_hider_that_did_not_move_is_revealed_even_when_the_view_broke() {
     let pair = pair(&scene, "rogue", "a");
     assert!(pair.exposed && !pair.clear_view && !pair.perceived);
     let ended = ok(&scene, json!({"type": "turnEnd", "combatant": "rogue"}));
-    let pair = &ended.state.hiders["rogue"].pairs["a"];
+    let pair = &ended
+        .state
+        .hiders
+        .get("rogue")
+        .unwrap()
+        .pairs
+        .get("a")
+        .unwrap();
     assert!(pair.perceived && !pair.exposed);
     assert_eq!(pair.reason, PairReason::Exposure);
     assert!(visibility(&ended).contains(&("rogue".into(), "a".into(), true)));
@@ -260,7 +279,7 @@ fn o5_a_hider_that_moved_and_broke_the_view_stays_hidden_and_the_exposure_ends()
         ],
     );
     let ended = ok(&scene, json!({"type": "turnEnd", "combatant": "rogue"})).state;
-    let pair = &ended.hiders["rogue"].pairs["a"];
+    let pair = &ended.hiders.get("rogue").unwrap().pairs.get("a").unwrap();
     assert!(!pair.perceived && !pair.exposed, "settled at the turn end");
     // Next turn the rogue stays still, a still out of view: nothing to reveal.
     let next = run(
@@ -294,7 +313,7 @@ fn o8_one_attack_on_several_targets_is_one_penalty_and_o9_each_target_checks() {
         &opposed_scene(),
         json!({"type": "attack", "attacker": "rogue", "targets": ["a", "b", "c"], "noisy": true, "hits": 3}),
     );
-    let penalties = attacked.state.hiders["rogue"].penalties();
+    let penalties = attacked.state.hiders.get("rogue").unwrap().penalties();
     assert_eq!(penalties.len(), 1);
     assert_eq!(
         penalties[0].amount, 5,
@@ -309,7 +328,10 @@ fn o8_one_attack_on_several_targets_is_one_penalty_and_o9_each_target_checks() {
         &opposed_scene(),
         json!({"type": "attack", "attacker": "rogue", "targets": ["a"], "noisy": true, "hits": 3}),
     );
-    assert_eq!(single.state.hiders["rogue"].penalties()[0].amount, 15);
+    assert_eq!(
+        single.state.hiders.get("rogue").unwrap().penalties()[0].amount,
+        15
+    );
 }
 
 #[test]

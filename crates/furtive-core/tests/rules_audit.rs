@@ -27,7 +27,10 @@ fn percentile_scene() -> State {
 }
 
 fn carries_minus_100(state: &State) -> bool {
-    state.hiders["spy"]
+    state
+        .hiders
+        .get("spy")
+        .unwrap()
         .modifiers()
         .unwrap()
         .situation
@@ -52,7 +55,10 @@ fn p9_a_non_ally_that_arrived_after_the_reveal_counts_for_the_minus_100() {
             json!({"type": "turnStart", "combatant": "spy", "round": 2}),
         ],
     );
-    assert_eq!(revealed.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        revealed.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
     assert!(revealed.perceives("sentry", "spy"));
     // P9: a roll made while a non-ally perceives the hider carries -100.
     let rolled = ok(
@@ -60,7 +66,10 @@ fn p9_a_non_ally_that_arrived_after_the_reveal_counts_for_the_minus_100() {
         json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
     );
     assert!(carries_minus_100(&rolled.state));
-    assert_eq!(rolled.state.hiders["spy"].score(), Some(80 + 50 - 100));
+    assert_eq!(
+        rolled.state.hiders.get("spy").unwrap().score(),
+        Some(80 + 50 - 100)
+    );
     let added = entries_for(&rolled, "P9", Audience::Gm);
     assert_eq!(added.len(), 1);
     assert!(added[0].en().contains('1'), "{}", added[0].en());
@@ -81,14 +90,17 @@ fn p9_only_allies_around_a_revealed_hider_add_no_minus_100() {
             json!({"type": "tokenRemoved", "token": "guard"}),
         ],
     );
-    assert_eq!(revealed.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        revealed.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
     let rolled = ok(
         &revealed,
         json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
     )
     .state;
     assert!(!carries_minus_100(&rolled));
-    assert_eq!(rolled.hiders["spy"].score(), Some(130));
+    assert_eq!(rolled.hiders.get("spy").unwrap().score(), Some(130));
 }
 
 #[test]
@@ -109,10 +121,10 @@ fn p3_a_modifier_bringing_the_score_exactly_to_the_acuity_sum_is_perceived() {
         .state
     };
     let tie = roll(-30);
-    assert_eq!(tie.hiders["spy"].score(), Some(100));
+    assert_eq!(tie.hiders.get("spy").unwrap().score(), Some(100));
     assert!(tie.perceives("guard", "spy"));
     let above = roll(-29);
-    assert_eq!(above.hiders["spy"].score(), Some(101));
+    assert_eq!(above.hiders.get("spy").unwrap().score(), Some(101));
     assert!(!above.perceives("guard", "spy"));
 }
 
@@ -158,7 +170,7 @@ fn p9_a_second_roll_in_the_same_combat_turn_is_refused_and_the_next_turn_allows_
     // 80 + 90 = 170 > 0: the guard does not perceive; no non-ally
     // perceived the spy at the roll, so no -100 this time.
     assert!(!carries_minus_100(&own));
-    assert_eq!(own.hiders["spy"].score(), Some(170));
+    assert_eq!(own.hiders.get("spy").unwrap().score(), Some(170));
 }
 
 #[test]
@@ -199,7 +211,15 @@ fn p6_p9_a_multi_target_surprise_ends_and_reveals_at_the_attackers_turn_end() {
     assert!(ended.state.perceives("guard", "spy"));
     assert!(ended.state.perceives("guard2", "spy"));
     assert_eq!(
-        ended.state.hiders["spy"].pairs["guard2"].reason,
+        ended
+            .state
+            .hiders
+            .get("spy")
+            .unwrap()
+            .pairs
+            .get("guard2")
+            .unwrap()
+            .reason,
         PairReason::SurpriseEnded
     );
 }
@@ -425,7 +445,7 @@ fn o9_o11_the_targets_check_is_against_its_own_effective_total() {
         &scene,
         json!({"type": "attack", "attacker": "rogue", "targets": ["b"], "noisy": true}),
     );
-    let record = &attacked.state.hiders["rogue"];
+    let record = attacked.state.hiders.get("rogue").unwrap();
     assert_eq!(
         furtive_core::opposed::effective_total(&attacked.state, record, "b"),
         5
@@ -471,7 +491,7 @@ fn o7_a_fresh_roll_clears_the_o11_penalty_and_compares_the_stored_results_again(
         ],
     );
     assert!(!scene.perceives("a", "rogue"));
-    let record = &scene.hiders["rogue"];
+    let record = scene.hiders.get("rogue").unwrap();
     assert_eq!(
         furtive_core::opposed::effective_total(&scene, record, "a"),
         15
@@ -482,7 +502,13 @@ fn o7_a_fresh_roll_clears_the_o11_penalty_and_compares_the_stored_results_again(
         &scene,
         json!({"type": "enterStealth", "hider": "rogue", "roll": 12, "moved": true}),
     );
-    assert!(fresh.state.hiders["rogue"].penalties().is_empty());
+    assert!(fresh
+        .state
+        .hiders
+        .get("rogue")
+        .unwrap()
+        .penalties()
+        .is_empty());
     assert!(fresh.state.perceives("a", "rogue"));
     assert!(checks_for(&fresh, "rogue", "a").is_empty());
     // A fresh 13 keeps it hidden from a.
@@ -560,7 +586,10 @@ fn o6_a_stored_result_equal_to_the_lowered_total_perceives() {
         json!({"type": "attack", "attacker": "rogue", "targets": ["a"], "noisy": true,
                "hits": 3, "area": true}),
     );
-    assert_eq!(fireball.state.hiders["rogue"].penalties()[0].amount, 5);
+    assert_eq!(
+        fireball.state.hiders.get("rogue").unwrap().penalties()[0].amount,
+        5
+    );
     assert!(fireball.state.perceives("b", "rogue"));
     assert_eq!(
         pair(&fireball.state, "rogue", "b").reason,

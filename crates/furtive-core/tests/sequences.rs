@@ -287,7 +287,7 @@ fn o12_a_sprint_mid_attempt_ends_it_with_its_penalties_and_pending_checks() {
         json!({"type": "turnStart", "combatant": "rogue", "round": 2}),
         json!({"type": "enterStealth", "hider": "rogue", "roll": 12, "moved": true}),
     ]);
-    let record = &story.state.hiders["rogue"];
+    let record = story.state.hiders.get("rogue").unwrap();
     assert!(record.penalties().is_empty());
     assert_eq!(record.held_total(), Some(12));
     let guard = pair(&story.state, "rogue", "guard");
@@ -328,7 +328,13 @@ fn o7_a_fresh_roll_clears_o8_penalties_and_later_ones_count_again() {
         story.state.perceives("guard", "rogue"),
         "O7: perceivers keep perceiving"
     );
-    assert!(story.state.hiders["rogue"].penalties().is_empty());
+    assert!(story
+        .state
+        .hiders
+        .get("rogue")
+        .unwrap()
+        .penalties()
+        .is_empty());
 }
 
 // ---------------------------------------------------------------- percentile
@@ -349,7 +355,10 @@ fn percentile_scene() -> State {
 }
 
 fn carries_minus_100(state: &State, hider: &str) -> bool {
-    state.hiders[hider]
+    state
+        .hiders
+        .get(hider)
+        .unwrap()
         .modifiers()
         .unwrap()
         .situation
@@ -411,17 +420,23 @@ fn p6_p9_a_hide_before_combat_carries_into_it_and_the_surprise_lasts_the_attacke
         json!({"type": "roundEnd"}),
     ]);
     assert!(story.state.surprise("spy", "guard").is_some());
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Hiding);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Hiding
+    );
     let end = story.step(json!({"type": "turnEnd", "combatant": "spy"}));
     assert_eq!(defenseless(&end, "guard"), [false]);
     assert!(story.state.surprises.is_empty());
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
     assert!(story.state.perceives("guard", "spy"));
     // Its next roll, on its next turn, carries -100 (P9).
     story.step(json!({"type": "turnStart", "combatant": "spy"}));
     story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 50}));
     assert!(carries_minus_100(&story.state, "spy"));
-    assert_eq!(story.state.hiders["spy"].score(), Some(30));
+    assert_eq!(story.state.hiders.get("spy").unwrap().score(), Some(30));
 }
 
 #[test]
@@ -458,9 +473,15 @@ fn p6_the_target_removed_mid_surprise_still_leaves_the_attacker_revealed_at_its_
         json!({"type": "tokenRemoved", "token": "guard"}),
     ]);
     assert!(story.state.surprises.is_empty());
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Hiding);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Hiding
+    );
     story.step(json!({"type": "turnEnd", "combatant": "spy"}));
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
     assert!(story.state.perceives("captain", "spy"));
 }
 
@@ -477,11 +498,20 @@ fn p9_two_hiders_interleave_each_revealed_at_its_own_turn_end() {
         json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
         json!({"type": "turnEnd", "combatant": "thief"}),
     ]);
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Hiding);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Hiding
+    );
     assert!(story.state.surprise("spy", "guard").is_some());
     story.step(json!({"type": "turnEnd", "combatant": "spy"}));
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
-    assert_eq!(story.state.hiders["thief"].phase, HiderPhase::Hiding);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
+    assert_eq!(
+        story.state.hiders.get("thief").unwrap().phase,
+        HiderPhase::Hiding
+    );
     assert!(!story.state.perceives("guard", "thief"));
     // The thief's turn: it surprises the captain (60 < 130).
     story.steps(vec![
@@ -518,7 +548,10 @@ fn p9_one_roll_a_turn_holds_across_a_stop_and_the_next_turn_allows_one_with_minu
         json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
     ]);
     assert!(carries_minus_100(&story.state, "spy"));
-    assert_eq!(story.state.hiders["spy"].score(), Some(80 + 90 - 100));
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().score(),
+        Some(80 + 90 - 100)
+    );
 }
 
 #[test]
@@ -566,7 +599,10 @@ fn p9_o7_a_repeated_turn_start_or_a_token_removed_and_added_again_gives_no_secon
         json!({"type": "turnStart", "combatant": "spy", "round": 2}),
         json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
     ]);
-    assert_eq!(story.state.hiders["spy"].score(), Some(80 + 90 - 100));
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().score(),
+        Some(80 + 90 - 100)
+    );
     // O7 (opposed): one fresh roll per own turn, the same way; and the
     // repeated turn start keeps the turn's move (O5).
     let mut story = Story::new(opposed_scene());
@@ -575,7 +611,7 @@ fn p9_o7_a_repeated_turn_start_or_a_token_removed_and_added_again_gives_no_secon
         json!({"type": "enterStealth", "hider": "rogue", "roll": 18, "moved": true}),
         json!({"type": "turnStart", "combatant": "rogue", "round": 1}),
     ]);
-    assert!(story.state.hiders["rogue"].moved_this_turn);
+    assert!(story.state.hiders.get("rogue").unwrap().moved_this_turn);
     assert_eq!(
         story
             .refuse(json!({"type": "enterStealth", "hider": "rogue", "roll": 25, "moved": true}))
@@ -600,13 +636,16 @@ fn p9_combat_end_then_a_new_combat_gives_a_fresh_turn_and_roll() {
     assert!(!story.state.perceives("captain", "spy"));
     story.step(json!({"type": "combatEnd"}));
     assert_eq!(story.state.combat, Default::default());
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Hiding);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Hiding
+    );
     story.steps(vec![
         json!({"type": "turnStart", "combatant": "spy", "round": 1}),
         json!({"type": "enterStealth", "hider": "spy", "roll": 60}),
     ]);
     assert!(!carries_minus_100(&story.state, "spy"));
-    assert_eq!(story.state.hiders["spy"].score(), Some(140));
+    assert_eq!(story.state.hiders.get("spy").unwrap().score(), Some(140));
 }
 
 #[test]
@@ -620,14 +659,20 @@ fn p4_a_pending_roll_keeps_the_stale_score_for_a_changed_observer_and_ends_with_
                "modifiers": {"situation": ["very_noisy"]}}),
         json!({"type": "modifiersChanged", "hider": "spy", "modifiers": {}}),
     ]);
-    assert_eq!(story.state.hiders["spy"].score(), Some(180));
+    assert_eq!(story.state.hiders.get("spy").unwrap().score(), Some(180));
     story.step(json!({"type": "upsertCreature", "creature":
         {"id": "captain", "side": "guards", "acuities": {"visual": 179}}}));
     assert!(!story.state.perceives("captain", "spy"));
     story.step(json!({"type": "upsertCreature", "creature":
         {"id": "captain", "side": "guards", "acuities": {"visual": 180}}}));
     assert!(story.state.perceives("captain", "spy"));
-    assert!(story.state.hiders["spy"].pending_modifiers().is_some());
+    assert!(story
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
+        .pending_modifiers()
+        .is_some());
     // The spy attacks on its turn; its turn end reveals it and the pending
     // request ends with the attempt it was for.
     story.steps(vec![
@@ -635,8 +680,17 @@ fn p4_a_pending_roll_keeps_the_stale_score_for_a_changed_observer_and_ends_with_
         json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
         json!({"type": "turnEnd", "combatant": "spy"}),
     ]);
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
-    assert!(story.state.hiders["spy"].pending_modifiers().is_none());
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
+    assert!(story
+        .state
+        .hiders
+        .get("spy")
+        .unwrap()
+        .pending_modifiers()
+        .is_none());
 }
 
 #[test]
@@ -743,7 +797,10 @@ fn p9_an_attack_from_hiding_reveals_at_the_turn_end_even_after_a_stop_and_a_new_
         story.state
     };
     let without_stop = reveal(false);
-    assert_eq!(without_stop.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        without_stop.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
     let with_stop = reveal(true);
     assert!(
         with_stop.perceives("captain", "spy") && with_stop.perceives("guard", "spy"),
@@ -798,7 +855,10 @@ fn o6_o7_p9_what_a_gm_override_yields_to_by_rule() {
         json!({"type": "turnEnd", "combatant": "spy"}),
     ]);
     assert!(story.state.perceives("guard", "spy"));
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
 }
 
 #[test]
@@ -816,9 +876,15 @@ fn o1_o7_a_settings_change_between_events_applies_from_the_next_event() {
             .code(),
         "movement_required"
     );
-    assert_eq!(story.state.hiders["rogue"].held_total(), Some(20));
+    assert_eq!(
+        story.state.hiders.get("rogue").unwrap().held_total(),
+        Some(20)
+    );
     story.step(json!({"type": "enterStealth", "hider": "rogue", "roll": 25, "moved": true}));
-    assert_eq!(story.state.hiders["rogue"].held_total(), Some(25));
+    assert_eq!(
+        story.state.hiders.get("rogue").unwrap().held_total(),
+        Some(25)
+    );
 }
 
 #[test]
@@ -838,7 +904,7 @@ fn o5_o7_combat_starting_mid_attempt_counts_moves_from_the_hiders_own_turn() {
         json!({"type": "turnEnd", "combatant": "guard"}),
         json!({"type": "turnStart", "combatant": "rogue"}),
     ]);
-    assert!(!story.state.hiders["rogue"].moved_this_turn);
+    assert!(!story.state.hiders.get("rogue").unwrap().moved_this_turn);
     story.step(json!({"type": "turnEnd", "combatant": "rogue"}));
     assert!(story.state.perceives("guard", "rogue"));
     assert_eq!(
@@ -863,7 +929,10 @@ fn p9_the_sides_at_the_moment_of_the_roll_decide_the_minus_100() {
         json!({"type": "upsertCreature", "creature":
             {"id": "captain", "side": "party", "acuities": {"visual": 60}}}),
     ]);
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
     let before = story.state.clone();
     story.step(json!({"type": "enterStealth", "hider": "spy", "roll": 50}));
     assert!(!carries_minus_100(&story.state, "spy"));
@@ -894,7 +963,13 @@ fn o5_removals_mid_attempt_take_their_exposures_with_them() {
         json!({"type": "turnEnd", "combatant": "guard"}),
         json!({"type": "turnStart", "combatant": "rogue"}),
     ]);
-    assert!(!story.state.hiders["rogue"].pairs.contains_key("guard"));
+    assert!(!story
+        .state
+        .hiders
+        .get("rogue")
+        .unwrap()
+        .pairs
+        .contains_key("guard"));
     let end = story.step(json!({"type": "turnEnd", "combatant": "rogue"}));
     assert!(end.changes.is_empty(), "{:?}", end.changes);
     story.steps(vec![
@@ -910,7 +985,10 @@ fn o5_removals_mid_attempt_take_their_exposures_with_them() {
 }
 
 fn visibility_of(state: &State, hider: &str) -> Vec<(String, bool)> {
-    state.hiders[hider]
+    state
+        .hiders
+        .get(hider)
+        .unwrap()
         .pairs
         .iter()
         .map(|(observer, pair)| (observer.clone(), pair.perceived))
@@ -1005,7 +1083,10 @@ fn p9_outside_combat_a_stop_after_an_attack_leaves_the_hider_perceived_so_the_ne
     assert!(carries_minus_100(&story.state, "spy"));
     assert!(!story.state.perceives("guard", "spy"));
     story.step(json!({"type": "combatEnd"}));
-    assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+    assert_eq!(
+        story.state.hiders.get("spy").unwrap().phase,
+        HiderPhase::Revealed
+    );
     assert!(story.state.perceives("guard", "spy"));
     // Without the attack, a stop forgets the attempt (no automatic -100).
     let mut quiet = Story::new(percentile_scene());
@@ -1040,7 +1121,10 @@ fn p9_a_second_stop_after_an_attack_from_hiding_is_refused_as_not_hiding() {
         assert_eq!(stop.log.len(), 1, "the first stop is told once");
         let error = story.refuse(json!({"type": "stopHiding", "hider": "spy"}));
         assert_eq!(error.code(), "not_hiding", "in combat: {in_combat}");
-        assert_eq!(story.state.hiders["spy"].phase, HiderPhase::Revealed);
+        assert_eq!(
+            story.state.hiders.get("spy").unwrap().phase,
+            HiderPhase::Revealed
+        );
         if in_combat {
             let end = story.step(json!({"type": "turnEnd", "combatant": "spy"}));
             assert!(

@@ -352,7 +352,15 @@ fn o13_a_distance_that_changes_sign_only_is_still_stored() {
     };
     session.apply(at(0.0)).unwrap();
     session.apply(at(-0.0)).unwrap();
-    let distance = session.state().hiders["rogue"].pairs["guard"].distance;
+    let distance = session
+        .state()
+        .hiders
+        .get("rogue")
+        .unwrap()
+        .pairs
+        .get("guard")
+        .unwrap()
+        .distance;
     assert_eq!(distance.map(f64::to_bits), Some((-0.0f64).to_bits()));
     let snapshot = serde_json::to_string(&session.snapshot()).unwrap();
     assert!(snapshot.contains("\"distance\":-0.0"), "{snapshot}");
