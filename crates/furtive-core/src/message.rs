@@ -40,6 +40,7 @@ macro_rules! catalog {
     ($($(#[$doc:meta])* $key:ident = $name:literal ($($arg:ident),*) { en: $en:literal, fr: $fr:literal })*) => {
         /// A message of the catalog (B3). Serialized as its name
         /// (`"o4CheckRequested"`); each key's doc gives its English template.
+        /// `key as usize` is its place in [`Key::ALL`].
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Key {
             $($(#[$doc])* $key,)*
@@ -1048,6 +1049,13 @@ mod tests {
             let mut declared = key.args().to_vec();
             declared.sort_unstable();
             assert_eq!(declared, en_names, "{key:?}: its declared arguments");
+        }
+    }
+
+    #[test]
+    fn b3_a_key_is_numbered_by_its_place_in_the_catalog() {
+        for (place, key) in Key::ALL.iter().enumerate() {
+            assert_eq!(*key as usize, place);
         }
     }
 

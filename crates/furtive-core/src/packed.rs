@@ -241,11 +241,8 @@ fn message<'a>(
     recent: &mut [Option<(&'a str, i64)>; 8],
     packed: &mut Vec<i64>,
 ) {
-    let key = crate::message::Key::ALL
-        .iter()
-        .position(|key| *key == message.key)
-        .unwrap_or_default();
-    packed.push(key as i64);
+    // A key's number is its place in `Key::ALL` (the catalog's order).
+    packed.push(message.key as i64);
     for (place, name) in message.key.args().iter().enumerate() {
         match message.arg(name) {
             Some(value) => argument(value, place, strings, recent, packed),
