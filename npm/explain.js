@@ -8,31 +8,34 @@
 // A template is text with `{name}` placeholders. An argument renders as: a
 // string as it is; a number in decimal; a message as its own template in
 // the same language; a list as its items joined by ", ". An unknown key
-// renders as the key itself, an unknown placeholder as it is.
+// renders as the message's JSON, a missing argument as its placeholder.
 //
 // A result's `message` (a query's answer) becomes `en` and `fr` at once.
 // The `log` of an `apply`'s effects is rendered when it is first read, so
 // a caller that does not read the explanations does not pay for them (a
 // `Session`'s effects come packed, their log read then too: packed.js).
 
-import { CATALOG } from "./explanations.js";
+import { CATALOG, KEYS } from "./explanations.js";
 
 /** The results whose explanations are rendered, by method or function name. */
 const LOG_RESULTS = new Set(["apply", "applyAll", "settle"]);
 const MESSAGE_RESULTS = new Set(["perceives", "canLocate", "canDefend", "knockout", "canPickpocket", "attackHidden"]);
 
 /**
- * Each key's templates split into parts: literal text at even places,
- * placeholder names at odd places. Filled on first use.
- * @type {Map<string, [string[], string[]]>}
+ * Each key's templates, by key number, split into parts: literal text at
+ * even places, at odd places the argument's place in the message (1 for
+ * the first argument), or its name in braces when the key has no such
+ * argument. Filled on first use.
+ * @type {Array<[Array<string | number>, Array<string | number>] | undefined>}
  */
-const compiled = new Map();
+const compiled = [];
 
 /**
  * @param {string} template
- * @returns {string[]}
+ * @param {readonly string[]} args
+ * @returns {Array<string | number>}
  */
-function split(template) {
+function split(template, args) {
   const parts = [];
   let rest = template;
   for (;;) {
@@ -42,56 +45,62 @@ function split(template) {
       parts.push(rest);
       return parts;
     }
-    parts.push(rest.slice(0, open), rest.slice(open + 1, close));
+    const name = rest.slice(open + 1, close);
+    const place = args.indexOf(name);
+    parts.push(rest.slice(0, open), place < 0 ? `{${name}}` : place + 1);
     rest = rest.slice(close + 1);
   }
 }
 
 /**
- * @param {string} key
- * @returns {[string[], string[]] | undefined}
+ * @param {number} number a key's number
  */
-function partsOf(key) {
-  let parts = compiled.get(key);
+function partsOf(number) {
+  let parts = compiled[number];
   if (parts === undefined) {
-    const entry = Object.hasOwn(CATALOG, key) ? CATALOG[key] : undefined;
-    if (entry === undefined) return undefined;
-    parts = [split(entry.en), split(entry.fr)];
-    compiled.set(key, parts);
+    const key = KEYS[number];
+    if (key === undefined) return undefined;
+    const { args, en, fr } = CATALOG[key];
+    parts = [split(en, args), split(fr, args)];
+    compiled[number] = parts;
   }
   return parts;
 }
 
 /**
- * The text of a message or an argument.
- * @param {unknown} value `{ key, args }`, a string, a number or a list
+ * The text of a message or an argument, as the engine writes them
+ * (furtive_core::message): a message is `[key number, argument...]`, its
+ * arguments in the catalog's order; a list is `[-1, item...]`; a text a
+ * string; an integer a number; a missing argument `null` (its placeholder
+ * stays as it is).
+ * @param {unknown} value
  * @param {0 | 1} language 0 for English, 1 for French
  * @returns {string}
  */
 function text(value, language) {
   if (typeof value === "string") return value;
   if (typeof value === "number") return String(value);
-  if (Array.isArray(value)) {
+  if (!Array.isArray(value)) return String(value);
+  if (value[0] === -1) {
     let joined = "";
-    for (let i = 0; i < value.length; i++) joined += (i > 0 ? ", " : "") + text(value[i], language);
+    for (let i = 1; i < value.length; i++) joined += (i > 1 ? ", " : "") + text(value[i], language);
     return joined;
   }
-  if (value === null || typeof value !== "object") return String(value);
-  const { key, args } = /** @type {{ key: string, args?: Record<string, unknown> }} */ (value);
-  const parts = partsOf(key);
-  if (parts === undefined) return String(key);
+  const parts = partsOf(value[0]);
+  if (parts === undefined) return JSON.stringify(value);
   const template = parts[language];
-  let out = template[0];
+  let out = /** @type {string} */ (template[0]);
   for (let i = 1; i < template.length; i += 2) {
-    const name = template[i];
-    out += (args !== undefined && Object.hasOwn(args, name) ? text(args[name], language) : `{${name}}`) + template[i + 1];
+    const place = template[i];
+    const argument = typeof place === "number" ? value[place] : null;
+    out += (argument === null || argument === undefined ? (typeof place === "number" ? `{${CATALOG[KEYS[value[0]]].args[place - 1]}}` : place) : text(argument, language)) + template[i + 1];
   }
   return out;
 }
 
 /**
  * A message's English text.
- * @param {{ key: string, args?: object }} message
+ * @param {unknown[]} message `[key number, argument...]`
  * @returns {string}
  */
 export function english(message) {
@@ -100,7 +109,7 @@ export function english(message) {
 
 /**
  * A message's French text.
- * @param {{ key: string, args?: object }} message
+ * @param {unknown[]} message `[key number, argument...]`
  * @returns {string}
  */
 export function french(message) {

@@ -58,20 +58,20 @@ export function unpackEffects(text) {
 }
 
 /**
- * The log entries, each with its `message` (`{ key, args }`).
+ * The log entries, each with its `message` as the engine's JSON writes it
+ * (`[key number, argument...]`, explain.js).
  * @param {{ strings: string[], entries: number[] }} log
  * @returns {any[]}
  */
 function unpackLog({ strings, entries }) {
   let at = 0;
   const message = () => {
-    const key = KEYS[entries[at++]];
-    const args = {};
-    for (const name of CATALOG[key]?.args ?? []) {
-      const value = argument();
-      if (value !== undefined) args[name] = value;
-    }
-    return { key, args };
+    const number = entries[at++];
+    const count = CATALOG[KEYS[number]]?.args.length ?? 0;
+    const out = new Array(count + 1);
+    out[0] = number;
+    for (let i = 1; i <= count; i++) out[i] = argument();
+    return out;
   };
   /** @returns {unknown} */
   const argument = () => {
@@ -83,12 +83,13 @@ function unpackLog({ strings, entries }) {
       case 2:
         return message();
       case 3: {
-        const items = new Array(entries[at++]);
-        for (let i = 0; i < items.length; i++) items[i] = argument();
+        const items = new Array(entries[at++] + 1);
+        items[0] = -1;
+        for (let i = 1; i < items.length; i++) items[i] = argument();
         return items;
       }
       default:
-        return undefined;
+        return null;
     }
   };
   const log = [];

@@ -22,7 +22,7 @@
 //! the engine as text (`"+50"`, `"7.5"`), so both renderers write the same
 //! characters.
 
-use serde::ser::{SerializeMap, SerializeSeq};
+use serde::ser::SerializeSeq;
 use serde::{Serialize, Serializer};
 
 /// A language of the catalog (B3: every explanation in both).
@@ -774,9 +774,9 @@ impl From<crate::Clause> for Arg {
 
 /// An explanation (B3): a [`Key`] of the catalog and its named arguments.
 ///
-/// Serialized as `{ "key": "o4CheckRequested", "args": { "observer":
-/// "Guard", "hider": "Ghost", "effective": 15 } }`: each argument as a JSON
-/// string, a number, a nested `{ key, args }` or a list of those.
+/// Serialized as `[key, argument...]`: `[51, "Guard", "Ghost", 15]` for
+/// [`Key::O4CheckRequested`] (`observer`, `hider`, `effective`); see
+/// `impl Serialize for Message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     /// Which template.
@@ -887,34 +887,25 @@ impl Arg {
     }
 }
 
-impl Serialize for Key {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-/// The arguments of a message, as a JSON object.
-struct Args<'a>(&'a [(&'static str, Arg)]);
-
-impl Serialize for Args<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (name, value) in self.0 {
-            map.serialize_entry(name, value)?;
-        }
-        map.end()
-    }
-}
-
+/// A message as it crosses the JavaScript boundary: `[key, argument...]`,
+/// the key's number (its place in [`Key::ALL`]) then its arguments in the
+/// order of [`Key::args`], `null` for one missing (see [`Arg`] for each).
 impl Serialize for Message {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(2))?;
-        map.serialize_entry("key", &self.key)?;
-        map.serialize_entry("args", &Args(&self.args))?;
-        map.end()
+        let names = self.key.args();
+        let mut seq = serializer.serialize_seq(Some(1 + names.len()))?;
+        seq.serialize_element(&(self.key as u32))?;
+        for name in names {
+            seq.serialize_element(&self.arg(name))?;
+        }
+        seq.end()
     }
 }
 
+/// An argument as it crosses the boundary: a text as a string, an integer
+/// as a number (as its decimal text beyond ±(2^53 - 1), which a JavaScript
+/// number does not hold exactly), a message as `[key, argument...]`, a
+/// list as `[-1, item...]`.
 impl Serialize for Arg {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -925,7 +916,8 @@ impl Serialize for Arg {
             Arg::Integer(number) => serializer.serialize_str(itoa::Buffer::new().format(*number)),
             Arg::Message(message) => message.serialize(serializer),
             Arg::List(items) => {
-                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                let mut seq = serializer.serialize_seq(Some(1 + items.len()))?;
+                seq.serialize_element(&-1)?;
                 for item in items {
                     seq.serialize_element(item)?;
                 }
@@ -969,39 +961,40 @@ pub fn render_result(result: &mut serde_json::Value) {
     render_object(object);
 }
 
-/// The text of a serialized message or argument in `language`.
+/// The text of a serialized message or argument in `language` (see
+/// `impl Serialize for Message`).
 #[cfg(feature = "texts")]
 fn render_value(value: &serde_json::Value, language: Language) -> String {
     use serde_json::Value;
     match value {
         Value::String(text) => text.clone(),
         Value::Number(number) => number.to_string(),
-        Value::Array(items) => items
-            .iter()
-            .map(|item| render_value(item, language))
-            .collect::<Vec<_>>()
-            .join(", "),
-        Value::Object(object) => {
-            let key = object
-                .get("key")
-                .and_then(Value::as_str)
-                .and_then(|name| Key::ALL.iter().find(|key| key.name() == name));
+        Value::Array(items) => {
+            let Some((first, rest)) = items.split_first() else {
+                return String::new();
+            };
+            if first.as_i64() == Some(-1) {
+                return rest
+                    .iter()
+                    .map(|item| render_value(item, language))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+            }
+            let key = first
+                .as_u64()
+                .and_then(|place| Key::ALL.get(usize::try_from(place).ok()?));
             let Some(key) = key else {
                 return value.to_string();
             };
-            let empty = serde_json::Map::new();
-            let args = object
-                .get("args")
-                .and_then(Value::as_object)
-                .unwrap_or(&empty);
             let mut text = String::new();
             fill(key.template(language), &mut text, |name, text| {
-                match args.get(name) {
-                    Some(arg) => {
+                let place = key.args().iter().position(|arg| *arg == name);
+                match place.and_then(|place| rest.get(place)) {
+                    Some(arg) if !arg.is_null() => {
                         text.push_str(&render_value(arg, language));
                         true
                     }
-                    None => false,
+                    _ => false,
                 }
             });
             text

@@ -349,37 +349,38 @@ pub fn unpack_effects(text: &str) -> Option<serde_json::Value> {
         let mut packed = log["entries"].as_array()?.iter();
         let mut next = || packed.next().and_then(Value::as_i64);
         let string = |index: i64| strings.get(usize::try_from(index).ok()?).cloned();
+        // A message as its JSON writes it: `[key, argument...]`, `null`
+        // for a missing argument, a list as `[-1, item...]`.
         fn message(
             next: &mut dyn FnMut() -> Option<i64>,
             string: &dyn Fn(i64) -> Option<Value>,
         ) -> Option<Value> {
-            let key = *crate::message::Key::ALL.get(usize::try_from(next()?).ok()?)?;
-            let mut args = Map::new();
-            for name in key.args() {
-                if let Some(value) = argument(next, string)? {
-                    args.insert((*name).to_owned(), value);
-                }
+            let number = next()?;
+            let key = *crate::message::Key::ALL.get(usize::try_from(number).ok()?)?;
+            let mut items = vec![Value::from(number)];
+            for _ in key.args() {
+                items.push(argument(next, string)?);
             }
-            Some(json!({ "key": key.name(), "args": args }))
+            Some(Value::Array(items))
         }
         fn argument(
             next: &mut dyn FnMut() -> Option<i64>,
             string: &dyn Fn(i64) -> Option<Value>,
-        ) -> Option<Option<Value>> {
-            Some(Some(match next()? {
+        ) -> Option<Value> {
+            Some(match next()? {
                 0 => string(next()?)?,
                 1 => Value::from(next()?),
                 2 => message(next, string)?,
                 3 => {
                     let count = next()?;
-                    let mut items = Vec::new();
+                    let mut items = vec![Value::from(-1)];
                     for _ in 0..count {
-                        items.push(argument(next, string)??);
+                        items.push(argument(next, string)?);
                     }
                     Value::Array(items)
                 }
-                _ => return Some(None),
-            }))
+                _ => Value::Null,
+            })
         }
         while let Some(clause) = next() {
             let clause = string(clause)?;
