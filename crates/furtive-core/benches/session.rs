@@ -181,6 +181,10 @@ fn bench(c: &mut Criterion) {
     group.bench_function("to_text/200", |b| {
         b.iter(|| black_box(furtive_core::api::to_json_text(&effects).unwrap()))
     });
+    // What the bindings send for a `Session`'s effects (furtive_core::packed).
+    group.bench_function("packed/200", |b| {
+        b.iter(|| black_box(furtive_core::packed::effects_text(&effects).unwrap()))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("perceives");

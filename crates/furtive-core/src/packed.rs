@@ -14,10 +14,11 @@
 //! The text is the head, then, when there are log entries, a newline
 //! (`\n`, which JSON text never holds unescaped) and the log:
 //!
-//! - head: `{ "strings": [...], "changes": [...], "requests": [...],
-//!   "modifiers": [...]?, "revision": n, "hiddenFrom": [...], "log": n }`,
+//! - head: `{ "changes": [...], "requests": [...], "modifiers": [...]?,
+//!   "revision": n, "hiddenFrom": [...], "log": n, "strings": [...] }`,
 //!   `log` the number of log entries, each list flat, a string being its
-//!   index in `strings`:
+//!   index in `strings` (written last: the lists are written as the
+//!   effects are walked, the strings they name gathered meanwhile):
 //!   - a change: `0, hider, observer, perceived` (visibility) or `1, token,
 //!     status, active, expires` (status: `0` hidden, `1` defenseless;
 //!     `expires`: the `turnEndOf` token, or `-1` for none);
@@ -26,7 +27,7 @@
 //!     head's `modifiers`, present only then);
 //!   - a `hiddenFrom` change: `observer, hider, hidden`;
 //!   - booleans are `0` and `1`;
-//! - log: `{ "strings": [...], "entries": [...] }`, each entry `clause,
+//! - log: `{ "entries": [...], "strings": [...] }`, each entry `clause,
 //!   audience, hider, observer, message` (audience `0` GM, `1` public;
 //!   `hider`, `observer` `-1` for none), a message `key, argument...` (the
 //!   key's place in [`Key::ALL`](crate::message::Key::ALL), then its
@@ -37,110 +38,136 @@
 
 use std::borrow::Cow;
 
-use serde::Serialize;
-
 use crate::error::Error;
 use crate::message::{Arg, Message};
 use crate::outcome::{Audience, Change, LogEntry, Request, Status};
 use crate::session::Effects;
-use crate::state::Modifiers;
 
 /// The largest integer a JavaScript number holds exactly.
 const MAX_EXACT_JS_INTEGER: u64 = (1 << 53) - 1;
 
-/// A table of strings and the indexes written for them.
-#[derive(Default)]
-struct Strings<'a> {
-    list: Vec<Cow<'a, str>>,
+/// One part of the text being written: its lists of numbers go straight
+/// into `text`, the strings they index into `strings`, written last.
+struct Part<'a> {
+    text: String,
+    strings: Vec<Cow<'a, str>>,
+    /// Whether the list being written has no number yet.
+    first: bool,
 }
 
-impl<'a> Strings<'a> {
-    /// `text`'s index: a new one, or `last`'s when `text` is the same
-    /// string as last time for this role (the hider of every request).
-    fn index(&mut self, text: &'a str, last: &mut Option<(&'a str, i64)>) -> i64 {
+impl<'a> Part<'a> {
+    fn new(capacity: usize) -> Part<'a> {
+        Part {
+            text: String::with_capacity(capacity),
+            strings: Vec::new(),
+            first: true,
+        }
+    }
+
+    /// Starts the list `"name":[`, after `separator` (`{` or `,`).
+    fn list(&mut self, separator: char, name: &str) {
+        self.text.push(separator);
+        self.text.push('"');
+        self.text.push_str(name);
+        self.text.push_str("\":[");
+        self.first = true;
+    }
+
+    fn end_list(&mut self) {
+        self.text.push(']');
+    }
+
+    fn number(&mut self, number: i64) {
+        if !self.first {
+            self.text.push(',');
+        }
+        self.first = false;
+        self.text.push_str(itoa::Buffer::new().format(number));
+    }
+
+    fn flag(&mut self, value: bool) {
+        self.number(i64::from(value));
+    }
+
+    /// `text`'s index in the table: a new one, or `last`'s when `text` is
+    /// the same string as last time in this role (the hider of every
+    /// request).
+    fn string(&mut self, text: &'a str, last: &mut Option<(&'a str, i64)>) {
         if let Some((previous, index)) = *last {
             if previous == text {
-                return index;
+                return self.number(index);
             }
         }
         let index = self.add(text);
         *last = Some((text, index));
-        index
+        self.number(index);
     }
 
     fn add(&mut self, text: impl Into<Cow<'a, str>>) -> i64 {
-        self.list.push(text.into());
+        self.strings.push(text.into());
         // A table holds far fewer than 2^63 strings.
-        (self.list.len() - 1) as i64
+        (self.strings.len() - 1) as i64
     }
-}
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Head<'a> {
-    strings: Vec<Cow<'a, str>>,
-    changes: Vec<i64>,
-    requests: Vec<i64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    modifiers: Vec<&'a Modifiers>,
-    revision: u64,
-    hidden_from: Vec<i64>,
-    log: usize,
-}
-
-#[derive(Serialize)]
-struct Log<'a> {
-    strings: Vec<Cow<'a, str>>,
-    entries: Vec<i64>,
+    /// Ends the part with its `"strings":[...]}` and appends it to `out`.
+    fn finish(mut self, out: &mut String) -> Result<(), Error> {
+        self.text.push_str(",\"strings\":");
+        self.text
+            .push_str(&crate::api::to_json_text(&self.strings)?);
+        self.text.push('}');
+        out.push_str(&self.text);
+        Ok(())
+    }
 }
 
 /// The packed JSON text of `effects` (see the module documentation).
 pub fn effects_text(effects: &Effects) -> Result<String, Error> {
-    let mut text = crate::api::to_json_text(&head(effects))?;
+    let mut out = String::new();
+    head(effects)?.finish(&mut out)?;
     if !effects.log.is_empty() {
-        text.push('\n');
-        text.push_str(&crate::api::to_json_text(&log(&effects.log))?);
+        out.push('\n');
+        log(&effects.log).finish(&mut out)?;
     }
-    Ok(text)
+    Ok(out)
 }
 
-fn flag(value: bool) -> i64 {
-    i64::from(value)
-}
-
-fn head(effects: &Effects) -> Head<'_> {
-    let mut strings = Strings::default();
+fn head(effects: &Effects) -> Result<Part<'_>, Error> {
+    let mut part = Part::new(
+        64 + 12 * (effects.changes.len() + effects.requests.len() + effects.hidden_from.len()),
+    );
     let (mut hider, mut observer, mut clause) = (None, None, None);
-    let mut changes = Vec::with_capacity(effects.changes.len() * 4);
+    part.list('{', "changes");
     for change in &effects.changes {
         match change {
             Change::Visibility {
                 hider: h,
                 observer: o,
                 perceived,
-            } => changes.extend([
-                0,
-                strings.index(h, &mut hider),
-                strings.index(o, &mut observer),
-                flag(*perceived),
-            ]),
+            } => {
+                part.number(0);
+                part.string(h, &mut hider);
+                part.string(o, &mut observer);
+                part.flag(*perceived);
+            }
             Change::Status {
                 token,
                 status,
                 active,
                 expires,
-            } => changes.extend([
-                1,
-                strings.index(token, &mut observer),
-                flag(*status == Status::Defenseless),
-                flag(*active),
-                expires
-                    .as_ref()
-                    .map_or(-1, |expiry| strings.index(&expiry.turn_end_of, &mut hider)),
-            ]),
+            } => {
+                part.number(1);
+                part.string(token, &mut observer);
+                part.flag(*status == Status::Defenseless);
+                part.flag(*active);
+                match expires {
+                    Some(expiry) => part.string(&expiry.turn_end_of, &mut hider),
+                    None => part.number(-1),
+                }
+            }
         }
     }
-    let mut requests = Vec::with_capacity(effects.requests.len() * 4);
+    part.end_list();
+    part.list(',', "requests");
     let mut modifiers = Vec::new();
     for request in &effects.requests {
         match request {
@@ -148,44 +175,44 @@ fn head(effects: &Effects) -> Head<'_> {
                 hider: h,
                 observer: o,
                 clause: c,
-            } => requests.extend([
-                0,
-                strings.index(h, &mut hider),
-                strings.index(o, &mut observer),
-                strings.index(c.id(), &mut clause),
-            ]),
+            } => {
+                part.number(0);
+                part.string(h, &mut hider);
+                part.string(o, &mut observer);
+                part.string(c.id(), &mut clause);
+            }
             Request::StealthRoll {
                 hider: h,
                 modifiers: m,
                 clause: c,
             } => {
                 modifiers.push(m);
-                requests.extend([
-                    1,
-                    strings.index(h, &mut hider),
-                    (modifiers.len() - 1) as i64,
-                    strings.index(c.id(), &mut clause),
-                ]);
+                part.number(1);
+                part.string(h, &mut hider);
+                part.number((modifiers.len() - 1) as i64);
+                part.string(c.id(), &mut clause);
             }
         }
     }
-    let mut hidden_from = Vec::with_capacity(effects.hidden_from.len() * 3);
+    part.end_list();
+    if !modifiers.is_empty() {
+        part.text.push_str(",\"modifiers\":");
+        part.text.push_str(&crate::api::to_json_text(&modifiers)?);
+    }
+    part.text.push_str(",\"revision\":");
+    part.text
+        .push_str(itoa::Buffer::new().format(effects.revision));
+    part.list(',', "hiddenFrom");
     for change in &effects.hidden_from {
-        hidden_from.extend([
-            strings.index(&change.observer, &mut observer),
-            strings.index(&change.hider, &mut hider),
-            flag(change.hidden),
-        ]);
+        part.string(&change.observer, &mut observer);
+        part.string(&change.hider, &mut hider);
+        part.flag(change.hidden);
     }
-    Head {
-        strings: strings.list,
-        changes,
-        requests,
-        modifiers,
-        revision: effects.revision,
-        hidden_from,
-        log: effects.log.len(),
-    }
+    part.end_list();
+    part.text.push_str(",\"log\":");
+    part.text
+        .push_str(itoa::Buffer::new().format(effects.log.len()));
+    Ok(part)
 }
 
 /// The roles whose strings come again and again in a log: the same hider,
@@ -200,53 +227,41 @@ struct LogRoles<'a> {
     arguments: [Option<(&'a str, i64)>; 8],
 }
 
-fn log(entries: &[LogEntry]) -> Log<'_> {
-    let mut strings = Strings::default();
+fn log(entries: &[LogEntry]) -> Part<'_> {
+    let mut part = Part::new(16 + 40 * entries.len());
     let mut roles = LogRoles::default();
-    let mut packed = Vec::with_capacity(entries.len() * 10);
+    part.list('{', "entries");
     for entry in entries {
-        packed.push(strings.index(entry.clause.id(), &mut roles.clause));
-        packed.push(match entry.audience {
+        part.string(entry.clause.id(), &mut roles.clause);
+        part.number(match entry.audience {
             Audience::Gm => 0,
             Audience::Public => 1,
         });
-        packed.push(
-            entry
-                .hider
-                .as_deref()
-                .map_or(-1, |id| strings.index(id, &mut roles.hider)),
-        );
-        packed.push(
-            entry
-                .observer
-                .as_deref()
-                .map_or(-1, |id| strings.index(id, &mut roles.observer)),
-        );
-        message(
-            &entry.message,
-            &mut strings,
-            &mut roles.arguments,
-            &mut packed,
-        );
+        match entry.hider.as_deref() {
+            Some(id) => part.string(id, &mut roles.hider),
+            None => part.number(-1),
+        }
+        match entry.observer.as_deref() {
+            Some(id) => part.string(id, &mut roles.observer),
+            None => part.number(-1),
+        }
+        message(&entry.message, &mut part, &mut roles.arguments);
     }
-    Log {
-        strings: strings.list,
-        entries: packed,
-    }
+    part.end_list();
+    part
 }
 
 fn message<'a>(
     message: &'a Message,
-    strings: &mut Strings<'a>,
+    part: &mut Part<'a>,
     recent: &mut [Option<(&'a str, i64)>; 8],
-    packed: &mut Vec<i64>,
 ) {
     // A key's number is its place in `Key::ALL` (the catalog's order).
-    packed.push(message.key as i64);
+    part.number(message.key as i64);
     for (place, name) in message.key.args().iter().enumerate() {
         match message.arg(name) {
-            Some(value) => argument(value, place, strings, recent, packed),
-            None => packed.push(4),
+            Some(value) => argument(value, place, part, recent),
+            None => part.number(4),
         }
     }
 }
@@ -254,35 +269,40 @@ fn message<'a>(
 fn argument<'a>(
     value: &'a Arg,
     place: usize,
-    strings: &mut Strings<'a>,
+    part: &mut Part<'a>,
     recent: &mut [Option<(&'a str, i64)>; 8],
-    packed: &mut Vec<i64>,
 ) {
     match value {
         Arg::Text(text) => {
-            let index = match recent.get_mut(place) {
-                Some(last) => strings.index(text, last),
-                None => strings.add(text),
-            };
-            packed.extend([0, index]);
+            part.number(0);
+            match recent.get_mut(place) {
+                Some(last) => part.string(text, last),
+                None => {
+                    let index = part.add(text.as_str());
+                    part.number(index);
+                }
+            }
         }
         Arg::Integer(number) if number.unsigned_abs() <= MAX_EXACT_JS_INTEGER => {
-            packed.extend([1, *number]);
+            part.number(1);
+            part.number(*number);
         }
         Arg::Integer(number) => {
             // Beyond what a JavaScript number holds: its decimal text, as the
             // message's JSON writes it.
-            let index = strings.add(number.to_string());
-            packed.extend([0, index]);
+            part.number(0);
+            let index = part.add(number.to_string());
+            part.number(index);
         }
         Arg::Message(nested) => {
-            packed.push(2);
-            message(nested, strings, recent, packed);
+            part.number(2);
+            message(nested, part, recent);
         }
         Arg::List(items) => {
-            packed.extend([3, items.len() as i64]);
+            part.number(3);
+            part.number(items.len() as i64);
             for item in items {
-                argument(item, usize::MAX, strings, recent, packed);
+                argument(item, usize::MAX, part, recent);
             }
         }
     }
@@ -415,7 +435,7 @@ mod tests {
     use crate::message::Key;
     use crate::outcome::Expiry;
     use crate::session::HiddenFromChange;
-    use crate::state::{FreeModifier, SituationModifier};
+    use crate::state::{FreeModifier, Modifiers, SituationModifier};
     use crate::Clause;
 
     /// Every kind of record, with the corners: a status without expiry and
