@@ -212,7 +212,8 @@ fn o4_any_clear_view_byte_but_zero_reads_as_a_clear_view() {
         .apply_view_changed("rogue", false, "captain", &[2], &[5.0])
         .unwrap();
     assert_eq!(two, one);
-    assert!(one.contains("perceptionCheck"), "{one}");
+    let effects = furtive_core::packed::unpack_effects(&one).unwrap();
+    assert_eq!(effects["requests"][0]["kind"], "perceptionCheck", "{one}");
 }
 
 /// `(hider, moved, view)` of one event of a batch.
