@@ -36,6 +36,65 @@ function hidden(api) {
   return session;
 }
 
+test("Session: its packed effects (furtive_core::packed, npm/packed.js) read as the free functions' JSON, key for key, the log rendered when read", () => {
+  // Every kind of record the packing has: visibility and status changes
+  // (with and without an expiry, P6), Perception checks (O4) and stealth
+  // rolls with modifiers (P4), GM and public entries, with and without an
+  // observer, nested messages and lists (P1's modifiers, O3's allies).
+  const percentile = {
+    config: {
+      ruleset: "percentile",
+      creatures: [
+        { id: "spy", name: "Éloïse \"the Knife\"", stealthSkill: 120, side: "thieves" },
+        { id: "guard", name: "Guard", acuities: { visual: 10 }, side: "watch" },
+        { id: "captain", acuities: { visual: 90 }, side: "watch" },
+      ],
+    },
+    events: [
+      { type: "enterStealth", hider: "spy", roll: 37, modifiers: { situation: ["dark", "cluttered"], free: [{ label: "fog", value: -5 }, { label: "", value: 3 }] } },
+      { type: "modifiersChanged", hider: "spy", modifiers: { situation: ["very_noisy"] } },
+      { type: "turnStart", combatant: "spy" },
+      { type: "attack", attacker: "spy", targets: ["guard"], hitZone: "head" },
+      { type: "turnEnd", combatant: "spy" },
+    ],
+  };
+  const opposed = {
+    config: {
+      ruleset: "opposed",
+      creatures: [
+        { id: "rogue", name: "Rogue", side: "party" },
+        { id: "orc", side: "horde" },
+        { id: "wolf", side: "horde", enhancedSenses: [{ sense: "smell", range: 30, targeting: false }] },
+        { id: "ogre", side: "horde" },
+      ],
+    },
+    events: [
+      { type: "enterStealth", hider: "rogue", roll: 15, moved: true, view: [{ observer: "orc", clearView: false }, { observer: "wolf", clearView: false, distance: 50 }, { observer: "ogre", clearView: false }] },
+      { type: "viewChanged", hider: "rogue", moved: true, view: [{ observer: "orc", clearView: true, distance: 5 }, { observer: "wolf", clearView: true, distance: 7.25 }, { observer: "ogre", clearView: true, distance: 10 }, { observer: "orc", clearView: true, distance: 5 }].slice(0, 3) },
+      { type: "perceptionRolled", hider: "rogue", observer: "orc", total: 20 },
+      { type: "pointOut", hider: "rogue", observer: "orc", allies: ["ogre", "wolf"] },
+      { type: "stopHiding", hider: "rogue" },
+    ],
+  };
+  for (const [backend, api] of Object.entries(backends)) {
+    for (const { config, events } of [percentile, opposed]) {
+      const session = api.Session.create(config);
+      let state = api.createState(config);
+      for (const event of events) {
+        const effects = session.apply(event);
+        const free = api.apply(state, event);
+        state = free.state;
+        const where = `${backend}, ${config.ruleset}, ${event.type}`;
+        assert.deepEqual(Object.keys(effects), ["changes", "requests", "log", "revision", "hiddenFrom"], where);
+        for (const key of ["changes", "requests", "log"]) {
+          assert.equal(JSON.stringify(effects[key]), JSON.stringify(free[key]), `${where}: ${key}`);
+        }
+        assert.equal(effects.revision, session.revision, where);
+      }
+    }
+  }
+});
+
 test("Session: create, apply, queries, revision, snapshot and load agree with the free functions", () => {
   for (const [backend, api] of Object.entries(backends)) {
     const session = api.Session.create(config);
