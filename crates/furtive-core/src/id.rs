@@ -309,11 +309,23 @@ mod walk {
             mut hit: impl FnMut(usize, &mut Option<V>),
         ) {
             let mut wanted = 0;
+            // The head of the id at `wanted`: a key before it is passed
+            // without looking further (most keys, in a large table).
+            let Some(mut wanted_head) = self.0.first().map(|k| k.0) else {
+                return;
+            };
             'map: for (key, value) in entries {
-                let mut value = Some(value);
+                // The key's text, found once (a `SmolStr` tells where it
+                // keeps it: inline or on the heap).
+                let key = key.as_str();
                 let key_head = head(key);
-                while let Some(&(wanted_head, _, position)) = self.0.get(wanted) {
-                    let order = wanted_head
+                if wanted_head > key_head {
+                    continue;
+                }
+                let mut value = Some(value);
+                while let Some(&(next_head, _, position)) = self.0.get(wanted) {
+                    wanted_head = next_head;
+                    let order = next_head
                         .cmp(&key_head)
                         .then_with(|| compare_ids(id(&items[position as usize]), key));
                     match order {
