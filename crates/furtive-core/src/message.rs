@@ -786,11 +786,12 @@ pub struct Message {
 }
 
 impl Message {
-    /// A message without arguments yet.
+    /// A message without arguments yet, with room for all of its key's
+    /// (one allocation, no growth as they are added).
     pub fn new(key: Key) -> Message {
         Message {
             key,
-            args: Vec::new(),
+            args: Vec::with_capacity(key.args().len()),
         }
     }
 
