@@ -56,6 +56,20 @@ impl std::borrow::Borrow<Id> for TokenId {
     }
 }
 
+/// A `viewChanged` view sorted by observer id, once: validation sorts it
+/// to find a repeated observer (and walks the creatures along it), the rule
+/// walks the hider's pairs along the same order ([`crate::journal::Tx::view_pairs`]).
+/// Empty when the view was too short to sort, or without cargo feature
+/// `view-walk` (nothing is sorted then).
+#[derive(Default)]
+pub(crate) struct ViewOrder(#[cfg(feature = "view-walk")] pub(crate) Option<SortedIds>);
+
+impl std::fmt::Debug for ViewOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ViewOrder")
+    }
+}
+
 /// The value stored under `id`.
 pub(crate) fn get<'a, V>(map: &'a TokenMap<V>, id: &str) -> Option<&'a V> {
     #[cfg(feature = "view-walk")]
@@ -237,6 +251,11 @@ mod walk {
                 &|a, b| id_at(a) == id_at(b),
             );
             SortedIds(keyed)
+        }
+
+        /// How many ids were sorted.
+        pub fn len(&self) -> usize {
+            self.0.len()
         }
 
         /// The positions, in id order.

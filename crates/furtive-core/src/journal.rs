@@ -67,6 +67,9 @@ pub(crate) struct Journal {
     slots: Vec<Slot>,
     /// The hider id of the last pair entry, shared by the next ones.
     last_hider: Option<Arc<str>>,
+    /// The view of the event being applied, as validation sorted it
+    /// ([`Tx::set_view_order`]).
+    view_order: id::ViewOrder,
 }
 
 /// A point to roll back to inside a transaction ([`Journal::rollback_to`]).
@@ -158,6 +161,7 @@ impl Journal {
         self.keys.clear();
         self.slots.clear();
         self.last_hider = None;
+        self.view_order = id::ViewOrder::default();
     }
 
     /// The hider id for a pair entry, allocated once per run of entries.
@@ -751,6 +755,13 @@ impl<'a> Tx<'a> {
         Tx { state, journal }
     }
 
+    /// The view of the event about to be applied, as validation sorted it:
+    /// [`Tx::view_pairs`] walks the pairs along it instead of sorting the
+    /// view again (what the next event's validation sets replaces it).
+    pub fn set_view_order(&mut self, order: id::ViewOrder) {
+        self.journal.view_order = order;
+    }
+
     /// The state, read-only.
     pub fn state(&self) -> &State {
         self.state
@@ -919,7 +930,12 @@ impl<'a> Tx<'a> {
         if view.len() <= id::FEW {
             return None;
         }
-        let sorted = id::SortedIds::new(view, observer_of);
+        // Sorted by validation (`set_view_order`), or here when the rule is
+        // given a view validation did not sort.
+        let sorted = match self.journal.view_order.0.take() {
+            Some(sorted) if sorted.len() == view.len() => sorted,
+            _ => id::SortedIds::new(view, observer_of),
+        };
         if sorted.has_repeats(view, observer_of) {
             return None;
         }

@@ -421,7 +421,7 @@ fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {
 /// naming an earlier one's observer is refused, `duplicate_token` naming
 /// `view[i].observer` (the first such entry), after the checks above.
 /// (Fix: the last entry won.)
-fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), Error> {
+fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<id::ViewOrder, Error> {
     #[cfg(feature = "view-walk")]
     let sorted =
         (view.len() > SHORT_VIEW).then(|| id::SortedIds::new(view, crate::event::observer_of));
@@ -460,7 +460,10 @@ fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), E
             id: view[i].observer.clone(),
         });
     }
-    Ok(())
+    #[cfg(feature = "view-walk")]
+    return Ok(id::ViewOrder(sorted));
+    #[cfg(not(feature = "view-walk"))]
+    Ok(id::ViewOrder::default())
 }
 
 /// Views this short are searched for a repeated observer entry by entry.
@@ -485,8 +488,13 @@ fn first_repeat(view: &[ViewEntry]) -> Option<usize> {
         .position(|entry| !seen.insert(std::borrow::Cow::Borrowed(entry.observer.as_str())))
 }
 
-/// Checks ids and ranges of an event before anything changes.
-pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> {
+/// Checks ids and ranges of an event before anything changes. A
+/// `viewChanged`'s view, sorted on the way, is left in `order` for the rule.
+pub(crate) fn validate_event(
+    state: &State,
+    event: &Event,
+    order: &mut id::ViewOrder,
+) -> Result<(), Error> {
     match event {
         Event::UpsertCreature { creature } => validate_creature("creature", creature),
         Event::EnterStealth {
@@ -509,7 +517,8 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
         }
         Event::ViewChanged { hider, view, .. } => {
             known(state, "hider", hider)?;
-            validate_view(state, hider, view)
+            *order = validate_view(state, hider, view)?;
+            Ok(())
         }
         Event::PerceptionRolled {
             hider,
