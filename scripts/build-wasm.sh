@@ -55,6 +55,17 @@
 #     touched-pair map and Cow<str> sets 128,485 / 399,979; + the
 #     hiddenFrom lookup built as one 127,331 / 396,000 raw (-7.4% in all),
 #     kept. Only serde_json's own BTreeMap<String, Value> is left.
+#   the explanations as messages of one catalog, their texts rendered by
+#     the npm package (furtive-core's feature `texts`, which no binding
+#     builds; src/message.rs, npm/explain.js; 2026-12-01, before litemap):
+#     137,548 -> 131,115 gzipped; then a Session's effects packed
+#     (src/packed.rs): +1.8 KB; merged with litemap 123,017; a message's
+#     key by its number, not a search: 122,832; messages as [key number,
+#     argument...] (no names, no map): 121,844; the view sorted once:
+#     121,618 (375 KB raw), kept: under issue 9's 122,880.
+#   SmolStr token ids (branch smolstr, not merged): 128,247 (+6.5 KB: a
+#     SmolStr is 24 bytes on wasm32, a String 12, and every serde reader
+#     and move of an id grows); the npm wasm +57 KB gzipped.
 #   Tried and not kept: every type read through erased_serde (serde_json's
 #     Value reader and serde_path_to_error's wrappers compiled once for
 #     all types instead of once per type): 208,209 / 984,230 raw (+45%),
