@@ -1,5 +1,6 @@
 // The explanations (B3) in English and French. The engine sends each
-// explanation as a message, `{ key, args }` (furtive_core::message); this
+// explanation as a message, `[key number, argument...]`
+// (furtive_core::message); this
 // module writes its `en` and `fr` texts from the catalog's templates
 // (explanations.js, generated from the same catalog), so the engine's wasm
 // carries no text. The Rust renderer (`Message::render`) writes the same
@@ -92,28 +93,12 @@ function text(value, language) {
   let out = /** @type {string} */ (template[0]);
   for (let i = 1; i < template.length; i += 2) {
     const place = template[i];
-    const argument = typeof place === "number" ? value[place] : null;
-    out += (argument === null || argument === undefined ? (typeof place === "number" ? `{${CATALOG[KEYS[value[0]]].args[place - 1]}}` : place) : text(argument, language)) + template[i + 1];
+    if (typeof place !== "number") out += place;
+    else if (value[place] === null || value[place] === undefined) out += `{${CATALOG[KEYS[value[0]]].args[place - 1]}}`;
+    else out += text(value[place], language);
+    out += template[i + 1];
   }
   return out;
-}
-
-/**
- * A message's English text.
- * @param {unknown[]} message `[key number, argument...]`
- * @returns {string}
- */
-export function english(message) {
-  return text(message, 0);
-}
-
-/**
- * A message's French text.
- * @param {unknown[]} message `[key number, argument...]`
- * @returns {string}
- */
-export function french(message) {
-  return text(message, 1);
 }
 
 /**

@@ -190,9 +190,7 @@ export function defineHandle(kind, backend) {
               const slot = live(this, name);
               check();
               const encoded = columns.encode(value);
-              if (encoded !== null) {
-                return parse(invokeColumns(still(slot, this, name).native, encoded));
-              }
+              if (encoded !== null) return parse(invokeColumns(still(slot, this, name).native, encoded));
               const text = encodeOne(spec, value);
               return parse(invoke1(still(slot, this, name).native, text));
             },
