@@ -28,19 +28,22 @@ if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
 
-# Every stage runs even when an earlier one fails; the script fails at the end.
+# Every stage runs even when an earlier one fails; the script fails at the
+# end, after the failing tests of each failed stage (scripts/failures.sh).
 failed=()
+logs=$(mktemp -d)
 
 echo "== Foundry module: Node unit tests (fake Foundry, real module, real wasm)"
-(cd tests/foundry && node --experimental-vm-modules --test --test-concurrency=1 unit/) || failed+=("unit tests")
+(cd tests/foundry && node --experimental-vm-modules --test --test-concurrency=1 unit/) 2>&1 | tee "$logs/unit.tap" || failed+=("unit tests")
 
 echo "== Foundry module: headless Chromium"
-(cd tests/foundry && node --test --test-concurrency=1 browser/) || failed+=("browser test")
+(cd tests/foundry && node --test --test-concurrency=1 browser/) 2>&1 | tee "$logs/browser.tap" || failed+=("browser test")
 
 echo "== Foundry module: tsc --checkJs against foundry-module/types/foundry.d.ts"
 tests/foundry/node_modules/.bin/tsc --project foundry-module/jsconfig.json || failed+=("type check")
 
 if [ ${#failed[@]} -gt 0 ]; then
+  bash scripts/failures.sh "$logs"/*.tap >&2
   echo "test-foundry: FAILED: ${failed[*]}" >&2
   exit 1
 fi

@@ -26,13 +26,21 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
+# Every stage runs; each one's output is kept, and the failing tests of a
+# failed stage are printed again at the end (scripts/failures.sh).
 failed=()
+failed_logs=()
+logs=$(mktemp -d)
+stage=0
 run() {
   local name=$1
   shift
   echo "== $name"
-  if ! "$@"; then
+  stage=$((stage + 1))
+  local log="$logs/$stage.tap"
+  if ! "$@" 2>&1 | tee "$log"; then
     failed+=("$name")
+    failed_logs+=("$log")
   fi
 }
 
@@ -52,6 +60,7 @@ run "types (tsc --noEmit)" bash -c 'cd tests/js && npx tsc --noEmit -p tsconfig.
 run "pack (npm pack, install, Node and Chromium)" node --test tests/js/pack.test.mjs
 
 if [ ${#failed[@]} -gt 0 ]; then
+  bash scripts/failures.sh "${failed_logs[@]}" >&2
   echo "test-js: FAILED: ${failed[*]}" >&2
   exit 1
 fi
