@@ -28,15 +28,39 @@ export const fakeDir = path.resolve(here, "../fake");
 
 const CONTENT_TYPES = { ".wasm": "application/wasm", ".json": "application/json", ".js": "text/javascript", ".mjs": "text/javascript" };
 
+/**
+ * FURTIVE_TEST_READ_DELAY_MS: every `fetch` answers that much later (a cold
+ * disk, a slow machine). A test that passes only when files read fast waits
+ * on time, not on the world: run the suite with it set (e.g. 250) to find one.
+ */
+const READ_DELAY_MS = Number(process.env.FURTIVE_TEST_READ_DELAY_MS ?? 0) || 0;
+
+/** Reads of `fileFetch` not answered yet, over every client. */
+let reading = 0;
+
+/**
+ * How many `fetch` reads (a template, a lang file, the wasm) no client has
+ * received yet. The server does not see them, so a test that lets the world
+ * settle waits for this to be 0 as well: a read's time depends on the disk,
+ * not on turns of the event loop.
+ */
+export function readsInFlight() {
+  return reading;
+}
+
 /** `fetch` for file: URLs, answering like a static server. */
 async function fileFetch(input) {
   const url = new URL(typeof input === "string" ? input : input.url ?? String(input));
   if (url.protocol !== "file:") throw new TypeError(`fetch failed: only file: URLs in this harness (${url.href})`);
+  reading += 1;
   try {
     const bytes = await readFile(fileURLToPath(url));
+    if (READ_DELAY_MS > 0) await new Promise((resolve) => setTimeout(resolve, READ_DELAY_MS));
     return new Response(bytes, { status: 200, headers: { "Content-Type": CONTENT_TYPES[path.extname(url.pathname)] ?? "application/octet-stream" } });
   } catch {
     return new Response("not found", { status: 404, statusText: "Not Found" });
+  } finally {
+    reading -= 1;
   }
 }
 
@@ -142,9 +166,16 @@ export async function startClient({ server, userId, version = 13, lang = "en", l
     packageBase: (id) => (id === "furtive" ? moduleBase : `https://foundry.test/modules/${id}/`),
     fetchJson: async (url) => JSON.parse(await readFile(fileURLToPath(url), "utf8")),
   });
+  // The module's `ready` handler is async and Foundry does not wait for it
+  // (hooks are called, not awaited: https://foundryvtt.com/api/classes/foundry.helpers.Hooks.html#callAll):
+  // `furtive.ready` says it is done (the API, the languages, the moved
+  // states). A test waits for it before acting, as a module author would.
+  /** @type {Promise<void> | null} */
+  let furtiveReady = null;
   await ctx.boot(async () => {
     if (!loadModule) return;
     for (const script of manifest.esmodules ?? []) await loader.import(new URL(script, moduleBase).href);
+    furtiveReady = new Promise((resolve) => ctx.Hooks.once("furtive.ready", () => resolve()));
   }, { beforeCanvas });
-  return { ctx, window, dom, loader, userId };
+  return { ctx, window, dom, loader, userId, furtiveReady };
 }

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
+import { readsInFlight } from "../node/harness.mjs";
 import { ALICE, BOB, CAROL, DAVE, GM, SCENE, TOKENS, answerHideDialog, apiOf, clickDialogButton, hideRogue, hideRogueOpposed, messagesOf, placeable, plain, rig, setup, shutdown, startCombat, until, waitForDialog } from "./world.mjs";
 
 describe("Hide (percentile): the GM's dialog, the roll, the result", () => {
@@ -173,8 +174,11 @@ describe("Attack, knockout, defend (percentile, P6-P8)", () => {
     placeable(client, targetId).setTarget(true);
     const hud = client.ctx.canvas.hud.token;
     hud.bind(hider);
-    await env.server.idle();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The HUD's buttons are rendered from a template, read from the disk.
+    do {
+      await env.server.idle();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } while (readsInFlight() > 0);
     await env.server.idle();
     const actions = [...hud.element.querySelectorAll("[data-furtive-action]")].map((b) => b.dataset.furtiveAction);
     placeable(client, targetId).setTarget(false);

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { startClient } from "../node/harness.mjs";
-import { ALICE, BOB, GM, TOKENS, answerHideDialog, apiOf, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, GM, TOKENS, answerHideDialog, apiOf, ready, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
 
 for (const version of [12, 13]) {
   describe(`v${version}: the GM reloads while Alice's Hide waits for the GM's dialog`, () => {
@@ -31,6 +31,7 @@ for (const version of [12, 13]) {
         env.clients[GM] = fresh;
         env.gm = fresh;
         await apiOf(fresh).engineReady;
+        await ready(fresh);
         await env.server.idle();
         rig(fresh, [[100, 83]]);
         const dialog = await waitForDialog(fresh, env.server);

@@ -21,7 +21,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 import { moduleDir, startClient } from "../node/harness.mjs";
-import { ALICE, BOB, GM, SCENE, TOKENS, answerHideDialog, clickCard, apiOf, hideRogue, plain, rig, setup, shutdown, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, GM, SCENE, TOKENS, answerHideDialog, clickCard, apiOf, hideRogue, plain, ready, rig, setup, shutdown, waitForDialog } from "./world.mjs";
 
 /** The GM-only record messages of the scene on a client (base and deltas). */
 const records = (client) => client.ctx.game.messages.filter((m) => ["state", "stateDelta"].includes(m.getFlag("furtive", "kind")) && m.getFlag("furtive", "sceneId") === SCENE);
@@ -305,6 +305,7 @@ describe("States kept before per-scene storage (the gmState setting) move into t
         env.clients[GM] = fresh;
         env.gm = fresh;
         await apiOf(fresh).engineReady;
+        await ready(fresh);
         await env.server.idle();
         assert.equal(records(fresh).length, 1, "the state is in the scene's record now");
         const state = apiOf(fresh).getState();
@@ -366,6 +367,7 @@ describe("The record survives many actions: deltas, compaction, a settings chang
       env.clients[GM] = fresh;
       env.gm = fresh;
       await apiOf(fresh).engineReady;
+      await ready(fresh);
       await env.server.idle();
       const { revision: _a, ...read } = plain(apiOf(fresh).getState());
       const { revision: _b, ...expected } = live;

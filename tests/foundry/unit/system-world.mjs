@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
+import { readsInFlight } from "../node/harness.mjs";
 import { dnd5eSystem, srdActor } from "../systems/dnd5e.mjs";
 import { ALICE, BOB, GM, SCENE, setup, until } from "./world.mjs";
 
@@ -197,9 +198,9 @@ export function target(client, tokenIds) {
 }
 
 /**
- * Lets the world settle: the server idle and no new chat message on any
- * client for a few rounds (a card is posted after a template file is read,
- * which the server does not see).
+ * Lets the world settle: the server idle, no file read in flight and no new
+ * chat message on any client for a few rounds (a card is posted after a
+ * template file is read, which the server does not see).
  */
 export async function settle(env) {
   const count = () => Object.values(env.clients).reduce((sum, client) => sum + client.ctx.game.messages.size, 0);
@@ -209,7 +210,7 @@ export async function settle(env) {
     await env.server.idle();
     await new Promise((resolve) => setTimeout(resolve, 10));
     const now = count();
-    quiet = now === last ? quiet + 1 : 0;
+    quiet = now === last && readsInFlight() === 0 ? quiet + 1 : 0;
     last = now;
   }
 }

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { startClient } from "../node/harness.mjs";
-import { ALICE, BOB, DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, plain, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, plain, ready, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
 
 /** A second Gamemaster (sorts after GM: GM is the active one while connected). */
 const GM2 = "gmUser0000000002";
@@ -80,6 +80,7 @@ describe("v12: the GM opens the world in another browser (empty local storage)",
       env.clients[GM] = fresh;
       env.gm = fresh;
       await apiOf(fresh).engineReady;
+      await ready(fresh);
       await env.server.idle();
       await hideAs(env, fresh, TOKENS.fighter, { situation: ["dark"] }, [[100, 10]]);
       assertRogueKept(env, fresh, "v12 new browser");

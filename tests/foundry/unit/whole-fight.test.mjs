@@ -32,7 +32,7 @@ import { readFileSync } from "node:fs";
 import { PRESETS } from "../../../foundry-module/scripts/presets.mjs";
 import { startClient } from "../node/harness.mjs";
 import { dnd5eSystem } from "../systems/dnd5e.mjs";
-import { DOOR, GM, SCENE, apiOf, plain, rig, shutdown, until } from "./world.mjs";
+import { DOOR, GM, SCENE, apiOf, plain, ready, rig, shutdown, until } from "./world.mjs";
 /** The module's English strings (lang/en.json): a card's title key resolves there. */
 const ENGLISH = JSON.parse(readFileSync(new URL("../../../foundry-module/lang/en.json", import.meta.url), "utf8"));
 
@@ -259,6 +259,7 @@ for (const generation of ["3", "4.0", "4.1"]) {
       const second = await startClient({ server: env.server, userId: GM2, version: foundryVersion, system: dnd5eSystem({ generation }) });
       env.clients[GM2] = second;
       await apiOf(second).engineReady;
+      await ready(second);
       await settle(env);
       assert.equal(apiOf(second).isActiveGM(), false, "the first GM is still the active one");
       env.gm.ctx.disconnect();
@@ -398,6 +399,7 @@ for (const generation of ["3", "4.1"]) {
       second = await startClient({ server: env.server, userId: GM2, version: foundryVersion, system: dnd5eSystem({ generation }) });
       env.clients[GM2] = second;
       await apiOf(second).engineReady;
+      await ready(second);
       await settle(env);
       const handedOver = plain(apiOf(env.gm).getState());
       env.gm.ctx.disconnect();

@@ -52,9 +52,28 @@ export async function setup({ ruleset = "percentile", version = 13, libWrapper =
     const api = client.ctx.game.modules.get("furtive").api;
     if (!api) throw new Error(`furtive api missing on ${client.userId}`);
     await api.engineReady;
+    await ready(client);
   }
   await server.idle();
   return { server, clients, gm: clients[GM], alice: clients[ALICE], bob: clients[BOB], carol: clients[CAROL], dave: clients[DAVE], world };
+}
+
+/**
+ * Waits for a client's `furtive.ready` (its `ready` handler done: the API,
+ * both languages, the moved states); fails after 30 s.
+ * @param {{furtiveReady: Promise<void> | null, userId: string}} client a client of `startClient`
+ */
+export async function ready(client) {
+  if (!client.furtiveReady) throw new Error(`furtive is not loaded on ${client.userId}`);
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`furtive.ready never fired on ${client.userId}`)), 30_000);
+  });
+  try {
+    await Promise.race([client.furtiveReady, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The open DialogV2 of a client (the last rendered), or null. */
