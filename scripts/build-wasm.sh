@@ -63,6 +63,9 @@
 #     key by its number, not a search: 122,832; messages as [key number,
 #     argument...] (no names, no map): 121,844; the view sorted once:
 #     121,618 (375 KB raw), kept: under issue 9's 122,880.
+#   talc as the wasm allocator in place of dlmalloc (crates/furtive-wasm;
+#     2026-12-02): 121,618 -> 119,909 (367,118 raw), the npm build 463,934
+#     -> 461,776; the same speed (src/lib.rs), kept: under 120,000.
 #   SmolStr token ids (branch smolstr, not merged): 128,247 (+6.5 KB: a
 #     SmolStr is 24 bytes on wasm32, a String 12, and every serde reader
 #     and move of an id grows); the npm wasm +57 KB gzipped.
