@@ -31,7 +31,12 @@ import { isActiveGM } from "./store.mjs";
  */
 export function createApi() {
   return Object.freeze({
-    /** Resolves when the rules engine is loaded (rejects if it cannot load). */
+    /**
+     * Resolves when the rules engine (the wasm) is loaded; rejects if it
+     * cannot load. The module's `ready` work goes on after it (both
+     * languages, states kept before per-scene storage moved into their
+     * scenes): wait for the `furtive.ready` hook before reading a state.
+     */
     engineReady,
 
     /**
