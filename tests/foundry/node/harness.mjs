@@ -167,7 +167,7 @@ export async function startClient({ server, userId, version = 13, lang = "en", l
     fetchJson: async (url) => JSON.parse(await readFile(fileURLToPath(url), "utf8")),
   });
   // The module's `ready` handler is async and Foundry does not wait for it
-  // (hooks are called, not awaited: https://foundryvtt.com/api/classes/foundry.helpers.Hooks.html#callAll):
+  // ("Hooks are never awaited": https://foundryvtt.com/api/modules/hookEvents.html):
   // `furtive.ready` says it is done (the API, the languages, the moved
   // states). A test waits for it before acting, as a module author would.
   /** @type {Promise<void> | null} */
