@@ -334,8 +334,7 @@ mod walk {
                 return;
             };
             'map: for (key, value) in entries {
-                // The key's text, found once (a `SmolStr` tells where it
-                // keeps it: inline or on the heap).
+                // The key's text, found once.
                 let key = key.as_str();
                 let key_head = head(key);
                 if wanted_head > key_head {
