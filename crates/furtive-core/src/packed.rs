@@ -59,7 +59,7 @@ impl<'a> Part<'a> {
     fn new(capacity: usize) -> Part<'a> {
         Part {
             text: String::with_capacity(capacity),
-            strings: Vec::new(),
+            strings: Vec::with_capacity(capacity / 16),
             first: true,
         }
     }
@@ -82,7 +82,12 @@ impl<'a> Part<'a> {
             self.text.push(',');
         }
         self.first = false;
-        self.text.push_str(itoa::Buffer::new().format(number));
+        // Most numbers here are one digit (kinds, flags, argument tags):
+        // pushed as a character, without formatting or copying a slice.
+        match u8::try_from(number) {
+            Ok(digit @ 0..=9) => self.text.push(char::from(b'0' + digit)),
+            _ => self.text.push_str(itoa::Buffer::new().format(number)),
+        }
     }
 
     fn flag(&mut self, value: bool) {
@@ -94,7 +99,9 @@ impl<'a> Part<'a> {
     /// request).
     fn string(&mut self, text: &'a str, last: &mut Option<(&'a str, i64)>) {
         if let Some((previous, index)) = *last {
-            if previous == text {
+            // The same allocation (a request's hider, entry after entry)
+            // is equal without reading it.
+            if std::ptr::eq(previous, text) || previous == text {
                 return self.number(index);
             }
         }
@@ -109,24 +116,44 @@ impl<'a> Part<'a> {
         (self.strings.len() - 1) as i64
     }
 
-    /// Ends the part with its `"strings":[...]}` and appends it to `out`.
-    fn finish(mut self, out: &mut String) -> Result<(), Error> {
-        self.text.push_str(",\"strings\":");
-        self.text
-            .push_str(&crate::api::to_json_text(&self.strings)?);
-        self.text.push('}');
-        out.push_str(&self.text);
-        Ok(())
+    /// Ends the part with its `"strings":[...]}` and returns its text.
+    ///
+    /// A string of printable ASCII without `"` or `\\` (every Foundry id,
+    /// most names) is written between quotes as it is, which is what
+    /// [`crate::api::to_json_text`] writes for it; any other goes through
+    /// that function (escapes, `\\u` for non-ASCII).
+    fn finish(mut self) -> Result<String, Error> {
+        self.text.push_str(",\"strings\":[");
+        let length: usize = self.strings.iter().map(|s| s.len() + 3).sum();
+        self.text.reserve(length + 2);
+        for (place, string) in self.strings.iter().enumerate() {
+            if place > 0 {
+                self.text.push(',');
+            }
+            // Every byte tested, without stopping at the first bad one: a
+            // loop the compiler turns into vector instructions.
+            let plain = string.bytes().fold(true, |plain, b| {
+                plain & (0x20..0x7f).contains(&b) & (b != b'"') & (b != b'\\')
+            });
+            if plain {
+                self.text.push('"');
+                self.text.push_str(string);
+                self.text.push('"');
+            } else {
+                self.text.push_str(&crate::api::to_json_text(string)?);
+            }
+        }
+        self.text.push_str("]}");
+        Ok(self.text)
     }
 }
 
 /// The packed JSON text of `effects` (see the module documentation).
 pub fn effects_text(effects: &Effects) -> Result<String, Error> {
-    let mut out = String::new();
-    head(effects)?.finish(&mut out)?;
+    let mut out = head(effects)?.finish()?;
     if !effects.log.is_empty() {
         out.push('\n');
-        log(&effects.log).finish(&mut out)?;
+        out = log(&effects.log, out).finish()?;
     }
     Ok(out)
 }
@@ -227,8 +254,14 @@ struct LogRoles<'a> {
     arguments: [Option<(&'a str, i64)>; 8],
 }
 
-fn log(entries: &[LogEntry]) -> Part<'_> {
-    let mut part = Part::new(16 + 40 * entries.len());
+/// The log part, written after `text` (the head and its newline).
+fn log(entries: &[LogEntry], mut text: String) -> Part<'_> {
+    text.reserve(16 + 40 * entries.len());
+    let mut part = Part {
+        text,
+        strings: Vec::with_capacity(2 * entries.len()),
+        first: true,
+    };
     let mut roles = LogRoles::default();
     part.list('{', "entries");
     for entry in entries {
@@ -259,7 +292,13 @@ fn message<'a>(
     // A key's number is its place in `Key::ALL` (the catalog's order).
     part.number(message.key as i64);
     for (place, name) in message.key.args().iter().enumerate() {
-        match message.arg(name) {
+        // The rules add a message's arguments in its key's order: the one
+        // in the same place is the one named, found without comparing text.
+        let value = match message.args.get(place) {
+            Some((given, value)) if std::ptr::eq(*given, *name) => Some(value),
+            _ => message.arg(name),
+        };
+        match value {
             Some(value) => argument(value, place, part, recent),
             None => part.number(4),
         }
@@ -530,6 +569,63 @@ mod tests {
             unpack_effects(&text),
             Some(serde_json::to_value(&effects).unwrap())
         );
+    }
+
+    /// The string table writes plain ASCII as it is and everything else
+    /// through `to_json_text`: both read back exactly, and the text is
+    /// what `to_json_text` writes for the whole table.
+    #[test]
+    fn packed_strings_read_back_exactly_whatever_they_hold() {
+        let names = [
+            "tok0000000000001",
+            "",
+            "a\"b",
+            "back\\slash",
+            "line\nbreak\ttab\u{0}nul",
+            "del\u{7f}",
+            "Gardé ☾",
+            "~ }{ ]",
+        ];
+        let mut effects = effects();
+        effects.log.clear();
+        effects.changes = names
+            .iter()
+            .map(|name| Change::Visibility {
+                hider: "spy".into(),
+                observer: (*name).into(),
+                perceived: false,
+            })
+            .collect();
+        let text = effects_text(&effects).unwrap();
+        assert!(text.is_ascii(), "{text}");
+        assert_eq!(
+            unpack_effects(&text),
+            Some(serde_json::to_value(&effects).unwrap())
+        );
+        let head: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let table: Vec<String> = serde_json::from_value(head["strings"].clone()).unwrap();
+        let written = &text[text.find("\"strings\":").unwrap() + 10..text.len() - 1];
+        assert_eq!(written, crate::api::to_json_text(&table).unwrap());
+    }
+
+    /// A message whose arguments were added out of its key's order is
+    /// written in the key's order all the same.
+    #[test]
+    fn packed_message_arguments_follow_the_key_order() {
+        let mut effects = effects();
+        let in_order = Message::new(Key::O4CheckRequested)
+            .with("observer", "Guard")
+            .with("hider", "Ghost")
+            .with("effective", 15i64);
+        let reordered = Message::new(Key::O4CheckRequested)
+            .with("effective", 15i64)
+            .with("hider", "Ghost")
+            .with("observer", "Guard");
+        effects.log.truncate(1);
+        effects.log[0].message = in_order;
+        let expected = effects_text(&effects).unwrap();
+        effects.log[0].message = reordered;
+        assert_eq!(effects_text(&effects).unwrap(), expected);
     }
 
     #[test]
