@@ -28,7 +28,7 @@ use furtive_core::query::{
 };
 use furtive_core::{
     Acuities, Config, Creature, EnhancedSense, Error, Event, FreeModifier, HitZone, Modifiers,
-    Request, Ruleset, Session, Settings, SituationModifier, State, ViewEntry,
+    Request, Ruleset, Session, Settings, SituationModifier, State, TokenId, ViewEntry,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -276,18 +276,18 @@ enum RawValue {
 }
 
 struct Ctx {
-    ids: Vec<String>,
+    ids: Vec<TokenId>,
     opposed: bool,
 }
 
 impl Ctx {
-    fn tok(&self, tok: Tok) -> String {
+    fn tok(&self, tok: Tok) -> TokenId {
         if tok.0 >= 248 || self.ids.is_empty() {
             // Unknown to the engine (B1), or the empty id.
             if tok.0 & 1 == 0 {
                 "ghost".into()
             } else {
-                String::new()
+                TokenId::default()
             }
         } else {
             self.ids[usize::from(tok.0) % self.ids.len()].clone()
@@ -342,7 +342,7 @@ impl Ctx {
         }
     }
 
-    fn creature(&self, id: String, spec: &CreatureSpec) -> Creature {
+    fn creature(&self, id: TokenId, spec: &CreatureSpec) -> Creature {
         let small = |v: Small| match v {
             Small::Low(v) => u32::from(v % 60),
             Small::Mid(v) => u32::from(v) * 2,
@@ -350,9 +350,9 @@ impl Ctx {
         };
         Creature {
             name: if spec.named {
-                format!("Creature {id}")
+                format!("Creature {id}").into()
             } else {
-                String::new()
+                Default::default()
             },
             id,
             side: SIDES[usize::from(spec.side) % SIDES.len()].into(),
@@ -475,7 +475,7 @@ impl Ctx {
                 area,
                 hit_zone,
             } => {
-                let mut targets: Vec<String> = targets.iter().map(|&t| self.tok(t)).collect();
+                let mut targets: Vec<TokenId> = targets.iter().map(|&t| self.tok(t)).collect();
                 let target = if *legacy { targets.pop() } else { None };
                 Event::Attack {
                     attacker: self.tok(*attacker),
@@ -673,9 +673,9 @@ fn round_of(round: u8) -> u32 {
 
 /// `lookup` patched with `effects.hidden_from`, as a caller does.
 fn patched(
-    mut lookup: BTreeMap<String, Vec<String>>,
+    mut lookup: BTreeMap<TokenId, Vec<TokenId>>,
     effects: &furtive_core::Effects,
-) -> BTreeMap<String, Vec<String>> {
+) -> BTreeMap<TokenId, Vec<TokenId>> {
     for change in Session::hidden_from_changes(effects) {
         let list = lookup.entry(change.observer.clone()).or_default();
         if change.hidden {
@@ -1078,7 +1078,7 @@ fn raw_field(ctx: &Ctx, spec: &EventSpec, field: u8, value: &RawValue) -> serde_
                 .map(serde_json::Value::Number)
                 .unwrap_or(serde_json::Value::Null),
             RawValue::Text(s) => s.clone().into(),
-            RawValue::Known(t) => ctx.tok(*t).into(),
+            RawValue::Known(t) => ctx.tok(*t).as_str().into(),
             RawValue::Remove => {
                 object.remove(&key);
                 return json;
@@ -1093,9 +1093,9 @@ fn run(input: Input) {
     let count = 2 + usize::from(input.count % 5);
     let creatures = &input.creatures[..count];
     let family = &ID_FAMILIES[usize::from(input.id_family % 3)];
-    let ids: Vec<String> = family[..creatures.len()]
+    let ids: Vec<TokenId> = family[..creatures.len()]
         .iter()
-        .map(|s| s.to_string())
+        .map(|s| TokenId::from(*s))
         .collect();
     let ctx = Ctx {
         ids,

@@ -67,7 +67,7 @@ fn view_entries(
         .split('\0')
         .zip(clear_view.iter().zip(distance))
         .map(|(observer, (&clear, &distance))| crate::event::ViewEntry {
-            observer: observer.to_owned(),
+            observer: observer.into(),
             clear_view: clear != 0,
             distance: (!distance.is_nan()).then_some(distance),
         })
@@ -106,7 +106,7 @@ fn view_events(
         .zip(moved.iter().zip(counts))
         .map(
             |(hider, (&moved, &count))| crate::event::Event::ViewChanged {
-                hider: hider.to_owned(),
+                hider: hider.into(),
                 moved: moved != 0,
                 view: view.by_ref().take(count as usize).collect(),
             },
@@ -206,7 +206,7 @@ impl JsonSession {
         let effects =
             view_entries("event.view", observers, clear_view, distance).and_then(|view| {
                 self.session.apply(crate::event::Event::ViewChanged {
-                    hider: hider.to_owned(),
+                    hider: hider.into(),
                     moved,
                     view,
                 })

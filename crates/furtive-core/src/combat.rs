@@ -23,7 +23,7 @@ pub(crate) fn start_turn(tx: &mut Tx, combatant: &str, round: Option<u32>) -> bo
             || running.rolled_this_turn.iter().any(|t| t == combatant))
     {
         if running.turn.is_none() {
-            tx.combat_mut().turn = Some(combatant.to_owned());
+            tx.combat_mut().turn = Some(combatant.into());
         }
         return false;
     }
@@ -34,7 +34,7 @@ pub(crate) fn start_turn(tx: &mut Tx, combatant: &str, round: Option<u32>) -> bo
     } else if combat.round == 0 {
         combat.round = 1;
     }
-    combat.turn = Some(combatant.to_owned());
+    combat.turn = Some(combatant.into());
     combat.rolled_this_turn.clear();
     if tx.hiders.get(combatant).is_some_and(|h| h.moved_this_turn) {
         if let Some(head) = tx.head_mut(combatant) {
@@ -79,7 +79,7 @@ pub(crate) fn check_roll_allowed(state: &State, hider: &str, clause: Clause) -> 
 /// Marks the hider's roll for this combat turn (P9, O7).
 pub(crate) fn note_roll(tx: &mut Tx, hider: &str) {
     if tx.combat.active && !tx.combat.rolled_this_turn.iter().any(|t| t == hider) {
-        tx.combat_mut().rolled_this_turn.push(hider.to_owned());
+        tx.combat_mut().rolled_this_turn.push(hider.into());
     }
 }
 

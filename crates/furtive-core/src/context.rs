@@ -5,7 +5,7 @@ use crate::clause::Clause;
 use crate::explain::Explained;
 use crate::message::Message;
 use crate::outcome::{Audience, LogEntry, Request};
-use crate::state::State;
+use crate::state::{SharedText, State, TokenId};
 
 /// Collects requests and explanations while an event is applied.
 pub(crate) struct Ctx {
@@ -31,6 +31,19 @@ impl Ctx {
         observer: Option<&str>,
         message: Message,
     ) {
+        self.push(clause, Audience::Gm, ids(hider), ids(observer), message);
+    }
+
+    /// [`Ctx::gm`] about one pair whose ids the caller holds: the entry
+    /// shares them instead of copying their text.
+    pub fn gm_pair(
+        &mut self,
+        clause: Clause,
+        hider: &TokenId,
+        observer: &TokenId,
+        message: Message,
+    ) {
+        let (hider, observer) = (Some(hider.clone()), Some(observer.clone()));
         self.push(clause, Audience::Gm, hider, observer, message);
     }
 
@@ -44,13 +57,43 @@ impl Ctx {
         observer: Option<&str>,
         messages: Explained,
     ) {
+        self.both_ids(clause, ids(hider), ids(observer), messages);
+    }
+
+    /// [`Ctx::both`] about one pair whose ids the caller holds (see
+    /// [`Ctx::gm_pair`]).
+    pub fn both_pair(
+        &mut self,
+        clause: Clause,
+        hider: &TokenId,
+        observer: &TokenId,
+        messages: Explained,
+    ) {
+        let (hider, observer) = (Some(hider.clone()), Some(observer.clone()));
+        self.both_ids(clause, hider, observer, messages);
+    }
+
+    fn both_ids(
+        &mut self,
+        clause: Clause,
+        hider: Option<TokenId>,
+        observer: Option<TokenId>,
+        messages: Explained,
+    ) {
         let public = if self.show_numbers {
             messages.gm.clone()
         } else {
             messages.public
         };
+        let (public_hider, public_observer) = (hider.clone(), observer.clone());
         self.push(clause, Audience::Gm, hider, observer, messages.gm);
-        self.push(clause, Audience::Public, hider, observer, public);
+        self.push(
+            clause,
+            Audience::Public,
+            public_hider,
+            public_observer,
+            public,
+        );
     }
 
     /// A public explanation that carries no hidden number.
@@ -61,33 +104,34 @@ impl Ctx {
         observer: Option<&str>,
         message: Message,
     ) {
-        self.push(clause, Audience::Public, hider, observer, message);
+        self.push(clause, Audience::Public, ids(hider), ids(observer), message);
     }
 
     fn push(
         &mut self,
         clause: Clause,
         audience: Audience,
-        hider: Option<&str>,
-        observer: Option<&str>,
+        hider: Option<TokenId>,
+        observer: Option<TokenId>,
         message: Message,
     ) {
         self.log.push(LogEntry {
             clause,
             audience,
-            hider: hider.map(str::to_owned),
-            observer: observer.map(str::to_owned),
+            hider,
+            observer,
             message,
         });
     }
 }
 
-/// A token's display name, or its id.
-pub(crate) fn label(state: &State, id: &str) -> String {
-    label_ref(state, id).to_owned()
+/// An id the log entry owns.
+fn ids(id: Option<&str>) -> Option<TokenId> {
+    id.map(TokenId::from)
 }
 
-/// A token's display name, or its id, borrowed.
-pub(crate) fn label_ref<'a>(state: &'a State, id: &'a str) -> &'a str {
-    crate::id::get(&state.creatures, id).map_or(id, |c| c.label())
+/// A token's display name, or its id: shared with the state when the
+/// creature is known.
+pub(crate) fn label(state: &State, id: &str) -> SharedText {
+    crate::id::get(&state.creatures, id).map_or_else(|| id.into(), |c| c.label().clone())
 }

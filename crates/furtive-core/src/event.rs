@@ -182,8 +182,8 @@ pub(crate) fn attack_targets<'a>(
 ) -> Vec<&'a str> {
     target
         .iter()
-        .map(String::as_str)
-        .chain(targets.iter().map(String::as_str))
+        .map(TokenId::as_str)
+        .chain(targets.iter().map(TokenId::as_str))
         .collect()
 }
 

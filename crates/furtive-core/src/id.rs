@@ -522,8 +522,8 @@ mod tests {
     #[cfg(feature = "view-walk")]
     fn find_each_finds_what_a_lookup_per_id_finds() {
         let mut map: TokenMap<usize> = (0..300)
-            .map(|i| (format!("{:x}{i}", i * 7919 % 4099), i))
-            .chain([("".to_owned(), 1000), ("abc".to_owned(), 1001)])
+            .map(|i| (TokenId::from(format!("{:x}{i}", i * 7919 % 4099)), i))
+            .chain([("".into(), 1000), ("abc".into(), 1001)])
             .collect();
         let probes: Vec<String> = [5, 400, 17, 299, 0, 5, 350, 120]
             .iter()
@@ -538,9 +538,12 @@ mod tests {
         let sorted = SortedIds::new(&probes, |p| p);
         let found = sorted.find_each(&map, &probes, |p| p);
         for (probe, found) in probes.iter().zip(&found) {
-            assert_eq!(*found, map.get(probe), "{probe:?}");
+            assert_eq!(*found, map.get(probe.as_str()), "{probe:?}");
         }
-        let expected: Vec<Option<usize>> = probes.iter().map(|p| map.get(p).copied()).collect();
+        let expected: Vec<Option<usize>> = probes
+            .iter()
+            .map(|p| map.get(p.as_str()).copied())
+            .collect();
         // Without the repeated 5.
         let distinct: Vec<String> = probes[..5].iter().chain(&probes[6..]).cloned().collect();
         let expected: Vec<Option<usize>> = expected[..5]
@@ -586,8 +589,8 @@ mod tests {
     #[cfg(feature = "view-walk")]
     fn get_each_sorted_finds_what_a_lookup_per_id_finds() {
         let map: TokenMap<usize> = (0..300)
-            .map(|i| (format!("{:x}{i}", i * 7919 % 4099), i))
-            .chain([("".to_owned(), 1000), ("abc".to_owned(), 1001)])
+            .map(|i| (TokenId::from(format!("{:x}{i}", i * 7919 % 4099)), i))
+            .chain([("".into(), 1000), ("abc".into(), 1001)])
             .collect();
         let everything: Vec<String> = (0..400)
             .map(|i| format!("{:x}{i}", i * 7919 % 4099))
@@ -617,7 +620,12 @@ mod tests {
     #[test]
     fn a_map_searched_by_id_finds_what_str_finds() {
         let map: TokenMap<usize> = (0..300)
-            .map(|i| (format!("{:x}{i}", i * 7919 % 4099), i))
+            .map(|i| {
+                (
+                    crate::state::TokenId::from(format!("{:x}{i}", i * 7919 % 4099)),
+                    i,
+                )
+            })
             .collect();
         for probe in (0..400).map(|i| format!("{:x}{i}", i * 7919 % 4099)) {
             assert_eq!(get(&map, &probe), map.get(probe.as_str()));

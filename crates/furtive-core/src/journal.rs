@@ -11,10 +11,8 @@
 //! is compared on its touched slots only ([`Journal::effects`]): so an event
 //! costs what it touches, never the table size.
 
-use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::ops::Deref;
-use std::sync::Arc;
 
 use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
@@ -39,7 +37,7 @@ enum Key {
     /// A hider's roll and `movedThisTurn`.
     Head(TokenId),
     /// One pair of a hider (the hider's id shared between entries).
-    Pair(Arc<str>, TokenId),
+    Pair(TokenId, TokenId),
     /// One creature.
     Creature(TokenId),
     /// The surprises list (short: at most one per attacker and target).
@@ -66,7 +64,7 @@ pub(crate) struct Journal {
     keys: Vec<Key>,
     slots: Vec<Slot>,
     /// The hider id of the last pair entry, shared by the next ones.
-    last_hider: Option<Arc<str>>,
+    last_hider: Option<TokenId>,
     /// The view of the event being applied, as validation sorted it
     /// ([`Tx::set_view_order`]).
     view_order: id::ViewOrder,
@@ -165,12 +163,12 @@ impl Journal {
     }
 
     /// The hider id for a pair entry, allocated once per run of entries.
-    fn hider_id(&mut self, hider: &str) -> Arc<str> {
+    fn hider_id(&mut self, hider: &str) -> TokenId {
         match &self.last_hider {
-            Some(id) if same_id(id, hider) => Arc::clone(id),
+            Some(id) if same_id(id, hider) => id.clone(),
             _ => {
-                let id: Arc<str> = Arc::from(hider);
-                self.last_hider = Some(Arc::clone(&id));
+                let id = TokenId::from(hider);
+                self.last_hider = Some(id.clone());
                 id
             }
         }
@@ -185,9 +183,11 @@ impl Journal {
     }
 
     /// Saves one pair's value before it is written (`None`: it did not exist).
-    fn push_pair(&mut self, hider: &str, observer: &str, old: Option<Pair>) {
+    ///
+    /// `observer`: a `&TokenId` the caller holds is shared, a `&str` copied.
+    fn push_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
         let id = self.hider_id(hider);
-        self.push(Key::Pair(id, observer.to_owned()), Slot::Pair(old));
+        self.push(Key::Pair(id, observer), Slot::Pair(old));
     }
 
     fn push(&mut self, key: Key, slot: Slot) {
@@ -210,7 +210,7 @@ impl Journal {
         {
             return effects_in_place(state, keys, slots);
         }
-        // The maps and sets here share their key types (`Cow<str>`, a
+        // The maps and sets here share their key types (`TokenId`, a
         // `PairKey`) and value types with each other, so each kind of map
         // is compiled once. They are sorted `Vec`s (`litemap`, a `Set` of
         // `crate::map`), not `BTreeMap`/`BTreeSet`: each B-tree
@@ -218,29 +218,27 @@ impl Journal {
         // (scripts/build-wasm.sh). An insertion moves the entries after
         // it; these hold one event's touched tokens and pairs, and a
         // whole hider's pairs come in key order (appended).
-        let mut hiders: Set<Cow<str>> = Set::new();
-        let mut whole: Set<Cow<str>> = Set::new();
+        let mut hiders: Set<TokenId> = Set::new();
+        let mut whole: Set<TokenId> = Set::new();
         // Every touched pair, with how it reads before and after.
         let mut values: LiteMap<PairKey, [Option<PairView>; 2]> = LiteMap::new();
-        let mut creatures: Set<Cow<str>> = Set::new();
+        let mut creatures: Set<TokenId> = Set::new();
         let mut surprises = false;
         for key in keys.iter() {
             match key {
                 Key::Hider(id) | Key::Phase(id) => {
-                    hiders.insert(Cow::Borrowed(id));
-                    whole.insert(Cow::Borrowed(id));
+                    hiders.insert(id.clone());
+                    whole.insert(id.clone());
                 }
                 Key::Head(id) => {
-                    hiders.insert(Cow::Borrowed(id));
+                    hiders.insert(id.clone());
                 }
                 Key::Pair(hider, observer) => {
-                    hiders.insert(Cow::Borrowed(hider));
-                    values
-                        .entry((Cow::Borrowed(hider), Cow::Borrowed(observer)))
-                        .or_default();
+                    hiders.insert(hider.clone());
+                    values.entry((hider.clone(), observer.clone())).or_default();
                 }
                 Key::Creature(id) => {
-                    creatures.insert(Cow::Borrowed(id));
+                    creatures.insert(id.clone());
                 }
                 Key::Surprises => surprises = true,
                 Key::Combat => {}
@@ -250,20 +248,18 @@ impl Journal {
         // reads (B1: only known observers count).
         for creature in &creatures {
             for (hider, record) in &state.hiders {
-                if record.pairs.contains_key(creature.as_ref()) {
-                    hiders.insert(Cow::Owned(hider.clone()));
-                    values
-                        .entry((Cow::Owned(hider.clone()), creature.clone()))
-                        .or_default();
+                if record.pairs.contains_key(creature.as_str()) {
+                    hiders.insert(hider.clone());
+                    values.entry((hider.clone(), creature.clone())).or_default();
                 }
             }
         }
 
         // The tokens whose `hidden` status may change (the touched hiders
         // and creatures) that showed it before.
-        let mut hidden_before: Set<Cow<str>> = Set::new();
+        let mut hidden_before: Set<TokenId> = Set::new();
         // The joining or leaving creatures the engine knew before.
-        let mut known_before: Set<Cow<str>> = Set::new();
+        let mut known_before: Set<TokenId> = Set::new();
         let mut surprises_before: Option<Vec<Surprise>> = None;
 
         // Pass 0: the state before the transaction.
@@ -272,16 +268,16 @@ impl Journal {
             *before = Some(PairView::read(state, key));
         }
         for hider in &whole {
-            if let Some(record) = state.hiders.get(hider.as_ref()) {
+            if let Some(record) = state.hiders.get(hider.as_str()) {
                 for observer in record.pairs.keys() {
-                    let key = (hider.clone(), Cow::Owned(observer.clone()));
+                    let key = (hider.clone(), observer.clone());
                     let view = PairView::read(state, &key);
                     values.entry(key).or_default()[0] = Some(view);
                 }
             }
         }
         for creature in &creatures {
-            if state.creatures.contains_key(creature.as_ref()) {
+            if state.creatures.contains_key(creature.as_str()) {
                 known_before.insert(creature.clone());
             }
         }
@@ -297,11 +293,9 @@ impl Journal {
 
         // Pass 1: the state now.
         for hider in &whole {
-            if let Some(record) = state.hiders.get(hider.as_ref()) {
+            if let Some(record) = state.hiders.get(hider.as_str()) {
                 for observer in record.pairs.keys() {
-                    values
-                        .entry((hider.clone(), Cow::Owned(observer.clone())))
-                        .or_default();
+                    values.entry((hider.clone(), observer.clone())).or_default();
                 }
             }
         }
@@ -325,24 +319,24 @@ impl Journal {
             });
             if before.known && after.known && before.perceives != after.perceives {
                 changes.push(Change::Visibility {
-                    hider: hider.to_string(),
-                    observer: observer.to_string(),
+                    hider: hider.into(),
+                    observer: observer.into(),
                     perceived: after.perceives,
                 });
             }
             if before.hidden_from != after.hidden_from {
                 lookup.push(HiddenFromChange {
-                    observer: observer.to_string(),
-                    hider: hider.to_string(),
+                    observer: observer.into(),
+                    hider: hider.into(),
                     hidden: after.hidden_from,
                 });
             }
         }
-        let mut status_tokens: Set<Cow<str>> =
+        let mut status_tokens: Set<TokenId> =
             hiders.iter().chain(creatures.iter()).cloned().collect();
         if let Some(before) = &surprises_before {
             for surprise in before.iter().chain(&state.surprises) {
-                status_tokens.insert(Cow::Borrowed(&surprise.target));
+                status_tokens.insert(surprise.target.clone());
             }
         }
         for token in &status_tokens {
@@ -351,7 +345,7 @@ impl Journal {
                 let is = is_hidden(state, token);
                 if was != is {
                     changes.push(Change::Status {
-                        token: token.to_string(),
+                        token: token.into(),
                         status: Status::Hidden,
                         active: is,
                         expires: None,
@@ -367,11 +361,11 @@ impl Journal {
                 // the first attacker.)
                 if was != is {
                     changes.push(Change::Status {
-                        token: token.to_string(),
+                        token: token.into(),
                         status: Status::Defenseless,
                         active: is.is_some(),
                         expires: is.map(|attacker| Expiry {
-                            turn_end_of: attacker.to_owned(),
+                            turn_end_of: attacker.into(),
                         }),
                     });
                 }
@@ -383,7 +377,7 @@ impl Journal {
 }
 
 /// A touched pair: hider, observer, and its value before the transaction.
-type TouchedPair<'a> = (&'a str, &'a str, Option<&'a Pair>);
+type TouchedPair<'a> = (&'a TokenId, &'a TokenId, Option<&'a Pair>);
 
 /// [`Journal::effects`] when no hider record was replaced or changed phase
 /// and no creature joined or left: each touched pair's first saved value is
@@ -403,7 +397,7 @@ fn effects_in_place(
     for (key, slot) in keys.iter().zip(slots) {
         match (key, slot) {
             (Key::Pair(hider, observer), Slot::Pair(saved)) => {
-                before_pairs.push((&**hider, observer.as_str(), saved.as_ref()));
+                before_pairs.push((hider, observer, saved.as_ref()));
             }
             (Key::Surprises, Slot::Surprises(saved)) => {
                 surprises_before.get_or_insert(saved);
@@ -412,7 +406,7 @@ fn effects_in_place(
         }
     }
     #[cfg(feature = "view-walk")]
-    id::sort_by_two_ids(&mut before_pairs, |p| p.0, |p| p.1);
+    id::sort_by_two_ids(&mut before_pairs, |p| p.0.as_str(), |p| p.1.as_str());
     #[cfg(not(feature = "view-walk"))]
     before_pairs.sort_by(|a, b| compare_ids(a.0, b.0).then_with(|| compare_ids(a.1, b.1)));
     before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
@@ -420,14 +414,14 @@ fn effects_in_place(
     // (and a status or two): made once instead of grown.
     let mut changes = Vec::with_capacity(before_pairs.len() + 2);
     let mut lookup = Vec::with_capacity(before_pairs.len());
-    // `Cow<str>` as in `Journal::effects`: one kind of set for both.
-    let mut status_tokens: Set<Cow<str>> = Set::new();
+    // `TokenId` as in `Journal::effects`: one kind of set for both.
+    let mut status_tokens: Set<TokenId> = Set::new();
     // A pair that counts for the `hidden` status: unperceived by a known observer.
     let hides = |observer: &str, pair: Option<&Pair>| {
         pair.is_some_and(|p| !p.perceived) && id::contains(&state.creatures, observer)
     };
     // The touched pairs, one run per hider: each hider looked up once.
-    let mut runs: Vec<(&str, &[TouchedPair])> = Vec::new();
+    let mut runs: Vec<(&TokenId, &[TouchedPair])> = Vec::new();
     for run in before_pairs.chunk_by(|a, b| same_id(a.0, b.0)) {
         let hider = run[0].0;
         runs.push((hider, run));
@@ -439,8 +433,10 @@ fn effects_in_place(
         // The run is sorted by observer: its pairs as they are now, found
         // in one walk when the run is long.
         #[cfg(feature = "view-walk")]
-        let afters =
-            id::get_each_sorted(&record.pairs, run.iter().map(|&(_, observer, _)| observer));
+        let afters = id::get_each_sorted(
+            &record.pairs,
+            run.iter().map(|&(_, observer, _)| observer.as_str()),
+        );
         #[cfg(feature = "view-walk")]
         let pairs = run.iter().zip(afters);
         #[cfg(not(feature = "view-walk"))]
@@ -460,25 +456,25 @@ fn effects_in_place(
             let known = id::contains(&state.creatures, observer);
             if known && was != is {
                 changes.push(Change::Visibility {
-                    hider: hider.to_owned(),
-                    observer: observer.to_owned(),
+                    hider: hider.clone(),
+                    observer: observer.clone(),
                     perceived: is,
                 });
                 lookup.push(HiddenFromChange {
-                    observer: observer.to_owned(),
-                    hider: hider.to_owned(),
+                    observer: observer.clone(),
+                    hider: hider.clone(),
                     hidden: !is,
                 });
             }
             status_changed |= hiding && known && hid != hides_now;
         }
         if status_changed {
-            status_tokens.insert(Cow::Borrowed(hider));
+            status_tokens.insert(hider.clone());
         }
     }
     if let Some(before) = surprises_before {
         for surprise in before.iter().chain(&state.surprises) {
-            status_tokens.insert(Cow::Borrowed(&surprise.target));
+            status_tokens.insert(surprise.target.clone());
         }
     }
     for token in &status_tokens {
@@ -494,7 +490,7 @@ fn effects_in_place(
                     || untouched_pairs(&record.pairs, run).any(|(o, p)| hides(o, Some(p)));
                 if was != is {
                     changes.push(Change::Status {
-                        token: token.to_owned(),
+                        token: token.into(),
                         status: Status::Hidden,
                         active: is,
                         expires: None,
@@ -507,11 +503,11 @@ fn effects_in_place(
             let is = surprise_attacker(&state.surprises, token);
             if was != is {
                 changes.push(Change::Status {
-                    token: token.to_owned(),
+                    token: token.into(),
                     status: Status::Defenseless,
                     active: is.is_some(),
                     expires: is.map(|attacker| Expiry {
-                        turn_end_of: attacker.to_owned(),
+                        turn_end_of: attacker.into(),
                     }),
                 });
             }
@@ -555,7 +551,7 @@ fn redo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {
 }
 
 /// A (hider, observer) pair, borrowed from the journal or owned.
-type PairKey<'a> = (Cow<'a, str>, Cow<'a, str>);
+type PairKey<'a> = (TokenId, TokenId);
 
 /// How one pair reads in one state.
 #[derive(Debug, Clone, Copy)]
@@ -568,15 +564,15 @@ struct PairView {
 }
 
 impl PairView {
-    fn read(state: &State, (hider, observer): &(Cow<str>, Cow<str>)) -> PairView {
+    fn read(state: &State, (hider, observer): &(TokenId, TokenId)) -> PairView {
         let perceives = state.perceives(observer, hider);
-        let known = state.creatures.contains_key(observer.as_ref());
+        let known = state.creatures.contains_key(observer.as_str());
         PairView {
             perceives,
             known,
             hidden_from: known
                 && observer != hider
-                && state.hiders.contains_key(hider.as_ref())
+                && state.hiders.contains_key(hider.as_str())
                 && !perceives,
         }
     }
@@ -668,7 +664,7 @@ impl<'a> PairTx<'a> {
     fn save(&mut self) {
         if !self.saved {
             self.journal
-                .push_pair(self.hider, self.observer, Some(self.pair.clone()));
+                .push_pair(self.hider, self.observer.into(), Some(self.pair.clone()));
             self.saved = true;
         }
     }
@@ -722,7 +718,7 @@ impl<'a> ViewPairs<'a> {
         if pair.clear_view != entry.clear_view || !same_distance(pair.distance, entry.distance) {
             if !saved {
                 self.journal
-                    .push_pair(self.hider, &entry.observer, Some(pair.clone()));
+                    .push_pair(self.hider, entry.observer.clone(), Some(pair.clone()));
                 saved = true;
             }
             pair.clear_view = entry.clear_view;
@@ -779,9 +775,8 @@ impl<'a> Tx<'a> {
 
     /// Inserts or replaces a hider record.
     pub fn insert_hider(&mut self, id: &str, hider: Hider) {
-        let old = self.state.hiders.insert(id.to_owned(), hider);
-        self.journal
-            .push(Key::Hider(id.to_owned()), Slot::Hider(old));
+        let old = self.state.hiders.insert(id.into(), hider);
+        self.journal.push(Key::Hider(id.into()), Slot::Hider(old));
     }
 
     /// Removes a hider record; whether there was one.
@@ -789,7 +784,7 @@ impl<'a> Tx<'a> {
         match self.state.hiders.remove(id) {
             Some(old) => {
                 self.journal
-                    .push(Key::Hider(id.to_owned()), Slot::Hider(Some(old)));
+                    .push(Key::Hider(id.into()), Slot::Hider(Some(old)));
                 true
             }
             None => false,
@@ -801,8 +796,7 @@ impl<'a> Tx<'a> {
         if let Some(hider) = self.state.hiders.get_mut(id) {
             if hider.phase != phase {
                 let old = std::mem::replace(&mut hider.phase, phase);
-                self.journal
-                    .push(Key::Phase(id.to_owned()), Slot::Phase(old));
+                self.journal.push(Key::Phase(id.into()), Slot::Phase(old));
             }
         }
     }
@@ -811,7 +805,7 @@ impl<'a> Tx<'a> {
     pub fn head_mut(&mut self, id: &str) -> Option<HeadMut<'_>> {
         let hider = self.state.hiders.get_mut(id)?;
         self.journal.push(
-            Key::Head(id.to_owned()),
+            Key::Head(id.into()),
             Slot::Head(hider.attempt.clone(), hider.moved_this_turn),
         );
         Some(HeadMut {
@@ -861,9 +855,9 @@ impl<'a> Tx<'a> {
         let record = id::get_mut(&mut self.state.hiders, hider)?;
         let old = id::get(&record.pairs, observer).cloned();
         if old.is_none() {
-            record.pairs.insert(observer.to_owned(), new_pair);
+            record.pairs.insert(observer.into(), new_pair);
         }
-        self.journal.push_pair(hider, observer, old);
+        self.journal.push_pair(hider, observer.into(), old);
         id::get_mut(&mut record.pairs, observer)
     }
 
@@ -902,7 +896,7 @@ impl<'a> Tx<'a> {
                     None
                 }
             };
-            self.journal.push_pair(hider, &entry.observer, old);
+            self.journal.push_pair(hider, entry.observer.clone(), old);
             *saved = true;
         }
         saved
@@ -956,7 +950,7 @@ impl<'a> Tx<'a> {
         for &index in &missing {
             let observer = &view[index].observer;
             pairs.insert(observer.clone(), new_pair.clone());
-            self.journal.push_pair(hider, observer, None);
+            self.journal.push_pair(hider, observer.clone(), None);
             saved[index] = true;
         }
         let pairs = if walk {
@@ -992,7 +986,7 @@ impl<'a> Tx<'a> {
     pub fn remove_pair(&mut self, hider: &str, observer: &str) {
         if let Some(record) = self.state.hiders.get_mut(hider) {
             if let Some(old) = record.pairs.remove(observer) {
-                self.journal.push_pair(hider, observer, Some(old));
+                self.journal.push_pair(hider, observer.into(), Some(old));
             }
         }
     }
@@ -1010,7 +1004,7 @@ impl<'a> Tx<'a> {
     pub fn remove_creature(&mut self, id: &str) {
         if let Some(old) = self.state.creatures.remove(id) {
             self.journal
-                .push(Key::Creature(id.to_owned()), Slot::Creature(Some(old)));
+                .push(Key::Creature(id.into()), Slot::Creature(Some(old)));
         }
     }
 

@@ -84,6 +84,6 @@ pub use session::{Effects, HiddenFromChange, Session};
 pub use state::{
     Acuities, Attempt, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone,
     Modifiers, OpposedAttempt, Pair, PairReason, Penalty, PenaltyScope, PercentileAttempt, Ruleset,
-    Settings, SituationModifier, State, Surprise, TokenId, STATE_VERSION,
+    Settings, SharedText, SituationModifier, State, Surprise, TokenId, STATE_VERSION,
 };
 pub use validate::validate_state;

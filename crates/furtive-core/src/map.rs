@@ -140,6 +140,7 @@ mod tests {
 
     use super::TokenMap;
     use crate::state::Creature;
+    use crate::state::TokenId;
 
     /// A map as the state holds it now.
     #[derive(Debug, Serialize, Deserialize)]
@@ -156,7 +157,7 @@ mod tests {
         m: BTreeMap<String, Creature>,
     }
 
-    fn entries(map: &TokenMap<Creature>) -> Vec<(&String, &Creature)> {
+    fn entries(map: &TokenMap<Creature>) -> Vec<(&TokenId, &Creature)> {
         map.iter().collect()
     }
 
@@ -185,8 +186,13 @@ mod tests {
     fn same<E: std::fmt::Display>(input: &str, lite: Result<Lite, E>, tree: Result<Tree, E>) {
         match (lite, tree) {
             (Ok(lite), Ok(tree)) => {
-                let tree: Vec<(&String, &Creature)> = tree.m.iter().collect();
-                assert_eq!(entries(&lite.m), tree, "{input}");
+                let tree: Vec<(&str, &Creature)> =
+                    tree.m.iter().map(|(k, v)| (k.as_str(), v)).collect();
+                let lite: Vec<(&str, &Creature)> = entries(&lite.m)
+                    .into_iter()
+                    .map(|(k, v)| (k.as_str(), v))
+                    .collect();
+                assert_eq!(lite, tree, "{input}");
             }
             (Err(lite), Err(tree)) => assert_eq!(lite.to_string(), tree.to_string(), "{input}"),
             (lite, tree) => panic!(
@@ -266,7 +272,7 @@ mod tests {
     #[test]
     fn the_last_value_of_a_repeated_key_is_kept_in_key_order() {
         let lite: Lite = serde_json::from_str(INPUTS[5]).unwrap();
-        let keys: Vec<&str> = lite.m.keys().map(String::as_str).collect();
+        let keys: Vec<&str> = lite.m.keys().map(TokenId::as_str).collect();
         assert_eq!(keys, ["a", "b", "c"]);
         assert_eq!(lite.m.get("a").unwrap().name, "3");
     }

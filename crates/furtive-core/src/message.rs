@@ -23,6 +23,8 @@
 //! characters.
 
 use serde::ser::SerializeSeq;
+
+use crate::state::SharedText;
 use serde::{Serialize, Serializer};
 
 /// A language of the catalog (B3: every explanation in both).
@@ -707,7 +709,7 @@ const MAX_EXACT_JS_INTEGER: u64 = (1 << 53) - 1;
 pub enum Arg {
     /// Text written as it is: a token's name, a sense, a clause id, a
     /// signed or decimal number the engine wrote (`"+50"`, `"7.5"`).
-    Text(String),
+    Text(SharedText),
     /// An integer, written in decimal (`-5`). Crosses the boundary as a
     /// JSON number, or as its text beyond ±(2^53 - 1).
     Integer(i64),
@@ -720,19 +722,37 @@ pub enum Arg {
 
 impl From<&str> for Arg {
     fn from(text: &str) -> Arg {
-        Arg::Text(text.to_owned())
+        Arg::Text(text.into())
     }
 }
 
 impl From<String> for Arg {
+    // The same type without cargo feature `shared-text` (`SharedText` is
+    // `String` then).
+    #[allow(clippy::useless_conversion)]
     fn from(text: String) -> Arg {
-        Arg::Text(text)
+        Arg::Text(text.into())
     }
 }
 
 impl From<&String> for Arg {
     fn from(text: &String) -> Arg {
+        Arg::Text(text.into())
+    }
+}
+
+/// A name or id the engine holds: shared, not copied.
+#[cfg(feature = "shared-text")]
+impl From<&SharedText> for Arg {
+    fn from(text: &SharedText) -> Arg {
         Arg::Text(text.clone())
+    }
+}
+
+#[cfg(feature = "shared-text")]
+impl From<SharedText> for Arg {
+    fn from(text: SharedText) -> Arg {
+        Arg::Text(text)
     }
 }
 
@@ -768,7 +788,7 @@ impl From<Key> for Arg {
 
 impl From<crate::Clause> for Arg {
     fn from(clause: crate::Clause) -> Arg {
-        Arg::Text(clause.id().to_owned())
+        Arg::Text(clause.id().into())
     }
 }
 

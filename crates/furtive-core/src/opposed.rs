@@ -19,7 +19,7 @@ use crate::outcome::Request;
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Creature, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
-    PenaltyScope, Ruleset, State, TokenId, TokenMap,
+    PenaltyScope, Ruleset, SharedText, State, TokenId, TokenMap,
 };
 
 /// O8 and O11: each noisy attack instance or damaging hit costs 5.
@@ -219,9 +219,9 @@ enum Reevaluated {
 /// ([`Tx::pair_tx`]).
 fn reevaluate(
     tx: &mut Tx,
-    hider: &str,
-    hider_label: &str,
-    observer: &str,
+    hider: &TokenId,
+    hider_label: &SharedText,
+    observer: &TokenId,
     trigger: Trigger,
     saved: bool,
     ctx: &mut Ctx,
@@ -247,9 +247,9 @@ fn reevaluate(
 fn redecide(
     slot: &mut PairTx,
     observer_creature: Option<&Creature>,
-    hider: &str,
-    hider_label: &str,
-    observer: &str,
+    hider: &TokenId,
+    hider_label: &SharedText,
+    observer: &TokenId,
     trigger: Trigger,
     ctx: &mut Ctx,
 ) -> Reevaluated {
@@ -284,10 +284,10 @@ fn redecide(
     let observer_label = observer_creature.map_or(observer, |c| c.label());
     let effective = effective_total_in(creatures, attempt, observer);
     if let Some(sense) = sense {
-        ctx.both(
+        ctx.both_pair(
             Clause::O13,
-            Some(hider),
-            Some(observer),
+            hider,
+            observer,
             explain::o13_sensed(
                 observer_label,
                 hider_label,
@@ -310,10 +310,10 @@ fn redecide(
                 Trigger::Penalty => (Clause::O6, PairReason::Penalty),
                 Trigger::FreshRoll => (Clause::O7, PairReason::PerceptionCheck),
             };
-            ctx.both(
+            ctx.both_pair(
                 clause,
-                Some(hider),
-                Some(observer),
+                hider,
+                observer,
                 explain::o4_stored_check_perceives(
                     total,
                     effective,
@@ -331,14 +331,14 @@ fn redecide(
     }
     if needs_check {
         ctx.requests.push(Request::PerceptionCheck {
-            hider: hider.to_owned(),
-            observer: observer.to_owned(),
+            hider: hider.clone(),
+            observer: observer.clone(),
             clause: Clause::O4,
         });
-        ctx.gm(
+        ctx.gm_pair(
             Clause::O4,
-            Some(hider),
-            Some(observer),
+            hider,
+            observer,
             explain::o4_check_requested(observer_label, hider_label, effective),
         );
         slot.pair_mut().check_pending = true;
@@ -376,9 +376,9 @@ pub fn locates(state: &State, hider: &str, observer: &str) -> bool {
 fn locate(
     slot: &mut PairTx,
     observer_creature: Option<&Creature>,
-    hider: &str,
-    hider_label: &str,
-    observer: &str,
+    hider: &TokenId,
+    hider_label: &SharedText,
+    observer: &TokenId,
     trigger: Trigger,
     ctx: &mut Ctx,
 ) {
@@ -401,10 +401,10 @@ fn locate(
                 Trigger::Penalty => (Clause::O6, PairReason::Penalty),
                 Trigger::FreshRoll => (Clause::O7, PairReason::PerceptionCheck),
             };
-            ctx.both(
+            ctx.both_pair(
                 Clause::O13,
-                Some(hider),
-                Some(observer),
+                hider,
+                observer,
                 explain::o13_stored_check_locates(
                     total,
                     effective,
@@ -417,14 +417,14 @@ fn locate(
         }
         None if pair.clear_view && !pair.check_pending => {
             ctx.requests.push(Request::PerceptionCheck {
-                hider: hider.to_owned(),
-                observer: observer.to_owned(),
+                hider: hider.clone(),
+                observer: observer.clone(),
                 clause: Clause::O13,
             });
-            ctx.gm(
+            ctx.gm_pair(
                 Clause::O13,
-                Some(hider),
-                Some(observer),
+                hider,
+                observer,
                 explain::o13_locating_check_requested(observer_label, hider_label, effective),
             );
             slot.pair_mut().check_pending = true;
@@ -475,7 +475,7 @@ fn note_exposed(tx: &mut Tx, hider: &str, observer: &str, saved: bool) {
     }
 }
 
-fn observers_of(state: &State, hider: &str) -> Vec<String> {
+fn observers_of(state: &State, hider: &str) -> Vec<TokenId> {
     state
         .hiders
         .get(hider)
@@ -527,7 +527,7 @@ fn enter_stealth(
                 attempt.precautions = precautions.to_vec();
             }
         }
-        let missing: Vec<String> = match tx.hiders.get(hider) {
+        let missing: Vec<TokenId> = match tx.hiders.get(hider) {
             Some(record) => tx
                 .creatures
                 .keys()
@@ -551,10 +551,12 @@ fn enter_stealth(
             explain::o7_fresh_roll(&label, total),
         );
         let hider_label = context::label(tx, hider);
+        // Shared by every request and log entry about its pairs.
+        let hider_id = TokenId::from(hider);
         for observer in observers_of(tx, hider) {
             let trigger = Trigger::FreshRoll;
             if let Reevaluated::Undecided { exposed: true } =
-                reevaluate(tx, hider, &hider_label, &observer, trigger, false, ctx)
+                reevaluate(tx, &hider_id, &hider_label, &observer, trigger, false, ctx)
             {
                 note_exposed(tx, hider, &observer, false);
             }
@@ -592,7 +594,7 @@ fn enter_stealth(
         None,
         explain::o1_enter_stealth(&label, total),
     );
-    let mut decided: Vec<(String, PairReason)> = Vec::new();
+    let mut decided: Vec<(TokenId, PairReason)> = Vec::new();
     for (observer, creature) in &state.creatures {
         let Some(pair) = record.pairs.get(observer.as_str()) else {
             continue;
@@ -650,6 +652,8 @@ fn view_changed(
         }
     }
     let hider_label = context::label(tx, hider);
+    // Shared by every request and log entry about its pairs.
+    let hider_id = TokenId::from(hider);
     let new_pair = Pair::new(false, PairReason::NotInViewAtEntry);
     // Each named pair found once: its view recorded, then re-decided.
     #[cfg(feature = "view-walk")]
@@ -661,7 +665,7 @@ fn view_changed(
                 if let Reevaluated::Undecided { exposed: true } = redecide(
                     slot,
                     observer_creature,
-                    hider,
+                    &hider_id,
                     &hider_label,
                     observer,
                     trigger,
@@ -681,7 +685,7 @@ fn view_changed(
         let observer = &entry.observer;
         let trigger = Trigger::View;
         if let Reevaluated::Undecided { exposed: true } =
-            reevaluate(tx, hider, &hider_label, observer, trigger, saved, ctx)
+            reevaluate(tx, &hider_id, &hider_label, observer, trigger, saved, ctx)
         {
             note_exposed(tx, hider, observer, saved);
         }
@@ -784,7 +788,7 @@ fn point_out(
     tx: &mut Tx,
     hider: &str,
     observer: &str,
-    allies: &[String],
+    allies: &[TokenId],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
     tx.hiding(hider)?;
@@ -798,13 +802,13 @@ fn point_out(
         if !tx.allied(observer, ally) {
             return Err(Error::NotAllied {
                 observer: observer.to_owned(),
-                ally: ally.clone(),
+                ally: ally.to_string(),
             });
         }
     }
     let hider_label = context::label(tx, hider);
     let observer_label = context::label(tx, observer);
-    let names: Vec<String> = allies.iter().map(|a| context::label(tx, a)).collect();
+    let names: Vec<SharedText> = allies.iter().map(|a| context::label(tx, a)).collect();
     for ally in allies {
         let already = tx
             .hiders
@@ -834,10 +838,12 @@ fn point_out(
 /// O6: after a penalty, every stored result is compared with the new total.
 fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
     let hider_label = context::label(tx, hider);
+    // Shared by every request and log entry about its pairs.
+    let hider_id = TokenId::from(hider);
     for observer in observers_of(tx, hider) {
         reevaluate(
             tx,
-            hider,
+            &hider_id,
             &hider_label,
             &observer,
             Trigger::Penalty,
@@ -928,8 +934,8 @@ fn attack(
             pair.check_pending = true;
         }
         ctx.requests.push(Request::PerceptionCheck {
-            hider: attacker.to_owned(),
-            observer: target.to_owned(),
+            hider: attacker.into(),
+            observer: target.into(),
             clause: Clause::O9,
         });
         ctx.both(
@@ -967,7 +973,7 @@ fn damage_taken(
         attempt.penalties.push(Penalty {
             amount,
             scope: PenaltyScope::AlliesOf {
-                attacker: attacker.to_owned(),
+                attacker: attacker.into(),
                 side: side.clone(),
             },
             clause: Clause::O11,
@@ -1058,7 +1064,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
             broken.push(observer.clone());
         }
     }
-    let revealed: Vec<(String, bool)> = in_view
+    let revealed: Vec<(TokenId, bool)> = in_view
         .into_iter()
         .map(|o| (o, true))
         .chain(broken.iter().filter(|_| !moved).map(|o| (o.clone(), false)))
@@ -1093,7 +1099,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
         }
     }
     if moved && !broken.is_empty() {
-        let names: Vec<String> = broken.iter().map(|o| context::label(tx, o)).collect();
+        let names: Vec<SharedText> = broken.iter().map(|o| context::label(tx, o)).collect();
         ctx.gm(
             Clause::O5,
             Some(combatant),
@@ -1107,12 +1113,13 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
 /// (unperceiving until it comes into view, O2/O4), and its senses are
 /// checked again (O13).
 pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
-    let hiders: Vec<String> = tx
+    let hiders: Vec<TokenId> = tx
         .hiders
         .iter()
         .filter(|(id, h)| id.as_str() != observer && h.phase == HiderPhase::Hiding)
         .map(|(id, _)| id.clone())
         .collect();
+    let observer_id = TokenId::from(observer);
     for hider in hiders {
         if !tx
             .hiders
@@ -1130,7 +1137,7 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
             tx,
             &hider,
             &hider_label,
-            observer,
+            &observer_id,
             Trigger::View,
             false,
             ctx,

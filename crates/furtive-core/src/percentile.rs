@@ -6,8 +6,6 @@
 //! after which everyone perceives the hider (P9). Knockout (P8), pickpocket
 //! (P10) and locating (P5) are queries, in [`crate::query`].
 
-use std::borrow::Cow;
-
 use crate::ask::{DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery};
 use crate::clause::Clause;
 use crate::combat;
@@ -20,7 +18,7 @@ use crate::outcome::{decision, Decision, Request};
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt, Ruleset,
-    SituationModifier, State, Surprise,
+    SharedText, SituationModifier, State, Surprise, TokenId,
 };
 
 /// P1: the tier value added to Furtivité: F < 50 -> floor(D/2);
@@ -127,13 +125,13 @@ impl Rules for PercentileRules {
             .hiders
             .iter()
             .filter(|(_, h)| h.attempt.percentile().is_some_and(|a| a.attacked));
-        // Owned `Cow<str>`s: the kind of set `crate::journal` uses, one
+        // `TokenId`s: the kind of set `crate::journal` uses, one
         // instantiation in the wasm instead of two.
-        let attackers: crate::map::Set<Cow<str>> = tx
+        let attackers: crate::map::Set<TokenId> = tx
             .surprises
             .iter()
-            .map(|s| Cow::Owned(s.attacker.clone()))
-            .chain(attacked.map(|(id, _)| Cow::Owned(id.clone())))
+            .map(|s| s.attacker.clone())
+            .chain(attacked.map(|(id, _)| id.clone()))
             .collect();
         for attacker in &attackers {
             turn_end(tx, attacker, ctx);
@@ -156,6 +154,8 @@ fn enter_stealth(
     combat::check_roll_allowed(tx, hider, Clause::P9)?;
     let state: &State = tx.state();
     let label = context::label(state, hider);
+    // Shared by every log entry about its pairs.
+    let hider_id = TokenId::from(hider);
     let Some(hider_creature) = state.creatures.get(hider) else {
         return Ok(());
     };
@@ -251,7 +251,7 @@ fn enter_stealth(
         let perceived = compare(
             &label,
             score,
-            hider,
+            &hider_id,
             observer,
             creature.label(),
             creature.acuities.sum(),
@@ -272,19 +272,19 @@ fn enter_stealth(
 /// P3: compares the score in force with one observer's acuity sum; whether
 /// the observer perceives the hider.
 fn compare(
-    hider_label: &str,
+    hider_label: &SharedText,
     score: i64,
-    hider: &str,
-    observer: &str,
-    observer_label: &str,
+    hider: &TokenId,
+    observer: &TokenId,
+    observer_label: &SharedText,
     acuity_sum: i64,
     ctx: &mut Ctx,
 ) -> bool {
     let perceived = perceives(score, acuity_sum);
-    ctx.gm(
+    ctx.gm_pair(
         Clause::P3,
-        Some(hider),
-        Some(observer),
+        hider,
+        observer,
         explain::p3_decided(perceived, score, acuity_sum, observer_label, hider_label),
     );
     perceived
@@ -296,9 +296,10 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
     let Some(creature) = tx.creatures.get(observer) else {
         return;
     };
-    let observer_label = creature.label().to_owned();
+    let observer_label = creature.label().clone();
+    let observer_id = TokenId::from(observer);
     let acuity_sum = creature.acuities.sum();
-    let decisions: Vec<(String, bool)> = tx
+    let decisions: Vec<(TokenId, bool)> = tx
         .hiders
         .iter()
         .filter(|(id, h)| {
@@ -314,7 +315,7 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
                 &context::label(tx, id),
                 score,
                 id,
-                observer,
+                &observer_id,
                 &observer_label,
                 acuity_sum,
                 ctx,
@@ -447,8 +448,8 @@ fn attack_target(
         return Ok(());
     }
     tx.surprises_mut().push(Surprise {
-        attacker: attacker.to_owned(),
-        target: target.to_owned(),
+        attacker: attacker.into(),
+        target: target.into(),
         attacks: 1,
         first_hit_zone: hit_zone,
     });
@@ -524,7 +525,7 @@ fn modifiers_changed(
         attempt.pending_modifiers = Some(modifiers.clone());
     }
     ctx.requests.push(Request::StealthRoll {
-        hider: hider.to_owned(),
+        hider: hider.into(),
         modifiers: modifiers.clone(),
         clause: Clause::P4,
     });
@@ -591,7 +592,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
     let Some(record) = tx.hiders.get(combatant) else {
         return;
     };
-    let observers: Vec<String> = record.pairs.keys().cloned().collect();
+    let observers: Vec<TokenId> = record.pairs.keys().cloned().collect();
     let reason = if ended.is_empty() {
         PairReason::Attacked
     } else {

@@ -147,7 +147,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::Error;
-use crate::state::TokenId;
+
+/// A token's id in a scene: a Foundry document id, text as it came (the
+/// engine's state shares its ids as `Arc<str>`; a scene owns its own).
+pub type TokenId = String;
 
 pub use geometry::{SightIndex, SightScratch};
 pub use light::{concealed, Lighting, LitBy};

@@ -320,7 +320,7 @@ pub(crate) fn validate_config(config: &Config) -> Result<(), Error> {
         if !seen.insert(std::borrow::Cow::Borrowed(creature.id.as_str())) {
             return Err(Error::DuplicateToken {
                 field: format!("creatures[{index}].id"),
-                id: creature.id.clone(),
+                id: creature.id.to_string(),
             });
         }
     }
@@ -457,7 +457,7 @@ fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<id::V
     if let Some(i) = repeat {
         return Err(Error::DuplicateToken {
             field: format!("view[{i}].observer"),
-            id: view[i].observer.clone(),
+            id: view[i].observer.to_string(),
         });
     }
     #[cfg(feature = "view-walk")]
@@ -592,7 +592,7 @@ pub(crate) fn validate_event(
                 if targets[..i].contains(target) {
                     return Err(Error::DuplicateToken {
                         field: field(),
-                        id: target.clone(),
+                        id: target.to_string(),
                     });
                 }
             }

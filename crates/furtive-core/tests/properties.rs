@@ -5,6 +5,7 @@
 
 mod common;
 
+use furtive_core::state::TokenId;
 use furtive_core::{
     api, apply, create_state, query, settle, validate_state, Acuities, Change, Config, Creature,
     EnhancedSense, Error, Event, FreeModifier, HitZone, Modifiers, Outcome, Ruleset, Session,
@@ -20,19 +21,19 @@ const SIDES: &[&str] = &["", "a", "b", "neutral"];
 const SENSES: &[&str] = &["smell", "tremorsense", "SMELL"];
 
 /// Mostly known tokens, sometimes an unknown or invalid id.
-fn id() -> impl Strategy<Value = String> {
+fn id() -> impl Strategy<Value = TokenId> {
     prop_oneof![
-        12 => select(&IDS[..5]).prop_map(str::to_owned),
-        1 => select(&IDS[5..]).prop_map(str::to_owned),
+        12 => select(&IDS[..5]).prop_map(TokenId::from),
+        1 => select(&IDS[5..]).prop_map(TokenId::from),
     ]
 }
 
 /// Mostly the two tokens of side `a`, so stealth attempts happen.
-fn hider_id() -> impl Strategy<Value = String> {
-    prop_oneof![4 => select(vec!["h1", "h2"]).prop_map(str::to_owned), 1 => id()]
+fn hider_id() -> impl Strategy<Value = TokenId> {
+    prop_oneof![4 => select(vec!["h1", "h2"]).prop_map(TokenId::from), 1 => id()]
 }
 
-fn ids() -> impl Strategy<Value = Vec<String>> {
+fn ids() -> impl Strategy<Value = Vec<TokenId>> {
     prop::collection::vec(id(), 0..4)
 }
 
@@ -172,7 +173,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => id().prop_map(|token| Event::Sprint { token }),
         1 => id().prop_map(|hider| Event::StopHiding { hider }),
         1 => weighted(0.3).prop_flat_map(|removed| {
-            if removed { id().boxed() } else { Just("zz".to_owned()).boxed() }
+            if removed { id().boxed() } else { Just(TokenId::from("zz")).boxed() }
         }).prop_map(|token| Event::TokenRemoved { token }),
         3 => (hider_id(), id(), any::<bool>())
             .prop_map(|(hider, observer, perceived)| Event::GmOverride { hider, observer, perceived }),

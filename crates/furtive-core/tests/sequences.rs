@@ -991,7 +991,7 @@ fn visibility_of(state: &State, hider: &str) -> Vec<(String, bool)> {
         .unwrap()
         .pairs
         .iter()
-        .map(|(observer, pair)| (observer.clone(), pair.perceived))
+        .map(|(observer, pair)| (observer.to_string(), pair.perceived))
         .collect()
 }
 

@@ -462,7 +462,12 @@ fn varied_table() -> Session {
         .unwrap();
     // One pair missing, as a snapshot may have it.
     let mut state = session.snapshot();
-    state.hiders.get_mut(&id(0)).unwrap().pairs.remove(&id(29));
+    state
+        .hiders
+        .get_mut(id(0).as_str())
+        .unwrap()
+        .pairs
+        .remove(id(29).as_str());
     Session::load(state).unwrap()
 }
 

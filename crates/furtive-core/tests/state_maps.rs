@@ -143,6 +143,6 @@ fn a_configuration_listing_a_token_twice_names_the_first_repeat_in_its_order() {
     assert!(state
         .creatures
         .keys()
-        .map(String::as_str)
+        .map(|id| id.as_str())
         .eq(["a", "b", "c", "d"]));
 }

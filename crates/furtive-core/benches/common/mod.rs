@@ -49,7 +49,7 @@ pub fn table(size: usize) -> State {
 /// Token `i` enters stealth with a held total of 15, nobody in view.
 pub fn enter_stealth(i: usize) -> Event {
     Event::EnterStealth {
-        hider: id(i),
+        hider: id(i).into(),
         roll: 15,
         modifiers: Default::default(),
         moved: true,
@@ -63,13 +63,13 @@ pub fn enter_stealth(i: usize) -> Event {
 /// the first `in_view` of them in clear view, the others not.
 pub fn view(size: usize, in_view: usize, distance: f64) -> Event {
     Event::ViewChanged {
-        hider: id(0),
+        hider: id(0).into(),
         moved: false,
         view: (1..size)
             .take(NAMED)
             .enumerate()
             .map(|(n, i)| ViewEntry {
-                observer: id(i),
+                observer: id(i).into(),
                 clear_view: n < in_view,
                 distance: Some(distance),
             })

@@ -16,7 +16,7 @@ use super::{
     SightScratch, Token, TokenRef, Wall,
 };
 use crate::error::Error;
-use crate::state::TokenId;
+use crate::scene::TokenId;
 
 /// A Foundry scene read once, for many clear-view questions and small
 /// updates. Built by [`SceneSight::new`] or [`SceneSight::from_value`].

@@ -86,7 +86,7 @@ pub fn visibility(outcome: &Outcome) -> Vec<(String, String, bool)> {
                 hider,
                 observer,
                 perceived,
-            } => Some((hider.clone(), observer.clone(), *perceived)),
+            } => Some((hider.to_string(), observer.to_string(), *perceived)),
             _ => None,
         })
         .collect()
