@@ -293,9 +293,10 @@ fn message<'a>(
     part.number(message.key as i64);
     for (place, name) in message.key.args().iter().enumerate() {
         // The rules add a message's arguments in its key's order: the one
-        // in the same place is the one named, found without comparing text.
+        // in the same place is the one named (one comparison of two short
+        // names, often the same literal), else it is looked for.
         let value = match message.args.get(place) {
-            Some((given, value)) if std::ptr::eq(*given, *name) => Some(value),
+            Some((given, value)) if std::ptr::eq(*given, *name) || given == name => Some(value),
             _ => message.arg(name),
         };
         match value {
