@@ -1,8 +1,10 @@
 //! Token ids found in the state's maps, many at a time.
 //!
-//! The state's maps are keyed by [`TokenId`] (a `String`). An event that
-//! names 150 observers used to make several lookups per observer, each
-//! passing some twenty keys, and those were most of its cost. Here a list
+//! The state's maps are keyed by [`TokenId`] (a
+//! [`crate::state::SharedText`]: an `Arc<str>`, or a `String` without cargo
+//! feature `shared-text`). An event that names 150 observers used to make
+//! several lookups per observer, each passing some twenty keys, and those
+//! were most of its cost. Here a list
 //! of ids (a view's observers) is sorted once ([`SortedIds`], an integer
 //! sort on each id's first eight bytes, [`compare_ids`]), and a map is
 //! walked along it ([`SortedIds::find_each`]) when that costs less than a
