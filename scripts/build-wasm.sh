@@ -17,7 +17,9 @@
 # 2026-11-30), and `Session.canLocate` (P5) and `Session.canPickpocket`
 # (P10), which no flow of the module asks (feature `locate-and-pickpocket`
 # of the binding crates: 137,095 -> 135,986 bytes gzipped, 451,671 ->
-# 443,288 raw, 2026-12-01). Its budget is one number in wasm-budget.json
+# 443,288 raw, 2026-12-01), and shared token ids and names (feature
+# `shared-text`: their own serde readers and writers, 119,772 -> 122,009
+# bytes gzipped, 2026-12-02; its ids are `String`s). Its budget is one number in wasm-budget.json
 # (`foundryModuleGzipBytes`, gzip -9): above it this script fails. The npm
 # build is reported, not limited.
 #
@@ -215,7 +217,7 @@ if [ "$which" = foundry ] || [ "$which" = all ]; then
     build target/wasm-foundry target/wasm-nightly "$FOUNDRY_PROFILE" FOUNDRY_WASM_OPT_PASSES "+$FURTIVE_NIGHTLY" build --no-default-features \
     -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size
   wasm=target/wasm-foundry/furtive_wasm_bg.wasm
-  echo "build-wasm: $wasm (Foundry module: no scene, no roller, no free functions, no text reader, no canLocate or canPickpocket): $(size "$wasm")"
+  echo "build-wasm: $wasm (Foundry module: no scene, no roller, no free functions, no text reader, no canLocate or canPickpocket, no shared text): $(size "$wasm")"
   budget=$(sed -n 's/.*"foundryModuleGzipBytes": *\([0-9]*\).*/\1/p' wasm-budget.json)
   if [ -z "$budget" ]; then
     echo "build-wasm: wasm-budget.json has no foundryModuleGzipBytes" >&2

@@ -36,7 +36,8 @@ enum Key {
     Phase(TokenId),
     /// A hider's roll and `movedThisTurn`.
     Head(TokenId),
-    /// One pair of a hider (the hider's id shared between entries).
+    /// One pair of a hider (with cargo feature `shared-text`, the hider's
+    /// id shared between entries; without it, a copy in each).
     Pair(TokenId, TokenId),
     /// One creature.
     Creature(TokenId),
@@ -63,7 +64,8 @@ enum Slot {
 pub(crate) struct Journal {
     keys: Vec<Key>,
     slots: Vec<Slot>,
-    /// The hider id of the last pair entry, shared by the next ones.
+    /// The hider id of the last pair entry, cloned for the next ones (a
+    /// reference count with cargo feature `shared-text`, a copy without).
     last_hider: Option<TokenId>,
     /// The view of the event being applied, as validation sorted it
     /// ([`Tx::set_view_order`]).
@@ -162,7 +164,9 @@ impl Journal {
         self.view_order = id::ViewOrder::default();
     }
 
-    /// The hider id for a pair entry, allocated once per run of entries.
+    /// The hider id for a pair entry: with cargo feature `shared-text`,
+    /// allocated once per run of entries; without it (the Foundry module's
+    /// wasm), copied for each entry, as the observer's id is.
     fn hider_id(&mut self, hider: &str) -> TokenId {
         match &self.last_hider {
             Some(id) if same_id(id, hider) => id.clone(),
@@ -184,7 +188,8 @@ impl Journal {
 
     /// Saves one pair's value before it is written (`None`: it did not exist).
     ///
-    /// `observer`: a `&TokenId` the caller holds is shared, a `&str` copied.
+    /// `observer`: the callers clone an id they hold (shared with cargo
+    /// feature `shared-text`) or make one from text.
     fn push_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
         let id = self.hider_id(hider);
         self.push(Key::Pair(id, observer), Slot::Pair(old));
@@ -550,8 +555,9 @@ fn redo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {
     }
 }
 
-/// A (hider, observer) pair, borrowed from the journal or owned.
-type PairKey<'a> = (TokenId, TokenId);
+/// A (hider, observer) pair: clones of the journal's ids (with cargo
+/// feature `shared-text` a reference count each, without it copies).
+type PairKey = (TokenId, TokenId);
 
 /// How one pair reads in one state.
 #[derive(Debug, Clone, Copy)]

@@ -815,11 +815,18 @@ impl Message {
         }
     }
 
-    /// This message with one more argument, one of [`Key::args`].
+    /// This message with one more argument, one of [`Key::args`], each
+    /// given once (the packed effects take the argument in a name's place,
+    /// [`Message::arg`] the first of that name).
     pub fn with(mut self, name: &'static str, value: impl Into<Arg>) -> Message {
         debug_assert!(
             self.key.args().contains(&name),
             "{:?} has no argument `{name}`",
+            self.key
+        );
+        debug_assert!(
+            self.args.iter().all(|(given, _)| *given != name),
+            "{:?} has its argument `{name}` twice",
             self.key
         );
         self.args.push((name, value.into()));

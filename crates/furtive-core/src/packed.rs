@@ -118,10 +118,10 @@ impl<'a> Part<'a> {
 
     /// Ends the part with its `"strings":[...]}` and returns its text.
     ///
-    /// A string of printable ASCII without `"` or `\\` (every Foundry id,
+    /// A string of printable ASCII without `"` or `\` (every Foundry id,
     /// most names) is written between quotes as it is, which is what
     /// [`crate::api::to_json_text`] writes for it; any other goes through
-    /// that function (escapes, `\\u` for non-ASCII).
+    /// that function (escapes, `\u` for non-ASCII).
     fn finish(mut self) -> Result<String, Error> {
         self.text.push_str(",\"strings\":[");
         let length: usize = self.strings.iter().map(|s| s.len() + 3).sum();

@@ -148,8 +148,8 @@ use serde_json::Value;
 
 use crate::error::Error;
 
-/// A token's id in a scene: a Foundry document id, text as it came (the
-/// engine's state shares its ids as `Arc<str>`; a scene owns its own).
+/// A token's id in a scene: a Foundry document id, text as it came (a
+/// scene owns its ids; the engine's state has `state::TokenId`).
 pub type TokenId = String;
 
 pub use geometry::{SightIndex, SightScratch};

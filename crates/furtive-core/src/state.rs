@@ -174,8 +174,9 @@ mod shared {
         }
     }
 
-    /// Read from a JSON string in one allocation (serde's own `Arc<str>`
-    /// reads a `String` first, then copies it).
+    /// Read from JSON text in one allocation (serde's own `Arc<str>`
+    /// reads a `String` first, then copies it); from an owned string (a
+    /// `serde_json::Value`), that string is copied once.
     impl<'de> Deserialize<'de> for SharedText {
         fn deserialize<D: serde::Deserializer<'de>>(
             deserializer: D,
