@@ -27,6 +27,28 @@ use crate::state::{
     Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
 };
 
+/// The hider of a pair entry, made once per run of entries and shared by
+/// them: a `TokenId` with cargo feature `shared-text`, else an `Arc<str>`
+/// (`TokenId` is a `String` then, and a copy per entry cost the Foundry
+/// module's wasm 10% more instructions on a `viewChanged` naming 150
+/// observers, benches/instructions.rs).
+#[cfg(feature = "shared-text")]
+type PairHider = TokenId;
+#[cfg(not(feature = "shared-text"))]
+type PairHider = std::sync::Arc<str>;
+
+/// The pair hider as a `TokenId` (a reference count with cargo feature
+/// `shared-text`, a copy without).
+#[cfg(feature = "shared-text")]
+fn hider_token(hider: &PairHider) -> TokenId {
+    hider.clone()
+}
+
+#[cfg(not(feature = "shared-text"))]
+fn hider_token(hider: &PairHider) -> TokenId {
+    TokenId::from(&**hider)
+}
+
 /// Which slot of the state a journal entry saved.
 #[derive(Debug)]
 enum Key {
@@ -36,9 +58,8 @@ enum Key {
     Phase(TokenId),
     /// A hider's roll and `movedThisTurn`.
     Head(TokenId),
-    /// One pair of a hider (with cargo feature `shared-text`, the hider's
-    /// id shared between entries; without it, a copy in each).
-    Pair(TokenId, TokenId),
+    /// One pair of a hider (the hider's id shared between entries).
+    Pair(PairHider, TokenId),
     /// One creature.
     Creature(TokenId),
     /// The surprises list (short: at most one per attacker and target).
@@ -64,9 +85,8 @@ enum Slot {
 pub(crate) struct Journal {
     keys: Vec<Key>,
     slots: Vec<Slot>,
-    /// The hider id of the last pair entry, cloned for the next ones (a
-    /// reference count with cargo feature `shared-text`, a copy without).
-    last_hider: Option<TokenId>,
+    /// The hider id of the last pair entry, shared by the next ones.
+    last_hider: Option<PairHider>,
     /// The view of the event being applied, as validation sorted it
     /// ([`Tx::set_view_order`]).
     view_order: id::ViewOrder,
@@ -164,14 +184,12 @@ impl Journal {
         self.view_order = id::ViewOrder::default();
     }
 
-    /// The hider id for a pair entry: with cargo feature `shared-text`,
-    /// allocated once per run of entries; without it (the Foundry module's
-    /// wasm), copied for each entry, as the observer's id is.
-    fn hider_id(&mut self, hider: &str) -> TokenId {
+    /// The hider id for a pair entry, allocated once per run of entries.
+    fn hider_id(&mut self, hider: &str) -> PairHider {
         match &self.last_hider {
             Some(id) if same_id(id, hider) => id.clone(),
             _ => {
-                let id = TokenId::from(hider);
+                let id = PairHider::from(hider);
                 self.last_hider = Some(id.clone());
                 id
             }
@@ -239,8 +257,10 @@ impl Journal {
                     hiders.insert(id.clone());
                 }
                 Key::Pair(hider, observer) => {
-                    hiders.insert(hider.clone());
-                    values.entry((hider.clone(), observer.clone())).or_default();
+                    hiders.insert(hider_token(hider));
+                    values
+                        .entry((hider_token(hider), observer.clone()))
+                        .or_default();
                 }
                 Key::Creature(id) => {
                     creatures.insert(id.clone());
@@ -382,7 +402,7 @@ impl Journal {
 }
 
 /// A touched pair: hider, observer, and its value before the transaction.
-type TouchedPair<'a> = (&'a TokenId, &'a TokenId, Option<&'a Pair>);
+type TouchedPair<'a> = (&'a PairHider, &'a TokenId, Option<&'a Pair>);
 
 /// [`Journal::effects`] when no hider record was replaced or changed phase
 /// and no creature joined or left: each touched pair's first saved value is
@@ -411,7 +431,7 @@ fn effects_in_place(
         }
     }
     #[cfg(feature = "view-walk")]
-    id::sort_by_two_ids(&mut before_pairs, |p| p.0.as_str(), |p| p.1.as_str());
+    id::sort_by_two_ids(&mut before_pairs, |p| &**p.0, |p| p.1.as_str());
     #[cfg(not(feature = "view-walk"))]
     before_pairs.sort_by(|a, b| compare_ids(a.0, b.0).then_with(|| compare_ids(a.1, b.1)));
     before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
@@ -426,7 +446,7 @@ fn effects_in_place(
         pair.is_some_and(|p| !p.perceived) && id::contains(&state.creatures, observer)
     };
     // The touched pairs, one run per hider: each hider looked up once.
-    let mut runs: Vec<(&TokenId, &[TouchedPair])> = Vec::new();
+    let mut runs: Vec<(&PairHider, &[TouchedPair])> = Vec::new();
     for run in before_pairs.chunk_by(|a, b| same_id(a.0, b.0)) {
         let hider = run[0].0;
         runs.push((hider, run));
@@ -461,20 +481,20 @@ fn effects_in_place(
             let known = id::contains(&state.creatures, observer);
             if known && was != is {
                 changes.push(Change::Visibility {
-                    hider: hider.clone(),
+                    hider: hider_token(hider),
                     observer: observer.clone(),
                     perceived: is,
                 });
                 lookup.push(HiddenFromChange {
                     observer: observer.clone(),
-                    hider: hider.clone(),
+                    hider: hider_token(hider),
                     hidden: !is,
                 });
             }
             status_changed |= hiding && known && hid != hides_now;
         }
         if status_changed {
-            status_tokens.insert(hider.clone());
+            status_tokens.insert(hider_token(hider));
         }
     }
     if let Some(before) = surprises_before {
@@ -489,7 +509,7 @@ fn effects_in_place(
                 let is = is_hidden(state, token);
                 let run = runs
                     .iter()
-                    .find(|(hider, _)| *hider == token)
+                    .find(|(hider, _)| same_id(hider, token))
                     .map_or(&[][..], |(_, run)| *run);
                 let was = run.iter().any(|&(_, o, before)| hides(o, before))
                     || untouched_pairs(&record.pairs, run).any(|(o, p)| hides(o, Some(p)));
