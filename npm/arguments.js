@@ -223,7 +223,12 @@ const MAX_VIEW_COLUMNS = 1 << 16;
  * text path reads it again and words the refusal as it always did
  * (`event: not JSON data (...)`), an error with a `code`.
  * @param {unknown} event
- * @returns {{ hider: string, moved: boolean, observers: string, clearView: Uint8Array, distance: Float64Array } | null}
+ * `ids` are the observers' ids as the engine reads them (lone surrogates
+ * as U+FFFD), and `known()` lists the hider's then theirs: the packed
+ * effects of the column form name them by their place instead of writing
+ * them again (furtive_core::packed `head_text_with_known`, packed.js),
+ * and the list is made only when the effects name one.
+ * @returns {{ hider: string, moved: boolean, observers: string, clearView: Uint8Array, distance: Float64Array, ids: string[], known: () => string[] } | null}
  */
 export function viewColumns(event) {
   try {
@@ -279,12 +284,19 @@ function columnsOf(event) {
     clearView[i] = clear ? 1 : 0;
     distance[i] = far;
   }
+  const joined = observers.join("\0");
+  const wellFormed = joined.isWellFormed();
+  const text = wellFormed ? joined : joined.toWellFormed();
+  const hiderText = hider.toWellFormed();
+  const ids = wellFormed ? observers : text.split("\0");
   return {
-    hider: hider.toWellFormed(),
+    hider: hiderText,
     moved: moved === true,
-    observers: observers.join("\0").toWellFormed(),
+    observers: text,
     clearView,
     distance,
+    ids,
+    known: () => [hiderText].concat(ids),
   };
 }
 
@@ -314,7 +326,8 @@ function plainObject(value) {
  * entries of every view follow one another in `observers`, `clearView`
  * and `distance`.
  * @param {unknown} events
- * @returns {{ hiders: string, moved: Uint8Array, counts: Uint32Array, observers: string, clearView: Uint8Array, distance: Float64Array } | null}
+ * `known()`: the hiders' ids, then every view's observers' (`viewColumns`).
+ * @returns {{ hiders: string, moved: Uint8Array, counts: Uint32Array, observers: string, clearView: Uint8Array, distance: Float64Array, known: () => string[] } | null}
  */
 export function viewBatchColumns(events) {
   try {
@@ -360,5 +373,10 @@ function batchColumnsOf(events) {
     distance.set(view.distance, at);
     at += length;
   }
-  return { hiders: views.map((view) => view.hider).join("\0"), moved, counts, observers: observers.join("\0"), clearView, distance };
+  const known = () => {
+    const ids = views.map((view) => view.hider);
+    for (const view of views) for (const id of view.ids) ids.push(id);
+    return ids;
+  };
+  return { hiders: views.map((view) => view.hider).join("\0"), moved, counts, observers: observers.join("\0"), clearView, distance, known };
 }

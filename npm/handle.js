@@ -170,18 +170,20 @@ export function defineHandle(kind, backend) {
     // a plain `viewChanged`, `applyAll` of a list of them:
     // `kind.columns`, arguments.js `viewColumns`, `viewBatchColumns`),
     // when the backend has it: those arguments go that way, every other
-    // one as text. The same checks, results and errors.
+    // one as text. The same checks, results and errors; the effects name
+    // the ids sent that way by their place (`encoded.known`, packed.js).
     const columns = kind.columns?.[name];
     // The result as JavaScript values, its explanations given as `en` and
     // `fr` texts (explain.js): a query's at once; the effects of a changing
     // call (`kind.effects`) come packed (packed.js) and their log is read
     // when `effects.log` is.
     const finish = kind.explained ? explainer(name) : null;
+    /** @type {(text: string, known?: () => string[]) => any} */
     const parse = kind.effects?.includes(name)
       ? unpackEffects
       : finish === null
-        ? JSON.parse
-        : (/** @type {string} */ text) => finish(JSON.parse(text));
+        ? (text) => JSON.parse(text)
+        : (text) => finish(JSON.parse(text));
     const invokeColumns = columns === undefined || invoke1 === undefined ? undefined : backend.columnInvoker?.(className, name);
     Object.defineProperty(Handle.prototype, name, {
       value: invokeColumns !== undefined
@@ -190,7 +192,7 @@ export function defineHandle(kind, backend) {
               const slot = live(this, name);
               check();
               const encoded = columns.encode(value);
-              if (encoded !== null) return parse(invokeColumns(still(slot, this, name).native, encoded));
+              if (encoded !== null) return parse(invokeColumns(still(slot, this, name).native, encoded), encoded.known);
               const text = encodeOne(spec, value);
               return parse(invoke1(still(slot, this, name).native, text));
             },

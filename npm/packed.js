@@ -4,7 +4,9 @@
 // back into the plain objects of `Effects`: `{ changes, requests, log,
 // revision, hiddenFrom }`, each object with its keys in the order the
 // engine's JSON writes them. The log is read, and its explanations
-// rendered (explain.js), when `effects.log` is first read.
+// rendered (explain.js), when `effects.log` is first read. The effects of
+// a column form (arguments.js `viewColumns`) name the ids it sent by their
+// place in what was sent (`"known": n`).
 //
 // The format is documented in crates/furtive-core/src/packed.rs; the
 // shared vectors, and tests/js/session.test.mjs against the engine's plain
@@ -12,6 +14,7 @@
 
 import { KEYS, CATALOG } from "./explanations.js";
 import { lazyLog } from "./explain.js";
+import { furtiveError } from "./errors.js";
 
 const KINDS = ["visibility", "status"];
 const STATUSES = ["hidden", "defenseless"];
@@ -19,12 +22,23 @@ const AUDIENCES = ["gm", "public"];
 
 /**
  * @param {string} text the engine's packed effects
+ * @param {(() => string[]) | undefined} known lists the ids a column form
+ *   sent (arguments.js `viewColumns`), which the head names by their
+ *   place (`"known": n`) instead of writing them; called only when the
+ *   effects name a string
  * @returns {any} `Effects`
  */
-export function unpackEffects(text) {
+export function unpackEffects(text, known) {
   const cut = text.indexOf("\n");
   const head = JSON.parse(cut < 0 ? text : text.slice(0, cut));
-  const strings = head.strings;
+  let strings = head.strings;
+  if (head.known !== undefined && head.changes.length + head.requests.length + head.hiddenFrom.length > 0) {
+    const sent = known?.();
+    if (sent?.length !== head.known) {
+      throw furtiveError("engine_panicked", `effects: the engine named ${head.known} ids sent and ${sent?.length ?? 0} were; this is a bug in furtive, please report it with the input`);
+    }
+    strings = sent.concat(strings);
+  }
   const changes = [];
   const packedChanges = head.changes;
   for (let i = 0; i < packedChanges.length; ) {
@@ -40,12 +54,23 @@ export function unpackEffects(text) {
   }
   const requests = [];
   const packedRequests = head.requests;
-  for (let i = 0; i < packedRequests.length; i += 4) {
-    requests.push(
-      packedRequests[i] === 0
-        ? { kind: "perceptionCheck", hider: strings[packedRequests[i + 1]], observer: strings[packedRequests[i + 2]], clause: strings[packedRequests[i + 3]] }
-        : { kind: "stealthRoll", hider: strings[packedRequests[i + 1]], modifiers: head.modifiers[packedRequests[i + 2]], clause: strings[packedRequests[i + 3]] },
-    );
+  for (let i = 0; i < packedRequests.length; ) {
+    const kind = packedRequests[i];
+    if (kind === 2) {
+      // A run of Perception checks: `2, hider, clause, count, observer...`.
+      const hider = strings[packedRequests[i + 1]];
+      const clause = strings[packedRequests[i + 2]];
+      const end = i + 4 + packedRequests[i + 3];
+      for (let at = i + 4; at < end; at++) requests.push({ kind: "perceptionCheck", hider, observer: strings[packedRequests[at]], clause });
+      i = end;
+    } else {
+      requests.push(
+        kind === 0
+          ? { kind: "perceptionCheck", hider: strings[packedRequests[i + 1]], observer: strings[packedRequests[i + 2]], clause: strings[packedRequests[i + 3]] }
+          : { kind: "stealthRoll", hider: strings[packedRequests[i + 1]], modifiers: head.modifiers[packedRequests[i + 2]], clause: strings[packedRequests[i + 3]] },
+      );
+      i += 4;
+    }
   }
   const hiddenFrom = [];
   const packedHidden = head.hiddenFrom;

@@ -757,15 +757,25 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
             "the packed effects of {event:?} read back as other effects"
         );
     }
-    if let Some((columns, twin)) = columns {
+    if let Some((columns, twin, known)) = columns {
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
         let expected = effects
             .as_ref()
-            .map(|effects| furtive_core::packed::effects_text(effects).unwrap())
+            .map(|effects| furtive_core::packed::effects_text_with_known(effects, &known).unwrap())
             .map_err(Clone::clone);
         assert_eq!(
             columns, expected,
             "a viewChanged sent as columns differs for {event:?}"
         );
+        if let (Ok(columns), Ok(effects)) = (&columns, &effects) {
+            // Its head names the ids sent by their place: read back with
+            // them, the same effects.
+            assert_eq!(
+                furtive_core::packed::unpack_effects_with_known(columns, &known),
+                Some(serde_json::to_value(effects).unwrap()),
+                "the packed effects of {event:?} sent as columns read back as other effects"
+            );
+        }
         assert_eq!(
             &twin,
             session.state(),
@@ -785,14 +795,17 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
             },
             event.clone(),
         ];
-        if let Some((columns, twin)) = batch_by_columns(&before, &around) {
+        if let Some((columns, twin, known)) = batch_by_columns(&before, &around) {
+            let known: Vec<&str> = known.iter().map(String::as_str).collect();
             let mut typed = Session::load(before.clone()).expect("own state loads");
             // A refusal names the refused event's place in the list
             // (`Error::InEvent`, added at the JSON boundary): the first
             // event that is refused when they are applied one by one.
             let expected = typed
                 .apply_all(around.clone())
-                .map(|effects| furtive_core::packed::effects_text(&effects).unwrap())
+                .map(|effects| {
+                    furtive_core::packed::effects_text_with_known(&effects, &known).unwrap()
+                })
                 .map_err(|error| {
                     let mut one_by_one = Session::load(before.clone()).expect("own state loads");
                     let index = around
@@ -857,10 +870,14 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
 /// A `viewChanged` sent as columns (`JsonSession::apply_view_changed`, what
 /// the npm package's `Session.apply` does with a plain one) to a session in
 /// the state `before`: its effects as text, or its error, and the state it
-/// leaves. `None` for another
+/// leaves, and the ids it was sent (the hider's, then the observers': what
+/// its packed head names by their place). `None` for another
 /// event, or one the columns do not carry (an id with U+0000, a NaN
 /// distance: the package sends those as text).
-fn by_columns(before: &State, event: &Event) -> Option<(Result<String, Error>, State)> {
+fn by_columns(
+    before: &State,
+    event: &Event,
+) -> Option<(Result<String, Error>, State, Vec<String>)> {
     let Event::ViewChanged { hider, moved, view } = event else {
         return None;
     };
@@ -881,17 +898,25 @@ fn by_columns(before: &State, event: &Event) -> Option<(Result<String, Error>, S
         .map(|entry| entry.distance.unwrap_or(f64::NAN))
         .collect();
     let effects = twin.apply_view_changed(hider, *moved, &observers.join("\0"), &clear, &distance);
-    Some((effects, twin.session().state().clone()))
+    let known = std::iter::once(hider.as_str())
+        .chain(observers)
+        .map(str::to_owned)
+        .collect();
+    Some((effects, twin.session().state().clone(), known))
 }
 
 /// A batch of `viewChanged` events only, sent as columns
 /// (`JsonSession::apply_all_view_changed`, what the npm package's
 /// `Session.applyAll` does with a list of plain ones) to a session in the
 /// state `before`: its effects as text, or its error, and the state it
-/// leaves. `None` for a batch
+/// leaves, and the ids it was sent (the hiders', then every view's
+/// observers'). `None` for a batch
 /// with another event, none at all, or one the columns do not carry (an id
 /// with U+0000, a NaN distance).
-fn batch_by_columns(before: &State, events: &[Event]) -> Option<(Result<String, Error>, State)> {
+fn batch_by_columns(
+    before: &State,
+    events: &[Event],
+) -> Option<(Result<String, Error>, State, Vec<String>)> {
     let mut hiders = Vec::new();
     let mut moved = Vec::new();
     let mut counts = Vec::new();
@@ -941,7 +966,12 @@ fn batch_by_columns(before: &State, events: &[Event]) -> Option<(Result<String, 
         &clear,
         &distance,
     );
-    Some((effects, twin.session().state().clone()))
+    let known = hiders
+        .into_iter()
+        .chain(observers)
+        .map(str::to_owned)
+        .collect();
+    Some((effects, twin.session().state().clone(), known))
 }
 
 /// A batch through `apply_all` and one by one on a copy; they must agree.
@@ -968,12 +998,13 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
     }
     let columns = batch_by_columns(&before, &events);
     let result = session.apply_all(events.clone());
-    if let Some((columns, twin)) = columns {
+    if let Some((columns, twin, known)) = columns {
+        let known: Vec<&str> = known.iter().map(String::as_str).collect();
         // Through the JSON boundary a refusal names the refused event's
         // place in the list (`Error::InEvent`).
         let expected = result
             .as_ref()
-            .map(|effects| furtive_core::packed::effects_text(effects).unwrap())
+            .map(|effects| furtive_core::packed::effects_text_with_known(effects, &known).unwrap())
             .map_err(|error| furtive_core::Error::InEvent {
                 index: refused_at,
                 error: Box::new(error.clone()),

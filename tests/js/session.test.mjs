@@ -95,6 +95,39 @@ test("Session: its packed effects (furtive_core::packed, npm/packed.js) read as 
   }
 });
 
+test("Session: an effects' log read late (after later calls, a refused one, free()) is still that call's log", () => {
+  const opposed = {
+    ruleset: "opposed",
+    creatures: [
+      { id: "rogue", name: "Rogue", side: "party" },
+      { id: "orc", side: "horde" },
+      { id: "ogre", side: "horde" },
+    ],
+  };
+  const events = [
+    { type: "enterStealth", hider: "rogue", roll: 15, moved: true },
+    { type: "viewChanged", hider: "rogue", view: [{ observer: "orc", clearView: true }, { observer: "ogre", clearView: true }] },
+    { type: "perceptionRolled", hider: "rogue", observer: "orc", total: 20 },
+  ];
+  for (const [backend, api] of Object.entries(backends)) {
+    // What each call's log is when read at once.
+    const calls = [...events.map((event) => (session) => session.apply(event)), (session) => session.applyAll([{ type: "stopHiding", hider: "rogue" }, events[0]])];
+    const reference = api.Session.create(opposed);
+    const expected = calls.map((call) => JSON.stringify(call(reference).log));
+    reference.free();
+    const session = api.Session.create(opposed);
+    const unread = calls.map((call, index) => {
+      const effects = call(session);
+      if (index === 1) assert.throws(() => session.apply({ type: "viewChanged", hider: "nobody", view: [] }), { code: "unknown_token" });
+      return effects;
+    });
+    session.free();
+    assert.deepEqual(unread.map((effects) => JSON.stringify(effects.log)), expected, `${backend}: each call's own log, read after free()`);
+    assert.ok(unread.every((effects) => effects.log.length > 0), backend);
+    assert.equal(unread[1].log, unread[1].log, `${backend}: read once, kept`);
+  }
+});
+
 test("Session: create, apply, queries, revision, snapshot and load agree with the free functions", () => {
   for (const [backend, api] of Object.entries(backends)) {
     const session = api.Session.create(config);

@@ -30,19 +30,41 @@ fn to_text<T: Serialize>(value: &T) -> Result<String, Error> {
     crate::api::to_json_text(value)
 }
 
-/// How many ids `text` holds, joined by U+0000, when `expected` are
-/// expected: an empty text is no id when none is expected, one empty id
-/// otherwise (which the engine then refuses as an id).
-fn split_ids(text: &str, expected: usize) -> usize {
-    if expected == 0 && text.is_empty() {
-        0
-    } else {
-        text.split('\0').count()
-    }
+#[cfg(feature = "view-columns")]
+/// The ids of `text`, joined by U+0000, in order: an empty text is one
+/// empty id (which the engine then refuses as an id). `memchr` finds the
+/// separators (a one-byte character, so every cut is a character boundary).
+fn joined_ids(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    memchr::memchr_iter(0, text.as_bytes())
+        .chain(std::iter::once(text.len()))
+        .map(move |end| {
+            let id = &text[start..end];
+            start = end + 1;
+            id
+        })
 }
 
+#[cfg(feature = "view-columns")]
+/// The ids the column forms were sent, in the order the packed head names
+/// them ([`crate::packed::effects_text_with_known`]): `single` (the hider of
+/// one view) if any, then each joined list's ids (`(text, entries)`: no id
+/// for an empty text of no entry), which is the order `npm/arguments.js`
+/// gives them in.
+fn known_ids<'a>(single: Option<&'a str>, lists: &[(&'a str, usize)]) -> Vec<&'a str> {
+    let mut ids: Vec<&str> = single.into_iter().collect();
+    for &(text, entries) in lists {
+        if entries > 0 || !text.is_empty() {
+            ids.extend(joined_ids(text));
+        }
+    }
+    ids
+}
+
+#[cfg(feature = "view-columns")]
 /// The view entries sent as columns ([`JsonSession::apply_view_changed`]):
-/// `invalid_input` naming `field` when the columns' lengths disagree.
+/// `invalid_input` naming `field` when the columns' lengths disagree (an
+/// empty `observers` is no id when no entry is expected).
 fn view_entries(
     field: &str,
     observers: &str,
@@ -50,8 +72,26 @@ fn view_entries(
     distance: &[f64],
 ) -> Result<Vec<crate::event::ViewEntry>, Error> {
     let count = clear_view.len();
-    let ids = split_ids(observers, count);
-    if ids != count || distance.len() != count {
+    if count == 0 && observers.is_empty() && distance.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut ids = joined_ids(observers);
+    let mut view = Vec::with_capacity(count);
+    for (&clear, &distance) in clear_view.iter().zip(distance) {
+        let Some(observer) = ids.next() else { break };
+        view.push(crate::event::ViewEntry {
+            observer: observer.into(),
+            clear_view: clear != 0,
+            distance: (!distance.is_nan()).then_some(distance),
+        });
+    }
+    let extra = ids.count();
+    if view.len() != count || extra != 0 || distance.len() != count {
+        let ids = if count == 0 && observers.is_empty() {
+            0
+        } else {
+            view.len() + extra
+        };
         return Err(Error::InvalidInput {
             field: field.to_owned(),
             message: format!(
@@ -60,20 +100,10 @@ fn view_entries(
             ),
         });
     }
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    Ok(observers
-        .split('\0')
-        .zip(clear_view.iter().zip(distance))
-        .map(|(observer, (&clear, &distance))| crate::event::ViewEntry {
-            observer: observer.into(),
-            clear_view: clear != 0,
-            distance: (!distance.is_nan()).then_some(distance),
-        })
-        .collect())
+    Ok(view)
 }
 
+#[cfg(feature = "view-columns")]
 /// The `viewChanged` events of [`JsonSession::apply_all_view_changed`]'s
 /// columns: `invalid_input` naming `events` when their lengths disagree.
 fn view_events(
@@ -85,7 +115,11 @@ fn view_events(
     distance: &[f64],
 ) -> Result<Vec<crate::event::Event>, Error> {
     let events = moved.len();
-    let hider_ids = split_ids(hiders, events);
+    let hider_ids = if events == 0 && hiders.is_empty() {
+        0
+    } else {
+        joined_ids(hiders).count()
+    };
     // Checked: on wasm32 a sum of `u32`s can overflow `usize`.
     let entries = counts
         .iter()
@@ -101,8 +135,7 @@ fn view_events(
         });
     }
     let mut view = view_entries("events", observers, clear_view, distance)?.into_iter();
-    Ok(hiders
-        .split('\0')
+    Ok(joined_ids(hiders)
         .zip(moved.iter().zip(counts))
         .map(
             |(hider, (&moved, &count))| crate::event::Event::ViewChanged {
@@ -154,7 +187,18 @@ impl JsonSession {
     /// The effects of a changing call as packed JSON text
     /// ([`crate::packed::effects_text`]).
     fn effects(&mut self, effects: Result<Effects, Error>) -> Result<String, Error> {
-        crate::packed::effects_text(&effects?)
+        self.effects_naming(effects, &[])
+    }
+
+    /// [`JsonSession::effects`] naming the strings the caller sent by their
+    /// place in `known` (the column forms, feature `view-columns`:
+    /// [`crate::packed::effects_text_with_known`]).
+    fn effects_naming(
+        &mut self,
+        effects: Result<Effects, Error>,
+        known: &[&str],
+    ) -> Result<String, Error> {
+        crate::packed::effects_text_with_known(&effects?, known)
     }
 
     /// The session.
@@ -169,11 +213,15 @@ impl JsonSession {
         self.effects(effects)
     }
 
+    #[cfg(feature = "view-columns")]
     /// `apply({ type: "viewChanged", hider, moved, view })` with the view
     /// sent as columns instead of JSON text: the same event, the same
     /// effects and the same refusals as [`JsonSession::apply`] (O4, O5,
     /// O13 decide, through [`Session::apply`]), without writing and reading
-    /// the 150 objects of a view as text.
+    /// the 150 objects of a view as text. Its packed text names the ids it
+    /// was sent by their place (`hider`, then `observers` in order:
+    /// [`crate::packed::effects_text_with_known`]), which the caller still
+    /// holds, in place of writing them again.
     ///
     /// Why: in Node.js 20, `JSON.stringify` of a `viewChanged` naming 150
     /// observers takes about 27 µs, and reading it back in the engine more
@@ -211,15 +259,22 @@ impl JsonSession {
                     view,
                 })
             });
-        self.effects(effects)
+        let known = match effects {
+            Ok(_) => known_ids(Some(hider), &[(observers, clear_view.len())]),
+            Err(_) => Vec::new(),
+        };
+        self.effects_naming(effects, &known)
     }
 
+    #[cfg(feature = "view-columns")]
     /// `applyAll(events)` of `viewChanged` events only, sent as columns
     /// ([`JsonSession::apply_view_changed`], one more level): one
     /// transaction, the same effects and refusals as
-    /// [`JsonSession::apply_all`] of the same events as text. The
-    /// package's `Session.applyAll` sends a list of plain `viewChanged`
-    /// events this way (a door opening in front of three hiders).
+    /// [`JsonSession::apply_all`] of the same events as text, the ids
+    /// sent named by their place (the `hiders`, then the `observers`, in
+    /// order). The package's `Session.applyAll` sends a list of plain
+    /// `viewChanged` events this way (a door opening in front of three
+    /// hiders).
     ///
     /// - `hiders`: the events' hiders, joined by U+0000 (empty for no
     ///   event);
@@ -241,23 +296,33 @@ impl JsonSession {
         clear_view: &[u8],
         distance: &[f64],
     ) -> Result<String, Error> {
-        match view_events(hiders, moved, counts, observers, clear_view, distance) {
-            Ok(events) => self.apply_events(&events),
-            Err(error) => self.effects(Err(error)),
-        }
+        let effects = view_events(hiders, moved, counts, observers, clear_view, distance)
+            .and_then(|events| self.apply_all_events(&events));
+        let known = match effects {
+            Ok(_) => known_ids(
+                None,
+                &[(hiders, moved.len()), (observers, clear_view.len())],
+            ),
+            Err(_) => Vec::new(),
+        };
+        self.effects_naming(effects, &known)
     }
 
     /// Applies `events` as one transaction; a refusal names the event's
     /// place in the list ([`Error::InEvent`]: `events[1].hider: …`).
     fn apply_events(&mut self, events: &[crate::event::Event]) -> Result<String, Error> {
-        let effects = self
-            .session
+        let effects = self.apply_all_events(events);
+        self.effects(effects)
+    }
+
+    /// [`Session::apply_all`] of `events`, a refusal naming the event's place.
+    fn apply_all_events(&mut self, events: &[crate::event::Event]) -> Result<Effects, Error> {
+        self.session
             .apply_all_at(events)
             .map_err(|(index, error)| Error::InEvent {
                 index,
                 error: Box::new(error),
-            });
-        self.effects(effects)
+            })
     }
 
     /// `applyAll(events) -> Effects`: one transaction; see

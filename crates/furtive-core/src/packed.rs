@@ -22,11 +22,19 @@
 //!   - a change: `0, hider, observer, perceived` (visibility) or `1, token,
 //!     status, active, expires` (status: `0` hidden, `1` defenseless;
 //!     `expires`: the `turnEndOf` token, or `-1` for none);
-//!   - a request: `0, hider, observer, clause` (Perception check) or `1,
-//!     hider, modifiers, clause` (stealth roll, `modifiers` indexing the
-//!     head's `modifiers`, present only then);
+//!   - a request: `0, hider, observer, clause` (a Perception check), `1,
+//!     hider, modifiers, clause` (a stealth roll, `modifiers` indexing the
+//!     head's `modifiers`, present only then) or, with cargo feature
+//!     `view-columns` (napi and the npm wasm; the Foundry module's wasm
+//!     leaves it out for its size), `2, hider, clause, count,
+//!     observer...` (a run of `count` Perception checks of one hider
+//!     under one clause, one after the other, in place of as many `0`s);
 //!   - a `hiddenFrom` change: `observer, hider, hidden`;
 //!   - booleans are `0` and `1`;
+//!   - `known`, present only for a caller that still holds the strings
+//!     it sent ([`effects_text_with_known`]): a string's index below `known`
+//!     names the caller's own `known[index]`, and `strings` holds the
+//!     others, from index `known` on;
 //! - log: `{ "entries": [...], "strings": [...] }`, each entry `clause,
 //!   audience, hider, observer, message` (audience `0` GM, `1` public;
 //!   `hider`, `observer` `-1` for none), a message `key, argument...` (the
@@ -53,15 +61,46 @@ struct Part<'a> {
     strings: Vec<Cow<'a, str>>,
     /// Whether the list being written has no number yet.
     first: bool,
+    /// The strings the caller sent, which index `0..known.len()` names
+    /// without writing them ([`effects_text_with_known`]); the table's own
+    /// start after them.
+    known: &'a [&'a str],
+    /// The known string expected next: ids come back in the order they
+    /// were sent (a view's observers, request after request).
+    #[cfg(feature = "view-columns")]
+    next_known: usize,
 }
 
 impl<'a> Part<'a> {
-    fn new(capacity: usize) -> Part<'a> {
+    fn new(capacity: usize, known: &'a [&'a str]) -> Part<'a> {
         Part {
             text: String::with_capacity(capacity),
             strings: Vec::with_capacity(capacity / 16),
             first: true,
+            known,
+            #[cfg(feature = "view-columns")]
+            next_known: 0,
         }
+    }
+
+    /// `text`'s place among the known strings, when it is the one expected
+    /// next or the first (a view's hider). Another is written in the table
+    /// (a repeat there costs a few bytes, never a wrong string).
+    #[cfg(feature = "view-columns")]
+    fn known_place(&mut self, text: &str) -> Option<usize> {
+        let place = self.next_known;
+        if self.known.get(place).is_some_and(|known| *known == text) {
+            self.next_known = place + 1;
+            return Some(place);
+        }
+        (self.known.first().is_some_and(|known| *known == text)).then_some(0)
+    }
+
+    /// None known without the column forms (feature `view-columns`), which
+    /// alone send them.
+    #[cfg(not(feature = "view-columns"))]
+    fn known_place(&mut self, _text: &str) -> Option<usize> {
+        None
     }
 
     /// Starts the list `"name":[`, after `separator` (`{` or `,`).
@@ -105,15 +144,20 @@ impl<'a> Part<'a> {
                 return self.number(index);
             }
         }
-        let index = self.add(text);
+        // Fewer than 2^63 strings are known.
+        let index = match self.known_place(text) {
+            Some(place) => place as i64,
+            None => self.add(text),
+        };
         *last = Some((text, index));
         self.number(index);
     }
 
+    /// A new string in the table: its index, after the known strings.
     fn add(&mut self, text: impl Into<Cow<'a, str>>) -> i64 {
         self.strings.push(text.into());
         // A table holds far fewer than 2^63 strings.
-        (self.strings.len() - 1) as i64
+        (self.known.len() + self.strings.len() - 1) as i64
     }
 
     /// Ends the part with its `"strings":[...]}` and returns its text.
@@ -150,7 +194,17 @@ impl<'a> Part<'a> {
 
 /// The packed JSON text of `effects` (see the module documentation).
 pub fn effects_text(effects: &Effects) -> Result<String, Error> {
-    let mut out = head(effects)?.finish()?;
+    effects_text_with_known(effects, &[])
+}
+
+/// [`effects_text`] for a caller that still holds the strings it sent
+/// (`known`: the column forms' hiders then observers, as the npm package
+/// sent them): index `i < known.len()` names `known[i]`, which the head
+/// does not write (`"known": n` says how many), and the table's strings
+/// come after them. Id after id, the same requests in fewer characters,
+/// and the caller's own strings in its effects.
+pub fn effects_text_with_known(effects: &Effects, known: &[&str]) -> Result<String, Error> {
+    let mut out = head_text(effects, known)?;
     if !effects.log.is_empty() {
         out.push('\n');
         out = log(&effects.log, out).finish()?;
@@ -158,9 +212,15 @@ pub fn effects_text(effects: &Effects) -> Result<String, Error> {
     Ok(out)
 }
 
-fn head(effects: &Effects) -> Result<Part<'_>, Error> {
+/// The head part alone (everything but the log), finished.
+fn head_text(effects: &Effects, known: &[&str]) -> Result<String, Error> {
+    head(effects, known)?.finish()
+}
+
+fn head<'a>(effects: &'a Effects, known: &'a [&'a str]) -> Result<Part<'a>, Error> {
     let mut part = Part::new(
         64 + 12 * (effects.changes.len() + effects.requests.len() + effects.hidden_from.len()),
+        known,
     );
     let (mut hider, mut observer, mut clause) = (None, None, None);
     part.list('{', "changes");
@@ -196,8 +256,43 @@ fn head(effects: &Effects) -> Result<Part<'_>, Error> {
     part.end_list();
     part.list(',', "requests");
     let mut modifiers = Vec::new();
-    for request in &effects.requests {
+    let mut at = 0;
+    while let Some(request) = effects.requests.get(at) {
+        at += 1;
         match request {
+            // A run of Perception checks of one hider under one clause (a
+            // view bringing 150 observers into clear view): `2, hider,
+            // clause, count, observer...`.
+            #[cfg(feature = "view-columns")]
+            Request::PerceptionCheck {
+                hider: h,
+                observer: o,
+                clause: c,
+            } => {
+                let start = at - 1;
+                while let Some(Request::PerceptionCheck {
+                    hider: next_hider,
+                    clause: next_clause,
+                    ..
+                }) = effects.requests.get(at)
+                {
+                    if next_hider != h || next_clause != c {
+                        break;
+                    }
+                    at += 1;
+                }
+                part.number(2);
+                part.string(h, &mut hider);
+                part.string(c.id(), &mut clause);
+                part.number((at - start) as i64);
+                part.string(o, &mut observer);
+                for next in &effects.requests[start + 1..at] {
+                    if let Request::PerceptionCheck { observer: o, .. } = next {
+                        part.string(o, &mut observer);
+                    }
+                }
+            }
+            #[cfg(not(feature = "view-columns"))]
             Request::PerceptionCheck {
                 hider: h,
                 observer: o,
@@ -239,6 +334,10 @@ fn head(effects: &Effects) -> Result<Part<'_>, Error> {
     part.text.push_str(",\"log\":");
     part.text
         .push_str(itoa::Buffer::new().format(effects.log.len()));
+    if !known.is_empty() {
+        part.text.push_str(",\"known\":");
+        part.text.push_str(itoa::Buffer::new().format(known.len()));
+    }
     Ok(part)
 }
 
@@ -261,6 +360,9 @@ fn log(entries: &[LogEntry], mut text: String) -> Part<'_> {
         text,
         strings: Vec::with_capacity(2 * entries.len()),
         first: true,
+        known: &[],
+        #[cfg(feature = "view-columns")]
+        next_known: 0,
     };
     let mut roles = LogRoles::default();
     part.list('{', "entries");
@@ -353,6 +455,13 @@ fn argument<'a>(
 /// does in JavaScript, here for the tests and the fuzz target that check
 /// the packing loses nothing. `None` for text this module did not write.
 pub fn unpack_effects(text: &str) -> Option<serde_json::Value> {
+    unpack_effects_with_known(text, &[])
+}
+
+/// [`unpack_effects`] of a head written with the strings the caller sent
+/// ([`effects_text_with_known`]). `None` also when the head counts another
+/// number of known strings than `known` holds.
+pub fn unpack_effects_with_known(text: &str, known: &[&str]) -> Option<serde_json::Value> {
     use serde_json::{json, Map, Value};
 
     let (head, log) = match text.split_once('\n') {
@@ -360,8 +469,21 @@ pub fn unpack_effects(text: &str) -> Option<serde_json::Value> {
         None => (text, None),
     };
     let head: Value = serde_json::from_str(head).ok()?;
+    let written_known = match head.get("known") {
+        Some(count) => usize::try_from(count.as_u64()?).ok()?,
+        None => 0,
+    };
+    if written_known != known.len() {
+        return None;
+    }
     let strings = head["strings"].as_array()?;
-    let string = |index: &Value| strings.get(usize::try_from(index.as_i64()?).ok()?).cloned();
+    let string = |index: &Value| {
+        let index = usize::try_from(index.as_i64()?).ok()?;
+        match known.get(index) {
+            Some(known) => Some(Value::String((*known).to_owned())),
+            None => strings.get(index - known.len()).cloned(),
+        }
+    };
     let flag = |value: &Value| Some(Value::Bool(value.as_i64()? == 1));
     let numbers = |name: &str| head[name].as_array().cloned().unwrap_or_default();
 
@@ -389,13 +511,29 @@ pub fn unpack_effects(text: &str) -> Option<serde_json::Value> {
         }
     }
     let mut requests = Vec::new();
-    for part in numbers("requests").chunks(4) {
-        requests.push(if part[0].as_i64()? == 0 {
-            json!({ "kind": "perceptionCheck", "hider": string(&part[1])?, "observer": string(&part[2])?, "clause": string(&part[3])? })
-        } else {
-            let modifiers = head["modifiers"].get(usize::try_from(part[2].as_i64()?).ok()?)?;
-            json!({ "kind": "stealthRoll", "hider": string(&part[1])?, "modifiers": modifiers, "clause": string(&part[3])? })
-        });
+    let packed = numbers("requests");
+    let mut at = 0;
+    while at < packed.len() {
+        let part = packed.get(at + 1..at + 4)?;
+        match packed[at].as_i64()? {
+            0 => {
+                requests.push(json!({ "kind": "perceptionCheck", "hider": string(&part[0])?, "observer": string(&part[1])?, "clause": string(&part[2])? }));
+                at += 4;
+            }
+            1 => {
+                let modifiers = head["modifiers"].get(usize::try_from(part[1].as_i64()?).ok()?)?;
+                requests.push(json!({ "kind": "stealthRoll", "hider": string(&part[0])?, "modifiers": modifiers, "clause": string(&part[2])? }));
+                at += 4;
+            }
+            _ => {
+                let count = usize::try_from(part[2].as_u64()?).ok()?;
+                let observers = packed.get(at + 4..(at + 4).checked_add(count)?)?;
+                for observer in observers {
+                    requests.push(json!({ "kind": "perceptionCheck", "hider": string(&part[0])?, "observer": string(observer)?, "clause": string(&part[1])? }));
+                }
+                at += 4 + count;
+            }
+        }
     }
     let mut hidden_from = Vec::new();
     for part in numbers("hiddenFrom").chunks(3) {
@@ -638,6 +776,89 @@ mod tests {
         assert_eq!(
             unpack_effects(&text),
             Some(serde_json::to_value(&effects).unwrap())
+        );
+    }
+
+    fn check(hider: &str, observer: &str, clause: Clause) -> Request {
+        Request::PerceptionCheck {
+            hider: hider.into(),
+            observer: observer.into(),
+            clause,
+        }
+    }
+
+    /// Perception checks one after the other of one hider under one clause
+    /// are one run (`2, hider, clause, count, observer...`); another
+    /// hider, another clause or a stealth roll between them starts another.
+    #[cfg(feature = "view-columns")]
+    #[test]
+    fn packed_perception_checks_of_one_hider_and_clause_are_one_run() {
+        let mut effects = effects();
+        let roll = effects.requests[1].clone();
+        effects.requests = vec![
+            check("spy", "guard", Clause::O4),
+            check("spy", "hound", Clause::O4),
+            check("spy", "captain", Clause::O4),
+            check("spy", "guard", Clause::O13),
+            check("thief", "guard", Clause::O13),
+            roll,
+            check("thief", "hound", Clause::O13),
+        ];
+        let text = effects_text(&effects).unwrap();
+        assert_eq!(
+            unpack_effects(&text),
+            Some(serde_json::to_value(&effects).unwrap())
+        );
+        let head: serde_json::Value =
+            serde_json::from_str(text.split('\n').next().unwrap()).unwrap();
+        let requests: Vec<i64> = serde_json::from_value(head["requests"].clone()).unwrap();
+        let strings: Vec<String> = serde_json::from_value(head["strings"].clone()).unwrap();
+        let name = |at: usize| strings[requests[at] as usize].as_str();
+        let run = |at: usize| {
+            let count = requests[at + 3] as usize;
+            let observers: Vec<&str> = (0..count).map(|k| name(at + 4 + k)).collect();
+            (requests[at], name(at + 1), name(at + 2), observers)
+        };
+        assert_eq!(run(0), (2, "spy", "O4", vec!["guard", "hound", "captain"]));
+        assert_eq!(run(7), (2, "spy", "O13", vec!["guard"]));
+        assert_eq!(run(12), (2, "thief", "O13", vec!["guard"]));
+        assert_eq!((requests[17], name(18)), (1, "spy"), "the stealth roll");
+        assert_eq!(run(21), (2, "thief", "O13", vec!["hound"]));
+        assert_eq!(requests.len(), 26);
+    }
+
+    /// A head written with the strings the caller sent names them by their
+    /// place, does not write them, and reads back with them as the same
+    /// effects; read with another number of them, it is not read at all.
+    #[cfg(feature = "view-columns")]
+    #[test]
+    fn packed_effects_name_the_ids_the_caller_sent_by_their_place() {
+        let mut effects = effects();
+        effects.requests = vec![
+            check("spy", "guard", Clause::O4),
+            check("spy", "hound", Clause::O4),
+            check("spy", "stranger", Clause::O4),
+        ];
+        let known = ["spy", "guard", "hound"];
+        let text = effects_text_with_known(&effects, &known).unwrap();
+        assert_eq!(
+            unpack_effects_with_known(&text, &known),
+            Some(serde_json::to_value(&effects).unwrap())
+        );
+        let head_part = text.split('\n').next().unwrap();
+        let head: serde_json::Value = serde_json::from_str(head_part).unwrap();
+        assert_eq!(head["known"], 3);
+        let strings: Vec<String> = serde_json::from_value(head["strings"].clone()).unwrap();
+        assert!(!strings.iter().any(|s| s == "hound"), "{head_part}");
+        assert!(strings.iter().any(|s| s == "stranger"), "{head_part}");
+        let requests: Vec<i64> = serde_json::from_value(head["requests"].clone()).unwrap();
+        assert_eq!(requests[5], 2, "hound by its place: {head_part}");
+        assert_eq!(unpack_effects(&text), None);
+        assert_eq!(unpack_effects_with_known(&text, &known[..2]), None);
+        // Without known strings the head is what it always was.
+        assert_eq!(
+            effects_text_with_known(&effects, &[]).unwrap(),
+            effects_text(&effects).unwrap()
         );
     }
 }

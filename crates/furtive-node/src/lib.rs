@@ -313,6 +313,7 @@ macro_rules! napi_exports {
 
 furtive_core::for_each_export!(napi_exports);
 
+#[cfg(feature = "view-columns")]
 /// `Session.applyViewChanged(handle, hider, moved, observers, clearView,
 /// distance)`: `apply` of a `viewChanged` sent as columns, which
 /// `npm/handle.js` uses for a plain `viewChanged` instead of its JSON text
@@ -335,6 +336,7 @@ pub fn apply_view_changed(
     })
 }
 
+#[cfg(feature = "view-columns")]
 /// `Session.applyAllViewChanged(handle, hiders, moved, counts, observers,
 /// clearView, distance)`: `applyAll` of `viewChanged` events only, sent as
 /// columns, which `npm/handle.js` uses for a list of plain `viewChanged`

@@ -21,7 +21,9 @@
 //! and the exports that need them are then absent. So does it leave out
 //! `view-columns` (`Session.applyViewChanged` and `applyAllViewChanged`,
 //! 1.7 KB gzipped for the first alone), and its `Session.apply` and
-//! `applyAll` send a `viewChanged` as text like any other event.
+//! `applyAll` send a `viewChanged` as text like any other event; its
+//! packed effects then write one record per Perception check, not runs
+//! (`furtive_core::packed`).
 //!
 //! A panic aborts the instance (`panic = "abort"` in the `wasm-release`
 //! and `wasm-speed` profiles); the panic hook first throws an `Error` whose message starts
