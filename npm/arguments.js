@@ -222,12 +222,15 @@ const MAX_VIEW_COLUMNS = 1 << 16;
  * throws (or ids too long to join into one string) gives `null`, and the
  * text path reads it again and words the refusal as it always did
  * (`event: not JSON data (...)`), an error with a `code`.
- * @param {unknown} event
+ *
  * `ids` are the observers' ids as the engine reads them (lone surrogates
  * as U+FFFD), and `known()` lists the hider's then theirs: the packed
  * effects of the column form name them by their place instead of writing
- * them again (furtive_core::packed `head_text_with_known`, packed.js),
- * and the list is made only when the effects name one.
+ * them again (furtive_core::packed `effects_text_naming`, packed.js),
+ * which calls it only for effects that hold a change, a request or a
+ * `hiddenFrom` entry. It reads no prototype method, so what the caller
+ * did to `Array.prototype` cannot change the list.
+ * @param {unknown} event
  * @returns {{ hider: string, moved: boolean, observers: string, clearView: Uint8Array, distance: Float64Array, ids: string[], known: () => string[] } | null}
  */
 export function viewColumns(event) {
@@ -296,7 +299,12 @@ function columnsOf(event) {
     clearView,
     distance,
     ids,
-    known: () => [hiderText].concat(ids),
+    known: () => {
+      const known = new Array(ids.length + 1);
+      known[0] = hiderText;
+      for (let i = 0; i < ids.length; i++) known[i + 1] = ids[i];
+      return known;
+    },
   };
 }
 
@@ -324,9 +332,9 @@ function plainObject(value) {
  * view entries in all. The hiders are joined by U+0000, `moved` is one
  * byte per event, `counts` each event's number of entries, and the
  * entries of every view follow one another in `observers`, `clearView`
- * and `distance`.
+ * and `distance`. `known()` lists the hiders' ids, then every view's
+ * observers' (`viewColumns`).
  * @param {unknown} events
- * `known()`: the hiders' ids, then every view's observers' (`viewColumns`).
  * @returns {{ hiders: string, moved: Uint8Array, counts: Uint32Array, observers: string, clearView: Uint8Array, distance: Float64Array, known: () => string[] } | null}
  */
 export function viewBatchColumns(events) {
@@ -374,8 +382,13 @@ function batchColumnsOf(events) {
     at += length;
   }
   const known = () => {
-    const ids = views.map((view) => view.hider);
-    for (const view of views) for (const id of view.ids) ids.push(id);
+    const ids = new Array(count + entries);
+    let at = 0;
+    for (let i = 0; i < count; i++) ids[at++] = views[i].hider;
+    for (let i = 0; i < count; i++) {
+      const viewIds = views[i].ids;
+      for (let k = 0; k < viewIds.length; k++) ids[at++] = viewIds[k];
+    }
     return ids;
   };
   return { hiders: views.map((view) => view.hider).join("\0"), moved, counts, observers: observers.join("\0"), clearView, distance, known };

@@ -33,11 +33,20 @@ export function unpackEffects(text, known) {
   const head = JSON.parse(cut < 0 ? text : text.slice(0, cut));
   let strings = head.strings;
   if (head.known !== undefined && head.changes.length + head.requests.length + head.hiddenFrom.length > 0) {
+    // The ids this call sent, then the table: copied by hand, so no
+    // prototype method the caller replaced takes part.
     const sent = known?.();
     if (sent?.length !== head.known) {
-      throw furtiveError("engine_panicked", `effects: the engine named ${head.known} ids sent and ${sent?.length ?? 0} were; this is a bug in furtive, please report it with the input`);
+      // Never, short of a bug: both sides count the same ids sent.
+      throw furtiveError(
+        "engine_panicked",
+        `effects: the event was applied (revision ${head.revision}), but its effects name ${head.known} ids sent and ${sent?.length ?? 0} were; this is a bug in furtive, please report it with the input (the session holds the event: its snapshot() is the state after it)`,
+      );
     }
-    strings = sent.concat(strings);
+    const table = new Array(sent.length + head.strings.length);
+    for (let i = 0; i < sent.length; i++) table[i] = sent[i];
+    for (let i = 0; i < head.strings.length; i++) table[sent.length + i] = head.strings[i];
+    strings = table;
   }
   const changes = [];
   const packedChanges = head.changes;

@@ -759,9 +759,13 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
     }
     if let Some((columns, twin, known)) = columns {
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        let sent = furtive_core::packed::SentIds {
+            ids: &known,
+            hiders: 1,
+        };
         let expected = effects
             .as_ref()
-            .map(|effects| furtive_core::packed::effects_text_with_known(effects, &known).unwrap())
+            .map(|effects| furtive_core::packed::effects_text_naming(effects, sent).unwrap())
             .map_err(Clone::clone);
         assert_eq!(
             columns, expected,
@@ -797,6 +801,10 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
         ];
         if let Some((columns, twin, known)) = batch_by_columns(&before, &around) {
             let known: Vec<&str> = known.iter().map(String::as_str).collect();
+            let sent = furtive_core::packed::SentIds {
+                ids: &known,
+                hiders: around.len(),
+            };
             let mut typed = Session::load(before.clone()).expect("own state loads");
             // A refusal names the refused event's place in the list
             // (`Error::InEvent`, added at the JSON boundary): the first
@@ -804,7 +812,15 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
             let expected = typed
                 .apply_all(around.clone())
                 .map(|effects| {
-                    furtive_core::packed::effects_text_with_known(&effects, &known).unwrap()
+                    let text = furtive_core::packed::effects_text_naming(&effects, sent).unwrap();
+                    // Its head names the ids sent by their place: read back
+                    // with them, the same effects.
+                    assert_eq!(
+                        furtive_core::packed::unpack_effects_with_known(&text, &known),
+                        Some(serde_json::to_value(&effects).unwrap()),
+                        "the packed effects of {around:?} sent as columns read back as other effects"
+                    );
+                    text
                 })
                 .map_err(|error| {
                     let mut one_by_one = Session::load(before.clone()).expect("own state loads");
@@ -1000,11 +1016,23 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
     let result = session.apply_all(events.clone());
     if let Some((columns, twin, known)) = columns {
         let known: Vec<&str> = known.iter().map(String::as_str).collect();
+        let sent = furtive_core::packed::SentIds {
+            ids: &known,
+            hiders: events.len(),
+        };
         // Through the JSON boundary a refusal names the refused event's
         // place in the list (`Error::InEvent`).
         let expected = result
             .as_ref()
-            .map(|effects| furtive_core::packed::effects_text_with_known(effects, &known).unwrap())
+            .map(|effects| {
+                let text = furtive_core::packed::effects_text_naming(effects, sent).unwrap();
+                assert_eq!(
+                    furtive_core::packed::unpack_effects_with_known(&text, &known),
+                    Some(serde_json::to_value(effects).unwrap()),
+                    "the packed effects of {events:?} sent as columns read back as other effects"
+                );
+                text
+            })
             .map_err(|error| furtive_core::Error::InEvent {
                 index: refused_at,
                 error: Box::new(error.clone()),

@@ -46,19 +46,11 @@ fn joined_ids(text: &str) -> impl Iterator<Item = &str> {
 }
 
 #[cfg(feature = "view-columns")]
-/// The ids the column forms were sent, in the order the packed head names
-/// them ([`crate::packed::effects_text_with_known`]): `single` (the hider of
-/// one view) if any, then each joined list's ids (`(text, entries)`: no id
-/// for an empty text of no entry), which is the order `npm/arguments.js`
-/// gives them in.
-fn known_ids<'a>(single: Option<&'a str>, lists: &[(&'a str, usize)]) -> Vec<&'a str> {
-    let mut ids: Vec<&str> = single.into_iter().collect();
-    for &(text, entries) in lists {
-        if entries > 0 || !text.is_empty() {
-            ids.extend(joined_ids(text));
-        }
-    }
-    ids
+/// The ids of a joined list sent with `entries` entries: none for an empty
+/// text of no entry (as [`view_entries`] and [`view_events`] read it).
+fn sent_list(text: &str, entries: usize) -> impl Iterator<Item = &str> {
+    let none = entries == 0 && text.is_empty();
+    joined_ids(text).take(if none { 0 } else { usize::MAX })
 }
 
 #[cfg(feature = "view-columns")]
@@ -187,18 +179,18 @@ impl JsonSession {
     /// The effects of a changing call as packed JSON text
     /// ([`crate::packed::effects_text`]).
     fn effects(&mut self, effects: Result<Effects, Error>) -> Result<String, Error> {
-        self.effects_naming(effects, &[])
+        self.effects_naming(effects, crate::packed::SentIds::default())
     }
 
-    /// [`JsonSession::effects`] naming the strings the caller sent by their
-    /// place in `known` (the column forms, feature `view-columns`:
-    /// [`crate::packed::effects_text_with_known`]).
+    /// [`JsonSession::effects`] naming the ids the caller sent by their
+    /// place (the column forms, feature `view-columns`:
+    /// [`crate::packed::effects_text_naming`]).
     fn effects_naming(
         &mut self,
         effects: Result<Effects, Error>,
-        known: &[&str],
+        sent: crate::packed::SentIds,
     ) -> Result<String, Error> {
-        crate::packed::effects_text_with_known(&effects?, known)
+        crate::packed::effects_text_naming(&effects?, sent)
     }
 
     /// The session.
@@ -220,7 +212,7 @@ impl JsonSession {
     /// O13 decide, through [`Session::apply`]), without writing and reading
     /// the 150 objects of a view as text. Its packed text names the ids it
     /// was sent by their place (`hider`, then `observers` in order:
-    /// [`crate::packed::effects_text_with_known`]), which the caller still
+    /// [`crate::packed::effects_text_naming`]), which the caller still
     /// holds, in place of writing them again.
     ///
     /// Why: in Node.js 20, `JSON.stringify` of a `viewChanged` naming 150
@@ -259,11 +251,21 @@ impl JsonSession {
                     view,
                 })
             });
-        let known = match effects {
-            Ok(_) => known_ids(Some(hider), &[(observers, clear_view.len())]),
+        // The ids sent, named by their place in the effects: the hider,
+        // then the observers, in order.
+        let sent: Vec<&str> = match effects {
+            Ok(_) => std::iter::once(hider)
+                .chain(sent_list(observers, clear_view.len()))
+                .collect(),
             Err(_) => Vec::new(),
         };
-        self.effects_naming(effects, &known)
+        self.effects_naming(
+            effects,
+            crate::packed::SentIds {
+                ids: &sent,
+                hiders: 1,
+            },
+        )
     }
 
     #[cfg(feature = "view-columns")]
@@ -298,14 +300,24 @@ impl JsonSession {
     ) -> Result<String, Error> {
         let effects = view_events(hiders, moved, counts, observers, clear_view, distance)
             .and_then(|events| self.apply_all_events(&events));
-        let known = match effects {
-            Ok(_) => known_ids(
-                None,
-                &[(hiders, moved.len()), (observers, clear_view.len())],
-            ),
-            Err(_) => Vec::new(),
+        // The ids sent, named by their place in the effects: the hiders,
+        // then every view's observers, in order.
+        let (sent, sent_hiders) = match effects {
+            Ok(_) => {
+                let mut sent: Vec<&str> = sent_list(hiders, moved.len()).collect();
+                let sent_hiders = sent.len();
+                sent.extend(sent_list(observers, clear_view.len()));
+                (sent, sent_hiders)
+            }
+            Err(_) => (Vec::new(), 0),
         };
-        self.effects_naming(effects, &known)
+        self.effects_naming(
+            effects,
+            crate::packed::SentIds {
+                ids: &sent,
+                hiders: sent_hiders,
+            },
+        )
     }
 
     /// Applies `events` as one transaction; a refusal names the event's

@@ -15,10 +15,14 @@
 //! (`\n`, which JSON text never holds unescaped) and the log:
 //!
 //! - head: `{ "changes": [...], "requests": [...], "modifiers": [...]?,
-//!   "revision": n, "hiddenFrom": [...], "log": n, "strings": [...] }`,
-//!   `log` the number of log entries, each list flat, a string being its
-//!   index in `strings` (written last: the lists are written as the
-//!   effects are walked, the strings they name gathered meanwhile):
+//!   "revision": n, "hiddenFrom": [...], "log": n, "known": n?,
+//!   "strings": [...] }`, `log` the number of log entries, each list
+//!   flat, a string being its index in `strings` (written last: the lists
+//!   are written as the effects are walked, the strings they name gathered
+//!   meanwhile). `known`, present only for a caller that still holds the
+//!   ids it sent ([`effects_text_naming`], [`SentIds`]): an index below
+//!   `known` names the caller's own id in that place, and `strings` holds
+//!   the others, from index `known` on.
 //!   - a change: `0, hider, observer, perceived` (visibility) or `1, token,
 //!     status, active, expires` (status: `0` hidden, `1` defenseless;
 //!     `expires`: the `turnEndOf` token, or `-1` for none);
@@ -31,10 +35,6 @@
 //!     under one clause, one after the other, in place of as many `0`s);
 //!   - a `hiddenFrom` change: `observer, hider, hidden`;
 //!   - booleans are `0` and `1`;
-//!   - `known`, present only for a caller that still holds the strings
-//!     it sent ([`effects_text_with_known`]): a string's index below `known`
-//!     names the caller's own `known[index]`, and `strings` holds the
-//!     others, from index `known` on;
 //! - log: `{ "entries": [...], "strings": [...] }`, each entry `clause,
 //!   audience, hider, observer, message` (audience `0` GM, `1` public;
 //!   `hider`, `observer` `-1` for none), a message `key, argument...` (the
@@ -61,50 +61,93 @@ struct Part<'a> {
     strings: Vec<Cow<'a, str>>,
     /// Whether the list being written has no number yet.
     first: bool,
-    /// The strings the caller sent, which index `0..known.len()` names
-    /// without writing them ([`effects_text_with_known`]); the table's own
+    /// The ids the caller sent, which index `0..known.len()` names
+    /// without writing them ([`effects_text_naming`]); the table's own
     /// start after them.
     known: &'a [&'a str],
-    /// The known string expected next: ids come back in the order they
-    /// were sent (a view's observers, request after request).
+    /// How many of `known` are hiders (they come first).
     #[cfg(feature = "view-columns")]
-    next_known: usize,
+    hiders: usize,
+    /// The observer expected next: ids come back in the order they were
+    /// sent (a view's observers, request after request).
+    #[cfg(feature = "view-columns")]
+    next_observer: usize,
+    /// The hider of the view being named (a batch's views come in order).
+    #[cfg(feature = "view-columns")]
+    next_hider: usize,
 }
 
 impl<'a> Part<'a> {
-    fn new(capacity: usize, known: &'a [&'a str]) -> Part<'a> {
+    #[cfg_attr(not(feature = "view-columns"), allow(unused_variables))]
+    fn new(capacity: usize, sent: SentIds<'a>) -> Part<'a> {
         Part {
             text: String::with_capacity(capacity),
             strings: Vec::with_capacity(capacity / 16),
             first: true,
-            known,
+            known: sent.ids,
             #[cfg(feature = "view-columns")]
-            next_known: 0,
+            hiders: sent.hiders,
+            #[cfg(feature = "view-columns")]
+            next_observer: sent.hiders,
+            #[cfg(feature = "view-columns")]
+            next_hider: 0,
         }
     }
 
-    /// `text`'s place among the known strings, when it is the one expected
-    /// next or the first (a view's hider). Another is written in the table
-    /// (a repeat there costs a few bytes, never a wrong string).
+    /// `text`'s place among the ids the caller sent when it is the observer
+    /// expected next (ids come back in the order they were sent), which it
+    /// then moves past. Any string neither this nor a hider sent
+    /// ([`Part::hider_place`]) is written in the table: a repeat there
+    /// costs a few characters, never a wrong id.
     #[cfg(feature = "view-columns")]
-    fn known_place(&mut self, text: &str) -> Option<usize> {
-        let place = self.next_known;
-        if self.known.get(place).is_some_and(|known| *known == text) {
-            self.next_known = place + 1;
-            return Some(place);
-        }
-        (self.known.first().is_some_and(|known| *known == text)).then_some(0)
+    fn next_observer_place(&mut self, text: &str) -> Option<usize> {
+        let observer = self.next_observer;
+        let expected = self.known.get(observer).is_some_and(|known| *known == text);
+        expected.then(|| {
+            self.next_observer = observer + 1;
+            observer
+        })
     }
 
-    /// None known without the column forms (feature `view-columns`), which
+    /// `text`'s place among the hiders the caller sent, when it is the
+    /// hider of the view being named or the next one (a batch's views come
+    /// in order): at most two comparisons, whatever the number sent.
+    #[cfg(feature = "view-columns")]
+    fn hider_place(&mut self, text: &str) -> Option<usize> {
+        let hider = self.next_hider;
+        let place = [hider, hider + 1]
+            .into_iter()
+            .find(|&place| place < self.hiders && self.known[place] == text)?;
+        self.next_hider = place;
+        Some(place)
+    }
+
+    /// None sent without the column forms (feature `view-columns`), which
     /// alone send them.
     #[cfg(not(feature = "view-columns"))]
-    fn known_place(&mut self, _text: &str) -> Option<usize> {
+    fn next_observer_place(&mut self, _text: &str) -> Option<usize> {
         None
+    }
+
+    /// None sent without the column forms (feature `view-columns`).
+    #[cfg(not(feature = "view-columns"))]
+    fn hider_place(&mut self, _text: &str) -> Option<usize> {
+        None
+    }
+
+    /// Expects the ids sent from the first again: each list of the head
+    /// names them in the order they were sent.
+    fn rewind_known(&mut self) {
+        #[cfg(feature = "view-columns")]
+        {
+            self.next_observer = self.hiders;
+            self.next_hider = 0;
+        }
     }
 
     /// Starts the list `"name":[`, after `separator` (`{` or `,`).
     fn list(&mut self, separator: char, name: &str) {
+        self.rewind_known();
         self.text.push(separator);
         self.text.push('"');
         self.text.push_str(name);
@@ -133,10 +176,16 @@ impl<'a> Part<'a> {
         self.number(i64::from(value));
     }
 
-    /// `text`'s index in the table: a new one, or `last`'s when `text` is
-    /// the same string as last time in this role (the hider of every
-    /// request).
+    /// `text`'s index: the place of the observer the caller sent next, when
+    /// it is that one; `last`'s when `text` is the same string as last time
+    /// in this role (the hider of every request); the place of a hider the
+    /// caller sent; or a new one in the table.
     fn string(&mut self, text: &'a str, last: &mut Option<(&'a str, i64)>) {
+        // Fewer than 2^63 strings are known.
+        if let Some(place) = self.next_observer_place(text) {
+            *last = Some((text, place as i64));
+            return self.number(place as i64);
+        }
         if let Some((previous, index)) = *last {
             // The same allocation (a request's hider, entry after entry)
             // is equal without reading it.
@@ -144,8 +193,7 @@ impl<'a> Part<'a> {
                 return self.number(index);
             }
         }
-        // Fewer than 2^63 strings are known.
-        let index = match self.known_place(text) {
+        let index = match self.hider_place(text) {
             Some(place) => place as i64,
             None => self.add(text),
         };
@@ -194,17 +242,27 @@ impl<'a> Part<'a> {
 
 /// The packed JSON text of `effects` (see the module documentation).
 pub fn effects_text(effects: &Effects) -> Result<String, Error> {
-    effects_text_with_known(effects, &[])
+    effects_text_naming(effects, SentIds::default())
 }
 
-/// [`effects_text`] for a caller that still holds the strings it sent
-/// (`known`: the column forms' hiders then observers, as the npm package
-/// sent them): index `i < known.len()` names `known[i]`, which the head
-/// does not write (`"known": n` says how many), and the table's strings
-/// come after them. Id after id, the same requests in fewer characters,
-/// and the caller's own strings in its effects.
-pub fn effects_text_with_known(effects: &Effects, known: &[&str]) -> Result<String, Error> {
-    let mut out = head_text(effects, known)?;
+/// The ids a column form was sent, which its packed effects name by their
+/// place ([`effects_text_naming`]): `ids`, the hiders first (`hiders` of
+/// them), then the observers, in the order the npm package sent them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SentIds<'a> {
+    /// Every id sent: the hiders', then the observers'.
+    pub ids: &'a [&'a str],
+    /// How many of `ids` are hiders.
+    pub hiders: usize,
+}
+
+/// [`effects_text`] for a caller that still holds the ids it sent
+/// (`sent`): index `i < sent.ids.len()` names `sent.ids[i]`, which the
+/// head does not write (`"known": n` says how many), and the table's
+/// strings come after them. Id after id, the same effects in fewer
+/// characters, and the caller's own strings in them.
+pub fn effects_text_naming(effects: &Effects, sent: SentIds) -> Result<String, Error> {
+    let mut out = head_text(effects, sent)?;
     if !effects.log.is_empty() {
         out.push('\n');
         out = log(&effects.log, out).finish()?;
@@ -213,14 +271,14 @@ pub fn effects_text_with_known(effects: &Effects, known: &[&str]) -> Result<Stri
 }
 
 /// The head part alone (everything but the log), finished.
-fn head_text(effects: &Effects, known: &[&str]) -> Result<String, Error> {
-    head(effects, known)?.finish()
+fn head_text(effects: &Effects, sent: SentIds) -> Result<String, Error> {
+    head(effects, sent)?.finish()
 }
 
-fn head<'a>(effects: &'a Effects, known: &'a [&'a str]) -> Result<Part<'a>, Error> {
+fn head<'a>(effects: &'a Effects, sent: SentIds<'a>) -> Result<Part<'a>, Error> {
     let mut part = Part::new(
         64 + 12 * (effects.changes.len() + effects.requests.len() + effects.hidden_from.len()),
-        known,
+        sent,
     );
     let (mut hider, mut observer, mut clause) = (None, None, None);
     part.list('{', "changes");
@@ -334,9 +392,10 @@ fn head<'a>(effects: &'a Effects, known: &'a [&'a str]) -> Result<Part<'a>, Erro
     part.text.push_str(",\"log\":");
     part.text
         .push_str(itoa::Buffer::new().format(effects.log.len()));
-    if !known.is_empty() {
+    if !sent.ids.is_empty() {
         part.text.push_str(",\"known\":");
-        part.text.push_str(itoa::Buffer::new().format(known.len()));
+        part.text
+            .push_str(itoa::Buffer::new().format(sent.ids.len()));
     }
     Ok(part)
 }
@@ -362,7 +421,11 @@ fn log(entries: &[LogEntry], mut text: String) -> Part<'_> {
         first: true,
         known: &[],
         #[cfg(feature = "view-columns")]
-        next_known: 0,
+        hiders: 0,
+        #[cfg(feature = "view-columns")]
+        next_observer: 0,
+        #[cfg(feature = "view-columns")]
+        next_hider: 0,
     };
     let mut roles = LogRoles::default();
     part.list('{', "entries");
@@ -459,7 +522,8 @@ pub fn unpack_effects(text: &str) -> Option<serde_json::Value> {
 }
 
 /// [`unpack_effects`] of a head written with the strings the caller sent
-/// ([`effects_text_with_known`]). `None` also when the head counts another
+/// ([`effects_text_naming`], `known` the ids it was sent, in order).
+/// `None` also when the head counts another
 /// number of known strings than `known` holds.
 pub fn unpack_effects_with_known(text: &str, known: &[&str]) -> Option<serde_json::Value> {
     use serde_json::{json, Map, Value};
@@ -779,6 +843,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "view-columns")]
     fn check(hider: &str, observer: &str, clause: Clause) -> Request {
         Request::PerceptionCheck {
             hider: hider.into(),
@@ -840,7 +905,11 @@ mod tests {
             check("spy", "stranger", Clause::O4),
         ];
         let known = ["spy", "guard", "hound"];
-        let text = effects_text_with_known(&effects, &known).unwrap();
+        let sent = SentIds {
+            ids: &known,
+            hiders: 1,
+        };
+        let text = effects_text_naming(&effects, sent).unwrap();
         assert_eq!(
             unpack_effects_with_known(&text, &known),
             Some(serde_json::to_value(&effects).unwrap())
@@ -857,8 +926,47 @@ mod tests {
         assert_eq!(unpack_effects_with_known(&text, &known[..2]), None);
         // Without known strings the head is what it always was.
         assert_eq!(
-            effects_text_with_known(&effects, &[]).unwrap(),
+            effects_text_naming(&effects, SentIds::default()).unwrap(),
             effects_text(&effects).unwrap()
         );
+    }
+
+    /// A batch's ids sent (its hiders, then every view's observers) are
+    /// named by their place view after view, in every list of the head:
+    /// only the clause is written.
+    #[cfg(feature = "view-columns")]
+    #[test]
+    fn packed_effects_of_a_batch_name_every_id_sent_by_its_place() {
+        let mut effects = effects();
+        effects.log.clear();
+        effects.changes = ["thief", "spy"]
+            .iter()
+            .flat_map(|hider| {
+                ["guard", "hound"].map(|observer| Change::Visibility {
+                    hider: (*hider).into(),
+                    observer: observer.into(),
+                    perceived: false,
+                })
+            })
+            .collect();
+        effects.requests = vec![
+            check("thief", "guard", Clause::O4),
+            check("thief", "hound", Clause::O4),
+            check("spy", "guard", Clause::O4),
+            check("spy", "hound", Clause::O4),
+        ];
+        effects.hidden_from.clear();
+        let known = ["thief", "spy", "guard", "hound", "guard", "hound"];
+        let sent = SentIds {
+            ids: &known,
+            hiders: 2,
+        };
+        let text = effects_text_naming(&effects, sent).unwrap();
+        assert_eq!(
+            unpack_effects_with_known(&text, &known),
+            Some(serde_json::to_value(&effects).unwrap())
+        );
+        let head: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(head["strings"], serde_json::json!(["O4"]), "{text}");
     }
 }
