@@ -24,8 +24,8 @@ const AUDIENCES = ["gm", "public"];
  * @param {string} text the engine's packed effects
  * @param {(() => string[]) | undefined} known lists the ids a column form
  *   sent (arguments.js `viewColumns`), which the head names by their
- *   place (`"known": n`) instead of writing them; called only when the
- *   effects name a string
+ *   place (`"known": n`) instead of writing them; called only for
+ *   effects that hold a change, a request or a `hiddenFrom` entry
  * @returns {any} `Effects`
  */
 export function unpackEffects(text, known) {
