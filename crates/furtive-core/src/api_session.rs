@@ -46,91 +46,82 @@ fn joined_ids(text: &str) -> impl Iterator<Item = &str> {
 }
 
 #[cfg(feature = "view-columns")]
-/// The ids of a joined list sent with `entries` entries: none for an empty
-/// text of no entry (as [`view_entries`] and [`view_events`] read it).
+/// The ids of a joined list sent with `entries` entries, split once for
+/// both the event and the packed effects, which name them by their place:
+/// none for an empty text of no entry, one empty id for an empty text
+/// otherwise.
 fn sent_list(text: &str, entries: usize) -> impl Iterator<Item = &str> {
     let none = entries == 0 && text.is_empty();
     joined_ids(text).take(if none { 0 } else { usize::MAX })
 }
 
 #[cfg(feature = "view-columns")]
-/// The view entries sent as columns ([`JsonSession::apply_view_changed`]):
-/// `invalid_input` naming `field` when the columns' lengths disagree (an
-/// empty `observers` is no id when no entry is expected).
+/// The view entries sent as columns ([`JsonSession::apply_view_changed`]),
+/// the observers' ids already split ([`sent_list`]): `invalid_input`
+/// naming `field` when the columns' lengths disagree.
 fn view_entries(
     field: &str,
-    observers: &str,
+    observers: &[&str],
     clear_view: &[u8],
     distance: &[f64],
 ) -> Result<Vec<crate::event::ViewEntry>, Error> {
     let count = clear_view.len();
-    if count == 0 && observers.is_empty() && distance.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut ids = joined_ids(observers);
-    let mut view = Vec::with_capacity(count);
-    for (&clear, &distance) in clear_view.iter().zip(distance) {
-        let Some(observer) = ids.next() else { break };
-        view.push(crate::event::ViewEntry {
-            observer: observer.into(),
-            clear_view: clear != 0,
-            distance: (!distance.is_nan()).then_some(distance),
-        });
-    }
-    let extra = ids.count();
-    if view.len() != count || extra != 0 || distance.len() != count {
-        let ids = if count == 0 && observers.is_empty() {
-            0
-        } else {
-            view.len() + extra
-        };
+    if observers.len() != count || distance.len() != count {
         return Err(Error::InvalidInput {
             field: field.to_owned(),
             message: format!(
-                "the columns disagree: {ids} observers, {count} clear view bytes, {} distances",
+                "the columns disagree: {} observers, {count} clear view bytes, {} distances",
+                observers.len(),
                 distance.len()
             ),
         });
     }
-    Ok(view)
+    Ok(observers
+        .iter()
+        .zip(clear_view.iter().zip(distance))
+        .map(|(&observer, (&clear, &distance))| crate::event::ViewEntry {
+            observer: observer.into(),
+            clear_view: clear != 0,
+            distance: (!distance.is_nan()).then_some(distance),
+        })
+        .collect())
 }
 
 #[cfg(feature = "view-columns")]
 /// The `viewChanged` events of [`JsonSession::apply_all_view_changed`]'s
-/// columns: `invalid_input` naming `events` when their lengths disagree.
+/// columns, the hiders' and observers' ids already split
+/// ([`sent_list`]): `invalid_input` naming `events` when their lengths
+/// disagree.
 fn view_events(
-    hiders: &str,
+    hiders: &[&str],
     moved: &[u8],
     counts: &[u32],
-    observers: &str,
+    observers: &[&str],
     clear_view: &[u8],
     distance: &[f64],
 ) -> Result<Vec<crate::event::Event>, Error> {
     let events = moved.len();
-    let hider_ids = if events == 0 && hiders.is_empty() {
-        0
-    } else {
-        joined_ids(hiders).count()
-    };
     // Checked: on wasm32 a sum of `u32`s can overflow `usize`.
     let entries = counts
         .iter()
         .try_fold(0usize, |sum, &count| sum.checked_add(count as usize));
-    if hider_ids != events || counts.len() != events || entries != Some(clear_view.len()) {
+    if hiders.len() != events || counts.len() != events || entries != Some(clear_view.len()) {
         return Err(Error::InvalidInput {
             field: "events".to_owned(),
             message: format!(
-                "the columns disagree: {hider_ids} hiders, {events} moved bytes, {} counts, {} clear view bytes",
+                "the columns disagree: {} hiders, {events} moved bytes, {} counts, {} clear view bytes",
+                hiders.len(),
                 counts.len(),
                 clear_view.len()
             ),
         });
     }
     let mut view = view_entries("events", observers, clear_view, distance)?.into_iter();
-    Ok(joined_ids(hiders)
+    Ok(hiders
+        .iter()
         .zip(moved.iter().zip(counts))
         .map(
-            |(hider, (&moved, &count))| crate::event::Event::ViewChanged {
+            |(&hider, (&moved, &count))| crate::event::Event::ViewChanged {
                 hider: hider.into(),
                 moved: moved != 0,
                 view: view.by_ref().take(count as usize).collect(),
@@ -243,22 +234,19 @@ impl JsonSession {
         clear_view: &[u8],
         distance: &[f64],
     ) -> Result<String, Error> {
+        // The ids sent, split once: the event's, then named by their place
+        // in the effects (the hider, then the observers, in order).
+        let mut sent = Vec::with_capacity(clear_view.len() + 1);
+        sent.push(hider);
+        sent.extend(sent_list(observers, clear_view.len()));
         let effects =
-            view_entries("event.view", observers, clear_view, distance).and_then(|view| {
+            view_entries("event.view", &sent[1..], clear_view, distance).and_then(|view| {
                 self.session.apply(crate::event::Event::ViewChanged {
                     hider: hider.into(),
                     moved,
                     view,
                 })
             });
-        // The ids sent, named by their place in the effects: the hider,
-        // then the observers, in order.
-        let sent: Vec<&str> = match effects {
-            Ok(_) => std::iter::once(hider)
-                .chain(sent_list(observers, clear_view.len()))
-                .collect(),
-            Err(_) => Vec::new(),
-        };
         self.effects_naming(
             effects,
             crate::packed::SentIds {
@@ -298,19 +286,14 @@ impl JsonSession {
         clear_view: &[u8],
         distance: &[f64],
     ) -> Result<String, Error> {
-        let effects = view_events(hiders, moved, counts, observers, clear_view, distance)
+        // The ids sent, split once: the events', then named by their place
+        // in the effects (the hiders, then every view's observers, in order).
+        let mut sent: Vec<&str> = sent_list(hiders, moved.len()).collect();
+        let sent_hiders = sent.len();
+        sent.extend(sent_list(observers, clear_view.len()));
+        let (hider_ids, observer_ids) = sent.split_at(sent_hiders);
+        let effects = view_events(hider_ids, moved, counts, observer_ids, clear_view, distance)
             .and_then(|events| self.apply_all_events(&events));
-        // The ids sent, named by their place in the effects: the hiders,
-        // then every view's observers, in order.
-        let (sent, sent_hiders) = match effects {
-            Ok(_) => {
-                let mut sent: Vec<&str> = sent_list(hiders, moved.len()).collect();
-                let sent_hiders = sent.len();
-                sent.extend(sent_list(observers, clear_view.len()));
-                (sent, sent_hiders)
-            }
-            Err(_) => (Vec::new(), 0),
-        };
         self.effects_naming(
             effects,
             crate::packed::SentIds {
