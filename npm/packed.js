@@ -23,19 +23,23 @@ const AUDIENCES = ["gm", "public"];
 /**
  * @param {string} text the engine's packed effects
  * @param {(() => string[]) | undefined} known lists the ids a column form
- *   sent (arguments.js `viewColumns`), which the head names by their
- *   place (`"known": n`) instead of writing them; called only for
- *   effects that hold a change, a request or a `hiddenFrom` entry
+ *   sent (arguments.js `viewColumns`), which the head and the log name by
+ *   their place (`"known": n`) instead of writing them; called at most
+ *   once, and only for effects that hold a change, a request or a
+ *   `hiddenFrom` entry, or when their log is read
  * @returns {any} `Effects`
  */
 export function unpackEffects(text, known) {
   const cut = text.indexOf("\n");
   const head = JSON.parse(cut < 0 ? text : text.slice(0, cut));
-  let strings = head.strings;
-  if (head.known !== undefined && head.changes.length + head.requests.length + head.hiddenFrom.length > 0) {
-    // The ids this call sent, then the table: copied by hand, so no
-    // prototype method the caller replaced takes part.
-    const sent = known?.();
+  /** @type {string[] | undefined} */
+  let sent;
+  // A part's table: the ids this call sent, then the part's own strings
+  // (the head's and the log's both name the sent ids below `known`).
+  const table = (/** @type {string[]} */ strings) => {
+    if (head.known === undefined) return strings;
+    // Copied by hand, so no prototype method the caller replaced takes part.
+    sent ??= known?.();
     if (sent?.length !== head.known) {
       // Never, short of a bug: both sides count the same ids sent.
       throw furtiveError(
@@ -43,11 +47,12 @@ export function unpackEffects(text, known) {
         `effects: the event was applied (revision ${head.revision}), but its effects name ${head.known} ids sent and ${sent?.length ?? 0} were; this is a bug in furtive, please report it with the input (the session holds the event: its snapshot() is the state after it)`,
       );
     }
-    const table = new Array(sent.length + head.strings.length);
-    for (let i = 0; i < sent.length; i++) table[i] = sent[i];
-    for (let i = 0; i < head.strings.length; i++) table[sent.length + i] = head.strings[i];
-    strings = table;
-  }
+    const all = new Array(sent.length + strings.length);
+    for (let i = 0; i < sent.length; i++) all[i] = sent[i];
+    for (let i = 0; i < strings.length; i++) all[sent.length + i] = strings[i];
+    return all;
+  };
+  const strings = head.changes.length + head.requests.length + head.hiddenFrom.length > 0 ? table(head.strings) : head.strings;
   const changes = [];
   const packedChanges = head.changes;
   for (let i = 0; i < packedChanges.length; ) {
@@ -87,7 +92,12 @@ export function unpackEffects(text, known) {
     hiddenFrom.push({ observer: strings[packedHidden[i]], hider: strings[packedHidden[i + 1]], hidden: packedHidden[i + 2] === 1 });
   }
   const effects = { changes, requests, log: [], revision: head.revision, hiddenFrom };
-  if (head.log > 0 && cut >= 0) lazyLog(effects, () => unpackLog(JSON.parse(text.slice(cut + 1))));
+  if (head.log > 0 && cut >= 0) {
+    lazyLog(effects, () => {
+      const log = JSON.parse(text.slice(cut + 1));
+      return unpackLog({ strings: table(log.strings), entries: log.entries });
+    });
+  }
   return effects;
 }
 

@@ -35,7 +35,10 @@
 //!     under one clause, one after the other, in place of as many `0`s);
 //!   - a `hiddenFrom` change: `observer, hider, hidden`;
 //!   - booleans are `0` and `1`;
-//! - log: `{ "entries": [...], "strings": [...] }`, each entry `clause,
+//! - log: `{ "entries": [...], "strings": [...] }`, its strings indexed
+//!   as the head's (below the head's `known`, the ids the caller sent; a
+//!   message's text argument that is its entry's observer or hider, a
+//!   label of a token without a name, by that id's index), each entry `clause,
 //!   audience, hider, observer, message` (audience `0` GM, `1` public;
 //!   `hider`, `observer` `-1` for none), a message `key, argument...` (the
 //!   key's place in [`Key::ALL`](crate::message::Key::ALL), then its
@@ -265,7 +268,7 @@ pub fn effects_text_naming(effects: &Effects, sent: SentIds) -> Result<String, E
     let mut out = head_text(effects, sent)?;
     if !effects.log.is_empty() {
         out.push('\n');
-        out = log(&effects.log, out).finish()?;
+        out = log(&effects.log, out, sent).finish()?;
     }
     Ok(out)
 }
@@ -412,18 +415,20 @@ struct LogRoles<'a> {
     arguments: [Option<(&'a str, i64)>; 8],
 }
 
-/// The log part, written after `text` (the head and its newline).
-fn log(entries: &[LogEntry], mut text: String) -> Part<'_> {
+/// The log part, written after `text` (the head and its newline). Its
+/// indices name the ids the caller sent (`sent`) as the head's do: the
+/// log is read with the same ids, after the head.
+fn log<'a>(entries: &'a [LogEntry], mut text: String, sent: SentIds<'a>) -> Part<'a> {
     text.reserve(16 + 40 * entries.len());
     let mut part = Part {
         text,
-        strings: Vec::with_capacity(2 * entries.len()),
+        strings: Vec::with_capacity(entries.len()),
         first: true,
-        known: &[],
+        known: sent.ids,
         #[cfg(feature = "view-columns")]
-        hiders: 0,
+        hiders: sent.hiders,
         #[cfg(feature = "view-columns")]
-        next_observer: 0,
+        next_observer: sent.hiders,
         #[cfg(feature = "view-columns")]
         next_hider: 0,
     };
@@ -443,17 +448,32 @@ fn log(entries: &[LogEntry], mut text: String) -> Part<'_> {
             Some(id) => part.string(id, &mut roles.observer),
             None => part.number(-1),
         }
-        message(&entry.message, &mut part, &mut roles.arguments);
+        let mut names = Names {
+            recent: &mut roles.arguments,
+            // `roles` holds the strings just written, with their indices.
+            #[cfg(feature = "view-columns")]
+            entry: [
+                entry.observer.is_some().then_some(roles.observer).flatten(),
+                entry.hider.is_some().then_some(roles.hider).flatten(),
+            ],
+        };
+        message(&entry.message, &mut part, &mut names);
     }
     part.end_list();
     part
 }
 
-fn message<'a>(
-    message: &'a Message,
-    part: &mut Part<'a>,
-    recent: &mut [Option<(&'a str, i64)>; 8],
-) {
+/// The strings a message's text arguments are likely to repeat: the one
+/// each argument place had last, and the entry's own observer and hider
+/// (a label is the token's id when its creature has no name).
+struct Names<'a, 'r> {
+    recent: &'r mut [Option<(&'a str, i64)>; 8],
+    /// The entry's observer and hider with their indices, when it has them.
+    #[cfg(feature = "view-columns")]
+    entry: [Option<(&'a str, i64)>; 2],
+}
+
+fn message<'a>(message: &'a Message, part: &mut Part<'a>, names: &mut Names<'a, '_>) {
     // A key's number is its place in `Key::ALL` (the catalog's order).
     part.number(message.key as i64);
     for (place, name) in message.key.args().iter().enumerate() {
@@ -465,25 +485,28 @@ fn message<'a>(
             _ => message.arg(name),
         };
         match value {
-            Some(value) => argument(value, place, part, recent),
+            Some(value) => argument(value, place, part, names),
             None => part.number(4),
         }
     }
 }
 
-fn argument<'a>(
-    value: &'a Arg,
-    place: usize,
-    part: &mut Part<'a>,
-    recent: &mut [Option<(&'a str, i64)>; 8],
-) {
+fn argument<'a>(value: &'a Arg, place: usize, part: &mut Part<'a>, names: &mut Names<'a, '_>) {
     match value {
         Arg::Text(text) => {
             part.number(0);
-            match recent.get_mut(place) {
+            let text: &'a str = text;
+            // Only the column forms send ids, and with them labels that
+            // are ids come in every entry (the Foundry module's wasm
+            // leaves this out for its size).
+            #[cfg(feature = "view-columns")]
+            if let Some(&(_, index)) = names.entry.iter().flatten().find(|(id, _)| *id == text) {
+                return part.number(index);
+            }
+            match names.recent.get_mut(place) {
                 Some(last) => part.string(text, last),
                 None => {
-                    let index = part.add(text.as_str());
+                    let index = part.add(text);
                     part.number(index);
                 }
             }
@@ -501,13 +524,13 @@ fn argument<'a>(
         }
         Arg::Message(nested) => {
             part.number(2);
-            message(nested, part, recent);
+            message(nested, part, names);
         }
         Arg::List(items) => {
             part.number(3);
             part.number(items.len() as i64);
             for item in items {
-                argument(item, usize::MAX, part, recent);
+                argument(item, usize::MAX, part, names);
             }
         }
     }
@@ -610,7 +633,13 @@ pub fn unpack_effects_with_known(text: &str, known: &[&str]) -> Option<serde_jso
         let strings = log["strings"].as_array()?;
         let mut packed = log["entries"].as_array()?.iter();
         let mut next = || packed.next().and_then(Value::as_i64);
-        let string = |index: i64| strings.get(usize::try_from(index).ok()?).cloned();
+        let string = |index: i64| {
+            let index = usize::try_from(index).ok()?;
+            match known.get(index) {
+                Some(known) => Some(Value::String((*known).to_owned())),
+                None => strings.get(index - known.len()).cloned(),
+            }
+        };
         // A message as its JSON writes it: `[key, argument...]`, `null`
         // for a missing argument, a list as `[-1, item...]`.
         fn message(
@@ -928,6 +957,57 @@ mod tests {
         assert_eq!(
             effects_text_naming(&effects, SentIds::default()).unwrap(),
             effects_text(&effects).unwrap()
+        );
+    }
+
+    /// The log names the ids the caller sent by their place too, and a
+    /// message's label that is its entry's observer or hider (a token
+    /// whose creature has no name) by that id's index: the log's table
+    /// holds only the clause and the one real name.
+    #[cfg(feature = "view-columns")]
+    #[test]
+    fn packed_log_names_the_ids_the_caller_sent_and_its_entries_own_ids() {
+        let mut effects = effects();
+        let requested = |observer: &str, label: &str| LogEntry {
+            clause: Clause::O4,
+            audience: Audience::Gm,
+            hider: Some("spy".into()),
+            observer: Some(observer.into()),
+            message: Message::new(Key::O4CheckRequested)
+                .with("observer", label)
+                .with("hider", "spy")
+                .with("effective", 15i64),
+        };
+        effects.log = vec![
+            requested("guard", "guard"),
+            requested("hound", "Old Hound"),
+            requested("stranger", "stranger"),
+        ];
+        let known = ["spy", "guard", "hound"];
+        let sent = SentIds {
+            ids: &known,
+            hiders: 1,
+        };
+        let text = effects_text_naming(&effects, sent).unwrap();
+        assert_eq!(
+            unpack_effects_with_known(&text, &known),
+            Some(serde_json::to_value(&effects).unwrap())
+        );
+        let log: serde_json::Value =
+            serde_json::from_str(text.split('\n').nth(1).unwrap()).unwrap();
+        assert_eq!(
+            log["strings"],
+            serde_json::json!(["O4", "Old Hound", "stranger"]),
+            "{text}"
+        );
+        // guard's entry: clause, GM, spy (0), guard (1), then its key and
+        // its labels: guard's and spy's places again, and the total.
+        let entries: Vec<i64> = serde_json::from_value(log["entries"].clone()).unwrap();
+        let key = Key::O4CheckRequested as i64;
+        assert_eq!(
+            entries[..11],
+            [3, 0, 0, 1, key, 0, 1, 0, 0, 1, 15],
+            "{text}"
         );
     }
 
