@@ -16,8 +16,10 @@ echo "== cargo doc: every docstring link resolves and names a public item"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 echo "== cargo test"
 cargo test --workspace
-echo "== npm/furtive.schema.json against the Rust types (npm/types.d.ts is checked against it in test-js.sh)"
-cargo test -p furtive-core --features schema --test types
+echo "== npm/furtive.schema.json against the Rust types (npm/types.d.ts is checked against it in test-js.sh),"
+echo "   and the session tests with furtive-core's own features (Arc ids: a Session moves between threads;"
+echo "   the workspace run above has the napi addon's rc-text)"
+cargo test -p furtive-core --features schema --test types --test session
 echo "== fuzz targets: a short smoke run of each over its corpus (scripts/fuzz-smoke.sh)"
 bash scripts/fuzz-smoke.sh
 echo "== bench/wasm-floor (scripts/wasm-floor.sh) still builds against furtive-core"

@@ -45,14 +45,25 @@ mod shared {
     /// in JSON a string.
     ///
     /// Shared, not copied: a clone counts one more reference to the same
-    /// `Arc<str>`. The engine writes each id and name into its requests,
+    /// `Arc<str>`, or `Rc<str>` with cargo feature `rc-text` (the napi
+    /// addon alone; then this type, and every type holding ids, such as
+    /// `Session` and `Effects`, is neither `Send` nor `Sync`). The engine writes each id and name into its requests,
     /// log entries, explanations and changes (a `viewChanged` asking 150
     /// Perception checks writes some 900); as `String`s those copies were
     /// most of the allocations of the event (benches/instructions.rs).
     /// Ordered, compared and hashed as its text, so the state's maps keep
     /// their order and their JSON.
     #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-    pub struct SharedText(std::sync::Arc<str>);
+    pub struct SharedText(Shared);
+
+    /// The counted text behind [`SharedText`]: `Arc<str>`, whose clones
+    /// may cross threads.
+    #[cfg(not(feature = "rc-text"))]
+    type Shared = std::sync::Arc<str>;
+    /// The counted text behind [`SharedText`] with cargo feature
+    /// `rc-text`: `Rc<str>`, counted without atomic instructions.
+    #[cfg(feature = "rc-text")]
+    type Shared = std::rc::Rc<str>;
 
     /// A string, inlined: the schema (npm/furtive.schema.json) and the
     /// TypeScript types are those of a `String`.
