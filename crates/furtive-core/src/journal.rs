@@ -90,6 +90,14 @@ pub(crate) struct Journal {
     /// The view of the event being applied, as validation sorted it
     /// ([`Tx::set_view_order`]).
     view_order: id::ViewOrder,
+    /// Whether a journaled pair may read otherwise than before the
+    /// transaction: perceived or not, there or not. False while every pair
+    /// entry is one a [`ViewPairs::visit`] checked after writing it (its
+    /// pair existed before and reads as perceived as it did), and no pair
+    /// was written since without an entry of its own. Then no pair, and so
+    /// no visibility, lookup entry or `hidden` status, changed
+    /// ([`Journal::effects`]).
+    pairs_unchecked: bool,
 }
 
 /// A point to roll back to inside a transaction ([`Journal::rollback_to`]).
@@ -182,6 +190,7 @@ impl Journal {
         self.slots.clear();
         self.last_hider = None;
         self.view_order = id::ViewOrder::default();
+        self.pairs_unchecked = false;
     }
 
     /// The hider id for a pair entry, allocated once per run of entries.
@@ -209,6 +218,14 @@ impl Journal {
     /// `observer`: the callers clone an id they hold (shared with cargo
     /// feature `shared-text`) or make one from text.
     fn push_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
+        self.pairs_unchecked = true;
+        self.push_checked_pair(hider, observer, old);
+    }
+
+    /// [`Journal::push_pair`] for a pair its caller checks once written
+    /// ([`ViewPairs::visit`]), which sets `pairs_unchecked` when it reads
+    /// otherwise than `old`.
+    fn push_checked_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
         let id = self.hider_id(hider);
         self.push(Key::Pair(id, observer), Slot::Pair(old));
     }
@@ -231,6 +248,12 @@ impl Journal {
             .iter()
             .any(|k| matches!(k, Key::Hider(_) | Key::Phase(_) | Key::Creature(_)))
         {
+            // Every pair reads as it did (a view that brings 150 observers
+            // into clear view, each asked for a Perception check): only a
+            // surprise can have changed.
+            if !self.pairs_unchecked && !keys.iter().any(|k| matches!(k, Key::Surprises)) {
+                return (Vec::new(), Vec::new());
+            }
             return effects_in_place(state, keys, slots);
         }
         // The maps and sets here share their key types (`TokenId`, a
@@ -666,6 +689,10 @@ pub(crate) struct PairTx<'a> {
     hider: &'a str,
     observer: &'a str,
     saved: bool,
+    /// Whether the [`ViewPairs::visit`] that lends the pair checks it once
+    /// the rule is done: it then journals it without marking the journal's
+    /// pairs unchecked. Any other write of a pair saved earlier marks them.
+    checked: bool,
     journal: &'a mut Journal,
 }
 
@@ -689,9 +716,19 @@ impl<'a> PairTx<'a> {
 
     fn save(&mut self) {
         if !self.saved {
-            self.journal
-                .push_pair(self.hider, self.observer.into(), Some(self.pair.clone()));
+            let old = Some(self.pair.clone());
+            if self.checked {
+                self.journal
+                    .push_checked_pair(self.hider, self.observer.into(), old);
+            } else {
+                self.journal
+                    .push_pair(self.hider, self.observer.into(), old);
+            }
             self.saved = true;
+        } else if !self.checked {
+            // Written again without an entry: its first entry no longer
+            // says how it reads.
+            self.journal.pairs_unchecked = true;
         }
     }
 }
@@ -741,10 +778,20 @@ impl<'a> ViewPairs<'a> {
             LentPairs::Map(pairs) => id::get_mut(pairs, &entry.observer)?,
         };
         let mut saved = self.saved[index];
+        // Saved before this visit (created by `Tx::view_pairs`, or named by
+        // an earlier event of the transaction): its writes are not checked.
+        let checked = !saved;
+        // Where this visit's entry for the pair goes, if it makes one.
+        let entry_at = self.journal.keys.len();
         if pair.clear_view != entry.clear_view || !same_distance(pair.distance, entry.distance) {
-            if !saved {
-                self.journal
-                    .push_pair(self.hider, entry.observer.clone(), Some(pair.clone()));
+            if saved {
+                self.journal.pairs_unchecked = true;
+            } else {
+                self.journal.push_checked_pair(
+                    self.hider,
+                    entry.observer.clone(),
+                    Some(pair.clone()),
+                );
                 saved = true;
             }
             pair.clear_view = entry.clear_view;
@@ -757,10 +804,24 @@ impl<'a> ViewPairs<'a> {
             hider: self.hider,
             observer: &entry.observer,
             saved,
+            checked,
             journal: &mut *self.journal,
         };
         let result = body(&mut slot, self.observers[index]);
-        self.saved[index] = slot.saved;
+        let (written, perceived) = (slot.saved, slot.pair.perceived);
+        self.saved[index] = written;
+        if checked && written {
+            // The rule's writes went to this one entry (a `PairTx` reaches
+            // the journal for its own pair only): the pair reads as it did
+            // when it is perceived as it was.
+            let same = matches!(
+                self.journal.slots.get(entry_at),
+                Some(Slot::Pair(Some(old))) if old.perceived == perceived
+            );
+            if !same {
+                self.journal.pairs_unchecked = true;
+            }
+        }
         Some(result)
     }
 }
@@ -870,6 +931,7 @@ impl<'a> Tx<'a> {
             hider,
             observer,
             saved,
+            checked: false,
             journal: &mut *self.journal,
         })
     }

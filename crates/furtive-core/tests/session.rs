@@ -582,3 +582,95 @@ fn o4_a_refused_event_after_a_view_of_many_observers_changes_nothing() {
     );
     assert_eq!(session.snapshot(), before);
 }
+
+/// Applies `events` as one transaction and checks its changes against the
+/// full comparison of the states before and after (`furtive_core::diff`).
+fn changes_match_the_full_comparison(session: &mut Session, events: Vec<Event>) -> Vec<Change> {
+    let before = session.snapshot();
+    let effects = session.apply_all(events).unwrap();
+    assert_eq!(
+        effects.changes,
+        furtive_core::diff(&before, &session.snapshot())
+    );
+    effects.changes
+}
+
+#[test]
+fn o4_o13_a_view_of_many_observers_reports_the_one_pair_it_turns_among_checks_asked() {
+    // Issue 9: a view whose named pairs all read as perceived as they did
+    // (each asked an O4 check) skips the comparison of the touched pairs;
+    // one pair that turns among them, in the same view or a later event of
+    // the transaction, must still be reported.
+    let hider = "token00abcdefgh";
+    let id = |i: usize| format!("token{i:02}abcdefgh");
+    let fresh = || {
+        let mut session = varied_table();
+        session
+            .apply(ev(json!({"type": "stopHiding", "hider": hider})))
+            .unwrap();
+        session.apply(hide(hider, 14)).unwrap();
+        session
+    };
+    // No sense reaches at 30 ft: every pair is asked a check, none turns.
+    let far: Vec<usize> = (1..30).collect();
+    let mut session = fresh();
+    let effects = session
+        .apply(ev(json!({"type": "viewChanged", "hider": hider,
+            "view": varied_view(&far.iter().map(|&i| (i, true, 30.0)).collect::<Vec<_>>())})))
+        .unwrap();
+    assert!(effects.changes.is_empty(), "{:?}", effects.changes);
+    assert!(effects.hidden_from.is_empty());
+    assert_eq!(effects.requests.len(), 29);
+    // The same view with creature 6's targeting smell in range (8 ft): it
+    // perceives the hider (O13), the others are asked their checks.
+    let mut session = fresh();
+    let near: Vec<(usize, bool, f64)> = far
+        .iter()
+        .map(|&i| (i, true, if i == 6 { 2.0 } else { 30.0 }))
+        .collect();
+    let changes = changes_match_the_full_comparison(
+        &mut session,
+        vec![ev(
+            json!({"type": "viewChanged", "hider": hider, "view": varied_view(&near)}),
+        )],
+    );
+    assert_eq!(
+        changes,
+        vec![Change::Visibility {
+            hider: hider.into(),
+            observer: id(6).into(),
+            perceived: true
+        }]
+    );
+    // A later event of the transaction turns a pair the view checked: a
+    // passing Perception check of creature 7 (O4).
+    let mut session = fresh();
+    let changes = changes_match_the_full_comparison(
+        &mut session,
+        vec![
+            ev(json!({"type": "viewChanged", "hider": hider,
+                "view": varied_view(&far.iter().map(|&i| (i, true, 30.0)).collect::<Vec<_>>())})),
+            ev(json!({"type": "perceptionRolled", "hider": hider, "observer": id(7), "total": 25})),
+        ],
+    );
+    assert_eq!(
+        changes,
+        vec![Change::Visibility {
+            hider: hider.into(),
+            observer: id(7).into(),
+            perceived: true
+        }]
+    );
+    // Two views of the transaction, the second turning a pair the first
+    // checked (a sense now in range).
+    let mut session = fresh();
+    let changes = changes_match_the_full_comparison(
+        &mut session,
+        vec![
+            ev(json!({"type": "viewChanged", "hider": hider,
+                "view": varied_view(&far.iter().map(|&i| (i, true, 30.0)).collect::<Vec<_>>())})),
+            ev(json!({"type": "viewChanged", "hider": hider, "view": varied_view(&near)})),
+        ],
+    );
+    assert_eq!(changes.len(), 1, "{changes:?}");
+}
