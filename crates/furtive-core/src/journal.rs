@@ -96,7 +96,9 @@ pub(crate) struct Journal {
     /// pair existed before and reads as perceived as it did), and no pair
     /// was written since without an entry of its own. Then no pair, and so
     /// no visibility, lookup entry or `hidden` status, changed
-    /// ([`Journal::effects`]).
+    /// ([`Journal::effects`]). Only with cargo feature `view-walk`, whose
+    /// visits alone check their pairs.
+    #[cfg(feature = "view-walk")]
     pairs_unchecked: bool,
 }
 
@@ -190,7 +192,10 @@ impl Journal {
         self.slots.clear();
         self.last_hider = None;
         self.view_order = id::ViewOrder::default();
-        self.pairs_unchecked = false;
+        #[cfg(feature = "view-walk")]
+        {
+            self.pairs_unchecked = false;
+        }
     }
 
     /// The hider id for a pair entry, allocated once per run of entries.
@@ -218,16 +223,33 @@ impl Journal {
     /// `observer`: the callers clone an id they hold (shared with cargo
     /// feature `shared-text`) or make one from text.
     fn push_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
-        self.pairs_unchecked = true;
+        self.mark_pairs_unchecked();
         self.push_checked_pair(hider, observer, old);
     }
 
     /// [`Journal::push_pair`] for a pair its caller checks once written
-    /// ([`ViewPairs::visit`]), which sets `pairs_unchecked` when it reads
-    /// otherwise than `old`.
+    /// ([`ViewPairs::visit`]), which marks the pairs unchecked when it
+    /// reads otherwise than `old`.
     fn push_checked_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
         let id = self.hider_id(hider);
         self.push(Key::Pair(id, observer), Slot::Pair(old));
+    }
+
+    /// A journaled pair may read otherwise than before the transaction.
+    fn mark_pairs_unchecked(&mut self) {
+        #[cfg(feature = "view-walk")]
+        {
+            self.pairs_unchecked = true;
+        }
+    }
+
+    /// Whether every journaled pair reads as perceived as it did, there as
+    /// it was (`pairs_unchecked`); never known without `view-walk`.
+    fn pairs_read_as_before(&self) -> bool {
+        #[cfg(feature = "view-walk")]
+        return !self.pairs_unchecked;
+        #[cfg(not(feature = "view-walk"))]
+        false
     }
 
     fn push(&mut self, key: Key, slot: Slot) {
@@ -240,6 +262,7 @@ impl Journal {
     /// comparison gives them (visibility by hider then observer, then
     /// statuses by token), and the hidden-from lookup patch.
     pub fn effects(&mut self, state: &mut State) -> (Vec<Change>, Vec<HiddenFromChange>) {
+        let read_as_before = self.pairs_read_as_before();
         let Journal { keys, slots, .. } = self;
         if keys.is_empty() {
             return (Vec::new(), Vec::new());
@@ -251,7 +274,7 @@ impl Journal {
             // Every pair reads as it did (a view that brings 150 observers
             // into clear view, each asked for a Perception check): only a
             // surprise can have changed.
-            if !self.pairs_unchecked && !keys.iter().any(|k| matches!(k, Key::Surprises)) {
+            if read_as_before && !keys.iter().any(|k| matches!(k, Key::Surprises)) {
                 return (Vec::new(), Vec::new());
             }
             return effects_in_place(state, keys, slots);
@@ -692,6 +715,7 @@ pub(crate) struct PairTx<'a> {
     /// Whether the [`ViewPairs::visit`] that lends the pair checks it once
     /// the rule is done: it then journals it without marking the journal's
     /// pairs unchecked. Any other write of a pair saved earlier marks them.
+    #[cfg(feature = "view-walk")]
     checked: bool,
     journal: &'a mut Journal,
 }
@@ -715,9 +739,13 @@ impl<'a> PairTx<'a> {
     }
 
     fn save(&mut self) {
+        #[cfg(feature = "view-walk")]
+        let checked = self.checked;
+        #[cfg(not(feature = "view-walk"))]
+        let checked = false;
         if !self.saved {
             let old = Some(self.pair.clone());
-            if self.checked {
+            if checked {
                 self.journal
                     .push_checked_pair(self.hider, self.observer.into(), old);
             } else {
@@ -725,10 +753,10 @@ impl<'a> PairTx<'a> {
                     .push_pair(self.hider, self.observer.into(), old);
             }
             self.saved = true;
-        } else if !self.checked {
+        } else if !checked {
             // Written again without an entry: its first entry no longer
             // says how it reads.
-            self.journal.pairs_unchecked = true;
+            self.journal.mark_pairs_unchecked();
         }
     }
 }
@@ -931,6 +959,7 @@ impl<'a> Tx<'a> {
             hider,
             observer,
             saved,
+            #[cfg(feature = "view-walk")]
             checked: false,
             journal: &mut *self.journal,
         })
