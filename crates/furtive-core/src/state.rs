@@ -47,10 +47,11 @@ mod shared {
     /// Shared, not copied: a clone counts one more reference to the same
     /// `Arc<str>`, or `Rc<str>` with cargo feature `rc-text` (the napi
     /// addon alone; then this type, and every type holding ids, such as
-    /// `Session` and `Effects`, is neither `Send` nor `Sync`). The engine writes each id and name into its requests,
-    /// log entries, explanations and changes (a `viewChanged` asking 150
-    /// Perception checks writes some 900); as `String`s those copies were
-    /// most of the allocations of the event (benches/instructions.rs).
+    /// `Session` and `Effects`, is neither `Send` nor `Sync`). The engine
+    /// writes each id and name into its requests, log entries,
+    /// explanations and changes (a `viewChanged` asking 150 Perception
+    /// checks writes some 900); as `String`s those copies were most of the
+    /// allocations of the event (benches/instructions.rs).
     /// Ordered, compared and hashed as its text, so the state's maps keep
     /// their order and their JSON.
     #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
