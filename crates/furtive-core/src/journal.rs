@@ -94,9 +94,10 @@ pub(crate) struct Journal {
     /// transaction: perceived or not, there or not. False while every pair
     /// entry is one a [`ViewPairs::visit`] checked after writing it (its
     /// pair existed before and reads as perceived as it did), and no pair
-    /// was written since without an entry of its own. Then no pair, and so
-    /// no visibility, lookup entry or `hidden` status, changed
-    /// ([`Journal::effects`]). Only with cargo feature `view-walk`, whose
+    /// was written since without an entry of its own. Then every pair is
+    /// there and perceived as before (its distance, clear view or pending
+    /// check may have changed), so no visibility, lookup entry or `hidden`
+    /// status changed ([`Journal::effects`]). Only with cargo feature `view-walk`, whose
     /// visits alone check their pairs.
     #[cfg(feature = "view-walk")]
     pairs_unchecked: bool,
@@ -806,8 +807,10 @@ impl<'a> ViewPairs<'a> {
             LentPairs::Map(pairs) => id::get_mut(pairs, &entry.observer)?,
         };
         let mut saved = self.saved[index];
-        // Saved before this visit (created by `Tx::view_pairs`, or named by
-        // an earlier event of the transaction): its writes are not checked.
+        // Saved before this visit (created by `Tx::view_pairs`): its writes
+        // are not checked. A pair an earlier event of the transaction
+        // journaled is not saved here: this visit journals and checks it
+        // again, against its value after that event.
         let checked = !saved;
         // Where this visit's entry for the pair goes, if it makes one.
         let entry_at = self.journal.keys.len();
