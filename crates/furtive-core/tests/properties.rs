@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::patched_lookup;
+
 use furtive_core::state::TokenId;
 use furtive_core::{
     api, apply, create_state, query, settle, validate_state, Acuities, Change, Config, Creature,
@@ -248,21 +250,7 @@ fn check_accepted(before: &State, event: &Event, outcome: &Outcome) -> Result<()
     prop_assert_eq!(&effects.requests, &outcome.requests);
     prop_assert_eq!(effects.revision, before.revision + 1);
     prop_assert_eq!(session.state(), &outcome.state);
-    let mut lookup = query::hidden_from(before).unwrap();
-    for patch in Session::hidden_from_changes(&effects) {
-        let list = lookup.entry(patch.observer.clone()).or_default();
-        if patch.hidden {
-            prop_assert!(!list.contains(&patch.hider), "{:?} added twice", patch);
-            list.push(patch.hider.clone());
-            list.sort();
-        } else {
-            prop_assert!(list.contains(&patch.hider), "{:?} was not there", patch);
-            list.retain(|h| h != &patch.hider);
-        }
-        if list.is_empty() {
-            lookup.remove(&patch.observer);
-        }
-    }
+    let lookup = patched_lookup(before, &effects).map_err(TestCaseError::fail)?;
     prop_assert_eq!(lookup, query::hidden_from(&outcome.state).unwrap());
     // Every visibility change agrees with the new state; B3: every entry bilingual.
     for change in &outcome.changes {

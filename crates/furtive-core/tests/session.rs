@@ -611,13 +611,22 @@ fn o4_o13_a_view_of_many_observers_reports_the_one_pair_it_turns_among_checks_as
         session.apply(hide(hider, 14)).unwrap();
         session
     };
+    // The one change expected: creature `i` now perceives the hider.
+    let perceived_by = |i: usize| {
+        vec![Change::Visibility {
+            hider: hider.into(),
+            observer: id(i).into(),
+            perceived: true,
+        }]
+    };
     // No sense reaches at 30 ft: every pair is asked a check, none turns.
     let far: Vec<usize> = (1..30).collect();
+    let far_view = || {
+        let entries: Vec<(usize, bool, f64)> = far.iter().map(|&i| (i, true, 30.0)).collect();
+        ev(json!({"type": "viewChanged", "hider": hider, "view": varied_view(&entries)}))
+    };
     let mut session = fresh();
-    let effects = session
-        .apply(ev(json!({"type": "viewChanged", "hider": hider,
-            "view": varied_view(&far.iter().map(|&i| (i, true, 30.0)).collect::<Vec<_>>())})))
-        .unwrap();
+    let effects = session.apply(far_view()).unwrap();
     assert!(effects.changes.is_empty(), "{:?}", effects.changes);
     assert!(effects.hidden_from.is_empty());
     assert_eq!(effects.requests.len(), 29);
@@ -634,41 +643,25 @@ fn o4_o13_a_view_of_many_observers_reports_the_one_pair_it_turns_among_checks_as
             json!({"type": "viewChanged", "hider": hider, "view": varied_view(&near)}),
         )],
     );
-    assert_eq!(
-        changes,
-        vec![Change::Visibility {
-            hider: hider.into(),
-            observer: id(6).into(),
-            perceived: true
-        }]
-    );
+    assert_eq!(changes, perceived_by(6));
     // A later event of the transaction turns a pair the view checked: a
     // passing Perception check of creature 7 (O4).
     let mut session = fresh();
     let changes = changes_match_the_full_comparison(
         &mut session,
         vec![
-            ev(json!({"type": "viewChanged", "hider": hider,
-                "view": varied_view(&far.iter().map(|&i| (i, true, 30.0)).collect::<Vec<_>>())})),
+            far_view(),
             ev(json!({"type": "perceptionRolled", "hider": hider, "observer": id(7), "total": 25})),
         ],
     );
-    assert_eq!(
-        changes,
-        vec![Change::Visibility {
-            hider: hider.into(),
-            observer: id(7).into(),
-            perceived: true
-        }]
-    );
+    assert_eq!(changes, perceived_by(7));
     // Two views of the transaction, the second turning a pair the first
     // checked (a sense now in range).
     let mut session = fresh();
     let changes = changes_match_the_full_comparison(
         &mut session,
         vec![
-            ev(json!({"type": "viewChanged", "hider": hider,
-                "view": varied_view(&far.iter().map(|&i| (i, true, 30.0)).collect::<Vec<_>>())})),
+            far_view(),
             ev(json!({"type": "viewChanged", "hider": hider, "view": varied_view(&near)})),
         ],
     );

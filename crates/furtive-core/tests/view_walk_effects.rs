@@ -8,6 +8,9 @@
 //! before up to date (B1/B2), and a refused call leaves the state as it was.
 //! (`tests/properties.rs` names at most three observers per view.)
 
+mod common;
+
+use common::patched_lookup;
 use furtive_core::state::TokenId;
 use furtive_core::{
     create_state, query, Config, Creature, EnhancedSense, Event, HitZone, Modifiers, Ruleset,
@@ -144,21 +147,7 @@ fn check(
         &effects.changes,
         &furtive_core::diff(before, session.state())
     );
-    let mut lookup = query::hidden_from(before).unwrap();
-    for patch in Session::hidden_from_changes(effects) {
-        let list = lookup.entry(patch.observer.clone()).or_default();
-        if patch.hidden {
-            prop_assert!(!list.contains(&patch.hider), "{:?} added twice", patch);
-            list.push(patch.hider.clone());
-            list.sort();
-        } else {
-            prop_assert!(list.contains(&patch.hider), "{:?} was not there", patch);
-            list.retain(|h| h != &patch.hider);
-        }
-        if list.is_empty() {
-            lookup.remove(&patch.observer);
-        }
-    }
+    let lookup = patched_lookup(before, effects).map_err(TestCaseError::fail)?;
     prop_assert_eq!(lookup, query::hidden_from(session.state()).unwrap());
     Ok(())
 }

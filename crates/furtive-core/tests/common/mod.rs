@@ -3,9 +3,12 @@
 //! tests also pin the public JSON contract.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
+
+use furtive_core::state::TokenId;
 use furtive_core::{
-    apply, create_state, Audience, Change, Config, Error, Event, LogEntry, Outcome, Pair, Request,
-    State, Status,
+    apply, create_state, query, Audience, Change, Config, Effects, Error, Event, LogEntry, Outcome,
+    Pair, Request, Session, State, Status,
 };
 use serde_json::Value;
 
@@ -190,4 +193,34 @@ pub fn assert_unchanged(after: &State, before: &State) {
     let mut same = after.clone();
     same.revision = before.revision;
     assert_eq!(&same, before, "the event changed the state");
+}
+
+/// The hidden-from lookup of `before` (`query::hidden_from`) patched with
+/// `effects` (`Session::hidden_from_changes`, B1/B2), or what is wrong with
+/// a patch entry: a hider added to a list that holds it, or removed from
+/// one that does not.
+pub fn patched_lookup(
+    before: &State,
+    effects: &Effects,
+) -> Result<BTreeMap<TokenId, Vec<TokenId>>, String> {
+    let mut lookup = query::hidden_from(before).map_err(|error| error.to_string())?;
+    for patch in Session::hidden_from_changes(effects) {
+        let list = lookup.entry(patch.observer.clone()).or_default();
+        if patch.hidden {
+            if list.contains(&patch.hider) {
+                return Err(format!("{patch:?} added twice"));
+            }
+            list.push(patch.hider.clone());
+            list.sort();
+        } else {
+            if !list.contains(&patch.hider) {
+                return Err(format!("{patch:?} was not there"));
+            }
+            list.retain(|hider| hider != &patch.hider);
+        }
+        if list.is_empty() {
+            lookup.remove(&patch.observer);
+        }
+    }
+    Ok(lookup)
 }
