@@ -792,6 +792,19 @@ mod tests {
         }
     }
 
+    /// `effects` packed for a caller that sent `known` (its first
+    /// `hiders` the hiders), checked to read back with them as the same
+    /// effects.
+    #[cfg(feature = "view-columns")]
+    fn written_with_sent_ids(effects: &Effects, known: &[&str], hiders: usize) -> String {
+        let text = effects_text_naming(effects, SentIds { ids: known, hiders }).unwrap();
+        assert_eq!(
+            unpack_effects_with_known(&text, known),
+            Some(serde_json::to_value(effects).unwrap())
+        );
+        text
+    }
+
     #[test]
     fn packed_effects_read_back_as_their_json() {
         let effects = effects();
@@ -934,15 +947,7 @@ mod tests {
             check("spy", "stranger", Clause::O4),
         ];
         let known = ["spy", "guard", "hound"];
-        let sent = SentIds {
-            ids: &known,
-            hiders: 1,
-        };
-        let text = effects_text_naming(&effects, sent).unwrap();
-        assert_eq!(
-            unpack_effects_with_known(&text, &known),
-            Some(serde_json::to_value(&effects).unwrap())
-        );
+        let text = written_with_sent_ids(&effects, &known, 1);
         let head_part = text.split('\n').next().unwrap();
         let head: serde_json::Value = serde_json::from_str(head_part).unwrap();
         assert_eq!(head["known"], 3);
@@ -984,15 +989,7 @@ mod tests {
             requested("stranger", "stranger"),
         ];
         let known = ["spy", "guard", "hound"];
-        let sent = SentIds {
-            ids: &known,
-            hiders: 1,
-        };
-        let text = effects_text_naming(&effects, sent).unwrap();
-        assert_eq!(
-            unpack_effects_with_known(&text, &known),
-            Some(serde_json::to_value(&effects).unwrap())
-        );
+        let text = written_with_sent_ids(&effects, &known, 1);
         let log: serde_json::Value =
             serde_json::from_str(text.split('\n').nth(1).unwrap()).unwrap();
         assert_eq!(
@@ -1037,15 +1034,7 @@ mod tests {
         ];
         effects.hidden_from.clear();
         let known = ["thief", "spy", "guard", "hound", "guard", "hound"];
-        let sent = SentIds {
-            ids: &known,
-            hiders: 2,
-        };
-        let text = effects_text_naming(&effects, sent).unwrap();
-        assert_eq!(
-            unpack_effects_with_known(&text, &known),
-            Some(serde_json::to_value(&effects).unwrap())
-        );
+        let text = written_with_sent_ids(&effects, &known, 2);
         let head: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(head["strings"], serde_json::json!(["O4"]), "{text}");
     }

@@ -5,13 +5,13 @@
 
 mod common;
 
-use common::patched_lookup;
+use common::{hit_zone, patched_lookup};
 
 use furtive_core::state::TokenId;
 use furtive_core::{
     api, apply, create_state, query, settle, validate_state, Acuities, Change, Config, Creature,
-    EnhancedSense, Error, Event, FreeModifier, HitZone, Modifiers, Outcome, Ruleset, Session,
-    Settings, SituationModifier, State, ViewEntry,
+    EnhancedSense, Error, Event, FreeModifier, Modifiers, Outcome, Ruleset, Session, Settings,
+    SituationModifier, State, ViewEntry,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -129,15 +129,6 @@ fn creature() -> impl Strategy<Value = Creature> {
 
 fn weighted(probability: f64) -> impl Strategy<Value = bool> {
     prop::bool::weighted(probability)
-}
-
-fn hit_zone() -> impl Strategy<Value = Option<HitZone>> {
-    prop::option::of(select(vec![
-        HitZone::Head,
-        HitZone::Trunk,
-        HitZone::Arm,
-        HitZone::Leg,
-    ]))
 }
 
 /// Every event kind, with ids from the pool and numbers with extremes.

@@ -10,11 +10,11 @@
 
 mod common;
 
-use common::patched_lookup;
+use common::{hit_zone, patched_lookup};
 use furtive_core::state::TokenId;
 use furtive_core::{
-    create_state, query, Config, Creature, EnhancedSense, Event, HitZone, Modifiers, Ruleset,
-    Session, Settings, SituationModifier, State, ViewEntry,
+    create_state, query, Config, Creature, EnhancedSense, Event, Modifiers, Ruleset, Session,
+    Settings, SituationModifier, State, ViewEntry,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -25,12 +25,15 @@ const UNKNOWN: &[&str] = &["zz", "zy", "zx"];
 fn id() -> impl Strategy<Value = TokenId> {
     prop_oneof![10 => select(KNOWN).prop_map(TokenId::from), 1 => select(UNKNOWN).prop_map(TokenId::from)]
 }
+
 fn hider_id() -> impl Strategy<Value = TokenId> {
     prop_oneof![6 => select(vec!["h1", "h2"]).prop_map(TokenId::from), 1 => id()]
 }
+
 fn distance() -> impl Strategy<Value = Option<f64>> {
     prop_oneof![1 => Just(None), 3 => select(vec![0.0, 2.0, 5.0, 9.0, 14.0, 30.0]).prop_map(Some), 1 => Just(Some(-0.0))]
 }
+
 fn view() -> impl Strategy<Value = Vec<ViewEntry>> {
     prop_oneof![
         6 => (5usize..9).prop_flat_map(|n| proptest::sample::subsequence(
@@ -52,6 +55,7 @@ fn view() -> impl Strategy<Value = Vec<ViewEntry>> {
         1 => prop::collection::vec((id(), any::<bool>(), distance()).prop_map(|(observer, clear_view, distance)| ViewEntry { observer, clear_view, distance }), 0..8),
     ]
 }
+
 fn modifiers() -> impl Strategy<Value = Modifiers> {
     prop::collection::vec(select(SituationModifier::ALL.to_vec()), 0..3).prop_map(|situation| {
         Modifiers {
@@ -60,14 +64,7 @@ fn modifiers() -> impl Strategy<Value = Modifiers> {
         }
     })
 }
-fn hit_zone() -> impl Strategy<Value = Option<HitZone>> {
-    prop::option::of(select(vec![
-        HitZone::Head,
-        HitZone::Trunk,
-        HitZone::Arm,
-        HitZone::Leg,
-    ]))
-}
+
 fn total() -> impl Strategy<Value = i64> {
     -5i64..40
 }

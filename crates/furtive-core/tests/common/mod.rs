@@ -224,3 +224,14 @@ pub fn patched_lookup(
     }
     Ok(lookup)
 }
+
+/// A hit zone, or none (a proptest strategy for the property tests).
+pub fn hit_zone() -> impl proptest::strategy::Strategy<Value = Option<furtive_core::HitZone>> {
+    use furtive_core::HitZone;
+    proptest::option::of(proptest::sample::select(vec![
+        HitZone::Head,
+        HitZone::Trunk,
+        HitZone::Arm,
+        HitZone::Leg,
+    ]))
+}
