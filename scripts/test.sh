@@ -31,6 +31,8 @@ echo "== JavaScript: the npm package (napi, wasm in Node, wasm in Chromium)"
 bash scripts/test-js.sh
 echo "== Foundry module: fake Foundry (Node), headless Chromium, tsc --checkJs, dist/furtive.zip"
 bash scripts/test-foundry.sh
+echo "== Release: one version (scripts/test-release.sh)"
+bash scripts/test-release.sh
 echo "== The demo on Nort Gate (both rulesets, and the night run)"
 (cd demo && npm install --no-audit --no-fund --silent)
 node --test tests/demo/

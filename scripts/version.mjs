@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// One version for every part of Furtive: the Cargo workspace's
+// (`[workspace.package] version` in Cargo.toml) is the source; the npm
+// package, the Foundry module's manifest, the lock files' entries of our
+// crates, the demo's lock entry of the npm package and the top heading of
+// CHANGELOG.md follow it.
+//
+//   node scripts/version.mjs                  prints the version
+//   node scripts/version.mjs check [--tag vX.Y.Z]
+//                                             fails naming each file that disagrees
+//                                             (and the tag, when given)
+//   node scripts/version.mjs bump X.Y.Z       moves every file to X.Y.Z at once
+//
+// `--root DIR` works on another copy of the repository (the tests use it).
+
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?$/;
+const CRATES = ["furtive-core", "furtive-node", "furtive-wasm"];
+const LOCKS = ["Cargo.lock", "fuzz/Cargo.lock", "bench/wasm-floor/Cargo.lock"];
+
+/** The workspace version: `version` in Cargo.toml's `[workspace.package]` table. */
+export function workspaceVersion(root) {
+  const toml = readFileSync(path.join(root, "Cargo.toml"), "utf8");
+  const table = toml.match(/^\[workspace\.package\]\n((?:(?!\[).*\n)*)/m);
+  const version = table?.[1].match(/^version\s*=\s*"([^"]*)"/m)?.[1];
+  if (!version) throw new Error("Cargo.toml: no version in [workspace.package]");
+  return version;
+}
+
+/**
+ * Every place that repeats the version: `read` gives what the file says
+ * (null when it says nothing), `write` returns the file's text with `version`.
+ */
+function places(root) {
+  const text = (file) => readFileSync(path.join(root, file), "utf8");
+  // A top-level "version" of a JSON file written two spaces deep.
+  const jsonField = (file) => ({
+    file,
+    read: () => JSON.parse(text(file)).version ?? null,
+    write: (version) => text(file).replace(/^( {2}"version": )"[^"]*"/m, `$1"${version}"`),
+  });
+  const lockEntries = (file) => ({
+    file,
+    read: () => {
+      const found = CRATES.map((name) => [name, text(file).match(new RegExp(`^name = "${name}"\\nversion = "([^"]*)"`, "m"))?.[1]]).filter(([, v]) => v);
+      if (found.length === 0) return null;
+      // One version for all our crates, or each crate with its own.
+      return found.every(([, v]) => v === found[0][1]) ? found[0][1] : found.map(([name, v]) => `${name} ${v}`).join(", ");
+    },
+    write: (version) => text(file).replace(new RegExp(`^(name = "(?:${CRATES.join("|")})"\\nversion = )"[^"]*"`, "gm"), `$1"${version}"`),
+  });
+  return [
+    {
+      file: "Cargo.toml",
+      read: () => workspaceVersion(root),
+      write: (version) =>
+        text("Cargo.toml").replace(/^(\[workspace\.package\]\n(?:(?!\[).*\n)*?version\s*=\s*)"[^"]*"/m, `$1"${version}"`),
+    },
+    ...LOCKS.map(lockEntries),
+    jsonField("npm/package.json"),
+    jsonField("foundry-module/module.json"),
+    {
+      file: "demo/package-lock.json",
+      read: () => JSON.parse(text("demo/package-lock.json")).packages?.["../npm"]?.version ?? null,
+      write: (version) => text("demo/package-lock.json").replace(/("\.\.\/npm": \{\n\s*"name": "furtive",\n\s*"version": )"[^"]*"/, `$1"${version}"`),
+    },
+    {
+      // The newest entry: `## X.Y.Z (unreleased)` or `## X.Y.Z (YYYY-MM-DD)`.
+      file: "CHANGELOG.md",
+      read: () => text("CHANGELOG.md").match(/^## (\S+)/m)?.[1] ?? null,
+      write: (version) => {
+        const changelog = text("CHANGELOG.md");
+        const top = changelog.match(/^## (\S+) \((.*)\)$/m);
+        if (!top) throw new Error("CHANGELOG.md: no `## X.Y.Z (...)` heading");
+        // A released top entry stays; the new version opens an entry above it.
+        if (top[2] !== "unreleased" && top[1] !== version) {
+          return changelog.slice(0, top.index) + `## ${version} (unreleased)\n\n` + changelog.slice(top.index);
+        }
+        return changelog.slice(0, top.index) + `## ${version} (${top[2]})` + changelog.slice(top.index + top[0].length);
+      },
+    },
+  ];
+}
+
+/** Each file whose version is not `version`: `[{ file, found }]`. */
+export function disagreements(root, version = workspaceVersion(root)) {
+  return places(root)
+    .map((place) => ({ file: place.file, found: place.read() }))
+    .filter(({ found }) => found !== version);
+}
+
+/** Writes `version` everywhere; refuses what is not a semantic version. */
+export function bump(root, version) {
+  if (!SEMVER.test(version)) throw new Error(`version: "${version}" is not a semantic version (X.Y.Z)`);
+  const edits = places(root).map((place) => ({ place, text: place.write(version) }));
+  for (const { place, text } of edits) writeFileSync(path.join(root, place.file), text);
+  const left = disagreements(root, version);
+  if (left.length) throw new Error(`bump: still not ${version}: ${left.map((d) => d.file).join(", ")}`);
+}
+
+function main(argv) {
+  let root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const args = [];
+  let tag = null;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--root") root = path.resolve(argv[++i]);
+    else if (argv[i] === "--tag") tag = argv[++i];
+    else args.push(argv[i]);
+  }
+  const [command = "print", value] = args;
+  if (command === "print") {
+    console.log(workspaceVersion(root));
+  } else if (command === "check") {
+    const version = workspaceVersion(root);
+    const wrong = disagreements(root, version);
+    if (tag !== null && tag !== `v${version}`) wrong.push({ file: "the tag", found: tag });
+    if (wrong.length) {
+      for (const { file, found } of wrong) console.error(`version: ${file} says ${found ?? "nothing"}, the workspace ${version}`);
+      console.error("version: run `node scripts/version.mjs bump X.Y.Z` to move every file at once");
+      process.exit(1);
+    }
+    console.log(`version: every file says ${version}${tag ? ` (tag ${tag})` : ""}`);
+  } else if (command === "bump" && value) {
+    bump(root, value);
+    console.log(`version: every file now says ${value}`);
+  } else {
+    console.error("usage: node scripts/version.mjs [check [--tag vX.Y.Z] | bump X.Y.Z] [--root DIR]");
+    process.exit(2);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    main(process.argv.slice(2));
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}

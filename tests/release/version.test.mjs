@@ -1,0 +1,129 @@
+// One version (scripts/version.mjs): the repository's files agree with the
+// Cargo workspace's version; `check` fails naming a file that disagrees;
+// `bump` moves every file at once and refuses what is not a version.
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { disagreements, workspaceVersion } from "../../scripts/version.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const script = path.join(root, "scripts/version.mjs");
+const FILES = [
+  "Cargo.toml",
+  "Cargo.lock",
+  "fuzz/Cargo.lock",
+  "bench/wasm-floor/Cargo.lock",
+  "npm/package.json",
+  "foundry-module/module.json",
+  "demo/package-lock.json",
+  "CHANGELOG.md",
+];
+
+const copies = [];
+after(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+/** A copy of the files that carry the version, laid out as in the repository. */
+function copy() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "furtive-version-"));
+  copies.push(dir);
+  for (const file of FILES) cpSync(path.join(root, file), path.join(dir, file));
+  return dir;
+}
+const run = (...args) => spawnSync(process.execPath, [script, ...args], { encoding: "utf8" });
+const read = (dir, file) => readFileSync(path.join(dir, file), "utf8");
+
+describe("one version", () => {
+  it("every file of the repository says the workspace's version", () => {
+    const version = workspaceVersion(root);
+    assert.match(version, /^\d+\.\d+\.\d+/);
+    assert.deepEqual(disagreements(root), []);
+    const result = run("check");
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(run().stdout.trim(), version);
+  });
+
+  it("check fails naming the one file that disagrees, for each file", () => {
+    const version = workspaceVersion(root);
+    for (const file of FILES.slice(1)) {
+      const dir = copy();
+      const text = read(dir, file);
+      // The version as the file writes it, the first time it appears after its key.
+      const changed =
+        file === "CHANGELOG.md"
+          ? text.replace(`## ${version} `, "## 9.9.9 ")
+          : file.endsWith(".lock")
+            ? text.replace(/(name = "furtive-core"\nversion = )"[^"]*"/, '$1"9.9.9"')
+            : file === "demo/package-lock.json"
+              ? text.replace(/("\.\.\/npm": \{\n\s*"name": "furtive",\n\s*"version": )"[^"]*"/, '$1"9.9.9"')
+              : text.replace(/^( {2}"version": )"[^"]*"/m, '$1"9.9.9"');
+      assert.notEqual(changed, text, `${file}: the test changes its version`);
+      writeFileSync(path.join(dir, file), changed);
+      const result = run("check", "--root", dir);
+      assert.equal(result.status, 1, `${file} disagrees: check fails`);
+      assert.match(result.stderr, new RegExp(`${file.replace(/[./]/g, "\\$&")} says (furtive-core )?9\\.9\\.9,.* the workspace ${version.replace(/\./g, "\\.")}`));
+      assert.equal(result.stderr.match(/ says /g).length, 1, `only ${file} is named: ${result.stderr}`);
+    }
+  });
+
+  it("a changed workspace version makes every other file disagree", () => {
+    const dir = copy();
+    writeFileSync(path.join(dir, "Cargo.toml"), read(dir, "Cargo.toml").replace(/^version = "[^"]*"/m, 'version = "7.0.0"'));
+    assert.deepEqual(
+      disagreements(dir).map((d) => d.file),
+      FILES.slice(1),
+    );
+  });
+
+  it("bump moves every file at once, and the files stay valid", () => {
+    const dir = copy();
+    const before = Object.fromEntries(FILES.map((file) => [file, read(dir, file)]));
+    const result = run("bump", "1.4.0-rc.1", "--root", dir);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(run("check", "--root", dir).status, 0);
+    assert.equal(workspaceVersion(dir), "1.4.0-rc.1");
+    assert.equal(JSON.parse(read(dir, "npm/package.json")).version, "1.4.0-rc.1");
+    assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).version, "1.4.0-rc.1");
+    assert.equal(JSON.parse(read(dir, "demo/package-lock.json")).packages["../npm"].version, "1.4.0-rc.1");
+    for (const lock of ["Cargo.lock", "fuzz/Cargo.lock", "bench/wasm-floor/Cargo.lock"]) {
+      assert.match(read(dir, lock), /name = "furtive-core"\nversion = "1\.4\.0-rc\.1"/);
+    }
+    assert.match(read(dir, "CHANGELOG.md"), /^## 1\.4\.0-rc\.1 \(/m);
+    // Only the version changed: every line but the version's is kept.
+    for (const file of FILES) {
+      const old = before[file].split("\n");
+      const now = read(dir, file).split("\n");
+      const changed = now.filter((line, i) => line !== old[i]);
+      assert.equal(now.length, old.length, `${file}: as many lines`);
+      assert.ok(changed.length >= 1 && changed.every((line) => line.includes("1.4.0-rc.1")), `${file}: only version lines changed: ${changed}`);
+    }
+    // The tag of the release must be the version.
+    assert.equal(run("check", "--root", dir, "--tag", "v1.4.0-rc.1").status, 0);
+    const wrongTag = run("check", "--root", dir, "--tag", "v1.4.0");
+    assert.equal(wrongTag.status, 1);
+    assert.match(wrongTag.stderr, /the tag says v1\.4\.0/);
+  });
+
+  it("bump opens a new changelog entry above a released one", () => {
+    const dir = copy();
+    const changelog = read(dir, "CHANGELOG.md").replace(/^## (\S+) \(unreleased\)/m, "## $1 (2027-01-15)");
+    writeFileSync(path.join(dir, "CHANGELOG.md"), changelog);
+    execFileSync(process.execPath, [script, "bump", "5.0.0", "--root", dir]);
+    const now = read(dir, "CHANGELOG.md");
+    assert.ok(now.indexOf("## 5.0.0 (unreleased)") < now.indexOf("(2027-01-15)"), "the new entry is on top");
+    assert.equal(run("check", "--root", dir).status, 0);
+  });
+
+  it("bump refuses what is not a version and changes nothing", () => {
+    const dir = copy();
+    const before = FILES.map((file) => read(dir, file));
+    for (const bad of ["1.2", "v1.2.3", "01.2.3", ""]) {
+      const result = run("bump", bad, "--root", dir);
+      assert.notEqual(result.status, 0, `"${bad}" is refused`);
+    }
+    assert.deepEqual(FILES.map((file) => read(dir, file)), before);
+  });
+});
