@@ -13,32 +13,15 @@
 // the engine is caught in Rust and thrown as `engine_panicked`; the process
 // and the addon keep working.
 //
-// When no prebuilt addon matches this platform, this module falls back to
-// the wasm backend (read from disk by `init()`); `backend` tells which runs.
+// The addon is this platform's prebuilt package (native.js); when none is
+// installed, this module falls back to the wasm backend (read from disk by
+// `init()`); `backend` tells which runs.
 
-import { createRequire } from "node:module";
 import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES } from "./errors.js";
 import { defineHandles } from "./handle.js";
 import { explainer } from "./explain.js";
-
-function addonFile() {
-  const { platform, arch } = process;
-  if (platform === "linux") {
-    const glibc = process.report?.getReport?.().header?.glibcVersionRuntime;
-    return `./furtive.linux-${arch}-${glibc ? "gnu" : "musl"}.node`;
-  }
-  return `./furtive.${platform}-${arch}.node`;
-}
-
-function loadAddon() {
-  try {
-    return createRequire(import.meta.url)(addonFile());
-  } catch (error) {
-    if (error?.code === "MODULE_NOT_FOUND") return null;
-    throw error;
-  }
-}
+import { loadAddon } from "./native.js";
 
 const addon = loadAddon();
 const engine = addon ?? (await import("./browser.js"));

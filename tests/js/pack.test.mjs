@@ -1,4 +1,6 @@
-// The package as users get it: `npm pack` in npm/, `npm install <tgz>` in a
+// The package as users get it: `furtive` and this platform's addon package
+// `furtive-<platform>` packed as the release makes them
+// (tests/release/npm-packages.mjs: the napi-rs CLI), both installed in a
 // fresh directory, then the same scenario (a) in Node through `import
 // "furtive"` (napi, by the `node` export condition) and (b) in headless
 // Chromium through the installed package's browser entry, loaded by URL.
@@ -12,9 +14,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { REPO } from "./impl.mjs";
 import { serve, withPage } from "./chromium.mjs";
+import { packForHost } from "../release/npm-packages.mjs";
 
 // The scenario, as source text so it runs unchanged in Node and in the page.
 // P1-P3: Furtivité 49 + d100 37 / 2 = 67 beats an acuity sum of 66, ties 67.
@@ -56,17 +57,17 @@ function run(command, args, cwd) {
 
 let installed;
 
-test("npm pack, then npm install of the tarball into a fresh directory", async () => {
-  const npmDir = fileURLToPath(new URL("npm/", REPO));
-  const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], npmDir));
-  const files = packed[0].files.map((f) => f.path).sort();
-  for (const required of ["README.md", "browser.js", "errors.js", "arguments.js", "handle.js", "explain.js", "explanations.js", "packed.js", "signatures.js", "furtive.linux-x64-gnu.node", "index.d.ts", "types.d.ts", "furtive.schema.json", "node.js", "package.json", "wasm/furtive_wasm.js", "wasm/furtive_wasm_bg.wasm"]) {
+test("npm pack of furtive and of this platform's package, then npm install of both into a fresh directory", async () => {
+  const packed = packForHost(work);
+  const files = packed.main.files;
+  for (const required of ["README.md", "browser.js", "errors.js", "arguments.js", "handle.js", "explain.js", "explanations.js", "packed.js", "signatures.js", "native.js", "index.d.ts", "types.d.ts", "furtive.schema.json", "node.js", "package.json", "wasm/furtive_wasm.js", "wasm/furtive_wasm_bg.wasm"]) {
     assert.ok(files.includes(required), `the tarball lacks ${required}: ${files.join(", ")}`);
   }
+  assert.deepEqual(files.filter((f) => f.endsWith(".node")), [], "the addon is in its platform package, not in furtive");
   const app = join(work, "app");
   await run("mkdir", ["-p", app], work);
   await writeFile(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  run("npm", ["install", "--no-audit", "--no-fund", join(work, packed[0].filename)], app);
+  run("npm", ["install", "--no-audit", "--no-fund", "--offline", packed.main.tarball, packed.platform.tarball], app);
   installed = app;
   const manifest = JSON.parse(await readFile(join(app, "node_modules/furtive/package.json"), "utf8"));
   assert.equal(manifest.name, "furtive");
