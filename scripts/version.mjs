@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // One version for every part of Furtive: the Cargo workspace's
 // (`[workspace.package] version` in Cargo.toml) is the source; the npm
-// package, the Foundry module's manifest, the lock files' entries of our
+// package, the Foundry module's manifest (its version, and the release tag
+// in its `download`), the lock files' entries of our
 // crates, the demo's lock entry of the npm package and the top heading of
 // CHANGELOG.md follow it.
 //
@@ -32,10 +33,11 @@ export function workspaceVersion(root) {
 
 /**
  * Every place that repeats the version: `read` gives what the file says
- * (null when it says nothing), `write` returns the file's text with `version`.
+ * (null when it says nothing), `write` returns the file's text with `version`
+ * (the text as `edited` holds it, when it does).
  */
-function places(root) {
-  const text = (file) => readFileSync(path.join(root, file), "utf8");
+function places(root, edited = new Map()) {
+  const text = (file) => edited.get(file) ?? readFileSync(path.join(root, file), "utf8");
   // A top-level "version" of a JSON file written two spaces deep.
   const jsonField = (file) => ({
     file,
@@ -63,6 +65,13 @@ function places(root) {
     jsonField("npm/package.json"),
     jsonField("foundry-module/module.json"),
     {
+      // This version's zip: `download` names its release tag.
+      file: "foundry-module/module.json",
+      field: "download",
+      read: () => JSON.parse(text("foundry-module/module.json")).download?.match(/\/releases\/download\/v([^/]+)\//)?.[1] ?? null,
+      write: (version) => text("foundry-module/module.json").replace(/(\/releases\/download\/v)[^/"]+\//, `$1${version}/`),
+    },
+    {
       file: "demo/package-lock.json",
       read: () => JSON.parse(text("demo/package-lock.json")).packages?.["../npm"]?.version ?? null,
       write: (version) => text("demo/package-lock.json").replace(/("\.\.\/npm": \{\n\s*"name": "furtive",\n\s*"version": )"[^"]*"/, `$1"${version}"`),
@@ -88,15 +97,17 @@ function places(root) {
 /** Each file whose version is not `version`: `[{ file, found }]`. */
 export function disagreements(root, version = workspaceVersion(root)) {
   return places(root)
-    .map((place) => ({ file: place.file, found: place.read() }))
+    .map((place) => ({ file: place.field ? `${place.file} (${place.field})` : place.file, found: place.read() }))
     .filter(({ found }) => found !== version);
 }
 
 /** Writes `version` everywhere; refuses what is not a semantic version. */
 export function bump(root, version) {
   if (!SEMVER.test(version)) throw new Error(`version: "${version}" is not a semantic version (X.Y.Z)`);
-  const edits = places(root).map((place) => ({ place, text: place.write(version) }));
-  for (const { place, text } of edits) writeFileSync(path.join(root, place.file), text);
+  // Every edit is made in memory first (a file may hold two places), then written.
+  const edited = new Map();
+  for (const place of places(root, edited)) edited.set(place.file, place.write(version));
+  for (const [file, text] of edited) writeFileSync(path.join(root, file), text);
   const left = disagreements(root, version);
   if (left.length) throw new Error(`bump: still not ${version}: ${left.map((d) => d.file).join(", ")}`);
 }

@@ -69,12 +69,23 @@ describe("one version", () => {
     }
   });
 
+  it("check fails when module.json's download is another version's zip", () => {
+    const dir = copy();
+    const file = "foundry-module/module.json";
+    writeFileSync(path.join(dir, file), read(dir, file).replace(/\/releases\/download\/v[^/]+\//, "/releases/download/v9.9.9/"));
+    const result = run("check", "--root", dir);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /foundry-module\/module\.json \(download\) says 9\.9\.9/);
+  });
+
   it("a changed workspace version makes every other file disagree", () => {
     const dir = copy();
     writeFileSync(path.join(dir, "Cargo.toml"), read(dir, "Cargo.toml").replace(/^version = "[^"]*"/m, 'version = "7.0.0"'));
+    const files = FILES.slice(1);
+    files.splice(files.indexOf("foundry-module/module.json") + 1, 0, "foundry-module/module.json (download)");
     assert.deepEqual(
       disagreements(dir).map((d) => d.file),
-      FILES.slice(1),
+      files,
     );
   });
 
@@ -87,6 +98,7 @@ describe("one version", () => {
     assert.equal(workspaceVersion(dir), "1.4.0-rc.1");
     assert.equal(JSON.parse(read(dir, "npm/package.json")).version, "1.4.0-rc.1");
     assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).version, "1.4.0-rc.1");
+    assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).download, "https://github.com/furtive-vtt/furtive/releases/download/v1.4.0-rc.1/furtive.zip");
     assert.equal(JSON.parse(read(dir, "demo/package-lock.json")).packages["../npm"].version, "1.4.0-rc.1");
     for (const lock of ["Cargo.lock", "fuzz/Cargo.lock", "bench/wasm-floor/Cargo.lock"]) {
       assert.match(read(dir, lock), /name = "furtive-core"\nversion = "1\.4\.0-rc\.1"/);

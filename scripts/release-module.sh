@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The Foundry module as a release publishes it, for a version tag vX.Y.Z:
+# checks the tag is the workspace's version (scripts/version.mjs), writes
+# dist/module.json with `manifest` at the latest release's module.json and
+# `download` at this tag's furtive.zip (scripts/module-manifest.mjs), puts
+# the same module.json into dist/furtive.zip (an installed module reads its
+# own module.json to look for updates), then checks the pair. Needs
+# dist/furtive.zip (scripts/build-foundry.sh).
+#
+#   bash scripts/release-module.sh v0.2.0 [DIR]     (DIR: default dist)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tag=${1:?usage: bash scripts/release-module.sh vX.Y.Z [DIR]}
+dir=${2:-dist}
+[ -f "$dir/furtive.zip" ] || { echo "release-module: $dir/furtive.zip is missing (bash scripts/build-foundry.sh)" >&2; exit 1; }
+
+node scripts/version.mjs check --tag "$tag"
+node scripts/module-manifest.mjs write --tag "$tag" --out "$dir/module.json"
+(
+  cd "$dir"
+  touch -d '2000-01-01 00:00:00 UTC' module.json
+  zip -q -X furtive.zip module.json
+)
+node scripts/module-manifest.mjs check "$dir/module.json" "$dir/furtive.zip" --tag "$tag"
