@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Serves the Foundry module so that Foundry's Install Module can reach it
+# without a release: builds dist/furtive.zip when it is missing or older
+# than the module's sources (scripts/build-foundry.sh), copies it into
+# dist/local/ with a module.json whose `download` is this server's zip (the
+# zip carries the same module.json), serves dist/local/ with Python's
+# http.server and prints the manifest URL to paste into Foundry.
+#
+#   bash scripts/serve-module.sh [--port N] [--host ADDRESS] [--for SECONDS]
+#
+# --host: the address Foundry's server reaches this machine at (default
+# 127.0.0.1: Foundry on this machine); the server listens on it.
+# --for: stop by itself after that many seconds (default: until Ctrl-C).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+port=30080
+host=127.0.0.1
+seconds=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --port) port=$2; shift 2 ;;
+    --host) host=$2; shift 2 ;;
+    --for) seconds=$2; shift 2 ;;
+    *) echo "usage: bash scripts/serve-module.sh [--port N] [--host ADDRESS] [--for SECONDS]" >&2; exit 2 ;;
+  esac
+done
+
+if [ ! -f dist/furtive.zip ] || [ -n "$(find foundry-module npm -path '*/node_modules' -prune -o -path foundry-module/engine -prune -o -type f -newer dist/furtive.zip -print -quit)" ]; then
+  bash scripts/build-foundry.sh
+fi
+
+base="http://$host:$port"
+rm -rf dist/local
+mkdir -p dist/local
+cp dist/furtive.zip dist/local/furtive.zip
+node scripts/module-manifest.mjs write --in foundry-module/module.json \
+  --manifest "$base/module.json" --download "$base/furtive.zip" --out dist/local/module.json >/dev/null
+(
+  cd dist/local
+  touch -d '2000-01-01 00:00:00 UTC' module.json
+  zip -q -X furtive.zip module.json
+)
+node scripts/module-manifest.mjs check dist/local/module.json dist/local/furtive.zip >/dev/null
+
+echo "serve-module: in Foundry's setup screen, Add-on Modules -> Install Module, paste this Manifest URL and click Install:"
+echo
+echo "    $base/module.json"
+echo
+echo "serve-module: serving dist/local/ on $base${seconds:+ for $seconds s} (Ctrl-C stops)"
+if [ -n "$seconds" ]; then
+  # timeout's 124 is the stop we asked for.
+  timeout "$seconds" python3 -m http.server --bind "$host" --directory dist/local "$port" || [ $? -eq 124 ]
+  exit 0
+fi
+exec python3 -m http.server --bind "$host" --directory dist/local "$port"
