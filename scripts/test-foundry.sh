@@ -3,7 +3,8 @@
 # the module and dist/furtive.zip, installs the test dependencies (npm ci),
 # installs Chromium with apt only when /usr/bin/chromium is missing, then runs
 # the Node unit tests, the headless-Chromium test and the type check
-# (tsc --checkJs over foundry-module/ with its jsconfig.json), and checks the zip.
+# (tsc --checkJs over foundry-module/ with its jsconfig.json), and checks the zip
+# (browser/install.test.mjs installs it into a temporary Data/modules/furtive/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
