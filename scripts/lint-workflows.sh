@@ -16,6 +16,10 @@ stamp="$venv/pins.txt"
 if [ ! -x "$venv/bin/zizmor" ] || [ "$(cat "$stamp" 2>/dev/null)" != "${pins[*]}" ]; then
   echo "lint-workflows: installing ${pins[*]} into $venv"
   rm -rf "$venv"
+  # Debian's python3 makes virtual environments only with python3-venv.
+  if ! python3 -c 'import ensurepip' 2>/dev/null; then
+    apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+  fi
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "${pins[@]}"
   echo "${pins[*]}" >"$stamp"
