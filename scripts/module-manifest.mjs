@@ -117,7 +117,9 @@ function main(argv) {
     let urls;
     if (options.tag) {
       if (!/^v\d+\.\d+\.\d+/.test(options.tag)) throw new Error(`tag: "${options.tag}" is not a version tag (vX.Y.Z)`);
-      urls = releaseUrls(JSON.parse(readFileSync(options.in, "utf8")).url ?? "", options.tag);
+      const source = JSON.parse(readFileSync(options.in, "utf8"));
+      if (options.tag !== `v${source.version}`) throw new Error(`the tag says ${options.tag}, module.json's version is ${source.version}`);
+      urls = releaseUrls(source.url ?? "", options.tag);
     } else if (options.manifest && options.download) {
       urls = { manifest: options.manifest, download: options.download };
     } else {

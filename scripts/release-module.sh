@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The Foundry module as a release publishes it, for a version tag vX.Y.Z:
-# checks the tag is the workspace's version (scripts/version.mjs), writes
-# dist/module.json with `manifest` at the latest release's module.json and
+# The Foundry module as a release publishes it, for a version tag vX.Y.Z
+# (module.json's version, which scripts/version.mjs keeps the workspace's):
+# writes dist/module.json with `manifest` at the latest release's module.json and
 # `download` at this tag's furtive.zip (scripts/module-manifest.mjs), puts
 # the same module.json into dist/furtive.zip (an installed module reads its
 # own module.json to look for updates), then checks the pair. Needs
@@ -15,7 +15,6 @@ tag=${1:?usage: bash scripts/release-module.sh vX.Y.Z [DIR]}
 dir=${2:-dist}
 [ -f "$dir/furtive.zip" ] || { echo "release-module: $dir/furtive.zip is missing (bash scripts/build-foundry.sh)" >&2; exit 1; }
 
-node scripts/version.mjs check --tag "$tag"
 node scripts/module-manifest.mjs write --tag "$tag" --out "$dir/module.json"
 (
   cd "$dir"

@@ -9,7 +9,8 @@
 //   node scripts/version.mjs                  prints the version
 //   node scripts/version.mjs check [--tag vX.Y.Z]
 //                                             fails naming each file that disagrees
-//                                             (and the tag, when given)
+//                                             (and, given a tag: the tag, and a
+//                                             changelog entry without its date)
 //   node scripts/version.mjs bump X.Y.Z       moves every file to X.Y.Z at once
 //
 // `--root DIR` works on another copy of the repository (the tests use it).
@@ -94,6 +95,11 @@ function places(root, edited = new Map()) {
   ];
 }
 
+/** The date of CHANGELOG.md's newest entry (`## X.Y.Z (YYYY-MM-DD)`), or null while it is unreleased. */
+export function releaseDate(root) {
+  return readFileSync(path.join(root, "CHANGELOG.md"), "utf8").match(/^## \S+ \((.*)\)$/m)?.[1].match(/^\d{4}-\d{2}-\d{2}$/)?.[0] ?? null;
+}
+
 /** Each file whose version is not `version`: `[{ file, found }]`. */
 export function disagreements(root, version = workspaceVersion(root)) {
   return places(root)
@@ -128,9 +134,12 @@ function main(argv) {
     const version = workspaceVersion(root);
     const wrong = disagreements(root, version);
     if (tag !== null && tag !== `v${version}`) wrong.push({ file: "the tag", found: tag });
-    if (wrong.length) {
+    // A tagged version is released: its changelog entry has its date.
+    const undated = tag !== null && releaseDate(root) === null;
+    if (wrong.length || undated) {
       for (const { file, found } of wrong) console.error(`version: ${file} says ${found ?? "nothing"}, the workspace ${version}`);
-      console.error("version: run `node scripts/version.mjs bump X.Y.Z` to move every file at once");
+      if (wrong.length) console.error("version: run `node scripts/version.mjs bump X.Y.Z` to move every file at once");
+      if (undated) console.error(`version: CHANGELOG.md's ${version} entry has no date: write \`## ${version} (YYYY-MM-DD)\` before tagging`);
       process.exit(1);
     }
     console.log(`version: every file says ${version}${tag ? ` (tag ${tag})` : ""}`);

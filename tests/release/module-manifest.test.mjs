@@ -55,7 +55,7 @@ describe("the release's module.json", () => {
     cpSync(zip, path.join(other, "furtive.zip"));
     const result = releaseModule(other, "v9.9.9");
     assert.notEqual(result.status, 0);
-    assert.match(result.stderr, /the tag says v9\.9\.9/);
+    assert.match(result.stderr, /the tag says v9\.9\.9, module\.json's version is /);
     assert.throws(() => readFileSync(path.join(other, "module.json")));
   });
 

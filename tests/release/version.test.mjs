@@ -112,7 +112,11 @@ describe("one version", () => {
       assert.equal(now.length, old.length, `${file}: as many lines`);
       assert.ok(changed.length >= 1 && changed.every((line) => line.includes("1.4.0-rc.1")), `${file}: only version lines changed: ${changed}`);
     }
-    // The tag of the release must be the version.
+    // A release's tag is the version, and its changelog entry has its date.
+    const undated = run("check", "--root", dir, "--tag", "v1.4.0-rc.1");
+    assert.equal(undated.status, 1);
+    assert.match(undated.stderr, /CHANGELOG\.md's 1\.4\.0-rc\.1 entry has no date/);
+    writeFileSync(path.join(dir, "CHANGELOG.md"), read(dir, "CHANGELOG.md").replace(/^## 1\.4\.0-rc\.1 \(.*\)$/m, "## 1.4.0-rc.1 (2027-02-01)"));
     assert.equal(run("check", "--root", dir, "--tag", "v1.4.0-rc.1").status, 0);
     const wrongTag = run("check", "--root", dir, "--tag", "v1.4.0");
     assert.equal(wrongTag.status, 1);
