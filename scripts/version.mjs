@@ -3,7 +3,8 @@
 // (`[workspace.package] version` in Cargo.toml) is the source; the npm
 // package, the Foundry module's manifest (its version, and the release tag
 // in its `download`), the lock files' entries of our
-// crates, the demo's lock entry of the npm package and the top heading of
+// crates, the lock entries of the npm package where a folder links it (the
+// demo, the JavaScript tests) and the top heading of
 // CHANGELOG.md follow it.
 //
 //   node scripts/version.mjs                  prints the version
@@ -45,6 +46,12 @@ function places(root, edited = new Map()) {
     read: () => JSON.parse(text(file)).version ?? null,
     write: (version) => text(file).replace(/^( {2}"version": )"[^"]*"/m, `$1"${version}"`),
   });
+  // A lock file's entry of the npm package, linked from a folder beside it.
+  const linkedLock = (file, key) => ({
+    file,
+    read: () => JSON.parse(text(file)).packages?.[key]?.version ?? null,
+    write: (version) => text(file).replace(new RegExp(`("${key.replace(/[./]/g, "\\$&")}": \\{\\n\\s*"name": "furtive",\\n\\s*"version": )"[^"]*"`), `$1"${version}"`),
+  });
   const lockEntries = (file) => ({
     file,
     read: () => {
@@ -72,11 +79,8 @@ function places(root, edited = new Map()) {
       read: () => JSON.parse(text("foundry-module/module.json")).download?.match(/\/releases\/download\/v([^/]+)\//)?.[1] ?? null,
       write: (version) => text("foundry-module/module.json").replace(/(\/releases\/download\/v)[^/"]+\//, `$1${version}/`),
     },
-    {
-      file: "demo/package-lock.json",
-      read: () => JSON.parse(text("demo/package-lock.json")).packages?.["../npm"]?.version ?? null,
-      write: (version) => text("demo/package-lock.json").replace(/("\.\.\/npm": \{\n\s*"name": "furtive",\n\s*"version": )"[^"]*"/, `$1"${version}"`),
-    },
+    linkedLock("demo/package-lock.json", "../npm"),
+    linkedLock("tests/js/package-lock.json", "../../npm"),
     {
       // The newest entry: `## X.Y.Z (unreleased)` or `## X.Y.Z (YYYY-MM-DD)`.
       file: "CHANGELOG.md",

@@ -21,6 +21,7 @@ const FILES = [
   "npm/package.json",
   "foundry-module/module.json",
   "demo/package-lock.json",
+  "tests/js/package-lock.json",
   "CHANGELOG.md",
 ];
 
@@ -57,8 +58,8 @@ describe("one version", () => {
           ? text.replace(`## ${version} `, "## 9.9.9 ")
           : file.endsWith(".lock")
             ? text.replace(/(name = "furtive-core"\nversion = )"[^"]*"/, '$1"9.9.9"')
-            : file === "demo/package-lock.json"
-              ? text.replace(/("\.\.\/npm": \{\n\s*"name": "furtive",\n\s*"version": )"[^"]*"/, '$1"9.9.9"')
+            : file.endsWith("package-lock.json")
+              ? text.replace(/("(?:\.\.\/)+npm": \{\n\s*"name": "furtive",\n\s*"version": )"[^"]*"/, '$1"9.9.9"')
               : text.replace(/^( {2}"version": )"[^"]*"/m, '$1"9.9.9"');
       assert.notEqual(changed, text, `${file}: the test changes its version`);
       writeFileSync(path.join(dir, file), changed);
@@ -100,6 +101,7 @@ describe("one version", () => {
     assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).version, "1.4.0-rc.1");
     assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).download, "https://github.com/furtive-vtt/furtive/releases/download/v1.4.0-rc.1/furtive.zip");
     assert.equal(JSON.parse(read(dir, "demo/package-lock.json")).packages["../npm"].version, "1.4.0-rc.1");
+    assert.equal(JSON.parse(read(dir, "tests/js/package-lock.json")).packages["../../npm"].version, "1.4.0-rc.1");
     for (const lock of ["Cargo.lock", "fuzz/Cargo.lock", "bench/wasm-floor/Cargo.lock"]) {
       assert.match(read(dir, lock), /name = "furtive-core"\nversion = "1\.4\.0-rc\.1"/);
     }
