@@ -37,14 +37,17 @@ export function runScenario(scenario, seed) {
     creatures: [creatureOf(hider), ...observers.map(creatureOf)],
   });
   // The scene as lit at each turn: the scenario's lights lit by then (the
-  // engine decides what they reach, B5).
+  // engine decides what they reach, B5), and its doors as set by then.
   const scenes = new Map();
   const sceneAt = (/** @type {number} */ turn) => {
     const lit = scenario.lights.filter((l) => l.litAtTurn <= turn);
-    if (!scenes.has(lit.length)) {
-      scenes.set(lit.length, furtive.parseScene({ ...scenario.scene, lights: [...scenario.scene.lights, ...lit.map((l) => l.normalized)] }));
+    const doors = new Map(scenario.doors.filter((d) => d.atTurn <= turn).map((d) => [d.wallId, d.state]));
+    const key = `${lit.length}|${[...doors].join(",")}`;
+    if (!scenes.has(key)) {
+      const walls = scenario.scene.walls.map((/** @type {any} */ w) => (doors.has(w.id) ? { ...w, doorState: doors.get(w.id) } : w));
+      scenes.set(key, furtive.parseScene({ ...scenario.scene, walls, lights: [...scenario.scene.lights, ...lit.map((l) => l.normalized)] }));
     }
-    return scenes.get(lit.length);
+    return scenes.get(key);
   };
   const names = Object.fromEntries([hider, ...observers].map((t) => [t.id, t.name]));
   let rollCount = 0;
@@ -107,12 +110,13 @@ export function runScenario(scenario, seed) {
     // already_perceived (P9).
     if (index > 0) send({ type: "turnStart", combatant: hider.id, round: index + 1 }, step);
     const lit = index > 0 ? scenario.lights.filter((l) => l.litAtTurn === index + 1) : [];
-    if (lit.length > 0) {
-      // A light turned on is a change of view (B5, O4): the hider has not
-      // moved, the view from every observer is asked again.
+    const doors = index > 0 ? scenario.doors.filter((d) => d.atTurn === index + 1) : [];
+    if (lit.length > 0 || doors.length > 0) {
+      // A light turned on or a door opened is a change of view (B5, O4):
+      // the hider has not moved, the view from every observer is asked again.
       const previous = scenario.turns[index - 1].moves[scenario.turns[index - 1].moves.length - 1];
       const { view, inDarkness } = survey(previous, index + 1);
-      step.lightsLit = { lights: lit.map(({ normalized, ...light }) => light), at: { x: previous.x, y: previous.y }, view, inDarkness, perceivedBy: null };
+      step.lightsLit = { lights: lit.map(({ normalized, ...light }) => light), doors, at: { x: previous.x, y: previous.y }, view, inDarkness, perceivedBy: null };
       step.timeline.push({ lightsLit: true });
       send({ type: "viewChanged", hider: hider.id, moved: false, view }, step);
       step.lightsLit.perceivedBy = perceivedNow();
@@ -194,8 +198,8 @@ export function runScenario(scenario, seed) {
 
 /** The demo's own words, in both languages (the engine's explanations come with both). */
 const FRAME = {
-  en: { lighting: (l) => `scene darkness ${l.darkness}, global light ${l.globalLight ? "on" : "off"}`, posted: "posted at", elevation: "elevation", seesInDark: "sees in darkness to", lightLit: "light lit", brightDim: (l) => `bright ${l.bright} ft, dim ${l.dim} ft`, inDarkness: "in darkness", lit: "lit", at: "at", clearView: "clear view", nobody: "nobody", event: "event", request: "request", roll: "roll", roller: "seeded roller", refused: "refused", yes: "yes", no: "no", turn: "Turn", summary: "Summary", observer: "observer", firstTurn: "first perceives on turn", atEnd: "perceives at the end", never: "never", ruleset: "ruleset", hider: "hider", perceivedBy: "perceived by, at the end of the turn", mayDefendItself: (n) => `may ${n} defend itself?`, mayDefend: (n) => `may ${n} defend it?` },
-  fr: { lighting: (l) => `obscurité de la scène ${l.darkness}, lumière globale ${l.globalLight ? "allumée" : "éteinte"}`, posted: "posté en", elevation: "altitude", seesInDark: "voit dans le noir jusqu'à", lightLit: "lumière allumée", brightDim: (l) => `vive ${l.bright} ft, faible ${l.dim} ft`, inDarkness: "dans le noir", lit: "éclairé", at: "en", clearView: "vue dégagée", nobody: "personne", event: "évènement", request: "demande", roll: "jet", roller: "dés à graine", refused: "refusé", yes: "oui", no: "non", turn: "Tour", summary: "Résumé", observer: "observateur", firstTurn: "perçoit à partir du tour", atEnd: "perçoit à la fin", never: "jamais", ruleset: "règles", hider: "personnage caché", perceivedBy: "perçu, à la fin du tour, par", mayDefendItself: (n) => `${n} peut-il se défendre ?`, mayDefend: (n) => `${n} peut-il le défendre ?` },
+  en: { lighting: (l) => `scene darkness ${l.darkness}, global light ${l.globalLight ? "on" : "off"}`, posted: "posted at", elevation: "elevation", seesInDark: "sees in darkness to", lightLit: "light lit", door: "door", doorStates: { open: "open", closed: "closed", locked: "locked" }, brightDim: (l) => `bright ${l.bright} ft, dim ${l.dim} ft`, inDarkness: "in darkness", lit: "lit", at: "at", clearView: "clear view", nobody: "nobody", event: "event", request: "request", roll: "roll", roller: "seeded roller", refused: "refused", yes: "yes", no: "no", turn: "Turn", summary: "Summary", observer: "observer", firstTurn: "first perceives on turn", atEnd: "perceives at the end", never: "never", ruleset: "ruleset", hider: "hider", perceivedBy: "perceived by, at the end of the turn", mayDefendItself: (n) => `may ${n} defend itself?`, mayDefend: (n) => `may ${n} defend it?` },
+  fr: { lighting: (l) => `obscurité de la scène ${l.darkness}, lumière globale ${l.globalLight ? "allumée" : "éteinte"}`, posted: "posté en", elevation: "altitude", seesInDark: "voit dans le noir jusqu'à", lightLit: "lumière allumée", door: "porte", doorStates: { open: "ouverte", closed: "fermée", locked: "verrouillée" }, brightDim: (l) => `vive ${l.bright} ft, faible ${l.dim} ft`, inDarkness: "dans le noir", lit: "éclairé", at: "en", clearView: "vue dégagée", nobody: "personne", event: "évènement", request: "demande", roll: "jet", roller: "dés à graine", refused: "refusé", yes: "oui", no: "non", turn: "Tour", summary: "Résumé", observer: "observateur", firstTurn: "perçoit à partir du tour", atEnd: "perçoit à la fin", never: "jamais", ruleset: "règles", hider: "personnage caché", perceivedBy: "perçu, à la fin du tour, par", mayDefendItself: (n) => `${n} peut-il se défendre ?`, mayDefend: (n) => `${n} peut-il le défendre ?` },
 };
 
 /** @param {string} lang */
@@ -232,6 +236,7 @@ function print(run, lang) {
         position(step.moves[item.move]);
       } else if ("lightsLit" in item) {
         for (const l of step.lightsLit.lights) out(`  ${t.lightLit} "${l.id}" (${l.x}, ${l.y}), ${t.brightDim(l)}${l.note ? `: ${l.note}` : ""}`);
+        for (const d of step.lightsLit.doors) out(`  ${t.door} "${d.wallId}": ${t.doorStates[d.state]}`);
         position(step.lightsLit);
       } else if ("event" in item) {
         out(`  ${t.event}   ${JSON.stringify(item.event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);

@@ -25,6 +25,10 @@
 //                                                 // lights ADDED BY THE SCENARIO: centre in pixels, radii in
 //                                                 // scene units (>= 0); lit from the start, or at the start of
 //                                                 // turn `litAtTurn` (1-based), which is a change of view (O4)
+//   "doors"?: [ { "wallId", "state", "atTurn"? } ],
+//                                                 // doors of the scene SET BY THE SCENARIO: `state` "open",
+//                                                 // "closed" or "locked", from the start, or from the start of
+//                                                 // turn `atTurn` (1-based), which is a change of view (O4)
 //   "turns": [ { "note"?, "moves": [ { "x", "y" } ], "modifiers"? } ], // the path: one entry per turn of the
 //                                                                    // hider, its waypoints in order (token top-left, pixels);
 //                                                                    // `modifiers` (percentile): the P2 modifiers from then on
@@ -175,7 +179,33 @@ function sceneOf(export_, scenario, turnCount) {
   // A Foundry v10 AmbientLight document for each (radii in `config`, scene units).
   const documents = checked.map((l) => ({ _id: l.id, x: l.x, y: l.y, config: { dim: l.dim, bright: l.bright } }));
   const normalized = parseAdded({ grid: scene.grid, walls: [], lights: documents }, (path) => path).lights;
-  return { scene, lights: checked.map((light, i) => ({ ...light, normalized: normalized[i] })) };
+  return { scene, lights: checked.map((light, i) => ({ ...light, normalized: normalized[i] })), doors: doorsOf(scene, scenario, turnCount) };
+}
+
+/**
+ * The scenario's door changes, checked against the scene's doors.
+ * @param {any} scene the normalized scene
+ * @param {any} scenario
+ * @param {number} turnCount
+ */
+function doorsOf(scene, scenario, turnCount) {
+  const doors = scenario.doors ?? [];
+  if (!Array.isArray(doors)) throw new ScenarioError("doors", "expected an array of { wallId, state, atTurn? }");
+  const walls = new Map(scene.walls.map((/** @type {any} */ w) => [w.id, w]));
+  return doors.map((/** @type {any} */ door, /** @type {number} */ i) => {
+    const field = `doors[${i}]`;
+    if (typeof door !== "object" || door === null || Array.isArray(door)) throw new ScenarioError(field, "expected an object { wallId, state, atTurn? }");
+    const wallId = string(door.wallId, `${field}.wallId`);
+    const wall = walls.get(wallId);
+    if (!wall) throw new ScenarioError(`${field}.wallId`, `no wall "${wallId}" in the scene`);
+    if (wall.door === "none") throw new ScenarioError(`${field}.wallId`, `wall "${wallId}" is not a door`);
+    if (!["open", "closed", "locked"].includes(door.state)) throw new ScenarioError(`${field}.state`, 'expected "open", "closed" or "locked"');
+    const atTurn = door.atTurn === undefined ? 1 : number(door.atTurn, `${field}.atTurn`);
+    if (!Number.isInteger(atTurn) || atTurn < 1 || atTurn > turnCount) {
+      throw new ScenarioError(`${field}.atTurn`, `expected a turn number from 1 to ${turnCount}`);
+    }
+    return { wallId, state: door.state, atTurn };
+  });
 }
 
 /**
@@ -280,7 +310,7 @@ export function loadScenario(file) {
   if (attack !== undefined && !ids.has(attack.target)) {
     throw new ScenarioError("finale.attack.target", `"${attack.target}" is not an observer id`);
   }
-  const { scene: sightScene, lights } = sceneOf(scene, scenario, turns.length);
+  const { scene: sightScene, lights, doors } = sceneOf(scene, scenario, turns.length);
   const seed = scenario.seed === undefined ? 1 : number(scenario.seed, "seed");
   if (!Number.isSafeInteger(seed) || seed < 0 || seed > 9_000_000_000) {
     throw new ScenarioError("seed", "expected an integer from 0 to 9000000000");
@@ -294,6 +324,7 @@ export function loadScenario(file) {
     roster,
     scene: sightScene,
     lights,
+    doors,
     hider,
     observers,
     turns,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: formatting, lints, the Rust suite, then the JavaScript
-# suites (napi, wasm in Node, wasm in Chromium, the Foundry module).
+# suites (napi, wasm in Node, wasm in Chromium, the Foundry module, the
+# demo, the playground page).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,3 +37,5 @@ bash scripts/test-release.sh
 echo "== The demo on Nort Gate (both rulesets, and the night run)"
 (cd demo && npm install --no-audit --no-fund --silent)
 node --test tests/demo/
+echo "== The playground page (headless Chromium; scripts/test-playground.sh)"
+bash scripts/test-playground.sh

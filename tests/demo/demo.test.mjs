@@ -374,4 +374,37 @@ test("the night scenario's fields are checked, each error naming its field and r
   refused((s) => delete s.walls[0]._id, "walls[0]._id", "expected a non-empty string");
   refused((s) => (s.observers[1].elevation = "balcony"), "observers[1].elevation", "expected a finite number");
   refused((s) => (s.observers[1].darkvision = -60), "observers[1].darkvision", "expected a number >= 0 (scene units)");
+  refused((s) => (s.doors = [{ wallId: "nope", state: "open" }]), "doors[0].wallId", 'no wall "nope" in the scene');
+  refused((s) => (s.doors = [{ wallId: "QHbvRCG6S1EpLxsM", state: "open" }]), "doors[0].wallId", 'wall "QHbvRCG6S1EpLxsM" is not a door');
+  refused((s) => (s.doors = [{ wallId: "kv3XzwiLDsuIK61t", state: "ajar" }]), "doors[0].state", 'expected "open", "closed" or "locked"');
+  refused((s) => (s.doors = [{ wallId: "kv3XzwiLDsuIK61t", state: "closed", atTurn: 4 }]), "doors[0].atTurn", "expected a turn number from 1 to 3");
+  refused((s) => (s.doors = { kv3XzwiLDsuIK61t: "open" }), "doors", "expected an array of { wallId, state, atTurn? }");
+});
+
+test("a scenario's doors: the gate's west door shut, or shut and opened at turn 3, decides the gate guard's view (B5, O4)", () => {
+  // The night run lights the torch at turn 3 with the spy at 800,1850 in
+  // front of the gate's west door (kv3XzwiLDsuIK61t, open in the export):
+  // the gate guard has clear view through it. Shut from the start, the door
+  // (x = 950, y 1850-1950) cuts the line y = 1900 from the guard and keeps
+  // the torch's light, east of it, off the spy; shut, then opened at turn 3,
+  // it lets both through again.
+  const night = JSON.parse(readFileSync(fileURLToPath(new URL(`../../${NIGHT}`, import.meta.url)), "utf8"));
+  const fixtures = fileURLToPath(new URL("../../../shared/fixtures/", import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), "furtive-doors-"));
+  night.scene = join(fixtures, "scene-ocd-nort-gate.json");
+  night.actors = join(fixtures, "dnd5e-srd51-monsters.json");
+  const play = (doors) => {
+    writeFileSync(join(dir, "doors.json"), JSON.stringify({ ...night, doors }));
+    return demo("--scenario", join(dir, "doors.json"))[0];
+  };
+  const guard = (at) => at.view.find((v) => v.observer === "gate-guard").clearView;
+  const shut = play([{ wallId: "kv3XzwiLDsuIK61t", state: "closed" }]);
+  assert.deepEqual(shut.steps[2].lightsLit.at, { x: 800, y: 1850 });
+  assert.equal(shut.steps[2].lightsLit.inDarkness, true, "the shut door keeps the torchlight off");
+  assert.equal(guard(shut.steps[2].lightsLit), false, "the shut door blocks the line");
+  const opened = play([{ wallId: "kv3XzwiLDsuIK61t", state: "closed" }, { wallId: "kv3XzwiLDsuIK61t", state: "open", atTurn: 3 }]);
+  assert.deepEqual(opened.steps[2].lightsLit.doors, [{ wallId: "kv3XzwiLDsuIK61t", state: "open", atTurn: 3 }]);
+  assert.equal(opened.steps[2].lightsLit.inDarkness, false);
+  assert.equal(guard(opened.steps[2].lightsLit), true, "opened with the torch lit: clear view");
+  assert.equal(opened.steps[2].requests.find((r) => r.request.kind === "perceptionCheck")?.request.observer, "gate-guard", "O4: an immediate check");
 });
