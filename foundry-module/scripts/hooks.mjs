@@ -3,21 +3,21 @@
  */
 
 import { MODULE_ID } from "./constants.mjs";
-import * as actions from "./macros.mjs";
-import { notify, notifyRefusal, run } from "./requests.mjs";
-import * as automation from "./automation.mjs";
-import { onCreateCombatant, onUpdateCombatant } from "./initiative.mjs";
-import { decorateChatMessage } from "./chat.mjs";
-import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./hud.mjs";
-import { forgetViewerObservers, installDetectionWrappers, patchLookup, rebuildLookup, refreshPerception, resetLookup } from "./visibility.mjs";
+import * as actions from "./api/macros.mjs";
+import { notify, notifyRefusal, run } from "./net/requests.mjs";
+import * as automation from "./gm/automation.mjs";
+import { onCreateCombatant, onUpdateCombatant } from "./gm/initiative.mjs";
+import { decorateChatMessage } from "./ui/chat.mjs";
+import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./ui/hud.mjs";
+import { forgetViewerObservers, installDetectionWrappers, patchLookup, rebuildLookup, refreshPerception, resetLookup } from "./canvas/visibility.mjs";
 import { readSettings } from "./settings.mjs";
-import { confirmDialog } from "./dialogs.mjs";
-import { resetScene } from "./gm-pipeline.mjs";
-import { forgetRecordMessage, noteRecordMessage } from "./store.mjs";
-import { ensureStatusEffects, registerStatusGuards } from "./statuses.mjs";
-import { registerSystemRollHooks, rollOfferedPerception } from "./system-rolls.mjs";
-import { registerSystemAttackHooks } from "./system-attacks.mjs";
-import { registerSystemAreaHooks } from "./system-areas.mjs";
+import { confirmDialog } from "./ui/dialogs.mjs";
+import { resetScene } from "./gm/transaction.mjs";
+import { forgetRecordMessage, noteRecordMessage } from "./storage/store.mjs";
+import { ensureStatusEffects, registerStatusGuards } from "./canvas/statuses.mjs";
+import { registerSystemRollHooks, rollOfferedPerception } from "./systems/sheet-rolls.mjs";
+import { registerSystemAttackHooks } from "./systems/attacks.mjs";
+import { registerSystemAreaHooks } from "./systems/areas.mjs";
 
 /**
  * A chat card button was clicked.

@@ -7,18 +7,18 @@
  */
 
 import { MODULE_ID } from "./constants.mjs";
-import { createApi } from "./api.mjs";
-import { dropLiveScenes, migrateLegacyStates, resetScenesWithState, syncScene } from "./gm-pipeline.mjs";
+import { createApi } from "./api/api.mjs";
+import { dropLiveScenes, migrateLegacyStates, resetScenesWithState, syncScene } from "./gm/transaction.mjs";
 import { engineReady } from "./engine.mjs";
-import { handleRequest } from "./requests.mjs";
+import { handleRequest } from "./net/requests.mjs";
 import { registerHooks } from "./hooks.mjs";
-import { ensureStatusEffects, statusEffectsSupported } from "./statuses.mjs";
+import { ensureStatusEffects, statusEffectsSupported } from "./canvas/statuses.mjs";
 import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
-import { initSocket } from "./socket.mjs";
-import { registerRulesMenus, savingRuleInputs } from "./rules-menu.mjs";
-import { isActiveGM } from "./store.mjs";
+import { initSocket } from "./net/socket.mjs";
+import { registerRulesMenus, savingRuleInputs } from "./ui/rules-menu.mjs";
+import { isActiveGM } from "./storage/store.mjs";
 import { loadBothLanguages } from "./i18n.mjs";
-import { installDetectionWrappers, installVisibilityGuard, setViewerIsGM } from "./visibility.mjs";
+import { installDetectionWrappers, installVisibilityGuard, setViewerIsGM } from "./canvas/visibility.mjs";
 
 /**
  * False on a Foundry newer than 13 (module.json compatibility.maximum) or whose

@@ -7,8 +7,8 @@
  */
 
 import { MODULE_ID } from "./constants.mjs";
-import { PRESETS, presetForSystem } from "./presets.mjs";
-import { registerSystemSettings } from "./system-settings.mjs";
+import { PRESETS, presetForSystem } from "./systems/presets.mjs";
+import { registerSystemSettings } from "./systems/automation-settings.mjs";
 
 /**
  * The rule-input settings, in the order the settings window shows them: key

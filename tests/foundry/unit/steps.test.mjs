@@ -113,7 +113,7 @@ describe("Rule-input settings: defaults from the generic preset", () => {
   it("every rule input's registered default is the generic preset's value", async () => {
     const env = await setup({ ruleset: "percentile", users: [GM] });
     try {
-      const presets = await env.gm.loader.import(new URL("scripts/presets.mjs", `file://${process.env.FURTIVE_MODULE_DIR ?? new URL("../../../foundry-module/", import.meta.url).pathname}/`).href);
+      const presets = await env.gm.loader.import(new URL("scripts/systems/presets.mjs", `file://${process.env.FURTIVE_MODULE_DIR ?? new URL("../../../foundry-module/", import.meta.url).pathname}/`).href);
       const registered = env.gm.ctx.game.settings.settings;
       for (const [key, value] of Object.entries(presets.PRESETS.generic)) {
         assert.equal(registered.get(`furtive.${key}`)?.default, value, key);

@@ -114,7 +114,7 @@ describe("Finding a scene's record reads that scene's messages, not the chat log
     assert.equal(walks, 0, "the action never walked the 300-message chat log");
     assert.ok(apiOf(env.gm).getState().hiders[TOKENS.archer], "the archer hides");
     // The store finds the save again through its index.
-    const { loadRecord } = await env.gm.loader.import(pathToFileURL(path.join(moduleDir, "scripts/store.mjs")).href);
+    const { loadRecord } = await env.gm.loader.import(pathToFileURL(path.join(moduleDir, "scripts/storage/store.mjs")).href);
     const record = loadRecord(gm.game.scenes.get(SCENE));
     assert.ok(record, "the record is found");
     const events = record.deltas.at(-1).batches.flat();
@@ -246,8 +246,8 @@ describe("Only the active GM writes the state: a player's call is refused with a
 
   it("transact, undoAction, saveDelta, saveBase and dropLastDelta reject with not_active_gm, and the record is unchanged", async () => {
     const load = (file) => env.alice.loader.import(pathToFileURL(path.join(moduleDir, "scripts", file)).href);
-    const pipeline = await load("gm-pipeline.mjs");
-    const store = await load("store.mjs");
+    const pipeline = await load("gm/transaction.mjs");
+    const store = await load("storage/store.mjs");
     const { FurtiveError } = await load("errors.mjs");
     const scene = env.alice.ctx.game.scenes.get(SCENE);
     const storedBefore = records(env.gm).map((m) => m.id);

@@ -29,7 +29,7 @@ import { after, before, describe, it } from "node:test";
 
 import { readFileSync } from "node:fs";
 
-import { PRESETS } from "../../../foundry-module/scripts/presets.mjs";
+import { PRESETS } from "../../../foundry-module/scripts/systems/presets.mjs";
 import { startClient } from "../node/harness.mjs";
 import { dnd5eSystem } from "../systems/dnd5e.mjs";
 import { DOOR, GM, SCENE, apiOf, plain, ready, rig, shutdown, until } from "./world.mjs";

@@ -23,8 +23,8 @@
  */
 
 import * as actions from "./macros.mjs";
-import { engineReady, errorCodes } from "./engine.mjs";
-import { isActiveGM } from "./store.mjs";
+import { engineReady, errorCodes } from "../engine.mjs";
+import { isActiveGM } from "../storage/store.mjs";
 
 /**
  * Builds the API object.
@@ -48,16 +48,16 @@ export function createApi() {
      * (`options`), `dialog`, `moved` or `sprinting` that is not a boolean
      * (`options.moved`: the text "false" is not coerced), `situation` or
      * `precautions` that is not a list of texts (`options.situation`).
-     * @type {(token: import("./resolve.mjs").TokenLike, options?: {dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}) => Promise<any>}
+     * @type {(token: import("../net/resolve.mjs").TokenLike, options?: {dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}) => Promise<any>}
      */
     hide: actions.hide,
 
-    /** Reveal: the token stops hiding. @type {(token: import("./resolve.mjs").TokenLike) => Promise<any>} */
+    /** Reveal: the token stops hiding. @type {(token: import("../net/resolve.mjs").TokenLike) => Promise<any>} */
     reveal: actions.reveal,
 
     /**
      * Point out (O3): `observer`, who perceives `hider`, tells `allies`.
-     * @type {(observer: import("./resolve.mjs").TokenLike, hider: import("./resolve.mjs").TokenLike, allies: import("./resolve.mjs").TokenLike[]) => Promise<any>}
+     * @type {(observer: import("../net/resolve.mjs").TokenLike, hider: import("../net/resolve.mjs").TokenLike, allies: import("../net/resolve.mjs").TokenLike[]) => Promise<any>}
      */
     pointOut: actions.pointOut,
 
@@ -66,45 +66,45 @@ export function createApi() {
      * `target` may be a list: one attack instance on several targets (an
      * area effect: one O8 penalty; each target its own O9 check and P6
      * surprise), one transaction, one card.
-     * @type {(attacker: import("./resolve.mjs").TokenLike, target: import("./resolve.mjs").TokenLike | import("./resolve.mjs").TokenLike[], options?: {noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}) => Promise<any>}
+     * @type {(attacker: import("../net/resolve.mjs").TokenLike, target: import("../net/resolve.mjs").TokenLike | import("../net/resolve.mjs").TokenLike[], options?: {noisy?: boolean, hits?: number, area?: boolean, hitZone?: "head" | "trunk" | "arm" | "leg" | null, aimedAtSpace?: boolean}) => Promise<any>}
      */
     attack: actions.attack,
 
     /**
      * Knockout (P8): resolves to `{allowed, knockedOut, ...}`; refused (code
      * `knockout_refused`) when P8 does not allow it.
-     * @type {(attacker: import("./resolve.mjs").TokenLike, target: import("./resolve.mjs").TokenLike, options?: {rawDamage?: number}) => Promise<any>}
+     * @type {(attacker: import("../net/resolve.mjs").TokenLike, target: import("../net/resolve.mjs").TokenLike, options?: {rawDamage?: number}) => Promise<any>}
      */
     knockout: actions.knockout,
 
-    /** Whether P8 allows a knockout now: `{allowed, clause, en, fr}`. @type {(attacker: import("./resolve.mjs").TokenLike, target: import("./resolve.mjs").TokenLike) => Promise<any>} */
+    /** Whether P8 allows a knockout now: `{allowed, clause, en, fr}`. @type {(attacker: import("../net/resolve.mjs").TokenLike, target: import("../net/resolve.mjs").TokenLike) => Promise<any>} */
     canKnockout: actions.canKnockout,
 
     /**
      * Defend (P6): refused with the engine's explanation while the target is
      * defenseless; else fires `furtive.preDefend`, then rolls the defense formula.
-     * @type {(defender: import("./resolve.mjs").TokenLike, target: import("./resolve.mjs").TokenLike, attacker: import("./resolve.mjs").TokenLike, defense: "dodge" | "parry" | "block") => Promise<{allowed: boolean, decision: {allowed: boolean, clause: string, en: string, fr: string}, total?: number, cancelled?: boolean}>}
+     * @type {(defender: import("../net/resolve.mjs").TokenLike, target: import("../net/resolve.mjs").TokenLike, attacker: import("../net/resolve.mjs").TokenLike, defense: "dodge" | "parry" | "block") => Promise<{allowed: boolean, decision: {allowed: boolean, clause: string, en: string, fr: string}, total?: number, cancelled?: boolean}>}
      */
     defend: actions.defend,
 
     /**
      * May `defender` defend `target` against `attacker` (P6)? `{allowed, clause, en, fr}`.
      * For systems with their own defense rolls.
-     * @type {(defender: import("./resolve.mjs").TokenLike, target: import("./resolve.mjs").TokenLike, attacker: import("./resolve.mjs").TokenLike) => Promise<{allowed: boolean, clause: string, en: string, fr: string}>}
+     * @type {(defender: import("../net/resolve.mjs").TokenLike, target: import("../net/resolve.mjs").TokenLike, attacker: import("../net/resolve.mjs").TokenLike) => Promise<{allowed: boolean, clause: string, en: string, fr: string}>}
      */
     canDefend: actions.canDefend,
 
     /**
      * O11: the hider `target` took Health or Stamina damage from `attacker` in `hits` hits.
-     * @param {import("./resolve.mjs").TokenLike} target
-     * @param {import("./resolve.mjs").TokenLike} attacker
+     * @param {import("../net/resolve.mjs").TokenLike} target
+     * @param {import("../net/resolve.mjs").TokenLike} attacker
      * @param {number} [hits]
      */
     damageTaken: actions.damageTaken,
 
     /**
      * The token sprints (O12 ends stealth; P2/P4 sprint modifier).
-     * @param {import("./resolve.mjs").TokenLike} token
+     * @param {import("../net/resolve.mjs").TokenLike} token
      */
     sprint: actions.sprint,
 
@@ -113,15 +113,15 @@ export function createApi() {
      * `situation` must be a list of texts and `free` is checked as Hide's
      * `options.free` (`invalid_input` naming `situation[0]`, `free[0].value`...;
      * nothing changes).
-     * @param {import("./resolve.mjs").TokenLike} hider
+     * @param {import("../net/resolve.mjs").TokenLike} hider
      * @param {{situation?: string[], free?: {label: string, value: number}[]}} modifiers
      */
     changeModifiers: actions.changeModifiers,
 
     /**
      * GM: forces one pair perceived or unperceived.
-     * @param {import("./resolve.mjs").TokenLike} hider
-     * @param {import("./resolve.mjs").TokenLike} observer
+     * @param {import("../net/resolve.mjs").TokenLike} hider
+     * @param {import("../net/resolve.mjs").TokenLike} observer
      * @param {boolean} perceived
      */
     override: actions.override,
@@ -131,14 +131,14 @@ export function createApi() {
      * their scene (viewed or not; every client; no numbers). Throws
      * `unknown_token` for a token it cannot resolve, `invalid_input` for
      * tokens of two scenes.
-     * @type {(observer: import("./resolve.mjs").TokenLike, hider: import("./resolve.mjs").TokenLike) => boolean}
+     * @type {(observer: import("../net/resolve.mjs").TokenLike, hider: import("../net/resolve.mjs").TokenLike) => boolean}
      */
     perceives: actions.perceives,
 
     /**
      * Hider ids the observer does not perceive (its scene's published
      * lookup). Throws `unknown_token` for a token it cannot resolve.
-     * @param {import("./resolve.mjs").TokenLike} observer
+     * @param {import("../net/resolve.mjs").TokenLike} observer
      * @returns {string[]}
      */
     hiddenFrom: actions.hiddenFrom,
@@ -154,7 +154,7 @@ export function createApi() {
     /**
      * GM: ends the token's turn now, for play outside the combat tracker
      * (P6 surprises it started expire, P9, O5).
-     * @param {import("./resolve.mjs").TokenLike} token
+     * @param {import("../net/resolve.mjs").TokenLike} token
      */
     endTurn: actions.endTurn,
 

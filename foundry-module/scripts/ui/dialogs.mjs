@@ -8,10 +8,10 @@
  * `button.form` is the dialog's form in both versions.
  */
 
-import { DEFENSES, HIT_ZONES } from "./constants.mjs";
-import { situationModifiers } from "./engine.mjs";
-import { BadRequest } from "./errors.mjs";
-import { escapeHtml, senseLabel, t } from "./i18n.mjs";
+import { DEFENSES, HIT_ZONES } from "../constants.mjs";
+import { situationModifiers } from "../engine.mjs";
+import { BadRequest } from "../errors.mjs";
+import { escapeHtml, senseLabel, t } from "../i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 
 /** Checkbox groups read as arrays of values. */

@@ -23,9 +23,9 @@
  *   (https://foundryvtt.com/api/types/foundry.applications.types.ApplicationFormSubmission.html).
  */
 
-import { MODULE_ID, modulePath } from "./constants.mjs";
-import { t } from "./i18n.mjs";
-import { PRESETS } from "./presets.mjs";
+import { MODULE_ID, modulePath } from "../constants.mjs";
+import { t } from "../i18n.mjs";
+import { PRESETS } from "../systems/presets.mjs";
 
 /** The rule inputs each ruleset reads (16 in all; the sight in darkness, the side and the defense formulas serve both). */
 export const RULESET_INPUTS = Object.freeze({

@@ -14,9 +14,9 @@
  * `ChatMessage.create({whisper})` (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html).
  */
 
-import { MODULE_ID } from "./constants.mjs";
-import { gmUserIds } from "./chat.mjs";
-import { bilingual, escapeHtml, t } from "./i18n.mjs";
+import { MODULE_ID } from "../constants.mjs";
+import { gmUserIds } from "../ui/chat.mjs";
+import { bilingual, escapeHtml, t } from "../i18n.mjs";
 
 /**
  * The connected players who own a token (not GMs): who a check is offered to.
@@ -52,9 +52,9 @@ export async function offerPerceptionCheck({ sceneId, observer, owners }) {
  * @param {TokenDocument} observer
  * @param {User[]} owners
  * @param {string} clause
- * @returns {import("./types.mjs").LogEntry}
+ * @returns {import("../types.mjs").LogEntry}
  */
 export function offerLogEntry(observer, owners, clause) {
   const text = bilingual("FURTIVE.System.OfferLog", { observer: observer.name ?? "", users: owners.map((user) => user.name ?? "").join(", ") });
-  return /** @type {import("./types.mjs").LogEntry} */ ({ clause, audience: "gm", en: text.en, fr: text.fr });
+  return /** @type {import("../types.mjs").LogEntry} */ ({ clause, audience: "gm", en: text.en, fr: text.fr });
 }

@@ -31,16 +31,16 @@
  * https://foundryvtt.com/api/classes/foundry.dice.terms.DiceTerm.html).
  */
 
-import { MODULE_ID } from "./constants.mjs";
-import { dnd5eAttackArea, dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadvantage, rollDnd5ePerception } from "./dnd5e-adapter.mjs";
-import { FurtiveError } from "./errors.mjs";
-import { GM_ACTIONS } from "./gm-actions.mjs";
-import { reportRefusal, transact, viewState } from "./gm-pipeline.mjs";
-import { bilingual, engineText, escapeHtml, t } from "./i18n.mjs";
-import { readSettings } from "./settings.mjs";
-import { isActiveGM } from "./store.mjs";
-import { handleAttack, takeAttackNote, tokenOfActor, userTargetIds } from "./system-attacks.mjs";
-import { messageMatches, readSystemSettings } from "./system-settings.mjs";
+import { MODULE_ID } from "../constants.mjs";
+import { dnd5eAttackArea, dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadvantage, rollDnd5ePerception } from "./dnd5e.mjs";
+import { FurtiveError } from "../errors.mjs";
+import { GM_ACTIONS } from "../gm/actions.mjs";
+import { reportRefusal, transact, viewState } from "../gm/transaction.mjs";
+import { bilingual, engineText, escapeHtml, t } from "../i18n.mjs";
+import { readSettings } from "../settings.mjs";
+import { isActiveGM } from "../storage/store.mjs";
+import { handleAttack, takeAttackNote, tokenOfActor, userTargetIds } from "./attacks.mjs";
+import { messageMatches, readSystemSettings } from "./automation-settings.mjs";
 
 /**
  * The stamp a roller's client puts on its roll messages.

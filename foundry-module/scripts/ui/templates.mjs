@@ -5,7 +5,7 @@
  * v12 the global `renderTemplate(path, data)` (deprecated in v13).
  */
 
-import { modulePath } from "./constants.mjs";
+import { modulePath } from "../constants.mjs";
 
 /**
  * Renders one of the module's templates.

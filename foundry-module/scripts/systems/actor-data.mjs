@@ -8,8 +8,8 @@
  * `TokenDocument#actor`, `TokenDocument#disposition`, `Actor#items`.
  */
 
-/** @typedef {import("./types.mjs").Creature} Creature */
-/** @typedef {import("./settings.mjs").FurtiveSettings} FurtiveSettings */
+/** @typedef {import("../types.mjs").Creature} Creature */
+/** @typedef {import("../settings.mjs").FurtiveSettings} FurtiveSettings */
 
 /**
  * Reads an attribute path on a document; `a|b` tries each in turn.

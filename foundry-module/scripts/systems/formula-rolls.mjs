@@ -9,8 +9,8 @@
  * `Actor#getRollData()`.
  */
 
-import { MODULE_ID } from "./constants.mjs";
-import { engineText, escapeHtml } from "./i18n.mjs";
+import { MODULE_ID } from "../constants.mjs";
+import { engineText, escapeHtml } from "../i18n.mjs";
 
 /**
  * The flags of the module's own roll messages: `kind: "roll"`, so the system

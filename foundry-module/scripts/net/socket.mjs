@@ -33,10 +33,10 @@
  * `CONFIG.queries`, hook `userConnected(user, connected)`.
  */
 
-import { MODULE_ID, SOCKET } from "./constants.mjs";
-import { BadRequest, FurtiveError } from "./errors.mjs";
-import { t } from "./i18n.mjs";
-import { isActiveGM } from "./store.mjs";
+import { MODULE_ID, SOCKET } from "../constants.mjs";
+import { BadRequest, FurtiveError } from "../errors.mjs";
+import { t } from "../i18n.mjs";
+import { isActiveGM } from "../storage/store.mjs";
 
 /** @typedef {(kind: string, payload: Record<string, any>, user: User, remote: boolean) => Promise<unknown>} RequestHandler */
 

@@ -38,10 +38,10 @@
  *   range null = unlimited).
  */
 
-import { readPath } from "./actor-data.mjs";
-import { concealedByDarkness as engineConcealedByDarkness } from "./engine.mjs";
+import { readPath } from "../systems/actor-data.mjs";
+import { concealedByDarkness as engineConcealedByDarkness } from "../engine.mjs";
 
-/** @typedef {import("./settings.mjs").FurtiveSettings} FurtiveSettings */
+/** @typedef {import("../settings.mjs").FurtiveSettings} FurtiveSettings */
 
 /**
  * Where a token stands for lighting: `dark`, and what decides it (the

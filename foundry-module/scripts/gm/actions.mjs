@@ -18,23 +18,23 @@
  * refuses it (`EngineRefused`, shown localized).
  */
 
-import { MODULE_ID, STATUS } from "./constants.mjs";
-import { BadRequest, Cancelled, FurtiveError } from "./errors.mjs";
-import { postAttackCard, postLine, gmUserIds } from "./chat.mjs";
-import { answerPerception, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./gm-pipeline.mjs";
-import { hideDialog } from "./dialogs.mjs";
-import { bilingual, engineText, escapeHtml, t } from "./i18n.mjs";
-import { precautionsOf, senseNames, wearsHelmet } from "./actor-data.mjs";
-import { evaluateFormula, postRoll, rollFormula } from "./rolls.mjs";
-import { readSettings } from "./settings.mjs";
-import { onCanvas, viewOf } from "./clear-view.mjs";
-import { inDarkness } from "./lighting.mjs";
+import { MODULE_ID, STATUS } from "../constants.mjs";
+import { BadRequest, Cancelled, FurtiveError } from "../errors.mjs";
+import { postAttackCard, postLine, gmUserIds } from "../ui/chat.mjs";
+import { answerPerception, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./transaction.mjs";
+import { hideDialog } from "../ui/dialogs.mjs";
+import { bilingual, engineText, escapeHtml, t } from "../i18n.mjs";
+import { precautionsOf, senseNames, wearsHelmet } from "../systems/actor-data.mjs";
+import { evaluateFormula, postRoll, rollFormula } from "../systems/formula-rolls.mjs";
+import { readSettings } from "../settings.mjs";
+import { onCanvas, viewOf } from "../canvas/clear-view.mjs";
+import { inDarkness } from "../canvas/lighting.mjs";
 import { recentlyMoved } from "./automation.mjs";
-import { isVisibilityGuardInstalled } from "./visibility.mjs";
-import { setStatus } from "./statuses.mjs";
-import { requireTokenOn } from "./resolve.mjs";
+import { isVisibilityGuardInstalled } from "../canvas/visibility.mjs";
+import { setStatus } from "../canvas/statuses.mjs";
+import { requireTokenOn } from "../net/resolve.mjs";
 
-/** @typedef {import("./types.mjs").Outcome} Outcome */
+/** @typedef {import("../types.mjs").Outcome} Outcome */
 
 /**
  * Runs one named step of an action between its two hooks:
@@ -65,7 +65,7 @@ function publicResult(outcome) {
  * The view entries of observers the engine knows (a token whose data the
  * engine refused is not an observer).
  * @param {Scene} scene
- * @param {import("./types.mjs").ViewEntry[]} view
+ * @param {import("../types.mjs").ViewEntry[]} view
  */
 function knownView(scene, view) {
   const query = sceneQuery(scene);

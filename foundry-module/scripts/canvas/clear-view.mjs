@@ -13,11 +13,11 @@
  * scene units (v12+).
  */
 
-import { isCreatureToken } from "./actor-data.mjs";
+import { isCreatureToken } from "../systems/actor-data.mjs";
 import { concealedByDarkness, darkvisionOf, elevatedCenterOf, lightingOf } from "./lighting.mjs";
-import { readSettings } from "./settings.mjs";
+import { readSettings } from "../settings.mjs";
 
-/** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
+/** @typedef {import("../types.mjs").ViewEntry} ViewEntry */
 
 /**
  * The centre of a token from its document (not the animated position).

@@ -8,21 +8,21 @@
  * `getState`) answer at once.
  */
 
-import { DEFENSES } from "./constants.mjs";
-import { FurtiveError } from "./errors.mjs";
-import { postLine } from "./chat.mjs";
-import { stateOf } from "./gm-pipeline.mjs";
-import { bilingual, engineText } from "./i18n.mjs";
-import { rollFormula } from "./rolls.mjs";
-import { readSettings } from "./settings.mjs";
-import { isLookupReady, lookupHiddenFrom, lookupPerceives } from "./visibility.mjs";
-import { sceneLookup } from "./secrecy.mjs";
-import { requireSceneLike, requireToken, resolveToken } from "./resolve.mjs";
-import { notify, run } from "./requests.mjs";
+import { DEFENSES } from "../constants.mjs";
+import { FurtiveError } from "../errors.mjs";
+import { postLine } from "../ui/chat.mjs";
+import { stateOf } from "../gm/transaction.mjs";
+import { bilingual, engineText } from "../i18n.mjs";
+import { rollFormula } from "../systems/formula-rolls.mjs";
+import { readSettings } from "../settings.mjs";
+import { isLookupReady, lookupHiddenFrom, lookupPerceives } from "../canvas/visibility.mjs";
+import { sceneLookup } from "../ui/secrecy.mjs";
+import { requireSceneLike, requireToken, resolveToken } from "../net/resolve.mjs";
+import { notify, run } from "../net/requests.mjs";
 
 export { resolveToken };
 
-/** @typedef {import("./resolve.mjs").TokenLike} TokenLike */
+/** @typedef {import("../net/resolve.mjs").TokenLike} TokenLike */
 /**
  * A macro's options argument: `undefined` for none, else a plain object
  * (`invalid_input` naming `field` otherwise: a string or null was spread or
@@ -74,7 +74,7 @@ function checkTextLists(options, field, keys) {
   }
 }
 
-/** @typedef {import("./types.mjs").Decision} Decision */
+/** @typedef {import("../types.mjs").Decision} Decision */
 /**
  * Defend (P6): asks the engine whether `defender` may defend `target`
  * against `attacker`; refused -> the explanation is shown and posted; else

@@ -9,19 +9,19 @@
  * `game.user.targets` (a Set of Tokens).
  */
 
-import { modulePath } from "./constants.mjs";
-import * as actions from "./macros.mjs";
+import { modulePath } from "../constants.mjs";
+import * as actions from "../api/macros.mjs";
 import { attackWithDialog, knockoutWithDialog } from "./hud-flows.mjs";
-import { notify, notifyRefusal, run } from "./requests.mjs";
-import { sceneQuery, viewState } from "./gm-pipeline.mjs";
-import { isActiveGM } from "./store.mjs";
-import * as engine from "./engine.mjs";
+import { notify, notifyRefusal, run } from "../net/requests.mjs";
+import { sceneQuery, viewState } from "../gm/transaction.mjs";
+import { isActiveGM } from "../storage/store.mjs";
+import * as engine from "../engine.mjs";
 import { defendDialog, hideDialog, pointOutDialog } from "./dialogs.mjs";
-import { engineText, t } from "./i18n.mjs";
-import { sideOf } from "./actor-data.mjs";
-import { readSettings } from "./settings.mjs";
+import { engineText, t } from "../i18n.mjs";
+import { sideOf } from "../systems/actor-data.mjs";
+import { readSettings } from "../settings.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
-import { lookupHiders, lookupPerceives } from "./visibility.mjs";
+import { lookupHiders, lookupPerceives } from "../canvas/visibility.mjs";
 import { nameable } from "./secrecy.mjs";
 
 /**

@@ -28,17 +28,17 @@
  * `game.user.targets` (https://foundryvtt.com/api/v12/classes/client.UserTargets.html).
  */
 
-import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
-import { attackDialog, hitsOf } from "./dialogs.mjs";
-import { dnd5eGeneration, registerDnd5eAttackHooks } from "./dnd5e-adapter.mjs";
-import { FurtiveError } from "./errors.mjs";
-import { bilingual, t } from "./i18n.mjs";
-import { reportRefusal, sceneQuery, transact, viewState } from "./gm-pipeline.mjs";
-import { readSettings } from "./settings.mjs";
-import { isActiveGM } from "./store.mjs";
-import { readSystemSettings } from "./system-settings.mjs";
+import { MODULE_ID, SCENE_FLAGS } from "../constants.mjs";
+import { attackDialog, hitsOf } from "../ui/dialogs.mjs";
+import { dnd5eGeneration, registerDnd5eAttackHooks } from "./dnd5e.mjs";
+import { FurtiveError } from "../errors.mjs";
+import { bilingual, t } from "../i18n.mjs";
+import { reportRefusal, sceneQuery, transact, viewState } from "../gm/transaction.mjs";
+import { readSettings } from "../settings.mjs";
+import { isActiveGM } from "../storage/store.mjs";
+import { readSystemSettings } from "./automation-settings.mjs";
 
-/** @typedef {import("./types.mjs").LogEntry} LogEntry */
+/** @typedef {import("../types.mjs").LogEntry} LogEntry */
 
 /** Active GM: target token id -> the last attack on it (O11's attacker). */
 const lastAttack = /** @type {Map<string, {attackerId: string, sceneId: string}>} */ (new Map());
@@ -125,7 +125,7 @@ export function takeAttackNote(actorId) {
  *   perceive, the same number-free data every client draws tokens from);
  *   the GM's card then states the engine's own answer (handleAttack).
  * Opposed ruleset only (O10); an area effect is never affected.
- * @param {import("./dnd5e-adapter.mjs").AttackHookContext} context
+ * @param {import("./dnd5e.mjs").AttackHookContext} context
  */
 export function decideDisadvantage({ actor, tokenId, area }) {
   const scene = canvas?.scene;

@@ -8,17 +8,17 @@
  * returns early on any client but the active GM.
  */
 
-import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
-import { setStatus } from "./statuses.mjs";
-import { dispatch, dropLiveScene, knownCreatures, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror, viewState } from "./gm-pipeline.mjs";
-import { dropOrphanRecords, forgetScene, isActiveGM, isStateLost } from "./store.mjs";
-import { readSettings } from "./settings.mjs";
-import { darknessChanged, onCanvas, viewOf } from "./clear-view.mjs";
-import { carriesLight, lightingOf } from "./lighting.mjs";
-import { engineReady } from "./engine.mjs";
-import { resolveToken } from "./resolve.mjs";
+import { MODULE_ID, SCENE_FLAGS, STATUS } from "../constants.mjs";
+import { setStatus } from "../canvas/statuses.mjs";
+import { dispatch, dropLiveScene, knownCreatures, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror, viewState } from "./transaction.mjs";
+import { dropOrphanRecords, forgetScene, isActiveGM, isStateLost } from "../storage/store.mjs";
+import { readSettings } from "../settings.mjs";
+import { darknessChanged, onCanvas, viewOf } from "../canvas/clear-view.mjs";
+import { carriesLight, lightingOf } from "../canvas/lighting.mjs";
+import { engineReady } from "../engine.mjs";
+import { resolveToken } from "../net/resolve.mjs";
 
-/** @typedef {import("./types.mjs").ViewEntry} ViewEntry */
+/** @typedef {import("../types.mjs").ViewEntry} ViewEntry */
 
 /** Token id -> when it last moved (ms), on the active GM. */
 const lastMoved = /** @type {Map<string, number>} */ (new Map());
@@ -47,7 +47,7 @@ export function recentlyMoved(tokenId, inCombat) {
  * tested against every observer, the others against the moved token only.
  * @param {Scene} scene
  * @param {string | null} movedTokenId the token that moved, or null
- * @param {{light?: boolean, before?: import("./types.mjs").EngineEvent[], observers?: string[]}} [options] `before`:
+ * @param {{light?: boolean, before?: import("../types.mjs").EngineEvent[], observers?: string[]}} [options] `before`:
  *   bookkeeping events of the same user action, applied first in the same transaction; `observers`
  *   (with no moved token and no light change): tokens whose sight changed without moving (an actor's
  *   darkvision), tested as observers of every other hider; a hider among them did not move (O5)
@@ -222,7 +222,7 @@ export async function onUpdateActor(actor, changed) {
   const tokens = scene.tokens.filter((t) => t.actor?.id === actor.id);
   // One sheet edit is one transaction, however many tokens the actor has (an
   // NPC actor behind every guard of the scene): their creatures, then their views.
-  const upserts = /** @type {import("./types.mjs").EngineEvent[]} */ (tokens.map((token) => upsertEventOf(scene, token)).filter(Boolean));
+  const upserts = /** @type {import("../types.mjs").EngineEvent[]} */ (tokens.map((token) => upsertEventOf(scene, token)).filter(Boolean));
   // How far it sees in darkness changed (the `darkvisionPath` setting's paths): its views as an observer (B5).
   const paths = readSettings().darkvisionPath.split(/[,|]/).map((p) => p.trim()).filter(Boolean);
   if (changed && paths.some((path) => foundry.utils.hasProperty(changed, path))) {
@@ -237,7 +237,7 @@ export async function onUpdateActor(actor, changed) {
  * tells the GM which token and why and takes a known creature out of the
  * state (B1: it perceives no hider). Only refused tokens cost a second call.
  * @param {Scene} scene
- * @param {import("./types.mjs").EngineEvent[]} upserts
+ * @param {import("../types.mjs").EngineEvent[]} upserts
  */
 async function dropRefused(scene, upserts) {
   for (const event of upserts) {

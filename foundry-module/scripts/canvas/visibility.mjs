@@ -40,7 +40,7 @@
  * `canvas.tokens.controlled`, `TokenDocument#isOwner`.
  */
 
-import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
+import { MODULE_ID, SCENE_FLAGS, STATUS } from "../constants.mjs";
 
 /** observer token id -> ids of the hiders it does not perceive (one entry per known observer). */
 const lookup = /** @type {Map<string, Set<string>>} */ (new Map());

@@ -27,10 +27,10 @@
  * https://foundryvtt.com/api/classes/client.Combat.html).
  */
 
-import { MODULE_ID } from "./constants.mjs";
-import { viewState } from "./gm-pipeline.mjs";
-import { t } from "./i18n.mjs";
-import { isActiveGM } from "./store.mjs";
+import { MODULE_ID } from "../constants.mjs";
+import { viewState } from "./transaction.mjs";
+import { t } from "../i18n.mjs";
+import { isActiveGM } from "../storage/store.mjs";
 
 /**
  * A combatant as read here (`Combatant` fields of the docs above).

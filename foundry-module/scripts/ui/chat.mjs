@@ -19,12 +19,12 @@
  * `ChatMessage#getFlag`, `game.users` (`User#isGM`), `ChatMessage.getSpeaker`.
  */
 
-import { DEFENSES, MODULE_ID } from "./constants.mjs";
-import { bilingual, engineText, escapeHtml, listOf, t } from "./i18n.mjs";
+import { DEFENSES, MODULE_ID } from "../constants.mjs";
+import { bilingual, engineText, escapeHtml, listOf, t } from "../i18n.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 import { audienceOf } from "./secrecy.mjs";
 
-/** @typedef {import("./types.mjs").LogEntry} LogEntry */
+/** @typedef {import("../types.mjs").LogEntry} LogEntry */
 
 /** Ids of every GM user (whisper recipients of GM cards). */
 export function gmUserIds() {

@@ -40,12 +40,12 @@
  * levels: https://foundryvtt.com/api/enums/foundry.CONST.DOCUMENT_OWNERSHIP_LEVELS.html).
  */
 
-import { MODULE_ID } from "./constants.mjs";
-import { dnd5eAreaUse, dnd5eGeneration, dnd5eIsUsageCard } from "./dnd5e-adapter.mjs";
-import { reportRefusal } from "./gm-pipeline.mjs";
-import { isActiveGM } from "./store.mjs";
-import { handleAttack, tokenOfActor, userTargetIds } from "./system-attacks.mjs";
-import { messageMatches, readSystemSettings } from "./system-settings.mjs";
+import { MODULE_ID } from "../constants.mjs";
+import { dnd5eAreaUse, dnd5eGeneration, dnd5eIsUsageCard } from "./dnd5e.mjs";
+import { reportRefusal } from "../gm/transaction.mjs";
+import { isActiveGM } from "../storage/store.mjs";
+import { handleAttack, tokenOfActor, userTargetIds } from "./attacks.mjs";
+import { messageMatches, readSystemSettings } from "./automation-settings.mjs";
 
 /**
  * The stamp a user's client puts on its usage message.

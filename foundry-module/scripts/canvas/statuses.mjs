@@ -30,10 +30,10 @@
  * https://foundryvtt.com/api/functions/hookEvents.preCreateDocument.html).
  */
 
-import { MODULE_ID, SCENE_FLAGS, STATUS, modulePath } from "./constants.mjs";
-import { t } from "./i18n.mjs";
+import { MODULE_ID, SCENE_FLAGS, STATUS, modulePath } from "../constants.mjs";
+import { t } from "../i18n.mjs";
 
-/** @typedef {import("./types.mjs").EngineState} EngineState */
+/** @typedef {import("../types.mjs").EngineState} EngineState */
 
 /** The status effects, in the v12/v13 shape. */
 const EFFECTS = [

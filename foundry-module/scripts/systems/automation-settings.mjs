@@ -8,7 +8,7 @@
  * `game.settings.get(namespace, key)` (https://foundryvtt.com/api/classes/foundry.helpers.ClientSettings.html).
  */
 
-import { MODULE_ID } from "./constants.mjs";
+import { MODULE_ID } from "../constants.mjs";
 
 /**
  * @typedef {object} SystemSettings

@@ -14,7 +14,7 @@
  * `TokenDocument#testUserPermission(user, "OWNER")`, `game.users`, `User#isGM`.
  */
 
-import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
+import { MODULE_ID, SCENE_FLAGS } from "../constants.mjs";
 
 /**
  * The scene's lookup, read from its flags (any scene, viewed or not).

@@ -70,13 +70,13 @@
  * `ChatMessage#getFlag`, `Scene#getFlag`, `foundry.utils.randomID()`.
  */
 
-import { MODULE_ID, SCENE_FLAGS } from "./constants.mjs";
-import { FurtiveError } from "./errors.mjs";
+import { MODULE_ID, SCENE_FLAGS } from "../constants.mjs";
+import { FurtiveError } from "../errors.mjs";
 
-/** @typedef {import("./types.mjs").EngineState} EngineState */
-/** @typedef {import("./types.mjs").Request} Request */
+/** @typedef {import("../types.mjs").EngineState} EngineState */
+/** @typedef {import("../types.mjs").Request} Request */
 
-/** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
+/** @typedef {import("../types.mjs").EngineEvent} EngineEvent */
 
 /**
  * One action as stored: what to apply again to reach the state after it.

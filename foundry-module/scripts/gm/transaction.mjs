@@ -11,26 +11,26 @@
  * Only the active GM calls this (`isActiveGM()`); players go through the socket.
  */
 
-import { MODULE_ID, SCENE_FLAGS, STATUS } from "./constants.mjs";
-import * as engine from "./engine.mjs";
-import { SceneSession } from "./engine.mjs";
-import { FurtiveError } from "./errors.mjs";
-import { gmUserIds, postActionCard, postLine } from "./chat.mjs";
-import { bilingual, escapeHtml, refusalText, t } from "./i18n.mjs";
-import { creatureOf, isCreatureToken } from "./actor-data.mjs";
-import { rollFormula } from "./rolls.mjs";
-import { readSettings } from "./settings.mjs";
-import { dropLastDelta, isActiveGM, isStateLost, loadRecord, needsCompaction, publishLookup, recordRevision, saveBase, saveDelta } from "./store.mjs";
-import { setStatus } from "./statuses.mjs";
-import { audienceOf } from "./secrecy.mjs";
+import { MODULE_ID, SCENE_FLAGS, STATUS } from "../constants.mjs";
+import * as engine from "../engine.mjs";
+import { SceneSession } from "../engine.mjs";
+import { FurtiveError } from "../errors.mjs";
+import { gmUserIds, postActionCard, postLine } from "../ui/chat.mjs";
+import { bilingual, escapeHtml, refusalText, t } from "../i18n.mjs";
+import { creatureOf, isCreatureToken } from "../systems/actor-data.mjs";
+import { rollFormula } from "../systems/formula-rolls.mjs";
+import { readSettings } from "../settings.mjs";
+import { dropLastDelta, isActiveGM, isStateLost, loadRecord, needsCompaction, publishLookup, recordRevision, saveBase, saveDelta } from "../storage/store.mjs";
+import { setStatus } from "../canvas/statuses.mjs";
+import { audienceOf } from "../ui/secrecy.mjs";
 import { offerLogEntry, offerPerceptionCheck, playerOwners } from "./perception-offers.mjs";
-import { readSystemSettings } from "./system-settings.mjs";
+import { readSystemSettings } from "../systems/automation-settings.mjs";
 
-/** @typedef {import("./types.mjs").EngineState} EngineState */
-/** @typedef {import("./types.mjs").EngineEvent} EngineEvent */
-/** @typedef {import("./types.mjs").Outcome} Outcome */
-/** @typedef {import("./store.mjs").SceneRecord} SceneRecord */
-/** @typedef {import("./settings.mjs").FurtiveSettings} FurtiveSettings */
+/** @typedef {import("../types.mjs").EngineState} EngineState */
+/** @typedef {import("../types.mjs").EngineEvent} EngineEvent */
+/** @typedef {import("../types.mjs").Outcome} Outcome */
+/** @typedef {import("../storage/store.mjs").SceneRecord} SceneRecord */
+/** @typedef {import("../settings.mjs").FurtiveSettings} FurtiveSettings */
 
 /** Events a user asks for: their explanation always goes to chat. */
 const ACTIONS = new Set(["enterStealth", "stopHiding", "pointOut", "attack", "damageTaken", "gmOverride", "modifiersChanged", "sprint", "perceptionRolled"]);
@@ -69,7 +69,7 @@ function engineSettings(settings) {
  * @property {string | null} revision the record's revision (its newest message; null: never saved)
  * @property {string | null} base     the record's base revision
  * @property {number} generation      the base's generation
- * @property {import("./store.mjs").Delta[]} deltas the actions since the base (undo reads them)
+ * @property {import("../storage/store.mjs").Delta[]} deltas the actions since the base (undo reads them)
  * @property {number} baseBytes
  * @property {number} deltaBytes
  * @property {Map<string, Set<string>>} published observer -> hiders it does not perceive (one entry per known creature)
@@ -480,7 +480,7 @@ export function dispatch(scene, event, options = {}) {
  * @property {boolean} [lenient] leave refused events out instead of refusing the whole action (automation)
  * @property {string} [titleKey] the card's title (default: from the first event's type)
  * @property {Record<string, string>} [titleData]
- * @property {import("./types.mjs").LogEntry[]} [notes] GM lines the caller adds to the action's card (system-attacks.mjs: O10)
+ * @property {import("../types.mjs").LogEntry[]} [notes] GM lines the caller adds to the action's card (system-attacks.mjs: O10)
  * @property {string} [answers] the hider whose pending new stealth roll (P4) this action makes: it leaves the pending list in the same save
  * @property {Record<string, unknown>} [cardFlags] more `flags.furtive` of the action's GM card (system-attacks.mjs: the attack, read back by a later active GM)
  */
@@ -618,7 +618,7 @@ async function process(scene, events, options) {
     const silent = Boolean(options.quiet) && !total.changes.length && !total.log.length && !total.checksToRoll.length && !total.rerolls.length;
     const card = options.chat !== false && !silent && (important || saved || total.checksToRoll.length > 0 || total.rerolls.length > 0);
     if (saved) {
-      /** @type {import("./store.mjs").Delta} */
+      /** @type {import("../storage/store.mjs").Delta} */
       const delta = { id: actionId, batches: total.applied, settings: engineSettings(settings), pending: [...entry.pending], statuses };
       // A save with no card (bookkeeping, a quiet turn change) does not stop the Undo of the action before it (undoAction).
       if (!card) delta.cardless = true;
@@ -676,7 +676,7 @@ async function process(scene, events, options) {
  * Saves one action as a delta (one message).
  * @param {Scene} scene
  * @param {LiveScene} entry
- * @param {import("./store.mjs").Delta} delta
+ * @param {import("../storage/store.mjs").Delta} delta
  */
 async function writeDelta(scene, entry, delta) {
   const written = await saveDelta(scene, { base: /** @type {string} */ (entry.base), seq: entry.deltas.length + 1 }, delta);
@@ -693,7 +693,7 @@ async function writeDelta(scene, entry, delta) {
  * @param {Scene} scene
  * @param {LiveScene} entry
  * @param {number} generation
- * @param {{state: EngineState, pending: SceneRecord["pending"], delta: import("./store.mjs").Delta} | null} before
+ * @param {{state: EngineState, pending: SceneRecord["pending"], delta: import("../storage/store.mjs").Delta} | null} before
  */
 async function writeBase(scene, entry, generation, before) {
   const record = before ?? { state: snapshotOf(entry), pending: [...entry.pending] };

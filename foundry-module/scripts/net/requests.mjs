@@ -11,12 +11,12 @@
  *   any other notice, with the same "Furtive:" prefix.
  */
 
-import { FurtiveError } from "./errors.mjs";
-import { GM_ACTIONS } from "./gm-actions.mjs";
-import { t } from "./i18n.mjs";
+import { FurtiveError } from "../errors.mjs";
+import { GM_ACTIONS } from "../gm/actions.mjs";
+import { t } from "../i18n.mjs";
 import { requireScene, shortText } from "./resolve.mjs";
 import { socketRequest } from "./socket.mjs";
-import { isActiveGM } from "./store.mjs";
+import { isActiveGM } from "../storage/store.mjs";
 
 /**
  * Which token of a request the asking user must own, per request kind.

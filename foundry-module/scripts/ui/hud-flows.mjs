@@ -4,10 +4,10 @@
  */
 
 import { attackDialog, hitsOf, knockoutDialog, rawDamageOf } from "./dialogs.mjs";
-import { engineText, listOf, t } from "./i18n.mjs";
-import { attack, knockout } from "./macros.mjs";
-import { notifyRefusal } from "./requests.mjs";
-import { readSettings } from "./settings.mjs";
+import { engineText, listOf, t } from "../i18n.mjs";
+import { attack, knockout } from "../api/macros.mjs";
+import { notifyRefusal } from "../net/requests.mjs";
+import { readSettings } from "../settings.mjs";
 /**
  * The Knockout flow of the HUD: raw damage dialog, then the attempt.
  * @param {TokenDocument} attacker

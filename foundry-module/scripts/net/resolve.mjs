@@ -6,9 +6,9 @@
  * Foundry API: `canvas.scene`, `game.scenes`, `Scene#tokens`, `Document#documentName`.
  */
 
-import { FurtiveError } from "./errors.mjs";
-/** @typedef {import("./types.mjs").Outcome} Outcome */
-/** @typedef {import("./types.mjs").Decision} Decision */
+import { FurtiveError } from "../errors.mjs";
+/** @typedef {import("../types.mjs").Outcome} Outcome */
+/** @typedef {import("../types.mjs").Decision} Decision */
 /** @typedef {Token | TokenDocument | string} TokenLike a Token, a TokenDocument, or a token id (searched on the viewed scene, then every scene) */
 
 /**
