@@ -26,8 +26,6 @@ export const SCENE_FLAGS = Object.freeze({
    * its lookup from them.
    */
   hiddenFrom: "hiddenFrom",
-  /** The array-of-entries lookup of versions before issue 10: removed at the first save. */
-  legacyVisibility: "visibility",
   /** `hiderTokenId[]`: tokens in a stealth attempt. */
   hiders: "hiders",
 });

@@ -121,7 +121,7 @@ function guarded(call) {
 // queries) are left out of the module's wasm (cargo feature
 // `free-functions`, scripts/build-wasm.sh): the module keeps its state in a
 // `SceneSession` below and asks it. `hiddenFrom(state)` stays, for a stored
-// state read without a session (hud.mjs).
+// state read without a session (ui/hud.mjs).
 
 /**
  * `hiddenFrom(state)`: `{ [observerTokenId]: hiderTokenId[] }` (B1, B2).
@@ -170,7 +170,7 @@ export const situationModifiers = () => guarded((e) => e.situationModifiers());
  * in the engine, an event costs what it touches, `applyAll` is all or
  * nothing, `snapshot()` gives the state (format version 2) to save.
  * After a wasm panic the engine answers `session_lost`: the caller loads a
- * new session from its last snapshot (gm-pipeline.mjs does).
+ * new session from its last snapshot (gm/transaction.mjs does).
  */
 export class SceneSession {
   /**
@@ -206,7 +206,7 @@ export class SceneSession {
    * `hiddenFrom` is the patch to the `hiddenFrom()` lookup (npm
    * `Session.hiddenFromChanges(effects)`: `[{observer, hider, hidden}]`, in
    * order; B1, B2) and `applied` the events applied, each inner list one
-   * engine transaction (what the store keeps to apply again, store.mjs).
+   * engine transaction (what the store keeps to apply again, storage/store.mjs).
    * @param {EngineEvent[]} events
    * @param {{skipRefused?: boolean}} [options]
    * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], hiddenFrom: {observer: string, hider: string, hidden: boolean}[], applied: EngineEvent[][], refused: {event: EngineEvent, error: FurtiveError}[]}}
@@ -214,7 +214,7 @@ export class SceneSession {
   applyAll(events, { skipRefused = false } = {}) {
     if (!events.length) return { changes: [], requests: [], log: [], hiddenFrom: [], applied: [], refused: [] };
     try {
-      // One event (an action: gm-pipeline.mjs `dispatch`) goes through
+      // One event (an action: gm/transaction.mjs `dispatch`) goes through
       // `apply`: the same transaction, and a refusal names the event's own
       // field (`hider: …`); `applyAll` would name its place in a list the
       // user never made (`events[0].hider: …`).

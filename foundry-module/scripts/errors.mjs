@@ -59,7 +59,7 @@ export class FurtiveError extends Error {
     /**
      * Whether this client already showed this error to its user (an engine
      * panic is told to the GM as it happens, engine.mjs): whoever catches it
-     * later shows it no second time (requests.mjs `notifyRefusal`).
+     * later shows it no second time (net/requests.mjs `notifyRefusal`).
      * @type {boolean}
      */
     this.shown = false;
@@ -74,7 +74,7 @@ export class FurtiveError extends Error {
    * (English, naming fields and token ids) goes to the console
    * (`console.debug`). A detail that is the sentence itself (a refusal the
    * module words, such as `not_last_action`) is not repeated. Players get no detail at all for the codes that may
-   * quote a hidden number when the GM's engine refused them (socket.mjs).
+   * quote a hidden number when the GM's engine refused them (net/socket.mjs).
    * `game.user.isGM`:
    * https://foundryvtt.com/api/classes/foundry.documents.User.html#isGM
    */
@@ -172,7 +172,7 @@ export class BadRequest extends FurtiveError {
 }
 
 /**
- * The scene's state record cannot be found (store.mjs): the GM must start the
+ * The scene's state record cannot be found (storage/store.mjs): the GM must start the
  * scene over (`state_lost`); or a write of it failed and nothing changed
  * (`save_failed`).
  */

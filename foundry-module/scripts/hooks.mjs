@@ -1,23 +1,32 @@
 /**
- * Every Foundry hook the module listens to, registered in one place.
+ * Every Foundry hook the module listens to, registered in one place: the
+ * module's start (`init`, `setup`, `ready`), then, at `init`, the hooks of
+ * the canvas, the Token HUD, chat, automation and the game system.
  */
 
 import { MODULE_ID } from "./constants.mjs";
+import { engineReady } from "./engine.mjs";
+import { loadBothLanguages } from "./i18n.mjs";
+import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
+import { createApi } from "./api/api.mjs";
 import * as actions from "./api/macros.mjs";
-import { notify, notifyRefusal, run } from "./net/requests.mjs";
+import { ensureStatusEffects, registerStatusGuards, statusEffectsSupported } from "./canvas/statuses.mjs";
+import { forgetViewerObservers, installDetectionWrappers, installVisibilityGuard, onLookupPublished, rebuildLookup, refreshPerception, resetLookup, setViewerIsGM } from "./canvas/visibility.mjs";
 import * as automation from "./gm/automation.mjs";
 import { onCreateCombatant, onUpdateCombatant } from "./gm/initiative.mjs";
-import { decorateChatMessage } from "./ui/chat.mjs";
-import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./ui/hud.mjs";
-import { forgetViewerObservers, installDetectionWrappers, patchLookup, rebuildLookup, refreshPerception, resetLookup } from "./canvas/visibility.mjs";
-import { readSettings } from "./settings.mjs";
-import { confirmDialog } from "./ui/dialogs.mjs";
-import { resetScene } from "./gm/transaction.mjs";
-import { forgetRecordMessage, noteRecordMessage } from "./storage/store.mjs";
-import { ensureStatusEffects, registerStatusGuards } from "./canvas/statuses.mjs";
-import { registerSystemRollHooks, rollOfferedPerception } from "./systems/sheet-rolls.mjs";
-import { registerSystemAttackHooks } from "./systems/attacks.mjs";
+import { resetScenesWithState } from "./gm/reset.mjs";
+import { dropLiveScenes } from "./gm/scene-state.mjs";
+import { syncScene } from "./gm/sync.mjs";
+import { handleRequest, notify, notifyRefusal, run } from "./net/requests.mjs";
+import { initSocket } from "./net/socket.mjs";
+import { forgetRecordMessage, isActiveGM, noteRecordMessage } from "./storage/store.mjs";
 import { registerSystemAreaHooks } from "./systems/areas.mjs";
+import { registerSystemAttackHooks } from "./systems/attacks.mjs";
+import { registerSystemRollHooks, rollOfferedPerception } from "./systems/sheet-rolls.mjs";
+import { decorateChatMessage } from "./ui/chat.mjs";
+import { confirmDialog } from "./ui/dialogs.mjs";
+import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./ui/hud.mjs";
+import { registerRulesMenus, savingRuleInputs } from "./ui/rules-menu.mjs";
 
 /**
  * A chat card button was clicked.
@@ -53,15 +62,15 @@ function onChatAction(action, message, button) {
     // The action's GM card names the pair on its button (data-hider, data-observer).
     attempt(() => run("rollPerception", { sceneId: flags.sceneId, hiderId: button.dataset.hider ?? flags.hider, observerId: button.dataset.observer ?? flags.observer }));
   } else if (action === "sheetPerception") {
-    // A Perception check offered to the observer's owner: rolled from the sheet (system-rolls.mjs).
+    // A Perception check offered to the observer's owner: rolled from the sheet (systems/sheet-rolls.mjs).
     attempt(() => rollOfferedPerception(flags));
   } else if (action === "reroll") {
     attempt(() => run("reroll", { sceneId: flags.sceneId, hiderId: button.dataset.hider ?? flags.hider }));
   } else if (action === "undo") {
-    // The GM undoes the scene's last action from its card (gm-pipeline.mjs undoAction).
+    // The GM undoes the scene's last action from its card (gm/undo.mjs undoAction).
     attempt(() => run("undo", { sceneId: flags.sceneId, actionId: flags.actionId }));
   } else if (action === "reset") {
-    // The scene's state was lost: the GM chooses to start it over (store.mjs).
+    // The scene's state was lost: the GM chooses to start it over (storage/store.mjs).
     const scene = game.scenes.get(flags.sceneId);
     if (scene) attempt(() => confirmReset(scene));
   }
@@ -103,10 +112,88 @@ function onSceneControls(controls) {
 }
 
 /**
- * Registers every hook. Call once, at `init`.
+ * Registers the module's start. Call once, when the module is loaded (main.mjs).
  */
 export function registerHooks() {
-  // Status effects: again after systems may have replaced CONFIG.statusEffects (statuses.mjs).
+  Hooks.once("init", onInit);
+  Hooks.once("setup", onSetup);
+  Hooks.once("ready", onReady);
+}
+
+/**
+ * False on a Foundry newer than 13 (module.json compatibility.maximum) or whose
+ * CONFIG.statusEffects is not an array (v14): the module then registers
+ * nothing and tells the GM at ready.
+ */
+let supported = true;
+
+/** `init`: settings, menus, status effects and every other hook (nothing on an unsupported Foundry). */
+function onInit() {
+  if (!statusEffectsSupported() || Number(game.release?.generation ?? 13) > 13) {
+    supported = false;
+    console.error(`furtive | Foundry ${game.release?.generation ?? "?"} is not supported (Furtive supports 12 and 13): Furtive stays inactive.`);
+    return;
+  }
+  registerSettings({
+    onRulesChanged: () => {
+      // The engine settings come from the module settings at load: load again.
+      dropLiveScenes();
+      if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
+    },
+    // Every scene with a state starts over, not only the viewed one (gm/reset.mjs).
+    onRulesetChanged: () => {
+      if (isActiveGM()) void resetScenesWithState().catch((error) => console.error("furtive |", error));
+    },
+    // A rule input changed (the rules sub-menu): the viewed scene's creatures
+    // are read again; a Save on this client syncs once when it is done.
+    onInputChanged: () => {
+      if (!savingRuleInputs() && isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
+    },
+  });
+  registerRulesMenus({
+    onSaved: () => {
+      if (isActiveGM() && canvas?.scene) void syncScene(canvas.scene);
+    },
+  });
+  ensureStatusEffects();
+  registerGameHooks();
+}
+
+/** `setup`: the detection-mode wrappers and the visibility guard. */
+function onSetup() {
+  if (!supported) return;
+  // The canvas is drawn before `ready`: the wrapper must know the viewer now.
+  setViewerIsGM(Boolean(game.user?.isGM));
+  // libWrapper registers after init; detection modes exist by setup (modes
+  // registered later are wrapped at ready and at each canvasInit).
+  installDetectionWrappers(readSettings().ignoredDetectionModes);
+  installVisibilityGuard();
+}
+
+/** `ready`: the socket, the API, the world's first settings, both languages, then `furtive.ready`. */
+async function onReady() {
+  if (!supported) {
+    if (game.user?.isGM) ui.notifications?.error(game.i18n.format("FURTIVE.Notify.Unsupported", { version: String(game.release?.generation ?? game.version ?? "?") }), { permanent: true });
+    return;
+  }
+  setViewerIsGM(Boolean(game.user?.isGM));
+  installDetectionWrappers(readSettings().ignoredDetectionModes);
+  initSocket(handleRequest);
+  const api = createApi();
+  const module = /** @type {any} */ (game.modules.get(MODULE_ID));
+  if (module) module.api = api;
+  if (isActiveGM()) await initializeWorld();
+  await engineReady.catch(() => {});
+  // Both languages for the module's notes on GM cards (i18n.mjs bilingual).
+  await loadBothLanguages().catch((error) => console.error("furtive |", error));
+  Hooks.callAll("furtive.ready", api);
+}
+
+/**
+ * Registers every other hook, at `init`.
+ */
+function registerGameHooks() {
+  // Status effects: again after systems may have replaced CONFIG.statusEffects (canvas/statuses.mjs).
   for (const hook of ["i18nInit", "setup", "ready"]) Hooks.once(hook, () => ensureStatusEffects());
   registerStatusGuards({ hide: (token) => actions.hide(token), reveal: (token) => actions.reveal(token), onError: (error) => Promise.resolve(error).then(notifyRefusal).catch((e) => console.error("furtive |", e)) });
 
@@ -127,12 +214,7 @@ export function registerHooks() {
     refreshPerception();
     void automation.onSceneReady(board.scene);
   });
-  Hooks.on("updateScene", (/** @type {Scene} */ scene, /** @type {Record<string, any>} */ changed) => {
-    if (scene.id !== canvas?.scene?.id || !foundry.utils.hasProperty(changed, `flags.${MODULE_ID}`)) return;
-    // Patched from the observers the update names, not rebuilt (issue 10).
-    patchLookup(scene, changed);
-    refreshPerception();
-  });
+  Hooks.on("updateScene", onLookupPublished);
 
   // Scene controls (v12 array, v13 record).
   Hooks.on("getSceneControlButtons", onSceneControls);
@@ -151,7 +233,7 @@ export function registerHooks() {
     const root = htmlRoot(html);
     if (root) decorateChatMessage(message, root, onChatAction);
   });
-  // The per-scene record index of store.mjs follows the chat log: the generic
+  // The per-scene record index of storage/store.mjs follows the chat log: the generic
   // document hooks createChatMessage / deleteChatMessage (v12
   // https://foundryvtt.com/api/v12/functions/hookEvents.createDocument.html,
   // https://foundryvtt.com/api/v12/functions/hookEvents.deleteDocument.html).

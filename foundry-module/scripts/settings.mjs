@@ -12,7 +12,7 @@ import { registerSystemSettings } from "./systems/automation-settings.mjs";
 
 /**
  * The rule-input settings, in the order the settings window shows them: key
- * and type. Their defaults are the generic preset's values (presets.mjs), the
+ * and type. Their defaults are the generic preset's values (systems/presets.mjs), the
  * one copy of them.
  * @type {[string, StringConstructor | BooleanConstructor][]}
  */
@@ -95,7 +95,7 @@ export function registerSettings({ onRulesChanged, onRulesetChanged, onInputChan
     onChange: onRulesetChanged,
   });
   const defaults = /** @type {Record<string, string | boolean>} */ (PRESETS.generic);
-  // Shown in the sub-menu of each ruleset (rules-menu.mjs), not in the main list.
+  // Shown in the sub-menu of each ruleset (ui/rules-menu.mjs), not in the main list.
   for (const [key, type] of INPUTS) {
     settings.register(MODULE_ID, key, { ...label(key), scope: "world", config: false, type, default: defaults[key], onChange: onInputChanged });
   }
@@ -130,9 +130,9 @@ export function registerSettings({ onRulesChanged, onRulesetChanged, onInputChan
     default: true,
     onChange: onRulesChanged,
   });
-  // The game system's rolls, attacks and damage (system-settings.mjs).
+  // The game system's rolls, attacks and damage (systems/automation-settings.mjs).
   registerSystemSettings();
-  // Issue 12 §5: a hiding combatant's held Stealth total breaks initiative ties (opposed; initiative.mjs).
+  // Issue 12 §5: a hiding combatant's held Stealth total breaks initiative ties (opposed; gm/initiative.mjs).
   settings.register(MODULE_ID, "initiativeTieBreaker", {
     ...label("initiativeTieBreaker"),
     scope: "world",
@@ -142,9 +142,6 @@ export function registerSettings({ onRulesChanged, onRulesetChanged, onInputChan
   });
   // Hidden bookkeeping.
   settings.register(MODULE_ID, "initialized", { scope: "world", config: false, type: Boolean, default: false });
-  // The states kept before per-scene storage (each GM's own: user scope where
-  // it exists, v13; client on v12), read once to move them (gm-pipeline.mjs migrateLegacyStates).
-  settings.register(MODULE_ID, "gmState", { scope: CONST.SETTING_SCOPES?.USER === "user" ? "user" : "client", config: false, type: Object, default: {} });
 }
 
 /**

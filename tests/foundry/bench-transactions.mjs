@@ -22,7 +22,7 @@
  * - save size: bytes the GM client sent for one Hide at 20 and 200 tokens.
  * - move with a long chat log: the move above with 5,000 earlier chat
  *   messages in the world (a table's evening of chat): module time, which
- *   should not grow with the chat log (store.mjs finds a scene's record
+ *   should not grow with the chat log (storage/store.mjs finds a scene's record
  *   through its index, not by walking `game.messages`).
  */
 import { execFileSync, spawnSync } from "node:child_process";

@@ -15,7 +15,7 @@
  * - `furtive.pre<Action>(context)` (call, cancellable) and
  *   `furtive.<action>(context)` (callAll) around each action on the active
  *   GM: hide, reveal, sprint, pointOut, attack, damageTaken, knockout,
- *   override, changeModifiers, endTurn, reset (gm-actions.mjs).
+ *   override, changeModifiers, endTurn, reset (gm/actions.mjs).
  * - `furtive.preDefend(context)` (call, cancellable): before a Defend roll;
  *   `context = {defender, target, attacker, defense, decision, formula}`
  *   (TokenDocuments, "dodge" | "parry" | "block", the engine's Decision, the

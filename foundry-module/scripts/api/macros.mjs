@@ -1,17 +1,17 @@
 /**
- * The macro API's actions (api.mjs exposes them): each resolves its tokens
- * and runs the action where it belongs (requests.mjs). Defend rolls on the
+ * The macro API's actions (api/api.mjs exposes them): each resolves its tokens
+ * and runs the action where it belongs (net/requests.mjs). Defend rolls on the
  * defender's own client after asking the GM (P6). Every action is async: a
  * token it cannot resolve or an argument of the wrong shape rejects its
  * promise with a `FurtiveError` (`unknown_token`, `invalid_input`), as
- * api.mjs documents; only the lookups (`perceives`, `hiddenFrom`,
+ * api/api.mjs documents; only the lookups (`perceives`, `hiddenFrom`,
  * `getState`) answer at once.
  */
 
 import { DEFENSES } from "../constants.mjs";
 import { FurtiveError } from "../errors.mjs";
 import { postLine } from "../ui/chat.mjs";
-import { stateOf } from "../gm/transaction.mjs";
+import { sceneState } from "../gm/scene-state.mjs";
 import { bilingual, engineText } from "../i18n.mjs";
 import { rollFormula } from "../systems/formula-rolls.mjs";
 import { readSettings } from "../settings.mjs";
@@ -104,7 +104,7 @@ export async function defend(defenderLike, targetLike, attackerLike, defense) {
   if (!formula) throw FurtiveError.of("invalid_input", `defense: no formula is set for ${defense}`);
   const context = { defender, target, attacker, defense, decision, formula };
   if (Hooks.call("furtive.preDefend", context) === false) return { allowed: true, decision, cancelled: true };
-  // The flavor in both languages, the defense's name in each (each reader reads theirs, rolls.mjs).
+  // The flavor in both languages, the defense's name in each (each reader reads theirs, systems/formula-rolls.mjs).
   const defenseName = bilingual(`FURTIVE.Defense.${defense}`);
   const flavorIn = (/** @type {"en" | "fr"} */ lang) => bilingual("FURTIVE.Roll.Defense", { name: defender.name ?? "", defense: defenseName[lang], target: target.name ?? "" })[lang];
   const total = await rollFormula(context.formula, defender, { flavor: { en: flavorIn("en"), fr: flavorIn("fr") }, secret: false });
@@ -133,7 +133,7 @@ export async function canDefend(defenderLike, targetLike, attackerLike) {
  * @param {{dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}} [optionsLike]
  *   refused (`invalid_input` naming `options` or `options.<key>`, before anything is rolled, shown or
  *   saved) when not an object, when `dialog`, `moved` or `sprinting` is not a boolean, or when
- *   `situation` or `precautions` is not a list of texts; `free` is checked by the GM (gm-actions.mjs)
+ *   `situation` or `precautions` is not a list of texts; `free` is checked by the GM (gm/actions.mjs)
  */
 export async function hide(tokenLike, optionsLike) {
   const options = optionsOf(optionsLike, "options");
@@ -218,7 +218,7 @@ export async function canKnockout(attackerLike, targetLike) {
  * The published lookup of a token's scene: the canvas's (kept patched by
  * `updateScene`) for the viewed scene, else read from that scene's flags, so
  * a macro asking about a token of another scene gets that scene's answer.
- * Same reading as visibility.mjs: a token that is not hiding is perceived; an
+ * Same reading as canvas/visibility.mjs: a token that is not hiding is perceived; an
  * observer without an entry perceives no hider (B1).
  * @param {TokenDocument} observer
  * @returns {{perceives: (hiderId: string) => boolean, hiddenFrom: () => string[]}}
@@ -318,7 +318,8 @@ export function hiddenFrom(observer) {
 export function getState(scene) {
   if (!game.user?.isGM) return null;
   if ((scene === undefined || scene === null) && !canvas?.scene) return null;
-  return stateOf(requireSceneLike(scene, "scene"));
+  const state = sceneState(requireSceneLike(scene, "scene"))?.state;
+  return state ? foundry.utils.deepClone(state) : null;
 }
 
 /**

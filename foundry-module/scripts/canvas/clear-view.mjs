@@ -7,7 +7,7 @@
  * destination, {type: "sight", mode: "any"})` returns true when a wall
  * blocks; Wall Height and Levels extend that test, see docs/scene.md) and no
  * concealment by darkness: the hider in darkness and farther than the
- * observer sees in darkness (decided by the engine, lighting.mjs). Other concealment is not tested:
+ * observer sees in darkness (decided by the engine, canvas/lighting.mjs). Other concealment is not tested:
  * the GM overrides a pair when needed.
  * Distance = `canvas.grid.measurePath([origin, destination]).distance`, in
  * scene units (v12+).
@@ -63,7 +63,7 @@ export function onCanvas(scene) {
 /**
  * Hider token id -> whether it stood in darkness when its view was last
  * computed (this client only): a change of light changes the views of the
- * hiders whose darkness changed, not the others' (automation.mjs).
+ * hiders whose darkness changed, not the others' (gm/automation.mjs).
  */
 const darknessSeen = /** @type {Map<string, boolean>} */ (new Map());
 

@@ -1,6 +1,6 @@
 /**
  * Light and darkness with Foundry's own lighting: whether a token stands in
- * darkness, and how far an observer sees in darkness. clear-view.mjs uses
+ * darkness, and how far an observer sees in darkness. canvas/clear-view.mjs uses
  * both for concealment by darkness (B5, O2); the Hide dialog pre-ticks the
  * percentile `dark` modifier (P2) from the first.
  *

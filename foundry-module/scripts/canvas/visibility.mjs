@@ -87,7 +87,7 @@ export function rebuildLookup(scene) {
  * @param {Record<string, any>} changed the update's differential data
  * @returns {number} how many observers were patched (all of them after a rebuild)
  */
-export function patchLookup(scene, changed) {
+function patchLookup(scene, changed) {
   if (lookupSceneId !== scene.id) {
     rebuildLookup(scene);
     return lookup.size;
@@ -338,6 +338,20 @@ function wrapDirectly(mode) {
   prototype._canDetect = wrapper;
   wrappedPrototypes.add(prototype);
   return true;
+}
+
+/**
+ * `updateScene(scene, changed)`: the active GM published lookup changes on
+ * the viewed scene. The lookup is patched from the observers the update
+ * names (not rebuilt) and perception tested again, so the next frame draws
+ * the new visibility.
+ * @param {Scene} scene
+ * @param {Record<string, any>} changed the update's differential data
+ */
+export function onLookupPublished(scene, changed) {
+  if (scene.id !== canvas?.scene?.id || !foundry.utils.hasProperty(changed, `flags.${MODULE_ID}`)) return;
+  patchLookup(scene, changed);
+  refreshPerception();
 }
 
 /**

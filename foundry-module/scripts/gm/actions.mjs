@@ -2,7 +2,7 @@
  * The active GM's handlers of every action: Hide, Reveal, Sprint, Point
  * out, Attack, Damage taken, Knockout, Defend's question, and the GM tools.
  * Each action is the same whether it comes from the Token HUD, a chat card,
- * a macro (macros.mjs) or a player's request (requests.mjs).
+ * a macro (api/macros.mjs) or a player's request (net/requests.mjs).
  *
  * Each action runs as named steps with a hook before (`Hooks.call`,
  * cancellable: return `false`, the action rejects with `Cancelled`) and one
@@ -21,7 +21,11 @@
 import { MODULE_ID, STATUS } from "../constants.mjs";
 import { BadRequest, Cancelled, FurtiveError } from "../errors.mjs";
 import { postAttackCard, postLine, gmUserIds } from "../ui/chat.mjs";
-import { answerPerception, dispatch, pendingStealthRoll, queryState, resetScene, sceneQuery, syncScene, undoAction } from "./transaction.mjs";
+import { resetScene } from "./reset.mjs";
+import { sceneState } from "./scene-state.mjs";
+import { syncScene } from "./sync.mjs";
+import { dispatch } from "./transaction.mjs";
+import { undoAction } from "./undo.mjs";
 import { hideDialog } from "../ui/dialogs.mjs";
 import { bilingual, engineText, escapeHtml, t } from "../i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "../systems/actor-data.mjs";
@@ -33,6 +37,7 @@ import { recentlyMoved } from "./automation.mjs";
 import { isVisibilityGuardInstalled } from "../canvas/visibility.mjs";
 import { setStatus } from "../canvas/statuses.mjs";
 import { requireTokenOn } from "../net/resolve.mjs";
+import { isActiveGM } from "../storage/store.mjs";
 
 /** @typedef {import("../types.mjs").Outcome} Outcome */
 
@@ -68,7 +73,7 @@ function publicResult(outcome) {
  * @param {import("../types.mjs").ViewEntry[]} view
  */
 function knownView(scene, view) {
-  const query = sceneQuery(scene);
+  const query = sceneState(scene, "open");
   return view.filter((entry) => query.knows(entry.observer));
 }
 
@@ -119,7 +124,7 @@ export const GM_ACTIONS = {
    * a Foundry stealth roll, then enterStealth. A player's options are ignored:
    * the GM's dialog always opens and sets the modifiers. A GM caller may pass
    * `options.roll`, a roll already made and shown (a Stealth roll from the
-   * sheet, system-rolls.mjs): its value is used and nothing is rolled again.
+   * sheet, systems/sheet-rolls.mjs): its value is used and nothing is rolled again.
    */
   async hide(scene, { tokenId, options: asked = {} }, user, privileged) {
     const options = privileged ? asked : {};
@@ -135,7 +140,7 @@ export const GM_ACTIONS = {
     let choice = {
       situation: Array.isArray(options.situation) ? options.situation.map(String) : [],
       free,
-      moved: options.moved ?? (settings.zeroLengthMovement || recentlyMoved(/** @type {string} */ (token.id), Boolean(queryState(scene).combat.active))),
+      moved: options.moved ?? (settings.zeroLengthMovement || recentlyMoved(/** @type {string} */ (token.id), Boolean(sceneState(scene, "open").state.combat.active))),
       precautions: Array.isArray(options.precautions) ? options.precautions.map(String) : precautionsOf(token.actor ?? null, settings.precautionsPath),
     };
     // The stored creatures follow the scene's tokens first (a token just
@@ -149,7 +154,7 @@ export const GM_ACTIONS = {
         ruleset: settings.ruleset,
         senses: senseNames(settings.enhancedSenses),
         precautions: choice.precautions,
-        // Percentile: `dark` (+50, P2) pre-ticked when the hider stands in darkness (B5, lighting.mjs) and the
+        // Percentile: `dark` (+50, P2) pre-ticked when the hider stands in darkness (B5, canvas/lighting.mjs) and the
         // caller named no situation; the GM can untick it.
         situation: !Array.isArray(options.situation) && settings.ruleset === "percentile" && onCanvas(scene) && inDarkness(scene, token) ? ["dark"] : choice.situation,
         moved: Boolean(choice.moved),
@@ -201,7 +206,7 @@ export const GM_ACTIONS = {
         const token = scene.tokens.get(tokenId);
         if (error instanceof FurtiveError && error.code === "not_hiding" && token?.hasStatusEffect?.(STATUS.hidden)) {
           // Left over: off, unless another token of the same linked actor still hides.
-          await setStatus(scene, token, "hidden", false, queryState(scene));
+          await setStatus(scene, token, "hidden", false, sceneState(scene, "open").state);
           return privileged ? null : { ok: true, entries: [] };
         }
         throw error;
@@ -239,7 +244,7 @@ export const GM_ACTIONS = {
       const settings = readSettings();
       const lines = [];
       if (settings.ruleset === "opposed") {
-        const { state, session } = sceneQuery(scene);
+        const { state, session } = sceneState(scene, "open");
         for (const id of ids) {
           if (!state.hiders[id] || id === attackerId) continue;
           const answer = session.attackHidden({ attacker: attackerId, target: id, aimedAtSpace: Boolean(aimedAtSpace), area: Boolean(area) });
@@ -268,7 +273,7 @@ export const GM_ACTIONS = {
   /** May the attacker attempt a knockout now (P8)? Players get only `allowed` and the explanation. */
   async canKnockout(scene, { attackerId, targetId }, user, privileged) {
     const target = requireTokenOn(scene, targetId, "targetId");
-    const result = sceneQuery(scene).session.knockout({ attacker: attackerId, target: targetId, helmet: wearsHelmet(target.actor ?? null, readSettings().helmet) });
+    const result = sceneState(scene, "open").session.knockout({ attacker: attackerId, target: targetId, helmet: wearsHelmet(target.actor ?? null, readSettings().helmet) });
     return privileged ? result : { allowed: result.allowed, clause: result.clause, en: result.allowed ? "" : result.en, fr: result.allowed ? "" : result.fr };
   },
 
@@ -283,13 +288,13 @@ export const GM_ACTIONS = {
       const target = requireTokenOn(scene, targetId, "targetId");
       const settings = readSettings();
       const helmet = wearsHelmet(target.actor ?? null, settings.helmet);
-      const { session } = sceneQuery(scene);
+      const { session } = sceneState(scene, "open");
       const damage = Math.trunc(Number(rawDamage));
       const allowed = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage });
       if (!allowed.allowed) throw FurtiveError.of("knockout_refused", engineText(allowed));
       const d100 = await rollFormula("1d100", attacker, { flavor: bilingual("FURTIVE.Roll.Knockout", { attacker: attacker.name ?? "", target: target.name ?? "" }), secret: true });
       const result = session.knockout({ attacker: attackerId, target: targetId, helmet, rawDamage: damage, d100 });
-      // The card's texts in both languages, so each GM reads theirs (chat.mjs decorateChatMessage); GM-whispered only.
+      // The card's texts in both languages, so each GM reads theirs (ui/chat.mjs decorateChatMessage); GM-whispered only.
       const texts = [
         { selector: ".furtive-knockout-result .furtive-text", en: result.en, fr: result.fr },
         { selector: ".furtive-knockout-damage", ...bilingual("FURTIVE.Chat.KnockoutDamage", { damage: result.damage ?? 0 }) },
@@ -311,7 +316,7 @@ export const GM_ACTIONS = {
 
   /** May `defender` defend `target` against `attacker` (P6)? A decision without numbers. */
   async canDefend(scene, { defenderId, targetId, attackerId }) {
-    return sceneQuery(scene).session.canDefend({ defender: defenderId, target: targetId, attacker: attackerId });
+    return sceneState(scene, "open").session.canDefend({ defender: defenderId, target: targetId, attacker: attackerId });
   },
 
   /** GM override of one pair. */
@@ -362,14 +367,24 @@ export const GM_ACTIONS = {
     });
   },
 
-  /** The GM rolls a pending Perception check (automatic checks off). */
+  /**
+   * The GM rolls a pending Perception check (automatic checks off, the GM
+   * card's button): the Perception formula for the observer's actor, as a
+   * GM-only Foundry roll.
+   */
   async rollPerception(scene, { hiderId, observerId }) {
-    return answerPerception(scene, hiderId, observerId);
+    const hider = scene.tokens.get(hiderId);
+    const observer = scene.tokens.get(observerId);
+    if (!hider || !observer) return null;
+    const flavor = bilingual("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" });
+    const total = await rollFormula(readSettings().perceptionFormula, observer, { flavor, secret: true });
+    return dispatch(scene, { type: "perceptionRolled", hider: hiderId, observer: observerId, total });
   },
 
   /** The GM makes a pending new stealth roll (P4) with the requested modifiers. */
   async reroll(scene, { hiderId }, user, privileged) {
-    const request = pendingStealthRoll(scene, hiderId);
+    const reading = isActiveGM() ? sceneState(scene, "open") : sceneState(scene);
+    const request = (reading?.pending ?? []).find((r) => r.kind === "stealthRoll" && r.hider === hiderId) ?? null;
     const modifiers = request?.modifiers ?? { situation: [], free: [] };
     return GM_ACTIONS.hide(scene, { tokenId: hiderId, options: { dialog: false, situation: modifiers.situation, free: modifiers.free } }, user, privileged);
   },

@@ -10,7 +10,9 @@
 
 import { MODULE_ID, SCENE_FLAGS, STATUS } from "../constants.mjs";
 import { setStatus } from "../canvas/statuses.mjs";
-import { dispatch, dropLiveScene, knownCreatures, queryState, reportRefusal, syncScene, transact, upsertEventOf, upsertToken, viewMirror, viewState } from "./transaction.mjs";
+import { dropLiveScene, sceneState } from "./scene-state.mjs";
+import { syncScene, upsertEventOf, upsertToken } from "./sync.mjs";
+import { dispatch, reportRefusal, transact } from "./transaction.mjs";
 import { dropOrphanRecords, forgetScene, isActiveGM, isStateLost } from "../storage/store.mjs";
 import { readSettings } from "../settings.mjs";
 import { darknessChanged, onCanvas, viewOf } from "../canvas/clear-view.mjs";
@@ -57,8 +59,8 @@ export async function refreshViews(scene, movedTokenId, { light = false, before 
   // The live session needs the engine (a GM's first canvasReady may come before it loaded).
   if (!(await engineReady.then(() => true, () => false))) return;
   // The hiders and the clear view last applied per pair, kept beside the
-  // session (no snapshot per move, gm-pipeline.mjs viewMirror).
-  const mirror = viewMirror(scene);
+  // session (no snapshot per move, gm/scene-state.mjs).
+  const mirror = sceneState(scene, "live");
   // Clear view feeds O4, O5 and O13 (event.rs, viewChanged); the percentile
   // ruleset compares one score with every observer, so it is not sent there.
   if (!onCanvas(scene) || !mirror || mirror.ruleset !== "opposed") {
@@ -172,7 +174,7 @@ export async function onCreateToken(token) {
 export async function onDeleteToken(token) {
   const scene = token.parent;
   if (!isActiveGM() || !scene || !(await engineReady.then(() => true, () => false))) return;
-  const removed = viewMirror(scene)?.knows(/** @type {string} */ (token.id)) ? [{ type: /** @type {const} */ ("tokenRemoved"), token: token.id }] : [];
+  const removed = sceneState(scene, "live")?.knows(/** @type {string} */ (token.id)) ? [{ type: /** @type {const} */ ("tokenRemoved"), token: token.id }] : [];
   // The light it carried went with it (B5): one transaction with its removal.
   if (carriesLight(token)) await refreshViews(scene, null, { light: true, before: removed });
   else if (removed.length) await dispatch(scene, removed[0], { chat: false }).catch(reportRefusal);
@@ -181,7 +183,7 @@ export async function onDeleteToken(token) {
   // none now, so its actor keeps one only while another of its tokens has it (setStatus).
   // The engine's own status change names a token the scene no longer has (applyStatuses skips it).
   if (removed.length && token.actorLink && token.actor) {
-    const state = queryState(scene);
+    const state = sceneState(scene, "open").state;
     for (const key of /** @type {const} */ (["hidden", "defenseless"])) await setStatus(scene, token, key, false, state);
   }
 }
@@ -205,7 +207,7 @@ export async function onDeleteActor(actor) {
   for (const scene of game.scenes) {
     const orphans = scene.tokens.filter((token) => token.actorId === actor.id && !token.actor);
     if (!orphans.length || isStateLost(scene)) continue;
-    const creatures = knownCreatures(scene);
+    const creatures = sceneState(scene, "live")?.creatures;
     const events = orphans.filter((token) => creatures?.has(/** @type {string} */ (token.id))).map((token) => ({ type: /** @type {const} */ ("tokenRemoved"), token: /** @type {string} */ (token.id) }));
     if (events.length) await transact(scene, events, { chat: false }).catch(reportRefusal);
   }
@@ -372,7 +374,7 @@ function surprisedElsewhere(scene, token) {
     if (other.id === scene.id) continue;
     const same = other.tokens.filter((t) => t.actorLink && t.actorId === token.actorId).map((t) => t.id);
     if (!same.length) continue;
-    const surprises = viewState(other)?.surprises ?? [];
+    const surprises = sceneState(other)?.state.surprises ?? [];
     if (surprises.some((surprise) => same.includes(surprise.target))) return true;
   }
   return false;

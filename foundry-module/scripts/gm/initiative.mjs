@@ -28,7 +28,7 @@
  */
 
 import { MODULE_ID } from "../constants.mjs";
-import { viewState } from "./transaction.mjs";
+import { sceneState } from "./scene-state.mjs";
 import { t } from "../i18n.mjs";
 import { isActiveGM } from "../storage/store.mjs";
 
@@ -86,7 +86,7 @@ export function tieBreakerUpdates(combatants, heldTotalOf) {
 async function breakTies(combat) {
   if (!combat || !game.settings.get(MODULE_ID, "initiativeTieBreaker")) return;
   const scene = combat.scene ?? canvas?.scene;
-  const state = scene ? viewState(scene) : null;
+  const state = scene ? sceneState(scene)?.state ?? null : null;
   if (!state || state.ruleset !== "opposed") return;
   const heldTotalOf = (/** @type {string} */ tokenId) => {
     const hider = /** @type {any} */ (state.hiders)[tokenId];

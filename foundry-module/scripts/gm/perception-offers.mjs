@@ -3,12 +3,12 @@
  * O9, O13) goes to the observer's owner as a roll from the sheet (B4: the
  * system's own roll, so Dice So Nice and roll modes work as usual), when the
  * observer has a connected player owner. NPCs' checks are rolled by the GM in
- * the action's transaction (gm-pipeline.mjs).
+ * the action's transaction (checks.mjs).
  *
  * The offer names the observer only: not the hider, not how many (B1). The
  * pair stays unperceived with its check pending in the engine (B1, fail
  * closed) until the roll arrives; the Perception roll then answers every
- * pending check of that observer in one transaction (system-rolls.mjs).
+ * pending check of that observer in one transaction (systems/sheet-rolls.mjs).
  *
  * Foundry API: `User#active`, `User#isGM`, `TokenDocument#testUserPermission(user, "OWNER")`,
  * `ChatMessage.create({whisper})` (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html).
@@ -30,7 +30,7 @@ export function playerOwners(token) {
 /**
  * Posts the offer: a card to the observer's owners and the GMs with a button
  * that rolls Perception from the observer's sheet. Its text and button are
- * kept in both languages (`flags.furtive.texts`, chat.mjs), so the owner
+ * kept in both languages (`flags.furtive.texts`, ui/chat.mjs), so the owner
  * reads their own, not the GM's.
  * @param {{sceneId: string, observer: TokenDocument, owners: User[]}} data
  */

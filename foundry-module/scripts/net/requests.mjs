@@ -2,11 +2,11 @@
  * Routing and permissions: an action runs where it belongs.
  *
  * - `run(kind, payload)` runs an action on the active GM directly, else
- *   sends it through the socket (socket.mjs).
+ *   sends it through the socket (net/socket.mjs).
  * - `handleRequest(kind, payload, user, remote)` is the active GM's side: a
- *   `remote` request (identity verified by socket.mjs) runs unprivileged; a
+ *   `remote` request (identity verified by net/socket.mjs) runs unprivileged; a
  *   player must own the acting token (`NotOwner`) and is refused the GM-only
- *   kinds (`gm_only`), which another GM may ask for. The handlers are in gm-actions.mjs.
+ *   kinds (`gm_only`), which another GM may ask for. The handlers are in gm/actions.mjs.
  * - `notifyRefusal(error)` shows a refusal to the user, localized; `notify(text)`
  *   any other notice, with the same "Furtive:" prefix.
  */
@@ -37,14 +37,14 @@ const OWNED = {
 
 /**
  * The active GM's side of every action. A GM-only kind runs only for a GM:
- * this client's (`remote` false) or another GM's request, whose user socket.mjs
+ * this client's (`remote` false) or another GM's request, whose user net/socket.mjs
  * verified (the server's sender id on v12, the confirm query on v13). A
  * player must own the acting token. A remote request runs unprivileged
  * whoever asks: number-free result (a v12 reply travels on the module socket
  * to every client), Hide options ignored (the active GM's dialog decides).
  * @param {string} kind
  * @param {Record<string, any>} payload ids only: `sceneId`, `tokenId`, ...
- * @param {User} user the asking user (for a remote request: verified by socket.mjs)
+ * @param {User} user the asking user (for a remote request: verified by net/socket.mjs)
  * @param {boolean} [remote] the request came over the socket
  * @returns {Promise<any>} number-free unless a local GM asked
  */

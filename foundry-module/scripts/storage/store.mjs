@@ -36,7 +36,7 @@
  * of another base are leftovers of an interrupted save and are ignored.
  * Saving one scene writes that scene's messages only. The messages of a
  * deleted scene are deleted. The chat log does not show them: the module's
- * own render hook hides them (chat.mjs `decorateChatMessage`, on
+ * own render hook hides them (ui/chat.mjs `decorateChatMessage`, on
  * `renderChatMessage` v12 / `renderChatMessageHTML` v13, hook lists
  * https://foundryvtt.com/api/v12/modules/hookEvents.html and
  * https://foundryvtt.com/api/modules/hookEvents.html); Foundry itself would
@@ -44,10 +44,11 @@
  *
  * Each action also publishes, in at most ONE Scene update that every client
  * receives, the number-free lookup (`flags.furtive.hiddenFrom`, `hiders`,
- * visibility.mjs): only the observers whose list changed (`publishLookup`).
+ * canvas/visibility.mjs): only the observers whose list changed
+ * (gm/transaction.mjs `publishLookup`).
  *
  * The active GM keeps the live engine session of each scene in memory
- * (gm-pipeline.mjs) and reads the messages again only when the record's
+ * (gm/scene-state.mjs) and reads the messages again only when the record's
  * revision (the newest message's) changed: another GM saved.
  *
  * Only the active GM writes (`game.users.activeGM`).
@@ -87,7 +88,7 @@ import { FurtiveError } from "../errors.mjs";
  * @property {Request[]} pending the pending requests after the action
  * @property {{token: string, status: "hidden" | "defenseless", active: boolean}[]} statuses the action's status changes
  * @property {true} [cardless] the action posted no GM card (bookkeeping, or a combat turn change with nothing to say):
- *   it does not stop the Undo of the action before it (gm-pipeline.mjs `undoAction`); missing in records saved before
+ *   it does not stop the Undo of the action before it (gm/undo.mjs `undoAction`); missing in records saved before
  */
 
 /**
@@ -423,29 +424,4 @@ export async function dropLastDelta(scene) {
  */
 export function needsCompaction({ baseBytes, deltaBytes, deltas }) {
   return deltas >= 64 || deltaBytes >= Math.max(baseBytes, 4096);
-}
-
-/**
- * Publishes lookup changes on the Scene in ONE update (every client receives
- * it): `hiddenFrom` entries by observer (a list, or null to remove the
- * observer: `-=key`, `foundry.utils.mergeObject` performDeletions) and the
- * hiders list when given. Nothing is sent for an empty change. Active GM only.
- * @param {Scene} scene
- * @param {Map<string, string[] | null>} observers observer id -> its new list, or null (removed)
- * @param {string[] | null} hiders ids of tokens in a stealth attempt, or null (unchanged)
- * @returns {Promise<boolean>} whether the Scene was updated
- */
-export async function publishLookup(scene, observers, hiders) {
-  const key = `flags.${MODULE_ID}.${SCENE_FLAGS.hiddenFrom}`;
-  /** @type {Record<string, unknown>} */
-  const update = {};
-  for (const [observer, list] of observers) {
-    if (list) update[`${key}.${observer}`] = list;
-    else update[`${key}.-=${observer}`] = null;
-  }
-  if (hiders) update[`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`] = hiders;
-  if (scene.getFlag(MODULE_ID, SCENE_FLAGS.legacyVisibility) !== undefined) update[`flags.${MODULE_ID}.-=${SCENE_FLAGS.legacyVisibility}`] = null;
-  if (!Object.keys(update).length) return false;
-  await scene.update(update);
-  return true;
 }

@@ -7,7 +7,7 @@
  * percentile P6: each target its surprise; O10: an area is never rolled with
  * disadvantage).
  *
- * Same path as attack rolls (system-rolls.mjs, system-attacks.mjs): the
+ * Same path as attack rolls (systems/sheet-rolls.mjs, systems/attacks.mjs): the
  * user's client stamps its usage message with the acting token and the
  * user's targets (`flags.furtive.areaUse`, in `preCreateChatMessage`), and
  * the active GM acts on `createChatMessage`, only for a message whose author
@@ -24,9 +24,9 @@
  * - dnd5e: its usage card, read from the acting actor's own item or activity
  *   (`dnd5eAreaUse`): an area save or damage use without an attack roll. A
  *   use with an attack roll AND an area counts once, through its attack roll
- *   message (system-rolls.mjs), never through its card.
+ *   message (systems/sheet-rolls.mjs), never through its card.
  * - generic systems: a chat message (with or without a roll) matching the
- *   `areaMatch` setting (system-settings.mjs); such a message is never also
+ *   `areaMatch` setting (systems/automation-settings.mjs); such a message is never also
  *   an attack roll.
  *
  * Foundry API: hooks `preCreateChatMessage(message, data, options, userId)`
@@ -105,7 +105,7 @@ export function onAreaMessage(message, _options, userId) {
   const own = source.flags?.[MODULE_ID] ?? {};
   const stamp = /** @type {AreaUseStamp | null} */ (own.areaUse ?? null);
   if (own.kind || !stamp) return;
-  // A message whispered to no GM is its author's alone (as for rolls, system-rolls.mjs).
+  // A message whispered to no GM is its author's alone (as for rolls, systems/sheet-rolls.mjs).
   const whisper = /** @type {any[]} */ (source.whisper ?? []).map((user) => String(user?.id ?? user));
   if (whisper.length && !whisper.some((id) => game.users.get(id)?.isGM)) return;
   const scene = game.scenes.get(String(stamp.sceneId ?? ""));

@@ -5,8 +5,8 @@
  *   `attack` with its list of `targets` (O8: an area effect or several
  *   targets is one instance, one -5; O9: each target that does not perceive
  *   the attacker checks; percentile P6/P7: each target its surprise). dnd5e:
- *   its attack roll messages (dnd5e-adapter.mjs); generic systems: a roll
- *   message matching the attack setting (system-settings.mjs).
+ *   its attack roll messages (systems/dnd5e.mjs); generic systems: a roll
+ *   message matching the attack setting (systems/automation-settings.mjs).
  * - O10, attacking a hider the attacker does not perceive: the engine's
  *   `attackHidden` answer is written in the action's GM card (generic
  *   systems: that note is the whole automation). dnd5e: the attack roll gets
@@ -17,7 +17,7 @@
  *   `updateActor` decrease of the configured HP path) is `damageTaken` with
  *   the attacker of the last attack on it, one damaging hit per HP loss (O11).
  *
- * Every step runs on the active GM through gm-pipeline.mjs `transact`: one
+ * Every step runs on the active GM through gm/transaction.mjs `transact`: one
  * transaction, one GM card per action.
  *
  * Foundry API: hooks `updateActor(actor, changed, options, userId)` (all
@@ -33,7 +33,8 @@ import { attackDialog, hitsOf } from "../ui/dialogs.mjs";
 import { dnd5eGeneration, registerDnd5eAttackHooks } from "./dnd5e.mjs";
 import { FurtiveError } from "../errors.mjs";
 import { bilingual, t } from "../i18n.mjs";
-import { reportRefusal, sceneQuery, transact, viewState } from "../gm/transaction.mjs";
+import { sceneState } from "../gm/scene-state.mjs";
+import { reportRefusal, transact } from "../gm/transaction.mjs";
 import { readSettings } from "../settings.mjs";
 import { isActiveGM } from "../storage/store.mjs";
 import { readSystemSettings } from "./automation-settings.mjs";
@@ -137,11 +138,11 @@ export function decideDisadvantage({ actor, tokenId, area }) {
   let disadvantage = false;
   if (isActiveGM()) {
     // The engine is asked only when a target is hiding (no session is built for a scene without stealth).
-    const stored = viewState(scene);
+    const stored = sceneState(scene)?.state ?? null;
     const hiding = targets.filter((target) => stored?.hiders[target]?.phase === "hiding");
     try {
       if (hiding.length) {
-        const { state, session } = sceneQuery(scene);
+        const { state, session } = sceneState(scene, "open");
         disadvantage = Boolean(state.creatures[/** @type {string} */ (attacker.id)]) && hiding.some((target) => session.attackHidden({ attacker: /** @type {string} */ (attacker.id), target, aimedAtSpace: true, area: false }).mode === "disadvantage");
       }
     } catch (error) {
@@ -180,9 +181,9 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
   if (!targets.length) return null;
   for (const target of targets) lastAttack.set(target, { attackerId, sceneId: /** @type {string} */ (scene.id) });
   // Nothing for the engine when no token of the attack is in a stealth attempt (no card for every attack of the game).
-  const stored = viewState(scene);
+  const stored = sceneState(scene)?.state ?? null;
   if (!stored || (!stored.hiders[attackerId] && !targets.some((id) => stored.hiders[id]))) return null;
-  const state = sceneQuery(scene).state;
+  const state = sceneState(scene, "open").state;
   const known = targets.filter((id) => state.creatures[id]);
   if (!known.length || !state.creatures[attackerId]) return null;
   const hiding = state.hiders[attackerId]?.phase === "hiding";
@@ -206,7 +207,7 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
   /** @type {LogEntry[]} */
   const notes = [];
   if (settings.ruleset === "opposed") {
-    const { session } = sceneQuery(scene);
+    const { session } = sceneState(scene, "open");
     for (const target of known) {
       if (state.hiders[target]?.phase !== "hiding") continue;
       const answer = session.attackHidden({ attacker: attackerId, target, aimedAtSpace, area });
@@ -251,7 +252,7 @@ export async function onHpLost(actor) {
   const sceneIds = synthetic ? [synthetic.parent?.id] : [canvas?.scene?.id, ...[...lastAttack.values()].map((a) => a.sceneId)];
   for (const sceneId of new Set(sceneIds.filter(Boolean))) {
     const scene = game.scenes.get(sceneId);
-    const state = scene ? viewState(scene) : null;
+    const state = scene ? sceneState(scene)?.state ?? null : null;
     if (!scene || !state) continue;
     /** @type {any[]} */
     const events = [];

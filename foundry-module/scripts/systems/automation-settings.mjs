@@ -21,7 +21,7 @@ import { MODULE_ID } from "../constants.mjs";
  * @property {string} stealthMatch      generic systems: how a Stealth roll message is recognised (see {@link matchSpecs})
  * @property {string} perceptionMatch   generic systems: same for Perception
  * @property {string} attackMatch       generic systems: same for an attack roll
- * @property {string} areaMatch         generic systems: same for an area effect (with or without a roll): one attack on the user's targets, `area: true` (O8, system-areas.mjs)
+ * @property {string} areaMatch         generic systems: same for an area effect (with or without a roll): one attack on the user's targets, `area: true` (O8, systems/areas.mjs)
  * @property {string} hpPath            generic systems: the actor's HP value path (O11 on a decrease)
  */
 

@@ -3,7 +3,7 @@
  * hook shapes the running version has, what a dnd5e roll message is, how to
  * impose disadvantage on an attack (O10), and how to roll a Perception check
  * from the sheet. No rule is decided here: the O10 answer comes from the
- * caller (system-attacks.mjs), and every roll goes to the active GM as a chat
+ * caller (systems/attacks.mjs), and every roll goes to the active GM as a chat
  * message.
  *
  * Versions (`game.system.version`, docs/dnd5e-automation.md table):

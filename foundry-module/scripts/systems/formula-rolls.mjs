@@ -14,8 +14,8 @@ import { engineText, escapeHtml } from "../i18n.mjs";
 
 /**
  * The flags of the module's own roll messages: `kind: "roll"`, so the system
- * automation (system-rolls.mjs) never takes them for a roll from the sheet,
- * and the flavor in both languages (chat.mjs `decorateChatMessage`), with the
+ * automation (systems/sheet-rolls.mjs) never takes them for a roll from the sheet,
+ * and the flavor in both languages (ui/chat.mjs `decorateChatMessage`), with the
  * language it was posted in.
  * @param {{en: string, fr: string}} flavor
  */
@@ -59,6 +59,6 @@ export async function evaluateFormula(formula, token) {
  */
 export async function postRoll(roll, token, { flavor, secret }) {
   const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
-  // The flavor is rendered as HTML: escaped, so a token name with `&` or `<` shows as typed (chat.mjs localizeFlavors).
+  // The flavor is rendered as HTML: escaped, so a token name with `&` or `<` shows as typed (ui/chat.mjs localizeFlavors).
   await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor: escapeHtml(engineText(flavor)), flags: ownRoll(flavor) }, { rollMode });
 }

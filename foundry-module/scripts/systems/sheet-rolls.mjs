@@ -6,18 +6,18 @@
  * acting token and the user's targets (`flags.furtive.systemRoll`, in
  * `preCreateChatMessage`), and the active GM acts on `createChatMessage`
  * (docs/dnd5e-automation.md, "Where hooks run"), through the one-transaction
- * pipeline (gm-pipeline.mjs):
+ * pipeline (gm/transaction.mjs):
  * - a Stealth roll starts or refreshes a stealth attempt: opposed O1/O7 with
  *   the total; percentile P1 with the roll's d100, after the GM's Hide dialog
  *   for the situation modifiers (P2);
  * - a Perception roll answers the observer's pending checks (O4, O9, O13),
  *   or is an active search against every hider in its clear view that it
  *   does not perceive yet (O4 made actively; the engine keeps a stored result);
- * - an attack roll with targets is one engine attack (system-attacks.mjs).
+ * - an attack roll with targets is one engine attack (systems/attacks.mjs).
  *
- * What a roll is: dnd5e's own message flags (dnd5e-adapter.mjs); other
- * systems: the match settings (system-settings.mjs), or the module's own
- * stamp on a Perception roll it offered (perception-offers.mjs). The
+ * What a roll is: dnd5e's own message flags (systems/dnd5e.mjs); other
+ * systems: the match settings (systems/automation-settings.mjs), or the module's own
+ * stamp on a Perception roll it offered (gm/perception-offers.mjs). The
  * message's author must own the acting token. A roll whispered to no GM (a
  * self roll) changes nothing, even when Foundry shows it to the GMs.
  *
@@ -35,7 +35,8 @@ import { MODULE_ID } from "../constants.mjs";
 import { dnd5eAttackArea, dnd5eGeneration, dnd5eRollType, dnd5eRolledWithDisadvantage, rollDnd5ePerception } from "./dnd5e.mjs";
 import { FurtiveError } from "../errors.mjs";
 import { GM_ACTIONS } from "../gm/actions.mjs";
-import { reportRefusal, transact, viewState } from "../gm/transaction.mjs";
+import { sceneState } from "../gm/scene-state.mjs";
+import { reportRefusal, transact } from "../gm/transaction.mjs";
 import { bilingual, engineText, escapeHtml, t } from "../i18n.mjs";
 import { readSettings } from "../settings.mjs";
 import { isActiveGM } from "../storage/store.mjs";
@@ -138,7 +139,7 @@ function rollTypeOf(message, stamp, actor) {
   const system = readSystemSettings();
   if (messageMatches(message, system.stealthMatch, actor)) return "stealth";
   if (messageMatches(message, system.perceptionMatch, actor)) return "perception";
-  // An area effect is one attack through system-areas.mjs, never also an attack roll (O8: it counts once).
+  // An area effect is one attack through systems/areas.mjs, never also an attack roll (O8: it counts once).
   if (messageMatches(message, system.areaMatch, actor)) return null;
   if (messageMatches(message, system.attackMatch, actor)) return "attack";
   return null;
@@ -246,7 +247,7 @@ async function stealthRoll(scene, token, roll, total, author) {
  */
 async function perceptionRoll(scene, observer, total) {
   if (readSettings().ruleset !== "opposed") return null;
-  const state = viewState(scene);
+  const state = sceneState(scene)?.state ?? null;
   if (!state) return null;
   const id = /** @type {string} */ (observer.id);
   if (!state.creatures[id]) return null;
@@ -290,11 +291,11 @@ export async function rollOfferedPerception(flags, event) {
     }
     const roll = new Roll(readSettings().perceptionFormula, actor.getRollData());
     await roll.evaluate();
-    // The flavor in both languages (chat.mjs decorateChatMessage); no `kind`: this roll is the sheet's, which answers the checks.
+    // The flavor in both languages (ui/chat.mjs decorateChatMessage); no `kind`: this roll is the sheet's, which answers the checks.
     const flavor = bilingual("FURTIVE.System.PerceptionFlavor", { observer: token.name ?? "" });
     await roll.toMessage({
       speaker: ChatMessage.getSpeaker({ token }),
-      // Rendered as HTML: escaped, so the name shows as typed (chat.mjs localizeFlavors).
+      // Rendered as HTML: escaped, so the name shows as typed (ui/chat.mjs localizeFlavors).
       flavor: escapeHtml(engineText(flavor)),
       flags: { [MODULE_ID]: { systemRoll: { type: "perception", sceneId: scene.id, tokenId: token.id, targets: [] }, flavor, lang: game.i18n.lang } },
     });

@@ -51,7 +51,7 @@ function lines(entries) {
  * the action calls for (roll a Perception check when automatic checks are
  * off, O4; make a new stealth roll, P4; undo the action), and at most one
  * public line with the `public` entries, to `audience` only when given (B1:
- * the users who may see every token it names, secrecy.mjs `audienceOf`).
+ * the users who may see every token it names, ui/secrecy.mjs `audienceOf`).
  * Either is skipped when it would be empty.
  * @param {{sceneId: string, actionId: string | null, log: LogEntry[], titleKey: string, titleData?: Record<string, string>, audience?: string[] | null,
  *   defenseless?: {targetId: string, target: string, attacker: string, self: {clause: string, en: string, fr: string}, blocked: {name: string, decision: {clause: string, en: string, fr: string}}[]}[],
@@ -201,7 +201,7 @@ export async function postLine(text, { whisperGM = false, named = [], flags = {}
  * includes: https://foundryvtt.com/api/classes/foundry.dice.Roll.html#render)
  * in this client's language, from the flags' `{en, fr}` pairs.
  * Foundry renders them into the message's HTML in the poster's language (the
- * module stores the message's flavor HTML-escaped, rolls.mjs); the render hook
+ * module stores the message's flavor HTML-escaped, systems/formula-rolls.mjs); the render hook
  * hands that pending HTML over
  * (https://foundryvtt.com/api/functions/hookEvents.renderChatMessage.html,
  * https://foundryvtt.com/api/functions/hookEvents.renderChatMessageHTML.html).
@@ -247,7 +247,7 @@ export function decorateChatMessage(message, root, onAction) {
   }
   const flags = /** @type {any} */ (message.getFlag(MODULE_ID, "kind") ? own : null);
   if (!flags) return;
-  // The stored state record (store.mjs: a base or a delta) is data, not a card.
+  // The stored state record (storage/store.mjs: a base or a delta) is data, not a card.
   if (flags.kind === "state" || flags.kind === "stateDelta") {
     root.style.display = "none";
     return;

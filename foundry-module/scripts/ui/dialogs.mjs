@@ -185,8 +185,8 @@ function wholeNumberOf(field, what, raw) {
 
 /**
  * The Attack dialog's `hits` (a number field, O8: how many hits the attack
- * makes), from the HUD (hud-flows.mjs) or a system attack roll
- * (system-attacks.mjs), by {@link wholeNumberOf}.
+ * makes), from the HUD (ui/hud-flows.mjs) or a system attack roll
+ * (systems/attacks.mjs), by {@link wholeNumberOf}.
  * @param {unknown} raw the form value
  * @returns {number}
  * @throws {BadRequest} `invalid_input`

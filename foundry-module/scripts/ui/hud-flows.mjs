@@ -1,6 +1,6 @@
 /**
  * The HUD's dialog flows: the Attack dialog (one attack on every target) and the
- * Knockout dialog (raw damage), each then running the action (macros.mjs).
+ * Knockout dialog (raw damage), each then running the action (api/macros.mjs).
  */
 
 import { attackDialog, hitsOf, knockoutDialog, rawDamageOf } from "./dialogs.mjs";

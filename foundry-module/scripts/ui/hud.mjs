@@ -13,7 +13,7 @@ import { modulePath } from "../constants.mjs";
 import * as actions from "../api/macros.mjs";
 import { attackWithDialog, knockoutWithDialog } from "./hud-flows.mjs";
 import { notify, notifyRefusal, run } from "../net/requests.mjs";
-import { sceneQuery, viewState } from "../gm/transaction.mjs";
+import { sceneState } from "../gm/scene-state.mjs";
 import { isActiveGM } from "../storage/store.mjs";
 import * as engine from "../engine.mjs";
 import { defendDialog, hideDialog, pointOutDialog } from "./dialogs.mjs";
@@ -137,7 +137,7 @@ export function onRenderTokenHUD(hud, html) {
  */
 async function situationFlow(token) {
   const scene = /** @type {Scene} */ (token.parent);
-  const hider = /** @type {any} */ (viewState(scene)?.hiders[/** @type {string} */ (token.id)]);
+  const hider = /** @type {any} */ (sceneState(scene)?.state.hiders[/** @type {string} */ (token.id)]);
   const chosen = hider?.pendingModifiers ?? hider?.modifiers ?? { situation: [], free: [] };
   const added = !hider?.pendingModifiers && hider?.alreadyPerceivedAdded === true;
   const situation = (chosen.situation ?? []).filter((/** @type {string} */ id) => !(added && id === "already_perceived"));
@@ -234,11 +234,11 @@ export async function onHoverToken(token, hovered) {
   if (!hovered || !game.user?.isGM || !engine.isEngineReady()) return;
   const document = /** @type {TokenDocument} */ (token.document);
   const scene = /** @type {Scene} */ (document.parent);
-  const state = viewState(scene);
+  const state = sceneState(scene)?.state ?? null;
   const hider = state?.hiders[/** @type {string} */ (document.id)];
   if (!state || !hider) return;
   // One query for every observer (hiddenFrom), not one per observer.
-  const hidden = isActiveGM() ? sceneQuery(scene).session.hiddenFrom() : engine.hiddenFrom(state);
+  const hidden = isActiveGM() ? sceneState(scene, "open").session.hiddenFrom() : engine.hiddenFrom(state);
   const hiderId = /** @type {string} */ (document.id);
   const rows = Object.keys(hider.pairs)
     .filter((observer) => state.creatures[observer])

@@ -4,7 +4,7 @@
  * the inputs that ruleset reads (the defense formulas and the side serve
  * both). The settings themselves stay world settings (settings.mjs, hidden
  * from the main settings list); their defaults are the generic preset's
- * (presets.mjs), shown as each field's placeholder.
+ * (systems/presets.mjs), shown as each field's placeholder.
  *
  * Foundry API: `game.settings.registerMenu(namespace, key, {name, label, hint,
  * icon, type, restricted})` (`SettingSubmenuConfig`: v12 `type` is "The

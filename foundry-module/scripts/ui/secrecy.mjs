@@ -5,7 +5,7 @@
  * A GM may see every name.
  *
  * Answers from the scene's published, number-free lookup
- * (`flags.furtive.hiddenFrom`, `flags.furtive.hiders`, see visibility.mjs),
+ * (`flags.furtive.hiddenFrom`, `flags.furtive.hiders`, see canvas/visibility.mjs),
  * so any client can ask about any scene. A token that is not hiding is
  * perceived by everyone; an observer the engine does not know perceives no
  * hider (B1).

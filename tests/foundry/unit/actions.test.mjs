@@ -225,7 +225,7 @@ describe("Attack, knockout, defend (percentile, P6-P8)", () => {
     assert.equal(result.allowed, false);
     assert.equal(result.decision.clause, "P6");
     assert.match(result.decision.en, /defenseless/);
-    // Prefixed like every other refusal the module shows (requests.mjs notifyRefusal: "Furtive: ...").
+    // Prefixed like every other refusal the module shows (net/requests.mjs notifyRefusal: "Furtive: ...").
     const shown = env.bob.ctx.notifications.filter((n) => n.type === "warning" && n.message.includes(result.decision.en)).map((n) => n.message);
     assert.deepEqual(plain(shown), [`Furtive: ${result.decision.en}`], "the explanation is shown, prefixed");
     await env.server.idle();

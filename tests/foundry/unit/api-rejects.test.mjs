@@ -1,7 +1,7 @@
 /**
  * The API's actions return a promise that rejects with a `FurtiveError`
  * for a token they cannot resolve or an argument of the wrong shape, as
- * api.mjs documents ("Refusals reject with a `FurtiveError`"). Before,
+ * api/api.mjs documents ("Refusals reject with a `FurtiveError`"). Before,
  * hide, reveal, pointOut, attack, knockout and canKnockout threw at once
  * instead: a macro written `api.hide(x).catch(...)` crashed on a deleted
  * token instead of reaching its catch.

@@ -1,9 +1,9 @@
 /**
- * The Token HUD's Attack dialog (hud-flows.mjs attackWithDialog), opposed:
+ * The Token HUD's Attack dialog (ui/hud-flows.mjs attackWithDialog), opposed:
  * `hits` (O8, how many hits a noisy attack makes) emptied, or text that is
  * no number (a browser empties a number field holding it), is refused
  * naming the field, and nothing changes, as the same dialog opened from a
- * system attack roll already does (system-attacks.mjs, d8706a0). Before,
+ * system attack roll already does (systems/attacks.mjs, d8706a0). Before,
  * the HUD's flow read it as 0 hits: a noisy attack from hiding cost no O8
  * penalty, silently.
  */

@@ -1,6 +1,6 @@
 /**
  * The module's own notes on a GM card (an offered Perception check,
- * perception-offers.mjs; the attack notes of system-attacks.mjs) hold both
+ * gm/perception-offers.mjs; the attack notes of systems/attacks.mjs) hold both
  * languages from the lang files, whatever the poster's language: a French GM
  * posts a card whose English text an English GM reads (B3).
  */

@@ -1,5 +1,5 @@
 /**
- * The Defend dialog of the Token HUD (hud.mjs defendFlow): its default
+ * The Defend dialog of the Token HUD (ui/hud.mjs defendFlow): its default
  * choice is one the engine answers, and the one a user means. In Foundry
  * one targets the enemy, so the user's target is the default attacker and
  * the defender defends itself; without a target, the attacker is the first

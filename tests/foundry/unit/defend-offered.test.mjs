@@ -1,6 +1,6 @@
 /**
  * The Token HUD offers Defend only when its dialog has an attacker to name
- * (hud.mjs): another token with an actor that this user may see named (B1).
+ * (ui/hud.mjs): another token with an actor that this user may see named (B1).
  * Before, the button was always there, and with no such token a click did
  * nothing at all: no dialog, no message (defendFlow returned early).
  */

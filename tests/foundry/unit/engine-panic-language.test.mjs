@@ -13,7 +13,7 @@
  *
  * One panic is one notice on a client: `guarded` tells the GM as it happens,
  * and the action that called it rejects with the same error, which its
- * caller (requests.mjs `notifyRefusal`) then showed a second time.
+ * caller (net/requests.mjs `notifyRefusal`) then showed a second time.
  */
 import assert from "node:assert/strict";
 import path from "node:path";

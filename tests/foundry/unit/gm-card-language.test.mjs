@@ -1,7 +1,7 @@
 /**
  * GM-only cards read in each GM's language when two GMs read different
  * ones. A GM card carries its texts in both languages in its own flags
- * (`flags.furtive.texts`, as the players' cards do, chat.mjs), and each GM's
+ * (`flags.furtive.texts`, as the players' cards do, ui/chat.mjs), and each GM's
  * client shows its own. Before, only the card's title and the engine's
  * entries were rewritten: a French second GM read the English GM's "GM
  * only", "Fighter is defenseless against Rogue", "No defense against the

@@ -1,5 +1,5 @@
 /**
- * The Token HUD's Knockout dialog (P8, hud-flows.mjs knockoutWithDialog):
+ * The Token HUD's Knockout dialog (P8, ui/hud-flows.mjs knockoutWithDialog):
  * the raw damage emptied, or text that is no number (a browser empties a
  * number field holding it), is refused naming the field, before the
  * knockout d100 is rolled, as the Attack dialog refuses such a `hits`.

@@ -47,7 +47,7 @@ async function opposedHide(env) {
 
 /**
  * Runs one GM action and counts what it wrote: Scene updates, state records
- * (the save: a base or a delta message, store.mjs) and chat messages other
+ * (the save: a base or a delta message, storage/store.mjs) and chat messages other
  * than the record.
  */
 async function counted(env, action) {

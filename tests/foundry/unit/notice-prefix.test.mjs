@@ -1,6 +1,6 @@
 /**
  * Every refusal or notice the module shows starts with the module's name
- * ("Furtive: ", requests.mjs `notifyRefusal`), so the user knows which module
+ * ("Furtive: ", net/requests.mjs `notifyRefusal`), so the user knows which module
  * speaks. Before, a user who clicked a Defend button of an attack card while
  * controlling no token of theirs (and owning no target) read "Select the
  * token that defends first." alone.

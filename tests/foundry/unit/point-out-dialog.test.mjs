@@ -1,5 +1,5 @@
 /**
- * The Point out dialog of the Token HUD (opposed, O3; hud.mjs pointOutFlow):
+ * The Point out dialog of the Token HUD (opposed, O3; ui/hud.mjs pointOutFlow):
  * offered only when its default choice is one the engine answers. The
  * engine counts two creatures as allies when they are on the same side and
  * that side is neither empty nor "neutral" (furtive-core `Creature::is_ally_of`).

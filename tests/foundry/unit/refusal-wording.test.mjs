@@ -2,7 +2,7 @@
  * How a refusal by the engine reads to the user of one action: the field of
  * the event the action sent (`hider: token … is not hiding`), not a place in
  * a list the user never made (`events[0].hider`). One action is one event
- * (gm-pipeline.mjs `dispatch`); the engine's `Session.applyAll` names the
+ * (gm/transaction.mjs `dispatch`); the engine's `Session.applyAll` names the
  * refused event's place in a list (`events[1].hider`), which only means
  * something for a list of several events.
  */

@@ -1,5 +1,5 @@
 /**
- * Roll flavors in each reader's language (chat.mjs decorateChatMessage),
+ * Roll flavors in each reader's language (ui/chat.mjs decorateChatMessage),
  * two cases the rewrite missed:
  * - A token name with HTML-special characters ("R&D <Rogue>"). A message's
  *   flavor is rendered as HTML (ChatMessageData `flavor`,

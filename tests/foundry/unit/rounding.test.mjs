@@ -2,8 +2,8 @@
  * Roll totals reach the engine as integers rounded down (the rules round
  * down: `Math.floor`, so -20.5 is -21, not -20), and a total that is not a
  * finite number never reaches the engine: the check is skipped and the GM is
- * told. Both the GM's own Perception checks (gm-pipeline.mjs) and a sheet
- * Perception roll (system-rolls.mjs).
+ * told. Both the GM's own Perception checks (gm/checks.mjs) and a sheet
+ * Perception roll (systems/sheet-rolls.mjs).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -108,7 +108,7 @@ describe("The GM's Hide roll with a fractional negative total is rounded down", 
   });
   after(() => shutdown(env));
 
-  it("the rogue hides with d20 1: (1 - 42) / 2 = -20.5 is held as -21 (gm-actions.mjs: floor, not trunc)", async () => {
+  it("the rogue hides with d20 1: (1 - 42) / 2 = -20.5 is held as -21 (gm/actions.mjs: floor, not trunc)", async () => {
     rig(env.gm, [[20, 1]]);
     const pending = apiOf(env.gm).hide(TOKENS.rogue);
     answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });

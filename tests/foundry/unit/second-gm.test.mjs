@@ -1,7 +1,7 @@
 /**
  * Two GMs connected: the first is the active GM (game.users.activeGM), who
  * runs every action; the second GM's clicks and macros go to it as requests.
- * The second GM's identity is verified as a player's is (socket.mjs: the
+ * The second GM's identity is verified as a player's is (net/socket.mjs: the
  * server's sender id on v12, the confirm query on v13), so the GM tools (the
  * GM card's Undo, Roll Perception, Override, End turn, Reset) work for them:
  * before, they were refused with "Only a GM may do this." — told to a GM.

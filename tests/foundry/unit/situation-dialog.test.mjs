@@ -1,5 +1,5 @@
 /**
- * The GM's Situation dialog (Token HUD, percentile, hud.mjs situationFlow):
+ * The GM's Situation dialog (Token HUD, percentile, ui/hud.mjs situationFlow):
  * it opens with the modifiers in force, so accepting it unchanged changes
  * nothing (P4: only a change of the modifiers asks for a new stealth roll).
  * Before, it showed the situation toggles only: the free GM modifier was

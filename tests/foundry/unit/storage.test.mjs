@@ -9,10 +9,6 @@
  *   (its engine state, statuses and published lookup go back to before it,
  *   in one transaction: one record message, at most one Scene update); an
  *   older action's card is refused (`not_last_action`).
- * - The states kept before per-scene storage (the GM's `gmState` setting:
- *   user scope on v13, client scope on v12) move into the per-scene record
- *   once, on the active GM: the scene continues instead of failing closed
- *   with "state not found".
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -246,14 +242,15 @@ describe("Only the active GM writes the state: a player's call is refused with a
 
   it("transact, undoAction, saveDelta, saveBase and dropLastDelta reject with not_active_gm, and the record is unchanged", async () => {
     const load = (file) => env.alice.loader.import(pathToFileURL(path.join(moduleDir, "scripts", file)).href);
-    const pipeline = await load("gm/transaction.mjs");
+    const { transact } = await load("gm/transaction.mjs");
+    const { undoAction } = await load("gm/undo.mjs");
     const store = await load("storage/store.mjs");
     const { FurtiveError } = await load("errors.mjs");
     const scene = env.alice.ctx.game.scenes.get(SCENE);
     const storedBefore = records(env.gm).map((m) => m.id);
     const calls = {
-      transact: () => pipeline.transact(scene, []),
-      undoAction: () => pipeline.undoAction(scene, "someAction"),
+      transact: () => transact(scene, []),
+      undoAction: () => undoAction(scene, "someAction"),
       saveDelta: () => store.saveDelta(scene, { base: "base", seq: 1 }, { events: [] }),
       saveBase: () => store.saveBase(scene, { state: {}, pending: [], generation: 1 }),
       dropLastDelta: () => store.dropLastDelta(scene),
@@ -264,71 +261,6 @@ describe("Only the active GM writes the state: a player's call is refused with a
     await env.server.idle();
     assert.deepEqual(records(env.gm).map((m) => m.id), storedBefore, "no record written");
   });
-});
-
-/**
- * Turns the scene's per-scene record into the storage of before (the GM's
- * `gmState` setting, the legacy `visibility` flag and the scene's `revision`
- * flag), as a world saved by that module version holds it.
- */
-async function makeLegacy(env) {
-  const gm = env.gm.ctx;
-  const state = plain(apiOf(env.gm).getState());
-  const scene = gm.game.scenes.get(SCENE);
-  const hiddenFrom = plain(scene.getFlag("furtive", "hiddenFrom"));
-  for (const message of records(env.gm)) await message.delete();
-  await scene.update({ "flags.furtive.-=hiddenFrom": null, "flags.furtive.visibility": Object.entries(hiddenFrom), "flags.furtive.revision": "legacyRevision01" });
-  await env.server.idle();
-  return { raw: JSON.stringify({ state, pending: [] }), revision: "legacyRevision01" };
-}
-
-describe("States kept before per-scene storage (the gmState setting) move into the scene's record", () => {
-  for (const version of [12, 13]) {
-    it(`v${version}: the reloaded GM continues the scene instead of failing closed`, async () => {
-      const env = await setup({ ruleset: "percentile", version, users: [GM, ALICE, BOB] });
-      try {
-        await hideRogue(env);
-        const legacy = await makeLegacy(env);
-        env.gm.ctx.disconnect();
-        env.gm.window.close();
-        await env.server.idle();
-        // v13: the user-scope setting is stored on the server for the GM; v12: the client-scope one in the GM's browser.
-        if (version >= 13) env.server.world.settings.push({ _id: "legacySetting001", key: "furtive.gmState", value: JSON.stringify({ [SCENE]: legacy }), user: GM });
-        const fresh = await startClient({
-          server: env.server,
-          userId: GM,
-          version,
-          beforeCanvas: (ctx) => {
-            if (version < 13) ctx.game.settings.storage.get("client").set("furtive.gmState", JSON.stringify({ [SCENE]: legacy }));
-          },
-        });
-        env.clients[GM] = fresh;
-        env.gm = fresh;
-        await apiOf(fresh).engineReady;
-        await ready(fresh);
-        await env.server.idle();
-        assert.equal(records(fresh).length, 1, "the state is in the scene's record now");
-        const state = apiOf(fresh).getState();
-        assert.equal(state?.hiders[TOKENS.rogue]?.score, 221, "with the rogue's score");
-        assert.deepEqual(plain(fresh.ctx.game.settings.get("furtive", "gmState")), {}, "and left the old setting (moved once)");
-        const flags = env.server.world.scenes.find((s) => s._id === SCENE).flags.furtive;
-        assert.equal(flags.visibility, undefined, "the legacy lookup flag is gone");
-        assert.deepEqual(flags.hiddenFrom[TOKENS.fighter], [TOKENS.rogue], "the lookup is published again");
-        assert.equal(apiOf(env.bob).perceives(TOKENS.fighter, TOKENS.rogue), false);
-        // The next action works (no state_lost) and keeps the rogue.
-        rig(fresh, [[100, 10]]);
-        const pending = apiOf(fresh).hide(TOKENS.fighter);
-        answerHideDialog(fresh, await waitForDialog(fresh, env.server), { situation: ["dark"] });
-        await pending;
-        await env.server.idle();
-        assert.equal(apiOf(fresh).getState().hiders[TOKENS.rogue].score, 221);
-        assert.ok(apiOf(fresh).getState().hiders[TOKENS.fighter]);
-        assert.equal(fresh.ctx.game.messages.filter((m) => m.getFlag("furtive", "kind") === "stateLost").length, 0, "never told the state was lost");
-      } finally {
-        shutdown(env);
-      }
-    });
-  }
 });
 
 describe("The record survives many actions: deltas, compaction, a settings change, a new GM (opposed)", () => {

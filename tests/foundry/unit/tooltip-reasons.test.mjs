@@ -1,5 +1,5 @@
 /**
- * The GM's hover tooltip on a hider (hud.mjs onHoverToken) explains each
+ * The GM's hover tooltip on a hider (ui/hud.mjs onHoverToken) explains each
  * pair with `FURTIVE.Reason.<reason>`, for every reason the engine gives a
  * pair (`PairReason`, npm/furtive.schema.json, generated from the Rust
  * types). Before, `attacked` (P9: the hider attacked from hiding without a

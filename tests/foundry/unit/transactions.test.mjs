@@ -111,7 +111,7 @@ describe("A door toggle in front of 3 hiders is one transaction (opposed)", () =
       patched.push(...Object.keys(changed.flags?.furtive?.hiddenFrom ?? {}));
     });
     let records = 0;
-    // The state record (GM-only messages the chat log does not show: a base and a delta per action, store.mjs) is the save, not a card.
+    // The state record (GM-only messages the chat log does not show: a base and a delta per action, storage/store.mjs) is the save, not a card.
     gm.Hooks.on("createChatMessage", (message) => (["state", "stateDelta"].includes(message.getFlag("furtive", "kind")) ? (records += 1) : created.push(plain(message._source))));
     const before = apiOf(env.gm).getState();
     rig(env.gm, Array.from({ length: 12 }, () => [20, 2]));
