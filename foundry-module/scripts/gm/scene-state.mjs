@@ -26,7 +26,7 @@ import { engineSettings, openRecord } from "./replay.mjs";
 
 /**
  * The active GM's scene in memory: the engine session and what the module
- * keeps beside it so that an action costs what it changed (issue 10): the
+ * keeps beside it so that an action costs what it changed: the
  * published lookup, the hiders, the clear view of each pair as last sent
  * (for the moves), the creature ids, and the record's bookkeeping (base,
  * deltas, bytes) for the next save.
