@@ -3,8 +3,6 @@
  * one before it, so two actions never read the same state.
  */
 
-
-
 let queue = /** @type {Promise<unknown>} */ (Promise.resolve());
 
 /**

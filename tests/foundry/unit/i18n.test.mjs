@@ -29,7 +29,8 @@ async function usedKeys() {
   const literal = new Set();
   const prefixes = new Set();
   for (const dir of ["scripts", "templates"]) {
-    for (const file of await readdir(path.join(moduleDir, dir))) {
+    for (const file of await readdir(path.join(moduleDir, dir), { recursive: true })) {
+      if (!/\.(mjs|hbs|html)$/.test(file)) continue;
       const text = await readFile(path.join(moduleDir, dir, file), "utf8");
       for (const match of text.matchAll(/FURTIVE\.[A-Za-z0-9_.]*[A-Za-z0-9_](\.\$\{)?/g)) {
         if (match[1]) prefixes.add(match[0].slice(0, -3));
