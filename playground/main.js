@@ -120,7 +120,7 @@ function perform(action) {
 
 /** Changes the setup (scene, night, ruleset, seed): the run is played again under it. */
 async function changeSetup(patch) {
-  const run = { ...page.run, ...patch, actions: page.run.actions };
+  const run = { ...page.run, ...patch, actions: patch.actions ?? page.run.actions };
   let scene = page.sceneExport;
   if (patch.scene !== undefined && patch.scene !== page.run.scene) {
     try {
@@ -130,7 +130,6 @@ async function changeSetup(patch) {
       syncControls();
       return false;
     }
-    // A new scene: the tokens of the old one stay where they were only if the new one takes them.
   }
   const ok = adopt(run, scene, { fit: patch.scene !== undefined });
   if (!ok) syncControls();
@@ -568,7 +567,8 @@ $("scene-file").addEventListener("change", (event) => {
   event.target.value = "";
 });
 
-$("scene").addEventListener("change", () => changeSetup({ scene: $("scene").value, actions: [] }).then(() => {}));
+// Another scene starts a new run: the tokens, doors and lights of a run belong to its map.
+$("scene").addEventListener("change", () => changeSetup({ scene: $("scene").value, actions: [] }));
 $("night").addEventListener("change", () => changeSetup({ night: $("night").checked }));
 $("ruleset").addEventListener("change", () => changeSetup({ ruleset: $("ruleset").value }));
 $("lang").addEventListener("change", () => {

@@ -16,7 +16,7 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 
@@ -251,6 +251,75 @@ describe("the playground in headless Chromium", () => {
     await page.click("#add");
     assert.match(await message(), /stealthSkill/);
     assert.deepEqual(await state(), percentile);
+
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  it("scenes: the Warning Sign cave, a dropped export kept across a reload; pan and zoom; a plain token; a seeded roll", async () => {
+    const page = await browser.open();
+    // A seeded roll: empty total. The engine's roller answers the stealth roll
+    // request from seed 11 * 1000 + 0 (the run's first roll); the same request
+    // on a fresh session with the same seed gives the same total (B4).
+    await page.evaluate(() => window.playground.select("spy"));
+    await page.click("#hide");
+    const seeded = await page.evaluate(async () => {
+      const { Session } = await import("../npm/browser.js");
+      const table = window.playground.table;
+      const fresh = Session.create({ ruleset: "opposed", creatures: [{ id: "spy", name: "Spy", stealthModifier: 4 }] });
+      const [answer] = fresh.rollRequests([{ kind: "stealthRoll", hider: "spy", modifiers: { situation: [], free: [] }, clause: "O1" }], 11000);
+      fresh.free();
+      return { expected: answer.roll, log: table.log.filter((e) => e.clause === "O1" && e.audience === "gm").map((e) => e.en), message: document.getElementById("message").textContent };
+    });
+    assert.deepEqual(seeded.log, [`Spy enters stealth: Stealth check ${seeded.expected} is held (O1).`]);
+    assert.equal(seeded.message, `Spy rolled ${seeded.expected}.`);
+    assert.ok(seeded.expected >= 5 && seeded.expected <= 24, "d20 + 4");
+
+    // A plain token with typed numbers, placed at the centre of the view.
+    await page.selectOption("#add-actor", "");
+    await page.fill("#add-name", "Lurker");
+    await page.fill("#add-side", "garrison");
+    await page.fill("#add-stealth", "5");
+    await page.fill("#add-perception", "3");
+    await page.fill("#add-darkvision", "30");
+    await page.click("#add");
+    const lurker = await page.evaluate(() => {
+      const t = window.playground.table.tokens.get("lurker-1");
+      return t && { name: t.name, side: t.side, stealthModifier: t.stealthModifier, perceptionModifier: t.perceptionModifier, darkvision: t.darkvision, actor: t.actor ?? null };
+    });
+    assert.deepEqual(lurker, { name: "Lurker", side: "garrison", stealthModifier: 5, perceptionModifier: 3, darkvision: 30, actor: null });
+    assert.ok((await page.evaluate(() => window.playground.table.log.at(-1).en)).includes("Lurker"));
+
+    // Zoom with the wheel at the centre, then pan by dragging the floor.
+    const box = await page.locator("#map").boundingBox();
+    const before = await page.evaluate(() => ({ ...window.playground.viewport }));
+    await page.mouse.move(box.x + box.width / 2, box.y + 40);
+    await page.mouse.wheel(0, -600);
+    await settle(page);
+    const zoomed = await page.evaluate(() => ({ ...window.playground.viewport }));
+    assert.ok(zoomed.scale > before.scale * 1.5, `zoomed in: ${before.scale} -> ${zoomed.scale}`);
+    await dragOnCanvas(page, { x: box.width / 2, y: 40 }, { x: box.width / 2 - 200, y: 140 });
+    const panned = await page.evaluate(() => ({ ...window.playground.viewport }));
+    assert.ok(Math.abs(panned.x - zoomed.x - 200 / zoomed.scale) < 2 && Math.abs(panned.y - zoomed.y + 100 / zoomed.scale) < 2, JSON.stringify({ zoomed, panned }));
+    assert.equal(await page.evaluate(() => window.playground.run.actions.length), 8, "panning is not an action");
+    await screenshot(page, "08-zoomed.png");
+
+    // The Warning Sign cave (0.7 export: 379 walls, 45 lights, dark): a new run.
+    await page.selectOption("#scene", "warning-sign");
+    await page.waitForFunction(() => window.playground.run.scene === "warning-sign");
+    assert.deepEqual(await page.evaluate(() => [window.playground.table.normalized.walls.length, window.playground.table.normalized.lights.length, window.playground.run.actions.length]), [379, 45, 0]);
+    await screenshot(page, "09-warning-sign.png");
+
+    // A dropped scene export (the Nort Gate file under another name), kept across a reload.
+    const nortGate = readFileSync(join(REPO, "playground", "fixtures", "scene-ocd-nort-gate.json"));
+    await page.setInputFiles("#scene-file", { name: "my-gate.json", mimeType: "application/json", buffer: nortGate });
+    await page.waitForFunction(() => window.playground.run.scene === "dropped");
+    assert.equal(await page.locator("#message").textContent(), "Scene loaded from my-gate.json.");
+    assert.equal(await page.evaluate(() => window.playground.table.normalized.walls.length), 443);
+    await page.evaluate(() => window.playground.perform({ t: "add", id: "scout", actor: "srd51:Scout", side: "garrison", x: 1400, y: 2600 }));
+    await page.reload();
+    await page.waitForFunction(() => window.playground?.ready === true);
+    assert.deepEqual(await page.evaluate(() => [window.playground.run.scene, window.playground.table.normalized.walls.length, [...window.playground.table.tokens.keys()]]), ["dropped", 443, ["scout"]]);
 
     assert.deepEqual(page.errors, []);
     await page.close();
