@@ -120,13 +120,15 @@ export const CATALOG = Object.freeze({
   p10HeldObject: Object.freeze({ args: ["target"], en: "{target} holds that object: it cannot be taken (P10).", fr: "{target} tient cet objet : il ne peut pas être pris (P10)." }),
   p10HiddenObject: Object.freeze({ args: [], en: "A hidden object cannot be taken this way (P10).", fr: "Un objet caché ne peut pas être pris ainsi (P10)." }),
   p10MayTakeTheObject: Object.freeze({ args: ["hider","target"], en: "{hider} may take the object from {target} for one minor action (P10).", fr: "{hider} peut prendre l'objet à {target} pour une action mineure (P10)." }),
-  b2NotHiding: Object.freeze({ args: ["hider","observer"], en: "{hider} is not hiding: everyone perceives it, {observer} too (B2).", fr: "{hider} ne se cache pas : tout le monde le perçoit, {observer} aussi (B2)." }),
+  notHiding: Object.freeze({ args: ["hider","observer","clause"], en: "{hider} is not hiding: everyone perceives it, {observer} too ({clause}).", fr: "{hider} ne se cache pas : tout le monde le perçoit, {observer} aussi ({clause})." }),
+  b1UnknownHider: Object.freeze({ args: ["hider","observer"], en: "{hider} is not known to the engine: it is not hiding, and {observer} perceives it (B1).", fr: "{hider} n'est pas connu du moteur : il ne se cache pas, et {observer} le perçoit (B1)." }),
   b1UnknownObserver: Object.freeze({ args: ["observer"], en: "{observer} is not known to the engine: it perceives no hider until the GM adds it (B1).", fr: "{observer} n'est pas connu du moteur : il ne perçoit aucune créature cachée tant que le MJ ne l'a pas ajouté (B1)." }),
   perceives: Object.freeze({ args: ["observer","hider"], en: "{observer} perceives {hider}.", fr: "{observer} perçoit {hider}." }),
   doesNotPerceive: Object.freeze({ args: ["observer","hider"], en: "{observer} does not perceive {hider}.", fr: "{observer} ne perçoit pas {hider}." }),
   p8KnockedOut: Object.freeze({ args: ["d100","chance","target","minutes"], en: "Knockout: d100 {d100} ≤ base Furtivité {chance}: {target} is knocked out for {minutes} minute(s) (P8).", fr: "Assommement : d100 {d100} ≤ Furtivité de base {chance} : {target} est assommé pendant {minutes} minute(s) (P8)." }),
   p8StaysConscious: Object.freeze({ args: ["d100","chance","target"], en: "Knockout: d100 {d100} > base Furtivité {chance}: {target} stays conscious (P8).", fr: "Assommement : d100 {d100} > Furtivité de base {chance} : {target} reste conscient (P8)." }),
   p8MayTry: Object.freeze({ args: ["attacker","target","chance","minutes"], en: "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8).", fr: "{attacker} peut tenter d'assommer {target} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)." }),
+  o3NotAllies: Object.freeze({ args: ["observer","others"], en: "{others}: not allies of {observer}, unaffected by the point-out (O3).", fr: "{others} : pas alliés de {observer}, non concernés par le signalement (O3)." }),
 });
 
 /** The message keys, by their number in the packed effects (packed.js). */

@@ -840,9 +840,13 @@ export interface UpsertCreatureEvent {
 /**
  * The hider makes a stealth roll: it enters stealth, or rolls again.
  *
- * `percentile` (P1, P2, P4, P9): `roll` is the d100 (1..=100),
- * `modifiers` the active situation and free modifiers; `already_perceived`
- * is added automatically when an observer perceives the hider (P9);
+ * `percentile` (P1, P2, P4, P9): `roll` is the d100 (1..=100).
+ * `modifiers`, when given, become the hider's active situation and free
+ * modifiers; without them the roll keeps the hider's situation (P4:
+ * the modifiers a `modifiersChanged` asked for, else those of the roll
+ * in force, else none). `already_perceived` is decided afresh at each
+ * roll: added automatically when a non-ally perceives the hider, and in
+ * combat on a first roll as soon as a non-ally is present (P9).
  * `sprinting` adds the `sprint` modifier.
  *
  * `opposed` (O1, O2, O7, O12, O13): `roll` is the Stealth check total
@@ -852,7 +856,7 @@ export interface UpsertCreatureEvent {
  */
 export interface EnterStealthEvent {
   hider: string;
-  modifiers?: ModifiersInput;
+  modifiers?: ModifiersInput | null;
   moved?: boolean;
   precautions?: string[];
   roll: number;
@@ -1300,9 +1304,10 @@ export interface KnockoutResult {
    */
   allowed: boolean;
   /**
-   * The chance in percent: the attacker's base Furtivité.
+   * The chance in percent, when the attempt is allowed: the attacker's
+   * base Furtivité.
    */
-  chance: number;
+  chance: number | null;
   /**
    * The clause that decided.
    */
@@ -1318,9 +1323,9 @@ export interface KnockoutResult {
    */
   knockedOut: boolean | null;
   /**
-   * Duration if knocked out: 1 + floor(Force / 5) minutes.
+   * Duration if knocked out, when the attempt is allowed: 1 + floor(Force / 5) minutes.
    */
-  minutes: number;
+  minutes: number | null;
 }
 /**
  * An ambient light or darkness source (Foundry `AmbientLightData`); see

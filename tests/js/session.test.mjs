@@ -190,9 +190,9 @@ const cases = [
   ["rollRequests: undefined element", (api, s) => s.rollRequests([undefined], 1), "invalid_input", "requests[0]"],
   ["perceives: missing field", (api, s) => s.perceives({ observer: "guard" }), "invalid_input", "query"],
   ["perceives: null", (api, s) => s.perceives(null), "invalid_input", "query"],
-  ["perceives: unknown hider", (api, s) => s.perceives({ observer: "guard", hider: "nobody" }), "unknown_token", "hider"],
+  ["perceives: an empty hider id", (api, s) => s.perceives({ observer: "guard", hider: "" }), "invalid_input", "hider"],
   ["canLocate: symbol", (api, s) => s.canLocate(Symbol("q")), "invalid_input", "query"],
-  ["canDefend: unknown attacker", (api, s) => s.canDefend({ defender: "guard", target: "captain", attacker: "ghost" }), "unknown_token", "attacker"],
+  ["canDefend: the attacker as the target", (api, s) => s.canDefend({ defender: "guard", target: "spy", attacker: "spy" }), "self_reference", "attacker"],
   ["knockout: d100 out of range", (api, s) => s.knockout({ attacker: "spy", target: "guard", d100: 101 }), "out_of_range", "d100"],
   ["canPickpocket: wrong type", (api, s) => s.canPickpocket({ hider: "spy", target: "guard", held: "yes", visible: true }), "invalid_input", "query.held"],
   ["attackHidden in a percentile session", (api, s) => s.attackHidden({ attacker: "guard", target: "spy" }), "wrong_ruleset", "type"],
@@ -222,14 +222,18 @@ for (const [name, call, code, field] of cases) {
   });
 }
 
-test("B1: an observer the engine does not know perceives no hider (an answer, not an error), the same on both backends", () => {
+test("B1: the queries answer for a token the engine does not know (an answer, not an error), the same on both backends", () => {
   const answers = {};
   for (const [backend, api] of Object.entries(backends)) {
     const session = hidden(api);
     const decision = session.perceives({ observer: "nobody", hider: "spy" });
     assert.equal(decision.allowed, false, `${backend}: an unknown observer must not perceive the hider (B1)`);
     assert.equal(decision.clause, "B1", `${backend}: ${JSON.stringify(decision)}`);
-    answers[backend] = decision;
+    const unknownHider = session.perceives({ observer: "guard", hider: "nobody" });
+    assert.deepEqual([unknownHider.allowed, unknownHider.clause], [true, "B1"], `${backend}: an unknown token is not hiding`);
+    const defend = session.canDefend({ defender: "guard", target: "captain", attacker: "ghost" });
+    assert.equal(defend.allowed, true, `${backend}: an unknown attacker made no surprise (P6)`);
+    answers[backend] = [decision, unknownHider, defend];
     session.free();
   }
   assert.deepEqual(answers.wasm, answers.napi);

@@ -53,10 +53,11 @@ pub struct KnockoutQuery {
 pub struct KnockoutResult {
     /// P8 allows the attempt.
     pub allowed: bool,
-    /// The chance in percent: the attacker's base Furtivité.
-    pub chance: u32,
-    /// Duration if knocked out: 1 + floor(Force / 5) minutes.
-    pub minutes: u32,
+    /// The chance in percent, when the attempt is allowed: the attacker's
+    /// base Furtivité.
+    pub chance: Option<u32>,
+    /// Duration if knocked out, when the attempt is allowed: 1 + floor(Force / 5) minutes.
+    pub minutes: Option<u32>,
     /// floor(raw damage / 4), when `rawDamage` was given and the attempt allowed.
     pub damage: Option<u32>,
     /// d100 <= chance, when `d100` was given and the attempt allowed.
@@ -138,10 +139,11 @@ mod rendered {
     pub struct KnockoutResult {
         /// P8 allows the attempt.
         pub allowed: bool,
-        /// The chance in percent: the attacker's base Furtivité.
-        pub chance: u32,
-        /// Duration if knocked out: 1 + floor(Force / 5) minutes.
-        pub minutes: u32,
+        /// The chance in percent, when the attempt is allowed: the attacker's
+        /// base Furtivité.
+        pub chance: Option<u32>,
+        /// Duration if knocked out, when the attempt is allowed: 1 + floor(Force / 5) minutes.
+        pub minutes: Option<u32>,
         /// floor(raw damage / 4), when `rawDamage` was given and the attempt allowed.
         pub damage: Option<u32>,
         /// d100 <= chance, when `d100` was given and the attempt allowed.

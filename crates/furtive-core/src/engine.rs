@@ -97,7 +97,7 @@ fn dispatch<R: Rules>(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), E
             &StealthRoll {
                 hider,
                 roll: *roll,
-                modifiers,
+                modifiers: modifiers.as_ref(),
                 moved: *moved,
                 sprinting: *sprinting,
                 precautions,

@@ -39,9 +39,13 @@ pub enum Event {
 
     /// The hider makes a stealth roll: it enters stealth, or rolls again.
     ///
-    /// `percentile` (P1, P2, P4, P9): `roll` is the d100 (1..=100),
-    /// `modifiers` the active situation and free modifiers; `already_perceived`
-    /// is added automatically when an observer perceives the hider (P9);
+    /// `percentile` (P1, P2, P4, P9): `roll` is the d100 (1..=100).
+    /// `modifiers`, when given, become the hider's active situation and free
+    /// modifiers; without them the roll keeps the hider's situation (P4:
+    /// the modifiers a `modifiersChanged` asked for, else those of the roll
+    /// in force, else none). `already_perceived` is decided afresh at each
+    /// roll: added automatically when a non-ally perceives the hider, and in
+    /// combat on a first roll as soon as a non-ally is present (P9).
     /// `sprinting` adds the `sprint` modifier.
     ///
     /// `opposed` (O1, O2, O7, O12, O13): `roll` is the Stealth check total
@@ -52,7 +56,7 @@ pub enum Event {
         hider: TokenId,
         roll: i64,
         #[serde(default)]
-        modifiers: Modifiers,
+        modifiers: Option<Modifiers>,
         #[serde(default)]
         moved: bool,
         #[serde(default)]

@@ -548,6 +548,15 @@ pub(crate) fn o3_pointed_out(
     )
 }
 
+/// O3 (*Decided*): the named creatures that are not the observer's allies
+/// are unaffected by its point-out.
+pub(crate) fn o3_not_allies(observer_label: &SharedText, others: Vec<SharedText>) -> Message {
+    one(Key::O3NotAllies, "observer", observer_label).with(
+        "others",
+        Arg::List(others.into_iter().map(Arg::from).collect()),
+    )
+}
+
 /// … is not hiding: the attack has no stealth effect.
 pub(crate) fn o8_attacker_not_hiding(attacker_label: &str) -> Message {
     one(Key::O8AttackerNotHiding, "attacker", attacker_label)
@@ -764,9 +773,15 @@ pub(crate) fn p10_may_take_the_object(h: &str, t: &str) -> Message {
     one(Key::P10MayTakeTheObject, "hider", h).with("target", t)
 }
 
-/// … is not hiding: everyone perceives it, … too (B2).
-pub(crate) fn b2_not_hiding(h: &str, o: &str) -> Message {
-    pair(Key::B2NotHiding, o, h)
+/// … is not hiding: everyone perceives it, … too (P1, O1: no stealth roll
+/// in force).
+pub(crate) fn not_hiding(h: &str, o: &str, clause: crate::Clause) -> Message {
+    pair(Key::NotHiding, o, h).with("clause", clause)
+}
+
+/// … is not known to the engine: it is not hiding, and … perceives it (B1).
+pub(crate) fn b1_unknown_hider(h: &str, o: &str) -> Message {
+    pair(Key::B1UnknownHider, o, h)
 }
 
 /// … is not known to the engine: it perceives no hider until the GM adds

@@ -641,10 +641,16 @@ catalog! {
         en: "{hider} may take the object from {target} for one minor action (P10).",
         fr: "{hider} peut prendre l'objet à {target} pour une action mineure (P10)."
     }
-    /// "{hider} is not hiding: everyone perceives it, {observer} too (B2)."
-    B2NotHiding = "b2NotHiding" (hider, observer) {
-        en: "{hider} is not hiding: everyone perceives it, {observer} too (B2).",
-        fr: "{hider} ne se cache pas : tout le monde le perçoit, {observer} aussi (B2)."
+    /// "{hider} is not hiding: everyone perceives it, {observer} too ({clause})."
+    /// `clause`: the ruleset's entry into stealth (P1, O1).
+    NotHiding = "notHiding" (hider, observer, clause) {
+        en: "{hider} is not hiding: everyone perceives it, {observer} too ({clause}).",
+        fr: "{hider} ne se cache pas : tout le monde le perçoit, {observer} aussi ({clause})."
+    }
+    /// "{hider} is not known to the engine: it is not hiding, and {observer} perceives it (B1)."
+    B1UnknownHider = "b1UnknownHider" (hider, observer) {
+        en: "{hider} is not known to the engine: it is not hiding, and {observer} perceives it (B1).",
+        fr: "{hider} n'est pas connu du moteur : il ne se cache pas, et {observer} le perçoit (B1)."
     }
     /// "{observer} is not known to the engine: it perceives no hider until the GM adds it (B1)."
     B1UnknownObserver = "b1UnknownObserver" (observer) {
@@ -675,6 +681,14 @@ catalog! {
     P8MayTry = "p8MayTry" (attacker, target, chance, minutes) {
         en: "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8).",
         fr: "{attacker} peut tenter d'assommer {target} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."
+    }
+
+    // ------------------------------------------------ Point-out to a mixed list
+
+    /// "{others}: not allies of {observer}, unaffected by the point-out (O3)."
+    O3NotAllies = "o3NotAllies" (observer, others) {
+        en: "{others}: not allies of {observer}, unaffected by the point-out (O3).",
+        fr: "{others} : pas alliés de {observer}, non concernés par le signalement (O3)."
     }
 }
 

@@ -784,11 +784,14 @@ fn perception_rolled(
 }
 
 /// O3: an observer that perceives the hider points it out to allies.
+/// *Decided*: each named ally perceives the hider; a named creature that is
+/// not an ally of the observer is unaffected, and the log says so. A list
+/// with no ally at all is refused (`not_allied`, naming the first).
 fn point_out(
     tx: &mut Tx,
     hider: &str,
     observer: &str,
-    allies: &[TokenId],
+    named: &[TokenId],
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
     tx.hiding(hider)?;
@@ -798,13 +801,13 @@ fn point_out(
             hider: hider.to_owned(),
         });
     }
-    for ally in allies {
-        if !tx.allied(observer, ally) {
-            return Err(Error::NotAllied {
-                observer: observer.to_owned(),
-                ally: ally.to_string(),
-            });
-        }
+    let (allies, others): (Vec<&TokenId>, Vec<&TokenId>) =
+        named.iter().partition(|named| tx.allied(observer, named));
+    if allies.is_empty() {
+        return Err(Error::NotAllied {
+            observer: observer.to_owned(),
+            ally: named.first().map(ToString::to_string).unwrap_or_default(),
+        });
     }
     let hider_label = context::label(tx, hider);
     let observer_label = context::label(tx, observer);
@@ -832,6 +835,15 @@ fn point_out(
         Some(observer),
         explain::o3_pointed_out(&observer_label, &hider_label, names),
     );
+    if !others.is_empty() {
+        let others: Vec<SharedText> = others.iter().map(|o| context::label(tx, o)).collect();
+        ctx.public(
+            Clause::O3,
+            Some(hider),
+            Some(observer),
+            explain::o3_not_allies(&observer_label, others),
+        );
+    }
     Ok(())
 }
 

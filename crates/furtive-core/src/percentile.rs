@@ -144,7 +144,7 @@ fn enter_stealth(
     tx: &mut Tx,
     hider: &str,
     d100: i64,
-    modifiers: &Modifiers,
+    modifiers: Option<&Modifiers>,
     sprinting: bool,
     view: &[ViewEntry],
     ctx: &mut Ctx,
@@ -160,8 +160,19 @@ fn enter_stealth(
         return Ok(());
     };
     let stealth_skill = hider_creature.stealth_skill;
+    let previous = state.hiders.get(hider);
 
-    let mut modifiers = modifiers.clone();
+    // P4 (*Decided*): the modifiers belong to the hider's situation. A roll
+    // that states none keeps it: the modifiers a change asked for, else
+    // those of the roll in force (without the `already_perceived` P9 added
+    // on its own, decided again below); one that states some replaces it.
+    let mut modifiers = match modifiers {
+        Some(stated) => stated.clone(),
+        None => previous
+            .and_then(|p| p.attempt.percentile())
+            .map(callers_modifiers)
+            .unwrap_or_default(),
+    };
     if sprinting && !modifiers.situation.contains(&SituationModifier::Sprint) {
         modifiers.situation.push(SituationModifier::Sprint);
     }
@@ -176,7 +187,6 @@ fn enter_stealth(
     // -100: the GM sets `already_perceived` (P2) if it applies. (Fix: only
     // the previous attempt's pairs were counted, so a non-ally that arrived
     // after the reveal added no -100.)
-    let previous = state.hiders.get(hider);
     let mut already_perceived_added = false;
     let perceiving = if previous.is_some() || state.combat.active {
         state
@@ -693,15 +703,12 @@ pub(crate) fn can_defend(state: &State, query: &DefenseQuery) -> Decision {
 
 /// P7 + P8: the knockout attempt after a surprise attack to the head.
 pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
-    let attacker = state.creatures.get(&query.attacker);
-    let chance = attacker.map_or(0, |a| a.base_stealth_skill.unwrap_or(a.stealth_skill));
-    let minutes = 1 + attacker.map_or(0, |a| a.strength) / 5;
     let a = context::label(state, &query.attacker);
     let t = context::label(state, &query.target);
     let refuse = |message| KnockoutResult {
         allowed: false,
-        chance,
-        minutes,
+        chance: None,
+        minutes: None,
         damage: None,
         knocked_out: None,
         clause: Clause::P8,
@@ -727,6 +734,10 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
     if query.helmet {
         return refuse(explain::p8_wears_helmet_no_knockout(&t));
     }
+    // A surprise names known tokens (`validate_state`).
+    let attacker = state.creatures.get(&query.attacker);
+    let chance = attacker.map_or(0, |a| a.base_stealth_skill.unwrap_or(a.stealth_skill));
+    let minutes = 1 + attacker.map_or(0, |a| a.strength) / 5;
     let damage = query.raw_damage.map(|raw| raw / 4);
     let knocked_out = query.d100.map(|d| d <= chance);
     let message = match (knocked_out, query.d100) {
@@ -736,8 +747,8 @@ pub(crate) fn knockout(state: &State, query: &KnockoutQuery) -> KnockoutResult {
     };
     KnockoutResult {
         allowed: true,
-        chance,
-        minutes,
+        chance: Some(chance),
+        minutes: Some(minutes),
         damage,
         knocked_out,
         clause: Clause::P8,

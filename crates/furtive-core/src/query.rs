@@ -63,9 +63,12 @@ fn require(state: &State, ruleset: Ruleset, what: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Does `observer` perceive `hider`? (P3 / O2-O13 / B2: a token that is not
-/// hiding is perceived; B1: an observer the engine does not know perceives
-/// no hider.) Errors: `unknown_token` (the hider), `unsupported_version`.
+/// Does `observer` perceive `hider`? (P3 / O2-O13.) Tokens the engine
+/// does not know are answered as B1 says, never refused: an unknown
+/// observer perceives no hider, and an unknown token is not hiding. A
+/// token that is not hiding is perceived by everyone, citing the
+/// ruleset's entry into stealth (P1, O1). Errors: `invalid_input` for an
+/// empty or over-long id, `unsupported_version`.
 pub fn perceives(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     validate::validate_state(state)?;
     perceives_in(state, query)
@@ -73,34 +76,50 @@ pub fn perceives(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 
 /// [`perceives`] on a state already validated.
 pub(crate) fn perceives_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
+    validate::perceives_query(query)?;
     // Each token and the pair looked up once; labels borrowed.
-    let h = validate::perceives_query(state, query)?.label();
+    let hider = state.creatures.get(&query.hider);
+    let h = hider.map_or(query.hider.as_str(), |c| c.label());
     let observer = state.creatures.get(&query.observer);
     let o = observer.map_or(query.observer.as_str(), |c| c.label());
     let record = state.hiders.get(&query.hider);
-    let pair = record.and_then(|r| r.pairs.get(&query.observer));
-    // State::perceives, on the records already found.
-    let perceives = match record {
-        Some(r) if r.phase == HiderPhase::Hiding => {
-            observer.is_some() && pair.is_none_or(|p| p.perceived)
-        }
-        _ => true,
+    let Some(record) = record.filter(|r| r.phase == HiderPhase::Hiding) else {
+        // Not in a stealth attempt: everyone perceives it.
+        return Ok(match (hider, record) {
+            (None, _) => decision(true, Clause::B1, explain::b1_unknown_hider(h, o)),
+            // P9: revealed after an attack, perceived by everyone.
+            (Some(_), Some(_)) => decision(true, Clause::P9, explain::perceives(o, h)),
+            (Some(_), None) => {
+                let entry = entry_clause(state.ruleset);
+                decision(true, entry, explain::not_hiding(h, o, entry))
+            }
+        });
     };
     if observer.is_none() {
-        // B1: an observer the engine does not know perceives no hider; a
-        // token that is not hiding is perceived by everyone (B2).
-        return Ok(if perceives {
-            decision(true, Clause::B2, explain::b2_not_hiding(h, o))
-        } else {
-            decision(false, Clause::B1, explain::b1_unknown_observer(o))
-        });
+        // B1: an observer the engine does not know perceives no hider.
+        return Ok(decision(false, Clause::B1, explain::b1_unknown_observer(o)));
     }
-    let reason = pair.map(|p| p.reason.clause()).unwrap_or(Clause::B3);
-    Ok(if perceives {
-        decision(true, reason, explain::perceives(o, h))
-    } else {
-        decision(false, reason, explain::does_not_perceive(o, h))
+    Ok(match record.pairs.get(&query.observer) {
+        Some(pair) if pair.perceived => {
+            decision(true, pair.reason.clause(), explain::perceives(o, h))
+        }
+        Some(pair) => decision(
+            false,
+            pair.reason.clause(),
+            explain::does_not_perceive(o, h),
+        ),
+        // No decision yet about this pair: it reads as before the attempt
+        // (B1: only the observers it was hidden from stay so).
+        None => decision(true, Clause::B1, explain::perceives(o, h)),
     })
+}
+
+/// The clause by which a token enters stealth: until then it is perceived.
+pub(crate) fn entry_clause(ruleset: Ruleset) -> Clause {
+    match ruleset {
+        Ruleset::Percentile => Clause::P1,
+        Ruleset::Opposed => Clause::O1,
+    }
 }
 
 /// P5 (`percentile`): an observer that does not perceive the hider may not
@@ -113,7 +132,7 @@ pub fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 /// [`can_locate`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn can_locate_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     require(state, Ruleset::Percentile, "canLocate")?;
-    validate::pair_query(state, query)?;
+    validate::pair_query(query)?;
     Ok(crate::percentile::can_locate(state, query))
 }
 
@@ -128,7 +147,7 @@ pub fn can_defend(state: &State, query: &DefenseQuery) -> Result<Decision, Error
 
 /// [`can_defend`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn can_defend_in(state: &State, query: &DefenseQuery) -> Result<Decision, Error> {
-    validate::defense_query(state, query)?;
+    validate::defense_query(query)?;
     Ok(crate::percentile::can_defend(state, query))
 }
 
@@ -139,7 +158,9 @@ pub(crate) fn can_defend_in(state: &State, query: &DefenseQuery) -> Result<Decis
 /// no helmet. Chance:
 /// base Furtivité %; damage: floor(raw / 4); duration: 1 + floor(Force / 5)
 /// minutes; no criticals (P11).
-/// Errors: `wrong_ruleset`, `unknown_token`, `out_of_range` (d100, rawDamage).
+/// A refused attempt carries no chance, duration, damage or result.
+/// Errors: `wrong_ruleset`, `out_of_range` (d100, rawDamage),
+/// `self_reference`.
 pub fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
     validate::validate_state(state)?;
     knockout_in(state, query)
@@ -148,7 +169,7 @@ pub fn knockout(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, 
 /// [`knockout`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn knockout_in(state: &State, query: &KnockoutQuery) -> Result<KnockoutResult, Error> {
     require(state, Ruleset::Percentile, "knockout")?;
-    validate::knockout_query(state, query)?;
+    validate::knockout_query(query)?;
     Ok(crate::percentile::knockout(state, query))
 }
 
@@ -162,7 +183,7 @@ pub fn can_pickpocket(state: &State, query: &PickpocketQuery) -> Result<Decision
 /// [`can_pickpocket`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn can_pickpocket_in(state: &State, query: &PickpocketQuery) -> Result<Decision, Error> {
     require(state, Ruleset::Percentile, "canPickpocket")?;
-    validate::pickpocket_query(state, query)?;
+    validate::pickpocket_query(query)?;
     Ok(crate::percentile::can_pickpocket(state, query))
 }
 
@@ -186,6 +207,6 @@ pub(crate) fn attack_hidden_in(
     query: &HiddenAttackQuery,
 ) -> Result<HiddenAttackResult, Error> {
     require(state, Ruleset::Opposed, "attackHidden")?;
-    validate::hidden_attack_query(state, query)?;
+    validate::hidden_attack_query(query)?;
     Ok(crate::opposed::attack_hidden(state, query))
 }

@@ -75,7 +75,7 @@ impl Roller {
                 Ok(Event::EnterStealth {
                     hider: hider.clone(),
                     roll,
-                    modifiers: modifiers.clone(),
+                    modifiers: Some(modifiers.clone()),
                     moved: true,
                     sprinting: false,
                     precautions,

@@ -15,7 +15,8 @@ pub(crate) struct StealthRoll<'a> {
     pub hider: &'a str,
     /// `percentile`: the d100; `opposed`: the Stealth check total.
     pub roll: i64,
-    pub modifiers: &'a Modifiers,
+    /// `None`: the roll keeps the hider's situation (P4).
+    pub modifiers: Option<&'a Modifiers>,
     pub moved: bool,
     pub sprinting: bool,
     pub precautions: &'a [String],

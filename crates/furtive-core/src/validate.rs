@@ -347,36 +347,35 @@ pub(crate) fn request<'a>(
     }
 }
 
-/// A `perceives` query names a known hider (B1: the observer may be
-/// unknown); returns the hider's creature.
-pub(crate) fn perceives_query<'a>(
-    state: &'a State,
-    query: &PairQuery,
-) -> Result<&'a Creature, Error> {
-    state.creature("hider", &query.hider)
+/// The queries answer for a token the engine does not know as B1 says
+/// (an unknown observer perceives no hider, an unknown token is not
+/// hiding), so they check only that each id is one: not empty, not over
+/// long (`invalid_input`).
+pub(crate) fn perceives_query(query: &PairQuery) -> Result<(), Error> {
+    check_id("observer", &query.observer)?;
+    check_id("hider", &query.hider)
 }
 
-/// A `canLocate` query names a known observer and hider.
-pub(crate) fn pair_query(state: &State, query: &PairQuery) -> Result<(), Error> {
-    known(state, "observer", &query.observer)?;
-    known(state, "hider", &query.hider)
+/// A `canLocate` query: two ids (see [`perceives_query`]).
+pub(crate) fn pair_query(query: &PairQuery) -> Result<(), Error> {
+    perceives_query(query)
 }
 
-/// A `canDefend` query names a known defender, target and attacker; the
-/// attacker is neither the target nor the defender (`self_reference`).
-pub(crate) fn defense_query(state: &State, query: &DefenseQuery) -> Result<(), Error> {
-    known(state, "defender", &query.defender)?;
-    known(state, "target", &query.target)?;
-    known(state, "attacker", &query.attacker)?;
+/// A `canDefend` query: three ids; the attacker is neither the target nor
+/// the defender (`self_reference`).
+pub(crate) fn defense_query(query: &DefenseQuery) -> Result<(), Error> {
+    check_id("defender", &query.defender)?;
+    check_id("target", &query.target)?;
+    check_id("attacker", &query.attacker)?;
     distinct("attacker", &query.attacker, &query.target)?;
     distinct("attacker", &query.attacker, &query.defender)
 }
 
-/// A `knockout` query names a known attacker and another known target;
-/// `d100` is 1..=100 and `rawDamage` 0..=100000 when given.
-pub(crate) fn knockout_query(state: &State, query: &KnockoutQuery) -> Result<(), Error> {
-    known(state, "attacker", &query.attacker)?;
-    known(state, "target", &query.target)?;
+/// A `knockout` query: an attacker and another target; `d100` is 1..=100
+/// and `rawDamage` 0..=100000 when given.
+pub(crate) fn knockout_query(query: &KnockoutQuery) -> Result<(), Error> {
+    check_id("attacker", &query.attacker)?;
+    check_id("target", &query.target)?;
     distinct("target", &query.target, &query.attacker)?;
     if let Some(d100) = query.d100 {
         check_range("d100", d100.into(), 1, 100)?;
@@ -387,17 +386,17 @@ pub(crate) fn knockout_query(state: &State, query: &KnockoutQuery) -> Result<(),
     Ok(())
 }
 
-/// A `canPickpocket` query names a known hider and another known target.
-pub(crate) fn pickpocket_query(state: &State, query: &PickpocketQuery) -> Result<(), Error> {
-    known(state, "hider", &query.hider)?;
-    known(state, "target", &query.target)?;
+/// A `canPickpocket` query: a hider and another target.
+pub(crate) fn pickpocket_query(query: &PickpocketQuery) -> Result<(), Error> {
+    check_id("hider", &query.hider)?;
+    check_id("target", &query.target)?;
     distinct("target", &query.target, &query.hider)
 }
 
-/// An `attackHidden` query names a known attacker and another known target.
-pub(crate) fn hidden_attack_query(state: &State, query: &HiddenAttackQuery) -> Result<(), Error> {
-    known(state, "attacker", &query.attacker)?;
-    known(state, "target", &query.target)?;
+/// An `attackHidden` query: an attacker and another target.
+pub(crate) fn hidden_attack_query(query: &HiddenAttackQuery) -> Result<(), Error> {
+    check_id("attacker", &query.attacker)?;
+    check_id("target", &query.target)?;
     distinct("target", &query.target, &query.attacker)
 }
 
@@ -506,7 +505,9 @@ pub(crate) fn validate_event(
             ..
         } => {
             known(state, "hider", hider)?;
-            validate_modifiers("modifiers", modifiers)?;
+            if let Some(modifiers) = modifiers {
+                validate_modifiers("modifiers", modifiers)?;
+            }
             check_precautions("precautions", precautions)?;
             validate_view(state, hider, view)?;
             // P1: a d100; O1: a Stealth check total.

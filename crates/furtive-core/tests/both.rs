@@ -4,7 +4,10 @@
 mod common;
 
 use common::*;
-use furtive_core::query::{hidden_from, perceives, PairQuery};
+use furtive_core::query::{
+    can_defend, can_locate, can_pickpocket, hidden_from, knockout, perceives, DefenseQuery,
+    KnockoutQuery, PairQuery, PickpocketQuery,
+};
 use furtive_core::{
     api, apply, roll_requests, settle, Audience, Change, Event, LogEntry, Outcome, PairReason,
     Request, Roller, State, Status,
@@ -252,8 +255,6 @@ fn b1_an_observer_the_engine_does_not_know_perceives_no_hider() {
             })),
             vec![json!({"type": "enterStealth", "hider": "spy", "roll": 90, "moved": true})],
         );
-        // Before: an unknown observer was perceived by default (State) and
-        // refused with unknown_token (query).
         assert!(!scene.perceives("stranger", "spy"), "{ruleset}");
         let ask = |observer: &str, hider: &str| {
             perceives(
@@ -267,14 +268,159 @@ fn b1_an_observer_the_engine_does_not_know_perceives_no_hider() {
         let answer = ask("stranger", "spy").unwrap();
         assert_eq!((answer.allowed, answer.clause.id()), (false, "B1"));
         assert_bilingual_decision(&answer);
-        // A token that is not hiding is still perceived by everyone (B2).
+        // A token that is not hiding is perceived by everyone, the unknown
+        // observer too: the ruleset's entry into stealth says so.
         let answer = ask("stranger", "guard").unwrap();
-        assert_eq!((answer.allowed, answer.clause.id()), (true, "B2"));
-        // The hider must be known.
-        assert_eq!(ask("guard", "ghost").unwrap_err().code(), "unknown_token");
-        // The hidden-from lookup only lists known observers.
+        let entry = if ruleset == "percentile" { "P1" } else { "O1" };
+        assert_eq!((answer.allowed, answer.clause.id()), (true, entry));
+        // An unknown token is not hiding: perceived (B1), not refused.
+        let answer = ask("guard", "ghost").unwrap();
+        assert_eq!((answer.allowed, answer.clause.id()), (true, "B1"));
+        assert_bilingual_decision(&answer);
+        // The hidden-from lookup lists known observers only; an observer
+        // it does not name and the engine does not know is hidden from
+        // every hider (docs: npm/README.md, "Unknown tokens").
         assert!(!hidden_from(&scene).unwrap().contains_key("stranger"));
     }
+}
+
+/// B1 for every query: a token the engine does not know is never refused
+/// (`unknown_token`); as an observer it perceives no hider, as a hider it
+/// is not hiding, and each query answers from those two facts.
+#[test]
+fn b1_every_query_answers_for_unknown_tokens_as_fail_closed() {
+    let scene = run(
+        &state(json!({
+            "ruleset": "percentile",
+            "creatures": [
+                {"id": "spy", "stealthSkill": 100, "side": "thieves"},
+                {"id": "guard", "side": "watch"},
+                {"id": "captain", "side": "watch", "acuities": {"visual": 500}}
+            ]
+        })),
+        vec![
+            json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
+            json!({"type": "attack", "attacker": "spy", "targets": ["guard"], "hitZone": "head"}),
+        ],
+    );
+    let pair = |observer: &str, hider: &str| PairQuery {
+        observer: observer.into(),
+        hider: hider.into(),
+    };
+    // P5: an unknown observer perceives no hider, so it may not locate;
+    // everyone may locate an unknown token (it is not hiding).
+    let answer = can_locate(&scene, &pair("stranger", "spy")).unwrap();
+    assert!(!answer.allowed);
+    assert!(can_locate(&scene, &pair("guard", "ghost")).unwrap().allowed);
+    // P6: an unknown defender does not perceive the hiding attacker: it
+    // may not defend the surprised guard; an unknown attacker made no
+    // surprise.
+    let defend = |defender: &str, target: &str, attacker: &str| {
+        can_defend(
+            &scene,
+            &DefenseQuery {
+                defender: defender.into(),
+                target: target.into(),
+                attacker: attacker.into(),
+            },
+        )
+        .unwrap()
+    };
+    assert!(!defend("stranger", "guard", "spy").allowed);
+    assert!(
+        defend("captain", "guard", "spy").allowed,
+        "perceives the spy"
+    );
+    assert!(defend("guard", "guard", "ghost").allowed);
+    // P8: an unknown attacker or target has no surprise: no knockout.
+    let knock = |attacker: &str, target: &str| {
+        knockout(
+            &scene,
+            &KnockoutQuery {
+                attacker: attacker.into(),
+                target: target.into(),
+                helmet: false,
+                raw_damage: None,
+                d100: None,
+            },
+        )
+        .unwrap()
+    };
+    assert!(knock("spy", "guard").allowed);
+    for (attacker, target) in [("ghost", "guard"), ("spy", "stranger")] {
+        let answer = knock(attacker, target);
+        assert!(!answer.allowed, "{attacker} {target}");
+        assert_eq!((answer.chance, answer.minutes), (None, None));
+    }
+    // P10: an unknown target perceives no hider; an unknown hider is seen.
+    let pick = |hider: &str, target: &str| {
+        can_pickpocket(
+            &scene,
+            &PickpocketQuery {
+                hider: hider.into(),
+                target: target.into(),
+                held: false,
+                visible: true,
+            },
+        )
+        .unwrap()
+    };
+    assert!(pick("spy", "stranger").allowed);
+    assert!(!pick("ghost", "guard").allowed);
+    // An id that is no id is still refused, naming the field.
+    let error = can_locate(&scene, &pair("", "spy")).unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
+    assert!(error.to_string().starts_with("observer: "), "{error}");
+}
+
+/// `perceives` of a token that is not hiding cites the ruleset's entry
+/// into stealth (P1, O1), not B3 (the explanations clause); a hider
+/// revealed after an attack cites P9.
+#[test]
+fn p1_o1_a_token_that_is_not_hiding_is_perceived_citing_the_entry_into_stealth() {
+    for (ruleset, entry) in [("percentile", "P1"), ("opposed", "O1")] {
+        let scene = state(json!({
+            "ruleset": ruleset,
+            "creatures": [{"id": "spy", "name": "Spy"}, {"id": "guard", "name": "Guard"}]
+        }));
+        let answer = perceives(
+            &scene,
+            &PairQuery {
+                observer: "guard".into(),
+                hider: "spy".into(),
+            },
+        )
+        .unwrap();
+        assert_eq!((answer.allowed, answer.clause.id()), (true, entry));
+        assert_eq!(
+            answer.en(),
+            format!("Spy is not hiding: everyone perceives it, Guard too ({entry}).")
+        );
+        assert!(answer.fr().contains("ne se cache pas"));
+    }
+    let revealed = run(
+        &state(json!({
+            "ruleset": "percentile",
+            "creatures": [
+                {"id": "spy", "side": "party", "stealthSkill": 100},
+                {"id": "guard", "side": "watch"}
+            ]
+        })),
+        vec![
+            json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
+            json!({"type": "attack", "attacker": "spy", "targets": ["guard"]}),
+            json!({"type": "turnEnd", "combatant": "spy"}),
+        ],
+    );
+    let answer = perceives(
+        &revealed,
+        &PairQuery {
+            observer: "guard".into(),
+            hider: "spy".into(),
+        },
+    )
+    .unwrap();
+    assert_eq!((answer.allowed, answer.clause.id()), (true, "P9"));
 }
 
 fn assert_bilingual_decision(decision: &furtive_core::Decision) {

@@ -383,8 +383,8 @@ fn errors_through_the_json_facade_keep_their_code() {
     .unwrap_err();
     assert_eq!(error.code(), "out_of_range");
     let error =
-        api::can_locate(state.clone(), json!({"observer": "ghost", "hider": "spy"})).unwrap_err();
-    assert_eq!(error.code(), "unknown_token");
+        api::can_locate(state.clone(), json!({"observer": "", "hider": "spy"})).unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
     let error =
         api::attack_hidden(state, json!({"attacker": "spy", "target": "guard"})).unwrap_err();
     assert_eq!(error.code(), "wrong_ruleset");

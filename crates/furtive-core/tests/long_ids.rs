@@ -60,7 +60,17 @@ fn an_unknown_observer_in_a_view_too_long_to_be_a_token_is_not_quoted_whole() {
 fn an_unknown_id_that_could_be_a_token_is_quoted_whole() {
     let id = "g".repeat(256);
     let error = session()
-        .perceives(&serde_json::from_value(json!({"observer": "guard", "hider": id})).unwrap())
+        .apply(serde_json::from_value(json!({"type": "stopHiding", "hider": id})).unwrap())
         .unwrap_err();
     assert_eq!(error.to_string(), format!("hider: unknown token `{id}`"));
+}
+
+#[test]
+fn b1_a_query_refuses_an_id_too_long_to_be_a_token_naming_the_field() {
+    let id = "g".repeat(257);
+    let error = session()
+        .perceives(&serde_json::from_value(json!({"observer": "guard", "hider": id})).unwrap())
+        .unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
+    assert!(error.to_string().starts_with("hider: "), "{error}");
 }

@@ -182,12 +182,12 @@ fn o3_an_observer_that_does_not_perceive_cannot_point_out() {
 }
 
 #[test]
-fn o3_only_allies_can_be_told() {
+fn o3_a_list_with_no_ally_is_refused() {
     let scene = checked(18, &[("guard", 19)]);
     for other in ["merchant", "friend"] {
         let error = refused(
             &scene,
-            json!({"type": "pointOut", "hider": "rogue", "observer": "guard", "allies": ["captain", other]}),
+            json!({"type": "pointOut", "hider": "rogue", "observer": "guard", "allies": [other]}),
         );
         assert_eq!(error.code(), "not_allied", "{other}");
     }
@@ -198,6 +198,30 @@ fn o3_only_allies_can_be_told() {
         json!({"type": "pointOut", "hider": "rogue", "observer": "merchant", "allies": ["guard"]}),
     );
     assert_eq!(error.code(), "not_allied");
+}
+
+/// O3, *Decided* (2026-12-04): pointing out to a list is not all-or-nothing.
+/// The ally named perceives the hider; the creature named that is not an
+/// ally is unaffected, and the log says so.
+#[test]
+fn o3_pointing_out_to_a_mixed_list_tells_each_ally_and_leaves_the_others() {
+    let scene = checked(18, &[("guard", 19)]);
+    let outcome = ok(
+        &scene,
+        json!({"type": "pointOut", "hider": "rogue", "observer": "guard", "allies": ["captain", "merchant"]}),
+    );
+    assert!(outcome.state.perceives("captain", "rogue"));
+    assert!(!outcome.state.perceives("merchant", "rogue"));
+    assert_eq!(
+        pair(&outcome.state, "rogue", "merchant"),
+        pair(&scene, "rogue", "merchant"),
+        "the non-ally's pair is untouched"
+    );
+    let o3 = entries_for(&outcome, "O3", Audience::Public);
+    assert_eq!(o3.len(), 2, "{o3:?}");
+    assert!(o3[0].en().contains("Captain") && !o3[0].en().contains("Merchant"));
+    assert!(o3[1].en().contains("Merchant") && o3[1].en().contains("not allies"));
+    assert!(o3[1].fr().contains("pas alliés"));
 }
 
 /// O3 tells allies: a point-out naming nobody is no point-out. It was

@@ -377,6 +377,95 @@ fn p4_changing_modifiers_requests_a_roll_and_keeps_the_old_score_until_it_arrive
     assert_eq!(record.score(), Some(67 + 50 - 100));
 }
 
+/// A spy (Furtivité 50) alone with a guard whose acuity sum is 100.
+fn lone_spy() -> State {
+    state(json!({
+        "ruleset": "percentile",
+        "creatures": [
+            {"id": "spy", "side": "party", "stealthSkill": 50},
+            {"id": "guard", "side": "watch", "acuities": {"visual": 40, "auditory": 40, "olfactory": 20}}
+        ]
+    }))
+}
+
+fn score_of(state: &State) -> i64 {
+    state.hiders.get("spy").unwrap().score().unwrap()
+}
+
+/// P4, *Decided* (2026-12-04): the modifiers belong to the hider's
+/// situation, not to one roll. The example of the decision: after
+/// `modifiersChanged` to cluttered and dark, a roll of 50 that states no
+/// modifiers scores 50 + 50 + 100 = 200 (it scored 100).
+#[test]
+fn p4_modifiers_belong_to_the_situation_a_roll_without_modifiers_keeps_them() {
+    let hidden = ok(
+        &lone_spy(),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 60}),
+    );
+    assert_eq!(score_of(&hidden.state), 110, "110 > 100: unperceived");
+    let changed = ok(
+        &hidden.state,
+        json!({"type": "modifiersChanged", "hider": "spy", "modifiers": {"situation": ["cluttered", "dark"]}}),
+    );
+    let rolled = ok(
+        &changed.state,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 50}),
+    );
+    assert_eq!(score_of(&rolled.state), 200);
+    let record = rolled.state.hiders.get("spy").unwrap();
+    assert_eq!(record.pending_modifiers(), None);
+    let cluttered_and_dark = Modifiers {
+        situation: vec![SituationModifier::Cluttered, SituationModifier::Dark],
+        free: vec![],
+    };
+    assert_eq!(record.modifiers(), Some(&cluttered_and_dark));
+    // The next roll that states none keeps them.
+    let again = ok(
+        &rolled.state,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 20}),
+    );
+    assert_eq!(score_of(&again.state), 50 + 20 + 100);
+    // A roll that states modifiers replaces them, an empty list too.
+    let replaced = ok(
+        &again.state,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 20, "modifiers": {}}),
+    );
+    assert_eq!(score_of(&replaced.state), 70);
+    assert_eq!(
+        replaced.state.hiders.get("spy").unwrap().modifiers(),
+        Some(&Modifiers::default())
+    );
+}
+
+/// P4 with P9: only the automatic `already_perceived` is decided afresh at
+/// each roll; a roll that states no modifiers does not carry it over.
+#[test]
+fn p4_a_roll_without_modifiers_decides_the_automatic_already_perceived_afresh() {
+    let seen = ok(
+        &lone_spy(),
+        json!({"type": "enterStealth", "hider": "spy", "roll": 10}),
+    );
+    assert_eq!(score_of(&seen.state), 60, "60 <= 100: perceived");
+    let again = ok(
+        &seen.state,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
+    );
+    assert_eq!(score_of(&again.state), 50 + 90 - 100, "P9: -100");
+    let unseen = ok(
+        &again.state,
+        json!({"type": "gmOverride", "hider": "spy", "observer": "guard", "perceived": false}),
+    );
+    let fresh = ok(
+        &unseen.state,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 90}),
+    );
+    assert_eq!(score_of(&fresh.state), 140, "nobody perceives: no -100");
+    assert_eq!(
+        fresh.state.hiders.get("spy").unwrap().modifiers(),
+        Some(&Modifiers::default())
+    );
+}
+
 #[test]
 fn p4_the_same_modifiers_in_another_order_request_nothing() {
     let scene = run(
@@ -740,8 +829,8 @@ fn head_surprise() -> State {
 fn p8_knockout_after_a_head_surprise_without_helmet() {
     let result = knock(&head_surprise(), false, Some(15), Some(60));
     assert!(result.allowed);
-    assert_eq!(result.chance, 60, "base Furtivité");
-    assert_eq!(result.minutes, 1 + 14 / 5);
+    assert_eq!(result.chance, Some(60), "base Furtivité");
+    assert_eq!(result.minutes, Some(1 + 14 / 5));
     assert_eq!(result.damage, Some(3), "floor(15 / 4)");
     assert_eq!(result.knocked_out, Some(true), "60 ≤ 60");
     let miss = knock(&head_surprise(), false, Some(3), Some(61));
@@ -761,8 +850,8 @@ fn p8_the_chance_is_the_base_furtivite_without_bonus() {
             {"id": "spy", "side": "party", "stealthSkill": 60, "baseStealthSkill": 40, "strength": 4}})],
     );
     let result = knock(&scene, false, Some(10), Some(41));
-    assert_eq!(result.chance, 40);
-    assert_eq!(result.minutes, 1);
+    assert_eq!(result.chance, Some(40));
+    assert_eq!(result.minutes, Some(1));
     assert_eq!(
         result.knocked_out,
         Some(false),
@@ -789,6 +878,23 @@ fn p8_no_knockout_with_a_helmet_another_zone_or_no_surprise() {
     );
     assert!(!knock(&no_zone, false, None, Some(1)).allowed);
     assert!(!knock(&ambush(), false, None, Some(1)).allowed);
+}
+
+/// P8: a refused attempt gives no chance, duration, damage or result, so
+/// a UI cannot show them.
+#[test]
+fn p8_a_refused_knockout_carries_no_chance_or_duration() {
+    for (scene, helmet) in [(head_surprise(), true), (ambush(), false)] {
+        let refused = knock(&scene, helmet, Some(10), Some(1));
+        assert!(!refused.allowed);
+        assert_eq!((refused.chance, refused.minutes), (None, None));
+        assert_eq!((refused.damage, refused.knocked_out), (None, None));
+        let json = serde_json::to_value(&refused).unwrap();
+        assert_eq!(
+            (&json["chance"], &json["minutes"]),
+            (&json!(null), &json!(null))
+        );
+    }
 }
 
 #[test]

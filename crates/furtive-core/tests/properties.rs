@@ -138,7 +138,7 @@ fn event() -> impl Strategy<Value = Event> {
         12 => (hider_id(), number(), modifiers(), any::<bool>(), weighted(0.1),
               prop::collection::vec(select(SENSES).prop_map(str::to_owned), 0..2), view())
             .prop_map(|(hider, roll, modifiers, moved, sprinting, precautions, view)| {
-                Event::EnterStealth { hider, roll, modifiers, moved, sprinting, precautions, view }
+                Event::EnterStealth { hider, roll, modifiers: Some(modifiers), moved, sprinting, precautions, view }
             }),
         8 => (hider_id(), any::<bool>(), view())
             .prop_map(|(hider, moved, view)| Event::ViewChanged { hider, moved, view }),

@@ -72,7 +72,7 @@ fn total() -> impl Strategy<Value = i64> {
 fn event() -> impl Strategy<Value = Event> {
     prop_oneof![
         6 => (hider_id(), 0i64..30, modifiers(), any::<bool>(), view())
-            .prop_map(|(hider, roll, modifiers, moved, view)| Event::EnterStealth { hider, roll, modifiers, moved, sprinting: false, precautions: vec![], view }),
+            .prop_map(|(hider, roll, modifiers, moved, view)| Event::EnterStealth { hider, roll, modifiers: Some(modifiers), moved, sprinting: false, precautions: vec![], view }),
         30 => (hider_id(), any::<bool>(), view()).prop_map(|(hider, moved, view)| Event::ViewChanged { hider, moved, view }),
         8 => (hider_id(), id(), total()).prop_map(|(hider, observer, total)| Event::PerceptionRolled { hider, observer, total }),
         3 => (hider_id(), id(), prop::collection::vec(id(), 0..4)).prop_map(|(hider, observer, allies)| Event::PointOut { hider, observer, allies }),
@@ -175,7 +175,7 @@ proptest! {
                 .apply(Event::EnterStealth {
                     hider: hider.into(),
                     roll: 18,
-                    modifiers: Modifiers::default(),
+                    modifiers: None,
                     moved: true,
                     sprinting: false,
                     precautions: vec![],

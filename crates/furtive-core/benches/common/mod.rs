@@ -51,7 +51,7 @@ pub fn enter_stealth(i: usize) -> Event {
     Event::EnterStealth {
         hider: id(i).into(),
         roll: 15,
-        modifiers: Default::default(),
+        modifiers: None,
         moved: true,
         sprinting: false,
         precautions: Vec::new(),
