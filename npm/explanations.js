@@ -129,6 +129,7 @@ export const CATALOG = Object.freeze({
   p8StaysConscious: Object.freeze({ args: ["d100","chance","target"], en: "Knockout: d100 {d100} > base Furtivité {chance}: {target} stays conscious (P8).", fr: "Assommement : d100 {d100} > Furtivité de base {chance} : {target} reste conscient (P8)." }),
   p8MayTry: Object.freeze({ args: ["attacker","target","chance","minutes"], en: "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8).", fr: "{attacker} peut tenter d'assommer {target} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)." }),
   o3NotAllies: Object.freeze({ args: ["observer","others"], en: "{others}: not allies of {observer}, unaffected by the point-out (O3).", fr: "{others} : pas alliés de {observer}, non concernés par le signalement (O3)." }),
+  o3PointedOutTo: Object.freeze({ args: ["observer","hider"], en: "{observer} perceives {hider}: an ally pointed it out, no roll (O3).", fr: "{observer} perçoit {hider} : un allié le lui a signalé, sans jet (O3)." }),
 });
 
 /** The message keys, by their number in the packed effects (packed.js). */

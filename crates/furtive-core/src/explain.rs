@@ -548,6 +548,11 @@ pub(crate) fn o3_pointed_out(
     )
 }
 
+/// … perceives …: an ally pointed it out, no roll (O3).
+pub(crate) fn o3_pointed_out_to(observer_label: &str, hider_label: &str) -> Message {
+    pair(Key::O3PointedOutTo, observer_label, hider_label)
+}
+
 /// O3 (*Decided*): the named creatures that are not the observer's allies
 /// are unaffected by its point-out.
 pub(crate) fn o3_not_allies(observer_label: &SharedText, others: Vec<SharedText>) -> Message {

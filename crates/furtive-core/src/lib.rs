@@ -66,6 +66,7 @@ pub mod scene;
 pub mod schema;
 pub mod session;
 pub mod sides;
+pub mod standing;
 pub mod state;
 mod tagged;
 mod validate;

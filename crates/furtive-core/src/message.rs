@@ -683,12 +683,17 @@ catalog! {
         fr: "{attacker} peut tenter d'assommer {target} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."
     }
 
-    // ------------------------------------------------ Point-out to a mixed list
+    // ------------------------------------------------ Point-out to a mixed list, and the pairs query
 
     /// "{others}: not allies of {observer}, unaffected by the point-out (O3)."
     O3NotAllies = "o3NotAllies" (observer, others) {
         en: "{others}: not allies of {observer}, unaffected by the point-out (O3).",
         fr: "{others} : pas alliés de {observer}, non concernés par le signalement (O3)."
+    }
+    /// "{observer} perceives {hider}: an ally pointed it out, no roll (O3)."
+    O3PointedOutTo = "o3PointedOutTo" (observer, hider) {
+        en: "{observer} perceives {hider}: an ally pointed it out, no roll (O3).",
+        fr: "{observer} perçoit {hider} : un allié le lui a signalé, sans jet (O3)."
     }
 }
 

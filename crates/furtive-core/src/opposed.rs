@@ -467,6 +467,17 @@ fn failed_in_view(
             .is_some_and(|total| total < effective_total_in(creatures, attempt, observer))
 }
 
+/// O5: the pair of `record` with `observer` is exposed now (clear view, a
+/// failed check against the effective total).
+pub(crate) fn failed_in_view_of(
+    state: &State,
+    record: &Hider,
+    observer: &str,
+    pair: &Pair,
+) -> bool {
+    failed_in_view(&state.creatures, &record.attempt, observer, pair)
+}
+
 /// O5: [`note_exposure`] for a pair [`reevaluate`] found newly exposed.
 /// `saved`: as for [`reevaluate`].
 fn note_exposed(tx: &mut Tx, hider: &str, observer: &str, saved: bool) {

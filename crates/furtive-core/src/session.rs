@@ -28,6 +28,7 @@ use crate::query::{
 };
 #[cfg(feature = "roller")]
 use crate::roller::{Roller, MAX_SETTLE_ROUNDS};
+use crate::standing::{PairStanding, PairsQuery, Standing, StandingQuery};
 use crate::state::{Config, State, TokenId};
 use crate::validate;
 
@@ -255,6 +256,17 @@ impl Session {
     /// O10, O13. See [`crate::query::attack_hidden`].
     pub fn attack_hidden(&self, query: &HiddenAttackQuery) -> Result<HiddenAttackResult, Error> {
         crate::query::attack_hidden_in(&self.state, query)
+    }
+
+    /// A hider's standing (GM only). See [`crate::standing::standing`].
+    pub fn standing(&self, query: &StandingQuery) -> Result<Standing, Error> {
+        crate::standing::standing_in(&self.state, query)
+    }
+
+    /// Every pair the query names, with its state and the decision behind
+    /// it (GM only). See [`crate::standing::pairs`].
+    pub fn pairs(&self, query: &PairsQuery) -> Result<Vec<PairStanding>, Error> {
+        crate::standing::pairs_in(&self.state, query)
     }
 
     /// B1/B2: for every observer, the hiders it does not perceive:

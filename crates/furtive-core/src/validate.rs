@@ -356,6 +356,22 @@ pub(crate) fn perceives_query(query: &PairQuery) -> Result<(), Error> {
     check_id("hider", &query.hider)
 }
 
+/// A `standing` query: one id (see [`perceives_query`]).
+pub(crate) fn standing_query(query: &crate::standing::StandingQuery) -> Result<(), Error> {
+    check_id("hider", &query.hider)
+}
+
+/// A `pairs` query: each id it gives (see [`perceives_query`]).
+pub(crate) fn pairs_query(query: &crate::standing::PairsQuery) -> Result<(), Error> {
+    if let Some(hider) = &query.hider {
+        check_id("hider", hider)?;
+    }
+    if let Some(observer) = &query.observer {
+        check_id("observer", observer)?;
+    }
+    Ok(())
+}
+
 /// A `canLocate` query: two ids (see [`perceives_query`]).
 pub(crate) fn pair_query(query: &PairQuery) -> Result<(), Error> {
     perceives_query(query)
