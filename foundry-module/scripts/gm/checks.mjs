@@ -38,7 +38,7 @@ export async function answerRequests(scene, record, session, requests, total, se
   let open = requests;
   // Observers whose owner was offered the roll in this action (one offer each).
   const offered = new Set();
-  // Offered only when the owner's Perception roll will answer it (system-rolls.mjs).
+  // Offered only when the owner's Perception roll will answer it (systems/sheet-rolls.mjs).
   const system = readSystemSettings();
   const offerChecks = system.offerChecks && system.perceptionRolls;
   for (let round = 0; round < MAX_CHECK_ROUNDS && open.length; round += 1) {
@@ -103,7 +103,7 @@ async function rollPerceptions(checks, settings) {
     rolls.push(roll);
   }
   const items = rolls.map((roll, index) => `<li><span class="furtive-flavor">${escapeHtml(String(roll.options?.flavor ?? ""))}</span>: <strong>${Math.floor(Number(roll.total))}</strong></li>`).join("");
-  // Each roll's line in both languages, so each GM reads theirs (chat.mjs decorateChatMessage); GM-whispered only.
+  // Each roll's line in both languages, so each GM reads theirs (ui/chat.mjs decorateChatMessage); GM-whispered only.
   const texts = checks.map(({ observer, hider }, index) => ({
     selector: `.furtive-rolls > li:nth-child(${index + 1}) .furtive-flavor`,
     ...bilingual("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" }),
@@ -114,7 +114,7 @@ async function rollPerceptions(checks, settings) {
     flavor: t("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }),
     content: `<div class="furtive-card furtive-gm"><ul class="furtive-rolls">${items}</ul></div>`,
     rolls,
-    // The message's flavor and each roll's own flavor in both languages too (chat.mjs decorateChatMessage).
+    // The message's flavor and each roll's own flavor in both languages too (ui/chat.mjs decorateChatMessage).
     flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, flavor: bilingual("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }), rollFlavors: texts.map(({ en, fr }) => ({ en, fr })), lang: game.i18n.lang } },
   });
   // The rules round down (floor, -20.5 is -21); a total that is not a finite number is null.

@@ -86,7 +86,7 @@ export function tieBreakerUpdates(combatants, heldTotalOf) {
 async function breakTies(combat) {
   if (!combat || !game.settings.get(MODULE_ID, "initiativeTieBreaker")) return;
   const scene = combat.scene ?? canvas?.scene;
-  const state = scene ? sceneState(scene)?.state ?? null : null;
+  const state = scene ? sceneState(scene)?.state : null;
   if (!state || state.ruleset !== "opposed") return;
   const heldTotalOf = (/** @type {string} */ tokenId) => {
     const hider = /** @type {any} */ (state.hiders)[tokenId];

@@ -255,7 +255,6 @@ export function setLiveScene(sceneId, entry) {
  * @property {EngineState} state the engine state (a snapshot, taken when first asked)
  * @property {SceneSession | null} session the live engine session, for the engine's queries (`hiddenFrom`, `canDefend`, `knockout`); null for a reading of the stored record
  * @property {SceneRecord["pending"]} pending the requests waiting (P4: new stealth rolls)
- * @property {boolean} saved whether the state is saved (false: a fresh state, written at its first action)
  * @property {string} ruleset the ruleset of the state
  * @property {Map<string, Record<string, unknown>>} creatures every creature the engine knows, as last sent
  * @property {(id: string) => boolean} knows whether the engine knows the creature
@@ -277,7 +276,6 @@ function liveReading(entry) {
     get pending() {
       return entry.pending;
     },
-    saved: entry.revision !== null,
     get ruleset() {
       return entry.rulesetOf ?? snapshotOf(entry).ruleset;
     },
@@ -308,11 +306,14 @@ function storedReading(scene) {
     state,
     session: null,
     pending: record.deltas.at(-1)?.pending ?? record.pending,
-    saved: true,
     ruleset: state.ruleset,
-    creatures: new Map(Object.entries(/** @type {Record<string, Record<string, unknown>>} */ (/** @type {unknown} */ (state.creatures)))),
+    get creatures() {
+      return new Map(Object.entries(/** @type {Record<string, Record<string, unknown>>} */ (/** @type {unknown} */ (state.creatures))));
+    },
     knows: (id) => id in state.creatures,
-    hiders: [...hidingOf(state)],
+    get hiders() {
+      return [...hidingOf(state)];
+    },
     view: (hider, observer) => viewsOf(state).get(hider)?.get(observer),
   };
 }

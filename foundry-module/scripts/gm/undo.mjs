@@ -81,7 +81,7 @@ export function undoAction(scene, actionId) {
       const token = scene.tokens.get(change.token);
       if (token) await setStatus(scene, token, change.status, !change.active, state);
     }
-    // The GMs are told in both languages, so each GM reads theirs (chat.mjs postLine, decorateChatMessage).
+    // The GMs are told in both languages, so each GM reads theirs (ui/chat.mjs postLine, decorateChatMessage).
     await postLine(bilingual("FURTIVE.Chat.Undone", { scene: scene.name ?? "" }), { whisperGM: true, flags: { kind: "undone", sceneId: scene.id, actionId } });
   });
 }

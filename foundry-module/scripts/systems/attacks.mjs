@@ -138,7 +138,7 @@ export function decideDisadvantage({ actor, tokenId, area }) {
   let disadvantage = false;
   if (isActiveGM()) {
     // The engine is asked only when a target is hiding (no session is built for a scene without stealth).
-    const stored = sceneState(scene)?.state ?? null;
+    const stored = sceneState(scene)?.state;
     const hiding = targets.filter((target) => stored?.hiders[target]?.phase === "hiding");
     try {
       if (hiding.length) {
@@ -181,7 +181,7 @@ export async function handleAttack(scene, { attacker, targetIds, area, disadvant
   if (!targets.length) return null;
   for (const target of targets) lastAttack.set(target, { attackerId, sceneId: /** @type {string} */ (scene.id) });
   // Nothing for the engine when no token of the attack is in a stealth attempt (no card for every attack of the game).
-  const stored = sceneState(scene)?.state ?? null;
+  const stored = sceneState(scene)?.state;
   if (!stored || (!stored.hiders[attackerId] && !targets.some((id) => stored.hiders[id]))) return null;
   const state = sceneState(scene, "open").state;
   const known = targets.filter((id) => state.creatures[id]);
@@ -252,7 +252,7 @@ export async function onHpLost(actor) {
   const sceneIds = synthetic ? [synthetic.parent?.id] : [canvas?.scene?.id, ...[...lastAttack.values()].map((a) => a.sceneId)];
   for (const sceneId of new Set(sceneIds.filter(Boolean))) {
     const scene = game.scenes.get(sceneId);
-    const state = scene ? sceneState(scene)?.state ?? null : null;
+    const state = scene ? sceneState(scene)?.state : null;
     if (!scene || !state) continue;
     /** @type {any[]} */
     const events = [];

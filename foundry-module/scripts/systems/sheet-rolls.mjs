@@ -247,7 +247,7 @@ async function stealthRoll(scene, token, roll, total, author) {
  */
 async function perceptionRoll(scene, observer, total) {
   if (readSettings().ruleset !== "opposed") return null;
-  const state = sceneState(scene)?.state ?? null;
+  const state = sceneState(scene)?.state;
   if (!state) return null;
   const id = /** @type {string} */ (observer.id);
   if (!state.creatures[id]) return null;

@@ -234,7 +234,7 @@ export async function onHoverToken(token, hovered) {
   if (!hovered || !game.user?.isGM || !engine.isEngineReady()) return;
   const document = /** @type {TokenDocument} */ (token.document);
   const scene = /** @type {Scene} */ (document.parent);
-  const state = sceneState(scene)?.state ?? null;
+  const state = sceneState(scene)?.state;
   const hider = state?.hiders[/** @type {string} */ (document.id)];
   if (!state || !hider) return;
   // One query for every observer (hiddenFrom), not one per observer.
