@@ -40,7 +40,8 @@ export async function serve({ port = 0, headers = {} } = {}) {
       return;
     }
     let file = resolve(join(base, path));
-    if (file !== base && !file.startsWith(base + sep)) {
+    // Inside the repository, and no hidden file or folder (.git).
+    if ((file !== base && !file.startsWith(base + sep)) || path.split("/").some((part) => part.startsWith("."))) {
       response.writeHead(403).end();
       return;
     }

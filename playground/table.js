@@ -372,7 +372,6 @@ const ACTIONS = {
   /** Places a token: a creature for the engine and a token on the scene. */
   add(table, action, field) {
     const spec = checkSpec(table, action, field);
-    const saved = { lookup: table.lookup };
     try {
       table.sight.update({ type: "token", token: { _id: spec.id, name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height, elevation: spec.elevation, darkvision: spec.darkvision } });
     } catch (error) {
@@ -384,9 +383,9 @@ const ACTIONS = {
       table.refreshViews(spec.id);
       return table.applyEvents([{ type: "upsertCreature", creature: creatureOf(spec, table.ruleset) }, ...table.viewEventsForAll()]);
     } catch (error) {
+      // The engine refused the creature (its effects are kept only once applied).
       table.tokens.delete(spec.id);
       table.views = views;
-      table.lookup = saved.lookup;
       table.sight.update({ type: "tokenRemoved", tokenId: spec.id });
       throw fieldError(error, field);
     }

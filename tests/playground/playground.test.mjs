@@ -50,6 +50,29 @@ function pair(page, observer, hider) {
   }, [observer, hider]);
 }
 
+/**
+ * The colours the canvas shows in a 9 x 9 pixel square around a scene point,
+ * as [r, g, b] of each pixel.
+ */
+function pixelsAround(page, x, y) {
+  return page.evaluate(([x, y]) => {
+    const canvas = document.getElementById("map");
+    const v = window.playground.viewport;
+    const cx = Math.round((x - v.x) * v.scale);
+    const cy = Math.round((y - v.y) * v.scale);
+    const data = canvas.getContext("2d").getImageData(cx - 4, cy - 4, 9, 9).data;
+    const out = [];
+    for (let i = 0; i < data.length; i += 4) out.push([data[i], data[i + 1], data[i + 2]]);
+    return out;
+  }, [x, y]);
+}
+
+/** Whether one of `pixels` is `colour` (#rrggbb), give or take 40 a channel. */
+function shows(pixels, colour) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+  return pixels.some(([pr, pg, pb]) => Math.abs(pr - r) <= 40 && Math.abs(pg - g) <= 40 && Math.abs(pb - b) <= 40);
+}
+
 /** The engine's explanations of the run's last action, in English. */
 function lastLog(page) {
   return page.evaluate(() => {
@@ -129,6 +152,12 @@ describe("the playground in headless Chromium", () => {
     assert.equal(guardDark.seen, "concealed");
     assert.equal(guardDark.perceives, false);
     assert.equal(await page.evaluate(() => window.playground.table.sight.lightingOf("spy").dark), true);
+    // The guard's sight line to the spy (centres 1500,1900 and 850,1900), drawn
+    // at (1200, 1900): amber (concealed), not green (clear view).
+    const colours = await page.evaluate(() => window.playground.colours);
+    const concealedLine = await pixelsAround(page, 1200, 1900);
+    assert.ok(shows(concealedLine, colours.concealed), "the line is drawn amber: concealed by darkness");
+    assert.ok(!shows(concealedLine, colours.clear), "and not green");
     await screenshot(page, "04-door-open.png");
 
     // 4. Light the lantern (click it): the spy is 7.5 ft from it, lit; the gate
@@ -142,6 +171,9 @@ describe("the playground in headless Chromium", () => {
     const guardTotal = perceptionTotal(lightLog, "Gate guard");
     assert.equal(guardLit.perceives, guardTotal >= 12);
     assert.equal(guardLit.clause, "O4");
+    const clearLine = await pixelsAround(page, 1200, 1900);
+    assert.ok(shows(clearLine, colours.clear), "the line is drawn green: clear view");
+    assert.ok(!shows(clearLine, colours.concealed), "and no longer amber");
     await screenshot(page, "05-lantern-lit.png");
 
     // 5. Switch to the percentile rules: the same run played again. The typed 12
@@ -195,6 +227,19 @@ describe("the playground in headless Chromium", () => {
     const after = await again.evaluate(() => ({ log: window.playground.table.log.map((e) => e.en), hidden: window.playground.table.lookup }));
     assert.deepEqual(after, before);
     await again.close();
+
+    // Undo plays the run again without its last action: the lantern is out.
+    await page.click("#undo");
+    await settle(page);
+    assert.deepEqual(await page.evaluate(() => [window.playground.run.actions.length, window.playground.table.lightsById.get("gate-lantern").hidden, window.playground.table.sight.lightingOf("spy").dark]), [8, true, true]);
+    // Stop hiding, then remove the sentry: the engine hears both.
+    await page.evaluate(() => window.playground.select("spy"));
+    await page.click("#reveal");
+    assert.deepEqual(await page.evaluate(() => [...window.playground.table.hiders]), []);
+    assert.match(await page.evaluate(() => window.playground.table.log.at(-1).en), /Spy/);
+    await page.evaluate(() => window.playground.select("sentry"));
+    await page.click("#remove");
+    assert.deepEqual(await page.evaluate(() => [...window.playground.table.tokens.keys()]), ["spy", "gate-guard", "lookout"]);
     assert.deepEqual(page.errors, []);
     await page.close();
   });
