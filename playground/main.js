@@ -87,6 +87,8 @@ function adopt(run, sceneExport, { fit = false } = {}) {
   }
   page.table?.free();
   page.table = table;
+  shown.matrix = "";
+  shown.log = "";
   page.run = run;
   page.sceneExport = sceneExport;
   if (page.selected && !table.tokens.has(page.selected)) page.selected = null;
@@ -193,28 +195,74 @@ function render() {
   renderPanels();
 }
 
+/** What the panels show now, to redraw only what changed: the matrix's shape, each cell, the log. */
+const shown = { matrix: "", cells: new Map(), log: "" };
+
+/** Sets the text of an element when it differs (writing the DOM costs more than comparing). */
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
 function renderPanels() {
   const table = page.table;
   const w = words();
-  $("status").textContent = w.ready(page.run.actions.length);
+  const lang = page.run.lang;
+  setText($("status"), w.ready(page.run.actions.length));
   // Selected token.
   const token = page.selected && table.tokens.get(page.selected);
   $("selected-none").hidden = Boolean(token);
   $("selected-body").hidden = !token;
   if (token) {
     const light = table.sight.lightingOf(token.id);
-    $("selected-name").textContent = `${token.name} (${token.id}${table.hiders.has(token.id) ? `, ${w.hiding}` : ""}; ${light.dark ? w.inDarkness : w.lit}): ${w.stats(token)}`;
+    setText($("selected-name"), `${token.name} (${token.id}${table.hiders.has(token.id) ? `, ${w.hiding}` : ""}; ${light.dark ? w.inDarkness : w.lit}): ${w.stats(token)}`);
   }
-  // Who perceives whom: rows are hiders, columns observers.
+  renderMatrix(table, w, lang);
+  // The engine's explanations, newest first; rebuilt when there are new ones.
+  const logKey = `${lang}|${table.logged}`;
+  if (shown.log === logKey) return;
+  shown.log = logKey;
+  const log = $("log");
+  log.replaceChildren();
+  for (const entry of table.log.slice(-60).reverse()) {
+    const li = document.createElement("li");
+    const clause = document.createElement("span");
+    clause.className = "clause";
+    clause.textContent = `[${entry.clause}] `;
+    li.append(clause);
+    if (entry.audience === "gm") {
+      const gm = document.createElement("span");
+      gm.className = "gm";
+      gm.textContent = "GM ";
+      li.append(gm);
+    }
+    li.append(lang === "fr" ? entry.fr : entry.en);
+    log.append(li);
+  }
+}
+
+/**
+ * Who perceives whom: a row per observer, a column per hider, each cell the
+ * engine's decision (`perceives`) and what the observer sees of the hider.
+ * The table is built when its rows, columns or language change; otherwise
+ * each cell is rewritten only when its answer changed (a drag step asks
+ * every pair again, and most stay as they were).
+ */
+function renderMatrix(table, w, lang) {
   const matrix = $("matrix");
-  matrix.replaceChildren();
   const hiders = [...table.hiders];
-  if (hiders.length === 0) {
-    const p = document.createElement("p");
-    p.textContent = w.nobodyHides;
-    matrix.append(p);
-  } else {
-    const observers = table.ids();
+  const observers = table.ids();
+  const names = (ids) => ids.map((id) => `${id}:${table.tokens.get(id).name}`).join(",");
+  const key = `${lang}|${names(hiders)}|${names(observers)}`;
+  if (shown.matrix !== key) {
+    shown.matrix = key;
+    shown.cells.clear();
+    matrix.replaceChildren();
+    if (hiders.length === 0) {
+      const p = document.createElement("p");
+      p.textContent = w.nobodyHides;
+      matrix.append(p);
+      return;
+    }
     const t = document.createElement("table");
     const head = t.insertRow();
     const corner = document.createElement("th");
@@ -240,40 +288,32 @@ function renderPanels() {
           td.textContent = "—";
           continue;
         }
-        const decision = table.perceives(observer, hider);
-        const view = table.view(observer, hider);
-        td.className = decision.allowed ? "perceived" : "unperceived";
-        td.dataset.perceives = String(decision.allowed);
-        td.dataset.clearView = String(view.clearView);
-        td.dataset.clause = decision.clause;
-        const seen = view.clearView ? w.clearView : view.sightLine ? w.concealed : w.blocked;
-        td.textContent = `${decision.allowed ? "✔" : "✘"} ${decision.clause}`;
+        const mark = document.createElement("span");
         const why = document.createElement("span");
         why.className = "why";
-        why.textContent = `${seen}; ${page.run.lang === "fr" ? decision.fr : decision.en}`;
-        td.append(why);
-        td.title = `${table.tokens.get(observer).name} ${decision.allowed ? w.perceives : w.doesNotPerceive} ${table.tokens.get(hider).name}`;
+        td.append(mark, why);
+        shown.cells.set(`${observer}\u0000${hider}`, { td, mark, why, answer: "" });
       }
     }
     matrix.append(t);
   }
-  // The engine's explanations, newest first.
-  const log = $("log");
-  log.replaceChildren();
-  for (const entry of table.log.slice(-60).reverse()) {
-    const li = document.createElement("li");
-    const clause = document.createElement("span");
-    clause.className = "clause";
-    clause.textContent = `[${entry.clause}] `;
-    li.append(clause);
-    if (entry.audience === "gm") {
-      const gm = document.createElement("span");
-      gm.className = "gm";
-      gm.textContent = "GM ";
-      li.append(gm);
-    }
-    li.append(page.run.lang === "fr" ? entry.fr : entry.en);
-    log.append(li);
+  for (const [pair, cell] of shown.cells) {
+    const [observer, hider] = pair.split("\u0000");
+    const decision = table.perceives(observer, hider);
+    const view = table.view(observer, hider);
+    const seen = view.clearView ? w.clearView : view.sightLine ? w.concealed : w.blocked;
+    const text = lang === "fr" ? decision.fr : decision.en;
+    const answer = `${decision.allowed}|${decision.clause}|${seen}|${text}`;
+    if (cell.answer === answer) continue;
+    cell.answer = answer;
+    const { td } = cell;
+    td.className = decision.allowed ? "perceived" : "unperceived";
+    td.dataset.perceives = String(decision.allowed);
+    td.dataset.clearView = String(view.clearView);
+    td.dataset.clause = decision.clause;
+    cell.mark.textContent = `${decision.allowed ? "✔" : "✘"} ${decision.clause}`;
+    cell.why.textContent = `${seen}; ${text}`;
+    td.title = `${table.tokens.get(observer).name} ${decision.allowed ? w.perceives : w.doesNotPerceive} ${table.tokens.get(hider).name}`;
   }
 }
 
@@ -637,6 +677,7 @@ window.playground = {
   perform,
   select(id) { page.selected = id; render(); },
   paint,
+  renderPanels,
   exportScenario: () => exportScenario(page.run, page.table, page.library),
   /** The centre of a token on the canvas, in CSS pixels from the canvas's top-left. */
   tokenOnCanvas(id) {

@@ -145,6 +145,8 @@ export class Table {
     this.views = new Map();
     /** Explanations (B3) of the actions so far, newest last, with the action's index. */
     this.log = [];
+    /** How many explanations the table has had (the log keeps the last 400). */
+    this.logged = 0;
     /** Lanterns the page added: id -> { x, y, lit }. */
     this.lanterns = new Map();
     this.rolls = 0;
@@ -275,6 +277,7 @@ export class Table {
       const kept = { ...entry, action: this.actionCount };
       done.log.push(kept);
       this.log.push(kept);
+      this.logged++;
     }
     if (this.log.length > 400) this.log.splice(0, this.log.length - 400);
   }

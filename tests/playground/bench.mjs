@@ -64,6 +64,7 @@ async function main() {
         const start = performance.now();
         moveStep(table, mover, x, y);
         pg.paint();
+        pg.renderPanels();
         times.push(performance.now() - start);
         path.push([x, y]);
       }
@@ -75,6 +76,7 @@ async function main() {
         const start = performance.now();
         moveStep(table, hiderMover, x, y);
         pg.paint();
+        pg.renderPanels();
         hiderTimes.push(performance.now() - start);
       }
       return { times, hiderTimes, tokens: table.tokens.size, hiders: table.hiders.size, isolated: crossOriginIsolated };
@@ -115,8 +117,10 @@ crosses: \`SceneSight.update\` (\`tokenMoved\`), clear view between the moved
 token and each of the ${figures.tokens - 1} others both ways (\`SceneSight.view\`), one
 \`Session.applyAll\` of the \`viewChanged\` events (the moved hider against
 every observer, or every hider against the moved observer) with the seeded
-answers to the Perception checks it asks, and the redraw of the canvas
-(443 walls, the sight lines of the selected token, the tokens). ${STEPS} steps each.
+answers to the Perception checks it asks, the redraw of the canvas (443
+walls, the sight lines of the selected token, the tokens) and of the panels
+(who perceives whom: \`Session.perceives\` for each of the ${figures.hiders} × ${figures.tokens - 1} pairs,
+cells rewritten when their answer changed; the explanations). ${STEPS} steps each.
 `;
 
 if (!process.argv.includes("--no-write")) {
