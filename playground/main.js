@@ -188,11 +188,16 @@ function paint() {
   draw(ctx, page.table, viewport, { selected: page.selected, level: level(), sides: sides(), labels });
 }
 
-/** Redraws the map (next frame) and the panels (now). */
-function render() {
+/**
+ * Redraws the map (next frame) and the panels (now). `touched`: the one
+ * token a drag step moved; only pairs naming it can have changed (the
+ * step's events name no other pair), so only their cells are asked again.
+ * @param {string} [touched]
+ */
+function render(touched) {
   if (!page.table) return;
   if (!page.frame) page.frame = requestAnimationFrame(paint);
-  renderPanels();
+  renderPanels(touched);
 }
 
 /** What the panels show now, to redraw only what changed: the matrix's shape, each cell, the log. */
@@ -203,7 +208,8 @@ function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
 
-function renderPanels() {
+/** @param {string} [touched] see `render` */
+function renderPanels(touched) {
   const table = page.table;
   const w = words();
   const lang = page.run.lang;
@@ -216,7 +222,7 @@ function renderPanels() {
     const light = table.sight.lightingOf(token.id);
     setText($("selected-name"), `${token.name} (${token.id}${table.hiders.has(token.id) ? `, ${w.hiding}` : ""}; ${light.dark ? w.inDarkness : w.lit}): ${w.stats(token)}`);
   }
-  renderMatrix(table, w, lang);
+  renderMatrix(table, w, lang, touched);
   // The engine's explanations, newest first; rebuilt when there are new ones.
   const logKey = `${lang}|${table.logged}`;
   if (shown.log === logKey) return;
@@ -247,13 +253,14 @@ function renderPanels() {
  * each cell is rewritten only when its answer changed (a drag step asks
  * every pair again, and most stay as they were).
  */
-function renderMatrix(table, w, lang) {
+function renderMatrix(table, w, lang, touched) {
   const matrix = $("matrix");
   const hiders = [...table.hiders];
   const observers = table.ids();
   const names = (ids) => ids.map((id) => `${id}:${table.tokens.get(id).name}`).join(",");
   const key = `${lang}|${names(hiders)}|${names(observers)}`;
   if (shown.matrix !== key) {
+    touched = undefined;
     shown.matrix = key;
     shown.cells.clear();
     matrix.replaceChildren();
@@ -299,6 +306,7 @@ function renderMatrix(table, w, lang) {
   }
   for (const [pair, cell] of shown.cells) {
     const [observer, hider] = pair.split("\u0000");
+    if (touched !== undefined && observer !== touched && hider !== touched) continue;
     const decision = table.perceives(observer, hider);
     const view = table.view(observer, hider);
     const seen = view.clearView ? w.clearView : view.sightLine ? w.concealed : w.blocked;
@@ -554,11 +562,12 @@ canvas.addEventListener("pointermove", (event) => {
   try {
     moveStep(table, token, x, y, `actions[${page.run.actions.length}]`);
     drag.path.push([x, y]);
+    render(token.id);
   } catch (error) {
     drag.failed = true;
     refuse(error);
+    render();
   }
-  render();
 });
 
 function endDrag() {
