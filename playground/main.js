@@ -360,6 +360,21 @@ function syncControls() {
 
 // ---------------------------------------------------------------- controls
 
+/**
+ * Selects a token. Its percentile situation modifiers start from where it
+ * stands: `dark` ticked when the engine says its place is dark, as the
+ * Foundry module's Hide dialog does (the GM may untick it).
+ * @param {string | null} id
+ */
+function select(id) {
+  if (id !== page.selected && id && page.table.tokens.has(id)) {
+    const dark = $("situation").querySelector('input[value="dark"]');
+    if (dark) dark.checked = page.table.sight.lightingOf(id).dark;
+  }
+  page.selected = id;
+  render();
+}
+
 function fillActorForm() {
   const ref = $("add-actor").value;
   if (!ref) return;
@@ -413,7 +428,7 @@ function addToken() {
     refuse(error);
     return;
   }
-  if (perform(action)) page.selected = action.id, render();
+  if (perform(action)) select(action.id);
 }
 
 function hide() {
@@ -524,7 +539,7 @@ canvas.addEventListener("pointerdown", (event) => {
   const target = hit(p.x, p.y);
   canvas.setPointerCapture(event.pointerId);
   if (target?.kind === "token") {
-    page.selected = target.id;
+    select(target.id);
     const token = page.table.tokens.get(target.id);
     const at = viewport.toScene(p.x, p.y);
     drag = { kind: "token", id: target.id, dx: at.x - token.x, dy: at.y - token.y, path: [], failed: false };
@@ -684,7 +699,7 @@ window.playground = {
   get selected() { return page.selected; },
   viewport,
   perform,
-  select(id) { page.selected = id; render(); },
+  select,
   paint,
   renderPanels,
   exportScenario: () => exportScenario(page.run, page.table, page.library),

@@ -280,6 +280,9 @@ describe("the playground in headless Chromium", () => {
     await page.evaluate(() => window.playground.select("spy"));
     await page.selectOption("#ruleset", "percentile");
     await settle(page);
+    // The spy stands in the dark (the engine's lighting): P2's `dark` starts ticked.
+    assert.equal(await page.isChecked('#situation input[value="dark"]'), true);
+    assert.equal(await page.isChecked('#situation input[value="cluttered"]'), false);
     const percentile = await state();
     await page.fill("#hide-roll", "250");
     await page.click("#hide");
