@@ -50,6 +50,20 @@ export function fieldError(error, prefix) {
   return new FieldError(prefix, text, e?.code);
 }
 
+/**
+ * `fieldError` for an engine error about a value the action gave: the
+ * engine's path to it (`events[0].creature.stealthSkill`) becomes the
+ * action's own field (`actions[3].stealthSkill`).
+ * @param {unknown} error
+ * @param {string} field
+ * @param {RegExp} path the engine's path to the action's values
+ */
+function actionError(error, field, path) {
+  const e = fieldError(error, field);
+  const rest = e.field.slice(field.length + 1).replace(path, "");
+  return rest === e.field.slice(field.length + 1) ? e : new FieldError(`${field}.${rest}`, e.detail, e.code);
+}
+
 /** @param {unknown} value @param {string} field */
 function finite(value, field) {
   if (typeof value !== "number" || !Number.isFinite(value)) throw new FieldError(field, `expected a number, got ${JSON.stringify(value) ?? String(value)}`);
@@ -378,7 +392,7 @@ const ACTIONS = {
     try {
       table.sight.update({ type: "token", token: { _id: spec.id, name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height, elevation: spec.elevation, darkvision: spec.darkvision } });
     } catch (error) {
-      throw fieldError(error, field);
+      throw actionError(error, field, /^(updates\[0\]\.)?token\./);
     }
     table.tokens.set(spec.id, spec);
     const views = new Map(table.views);
@@ -390,7 +404,7 @@ const ACTIONS = {
       table.tokens.delete(spec.id);
       table.views = views;
       table.sight.update({ type: "tokenRemoved", tokenId: spec.id });
-      throw fieldError(error, field);
+      throw actionError(error, field, /^(events\[0\]\.|event\.)?creature\./);
     }
   },
 

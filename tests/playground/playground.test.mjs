@@ -297,7 +297,7 @@ describe("the playground in headless Chromium", () => {
     await page.fill("#add-name", "Ghost");
     await page.fill("#add-skill", "9999");
     await page.click("#add");
-    assert.match(await message(), /stealthSkill/);
+    assert.match(await message(), /actions\[6\]\.stealthSkill: 9999 is out of range/);
     assert.deepEqual(await state(), percentile);
 
     assert.deepEqual(page.errors, []);
