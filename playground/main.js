@@ -221,6 +221,15 @@ function renderPanels(touched) {
   if (token) {
     const light = table.sight.lightingOf(token.id);
     setText($("selected-name"), `${token.name} (${token.id}${table.hiders.has(token.id) ? `, ${w.hiding}` : ""}; ${light.dark ? w.inDarkness : w.lit}): ${w.stats(token)}`);
+    // What it sees of each other token (B5), as the engine answered.
+    const seen = { clear: [], concealed: [], blocked: [] };
+    for (const [id, other] of table.tokens) {
+      if (id === token.id) continue;
+      const v = table.view(token.id, id);
+      seen[v.clearView ? "clear" : v.sightLine ? "concealed" : "blocked"].push(other.name);
+    }
+    const list = (names) => (names.length ? names.join(", ") : w.nobody);
+    setText($("selected-sees"), `${w.clearView}: ${list(seen.clear)}. ${w.concealed}: ${list(seen.concealed)}. ${w.blocked}: ${list(seen.blocked)}.`);
   }
   renderMatrix(table, w, lang, touched);
   // The engine's explanations, newest first; rebuilt when there are new ones.
@@ -596,6 +605,33 @@ function endDrag() {
 }
 canvas.addEventListener("pointerup", endDrag);
 canvas.addEventListener("pointercancel", endDrag);
+
+// The keyboard, on the focused map: arrows move the selected token by half a
+// grid square (one move), [ and ] select the previous or next token, Escape
+// clears the selection.
+canvas.addEventListener("keydown", (event) => {
+  if (!page.table) return;
+  const ids = page.table.ids();
+  if (event.key === "[" || event.key === "]") {
+    event.preventDefault();
+    if (ids.length === 0) return;
+    const at = ids.indexOf(page.selected);
+    const next = at < 0 ? 0 : (at + (event.key === "]" ? 1 : ids.length - 1)) % ids.length;
+    select(ids[next]);
+    return;
+  }
+  if (event.key === "Escape") {
+    select(null);
+    return;
+  }
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  const step = steps[event.key];
+  const token = page.selected && page.table.tokens.get(page.selected);
+  if (!step || !token) return;
+  event.preventDefault();
+  const half = page.table.grid.size / 2;
+  perform({ t: "move", id: token.id, path: [[token.x + step[0] * half, token.y + step[1] * half]] });
+});
 
 canvas.addEventListener("wheel", (event) => {
   event.preventDefault();

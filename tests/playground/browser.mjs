@@ -80,7 +80,7 @@ export function settle(page) {
 
 /**
  * Takes a screenshot of the page and compares it loosely with the
- * reviewed copy `name`: at most `tolerance` of the pixels may differ by
+ * reviewed copy `name`: at most `tolerance` (0.5 %) of the pixels may differ by
  * more than 48 in a channel (fonts and anti-aliasing move a little; a
  * token, a line or a panel that changes does not pass). The comparison
  * runs in the page itself (canvas pixels), so no image library is needed.
@@ -88,7 +88,7 @@ export function settle(page) {
  * @param {string} name
  * @param {number} [tolerance]
  */
-export async function screenshot(page, name, tolerance = 0.01) {
+export async function screenshot(page, name, tolerance = 0.005) {
   await settle(page);
   const shot = await page.screenshot();
   await writeFile(join(ARTIFACTS, name), shot);

@@ -373,6 +373,28 @@ describe("the playground in headless Chromium", () => {
     await page.close();
   });
 
+  it("the keyboard: [ ] select, arrows move by half a square, Escape clears; the selected token's view in words", async () => {
+    const page = await browser.open();
+    await page.focus("#map");
+    await page.keyboard.press("]");
+    assert.equal(await page.evaluate(() => window.playground.selected), "spy");
+    await page.keyboard.press("]");
+    assert.equal(await page.evaluate(() => window.playground.selected), "gate-guard");
+    await page.keyboard.press("[");
+    assert.equal(await page.evaluate(() => window.playground.selected), "spy");
+    // The spy at night in front of the shut gate: nobody in clear view; the
+    // sentry in the keep, the guard behind the door: no sight line.
+    assert.equal(await page.locator("#selected-sees").textContent(), "clear view: nobody. concealed by darkness: nobody. no sight line: Gate guard, Goblin lookout, Goblin sentry.");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowUp");
+    assert.deepEqual(await page.evaluate(() => { const t = window.playground.table.tokens.get("spy"); return [t.x, t.y]; }), [750, 1800]);
+    assert.deepEqual(await page.evaluate(() => window.playground.run.actions.slice(-2)), [{ t: "move", id: "spy", path: [[750, 1850]] }, { t: "move", id: "spy", path: [[750, 1800]] }]);
+    await page.keyboard.press("Escape");
+    assert.equal(await page.evaluate(() => window.playground.selected), null);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it("exports the run as a demo scenario that the demo plays", async () => {
     const page = await browser.open();
     const scenario = await page.evaluate(() => {
