@@ -209,7 +209,7 @@ export function createApplications(ctx) {
           void this._onSubmitForm(event, content);
         });
       }
-      ctx.applications.push(this);
+      if (!ctx.applications.includes(this)) ctx.applications.push(this);
       ctx.Hooks.callAll(`render${this.constructor.name}`, this, element, context, options);
       ctx.Hooks.callAll("renderApplicationV2", this, element, context, options);
       return this;

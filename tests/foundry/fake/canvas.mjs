@@ -31,7 +31,8 @@
  * - `ClockwiseSweepPolygon.testCollision(origin, destination, {type, mode})`:
  *   `type` is required; walls whose `type` sense is NONE, and open doors, do not
  *   block; the second LIMITED wall blocks; PROXIMITY / DISTANCE walls by their
- *   threshold; one-way walls from one side; the scene's edges block sight;
+ *   threshold when `useThreshold` is asked, else like NORMAL walls; one-way walls
+ *   from one side; the scene's edges block sight;
  *   `mode` "any" -> boolean, "all" -> points, "closest" -> point|null (see the class).
  * - Token HUD status palette: `CONFIG.statusEffects` entries whose `hud` is not false.
  * - `canvas.grid.measurePath(waypoints)` -> `{distance, spaces}`; square grid,
@@ -95,7 +96,10 @@ export function createCanvasClasses(ctx) {
     _testLOS(visionSource, mode, target, test) {
       if (!this.walls) return true;
       if (test.los?.has(visionSource)) return test.los.get(visionSource);
-      const blocked = ctx.CONFIG.Canvas.polygonBackends.sight.testCollision({ x: visionSource.x, y: visionSource.y }, test.point, { type: "sight", mode: "any", source: visionSource });
+      // A vision source sees through a window it stands near (the walls article,
+      // https://foundryvtt.com/article/walls/: windows are proximity walls): its line of sight
+      // applies thresholds, so the test asks for them (`useThreshold`, see ClockwiseSweepPolygon).
+      const blocked = ctx.CONFIG.Canvas.polygonBackends.sight.testCollision({ x: visionSource.x, y: visionSource.y }, test.point, { type: "sight", mode: "any", source: visionSource, useThreshold: true });
       test.los?.set(visionSource, !blocked);
       return !blocked;
     }
@@ -170,6 +174,13 @@ export function createCanvasClasses(ctx) {
    *   (`WallThresholdData`, https://foundryvtt.com/api/interfaces/foundry.documents.types.WallThresholdData.html);
    * - DISTANCE: "senses bypass the wall outside a certain proximity threshold": blocks only
    *   when the origin is nearer than `threshold[type]`;
+   * - both only when the caller asks for thresholds, `useThreshold: true` ("Compute the polygon with
+   *   threshold wall constraints applied", `PointSourcePolygonConfig#useThreshold`, v13
+   *   https://foundryvtt.com/api/interfaces/foundry.canvas.geometry.types.PointSourcePolygonConfig.html,
+   *   v14 https://foundryvtt.com/api/v14/interfaces/foundry.canvas.geometry.types.PointSourcePolygonConfig.html);
+   *   without it a PROXIMITY or DISTANCE wall blocks like a NORMAL one. That reading is dnd5e's:
+   *   its blindsight passes `useThreshold: false` so that it "cannot see through windows ... as we
+   *   get close to it" (dnd5e release-5.3.3 module/canvas/detection-modes/blindsight.mjs);
    * - one-way walls (`dir`, `CONST.WALL_DIRECTIONS` BOTH 0, LEFT 1, RIGHT 2; wall article
    *   https://foundryvtt.com/article/walls/): a directional wall blocks only a ray that
    *   reaches it from the side it faces (LEFT: the ray starts left of A->B);
@@ -177,7 +188,7 @@ export function createCanvasClasses(ctx) {
    *   light and sound like NORMAL walls (v12+ scene boundary edges).
    */
   class ClockwiseSweepPolygon {
-    static testCollision(origin, destination, { type, mode = "all" } = {}) {
+    static testCollision(origin, destination, { type, mode = "all", useThreshold = false } = {}) {
       if (!["sight", "light", "sound", "move"].includes(type)) throw new Error(`PointSourcePolygon.testCollision: config.type must be one of sight, light, sound, move (got ${type})`);
       const edges = [];
       for (const wall of ctx.canvas?.walls?.placeables ?? []) {
@@ -209,7 +220,7 @@ export function createCanvasClasses(ctx) {
         // `WallThresholdData#sight`: "Minimum distance from a vision source for which this wall
         // blocks vision" (https://foundryvtt.com/api/interfaces/foundry.documents.types.WallThresholdData.html);
         // which point of the wall the distance is measured to is not documented: here the crossing.
-        if (edge.sense === WALL_SENSE.PROXIMITY || edge.sense === WALL_SENSE.DISTANCE) {
+        if (useThreshold && (edge.sense === WALL_SENSE.PROXIMITY || edge.sense === WALL_SENSE.DISTANCE)) {
           const distance = Math.hypot(hit.x - origin.x, hit.y - origin.y) / distancePixels;
           const threshold = edge.threshold ?? 0;
           if (edge.sense === WALL_SENSE.PROXIMITY && distance < threshold) continue;
@@ -296,7 +307,9 @@ export function createCanvasClasses(ctx) {
         if (distance > radius) return false;
       }
       if (!this.token && this.document.walls === false) return true;
-      return !ctx.CONFIG.Canvas.polygonBackends.light.testCollision({ x, y }, point, { type: "light", mode: "any" });
+      // A light's polygon applies thresholds (`WallThresholdData#light`, "Minimum distance from a light
+      // source for which this wall blocks light").
+      return !ctx.CONFIG.Canvas.polygonBackends.light.testCollision({ x, y }, point, { type: "light", mode: "any", useThreshold: true });
     }
   }
 
@@ -375,6 +388,35 @@ export function createCanvasClasses(ctx) {
     }
   }
 
+  /**
+   * The ruler of a token (`CONFIG.Token.rulerClass`, v13+: `TokenRuler` extends `BaseTokenRuler`,
+   * https://foundryvtt.com/api/classes/foundry.canvas.placeables.tokens.BaseTokenRuler.html): `token`,
+   * `visible`, set to `isVisible` ("Is the ruler supposed to be visible?") by `Token#_refreshState`.
+   * It draws the token's movement for other users too (`TokenRulerData#plannedMovement`, "Movement
+   * planned by Users", https://foundryvtt.com/api/interfaces/foundry.types.TokenRulerData.html;
+   * `TokenMovementData#showRuler`, "Show the ruler during the movement animation of the token?"),
+   * "only if the token's disposition is friendly or the current user has observer permissions"
+   * (foundryvtt/foundryvtt#11874): a friendly token's to every player, whatever they see
+   * (foundryvtt/foundryvtt#13561). The fake has no animation: the ruler shows the token's last
+   * movement, `path` = [from, to], until it moves again.
+   */
+  class TokenRuler {
+    constructor(token) {
+      this.token = token;
+      this.visible = false;
+      this.path = null;
+    }
+    get isVisible() {
+      if (!this.path) return false;
+      const document = this.token.document;
+      return document.disposition === ctx.CONST.TOKEN_DISPOSITIONS.FRIENDLY || document.testUserPermission(ctx.game.user, "OBSERVER");
+    }
+    /** The fake's bookkeeping: a movement from one position to another. */
+    _record(from, to) {
+      this.path = [from, to];
+    }
+  }
+
   class Token {
     constructor(document) {
       this.document = document;
@@ -382,7 +424,18 @@ export function createCanvasClasses(ctx) {
       this.hover = false;
       this.vision = null;
       this.visible = true;
+      this.ruler = new (ctx.CONFIG.Token.rulerClass ?? TokenRuler)(this);
       this.renderFlags = new RenderFlags(() => ctx.scheduleFrame());
+    }
+    /**
+     * `Token#initializeLightSource({deleted})`: "Update an emitted light source associated with this
+     * Token"; `deleted`: "Indicate that this light source has been deleted" (Token,
+     * https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html). The fake calls it
+     * when the token is drawn and when its light or position changes; the source lives in
+     * `canvas.effects` (`EffectsCanvasGroup#_syncSource`).
+     */
+    initializeLightSource({ deleted = false } = {}) {
+      ctx.canvas.effects._syncSource(this.sourceId, deleted ? null : this.document, { token: true });
     }
     /** `Token#isTargeted`. */
     get isTargeted() {
@@ -699,6 +752,7 @@ export function createCanvasClasses(ctx) {
     EffectsCanvasGroup,
     PointVisionSource,
     Token,
+    TokenRuler,
     RenderFlags,
     Wall,
     TokenLayer,

@@ -11,6 +11,7 @@
  */
 import { createCanvasClasses, DOOR_STATES, WALL_SENSE } from "./canvas.mjs";
 import { createApplications } from "./applications.mjs";
+import { createCombatTracker } from "./combat-tracker.mjs";
 import { createDialogV2 } from "./dialog.mjs";
 import { createDice } from "./dice.mjs";
 import { createDocuments, LEVELS } from "./documents.mjs";
@@ -289,7 +290,7 @@ export function createClient(options) {
       polygonBackends: { sight: canvasClasses.ClockwiseSweepPolygon, light: canvasClasses.ClockwiseSweepPolygon, sound: canvasClasses.ClockwiseSweepPolygon, move: canvasClasses.ClockwiseSweepPolygon },
     },
     Dice: { randomUniform: Math.random, rolls: [dice.Roll], terms: { d: dice.Die } },
-    Token: { documentClass: docs.TokenDocument, objectClass: canvasClasses.Token, hudClass: canvasClasses.TokenHUD },
+    Token: { documentClass: docs.TokenDocument, objectClass: canvasClasses.Token, hudClass: canvasClasses.TokenHUD, ...(version >= 13 ? { rulerClass: canvasClasses.TokenRuler } : {}) },
     Actor: { documentClass: docs.Actor },
     // `batchSize`: how many messages the chat log renders at a time (https://foundryvtt.com/api/variables/CONFIG.ChatMessage.html).
     ChatMessage: { documentClass: docs.ChatMessage, batchSize: 100 },
@@ -359,7 +360,7 @@ export function createClient(options) {
     canvas.effects.lightSources.clear();
     canvas.effects.darknessSources.clear();
     for (const light of scene.lights) syncLightSource("AmbientLight", light);
-    for (const token of scene.tokens) syncLightSource("Token", token);
+    for (const token of canvas.tokens.placeables) token.initializeLightSource();
     initializeVision();
     for (const token of canvas.tokens.placeables) token.visible = token.isVisible;
     canvas.ready = true;
@@ -410,9 +411,17 @@ export function createClient(options) {
     const all = flags.initializeVision || flags.refreshVision || flags.refreshVisibility;
     for (const token of canvas.tokens.placeables) {
       if (all || token.renderFlags.has("refreshVisibility") || token.renderFlags.has("refreshPosition")) token.visible = token.isVisible;
+      // `Token#_refreshState` sets the ruler's `visible` from its `isVisible` (canvas.mjs TokenRuler).
+      if (token.ruler && (all || token.renderFlags.has("refreshState"))) token.ruler.visible = token.ruler.isVisible;
       token.renderFlags.clear();
     }
-    ctx.frames.push({ flags, visible: Object.fromEntries(canvas.tokens.placeables.map((t) => [t.id, t.visible])), sceneFlags: deepClone(canvas.scene?._source.flags ?? {}) });
+    ctx.frames.push({
+      flags,
+      visible: Object.fromEntries(canvas.tokens.placeables.map((t) => [t.id, t.visible])),
+      rulers: Object.fromEntries(canvas.tokens.placeables.filter((t) => t.ruler?.visible).map((t) => [t.id, t.ruler.path])),
+      lights: [...canvas.effects.lightSources.keys(), ...canvas.effects.darknessSources.keys()],
+      sceneFlags: deepClone(canvas.scene?._source.flags ?? {}),
+    });
     ctx.Hooks.callAll("fake.frame", canvas);
   };
 
@@ -469,6 +478,12 @@ export function createClient(options) {
   }
 
   function applyModify(message) {
+    applyModifyInner(message);
+    // The tracker shows the viewed combat: rendered again after it or its combatants change (combat-tracker.mjs).
+    if ((message.type === "Combat" || message.type === "Combatant") && ui.combat?.rendered) void ui.combat.render();
+  }
+
+  function applyModifyInner(message) {
     const { action, type, parent: parentRef, result, options: opts, userId: author } = message;
     if (["Actor", "Token", "ActiveEffect", "Item"].includes(type)) ctx.syntheticEpoch += 1;
     const collection = collectionOf(type, parentRef);
@@ -491,7 +506,8 @@ export function createClient(options) {
           canvas.perception.update({ initializeVision: true });
         }
         if ((type === "AmbientLight" || type === "Token") && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
-          syncLightSource(type, doc);
+          if (type === "Token") canvas.tokens.get(doc.id)?.initializeLightSource();
+          else syncLightSource(type, doc);
           canvas.perception.update({ initializeLighting: true, refreshVision: true });
         }
         if (type === "ActiveEffect") afterEffectChange(parentRef, source);
@@ -503,11 +519,19 @@ export function createClient(options) {
         if (!doc) continue;
         const prior = type === "Combat" ? doc._historyData() : null;
         const { _id, ...diff } = changed;
+        const from = type === "Token" && ("x" in diff || "y" in diff) ? { x: doc._source.x, y: doc._source.y } : null;
         doc._applyUpdate(diff);
+        // The token's ruler shows the movement (canvas.mjs TokenRuler).
+        if (from && parentRef?.id === ctx.viewedSceneId) {
+          const moved = canvas.tokens.get(doc.id);
+          moved?.ruler?._record(from, { x: doc._source.x, y: doc._source.y });
+          moved?.renderFlags.set({ refreshState: true });
+        }
         if (parentDoc?._prepare) parentDoc._prepare();
         if (type === "Token") afterTokenChange(doc, diff);
         if ((type === "AmbientLight" || type === "Token") && parentRef?.id === ctx.viewedSceneId && canvas.ready) {
-          syncLightSource(type, doc);
+          if (type === "Token") canvas.tokens.get(doc.id)?.initializeLightSource();
+          else syncLightSource(type, doc);
           if (type === "AmbientLight" || "light" in diff) canvas.perception.update({ initializeLighting: true, refreshVision: true });
         }
         if (type === "Scene" && doc.id === ctx.viewedSceneId && "environment" in diff) canvas.perception.update({ initializeLighting: true, refreshVision: true });
@@ -625,6 +649,16 @@ export function createClient(options) {
     const li = doc.createElement("li");
     li.className = `chat-message message${message.whisper.length ? " whisper" : ""}${message._source.blind ? " blind" : ""}`;
     li.dataset.messageId = message.id;
+    // Another user's private roll: the placeholder line (server.mjs header), under the speaker's name.
+    if (!message.isContentVisible && !message.isAuthor) {
+      const sender = utils.escapeHTML(message._source.speaker?.alias ?? message.author?.name ?? "");
+      li.innerHTML = `<header class="message-header"><h4 class="message-sender">${sender}</h4></header><div class="message-content"><p class="private-roll">${utils.escapeHTML(message.author?.name ?? "")} privately rolled some dice</p></div>`;
+      log.append(li);
+      const data = { message: message.toObject(), user: game.user, author: message.author, isWhisper: true };
+      if (version >= 13) ctx.Hooks.callAll("renderChatMessageHTML", message, li, data);
+      else ctx.Hooks.callAll("renderChatMessage", message, global.jQuery(li), data);
+      return;
+    }
     const hidden = message._source.blind && !game.user.isGM;
     const rolls = hidden ? "" : message.rolls.map((r) => `<div class="dice-roll">${r.options?.flavor ? `<div class="dice-flavor">${utils.escapeHTML(String(r.options.flavor))}</div>` : ""}<div class="dice-formula">${r.formula}</div><h4 class="dice-total">${r.total}</h4></div>`).join("");
     const flavor = message._source.flavor ? `<span class="flavor-text">${message._source.flavor}</span>` : "";
@@ -741,6 +775,11 @@ export function createClient(options) {
     // a client that joins sees the earlier messages and their buttons.
     for (const message of game.messages.contents.filter((m) => m.visible).slice(-ctx.CONFIG.ChatMessage.batchSize)) renderChatMessage(message);
     drawCanvas();
+    // The sidebar's combat tracker (combat-tracker.mjs).
+    if (doc && version >= 13) {
+      ui.combat = new (createCombatTracker(ctx, apps.ApplicationV2))();
+      await ui.combat.render({ force: true });
+    }
     game.ready = true;
     ctx.Hooks.callAll("ready");
   };

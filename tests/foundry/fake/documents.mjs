@@ -484,6 +484,10 @@ export function createDocuments(ctx) {
     get isOwner() {
       return this.token?.isOwner ?? false;
     }
+    /** Shown in a player's tracker: not hidden ("Is this Combatant currently hidden?", CombatantData), or their own. */
+    get visible() {
+      return ctx.game.user.isGM || this.isOwner || !this._source.hidden;
+    }
   }
 
   class Combat extends ClientDocument {
@@ -576,8 +580,21 @@ export function createDocuments(ctx) {
     get isAuthor() {
       return this._source.author === ctx.game.user.id;
     }
+    /**
+     * "Return whether the ChatMessage is visible to the current User. Messages may not be visible if
+     * they are private whispers"; a private roll is visible to everyone, its content only to its
+     * author and recipients, a blind roll's to the GMs (`isContentVisible`: "For certain dice rolls,
+     * for example, the message itself may be visible while the content of that message is not",
+     * https://foundryvtt.com/api/v10/classes/client.ChatMessage.html; `blind`, "Is this message sent
+     * blindly where the creating User cannot see it?", ChatMessageData).
+     */
     get visible() {
+      if (!this.whisper.length || this.isRoll) return true;
+      return this.isAuthor || this.whisper.includes(ctx.game.user.id);
+    }
+    get isContentVisible() {
       if (!this.whisper.length) return true;
+      if (this._source.blind) return ctx.game.user.isGM;
       return this.isAuthor || this.whisper.includes(ctx.game.user.id);
     }
     get isRoll() {

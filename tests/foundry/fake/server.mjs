@@ -21,7 +21,16 @@
  *   the message even if they were not a recipient",
  *   https://foundryvtt.com/api/v11/enums/foundry.CONST.CHAT_MESSAGE_TYPES.html;
  *   a user's permission overrides are `UserData#permissions`) and `user`-scope
- *   settings (that user only).
+ *   settings (that user only). A whispered message holding rolls is the
+ *   exception: it reaches every client, whole, and the others show it as a
+ *   placeholder ("the message itself may be visible while the content of that
+ *   message is not", `ChatMessage#isContentVisible`,
+ *   https://foundryvtt.com/api/v10/classes/client.ChatMessage.html; players see
+ *   "<name> privately rolled some dice", FoundryVTT-BetterRolls5e#279; their
+ *   clients hold the roll: the dice count, Foundry_WoD20#803, and the
+ *   successes a system renders from it, twilight2000-foundry-vtt#92; modules
+ *   hide the placeholder on render, Hide GM Rolls,
+ *   https://github.com/sPOiDar/fvtt-module-hide-gm-rolls).
  * - `game.socket.emit("module.<id>", ...)` reaches every OTHER connected client,
  *   never the sender, with the sender's user id appended to the listener's
  *   arguments, and only for packages whose manifest had `socket: true` when the
@@ -304,7 +313,8 @@ export class FakeServer {
 
   /** Who receives a broadcast about this document. */
   audience(type, source) {
-    if (type === "ChatMessage" && Array.isArray(source.whisper) && source.whisper.length) {
+    // A private roll (whispered, with rolls) reaches every client as a placeholder (header comment).
+    if (type === "ChatMessage" && Array.isArray(source.whisper) && source.whisper.length && !(source.rolls?.length > 0)) {
       const allowed = new Set([source.author, ...source.whisper]);
       const author = this.user(source.author);
       const gmsToo = Boolean(author && !this.isGM(source.author) && author.permissions?.MESSAGE_WHISPER === false);

@@ -134,10 +134,10 @@ describe("fake: sight collision", () => {
   before(async () => {
     env = await bare({ users: [GM] });
     const ctx = env.clients[GM].ctx;
-    collide = (walls, origin, destination, type = "sight") => {
+    collide = (walls, origin, destination, type = "sight", options = {}) => {
       ctx.canvas.walls.objects.clear();
       walls.forEach((c, i) => ctx.canvas.walls.objects.set(`w${i}`, { document: { c: c.c, sight: c.sight ?? 20, light: 20, move: 20, sound: 20, dir: c.dir ?? 0, door: 0, ds: 0, threshold: c.threshold ?? {} } }));
-      return ctx.CONFIG.Canvas.polygonBackends.sight.testCollision(origin, destination, { type, mode: "any" });
+      return ctx.CONFIG.Canvas.polygonBackends.sight.testCollision(origin, destination, { type, mode: "any", ...options });
     };
   });
   after(() => env.close());
@@ -153,16 +153,28 @@ describe("fake: sight collision", () => {
     assert.notEqual(collide([wall], west, east), collide([wall], east, west));
   });
 
-  it("proximity walls let a near source see through; distance walls a far one", () => {
+  it("with useThreshold, proximity walls let a near source see through; distance walls a far one", () => {
     const near = { x: 480, y: 500 };
     const far = { x: 100, y: 500 };
     const beyond = { x: 700, y: 500 };
+    const thresholds = { useThreshold: true };
     const proximity = { c: [500, 0, 500, 1000], sight: 30, threshold: { sight: 10 } };
-    assert.equal(collide([proximity], near, beyond), false, "within 10 ft: bypassed");
-    assert.equal(collide([proximity], far, beyond), true, "beyond 10 ft: blocks");
+    assert.equal(collide([proximity], near, beyond, "sight", thresholds), false, "within 10 ft: bypassed");
+    assert.equal(collide([proximity], far, beyond, "sight", thresholds), true, "beyond 10 ft: blocks");
     const distance = { c: [500, 0, 500, 1000], sight: 40, threshold: { sight: 10 } };
-    assert.equal(collide([distance], near, beyond), true);
-    assert.equal(collide([distance], far, beyond), false);
+    assert.equal(collide([distance], near, beyond, "sight", thresholds), true);
+    assert.equal(collide([distance], far, beyond, "sight", thresholds), false);
+  });
+
+  it("without useThreshold, proximity and distance walls block like walls (thresholds are opt-in)", () => {
+    const near = { x: 480, y: 500 };
+    const far = { x: 100, y: 500 };
+    const beyond = { x: 700, y: 500 };
+    for (const sight of [30, 40]) {
+      const wall = { c: [500, 0, 500, 1000], sight, threshold: { sight: 10 } };
+      assert.equal(collide([wall], near, beyond), true, `sense ${sight}, near`);
+      assert.equal(collide([wall], far, beyond), true, `sense ${sight}, far`);
+    }
   });
 
   it("the scene's edges block sight, not movement", () => {
@@ -461,5 +473,27 @@ describe("fake: application classes (FormApplication, ApplicationV2, FormDataExt
       v12.close();
       v13.close();
     }
+  });
+});
+
+describe("fake: a private roll reaches every client as a placeholder", () => {
+  it("a GM roll is delivered to every player, shown to the others as \"privately rolled some dice\"; a whisper without rolls is not", async () => {
+    const env = await bare({ users: [GM, ALICE, BOB] });
+    const { ctx } = env.clients[GM];
+    const roll = await new ctx.Roll("1d20").evaluate();
+    const secret = await roll.toMessage({ flavor: "secret check" }, { rollMode: "gmroll" });
+    const note = await ctx.ChatMessage.create({ content: "a GM note", whisper: [GM] });
+    await env.server.idle();
+    const bob = env.clients[BOB];
+    const held = bob.ctx.game.messages.get(secret.id);
+    assert.ok(held, "Bob's client holds the roll message");
+    assert.equal(held.visible, true);
+    assert.equal(held.isContentVisible, false);
+    const entry = bob.window.document.querySelector(`#chat-log [data-message-id="${secret.id}"]`);
+    assert.match(entry.textContent, /Gamemaster privately rolled some dice/);
+    assert.doesNotMatch(entry.textContent, /secret check/);
+    assert.equal(bob.ctx.game.messages.get(note.id), undefined, "a whisper without rolls reaches its recipients only");
+    assert.equal(env.clients[GM].ctx.game.messages.get(secret.id).isContentVisible, true);
+    env.close();
   });
 });
