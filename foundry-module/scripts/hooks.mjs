@@ -11,7 +11,7 @@ import { initializeWorld, readSettings, registerSettings } from "./settings.mjs"
 import { createApi } from "./api/api.mjs";
 import * as actions from "./api/macros.mjs";
 import { ensureStatusEffects, registerStatusGuards, statusEffectsSupported } from "./canvas/statuses.mjs";
-import { forgetViewerObservers, installDetectionWrappers, installVisibilityGuard, onLookupPublished, rebuildLookup, refreshPerception, resetLookup, setViewerIsGM } from "./canvas/visibility.mjs";
+import { forgetViewerObservers, installDetectionWrappers, installVisibilityGuard, onLookupPublished, rebuildLookup, refreshLights, refreshPerception, resetLookup, setViewerIsGM } from "./canvas/visibility.mjs";
 import * as automation from "./gm/automation.mjs";
 import { onCreateCombatant, onUpdateCombatant } from "./gm/initiative.mjs";
 import { resetScenesWithState } from "./gm/reset.mjs";
@@ -24,6 +24,8 @@ import { registerSystemAreaHooks } from "./systems/areas.mjs";
 import { registerSystemAttackHooks } from "./systems/attacks.mjs";
 import { registerSystemRollHooks, rollOfferedPerception } from "./systems/sheet-rolls.mjs";
 import { decorateChatMessage } from "./ui/chat.mjs";
+import { hidePlaceholder, restrictAudience } from "./ui/chat-secrecy.mjs";
+import { onRenderCombatTracker, refreshCombatTracker } from "./ui/combat-tracker.mjs";
 import { confirmDialog } from "./ui/dialogs.mjs";
 import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./ui/hud.mjs";
 import { registerRulesMenus, savingRuleInputs } from "./ui/rules-menu.mjs";
@@ -206,8 +208,10 @@ function registerGameHooks() {
     installDetectionWrappers(readSettings().ignoredDetectionModes);
     if (board?.scene) rebuildLookup(board.scene);
   });
-  // The user's observer tokens (controlled, else owned) change with control and ownership.
+  // The user's observer tokens (controlled, else observed) change with control and ownership.
   for (const hook of ["controlToken", "createToken", "deleteToken", "updateActor", "updateToken"]) Hooks.on(hook, () => forgetViewerObservers());
+  // Which hiders' lights this client draws follows the tokens it sees through (canvas/visibility.mjs guardLight).
+  Hooks.on("controlToken", () => refreshLights());
   Hooks.on("canvasReady", (/** @type {any} */ board) => {
     if (!board.scene) return;
     rebuildLookup(board.scene);
@@ -215,6 +219,11 @@ function registerGameHooks() {
     void automation.onSceneReady(board.scene);
   });
   Hooks.on("updateScene", onLookupPublished);
+  // The combat tracker shows only the hiders this user may see named (ui/combat-tracker.mjs), any scene's.
+  Hooks.on("renderCombatTracker", onRenderCombatTracker);
+  Hooks.on("updateScene", (/** @type {Scene} */ scene, /** @type {Record<string, any>} */ changed) => {
+    if (foundry.utils.hasProperty(changed, `flags.${MODULE_ID}`)) refreshCombatTracker(scene);
+  });
 
   // Scene controls (v12 array, v13 record).
   Hooks.on("getSceneControlButtons", onSceneControls);
@@ -231,7 +240,9 @@ function registerGameHooks() {
   const chatHook = Number(game.release?.generation ?? 12) >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
   Hooks.on(chatHook, (/** @type {ChatMessage} */ message, /** @type {any} */ html) => {
     const root = htmlRoot(html);
-    if (root) decorateChatMessage(message, root, onChatAction);
+    if (!root) return;
+    hidePlaceholder(message, root);
+    decorateChatMessage(message, root, onChatAction);
   });
   // The per-scene record index of storage/store.mjs follows the chat log: the generic
   // document hooks createChatMessage / deleteChatMessage (v12
@@ -265,4 +276,7 @@ function registerGameHooks() {
   registerSystemRollHooks();
   registerSystemAttackHooks();
   registerSystemAreaHooks();
+  // The system's cards of a hider reach only who may see it named (ui/chat-secrecy.mjs): on the creating
+  // client, after the stamps above (a Stealth roll made a GM roll stays one).
+  Hooks.on("preCreateChatMessage", (/** @type {ChatMessage} */ message) => restrictAudience(message));
 }

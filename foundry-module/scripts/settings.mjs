@@ -140,6 +140,14 @@ export function registerSettings({ onRulesChanged, onRulesetChanged, onInputChan
     type: Boolean,
     default: false,
   });
+  // B1: a GM's secret roll shows other players Foundry's "privately rolled some dice" line (ui/chat-secrecy.mjs).
+  settings.register(MODULE_ID, "secretRollNotice", {
+    ...label("secretRollNotice"),
+    scope: "world",
+    config: true,
+    type: Boolean,
+    default: false,
+  });
   // Hidden bookkeeping.
   settings.register(MODULE_ID, "initialized", { scope: "world", config: false, type: Boolean, default: false });
 }

@@ -140,6 +140,10 @@ declare global {
     /** Async in v12 and v13. */
     evaluate(options?: Record<string, unknown>): Promise<this>;
     toMessage(messageData?: Record<string, unknown>, options?: { rollMode?: string; create?: boolean }): Promise<unknown>;
+    /** The roll's chat HTML (`Roll#render`). */
+    render(options?: Record<string, unknown>): Promise<string>;
+    /** The roll as data (`Roll#toJSON`, what `ChatMessage#rolls` stores). */
+    toJSON(): Record<string, unknown>;
   }
 
   interface ClientSettings {
@@ -163,6 +167,8 @@ declare global {
     scenes: DocumentCollection<Scene>;
     /** The world's chat messages this user may see (`game.messages`, `Messages` collection). */
     messages: DocumentCollection<ChatMessage>;
+    /** The combat shown in the tracker (`game.combat`). */
+    combat: any;
     settings: ClientSettings;
     i18n: Localization;
     /** Listeners get the emitted data, then the id of the user who emitted it (wiki "Sockets"). */
@@ -217,7 +223,7 @@ declare global {
     Canvas: {
       detectionModes: Record<string, DetectionModeLike>;
       polygonBackends: {
-        sight: { testCollision(origin: { x: number; y: number }, destination: { x: number; y: number }, config: { type: string; mode: "any" | "all" | "closest" }): boolean | unknown };
+        sight: { testCollision(origin: { x: number; y: number }, destination: { x: number; y: number }, config: { type: string; mode: "any" | "all" | "closest"; useThreshold?: boolean }): boolean | unknown };
       };
     };
   };

@@ -4,8 +4,8 @@
  *
  * Clear view (B5, O2) = no sight-blocking wall between the two token
  * centres (`CONFIG.Canvas.polygonBackends.sight.testCollision(origin,
- * destination, {type: "sight", mode: "any"})` returns true when a wall
- * blocks; Wall Height and Levels extend that test, see docs/scene.md) and no
+ * destination, {type: "sight", mode: "any", useThreshold: true})` returns true
+ * when a wall blocks; Wall Height and Levels extend that test, see docs/scene.md) and no
  * concealment by darkness: the hider in darkness and farther than the
  * observer sees in darkness (decided by the engine, canvas/lighting.mjs). Other concealment is not tested:
  * the GM overrides a pair when needed.
@@ -29,17 +29,28 @@ export function centerOf(token) {
 }
 
 /**
- * Whether walls block sight between two tokens: centre to centre, each an
- * `ElevatedPoint {x, y, elevation}`, which v13's `testCollision` takes
- * (docs/dnd5e-automation.md §8, core issue 11847) and v12 reads as a plain
- * point; what Wall Height and Levels can extend the test with (docs/scene.md,
- * "Where the engine and Foundry differ").
- * @param {TokenDocument} a
- * @param {TokenDocument} b
+ * Whether walls block the sight of observer `a` on token `b`: centre to
+ * centre, each an `ElevatedPoint {x, y, elevation}`, which v13's
+ * `testCollision` takes (docs/dnd5e-automation.md §8, core issue 11847); what
+ * Wall Height and Levels can extend the test with (docs/scene.md, "Where the
+ * engine and Foundry differ").
+ * Proximity and distance walls (windows) are tested with their threshold,
+ * measured from the observer, as the observer's line of sight is drawn (the
+ * walls article, https://foundryvtt.com/article/walls/; `WallThresholdData#sight`,
+ * "Minimum distance from a vision source for which this wall blocks vision",
+ * https://foundryvtt.com/api/interfaces/foundry.documents.types.WallThresholdData.html).
+ * The collision test applies thresholds only when asked (`useThreshold`,
+ * "Compute the polygon with threshold wall constraints applied",
+ * https://foundryvtt.com/api/interfaces/foundry.canvas.geometry.types.PointSourcePolygonConfig.html,
+ * https://foundryvtt.com/api/v14/interfaces/foundry.canvas.geometry.types.PointSourcePolygonConfig.html);
+ * dnd5e's blindsight leaves them out on purpose so that it does not see
+ * through windows (dnd5e release-5.3.3 module/canvas/detection-modes/blindsight.mjs).
+ * @param {TokenDocument} a the observer
+ * @param {TokenDocument} b the token looked at
  */
 export function sightBlocked(a, b) {
   const backend = CONFIG.Canvas.polygonBackends.sight;
-  return Boolean(backend.testCollision(elevatedCenterOf(a), elevatedCenterOf(b), { type: "sight", mode: "any" }));
+  return Boolean(backend.testCollision(elevatedCenterOf(a), elevatedCenterOf(b), { type: "sight", mode: "any", useThreshold: true }));
 }
 
 /**

@@ -22,7 +22,7 @@
  * - `Token#isVisible` (a getter on the Token placeable class): for a player,
  *   a token they own is always visible (B2) unless the GM hid it; a hider is
  *   visible only if Foundry would show it AND one of the player's tokens (the
- *   controlled ones, else every owned one) perceives it. This covers what the
+ *   controlled ones, else every observed one) perceives it. This covers what the
  *   detection modes never see: scenes with Token Vision off (every token is
  *   visible before any mode is asked) and lights that provide vision.
  * - GM users: unchanged (B2, a GM sees everything).
@@ -50,7 +50,7 @@ let lookupSceneId = /** @type {string | null} */ (null);
 let hiderIds = /** @type {Set<string>} */ (new Set());
 /** Whether this client's user is a GM (cached at setup: it never changes in a session). */
 let viewerIsGM = false;
-/** Ids of this user's observer tokens (controlled, else owned), or null to recompute. */
+/** Ids of this user's observer tokens (controlled, else observed), or null to recompute. */
 let viewerObservers = /** @type {string[] | null} */ (null);
 /** Detection mode ids already wrapped on this client. */
 const wrappedModes = /** @type {Set<string>} */ (new Set());
@@ -184,17 +184,39 @@ export function mayDetect(visionSource, target) {
 
 /**
  * This user's observer tokens, as Foundry picks vision sources: the
- * controlled tokens, else every token the user owns.
+ * controlled tokens, else every token the user observes (OBSERVER
+ * permission or better: Foundry 0.7.1 release notes, "their vision will now
+ * be unified with other observed tokens"; Shared Vision's README, "you can do
+ * this in Foundry by giving every player observer permissions, but in that
+ * case tokens will only share vision if the player has no tokens selected",
+ * https://github.com/CDeenen/SharedVision).
  * @returns {string[]}
  */
 function observersOfViewer() {
   if (viewerObservers) return viewerObservers;
   const layer = /** @type {any} */ (globalThis).canvas?.tokens;
   const controlled = (layer?.controlled ?? []).filter((/** @type {any} */ t) => t.document?.isOwner);
-  const tokens = controlled.length ? controlled : (layer?.placeables ?? []).filter((/** @type {any} */ t) => t.document?.isOwner);
+  const tokens = controlled.length ? controlled : (layer?.placeables ?? []).filter((/** @type {any} */ t) => t.document?.testUserPermission?.(game.user, "OBSERVER"));
   const ids = tokens.map((/** @type {any} */ t) => String(t.document.id));
   viewerObservers = ids;
   return ids;
+}
+
+/**
+ * Whether this client must not show a token: a player's view of a hider
+ * none of their observer tokens perceives (the lookup's answer), or, before
+ * the lookup of its scene is built, of a token carrying `furtive.hidden`
+ * (B1). Never for a GM, nor for a token the player owns (B2) unless the GM
+ * hid it.
+ * @param {any} document a TokenDocument
+ * @returns {boolean}
+ */
+export function hiddenFromViewer(document) {
+  if (viewerIsGM || !document) return false;
+  if (document.isOwner && !document.hidden) return false;
+  if (lookupSceneId === null || (document.parent && document.parent.id !== lookupSceneId)) return Boolean(document.hasStatusEffect?.(STATUS.hidden));
+  if (!hiderIds.has(document.id)) return false;
+  return !observersOfViewer().some((observerId) => lookupPerceives(observerId, document.id));
 }
 
 /**
@@ -209,11 +231,39 @@ export function guardVisible(token, original) {
   if (!document) return original();
   // B2: a player always sees the tokens they own (unless the GM hid them).
   if (document.isOwner && !document.hidden) return true;
-  const visible = original();
-  if (!visible) return false;
-  if (lookupSceneId === null || (document.parent && document.parent.id !== lookupSceneId)) return !document.hasStatusEffect?.(STATUS.hidden);
-  if (!hiderIds.has(document.id)) return true;
-  return observersOfViewer().some((observerId) => lookupPerceives(observerId, document.id));
+  return original() && !hiddenFromViewer(document);
+}
+
+/**
+ * The `Token#initializeLightSource(options)` guard: a hider this client may
+ * not draw emits no light or darkness here either (B1: no glow moves with an
+ * unseen hider). Its source is initialized as deleted (`options.deleted`,
+ * "Indicate that this light source has been deleted", Token,
+ * https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html,
+ * https://foundryvtt.com/api/v14/classes/foundry.canvas.placeables.Token.html;
+ * Levels-style modules turn lights off for one client the same way).
+ * @param {any} token the Token placeable
+ * @param {any} options
+ * @param {(options: any) => any} original
+ */
+export function guardLight(token, options, original) {
+  if (!options?.deleted && hiddenFromViewer(token?.document)) return original({ ...options, deleted: true });
+  return original(options);
+}
+
+/**
+ * The token ruler guard (`CONFIG.Token.rulerClass`, `BaseTokenRuler#isVisible`:
+ * "Is the ruler supposed to be visible?", set into `visible` by
+ * `Token#_refreshState`,
+ * https://foundryvtt.com/api/classes/foundry.canvas.placeables.tokens.BaseTokenRuler.html):
+ * no path of a hider this client may not draw. Foundry shows a token's
+ * ruler by disposition and permission, not by vision: a friendly token's
+ * movement to every player (foundryvtt/foundryvtt#11874, #13561).
+ * @param {any} ruler the token's ruler
+ * @param {() => boolean} original
+ */
+export function guardRuler(ruler, original) {
+  return !hiddenFromViewer(ruler?.token?.document) && original();
 }
 
 /** Whether the `Token#isVisible` guard is installed on this client. */
@@ -221,40 +271,75 @@ export function isVisibilityGuardInstalled() {
   return guardInstalled;
 }
 
+/** The guards, by target path: whether each is installed on this client. */
+const installed = /** @type {Set<string>} */ (new Set());
+
 /**
- * Wraps the `isVisible` getter of `CONFIG.Token.objectClass` (the Token class
- * the system uses). Through libWrapper when active (MIXED), else by redefining
- * the getter on that class's prototype.
- * @returns {boolean} whether the guard is installed
+ * Wraps a getter or method of a class `CONFIG` names, through libWrapper
+ * when active (MIXED: the original still runs), else by redefining it on the
+ * class's prototype.
+ * @param {string} path e.g. `CONFIG.Token.objectClass.prototype.isVisible`
+ * @param {"getter" | "method"} kind
+ * @param {(self: any, wrapped: (...args: any[]) => any, ...args: any[]) => any} guard
+ * @returns {boolean} whether it is installed
  */
-export function installVisibilityGuard() {
-  if (guardInstalled) return true;
-  const TokenClass = /** @type {any} */ (CONFIG).Token?.objectClass;
-  if (!TokenClass?.prototype) return false;
+function wrap(path, kind, guard) {
+  if (installed.has(path)) return true;
+  const parts = path.split(".");
+  const name = /** @type {string} */ (parts.pop());
+  parts.pop(); // "prototype"
+  const Class = parts.slice(1).reduce((/** @type {any} */ value, key) => value?.[key], CONFIG);
+  if (!Class?.prototype) return false;
   if (useLibWrapper()) {
     try {
-      globalThis.libWrapper.register(MODULE_ID, "CONFIG.Token.objectClass.prototype.isVisible", function (/** @type {() => boolean} */ wrapped) {
-        // @ts-ignore `this` is the Token
-        return guardVisible(this, () => wrapped());
+      globalThis.libWrapper.register(MODULE_ID, path, function (/** @type {(...args: any[]) => any} */ wrapped, /** @type {any[]} */ ...args) {
+        // @ts-ignore `this` is the wrapped object
+        return guard(this, wrapped, ...args);
       }, "MIXED");
-      guardInstalled = true;
+      installed.add(path);
       return true;
     } catch (error) {
-      console.warn("furtive | libWrapper could not wrap Token#isVisible; wrapping directly", error);
+      console.warn(`furtive | libWrapper could not wrap ${path}; wrapping directly`, error);
     }
   }
-  let getter = null;
-  for (let holder = TokenClass.prototype; holder && !getter; holder = Object.getPrototypeOf(holder)) getter = Object.getOwnPropertyDescriptor(holder, "isVisible")?.get ?? null;
-  if (!getter) return false;
-  const original = getter;
-  Object.defineProperty(TokenClass.prototype, "isVisible", {
-    configurable: true,
-    get() {
-      return guardVisible(this, () => original.call(this));
-    },
-  });
-  guardInstalled = true;
+  let descriptor = null;
+  for (let holder = Class.prototype; holder && !descriptor; holder = Object.getPrototypeOf(holder)) descriptor = Object.getOwnPropertyDescriptor(holder, name) ?? null;
+  const original = kind === "getter" ? descriptor?.get : descriptor?.value;
+  if (typeof original !== "function") return false;
+  if (kind === "getter") {
+    Object.defineProperty(Class.prototype, name, {
+      configurable: true,
+      get() {
+        return guard(this, () => original.call(this));
+      },
+    });
+  } else {
+    Object.defineProperty(Class.prototype, name, {
+      configurable: true,
+      writable: true,
+      value(/** @type {any[]} */ ...args) {
+        return guard(this, (/** @type {any[]} */ ...given) => original.apply(this, given), ...args);
+      },
+    });
+  }
+  installed.add(path);
   return true;
+}
+
+/**
+ * Installs the guards of what this client draws, on the classes the system
+ * uses (`CONFIG.Token.objectClass`, `CONFIG.Token.rulerClass`,
+ * https://foundryvtt.com/api/variables/CONFIG.Token.html,
+ * https://foundryvtt.com/api/v14/variables/CONFIG.Token.html): the token
+ * (`isVisible`), its light (`initializeLightSource`) and its ruler
+ * (`isVisible`; v13+).
+ * @returns {boolean} whether the `Token#isVisible` guard is installed
+ */
+export function installVisibilityGuard() {
+  guardInstalled = wrap("CONFIG.Token.objectClass.prototype.isVisible", "getter", (token, wrapped) => guardVisible(token, () => wrapped()));
+  wrap("CONFIG.Token.objectClass.prototype.initializeLightSource", "method", (token, wrapped, options) => guardLight(token, options, (given) => wrapped(given)));
+  wrap("CONFIG.Token.rulerClass.prototype.isVisible", "getter", (ruler, wrapped) => guardRuler(ruler, () => wrapped()));
+  return guardInstalled;
 }
 
 /** Whether libWrapper is active on this client. */
@@ -356,11 +441,58 @@ export function onLookupPublished(scene, changed) {
 
 /**
  * Asks Foundry to test visibility again on the next frame: perception
- * (vision) and every token's visibility render flag.
+ * (vision), every token's visibility and state render flags (its ruler,
+ * `Token#_refreshState`), and the light of every token that carries one
+ * (`Token#initializeLightSource`, then `refreshLighting`; the light guard
+ * decides). Then releases this user's targets that became unseen.
  */
 export function refreshPerception() {
   const board = /** @type {any} */ (globalThis).canvas;
   if (!board?.ready) return;
+  for (const token of board.tokens?.placeables ?? []) token.renderFlags?.set({ refreshVisibility: true, refreshState: true });
   board.perception.update({ refreshVision: true });
-  for (const token of board.tokens?.placeables ?? []) token.renderFlags?.set({ refreshVisibility: true });
+  refreshLights();
+  releaseUnseenTargets();
+}
+
+/**
+ * Initializes again the light of every token that carries one, so the light
+ * guard decides anew (after the lookup or the user's tokens changed), and
+ * asks for `refreshLighting`.
+ */
+export function refreshLights() {
+  const board = /** @type {any} */ (globalThis).canvas;
+  if (!board?.ready) return;
+  let any = false;
+  for (const token of board.tokens?.placeables ?? []) {
+    const light = token.document?.light;
+    if (!light || !(Math.max(Number(light.dim) || 0, Number(light.bright) || 0) > 0) || typeof token.initializeLightSource !== "function") continue;
+    token.initializeLightSource();
+    any = true;
+  }
+  if (any) board.perception.update({ refreshLighting: true, refreshVision: true });
+}
+
+/**
+ * A player's target on a hider none of their tokens perceives (every token
+ * they observe, controlled or not) is released (B1): `Token#setTarget(false,
+ * {releaseOthers: false})` (Token,
+ * https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html,
+ * https://foundryvtt.com/api/v14/classes/foundry.canvas.placeables.Token.html;
+ * the same call as PF2e Visioner's, verified on v14), `game.user.targets`.
+ */
+export function releaseUnseenTargets() {
+  if (viewerIsGM || lookupSceneId === null) return;
+  const board = /** @type {any} */ (globalThis).canvas;
+  const user = game.user;
+  const targets = [.../** @type {Iterable<any>} */ (user?.targets ?? [])];
+  if (!targets.length) return;
+  const observed = /** @type {string[]} */ ((board?.tokens?.placeables ?? []).filter((/** @type {any} */ t) => t.document?.testUserPermission?.(user, "OBSERVER")).map((/** @type {any} */ t) => String(t.document.id)));
+  for (const token of targets) {
+    const document = token?.document;
+    if (!document || document.parent?.id !== lookupSceneId || !hiderIds.has(document.id)) continue;
+    if (observed.includes(String(document.id))) continue;
+    if (observed.some((observerId) => lookupPerceives(observerId, document.id))) continue;
+    token.setTarget(false, { releaseOthers: false });
+  }
 }

@@ -9,6 +9,7 @@ import { MODULE_ID } from "../constants.mjs";
 import { bilingual, escapeHtml, refusalText, t } from "../i18n.mjs";
 import { readSystemSettings } from "../systems/automation-settings.mjs";
 import { gmUserIds } from "../ui/chat.mjs";
+import { secretRollNotice } from "../ui/chat-secrecy.mjs";
 import { offerLogEntry, offerPerceptionCheck, playerOwners } from "./perception-offers.mjs";
 
 /** @typedef {import("../types.mjs").Outcome} Outcome */
@@ -85,9 +86,13 @@ export async function answerRequests(scene, record, session, requests, total, se
 }
 
 /**
- * Rolls Perception checks together: one GM-only Foundry chat message holding
- * every roll (`ChatMessage#rolls`, v11+; 3D dice modules show each), one per
- * check, flavoured with the observer and the hider.
+ * Rolls Perception checks together: one GM-only chat card listing every
+ * roll, one per check, flavoured with the observer and the hider. The rolls
+ * ride in `ChatMessage#rolls` (v11+; 3D dice modules show each) when the
+ * table wants to see the GM roll (`secretRollNotice`: Foundry then shows the
+ * other players a "privately rolled some dice" line), else in
+ * `flags.furtive.rolls`, so the card reaches the GMs alone
+ * (systems/formula-rolls.mjs, ui/chat-secrecy.mjs).
  * Foundry API: `new Roll(formula, data, {flavor})`, `Roll#evaluate()`,
  * `ChatMessage.create({rolls, whisper})` (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html).
  * @param {{observer: TokenDocument, hider: TokenDocument}[]} checks
@@ -102,6 +107,7 @@ async function rollPerceptions(checks, settings) {
     await roll.evaluate();
     rolls.push(roll);
   }
+  const notice = secretRollNotice();
   const items = rolls.map((roll, index) => `<li><span class="furtive-flavor">${escapeHtml(String(roll.options?.flavor ?? ""))}</span>: <strong>${Math.floor(Number(roll.total))}</strong></li>`).join("");
   // Each roll's line in both languages, so each GM reads theirs (ui/chat.mjs decorateChatMessage); GM-whispered only.
   const texts = checks.map(({ observer, hider }, index) => ({
@@ -113,9 +119,9 @@ async function rollPerceptions(checks, settings) {
     whisper: gmUserIds(),
     flavor: t("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }),
     content: `<div class="furtive-card furtive-gm"><ul class="furtive-rolls">${items}</ul></div>`,
-    rolls,
+    ...(notice ? { rolls } : {}),
     // The message's flavor and each roll's own flavor in both languages too (ui/chat.mjs decorateChatMessage).
-    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, flavor: bilingual("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }), rollFlavors: texts.map(({ en, fr }) => ({ en, fr })), lang: game.i18n.lang } },
+    flags: { [MODULE_ID]: { kind: "perceptionRolls", texts, flavor: bilingual("FURTIVE.Roll.PerceptionChecks", { count: String(rolls.length) }), rollFlavors: texts.map(({ en, fr }) => ({ en, fr })), lang: game.i18n.lang, ...(notice ? {} : { rolls: rolls.map((roll) => roll.toJSON()) }) } },
   });
   // The rules round down (floor, -20.5 is -21); a total that is not a finite number is null.
   return rolls.map((roll) => (Number.isFinite(Number(roll.total)) ? Math.floor(Number(roll.total)) : null));

@@ -1,9 +1,16 @@
 /**
  * Foundry rolls (B4): every die is a Foundry roll that shows in chat (3D dice
- * work), GM-only when it reveals hidden numbers.
+ * work), GM-only when it reveals hidden numbers. A GM-only roll is a Foundry
+ * roll message only when the table wants to see the GM roll (the world
+ * setting `secretRollNotice`): such a message reaches every client, as a
+ * "privately rolled some dice" line (ui/chat-secrecy.mjs). Otherwise it is a
+ * card whispered to the GMs, the roll rendered in its content
+ * (`Roll#render`) and kept in `flags.furtive.rolls` (`Roll#toJSON`), which
+ * reaches the GMs alone.
  *
  * Foundry API: `new Roll(formula, data)`, `await Roll#evaluate()` (async in
  * v12 and v13), `Roll#total`, `Roll#toMessage(messageData, {rollMode})`,
+ * `Roll#render()`, `Roll#toJSON()` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html),
  * `ChatMessage.getSpeaker({token})`, `CONST.DICE_ROLL_MODES`
  * (`PUBLIC: "publicroll"`, `PRIVATE: "gmroll"`, `BLIND: "blindroll"`, `SELF: "selfroll"`),
  * `Actor#getRollData()`.
@@ -11,6 +18,8 @@
 
 import { MODULE_ID } from "../constants.mjs";
 import { engineText, escapeHtml } from "../i18n.mjs";
+import { gmUserIds } from "../ui/chat.mjs";
+import { secretRollNotice } from "../ui/chat-secrecy.mjs";
 
 /**
  * The flags of the module's own roll messages: `kind: "roll"`, so the system
@@ -58,7 +67,13 @@ export async function evaluateFormula(formula, token) {
  * @param {{flavor: {en: string, fr: string}, secret: boolean}} options
  */
 export async function postRoll(roll, token, { flavor, secret }) {
-  const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
   // The flavor is rendered as HTML: escaped, so a token name with `&` or `<` shows as typed (ui/chat.mjs localizeFlavors).
-  await roll.toMessage({ speaker: ChatMessage.getSpeaker({ token }), flavor: escapeHtml(engineText(flavor)), flags: ownRoll(flavor) }, { rollMode });
+  const data = { speaker: ChatMessage.getSpeaker({ token }), flavor: escapeHtml(engineText(flavor)), flags: ownRoll(flavor) };
+  if (secret && !secretRollNotice()) {
+    const flags = { [MODULE_ID]: { ...data.flags[MODULE_ID], rolls: [roll.toJSON()] } };
+    await ChatMessage.create({ ...data, flags, whisper: gmUserIds(), content: await roll.render() });
+    return;
+  }
+  const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
+  await roll.toMessage(data, { rollMode });
 }

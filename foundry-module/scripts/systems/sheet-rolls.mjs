@@ -90,7 +90,8 @@ export function stampRollMessage(message, data, _options, userId) {
   if (note) Object.assign(stamp, { disadvantage: note.disadvantage, area: note.area });
   /** @type {Record<string, any>} */
   const changes = { flags: { [MODULE_ID]: { systemRoll: stamp } } };
-  if (stealthFurtiveUses(message, data, stamp, token.actor ?? actor)) Object.assign(changes, gmRollMode());
+  // A Stealth roll Furtive uses is a GM roll, and other players' chat shows no line for it (ui/chat-secrecy.mjs).
+  if (stealthFurtiveUses(message, data, stamp, token.actor ?? actor)) Object.assign(changes, gmRollMode(), { flags: { [MODULE_ID]: { systemRoll: stamp, secret: true } } });
   /** @type {any} */ (message).updateSource(changes);
 }
 

@@ -1,8 +1,15 @@
 /**
  * Who may see a token's name (B1): the module's own dialogs, lists and chat
  * lines name a token to a player only if one of that player's tokens perceives
- * it, or the player owns it; never a token the GM hid (`TokenDocument#hidden`).
- * A GM may see every name.
+ * it, or the token is one of the player's; never a token the GM hid
+ * (`TokenDocument#hidden`). A GM may see every name.
+ *
+ * A player's tokens are those they observe (OBSERVER permission or better),
+ * as for Foundry's vision sources: a player sees through every token they
+ * observe while they control none (Foundry 0.7.1 release notes, "their vision
+ * will now be unified with other observed tokens"; Shared Vision's README,
+ * "you can do this in Foundry by giving every player observer permissions",
+ * https://github.com/CDeenen/SharedVision).
  *
  * Answers from the scene's published, number-free lookup
  * (`flags.furtive.hiddenFrom`, `flags.furtive.hiders`, see canvas/visibility.mjs),
@@ -11,7 +18,7 @@
  * hider (B1).
  *
  * Foundry API: `Scene#getFlag`, `Scene#tokens`, `TokenDocument#hidden`,
- * `TokenDocument#testUserPermission(user, "OWNER")`, `game.users`, `User#isGM`.
+ * `TokenDocument#testUserPermission(user, "OBSERVER")`, `game.users`, `User#isGM`.
  */
 
 import { MODULE_ID, SCENE_FLAGS } from "../constants.mjs";
@@ -43,8 +50,8 @@ export function mayName(user, token, lookup) {
   const { hiders, hidden } = lookup ?? sceneLookup(scene);
   const id = String(token.id);
   if (!hiders.has(id)) return true;
-  if (token.testUserPermission(user, "OWNER")) return true;
-  return scene.tokens.some((own) => own.id !== token.id && own.testUserPermission(user, "OWNER") && hidden.has(String(own.id)) && !hidden.get(String(own.id))?.has(id));
+  if (token.testUserPermission(user, "OBSERVER")) return true;
+  return scene.tokens.some((own) => own.id !== token.id && own.testUserPermission(user, "OBSERVER") && hidden.has(String(own.id)) && !hidden.get(String(own.id))?.has(id));
 }
 
 /**
