@@ -30,11 +30,47 @@ const board = document.getElementById("board");
 const scale = 0.5;
 /** @type {string[][]} ids of the tokens drawn, one entry per paint. */
 window.furtivePaints = [];
+/** @type {string[][]} the light and darkness sources drawn (`Token.<id>`, `AmbientLight.<id>`), one entry per paint. */
+window.furtiveGlows = [];
+/** @type {string[][]} ids of the tokens whose ruler (movement path) is drawn, one entry per paint. */
+window.furtiveRulers = [];
 function draw() {
   const drawn = [];
   const g = board.getContext("2d");
   g.fillStyle = "#2f3a2f";
   g.fillRect(0, 0, board.width, board.height);
+  // Light and darkness sources (canvas.effects): a glow of their radius.
+  const glows = [];
+  for (const [id, source] of [...ctx.canvas.effects.lightSources.entries(), ...ctx.canvas.effects.darknessSources.entries()]) {
+    if (!source.active) continue;
+    glows.push(id);
+    const { x, y, radius } = source.data;
+    const gradient = g.createRadialGradient(x * scale, y * scale, 0, x * scale, y * scale, radius * scale);
+    gradient.addColorStop(0, source.isDarkness ? "rgba(0, 0, 0, 0.85)" : "rgba(255, 210, 90, 0.8)");
+    gradient.addColorStop(1, source.isDarkness ? "rgba(0, 0, 0, 0)" : "rgba(255, 210, 90, 0)");
+    g.fillStyle = gradient;
+    g.beginPath();
+    g.arc(x * scale, y * scale, radius * scale, 0, Math.PI * 2);
+    g.fill();
+  }
+  window.furtiveGlows.push(glows);
+  // Token rulers (CONFIG.Token.rulerClass): the movement path, from centre to centre.
+  const rulers = [];
+  for (const token of ctx.canvas.tokens.placeables) {
+    if (!token.ruler?.visible || !token.ruler.path) continue;
+    rulers.push(token.id);
+    const [from, to] = token.ruler.path;
+    const half = token.w / 2;
+    g.strokeStyle = "#ffeb3b";
+    g.lineWidth = 4;
+    g.setLineDash([10, 6]);
+    g.beginPath();
+    g.moveTo((from.x + half) * scale, (from.y + half) * scale);
+    g.lineTo((to.x + half) * scale, (to.y + half) * scale);
+    g.stroke();
+    g.setLineDash([]);
+  }
+  window.furtiveRulers.push(rulers);
   g.strokeStyle = "#ddd";
   g.lineWidth = 4;
   for (const wall of ctx.canvas.walls.placeables) {

@@ -16,7 +16,9 @@
  *   engine refuses the creature);
  * - `linked`: the GM alone; the test duplicates the rogue (a linked token) and
  *   opens Bob's client later in a tab of its own (`window.open`, client.html
- *   with this page as `window.opener`).
+ *   with this page as `window.opener`);
+ * - `leaks`: GM, Bob (fighter fails), Carol (archer succeeds); the rogue
+ *   carries a torch; the test starts a combat, hides the rogue and moves it.
  */
 import { FakeServer } from "../fake/server.mjs";
 import { ALICE, BOB, CAROL, DAVE, DOOR, GM, TOKENS, makeWorld } from "../fixtures/world-data.mjs";
@@ -46,6 +48,11 @@ const SCENARIOS = {
     clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter refused by the engine)"]],
   },
   linked: { title: "the rogue (a linked token) hides, the GM duplicates it and reveals the copy", clients: [[GM, "Gamemaster (GM)"]] },
+  leaks: {
+    title: "the rogue, carrying a torch, hides, then a combat starts and it moves: its tracker row, light and path",
+    edit: (w) => (w.scenes[0].tokens.find((t) => t._id === TOKENS.rogue).light = { dim: 15, bright: 5 }),
+    clients: [[GM, "Gamemaster (GM)"], [BOB, "Bob (Fighter: fails)"], [CAROL, "Carol (Archer: succeeds)"]],
+  },
 };
 
 const scenario = SCENARIOS[new URLSearchParams(location.search).get("scenario") ?? "hide"] ?? SCENARIOS.hide;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { readsInFlight } from "../node/harness.mjs";
-import { ALICE, BOB, CAROL, DAVE, GM, SCENE, TOKENS, answerHideDialog, apiOf, clickDialogButton, hideRogue, hideRogueOpposed, messagesOf, placeable, plain, rig, setup, shutdown, startCombat, until, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, CAROL, DAVE, GM, SCENE, TOKENS, answerHideDialog, apiOf, clickDialogButton, hideRogue, hideRogueOpposed, messagesOf, placeable, plain, rig, rollsIn, setup, shutdown, startCombat, until, waitForDialog } from "./world.mjs";
 
 describe("Hide (percentile): the GM's dialog, the roll, the result", () => {
   let env;
@@ -57,11 +57,11 @@ describe("Hide (percentile): the GM's dialog, the roll, the result", () => {
     assert.ok(env.gm.ctx.CONFIG.statusEffects.some((s) => s.id === "furtive.defenseless" && s.name && s.img));
   });
 
-  it("the stealth roll is a GM-only Foundry roll; the GM gets the full card, the players who may see the rogue a line without numbers (B1)", () => {
+  it("the stealth roll is a GM-only roll; the GM gets the full card, the players who may see the rogue a line without numbers (B1)", () => {
     const gmMessages = messagesOf(env.gm);
-    const roll = gmMessages.find((m) => m.rolls?.length && m.rolls[0].formula === "1d100");
-    assert.ok(roll, "a 1d100 roll message");
-    assert.equal(roll.rolls[0].total, 83);
+    const roll = gmMessages.find((m) => rollsIn(m)[0]?.formula === "1d100");
+    assert.ok(roll, "a 1d100 roll");
+    assert.equal(rollsIn(roll)[0].total, 83);
     assert.deepEqual(roll.whisper, [GM], "whispered to the GM (gmroll)");
     const gmCard = gmMessages.find((m) => m.flags?.furtive?.kind === "log" && m.flags.furtive.gm);
     assert.ok(gmCard && gmCard.whisper.includes(GM), "GM-only explanation card");
@@ -131,7 +131,7 @@ describe("Point out (opposed, O3)", () => {
   it("the Stealth check is the preset formula rolled by Foundry: 1d20 + @skills.ste.total", () => {
     const hider = apiOf(env.gm).getState().hiders[TOKENS.rogue];
     assert.equal(hider.heldTotal, 21, "d20 14 + Stealth 7");
-    const roll = messagesOf(env.gm).find((m) => m.rolls?.[0]?.formula === "1d20 + 7");
+    const roll = messagesOf(env.gm).find((m) => rollsIn(m)[0]?.formula === "1d20 + 7");
     assert.ok(roll, "the formula was filled from the actor's roll data");
   });
 

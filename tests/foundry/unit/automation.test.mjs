@@ -8,12 +8,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, messagesOf, plain, rig, setup, shutdown, waitForDialog } from "./world.mjs";
+import { DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, messagesOf, plain, rig, rollsIn, setup, shutdown, waitForDialog } from "./world.mjs";
 
 /** Perception roll messages the GM's client holds, by observer name in the flavor. */
 /** Every Perception roll the GM's client holds (one message may hold several rolls), as `{flavor, whisper}`. */
 function perceptionRolls(env) {
-  return messagesOf(env.gm).flatMap((m) => (m.rolls ?? []).filter((r) => /1d20 \+ (0|1|2|4|5)$/.test(r.formula)).map((r) => ({ flavor: r.options?.flavor ?? m.flavor ?? "", whisper: m.whisper })));
+  return messagesOf(env.gm).flatMap((m) => rollsIn(m).filter((r) => /1d20 \+ (0|1|2|4|5)$/.test(r.formula)).map((r) => ({ flavor: r.options?.flavor ?? m.flavor ?? "", whisper: m.whisper })));
 }
 
 async function opposedHide(env) {

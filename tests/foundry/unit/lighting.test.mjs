@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { GM, SCENE, TOKENS, answerHideDialog, apiOf, messagesOf, rig, setup, shutdown, waitForDialog } from "./world.mjs";
+import { GM, SCENE, TOKENS, answerHideDialog, apiOf, messagesOf, rig, rollsIn, setup, shutdown, waitForDialog } from "./world.mjs";
 
 const WEST = [TOKENS.fighter, TOKENS.archer, TOKENS.guard];
 
@@ -33,7 +33,7 @@ const pairsOf = (env) => apiOf(env.gm).getState().hiders[TOKENS.rogue].pairs;
 
 /** Every Perception roll the GM holds (opposed: `1d20 + <prc>`, prc 0, 1, 2, 4 or 5; Stealth is `1d20 + 7`), one entry per roll. */
 function perceptionRolls(env) {
-  return messagesOf(env.gm).flatMap((m) => (m.rolls ?? []).filter((r) => /^1d20 \+ (0|1|2|4|5)$/.test(r.formula)).map((r) => r.options?.flavor ?? m.flavor ?? ""));
+  return messagesOf(env.gm).flatMap((m) => rollsIn(m).filter((r) => /^1d20 \+ (0|1|2|4|5)$/.test(r.formula)).map((r) => r.options?.flavor ?? m.flavor ?? ""));
 }
 
 /** The rogue hides (opposed, Stealth 1d20 + 7 with a d20 of 14). */

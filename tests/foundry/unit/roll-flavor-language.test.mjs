@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, BOB, GM, TOKENS, apiOf, hideRogue, setup, shutdown, until } from "./world.mjs";
+import { ALICE, BOB, GM, TOKENS, apiOf, hideRogue, rollsIn, setup, shutdown, until } from "./world.mjs";
 
 const GM2 = "gmUser0000000002";
 const addSecondGM = (world) => world.users.push({ _id: GM2, name: "Second GM", role: 4, flags: {} });
@@ -27,7 +27,7 @@ function renderedText(client, message) {
 
 /** The newest roll message a client holds whose flavor (as stored) matches `pattern`. */
 function newestRoll(client, pattern) {
-  return client.ctx.game.messages.contents.filter((m) => m.rolls?.length && pattern.test(String(m.flavor ?? ""))).at(-1) ?? null;
+  return client.ctx.game.messages.contents.filter((m) => rollsIn(m).length && pattern.test(String(m.flavor ?? ""))).at(-1) ?? null;
 }
 
 for (const version of [12, 13]) {

@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, DOOR, GM, SCENE, TOKENS, hideRogueOpposed, rig, setup, shutdown, until } from "./world.mjs";
+import { ALICE, DOOR, GM, SCENE, TOKENS, hideRogueOpposed, rig, rollsIn, setup, shutdown, until } from "./world.mjs";
 
 const GM2 = "gmUser0000000002";
 const NAME = "R&D <Rogue>";
@@ -43,7 +43,7 @@ for (const version of [12, 13]) {
     after(() => shutdown(env));
 
     it("the Stealth roll of a token named \"R&D <Rogue>\": the French GM reads it in French, the name as text", async () => {
-      const roll = env.gm.ctx.game.messages.contents.filter((m) => m.rolls?.length && m.flags?.furtive?.flavor?.en === `Stealth: ${NAME}`).at(-1);
+      const roll = env.gm.ctx.game.messages.contents.filter((m) => rollsIn(m).length && m.flags?.furtive?.flavor?.en === `Stealth: ${NAME}`).at(-1);
       assert.ok(roll, "the GM's Stealth roll");
       await until(() => renderedOf(second, roll.id), "the roll on the second GM's client");
       const french = renderedOf(second, roll.id);
@@ -55,7 +55,7 @@ for (const version of [12, 13]) {
 
     it("the Perception-checks card: each roll's flavor in French for the French GM", async () => {
       const card = env.gm.ctx.game.messages.contents.filter((m) => m.flags?.furtive?.kind === "perceptionRolls").at(-1);
-      assert.ok(card?.rolls?.length, "the GM's Perception checks");
+      assert.ok(rollsIn(card ?? {}).length, "the GM's Perception checks");
       await until(() => renderedOf(second, card.id), "the card on the second GM's client");
       const french = textOf(renderedOf(second, card.id));
       assert.doesNotMatch(french, /looks for/, french);

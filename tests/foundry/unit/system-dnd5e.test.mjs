@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { ALICE, BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, shutdown, until, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, rollsIn, shutdown, until, waitForDialog } from "./world.mjs";
 import { IDS, actorOn, clickCardButton, dnd5eWorld, gmState, grantAdvantage, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
@@ -132,7 +132,7 @@ for (const generation of ["3", "4.0", "4.1"]) {
       const added = moduleMessages(env.gm).filter((m) => !before.has(m._id));
       const checks = added.filter((m) => m.flags.furtive.kind === "perceptionRolls");
       assert.equal(checks.length, 1, "one GM message for the three checks");
-      assert.equal(checks[0].rolls.length, 3);
+      assert.equal(rollsIn(checks[0]).length, 3);
       const cards = added.filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm);
       assert.equal(cards.length, 1, `one GM card for the action: ${JSON.stringify(cards.map((c) => [c.flags.furtive.titleKey, c.flags.furtive.entries.map((e) => e.en)]))}`);
       assert.equal(cards[0].flags.furtive.titleKey, "FURTIVE.Chat.Event.attack");

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { startClient } from "../node/harness.mjs";
-import { ALICE, BOB, DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, plain, ready, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
+import { ALICE, BOB, DOOR, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, plain, ready, rig, rollsIn, setup, shutdown, until, waitForDialog } from "./world.mjs";
 
 /** A second Gamemaster (sorts after GM: GM is the active one while connected). */
 const GM2 = "gmUser0000000002";
@@ -131,10 +131,10 @@ describe("A door toggle in front of 3 hiders is one transaction (opposed)", () =
     // The lookup is published key by key: the update names only observers whose list changed (the east ones).
     for (const key of patched) assert.ok(EAST.includes(key.replace(/^-=/, "")), `the Scene update names ${key}`);
     assert.ok(created.length <= 3, `chat messages: ${created.length} (${created.map((m) => m.flags?.furtive?.kind ?? m.flavor ?? "roll").join(", ")})`);
-    const rolls = created.filter((m) => m.rolls?.length);
+    const rolls = created.filter((m) => rollsIn(m).length);
     assert.ok(rolls.length >= 1, "the Perception checks were rolled as Foundry rolls");
     for (const message of rolls) assert.deepEqual(message.whisper, [GM], "GM-only rolls");
-    const checks = rolls.reduce((n, m) => n + m.rolls.length, 0);
+    const checks = rolls.reduce((n, m) => n + rollsIn(m).length, 0);
     assert.equal(checks, opened.length, "one Perception check per pair newly in clear view (O4)");
   });
 });

@@ -138,6 +138,17 @@ export function apiOf(client) {
   return client.ctx.game.modules.get("furtive").api;
 }
 
+/**
+ * The rolls a message holds, as data: a Foundry roll message's `rolls`, else
+ * the `flags.furtive.rolls` of a GM card (the module's secret rolls while the
+ * `secretRollNotice` setting is off, foundry-module rolls.mjs).
+ */
+export function rollsIn(message) {
+  const rolls = message.rolls ?? message._source?.rolls;
+  if (rolls?.length) return [...rolls];
+  return [...(message.flags?.furtive?.rolls ?? [])];
+}
+
 /** Every chat message a client holds, as plain data. */
 export function messagesOf(client) {
   return client.ctx.game.messages.contents.map((m) => plain(m._source));
