@@ -15,8 +15,8 @@ export const COLOURS = {
   doorOpen: "#60d060",
   doorLocked: "#e05050",
   floor: "rgba(120, 140, 255, 0.35)",
-  light: "rgba(255, 214, 120, 0.16)",
-  lightBright: "rgba(255, 224, 150, 0.22)",
+  lit: "#4a4434",
+  lightRing: "rgba(255, 214, 120, 0.35)",
   lightOff: "rgba(255, 214, 120, 0.55)",
   darknessSource: "rgba(40, 0, 60, 0.5)",
   clear: "#3ddc84",
@@ -113,9 +113,20 @@ export function draw(ctx, table, viewport, ui) {
     ctx.stroke();
   }
 
-  // Lights: dim and bright radii (not clipped by walls: the engine decides what they reach).
+  // Light: the squares the engine says are lit (B5), over the dark floor;
+  // each light's reach as a faint ring, and darkness sources in purple.
+  const squares = table.litSquares(ui.level);
+  if (squares !== "all-lit" && squares !== "all-dark") {
+    ctx.fillStyle = COLOURS.lit;
+    const { size, cols, rows, lit } = squares;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) if (lit[r * cols + c]) ctx.fillRect(c * size, r * size, size, size);
+    }
+  } else if (squares === "all-lit" && !scene.globalLight) {
+    ctx.fillStyle = COLOURS.sceneLit;
+    ctx.fillRect(0, 0, width, height);
+  }
   for (const light of scene.lights) {
-    const on = !light.hidden;
     const r = Math.max(light.dim, light.bright) * toPx;
     if (light.darkness) {
       ctx.fillStyle = COLOURS.darknessSource;
@@ -124,15 +135,14 @@ export function draw(ctx, table, viewport, ui) {
       ctx.fill();
       continue;
     }
-    if (on && !scene.globalLight) {
-      ctx.fillStyle = COLOURS.light;
+    if (!light.hidden && !scene.globalLight) {
+      ctx.strokeStyle = COLOURS.lightRing;
+      ctx.lineWidth = 2 * px;
+      ctx.setLineDash([8 * px, 8 * px]);
       ctx.beginPath();
       ctx.arc(light.x, light.y, r, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.fillStyle = COLOURS.lightBright;
-      ctx.beginPath();
-      ctx.arc(light.x, light.y, Math.min(light.dim, light.bright) * toPx, 0, Math.PI * 2);
-      ctx.fill();
+      ctx.stroke();
+      ctx.setLineDash([]);
     }
   }
 

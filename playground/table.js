@@ -165,6 +165,9 @@ export class Table {
     this.lanterns = new Map();
     this.rolls = 0;
     this.actionCount = 0;
+    /** Counts the changes of light (doors, lights, lanterns): the lit squares are asked again after one. */
+    this.lightVersion = 0;
+    this.litCache = null;
     this.normalized = this.sight.scene();
     this.wallsById = new Map(this.normalized.walls.map((wall, index) => [wall.id ?? `#${index}`, wall]));
     this.lightsById = new Map(this.normalized.lights.map((light, index) => [light.id ?? `#${index}`, light]));
@@ -173,6 +176,38 @@ export class Table {
   free() {
     this.session.free();
     this.sight.free();
+  }
+
+  /**
+   * Which grid squares are lit at elevation `level`: the engine's
+   * `lightingAt` at each square's centre (B5: darkness sources, global
+   * light, lights and the walls between). Asked again only after a change
+   * of light; skipped when no light can reach anywhere (all dark) or the
+   * global light covers all (all lit, no darkness source).
+   * @param {number} level
+   * @returns {{ size: number, cols: number, rows: number, lit: Uint8Array } | "all-lit" | "all-dark"}
+   */
+  litSquares(level) {
+    const key = `${this.lightVersion}|${level}`;
+    if (this.litCache?.key === key) return this.litCache.value;
+    const scene = this.normalized;
+    const lights = scene.lights.filter((light) => !light.hidden);
+    const tokenLights = scene.tokens.some((token) => token.light);
+    let value;
+    if (scene.globalLight && !lights.some((light) => light.darkness)) value = "all-lit";
+    else if (!scene.globalLight && !tokenLights && !lights.some((light) => !light.darkness)) value = "all-dark";
+    else {
+      const size = scene.grid.size;
+      const cols = Math.ceil((scene.width ?? 0) / size);
+      const rows = Math.ceil((scene.height ?? 0) / size);
+      const lit = new Uint8Array(cols * rows);
+      for (let r = 0; r < rows; r++) {
+        for (let c = 0; c < cols; c++) lit[r * cols + c] = this.sight.lightingAt({ x: (c + 0.5) * size, y: (r + 0.5) * size, elevation: level }).dark ? 0 : 1;
+      }
+      value = { size, cols, rows, lit };
+    }
+    this.litCache = { key, value };
+    return value;
   }
 
   /** The grid: pixels per square and scene units per square. */
@@ -493,6 +528,7 @@ const ACTIONS = {
       field,
     );
     wall.doorState = action.state;
+    table.lightVersion++;
     return done;
   },
 
@@ -511,6 +547,7 @@ const ACTIONS = {
       field,
     );
     light.hidden = !action.on;
+    table.lightVersion++;
     return done;
   },
 
@@ -534,6 +571,7 @@ const ACTIONS = {
     table.normalized.lights.push(light);
     table.lightsById.set(id, light);
     table.lanterns.set(id, light);
+    table.lightVersion++;
     return done;
   },
 };
