@@ -55,6 +55,15 @@ async function main() {
       }
       for (const id of ids.slice(0, HIDERS)) pg.perform({ t: "hide", id, roll: 14 });
       const table = pg.table;
+      // A change of light: the lantern lit (clear view of every pair asked
+      // again, a viewChanged per hider), then the lit squares and the redraw.
+      const lightTimes = [];
+      for (let i = 0; i < 7; i++) {
+        const start = performance.now();
+        pg.perform({ t: "light", id: "gate-lantern", on: i % 2 === 0 });
+        pg.paint();
+        lightTimes.push(performance.now() - start);
+      }
       const mover = table.tokens.get(ids[HIDERS]); // an observer, so every hider hears of its view
       const times = [];
       const path = [];
@@ -79,7 +88,7 @@ async function main() {
         pg.renderPanels(hiderMover.id);
         hiderTimes.push(performance.now() - start);
       }
-      return { times, hiderTimes, tokens: table.tokens.size, hiders: table.hiders.size, isolated: crossOriginIsolated };
+      return { times, hiderTimes, lightTimes, tokens: table.tokens.size, hiders: table.hiders.size, isolated: crossOriginIsolated };
     }, { TOKENS, HIDERS, STEPS });
     const errors = page.errors;
     await page.close();
@@ -87,7 +96,8 @@ async function main() {
     const observer = [...result.times].sort((a, b) => a - b);
     const hider = [...result.hiderTimes].sort((a, b) => a - b);
     const version = browser.context.browser()?.version() ?? "Chromium";
-    return { paints, observer, hider, tokens: result.tokens, hiders: result.hiders, isolated: result.isolated, version };
+    const light = [...result.lightTimes].sort((a, b) => a - b);
+    return { paints, observer, hider, light, tokens: result.tokens, hiders: result.hiders, isolated: result.isolated, version };
   } finally {
     await browser.close();
   }
@@ -111,6 +121,7 @@ are the page's cost).
 | first paint (navigation start to the first frame of the run, 5 loads) | ${f(quantile(figures.paints, 0.5))} | ${f(figures.paints[figures.paints.length - 1])} (slowest) | 1 s |
 | drag step, an observer moves (${figures.tokens} tokens, ${figures.hiders} hiding, Nort Gate at night) | ${f(quantile(figures.observer, 0.5))} | ${f(quantile(figures.observer, 0.95))} | 8 ms |
 | drag step, a hider moves (the same table) | ${f(quantile(figures.hider, 0.5))} | ${f(quantile(figures.hider, 0.95))} | 8 ms |
+| a change of light (the gate lantern on or off; the same table, 7 times) | ${f(quantile(figures.light, 0.5))} | ${f(figures.light[figures.light.length - 1])} (slowest) | none |
 
 A drag step is what the page does for each half grid square the pointer
 crosses: \`SceneSight.update\` (\`tokenMoved\`), clear view between the moved
@@ -121,7 +132,10 @@ answers to the Perception checks it asks, the redraw of the canvas (443
 walls, the sight lines of the selected token, the tokens) and of the panels
 (who perceives whom: \`Session.perceives\` for each pair naming the moved
 token, the only pairs a step's events touch, cells rewritten when their
-answer changed; the explanations). ${STEPS} steps each.
+answer changed; the explanations). ${STEPS} steps each, the lantern lit.
+A change of light asks clear view of every pair again (${figures.tokens} × ${figures.tokens - 1}
+\`SceneSight.view\`), tells every hider, and asks \`lightingAt\` at each grid
+square's centre for the darkness drawn (798 squares on Nort Gate).
 `;
 
 if (!process.argv.includes("--no-write")) {
