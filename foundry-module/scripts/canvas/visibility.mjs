@@ -119,6 +119,7 @@ export function resetLookup() {
   hiderIds = new Set();
   lookupSceneId = null;
   viewerObservers = null;
+  unlit.clear();
 }
 
 /** The user's tokens changed (control, ownership, creation): recompute the observers. */
@@ -247,9 +248,17 @@ export function guardVisible(token, original) {
  * @param {(options: any) => any} original
  */
 export function guardLight(token, options, original) {
-  if (!options?.deleted && hiddenFromViewer(token?.document)) return original({ ...options, deleted: true });
+  const id = token?.document?.id;
+  if (!options?.deleted && hiddenFromViewer(token?.document)) {
+    if (id) unlit.add(String(id));
+    return original({ ...options, deleted: true });
+  }
+  if (id) unlit.delete(String(id));
   return original(options);
 }
+
+/** Ids of the tokens whose light this client drew as deleted (guardLight). */
+const unlit = /** @type {Set<string>} */ (new Set());
 
 /**
  * The token ruler guard (`CONFIG.Token.rulerClass`, `BaseTokenRuler#isVisible`:
@@ -456,15 +465,18 @@ export function refreshPerception() {
 }
 
 /**
- * Initializes again the light of every token that carries one, so the light
- * guard decides anew (after the lookup or the user's tokens changed), and
- * asks for `refreshLighting`.
+ * Initializes again the light of every hider that carries one, and of every
+ * token whose light this client left out, so the light guard decides anew
+ * (after the lookup or the user's tokens changed), and asks for
+ * `refreshLighting`. Other tokens' lights are left as they are.
  */
 export function refreshLights() {
   const board = /** @type {any} */ (globalThis).canvas;
   if (!board?.ready) return;
   let any = false;
   for (const token of board.tokens?.placeables ?? []) {
+    const id = String(token.document?.id);
+    if (!hiderIds.has(id) && !unlit.has(id)) continue;
     const light = token.document?.light;
     if (!light || !(Math.max(Number(light.dim) || 0, Number(light.bright) || 0) > 0) || typeof token.initializeLightSource !== "function") continue;
     token.initializeLightSource();
