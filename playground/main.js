@@ -678,9 +678,10 @@ $("lang").addEventListener("change", () => {
   render();
 });
 $("seed").addEventListener("change", () => {
-  const seed = Number($("seed").value);
+  const raw = $("seed").value.trim();
+  const seed = raw === "" ? NaN : Number(raw);
   if (!Number.isSafeInteger(seed)) {
-    refuse(new FieldError("seed", `expected an integer, got ${JSON.stringify($("seed").value)}`));
+    refuse(new FieldError("seed", `expected an integer from 0 to 9000000000, got ${JSON.stringify(raw)}`));
     syncControls();
     return;
   }

@@ -276,7 +276,17 @@ describe("the playground in headless Chromium", () => {
     await page.waitForFunction(() => window.playground.lastError?.field === "link");
     assert.equal((await state()).run, start.run);
 
-    // Impossible numbers: a d100 of 250 under percentile; an opposed total of 5000.
+    // A seed that is no integer, or out of the roller's range.
+    await page.fill("#seed", "");
+    await page.dispatchEvent("#seed", "change");
+    assert.match(await message(), /seed: expected an integer from 0 to 9000000000, got ""/);
+    await page.fill("#seed", "99999999999");
+    await page.dispatchEvent("#seed", "change");
+    assert.match(await message(), /seed: expected an integer from 0 to 9000000000/);
+    assert.equal(await page.inputValue("#seed"), "11");
+    assert.equal((await state()).run, start.run);
+
+    // Impossible numbers: a d100 of 250 under percentile; a Furtivité of 9999.
     await page.evaluate(() => window.playground.select("spy"));
     await page.selectOption("#ruleset", "percentile");
     await settle(page);
