@@ -110,14 +110,60 @@ function perform(action) {
   try {
     done = page.table.act(page.library.resolve(action, `actions[${index}]`), `actions[${index}]`);
   } catch (error) {
-    refuse(error);
-    return null;
+    if (!lost(error) || !recover()) {
+      refuse(error);
+      return null;
+    }
+    // The run played again on a fresh engine: the action once more.
+    try {
+      done = page.table.act(page.library.resolve(action, `actions[${index}]`), `actions[${index}]`);
+    } catch (again) {
+      refuse(again);
+      return null;
+    }
   }
   quiet();
   page.run.actions.push(action);
   saveUrl();
   render();
   return done;
+}
+
+/**
+ * Whether the engine lost the table: a panic (a bug in the engine) resets
+ * its wasm instance, and every handle of the old one throws `session_lost`
+ * (npm/README.md, "Losing a session").
+ */
+function lost(error) {
+  const code = /** @type {any} */ (error)?.code;
+  return code === "session_lost" || code === "engine_panicked" || code === "engine_poisoned";
+}
+
+/** Plays the run again on a fresh engine (the run is the page's saved state). */
+function recover() {
+  return adopt({ ...page.run, actions: [...page.run.actions] }, page.sceneExport);
+}
+
+/**
+ * Runs `read` (a query of the table: drawing, the panels); when the engine
+ * was lost, plays the run again and reads once more. Anything else is
+ * shown, never thrown.
+ */
+function reading(read) {
+  try {
+    return read();
+  } catch (error) {
+    if (lost(error) && recover()) {
+      try {
+        return read();
+      } catch (again) {
+        refuse(again);
+        return undefined;
+      }
+    }
+    refuse(error);
+    return undefined;
+  }
 }
 
 /** Changes the setup (scene, night, ruleset, seed): the run is played again under it. */
@@ -185,7 +231,7 @@ function level() {
 function paint() {
   page.frame = 0;
   if (!page.table) return;
-  draw(ctx, page.table, viewport, { selected: page.selected, level: level(), sides: sides(), labels });
+  reading(() => draw(ctx, page.table, viewport, { selected: page.selected, level: level(), sides: sides(), labels }));
 }
 
 /**
@@ -197,7 +243,7 @@ function paint() {
 function render(touched) {
   if (!page.table) return;
   if (!page.frame) page.frame = requestAnimationFrame(paint);
-  renderPanels(touched);
+  reading(() => renderPanels(touched));
 }
 
 /** What the panels show now, to redraw only what changed: the matrix's shape, each cell, the log. */
@@ -378,7 +424,7 @@ function syncControls() {
 function select(id) {
   if (id !== page.selected && id && page.table.tokens.has(id)) {
     const dark = $("situation").querySelector('input[value="dark"]');
-    if (dark) dark.checked = page.table.sight.lightingOf(id).dark;
+    if (dark) dark.checked = reading(() => page.table.sight.lightingOf(id).dark) ?? false;
   }
   page.selected = id;
   render();
@@ -589,7 +635,8 @@ canvas.addEventListener("pointermove", (event) => {
     render(token.id);
   } catch (error) {
     drag.failed = true;
-    refuse(error);
+    if (lost(error) && recover()) drag.path = [];
+    else refuse(error);
     render();
   }
 });

@@ -405,6 +405,32 @@ describe("the playground in headless Chromium", () => {
     await page.close();
   });
 
+  it("an engine lost to a panic: the page plays the run again on a fresh one and the action goes through", async () => {
+    const page = await browser.open();
+    await page.evaluate(() => window.playground.perform({ t: "hide", id: "spy", roll: 12 }));
+    const before = await page.evaluate(() => window.playground.table.perceives("gate-guard", "spy"));
+    // The package's own test hook: the engine panics, its wasm instance is reset,
+    // the table's Session and SceneSight are gone (session_lost).
+    const code = await page.evaluate(async () => {
+      const engine = await import("../npm/browser.js");
+      try {
+        engine.__panicForTests();
+      } catch (error) {
+        return error.code;
+      }
+      return null;
+    });
+    assert.equal(code, "engine_panicked");
+    await page.evaluate(() => window.playground.select("sentry"));
+    await page.focus("#map");
+    await page.keyboard.press("ArrowLeft");
+    assert.deepEqual(await page.evaluate(() => { const t = window.playground.table.tokens.get("sentry"); return [t.x, t.y, window.playground.run.actions.length]; }), [1250, 1300, 8]);
+    assert.deepEqual(await page.evaluate(() => window.playground.table.perceives("gate-guard", "spy")), before);
+    assert.equal(await page.locator("#message").isHidden(), true);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it("exports the run as a demo scenario that the demo plays", async () => {
     const page = await browser.open();
     const scenario = await page.evaluate(() => {
