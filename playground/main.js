@@ -472,6 +472,8 @@ function addToken() {
     };
     if (ref) action.actor = ref;
     if (name) action.name = name;
+    const elevation = typed("add-elevation", "Elevation");
+    if (elevation) action.elevation = elevation;
     const numbers = { stealthModifier: typed("add-stealth", "Stealth modifier"), perceptionModifier: typed("add-perception", "Perception modifier"), stealthSkill: typed("add-skill", "Furtivité"), darkvision: typed("add-darkvision", "Sees in darkness") };
     const base = ref ? page.library.numbers(ref, "actor") : null;
     for (const [key, value] of Object.entries(numbers)) if (value !== undefined && (!base || base[key] !== value)) action[key] = value;

@@ -340,12 +340,13 @@ describe("the playground in headless Chromium", () => {
     await page.fill("#add-stealth", "5");
     await page.fill("#add-perception", "3");
     await page.fill("#add-darkvision", "30");
+    await page.fill("#add-elevation", "10");
     await page.click("#add");
     const lurker = await page.evaluate(() => {
       const t = window.playground.table.tokens.get("lurker-1");
-      return t && { name: t.name, side: t.side, stealthModifier: t.stealthModifier, perceptionModifier: t.perceptionModifier, darkvision: t.darkvision, actor: t.actor ?? null };
+      return t && { name: t.name, side: t.side, stealthModifier: t.stealthModifier, perceptionModifier: t.perceptionModifier, darkvision: t.darkvision, elevation: t.elevation, actor: t.actor ?? null };
     });
-    assert.deepEqual(lurker, { name: "Lurker", side: "garrison", stealthModifier: 5, perceptionModifier: 3, darkvision: 30, actor: null });
+    assert.deepEqual(lurker, { name: "Lurker", side: "garrison", stealthModifier: 5, perceptionModifier: 3, darkvision: 30, elevation: 10, actor: null });
     assert.ok((await page.evaluate(() => window.playground.table.log.at(-1).en)).includes("Lurker"));
 
     // Zoom with the wheel at the centre, then pan by dragging the floor.
