@@ -201,13 +201,16 @@ export function draw(ctx, table, viewport, ui) {
     ctx.fill();
   }
 
-  // Sight lines from the selected token: to each other token, coloured by clear view.
+  // Sight lines of the selected token, coloured by clear view: a hider's
+  // from each observer to it (what O2 and O4 read), any other token's from
+  // it to each other token.
   const selected = ui.selected && table.tokens.get(ui.selected);
+  const selectedHides = Boolean(selected && table.hiders.has(selected.id));
   if (selected) {
     const from = tokenCircle(selected, grid);
     for (const [id, token] of table.tokens) {
       if (id === selected.id) continue;
-      const v = table.view(selected.id, id);
+      const v = selectedHides ? table.view(id, selected.id) : table.view(selected.id, id);
       if (!v) continue;
       const to = tokenCircle(token, grid);
       ctx.lineWidth = v.clearView ? 3 * px : 2 * px;
@@ -252,9 +255,13 @@ export function draw(ctx, table, viewport, ui) {
       ctx.arc(c.x, c.y, c.r + 9 * px, 0, Math.PI * 2);
       ctx.stroke();
     }
-    // Perceived from the selected observer: an eye mark; not perceived: a slash.
-    if (selected && selected.id !== id && hiding) {
-      const hidden = table.hiddenFrom(selected.id).includes(id);
+    // A dot by each pair with the selected token, green when the observer
+    // perceives the hider, red when not: on each hider the selected observer
+    // looks at, or on each observer of the selected hider.
+    const observed = selectedHides ? selected.id : id;
+    const observer = selectedHides ? id : selected?.id;
+    if (selected && selected.id !== id && table.hiders.has(observed)) {
+      const hidden = table.hiddenFrom(observer).includes(observed);
       ctx.fillStyle = hidden ? "#ff5050" : COLOURS.clear;
       ctx.beginPath();
       ctx.arc(c.x + c.r * 0.8, c.y - c.r * 0.8, 6 * px, 0, Math.PI * 2);

@@ -267,15 +267,18 @@ function renderPanels(touched) {
   if (token) {
     const light = table.sight.lightingOf(token.id);
     setText($("selected-name"), `${token.name} (${token.id}${table.hiders.has(token.id) ? `, ${w.hiding}` : ""}; ${light.dark ? w.inDarkness : w.lit}): ${w.stats(token)}`);
-    // What it sees of each other token (B5), as the engine answered.
+    // What it sees of each other token (B5), as the engine answered; for a
+    // hider, what each other token sees of it.
+    const hides = table.hiders.has(token.id);
     const seen = { clear: [], concealed: [], blocked: [] };
     for (const [id, other] of table.tokens) {
       if (id === token.id) continue;
-      const v = table.view(token.id, id);
+      const v = hides ? table.view(id, token.id) : table.view(token.id, id);
       seen[v.clearView ? "clear" : v.sightLine ? "concealed" : "blocked"].push(other.name);
     }
     const list = (names) => (names.length ? names.join(", ") : w.nobody);
-    setText($("selected-sees"), `${w.clearView}: ${list(seen.clear)}. ${w.concealed}: ${list(seen.concealed)}. ${w.blocked}: ${list(seen.blocked)}.`);
+    const [clear, concealed, blocked] = hides ? [w.seenClearlyBy, w.concealedFrom, w.noSightLineFrom] : [w.clearView, w.concealed, w.blocked];
+    setText($("selected-sees"), `${clear}: ${list(seen.clear)}. ${concealed}: ${list(seen.concealed)}. ${blocked}: ${list(seen.blocked)}.`);
   }
   renderMatrix(table, w, lang, touched);
   // The engine's explanations, newest first; rebuilt when there are new ones.

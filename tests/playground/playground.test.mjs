@@ -118,6 +118,8 @@ describe("the playground in headless Chromium", () => {
       assert.deepEqual(p.cell && [p.cell.perceives, p.cell.clearView], ["false", "false"]);
     }
     assert.match(await page.locator("#log").textContent(), /Spy tries to hide\./);
+    // The selected hider's panel reads each observer's view of it.
+    assert.equal(await page.locator("#selected-sees").textContent(), "in clear view of: nobody. concealed by darkness from: nobody. no sight line from: Gate guard, Goblin lookout, Goblin sentry.");
     await screenshot(page, "02-hidden.png");
 
     // 2. Drag the goblin sentry (darkvision 60 ft) out of the keep to (700, 1300),
