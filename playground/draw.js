@@ -228,6 +228,8 @@ export function draw(ctx, table, viewport, ui) {
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
   ctx.font = `${12 * px}px sans-serif`;
+  /** The labels drawn so far, as rectangles. */
+  const placed = [];
   for (const [id, token] of table.tokens) {
     const c = tokenCircle(token, grid);
     const colour = sideColour(token.side, ui.sides);
@@ -270,8 +272,15 @@ export function draw(ctx, table, viewport, ui) {
     ctx.fillStyle = "#ffffff";
     ctx.strokeStyle = "#000000";
     ctx.lineWidth = 3 * px;
-    ctx.strokeText(ui.labels(id), c.x, c.y + c.r + 5 * px);
-    ctx.fillText(ui.labels(id), c.x, c.y + c.r + 5 * px);
+    // The name under the token, moved down a line while it would cover another.
+    const label = ui.labels(id);
+    const w = ctx.measureText(label).width;
+    const h = 14 * px;
+    let y = c.y + c.r + 5 * px;
+    while (placed.some((r) => c.x - w / 2 < r.x1 && r.x0 < c.x + w / 2 && y < r.y1 && r.y0 < y + h) && y < c.y + c.r + 5 * px + 4 * h) y += h;
+    placed.push({ x0: c.x - w / 2, x1: c.x + w / 2, y0: y, y1: y + h });
+    ctx.strokeText(label, c.x, y);
+    ctx.fillText(label, c.x, y);
   }
   // Light controls, over the tokens: a sun (on) or a ring (off).
   for (const light of scene.lights) {
