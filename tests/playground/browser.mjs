@@ -123,13 +123,18 @@ export async function screenshot(page, name, tolerance = 0.005) {
 
 /**
  * Drags with the mouse from one canvas point to another (CSS pixels from
- * the canvas's top-left), in `steps` moves.
+ * the canvas's top-left), in `steps` moves, each one handled before the
+ * next (so that no pointer event is merged with another: each step the
+ * page takes is the same on every run, and so are the seeded rolls).
  */
 export async function dragOnCanvas(page, from, to, steps = 12) {
   const box = await page.locator("#map").boundingBox();
   await page.mouse.move(box.x + from.x, box.y + from.y);
   await page.mouse.down();
-  await page.mouse.move(box.x + to.x, box.y + to.y, { steps });
+  for (let i = 1; i <= steps; i++) {
+    await page.mouse.move(box.x + from.x + ((to.x - from.x) * i) / steps, box.y + from.y + ((to.y - from.y) * i) / steps);
+    await settle(page);
+  }
   await page.mouse.up();
   await settle(page);
 }

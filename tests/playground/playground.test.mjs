@@ -137,7 +137,12 @@ describe("the playground in headless Chromium", () => {
     const sentryTotal = perceptionTotal(moveLog, "Goblin sentry");
     assert.equal(sentry.perceives, sentryTotal >= 12);
     assert.equal(sentry.clause, "O4");
-    assert.equal(await page.evaluate(() => window.playground.run.actions.at(-1).t), "move");
+    // The drag is one move of half grid squares, each step told to the engine.
+    assert.deepEqual(await page.evaluate(() => window.playground.run.actions.at(-1)), {
+      t: "move",
+      id: "sentry",
+      path: [[1250, 1300], [1200, 1300], [1150, 1300], [1100, 1300], [1050, 1300], [1000, 1300], [950, 1300], [900, 1300], [850, 1300], [800, 1300], [750, 1300], [700, 1300]],
+    });
     await screenshot(page, "03-sentry-in-view.png");
 
     // 3. Open the gate's west door (click its square): the gate guard now has a
