@@ -85,6 +85,8 @@ export function createClient(options) {
     nextAppId: 1,
     activeUsers: new Set(),
     pendingRequests: new Map(),
+    /** Each user's `User#viewedScene`, as their clients report it (server.mjs, user activity). */
+    viewedScenes: new Map(),
     nextRequest: 1,
     frameScheduled: false,
     syntheticEpoch: 0,
@@ -104,6 +106,9 @@ export function createClient(options) {
       ctx.pendingRequests.set(requestId, { resolve, reject });
       connection.send(JSON.stringify({ ...message, requestId }));
     });
+
+  /** Reports this client's activity (`User#broadcastActivity`): the scene it views. */
+  ctx.sendActivity = (activity) => connection.send(JSON.stringify({ op: "activity", sceneId: activity.sceneId }));
 
   // --------------------------------------------------------------- classes
   const docs = createDocuments(ctx);
@@ -174,6 +179,10 @@ export function createClient(options) {
   // `User#targets`: the tokens this user targets (a Set of Token placeables).
   game.users.get(userId).targets = new Set();
   ctx.viewedSceneId = (world.data.scenes.find((s) => s.active) ?? world.data.scenes[0])?._id ?? null;
+  // This client views that scene and says so (user activity, server.mjs); it learns the others'.
+  for (const [id, sceneId] of Object.entries(world.viewedScenes ?? {})) ctx.viewedScenes.set(id, sceneId);
+  ctx.viewedScenes.set(userId, ctx.viewedSceneId);
+  ctx.sendActivity({ sceneId: ctx.viewedSceneId });
 
   // --------------------------------------------------------------- modules
   game.modules = new Collection();
@@ -615,6 +624,9 @@ export function createClient(options) {
           .catch((error) => send(undefined, String(error?.message ?? error)));
         return;
       }
+      case "activity":
+        ctx.viewedScenes.set(message.userId, message.sceneId);
+        return;
       case "userActivity": {
         if (message.active) ctx.activeUsers.add(message.userId);
         else ctx.activeUsers.delete(message.userId);

@@ -248,6 +248,24 @@ export function createDocuments(ctx) {
       return user?.isGM || user?.id === this.id ? LEVELS.OWNER : LEVELS.LIMITED;
     }
     /**
+     * The scene this user's client views, as it reported (null when not connected):
+     * "Track the ID of the Scene that is currently being viewed by the User"
+     * (https://foundryvtt.com/api/v14/classes/foundry.documents.User.html, v13 likewise).
+     */
+    get viewedScene() {
+      return ctx.viewedScenes.get(this.id) ?? null;
+    }
+    /**
+     * `User#broadcastActivity(activityData)`: this client reports its activity; the fake
+     * relays `sceneId` only (`ActivityData`, https://foundryvtt.com/api/v13/interfaces/foundry.types.ActivityData.html).
+     * @param {{sceneId?: string | null}} activityData
+     */
+    broadcastActivity(activityData = {}) {
+      if (this.id !== ctx.game.userId || !("sceneId" in activityData)) return;
+      ctx.viewedScenes.set(this.id, activityData.sceneId ?? null);
+      ctx.sendActivity({ sceneId: activityData.sceneId ?? null });
+    }
+    /**
      * v13 `User#query(queryName, queryData, {timeout})`: runs `CONFIG.queries[queryName]` on
      * this user's client and resolves with its result; rejects when this user is not active
      * or the handler throws (wiki "Sockets", https://foundryvtt.com/api/variables/CONFIG.queries.html).

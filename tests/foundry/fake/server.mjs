@@ -45,6 +45,12 @@
  *   on that user's client and resolves with its return value
  *   (https://foundryvtt.com/api/variables/CONFIG.queries.html; wiki "Sockets", queries).
  *   They travel on core's own socket, so they need no package socket.
+ * - User activity: each client reports the scene it views (`ActivityData#sceneId`,
+ *   "The ID of the scene that the user is viewing",
+ *   https://foundryvtt.com/api/v13/interfaces/foundry.types.ActivityData.html) and every client
+ *   keeps it as that user's `User#viewedScene` ("Track the ID of the Scene that is currently
+ *   being viewed by the User", https://foundryvtt.com/api/v14/classes/foundry.documents.User.html).
+ *   The server relays what the client reports; no page says it checks the scene.
  * Every string delivered to a user is logged in `received(userId)` so tests can
  * scan exactly what a player's client was sent.
  */
@@ -87,6 +93,8 @@ export class FakeServer {
     this.socketPackages = new Set(modules.filter((m) => m.socket === true && !socketsClosed.includes(m.id)).map((m) => m.id));
     this.queries = new Map();
     this.nextQuery = 1;
+    /** @type {Map<string, string | null>} the scene each user's client last reported viewing */
+    this.viewed = new Map();
     this.schedule = schedule ?? ((fn) => setTimeout(fn, 0));
     /** @type {Map<number, {userId: string, deliver: (json: string) => void}>} */
     this.connections = new Map();
@@ -106,7 +114,7 @@ export class FakeServer {
     const id = this.nextConnection++;
     this.connections.set(id, { userId, deliver });
     this.broadcastActivity(userId);
-    const snapshot = JSON.stringify({ op: "world", userId, version: this.version, data: this.snapshotFor(userId), modules: this.modules, activeUsers: this.activeUserIds() });
+    const snapshot = JSON.stringify({ op: "world", userId, version: this.version, data: this.snapshotFor(userId), modules: this.modules, activeUsers: this.activeUserIds(), viewedScenes: Object.fromEntries(this.viewed) });
     this.record(userId, snapshot);
     return {
       snapshot,
@@ -124,7 +132,16 @@ export class FakeServer {
 
   broadcastActivity(userId) {
     const active = this.activeUserIds().includes(userId);
+    if (!active) this.viewed.delete(userId);
     this.broadcast({ op: "userActivity", userId, active }, () => true);
+  }
+
+  /** `User#broadcastActivity`: a client reports the scene it views; every client learns it. */
+  relayActivity(userId, message) {
+    if (!("sceneId" in message)) return;
+    const sceneId = typeof message.sceneId === "string" ? message.sceneId : null;
+    this.viewed.set(userId, sceneId);
+    this.broadcast({ op: "activity", userId, sceneId }, () => true);
   }
 
   record(userId, json) {
@@ -195,6 +212,8 @@ export class FakeServer {
         return this.routeQuery(connectionId, userId, message);
       case "queryResult":
         return this.answerQuery(message);
+      case "activity":
+        return this.relayActivity(userId, message);
       default:
         throw new Error(`Unknown operation ${message.op}`);
     }
