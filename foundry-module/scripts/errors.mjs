@@ -6,11 +6,11 @@
  * | class | `fault` | codes |
  * | --- | --- | --- |
  * | {@link EngineRefused} | `"rules"`: the engine refused the event (a rule, or bad input naming the field) | the engine's codes (`not_hider_turn`, `invalid_input`, ...) |
- * | {@link NotOwner} | `"user"`: the asking user does not own the acting token, or the action is the active GM's | `not_owner`, `gm_only`, `not_active_gm` |
+ * | {@link NotOwner} | `"user"`: the asking user does not own the acting token, acts on a scene they do not view, or the action is the active GM's | `not_owner`, `scene_not_viewed`, `gm_only`, `not_active_gm` |
  * | {@link NoGM} | `"table"`: no GM can run the action | `no_gm`, `socket_closed` |
  * | {@link TimedOut} | `"network"`: the GM did not answer in time | `timeout` |
  * | {@link Cancelled} | `"user"`: the GM or a `furtive.pre*` hook cancelled | `cancelled` |
- * | {@link BadRequest} | `"caller"`: a macro or request named something that does not exist | `unknown_token`, `unknown_scene`, `unknown_action`, `unknown_user`, `unverified_user`, `knockout_refused`, `not_last_action` |
+ * | {@link BadRequest} | `"caller"`: a macro or request named something that does not exist | `unknown_token`, `unknown_scene`, `unknown_user`, `unverified_user`, `knockout_refused`, `not_last_action` |
  * | {@link StateLost} | `"storage"`: the scene's state record cannot be found, or writing it failed (nothing changed) | `state_lost`, `save_failed` |
  *
  * Every error a module action rejects with is one of these (an engine trap is
@@ -22,6 +22,7 @@
 /** Codes that are not the engine's, by class. */
 const MODULE_CODES = /** @type {Record<string, string>} */ ({
   not_owner: "NotOwner",
+  scene_not_viewed: "NotOwner",
   gm_only: "NotOwner",
   no_gm: "NoGM",
   socket_closed: "NoGM",
@@ -29,7 +30,6 @@ const MODULE_CODES = /** @type {Record<string, string>} */ ({
   cancelled: "Cancelled",
   unknown_token: "BadRequest",
   unknown_scene: "BadRequest",
-  unknown_action: "BadRequest",
   unknown_user: "BadRequest",
   unverified_user: "BadRequest",
   knockout_refused: "BadRequest",
@@ -128,7 +128,7 @@ export class EngineRefused extends FurtiveError {
 
 /** The asking user does not own the acting token (or the action is the GM's). */
 export class NotOwner extends FurtiveError {
-  /** @param {string} message @param {string} [code] `"not_owner"` or `"gm_only"` */
+  /** @param {string} message @param {string} [code] `"not_owner"`, `"scene_not_viewed"`, `"gm_only"` or `"not_active_gm"` */
   constructor(message, code = "not_owner") {
     super(code, message, "user");
     this.name = "NotOwner";

@@ -39,6 +39,8 @@ declare global {
     /** Whether the user is connected. */
     readonly active: boolean;
     targets: Set<Token>;
+    /** The scene this user's client views, as it reports in its activity (https://foundryvtt.com/api/v14/classes/foundry.documents.User.html). */
+    readonly viewedScene: string | null;
     /** v13+: runs `CONFIG.queries[name](data, {timeout})` on this user's client (wiki "Sockets"). Absent in v12. */
     query?(queryName: string, queryData: unknown, options?: { timeout?: number }): Promise<any>;
   }

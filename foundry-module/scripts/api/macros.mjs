@@ -140,7 +140,9 @@ export async function hide(tokenLike, optionsLike) {
   checkOptionTypes(options, "options", { booleans: ["dialog", "moved", "sprinting"] });
   checkTextLists(options, "options", ["situation", "precautions"]);
   const token = requireToken(tokenLike, "token");
-  return run("hide", { sceneId: token.parent?.id, tokenId: token.id, options });
+  // The documented options only, as a request carries them (request-shapes.mjs).
+  const chosen = Object.fromEntries(["dialog", "situation", "free", "moved", "sprinting", "precautions"].filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
+  return run("hide", { sceneId: token.parent?.id, tokenId: token.id, options: chosen });
 }
 
 /**

@@ -2,11 +2,13 @@
  * Routing and permissions: an action runs where it belongs.
  *
  * - `run(kind, payload)` runs an action on the active GM directly, else
- *   sends it through the socket (net/socket.mjs).
+ *   sends it to the active GM (net/socket.mjs).
  * - `handleRequest(kind, payload, user, remote)` is the active GM's side: a
- *   `remote` request (identity verified by net/socket.mjs) runs unprivileged; a
- *   player must own the acting token (`NotOwner`) and is refused the GM-only
- *   kinds (`gm_only`), which another GM may ask for. The handlers are in gm/actions.mjs.
+ *   `remote` request has passed the door (net/request-shapes.mjs) and its
+ *   user was verified (net/socket.mjs); it runs unprivileged. A player acts only on
+ *   the scene their user views (`scene_not_viewed`), must own the acting
+ *   token (`not_owner`) and is refused the GM-only kinds (`gm_only`), which
+ *   another GM may ask for. The handlers are in gm/actions.mjs.
  * - `notifyRefusal(error)` shows a refusal to the user, localized; `notify(text)`
  *   any other notice, with the same "Furtive:" prefix.
  */
@@ -14,56 +16,47 @@
 import { FurtiveError } from "../errors.mjs";
 import { GM_ACTIONS } from "../gm/actions.mjs";
 import { t } from "../i18n.mjs";
+import { REQUESTS } from "./request-shapes.mjs";
 import { requireScene, shortText } from "./resolve.mjs";
 import { socketRequest } from "./socket.mjs";
 import { isActiveGM } from "../storage/store.mjs";
 
 /**
- * Which token of a request the asking user must own, per request kind.
- * Kinds missing here are GM-only.
- * @type {Record<string, string>}
- */
-const OWNED = {
-  hide: "tokenId",
-  reveal: "tokenId",
-  sprint: "tokenId",
-  pointOut: "observerId",
-  attack: "attackerId",
-  knockout: "attackerId",
-  canKnockout: "attackerId",
-  canDefend: "defenderId",
-  damageTaken: "targetId",
-};
-
-/**
  * The active GM's side of every action. A GM-only kind runs only for a GM:
  * this client's (`remote` false) or another GM's request, whose user net/socket.mjs
- * verified (the server's sender id on v12, the confirm query on v13). A
- * player must own the acting token. A remote request runs unprivileged
- * whoever asks: number-free result (a v12 reply travels on the module socket
- * to every client), Hide options ignored (the active GM's dialog decides).
+ * verified. A player acts only on the scene their user views
+ * (`User#viewedScene`, "Track the ID of the Scene that is currently being
+ * viewed by the User", https://foundryvtt.com/api/v14/classes/foundry.documents.User.html)
+ * and must own the acting token there; a refusal quotes the ids the player
+ * sent, never a token's name. A remote request runs unprivileged whoever
+ * asks: number-free result, Hide options ignored (the active GM's dialog
+ * decides). The GM and the module's own automation (system rolls, combat,
+ * run on the active GM's client) are not limited to a viewed scene.
  * @param {string} kind
  * @param {Record<string, any>} payload ids only: `sceneId`, `tokenId`, ...
  * @param {User} user the asking user (for a remote request: verified by net/socket.mjs)
- * @param {boolean} [remote] the request came over the socket
+ * @param {boolean} [remote] the request came from another client (checked at the door)
  * @returns {Promise<any>} number-free unless a local GM asked
  */
 export async function handleRequest(kind, payload, user, remote = false) {
-  const handler = GM_ACTIONS[kind];
-  if (!handler) throw FurtiveError.of("unknown_action", `kind: unknown action \`${shortText(kind)}\``);
+  if (!Object.hasOwn(REQUESTS, kind) || !Object.hasOwn(GM_ACTIONS, kind)) throw FurtiveError.of("invalid_input", `kind: unknown request kind ${JSON.stringify(shortText(kind))}`);
+  const acting = REQUESTS[kind].acting;
+  if (!user.isGM) {
+    if (payload.sceneId !== user.viewedScene) throw FurtiveError.of("scene_not_viewed", `payload.sceneId: you are not viewing scene \`${shortText(payload.sceneId)}\``);
+    if (!acting) throw FurtiveError.of("gm_only", `kind: only a GM may ask for ${kind}`);
+  }
   const scene = requireScene(payload.sceneId);
   const privileged = Boolean(user.isGM) && !remote;
-  if (!user.isGM) {
-    const field = OWNED[kind];
-    if (!field) throw FurtiveError.of("gm_only", `${kind}: only a GM may do this`);
-    const token = scene.tokens.get(payload[field]);
-    if (!token) throw FurtiveError.of("unknown_token", `${field}: unknown token \`${shortText(payload[field])}\``);
-    if (!token.testUserPermission(user, "OWNER")) throw FurtiveError.of("not_owner", `${field}: ${user.name} does not own ${token.name}`);
+  if (!user.isGM && acting) {
+    const id = payload[acting];
+    const token = typeof id === "string" ? scene.tokens.get(id) : undefined;
+    if (!token) throw FurtiveError.of("unknown_token", `payload.${acting}: unknown token \`${shortText(id)}\``);
+    if (!token.testUserPermission(user, "OWNER")) throw FurtiveError.of("not_owner", `payload.${acting}: you do not own token \`${shortText(id)}\``);
   }
-  const result = await handler(scene, payload, user, privileged);
+  const result = await GM_ACTIONS[kind](scene, payload, user, privileged);
   // The GM tools answer the engine's outcome (numbers in its GM lines and state): a remote GM
   // gets what a player would, its public lines.
-  return remote && !OWNED[kind] ? numberFree(result) : result;
+  return remote && !acting ? numberFree(result) : result;
 }
 
 /**

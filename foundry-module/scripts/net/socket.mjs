@@ -1,18 +1,23 @@
 /**
  * Players' requests to the active GM, and the answers. Requests carry ids
- * only; answers carry no hidden numbers.
+ * only; answers carry no hidden numbers. Every request from another client
+ * passes the GM's door first (`checkRequest`, net/request-shapes.mjs): its
+ * shape is checked before anything is looked up, asked or run.
  *
- * Two transports:
+ * One transport per Foundry version:
  * - **v13+ queries** where `CONFIG.queries` exists: the player calls
  *   `game.users.activeGM.query("furtive.request", {kind, payload, requestId, userId})`
  *   and the promise resolves with the GM's answer, delivered to that player only
- *   (https://foundryvtt.com/api/variables/CONFIG.queries.html; community wiki
- *   "Sockets", https://foundryvtt.wiki/en/development/api/sockets, queries). A
+ *   (https://foundryvtt.com/api/v13/variables/CONFIG.queries.html,
+ *   https://foundryvtt.com/api/v13/classes/foundry.documents.User.html#query;
+ *   community wiki "Sockets", https://foundryvtt.wiki/en/development/api/sockets,
+ *   queries). The module socket then carries nothing of the module's. A
  *   query handler is given the query data only, so the claimed `userId` is
  *   confirmed by asking that user back (`user.query("furtive.confirm",
  *   {requestId})`): only the claimed user's own client answers its queries, and
  *   it confirms only a request it is waiting for.
- * - **v12 module socket** (`module.furtive`, module.json `socket: true`): the
+ * - **v12 module socket** (`module.furtive`, module.json `socket: true`), only
+ *   where queries do not exist: the
  *   server passes every listener the id of the user who emitted, after the data
  *   (wiki "Sockets"; issue 11). That id is the requester's identity; the
  *   payload's `userId`, if any, is ignored. Replies go to every client, so each
@@ -37,6 +42,8 @@ import { MODULE_ID, SOCKET } from "../constants.mjs";
 import { BadRequest, FurtiveError } from "../errors.mjs";
 import { t } from "../i18n.mjs";
 import { isActiveGM } from "../storage/store.mjs";
+import { checkRequest } from "./request-shapes.mjs";
+import { shortText } from "./resolve.mjs";
 
 /** @typedef {(kind: string, payload: Record<string, any>, user: User, remote: boolean) => Promise<unknown>} RequestHandler */
 
@@ -87,46 +94,97 @@ function failure(error) {
   const code = typeof e?.code === "string" ? e.code : "failed";
   if (code === "failed") console.error("furtive | request failed", error);
   const quotable = error instanceof BadRequest || !NUMERIC_CODES.has(code);
-  return { ok: false, error: { code, message: quotable ? String(e?.message ?? e) : "" } };
+  return { ok: false, error: { code, message: quotable ? String(e?.message ?? e).slice(0, MAX_MESSAGE_CHARS) : "" } };
+}
+
+/** Longest error message an answer carries. */
+const MAX_MESSAGE_CHARS = 512;
+/** Request ids the active GM remembers per user (a request sent again runs once); the oldest are forgotten first. */
+const MAX_REMEMBERED = 256;
+/** GM side: when the GM was last told of a sender's refused request, by user id. */
+const toldRefused = /** @type {Map<string, number>} */ (new Map());
+
+/**
+ * The GM's door for a request's data as it arrived: checked (request-shapes.mjs)
+ * or refused, and then the GM is told, at most once a minute per sender (the
+ * claimed user: the request is refused before anyone is asked to confirm it).
+ * @param {unknown} data
+ * @returns {{request: {kind: string, payload: Record<string, any>, requestId: string, userId: string}} | {refusal: {ok: false, error: {code: string, message: string}}}}
+ */
+function door(data) {
+  try {
+    return { request: checkRequest(data) };
+  } catch (error) {
+    const claimed = /** @type {any} */ (data)?.userId;
+    const sender = typeof claimed === "string" ? game.users.get(claimed) : undefined;
+    const key = sender?.id ?? "";
+    const now = Date.now();
+    if (now - (toldRefused.get(key) ?? -Infinity) >= 60_000) {
+      toldRefused.set(key, now);
+      const detail = shortText(String(/** @type {any} */ (error)?.message ?? ""));
+      ui.notifications?.warn(`${t("FURTIVE.Title")}: ${t("FURTIVE.Notify.RequestRefused", { name: sender?.name ?? t("FURTIVE.Notify.UnknownSender"), detail })}`);
+    }
+    return { refusal: /** @type {any} */ (failure(error)) };
+  }
 }
 
 /**
- * Runs one request on the active GM for a verified user; never throws.
+ * Runs one checked request on the active GM for a verified user; never throws.
+ * A request sent again to this GM (its first GM left) runs once, while the
+ * GM remembers its id: the last {@link MAX_REMEMBERED} of each user.
  * @param {RequestHandler} handle
  * @param {User} user
- * @param {any} message
+ * @param {{kind: string, payload: Record<string, any>, requestId: string}} request
  */
-async function answer(handle, user, message) {
-  // A request sent again to this GM (its first GM left) runs once.
-  const key = `${user.id}:${String(message.requestId ?? message.id ?? "")}`;
-  const running = answered.get(key);
+async function answer(handle, user, request) {
+  const userId = String(user.id);
+  let mine = answered.get(userId);
+  if (!mine) answered.set(userId, (mine = new Map()));
+  const running = mine.get(request.requestId);
   if (running) return running;
-  const result = run(handle, user, message);
-  answered.set(key, result);
+  const result = run(handle, user, request);
+  mine.set(request.requestId, result);
+  if (mine.size > MAX_REMEMBERED) mine.delete(/** @type {string} */ (mine.keys().next().value));
   return result;
 }
 
-/** GM side: answers by `userId:requestId`, so a request sent twice runs once. */
-const answered = /** @type {Map<string, Promise<any>>} */ (new Map());
+/** GM side: answers by user id, then request id, so a request sent twice runs once. */
+const answered = /** @type {Map<string, Map<string, Promise<any>>>} */ (new Map());
 
 /**
  * @param {RequestHandler} handle
  * @param {User} user
- * @param {any} message
+ * @param {{kind: string, payload: Record<string, any>}} request
  */
-async function run(handle, user, message) {
+async function run(handle, user, request) {
   try {
-    return { ok: true, result: await handle(String(message.kind), message.payload ?? {}, user, true) };
+    return { ok: true, result: await handle(request.kind, request.payload, user, true) };
   } catch (error) {
     return failure(error);
   }
 }
 
 /**
- * Listens for requests (active GM) and answers (players). Call once, at `ready`.
+ * Listens for requests (active GM) and answers (players), on one channel:
+ * queries where they exist, the module socket only where they do not. Call
+ * once, at `ready`.
  * @param {RequestHandler} handle runs a request on the active GM
  */
 export function initSocket(handle) {
+  if (hasQueries()) listenToQueries(handle);
+  else listenToSocket(handle);
+  if (!game.user?.isGM) watchGMChange();
+  // The hello handshake matters where requests use the module socket.
+  if (hasQueries()) return;
+  if (isActiveGM()) watchPlayers();
+  else if (!game.user?.isGM) void sayHello();
+}
+
+/**
+ * v12: requests and replies on the module socket.
+ * @param {RequestHandler} handle
+ */
+function listenToSocket(handle) {
   game.socket.on(SOCKET, async (/** @type {any} */ message, /** @type {string | undefined} */ senderId) => {
     const sender = senderId ? game.users.get(senderId) : undefined;
     if (!sender) return;
@@ -134,50 +192,56 @@ export function initSocket(handle) {
       heard.add(String(sender.id));
       if (isActiveGM()) game.socket.emit(SOCKET, { type: "welcome", to: sender.id });
     } else if (message?.type === "probe") {
-      if (!game.user?.isGM && !hasQueries() && sender.id === game.users.activeGM?.id) void sayHello();
+      if (!game.user?.isGM && sender.id === game.users.activeGM?.id) void sayHello();
     } else if (message?.type === "welcome") {
       if (message.to === game.user?.id && sender.id === game.users.activeGM?.id) welcomed = true;
     } else if (message?.type === "request") {
       heard.add(String(sender.id));
       if (!isActiveGM()) return;
-      const reply = await answer(handle, sender, message);
-      game.socket.emit(SOCKET, { type: "reply", id: message.id, to: sender.id, ...reply });
+      // The server's sender id is the identity; the door checks the rest as it would a query's.
+      const checked = door({ kind: message.kind, payload: message.payload, requestId: message.id, userId: sender.id });
+      // An id is echoed only when it is one the door accepts (letters and digits, at most 32).
+      const id = typeof message.id === "string" && /^[A-Za-z0-9]{1,32}$/.test(message.id) ? message.id : null;
+      const reply = "request" in checked ? await answer(handle, sender, checked.request) : checked.refusal;
+      game.socket.emit(SOCKET, { type: "reply", id, to: sender.id, ...reply });
     } else if (message?.type === "reply") {
       // Only the active GM answers, only to us, only a request we wait for.
       if (message.to !== game.user?.id || sender.id !== game.users.activeGM?.id || !sender.isGM) return;
       settle(String(message.id), message);
     }
   });
+}
 
-  if (hasQueries()) {
-    const queries = /** @type {Record<string, Function>} */ (/** @type {any} */ (CONFIG).queries);
-    queries[QUERY_REQUEST] = async (/** @type {any} */ data) => {
-      if (!isActiveGM()) return { ok: false, error: { code: "no_gm", message: "this user is not the active GM" } };
-      const user = game.users.get(String(data?.userId ?? ""));
-      if (!user) return { ok: false, error: { code: "unknown_user", message: "userId: unknown user" } };
-      const confirmed = await /** @type {any} */ (user).query(QUERY_CONFIRM, { requestId: String(data?.requestId ?? "") }, { timeout: timing.helloMs }).catch(() => false);
-      if (confirmed !== true) return { ok: false, error: { code: "unverified_user", message: `userId: ${user.name} did not send this request` } };
-      return answer(handle, user, data);
-    };
-    queries[QUERY_CONFIRM] = (/** @type {any} */ data) => asked.has(String(data?.requestId ?? ""));
-    // A player: the active GM's page just became ready. Requests sent to that GM before
-    // (a reload: the new page knows nothing of them) go again, with their ids (run once).
-    queries[QUERY_GM_READY] = () => {
-      const gm = game.users.activeGM;
-      for (const [id, request] of sent) if (gm && request.gmId === gm.id) void send(id);
-      return true;
-    };
-    // The active GM, at ready: tells each connected player, so their waiting requests reach
-    // this page. A query needs the target's handler, registered at its own ready, so the
-    // players' userConnected (which fires before this page is ready) cannot send them.
-    if (isActiveGM()) for (const user of game.users.filter((u) => u.active && !u.isGM)) void (/** @type {any} */ (user)).query(QUERY_GM_READY, {}, { timeout: timing.helloMs }).catch(() => null);
-  }
-
-  // The hello handshake matters where requests use the module socket (v12).
-  if (!game.user?.isGM) watchGMChange();
-  if (hasQueries()) return;
-  if (isActiveGM()) watchPlayers();
-  else if (!game.user?.isGM) void sayHello();
+/**
+ * v13 and later: requests, confirmations and the GM's ready call as queries.
+ * @param {RequestHandler} handle
+ */
+function listenToQueries(handle) {
+  const queries = /** @type {Record<string, Function>} */ (/** @type {any} */ (CONFIG).queries);
+  queries[QUERY_REQUEST] = async (/** @type {unknown} */ data) => {
+    // The door first: nothing is looked up, asked or run for a request it refuses.
+    const checked = door(data);
+    if (!("request" in checked)) return checked.refusal;
+    const { request } = checked;
+    if (!isActiveGM()) return { ok: false, error: { code: "no_gm", message: "this user is not the active GM" } };
+    const user = game.users.get(request.userId);
+    if (!user) return { ok: false, error: { code: "unknown_user", message: `userId: unknown user \`${request.userId}\`` } };
+    const confirmed = await /** @type {any} */ (user).query(QUERY_CONFIRM, { requestId: request.requestId }, { timeout: timing.helloMs }).catch(() => false);
+    if (confirmed !== true) return { ok: false, error: { code: "unverified_user", message: `userId: user \`${request.userId}\` did not confirm this request` } };
+    return answer(handle, user, request);
+  };
+  queries[QUERY_CONFIRM] = (/** @type {any} */ data) => asked.has(String(data?.requestId ?? ""));
+  // A player: the active GM's page just became ready. Requests sent to that GM before
+  // (a reload: the new page knows nothing of them) go again, with their ids (run once).
+  queries[QUERY_GM_READY] = () => {
+    const gm = game.users.activeGM;
+    for (const [id, request] of sent) if (gm && request.gmId === gm.id) void send(id);
+    return true;
+  };
+  // The active GM, at ready: tells each connected player, so their waiting requests reach
+  // this page. A query needs the target's handler, registered at its own ready, so the
+  // players' userConnected (which fires before this page is ready) cannot send them.
+  if (isActiveGM()) for (const user of game.users.filter((u) => u.active && !u.isGM)) void (/** @type {any} */ (user)).query(QUERY_GM_READY, {}, { timeout: timing.helloMs }).catch(() => null);
 }
 
 /** Player: says hello to the active GM; resolves true once welcomed, false after `helloMs`. */

@@ -39,9 +39,9 @@ describe("v12 module socket: the sender id is the identity", () => {
 
   it("Bob claiming Alice's id cannot ask a Hide of her rogue", async () => {
     const dialogs = env.gm.ctx.dialogs.length;
-    env.bob.ctx.game.socket.emit(SOCKET, { type: "request", id: "claim-alice", userId: ALICE, kind: "hide", payload: { sceneId: SCENE, tokenId: TOKENS.rogue, options: {} } });
-    await until(() => socketMessages(env, BOB).some((m) => m?.type === "reply" && m.id === "claim-alice"), "the reply to Bob");
-    const reply = socketMessages(env, BOB).find((m) => m?.type === "reply" && m.id === "claim-alice");
+    env.bob.ctx.game.socket.emit(SOCKET, { type: "request", id: "claimAlice", userId: ALICE, kind: "hide", payload: { sceneId: SCENE, tokenId: TOKENS.rogue, options: {} } });
+    await until(() => socketMessages(env, BOB).some((m) => m?.type === "reply" && m.id === "claimAlice"), "the reply to Bob");
+    const reply = socketMessages(env, BOB).find((m) => m?.type === "reply" && m.id === "claimAlice");
     assert.equal(reply.ok, false);
     assert.equal(reply.error.code, "not_owner");
     assert.equal(reply.to, BOB);
@@ -72,7 +72,7 @@ describe("v13 queries: a request claiming another user is refused", () => {
 
   it("Bob querying the GM as Alice gets unverified_user, and no dialog opens", async () => {
     const dialogs = env.gm.ctx.dialogs.length;
-    const answer = plain(await env.bob.ctx.game.users.get(GM).query("furtive.request", { kind: "hide", payload: { sceneId: SCENE, tokenId: TOKENS.rogue }, requestId: "forged-1", userId: ALICE }));
+    const answer = plain(await env.bob.ctx.game.users.get(GM).query("furtive.request", { kind: "hide", payload: { sceneId: SCENE, tokenId: TOKENS.rogue }, requestId: "forged1", userId: ALICE }));
     assert.equal(answer.ok, false);
     assert.equal(answer.error.code, "unverified_user");
     assert.equal(env.gm.ctx.dialogs.length, dialogs);
