@@ -181,6 +181,18 @@ describe("A player acts only on the scene their user views", () => {
     assert.doesNotMatch(answer.error.message.replaceAll(CELLAR, ""), /Cellar/, "not the scene's name");
   });
 
+  it("once Alice's client reports viewing the Cellar, her request there reaches the GM, and one on the Keep is refused", async () => {
+    env.alice.ctx.game.user.broadcastActivity({ sceneId: CELLAR });
+    await until(() => env.gm.ctx.game.users.get(ALICE).viewedScene === CELLAR, "the GM learns Alice views the Cellar");
+    const keep = await changesNothing(env, () => alice.ask("reveal", { sceneId: SCENE, tokenId: TOKENS.rogue }));
+    assertRefused(keep, "scene_not_viewed", "payload.sceneId");
+    // The rogue hides on no scene: the Cellar's reveal reaches the engine, which refuses it by its rule.
+    const there = await alice.ask("reveal", { sceneId: CELLAR, tokenId: cellar(TOKENS.rogue) });
+    assertRefused(there, "not_hiding");
+    env.alice.ctx.game.user.broadcastActivity({ sceneId: SCENE });
+    await until(() => env.gm.ctx.game.users.get(ALICE).viewedScene === SCENE, "back on the Keep");
+  });
+
   it("reveal, sprint and attack on the Cellar are refused the same way", async () => {
     for (const [kind, payload] of [
       ["reveal", { sceneId: CELLAR, tokenId: cellar(TOKENS.rogue) }],
