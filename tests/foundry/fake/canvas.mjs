@@ -46,6 +46,25 @@ import { Collection } from "./utils.mjs";
 export const WALL_SENSE = { NONE: 0, LIMITED: 10, NORMAL: 20, PROXIMITY: 30, DISTANCE: 40 };
 export const DOOR_STATES = { CLOSED: 0, OPEN: 1, LOCKED: 2 };
 
+/**
+ * v14 Scene Levels: a collision test runs on the level its config names
+ * (`testCollision(origin, destination, {type, mode, level})`, the config PF2e
+ * Visioner passes, roi007leaf/pf2e-visioner scripts/services/LevelsIntegration.js
+ * `_testCorePolygonCollision`), else on the level the user views (`canvas.level`).
+ * A wall on some levels (its `levels`, a set of Level ids; placeables carry
+ * `levels` in v14, `SceneLevelsSetField` in https://foundryvtt.com/api/v14/modules/foundry.data.fields.html)
+ * blocks only there; a wall with none blocks on every level. Before v14 every wall counts.
+ */
+function onLevelOf(ctx) {
+  return (doc, level) => {
+    if (ctx.version < 14) return true;
+    const levels = doc._source?.levels ?? [];
+    if (!levels.length) return true;
+    const id = typeof level === "string" ? level : (level ?? ctx.canvas?.level)?.id;
+    return !id || levels.includes(id);
+  };
+}
+
 function segmentsIntersect(a, b, c, d) {
   const orient = (p, q, r) => (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
   const o1 = orient(a, b, c);
@@ -64,6 +83,7 @@ function intersection(a, b, c, d) {
 
 export function createCanvasClasses(ctx) {
   const DETECTION_TYPES = { SIGHT: 0, SOUND: 1, MOVE: 2, OTHER: 3 };
+  const onLevel = onLevelOf(ctx);
 
   class DetectionMode {
     static DETECTION_TYPES = DETECTION_TYPES;
@@ -99,7 +119,7 @@ export function createCanvasClasses(ctx) {
       // A vision source sees through a window it stands near (the walls article,
       // https://foundryvtt.com/article/walls/: windows are proximity walls): its line of sight
       // applies thresholds, so the test asks for them (`useThreshold`, see ClockwiseSweepPolygon).
-      const blocked = ctx.CONFIG.Canvas.polygonBackends.sight.testCollision({ x: visionSource.x, y: visionSource.y }, test.point, { type: "sight", mode: "any", source: visionSource, useThreshold: true });
+      const blocked = ctx.CONFIG.Canvas.polygonBackends.sight.testCollision({ x: visionSource.x, y: visionSource.y }, test.point, { type: "sight", mode: "any", source: visionSource, useThreshold: true, level: test.level });
       test.los?.set(visionSource, !blocked);
       return !blocked;
     }
@@ -188,11 +208,12 @@ export function createCanvasClasses(ctx) {
    *   light and sound like NORMAL walls (v12+ scene boundary edges).
    */
   class ClockwiseSweepPolygon {
-    static testCollision(origin, destination, { type, mode = "all", useThreshold = false } = {}) {
+    static testCollision(origin, destination, { type, mode = "all", useThreshold = false, level } = {}) {
       if (!["sight", "light", "sound", "move"].includes(type)) throw new Error(`PointSourcePolygon.testCollision: config.type must be one of sight, light, sound, move (got ${type})`);
       const edges = [];
       for (const wall of ctx.canvas?.walls?.placeables ?? []) {
         const doc = wall.document;
+        if (!onLevel(doc, level)) continue;
         edges.push({ c: doc.c, sense: doc[type] ?? WALL_SENSE.NORMAL, door: doc.door ?? 0, ds: doc.ds ?? 0, dir: doc.dir ?? 0, threshold: doc.threshold?.[type] ?? null });
       }
       const rect = ctx.canvas?.dimensions?.sceneRect;
@@ -511,6 +532,9 @@ export function createCanvasClasses(ctx) {
       if (!ctx.canvas.visibility.tokenVision) return true;
       if (this.controlled) return true;
       if (this.vision?.active) return true;
+      // v14: the token's visibility test points (`TokenDocument#getVisibilityTestPoints`,
+      // foundryvtt/foundryvtt#13633, #13834), several points at once.
+      if (ctx.version >= 14) return ctx.canvas.visibility.testVisibility(this.document.getVisibilityTestPoints(), { object: this });
       const tolerance = Math.min(this.w, this.h) / 4;
       return ctx.canvas.visibility.testVisibility(this.center, { tolerance, object: this });
     }
@@ -604,10 +628,15 @@ export function createCanvasClasses(ctx) {
     testVisibility(point, { tolerance = 2, object = null } = {}) {
       const sources = ctx.canvas.effects.visionSources.filter((s) => s.active);
       if (!sources.length) return ctx.game.user.isGM;
+      // v14: several points, visible when one is (foundryvtt/foundryvtt#13633); each test and the
+      // config carry the target's level (`CanvasVisibilityTestConfiguration {level, object, tests}`,
+      // https://foundryvtt.com/api/v14/interfaces/foundry.types.CanvasVisibilityTestConfiguration.html).
+      const points = ctx.version >= 14 && Array.isArray(point) ? point : [point];
       for (const light of ctx.canvas.effects.lightSources) {
-        if (light.active && light.data.vision && light.covers(point)) return true;
+        if (light.active && light.data.vision && points.some((p) => light.covers(p))) return true;
       }
-      const config = { object, tests: [{ point, los: new Map() }] };
+      const level = ctx.version >= 14 ? (ctx.canvas.scene?.levels?.get(object?.document?.level) ?? ctx.canvas.level ?? null) : undefined;
+      const config = { object, tests: points.map((p) => ({ point: p, los: new Map(), ...(ctx.version >= 14 ? { level } : {}) })), ...(ctx.version >= 14 ? { level } : {}) };
       const modes = ctx.CONFIG.Canvas.detectionModes;
       for (const source of sources) {
         for (const mode of detectionModesOf(source.object)) {
@@ -630,7 +659,8 @@ export function createCanvasClasses(ctx) {
    */
   function detectionModesOf(token) {
     const declared = token.document.detectionModes ?? [];
-    const modes = [...declared];
+    // v14: a record by id (documents.mjs TokenDocument#detectionModes).
+    const modes = Array.isArray(declared) ? [...declared] : Object.entries(declared).map(([id, mode]) => ({ id, ...mode }));
     if (!modes.some((m) => m.id === "lightPerception")) modes.unshift({ id: "lightPerception", enabled: true, range: null });
     const sightRange = token.document.sight?.range;
     if (!modes.some((m) => m.id === "basicSight")) modes.push({ id: "basicSight", enabled: true, range: sightRange === undefined ? 0 : sightRange });

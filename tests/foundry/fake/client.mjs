@@ -18,7 +18,7 @@ import { createDocuments, LEVELS } from "./documents.mjs";
 import { createHooks } from "./hooks.mjs";
 import { Localization } from "./i18n.mjs";
 import { createLibWrapper } from "./libwrapper.mjs";
-import { Collection, deepClone, utils } from "./utils.mjs";
+import { Collection, ForcedDeletion, DataFieldOperator, deepClone, reconstructOperators, utils } from "./utils.mjs";
 
 /**
  * `CONST` per version. `SETTING_SCOPES.USER` exists from v13 on
@@ -41,6 +41,36 @@ const BASE_CONST = Object.freeze({
   WALL_DOOR_STATES: Object.freeze({ ...DOOR_STATES }),
   CHAT_MESSAGE_STYLES: Object.freeze({ OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 }),
 });
+
+/**
+ * v14 `CONFIG.statusEffects`: a record by id "with backwards compatibility"
+ * (foundryvtt/foundryvtt#13122, https://foundryvtt.com/api/v14/variables/CONFIG.statusEffects.html):
+ * the array-style reads and `push` that v13 code uses keep working (dnd5e
+ * release-5.3.3 calls `CONFIG.statusEffects.find`, `.map`, `.forEach` and `.push`
+ * on v14: dnd5e.mjs `_configureStatusEffects`, module/utils.mjs L1150,
+ * module/documents/active-effect.mjs L752), and an array assigned to it becomes
+ * the record (dnd5e 5.3.3 assigns one, then reads `CONFIG.statusEffects[id]`,
+ * active-effect.mjs L992-994). The methods are not own properties: `Object.values`
+ * and `Object.entries` list the effects only. A plain object assigned instead
+ * (what pf2e does, mclemente/healthEstimate#337) has no array methods.
+ */
+const STATUS_RECORD_METHODS = Object.create(Object.prototype, {
+  find: { value(fn) { return Object.values(this).find(fn); } },
+  findIndex: { value(fn) { return Object.values(this).findIndex(fn); } },
+  some: { value(fn) { return Object.values(this).some(fn); } },
+  every: { value(fn) { return Object.values(this).every(fn); } },
+  filter: { value(fn) { return Object.values(this).filter(fn); } },
+  map: { value(fn) { return Object.values(this).map(fn); } },
+  forEach: { value(fn) { Object.values(this).forEach(fn); } },
+  push: { value(...entries) { for (const entry of entries) this[entry.id] = entry; return Object.keys(this).length; } },
+  length: { get() { return Object.keys(this).length; } },
+  [Symbol.iterator]: { value() { return Object.values(this)[Symbol.iterator](); } },
+});
+function statusEffectRecord(entries) {
+  const record = Object.create(STATUS_RECORD_METHODS);
+  for (const entry of entries) record[entry.id] = entry;
+  return record;
+}
 
 const DEFAULT_STATUS_EFFECTS = [
   { id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" },
@@ -78,6 +108,8 @@ export function createClient(options) {
     CONST,
     utils,
     warnings: [],
+    // Compatibility warnings Foundry would log (`foundry.utils.logCompatibilityWarning`): a v14 `-=key` deletion.
+    deprecations: [],
     errors: [],
     notifications: [],
     dialogs: [],
@@ -139,8 +171,10 @@ export function createClient(options) {
   // ------------------------------------------------------------ world data
   const game = {
     ready: false,
-    release: { generation: version, build: version === 12 ? 331 : version === 13 ? 345 : 350 },
-    version: version === 12 ? "12.331" : version === 13 ? "13.345" : "14.350",
+    // Builds a GM can run the supported dnd5e on: 13.347 (dnd5e 5.1+'s minimum, system.json
+    // at release-5.1.10) and 14.360 (verified by Vision 5e 3.1.0, dev7355608/vision-5e module.json).
+    release: { generation: version, build: version === 12 ? 331 : version === 13 ? 347 : 360 },
+    version: version === 12 ? "12.331" : version === 13 ? "13.347" : `${version}.360`,
     system: { id: world.data.system?.id ?? "worldbuilding", version: world.data.system?.version ?? "1.0.0" },
     world: { id: world.data.id ?? "fake-world" },
     userId,
@@ -187,7 +221,8 @@ export function createClient(options) {
   // --------------------------------------------------------------- modules
   game.modules = new Collection();
   const moduleManifests = [...(world.modules ?? [])];
-  if (options.libWrapper) moduleManifests.push({ id: "lib-wrapper", title: "libWrapper", version: "1.12.15", esmodules: [] });
+  // libWrapper 1.13.5 declares v14 compatibility (ruipin/fvtt-lib-wrapper CHANGELOG, 2026-05-03).
+  if (options.libWrapper) moduleManifests.push({ id: "lib-wrapper", title: "libWrapper", version: version >= 14 ? "1.13.5.1" : "1.12.15", esmodules: [] });
   for (const manifest of moduleManifests) game.modules.set(manifest.id, { ...deepClone(manifest), active: true, base: packageBase(manifest.id) });
 
   // -------------------------------------------------------------- settings
@@ -241,7 +276,10 @@ export function createClient(options) {
       return game.settings.get(namespace, key);
     },
   };
-  game.settings.register("core", "rollMode", { scope: "client", config: true, type: String, default: "publicroll" });
+  // v14: `core.messageMode` replaces `core.rollMode` (dnd5e release-5.3.3 module/dice/basic-roll.mjs L441
+  // reads "rollMode" below 14, "messageMode" from 14; dnd5e 6.0, c83a613dd, reads only "messageMode").
+  if (version >= 14) game.settings.register("core", "messageMode", { scope: "client", config: true, type: String, default: "public" });
+  else game.settings.register("core", "rollMode", { scope: "client", config: true, type: String, default: "publicroll" });
   game.settings.register("core", "language", { scope: "client", config: true, type: String, default: lang });
 
   // ---------------------------------------------------------------- socket
@@ -290,9 +328,9 @@ export function createClient(options) {
     senseAll: new canvasClasses.DetectionModeAll({ id: "senseAll", label: "DETECTION.SenseAll", type: 3, walls: false, angle: false }),
   };
   const CONFIG = {
-    // v12/v13: an array of StatusEffectConfig (https://foundryvtt.com/api/variables/CONFIG.statusEffects.html);
-    // v14: a record by id (https://foundryvtt.com/api/v14/variables/CONFIG.statusEffects.html).
-    statusEffects: version >= 14 ? Object.fromEntries(deepClone(DEFAULT_STATUS_EFFECTS).map((s) => [s.id, s])) : deepClone(DEFAULT_STATUS_EFFECTS),
+    // v13: an array of StatusEffectConfig (https://foundryvtt.com/api/variables/CONFIG.statusEffects.html);
+    // v14: a record by id that keeps array-style access (STATUS_RECORD_METHODS above).
+    statusEffects: version >= 14 ? statusEffectRecord(deepClone(DEFAULT_STATUS_EFFECTS)) : deepClone(DEFAULT_STATUS_EFFECTS),
     specialStatusEffects: { DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly" },
     Canvas: {
       detectionModes,
@@ -306,6 +344,27 @@ export function createClient(options) {
     Combat: { documentClass: docs.Combat },
     queries: {},
   };
+  if (version >= 14) {
+    let statusEffects = CONFIG.statusEffects;
+    Object.defineProperty(CONFIG, "statusEffects", {
+      enumerable: true,
+      get: () => statusEffects,
+      set: (value) => (statusEffects = Array.isArray(value) ? statusEffectRecord(value) : value),
+    });
+    // Message modes (https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html: `modes`,
+    // "Supported chat message visibility modes", each `{handler(data), icon, label}`), replacing
+    // v13's roll modes publicroll/gmroll/blindroll/selfroll; "ic" counts as public for a roll (dnd5e
+    // release-5.3.3 module/dice/basic-roll.mjs `getMessageMode`). The handlers set `whisper`/`blind`
+    // as v13's roll modes did; the labels and icons are the fake's own.
+    const gms = () => ctx.game.users.filter((u) => u.isGM).map((u) => u.id);
+    CONFIG.ChatMessage.modes = {
+      public: { label: "CHAT.MODES.Public", icon: "fa-solid fa-globe", handler: (data) => Object.assign(data, { whisper: [], blind: false }) },
+      gm: { label: "CHAT.MODES.GM", icon: "fa-solid fa-user-secret", handler: (data) => Object.assign(data, { whisper: gms(), blind: false }) },
+      blind: { label: "CHAT.MODES.Blind", icon: "fa-solid fa-eye-slash", handler: (data) => Object.assign(data, { whisper: gms(), blind: true }) },
+      self: { label: "CHAT.MODES.Self", icon: "fa-solid fa-user", handler: (data) => Object.assign(data, { whisper: [ctx.game.user.id], blind: false }) },
+      ic: { label: "CHAT.MODES.IC", icon: "fa-solid fa-comment", handler: (data) => Object.assign(data, { whisper: [], blind: false }) },
+    };
+  }
   ctx.CONFIG = CONFIG;
   // v12 has no query system: CONFIG.queries and User#query are v13 additions
   // (https://foundryvtt.com/api/variables/CONFIG.queries.html; wiki "Sockets", queries section).
@@ -348,6 +407,17 @@ export function createClient(options) {
     dimensions: null,
   };
   ctx.canvas = canvas;
+  // v14 Scene Levels: `canvas.level` is the Level the user views (`SceneViewOptions#level`,
+  // https://foundryvtt.com/api/interfaces/foundry.documents.types.SceneViewOptions.html; PF2e Visioner
+  // reads `canvas.level.id`); `ctx.viewLevel(id)` switches it (the fake's seam), else the first level.
+  if (version >= 14) {
+    ctx.viewedLevelId = null;
+    Object.defineProperty(canvas, "level", { get: () => canvas.scene?.levels?.get(ctx.viewedLevelId) ?? canvas.scene?.levels?.contents[0] ?? null });
+    ctx.viewLevel = (id) => {
+      ctx.viewedLevelId = id;
+      canvas.perception.update({ initializeVision: true, initializeLighting: true });
+    };
+  }
 
   function drawCanvas() {
     const scene = game.scenes.viewed;
@@ -527,6 +597,8 @@ export function createClient(options) {
         const doc = collection.get(changed._id);
         if (!doc) continue;
         const prior = type === "Combat" ? doc._historyData() : null;
+        // v14: operators arrive serialized and are rebuilt (`reconstructOperator`, utils.mjs).
+        if (version >= 14) reconstructOperators(changed);
         const { _id, ...diff } = changed;
         const from = type === "Token" && ("x" in diff || "y" in diff) ? { x: doc._source.x, y: doc._source.y } : null;
         doc._applyUpdate(diff);
@@ -671,7 +743,11 @@ export function createClient(options) {
       else ctx.Hooks.callAll("renderChatMessage", message, global.jQuery(li), data);
       return;
     }
-    const hidden = message._source.blind && !game.user.isGM;
+    // v14 bug foundryvtt/foundryvtt#14258 ("Rolling with the 'Private to Gamemasters'
+    // mode hides result from rolling player"; closed, the fixing build not stated): the
+    // fake shows a player's own whispered message hidden when they are not among its recipients.
+    const ownHidden = version >= 14 && message.isAuthor && !game.user.isGM && message.whisper.length > 0 && !message.whisper.includes(game.user.id);
+    const hidden = (message._source.blind && !game.user.isGM) || ownHidden;
     const rolls = hidden ? "" : message.rolls.map((r) => `<div class="dice-roll">${r.options?.flavor ? `<div class="dice-flavor">${utils.escapeHTML(String(r.options.flavor))}</div>` : ""}<div class="dice-formula">${r.formula}</div><h4 class="dice-total">${r.total}</h4></div>`).join("");
     const flavor = message._source.flavor ? `<span class="flavor-text">${message._source.flavor}</span>` : "";
     li.innerHTML = `<header class="message-header"><h4 class="message-sender">${utils.escapeHTML(message._source.speaker?.alias ?? message.author?.name ?? "")}</h4></header><div class="message-content">${flavor}${hidden ? "???" : message._source.content ?? ""}${rolls}</div>`;
@@ -707,6 +783,8 @@ export function createClient(options) {
     applications: { api: { DialogV2, ApplicationV2: apps.ApplicationV2, HandlebarsApplicationMixin: apps.HandlebarsApplicationMixin }, hud: { TokenHUD: canvasClasses.TokenHUD }, handlebars: { renderTemplate }, ux: { FormDataExtended: apps.FormDataExtended } },
     appv1: { api: { FormApplication: apps.FormApplication } },
     dice: { Roll: dice.Roll, terms: { Die: dice.Die } },
+    // v14 (https://foundryvtt.com/api/modules/foundry.data.operators.html); utils.mjs.
+    data: { operators: { DataFieldOperator, ForcedDeletion } },
     canvas: {
       perception: { DetectionMode: canvasClasses.DetectionMode, DetectionModeLightPerception: canvasClasses.DetectionModeLightPerception, DetectionModeDarkvision: canvasClasses.DetectionModeDarkvision, DetectionModeInvisibility: canvasClasses.DetectionModeInvisibility, DetectionModeTremor: canvasClasses.DetectionModeTremor, DetectionModeAll: canvasClasses.DetectionModeAll },
       placeables: { Token: canvasClasses.Token, Wall: canvasClasses.Wall },
@@ -715,6 +793,7 @@ export function createClient(options) {
     documents: { Actor: docs.Actor, TokenDocument: docs.TokenDocument, ChatMessage: docs.ChatMessage, Combat: docs.Combat, Scene: docs.Scene, User: docs.User, ActiveEffect: docs.ActiveEffect },
     helpers: {},
   };
+  if (version < 14) delete foundryNamespace.data;
   if (version < 13) {
     // v12: client classes are globals; these namespaces are v13 additions.
     delete foundryNamespace.canvas;
@@ -748,6 +827,9 @@ export function createClient(options) {
   };
   // v12: `renderTemplate` is a global (deprecated in v13 in favor of foundry.applications.handlebars).
   if (version < 13) Object.assign(globals, { renderTemplate, FormApplication: apps.FormApplication, FormDataExtended: apps.FormDataExtended });
+  // v14: `_del`, "a singleton ForcedDeletion operator instance" (global since 14.356, MetaMorphic-Digital/draw-steel#1747;
+  // dnd5e release-5.3.3 module/documents/item.mjs L960 writes it).
+  if (version >= 14) globals._del = ForcedDeletion.create();
   Object.assign(global, globals);
   let initStarted = false;
   ctx.Hooks.once("init", () => {

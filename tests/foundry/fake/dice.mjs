@@ -192,8 +192,11 @@ export function createDice(ctx) {
     async toMessage(messageData = {}, { rollMode, create = true } = {}) {
       if (!this._evaluated) await this.evaluate();
       const data = { content: String(this.total), ...messageData, rolls: [this] };
-      const mode = rollMode ?? ctx.game.settings.get("core", "rollMode");
-      ctx.ChatMessage.applyRollMode(data, mode);
+      // v14: message modes (`core.messageMode`, `ChatMessage.applyMode`); the option keeps its name
+      // (dnd5e 6.0, c83a613dd module/dice/basic-roll.mjs L258, passes `{rollMode}` on v14).
+      const mode = rollMode ?? ctx.game.settings.get("core", ctx.version >= 14 ? "messageMode" : "rollMode");
+      if (ctx.version >= 14) ctx.ChatMessage.applyMode(data, mode);
+      else ctx.ChatMessage.applyRollMode(data, mode);
       if (!create) return data;
       return ctx.ChatMessage.create(data, { rollMode: mode });
     }

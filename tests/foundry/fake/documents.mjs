@@ -21,7 +21,7 @@
  * - `TokenDocument#hasStatusEffect(id)`;
  * - `Actor#getRollData()` returns `actor.system`.
  */
-import { Collection, deepClone, getProperty, mergeObject } from "./utils.mjs";
+import { Collection, ForcedDeletion, deepClone, getProperty, legacyDeletionsToOperators, mergeObject } from "./utils.mjs";
 
 export const LEVELS = { NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 };
 
@@ -102,6 +102,8 @@ export function createDocuments(ctx) {
     async unsetFlag(scope, key) {
       const parts = key.split(".");
       const last = parts.pop();
+      // v14: a ForcedDeletion operator; v13: the `-=key` form (utils.mjs, operators).
+      if (ctx.version >= 14) return this.update({ [["flags", scope, ...parts, last].join(".")]: ForcedDeletion.create() });
       const path = ["flags", scope, ...parts, `-=${last}`].join(".");
       return this.update({ [path]: null });
     }
@@ -154,6 +156,7 @@ export function createDocuments(ctx) {
     async update(changes = {}, options = {}) {
       const expanded = ctx.utils.expandObject(deepClone(changes));
       delete expanded._id;
+      if (ctx.version >= 14) legacyDeletionsToOperators(expanded, (message) => ctx.deprecations.push(message));
       const allowed = ctx.Hooks.call(`preUpdate${this.documentName}`, this, expanded, options, ctx.game.user.id);
       if (allowed === false) return undefined;
       await ctx.request({ op: "modify", action: "update", type: this.documentName, parent: this._parentRef, updates: [{ _id: this.id, ...expanded }], options });
@@ -186,6 +189,7 @@ export function createDocuments(ctx) {
         return !doc || ctx.Hooks.call(`preUpdate${type}`, doc, update, options, ctx.game.user.id) !== false;
       });
       if (!kept.length) return [];
+      if (ctx.version >= 14) kept.forEach((update, i) => (kept[i] = legacyDeletionsToOperators(ctx.utils.expandObject(deepClone(update)), (message) => ctx.deprecations.push(message))));
       const result = await ctx.request({ op: "modify", action: "update", type, parent: this._embeddedRef(), updates: kept, options });
       return result.map((r) => this[key].get(r._id));
     }
@@ -216,7 +220,7 @@ export function createDocuments(ctx) {
 
     /** Called after the server broadcast an update of this document. */
     _applyUpdate(changed) {
-      mergeObject(this._source, changed, { performDeletions: true, forcedReplacement: ctx.version >= 13 });
+      mergeObject(this._source, changed, { performDeletions: true, forcedReplacement: ctx.version >= 13, applyOperators: ctx.version >= 14 });
       this._exposeFields();
       this._prepare?.();
     }
@@ -416,8 +420,37 @@ export function createDocuments(ctx) {
       return Boolean(this._source.actorLink);
     }
 
+    /**
+     * v13: an array of `TokenDetectionMode {id, enabled, range}`; v14: a record by id of
+     * `{enabled, range}` (`TypedObjectField`, foundryvtt/foundryvtt#12976;
+     * https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.TokenData.html). The
+     * fake's worlds are written as arrays; v14 serves them as the record (what v14's data
+     * migration of stored tokens is taken to give).
+     */
     get detectionModes() {
-      return this._source.detectionModes ?? [];
+      const source = this._source.detectionModes ?? [];
+      if (ctx.version < 14 || !Array.isArray(source)) return source;
+      return Object.fromEntries(source.map(({ id, ...mode }) => [id, mode]));
+    }
+
+    /** v14: the Level the token is on (`TokenData#level`, a Level id; v14 TokenData page). */
+    get level() {
+      return ctx.version >= 14 ? (this._source.level ?? null) : undefined;
+    }
+
+    /**
+     * v14 `TokenDocument#getVisibilityTestPoints()`: the points a visibility test
+     * tries, the centre of every grid space of the token's shape (foundryvtt/foundryvtt#13633
+     * "Test all grid space center points of a token's shape", renamed by #13834), at
+     * the token's elevation (`ElevatedPoint`). Square grids only here.
+     */
+    getVisibilityTestPoints() {
+      const size = this.parent?.grid?.size ?? 100;
+      const points = [];
+      for (let i = 0; i < (this._source.width ?? 1); i += 1) {
+        for (let j = 0; j < (this._source.height ?? 1); j += 1) points.push({ x: (this._source.x ?? 0) + (i + 0.5) * size, y: (this._source.y ?? 0) + (j + 0.5) * size, elevation: this.elevation });
+      }
+      return points;
     }
 
     get sight() {
@@ -477,6 +510,14 @@ export function createDocuments(ctx) {
     }
     get grid() {
       return this._source.grid ?? { size: 100, distance: 5, units: "ft" };
+    }
+    /**
+     * v14 Scene Levels: the scene's Level documents (`{_id, name, elevation: {bottom, top}}`,
+     * https://foundryvtt.com/api/interfaces/foundry.documents.types.LevelData.html), read-only here.
+     */
+    get levels() {
+      if (ctx.version < 14) return undefined;
+      return new Collection((this._source.levels ?? []).map((level) => [level._id, { ...level, id: level._id }]));
     }
   }
 
@@ -647,6 +688,11 @@ export function createDocuments(ctx) {
      * (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html#applyRollMode).
      */
     static applyRollMode(data, rollMode) {
+      // v14: deprecated for `applyMode`, to which it hands the mode (a v13 name mapped to its v14 one).
+      if (ctx.version >= 14) {
+        ctx.deprecations.push("ChatMessage.applyRollMode is deprecated in favor of ChatMessage.applyMode");
+        return ChatMessage.applyMode(data, ChatMessage._v14Mode(rollMode));
+      }
       const modes = ctx.CONST.DICE_ROLL_MODES;
       if (rollMode === "roll") rollMode = ctx.game.settings.get("core", "rollMode");
       if ([modes.PRIVATE, modes.BLIND].includes(rollMode)) data.whisper = ChatMessage.getWhisperRecipients("GM").map((u) => u.id);
@@ -656,9 +702,27 @@ export function createDocuments(ctx) {
       return data;
     }
 
+    /**
+     * v14 `ChatMessage.applyMode(data, mode)`: the mode's `handler` from
+     * `CONFIG.ChatMessage.modes` (https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html);
+     * an unknown mode changes nothing. Absent before 14.
+     */
+    static applyMode(data, mode) {
+      if (ctx.version < 14) throw new TypeError("ChatMessage.applyMode is not a function");
+      ctx.CONFIG.ChatMessage.modes[ChatMessage._v14Mode(mode)]?.handler(data);
+      return data;
+    }
+
+    /** A mode name as v14 knows it: "roll" is the user's current mode; v13 names map to theirs. */
+    static _v14Mode(mode) {
+      if (!mode || mode === "roll") mode = ctx.game.settings.get("core", "messageMode");
+      return { publicroll: "public", gmroll: "gm", blindroll: "blind", selfroll: "self" }[mode] ?? mode;
+    }
+
     static async create(data, options = {}) {
       const copy = { ...data };
-      if (options.rollMode) ChatMessage.applyRollMode(copy, options.rollMode);
+      if (options.rollMode && ctx.version >= 14) ChatMessage.applyMode(copy, options.rollMode);
+      else if (options.rollMode) ChatMessage.applyRollMode(copy, options.rollMode);
       if (Array.isArray(copy.whisper)) copy.whisper = copy.whisper.map((w) => (typeof w === "string" ? w : w.id));
       if (copy.rolls) copy.rolls = copy.rolls.map((r) => (typeof r === "string" ? JSON.parse(r) : typeof r.toJSON === "function" ? r.toJSON() : r));
       return super.create(copy, options);

@@ -382,7 +382,7 @@ export class FakeServer {
         if (!this.canUpdate(userId, type, source, changes, parentSource, parent)) deny("update", _id);
         const diff = options.diff === false ? changes : diffObject(source, changes);
         if (!Object.keys(diff).length) continue;
-        mergeObject(source, diff, { performDeletions: true, forcedReplacement: this.version >= 13 });
+        mergeObject(source, diff, { performDeletions: true, forcedReplacement: this.version >= 13, applyOperators: this.version >= 14 });
         result.push({ _id, ...diff });
       }
       if (result.length) this.broadcast({ op: "modify", action, type, parent, result, options, userId, requestId }, () => true);

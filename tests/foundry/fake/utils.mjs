@@ -102,12 +102,76 @@ export function flattenObject(obj, prefix = "") {
 }
 
 /**
+ * v14 data field operators (`foundry.data.operators`,
+ * https://foundryvtt.com/api/modules/foundry.data.operators.html):
+ * `{key: new ForcedDeletion()}` (or the global `_del`) deletes `key` in an
+ * update, where v13 wrote `{"-=key": null}`; the `-=` form still works in v14
+ * with a compatibility warning ("Deprecated since Version 14, backwards-compatible
+ * support will be removed in Version 16", quoted in sun-dragon-cult/fvtt-system-rqg#890).
+ * An operator travels serialized and is rebuilt on arrival
+ * (`reconstructOperator(obj)`, https://foundryvtt.com/api/functions/foundry.data.operators.reconstructOperator.html),
+ * so the `changed` data of an update hook holds a `ForcedDeletion` instance.
+ * The docs name the serialized form's key (`OPERATOR_IDENTIFIER`) but not its
+ * value: {@link OPERATOR_KEY} is this fake's own.
+ */
+export const OPERATOR_KEY = "__fakeOperator";
+export class DataFieldOperator {
+  toJSON() {
+    return { [OPERATOR_KEY]: this.constructor.operatorName };
+  }
+}
+export class ForcedDeletion extends DataFieldOperator {
+  static operatorName = "ForcedDeletion";
+  /** The factory the docs pair with the class (one shared instance, like the global `_del`). */
+  static create() {
+    return FORCED_DELETION;
+  }
+}
+const FORCED_DELETION = new ForcedDeletion();
+
+/** Whether a value is a ForcedDeletion, as an instance or serialized. */
+export function isForcedDeletion(value) {
+  return value instanceof ForcedDeletion || (isPlainObject(value) && value[OPERATOR_KEY] === ForcedDeletion.operatorName);
+}
+
+/** `reconstructOperator` over a whole update: serialized operators become instances again. */
+export function reconstructOperators(value) {
+  if (isForcedDeletion(value)) return FORCED_DELETION;
+  if (Array.isArray(value)) return value;
+  if (!isPlainObject(value)) return value;
+  for (const [key, inner] of Object.entries(value)) value[key] = reconstructOperators(inner);
+  return value;
+}
+
+/**
+ * v14 clients turn legacy `-=key` deletions into ForcedDeletion operators and
+ * log the compatibility warning once per call (`warn`).
+ * @param {object} changes expanded update data (changed in place)
+ * @param {(message: string) => void} warn
+ */
+export function legacyDeletionsToOperators(changes, warn) {
+  if (!isPlainObject(changes)) return changes;
+  for (const key of Object.keys(changes)) {
+    const value = changes[key];
+    if (key.startsWith("-=")) {
+      delete changes[key];
+      changes[key.slice(2)] = FORCED_DELETION;
+      warn(`The {-=${key.slice(2)}: null} syntax for forced deletion of a data field value is no longer supported in favor of {${key.slice(2)}: new foundry.data.operators.ForcedDeletion()}`);
+    } else legacyDeletionsToOperators(value, warn);
+  }
+  return changes;
+}
+
+/**
  * `mergeObject(original, other, options)`, with the documented options
  * `insertKeys`, `insertValues`, `overwrite`, `recursive`, `inplace`,
  * `performDeletions` (keys `-=key` delete `key`). Dotted keys in `other` are
  * expanded first. Arrays are replaced, never merged (documented behavior).
  * `forcedReplacement` (v13, keys `==key` replace `key` wholesale) is an option
- * of this fake so the server can enable it per Foundry version.
+ * of this fake so the server can enable it per Foundry version;
+ * `applyOperators` (v14: a ForcedDeletion value deletes its key; dnd5e
+ * release-5.3.3 module/migration.mjs L70 passes `applyOperators` on 14 where 13
+ * took `performDeletions`) likewise.
  */
 export function mergeObject(original, other = {}, options = {}) {
   const {
@@ -118,10 +182,15 @@ export function mergeObject(original, other = {}, options = {}) {
     inplace = true,
     performDeletions = false,
     forcedReplacement = false,
+    applyOperators = false,
   } = options;
   if (Object.keys(other).some((k) => k.includes("."))) other = expandObject(other);
   const target = inplace ? original : deepClone(original);
   for (const [rawKey, value] of Object.entries(other)) {
+    if (applyOperators && isForcedDeletion(value)) {
+      delete target[rawKey];
+      continue;
+    }
     if (performDeletions && rawKey.startsWith("-=")) {
       delete target[rawKey.slice(2)];
       continue;
@@ -165,6 +234,10 @@ export function diffObject(original, other, { deletionKeys = true } = {}) {
     }
     if (key.startsWith("==")) {
       if (!jsonEqual(original?.[key.slice(2)], value)) diff[key] = value;
+      continue;
+    }
+    if (isForcedDeletion(value)) {
+      if (Object.prototype.hasOwnProperty.call(original ?? {}, key)) diff[key] = value;
       continue;
     }
     const before = original?.[key];

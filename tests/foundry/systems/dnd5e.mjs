@@ -1,40 +1,50 @@
 /**
  * A small dnd5e-shaped game system for the fake Foundry: the skill rolls,
- * attack rolls, damage application and HP hooks that Furtive listens to,
- * with the hook names, argument shapes, message flags and roll data of the
- * real system at three points of its history. Written from the dnd5e
- * source (github.com/foundryvtt/dnd5e), read per tag, as summarised in
- * docs/dnd5e-automation.md:
+ * attack rolls, usage cards, damage application and HP hooks that Furtive
+ * listens to, with the hook names, argument shapes, message flags and roll
+ * data of the real system at four points of its history, each on the Foundry
+ * generation it runs on (`system.json` `compatibility` at each tag). Written
+ * from the dnd5e source (github.com/foundryvtt/dnd5e), read per tag, as
+ * summarised in docs/dnd5e-automation.md:
  *
- * - `"3"` (release-3.3.1): `Actor5e#rollSkill(skillId, options)` raises
- *   `dnd5e.preRollSkill(actor, rollData, skillId)` / `dnd5e.rollSkill(actor,
- *   roll, skillId)` (module/documents/actor/actor.mjs ~L1320-1392);
- *   `Item5e#rollAttack(options)` raises `dnd5e.preRollAttack(item,
- *   rollConfig)` / `dnd5e.rollAttack(item, roll, ammoUpdate)` (module/documents/item.mjs
- *   L1543-1654); `d20Roll` expands `messageData` and creates the message
- *   (module/dice/dice.mjs); advantage wins over disadvantage
- *   (module/dice/d20-roll.mjs L47-53).
- * - `"4.0"` (release-4.0.4): skills as 3.x; `AttackActivity#rollAttack(config,
- *   dialog, message)` raises `dnd5e.preRollAttackV2(config, dialog, message)`,
- *   converts to the 3.x roll (`rolls[0].options.advantage/disadvantage`,
- *   advantage wins) and raises `dnd5e.rollAttackV2([roll], {subject, ammoUpdate})`.
- * - `"4.1"` (release-4.1.0 to 4.4.4): `Actor5e#rollSkill({skill}, dialog,
- *   message)` raises `dnd5e.preRollSkillV2`, `preRollAbilityCheckV2`,
- *   `preRollD20TestV2`, `preRollV2` (each `(config, dialog, message)`) and
- *   `dnd5e.rollSkillV2(rolls, {skill, subject})`; attacks raise
- *   `preRollAttackV2`, `preRollD20TestV2`, `preRollV2`; advantage and
- *   disadvantage together cancel (`D20Roll.applyKeybindings`).
+ * - `"4.4"` (release-4.4.4, Foundry 12.331+, verified 13): `Actor5e#rollSkill({skill},
+ *   dialog, message)` raises `dnd5e.preRollSkillV2`, `preRollAbilityCheckV2`,
+ *   `preRollD20TestV2`, `preRollV2` (each `(config, dialog, message)`,
+ *   module/dice/basic-roll.mjs L147-148) and `dnd5e.rollSkillV2(rolls, {skill,
+ *   subject})`; attacks raise `preRollAttackV2`, `preRollD20TestV2`, `preRollV2`,
+ *   then `dnd5e.rollAttackV2`; advantage and disadvantage together cancel
+ *   (`D20Roll.applyKeybindings`); usage cards carry `flags.dnd5e.messageType: "usage"`
+ *   (module/documents/activity/mixin.mjs L236).
+ * - `"5.2"` (release-5.2.5, Foundry 13.347+, verified 13): every pre hook under both
+ *   names, `dnd5e.preRoll<Name>` then `dnd5e.preRoll<Name>V2` (release-5.0.4
+ *   basic-roll.mjs L147-149); post hooks `dnd5e.rollSkill` and `dnd5e.rollSkillV2`
+ *   with `(rolls, {ability, skill, subject})` (release-5.3.3 actor.mjs L1340-1353; the
+ *   3.x `rollSkill(actor, roll, skillId)` form is gone), `dnd5e.rollAttack` and
+ *   `rollAttackV2` (release-5.0.4 activity/attack.mjs L219-220); from 5.1 armour with
+ *   the `stealthDisadvantage` property sets `skills.ste.roll.mode` to -1
+ *   (release-5.1.0 module/data/actor/templates/attributes.mjs L179-180); usage
+ *   cards as 4.4 (release-5.2.5 mixin.mjs L203-204).
+ * - `"5.3"` (release-5.3.3, Foundry 13.347+, verified 14): as 5.2, and the usage
+ *   card is a ChatMessage of `type: "usage"` whose `flags.dnd5e` is the activity's
+ *   `messageFlags` `{activity, item, targets}`, no `messageType` (mixin.mjs L200-205,
+ *   L787-800; module/migration.mjs L750-752); senses under
+ *   `attributes.senses.ranges` (module/data/shared/senses-field.mjs); on Foundry 14
+ *   the roll message takes the `core.messageMode` setting (module/dice/basic-roll.mjs L441).
+ * - `"6.0"` (branch `6.0-deprecations`, commit c83a613dd, version 6.0.0, Foundry
+ *   14.359+: no 6.x release tag exists in the fetched repository): as 5.3 on
+ *   Foundry 14 only (`ChatMessage.applyMode`, `core.messageMode`, 5ae1aa9d7).
  * - every version: `Actor5e#applyDamage` (`dnd5e.preApplyDamage`,
  *   `actor.update`, `dnd5e.applyDamage`); `_preUpdate` stores the previous HP
  *   in `options.dnd5e.hp` and `_onUpdate` raises `dnd5e.damageActor(actor,
  *   {hp, temp, total}, update, userId)` on every client when HP went down
- *   (release-4.4.4 actor.mjs L606-630, L3344-3383; same in 3.3.1).
+ *   (release-4.4.4 actor.mjs L606-630, L3344-3383).
+ * - Reliable Talent: `flags.dnd5e.reliableTalent` with proficiency sets the d20's
+ *   minimum to 10 (release-5.3.3 actor.mjs `#rollSkillTool`, module/dice/d20-roll.mjs L223-231).
  * - derived data as `prepareDerivedData` computes it: ability `mod`,
  *   proficiency from CR (`floor((max(cr, 1) + 7) / 4)`), skill `total` =
  *   ability mod + floor(value x proficiency), `passive` = 10 + total.
  * - targets: `game.user.targets` as `{name, img, uuid (the ACTOR's uuid), ac}`,
- *   keyed by actor uuid, only actors with a numeric AC
- *   (`Item5e#_formatAttackTargets`, `getTargetDescriptors`).
+ *   keyed by actor uuid, only actors with a numeric AC (`getTargetDescriptors`).
  *
  * The real system shows dialogs unless fast-forwarded; this one always
  * fast-forwards. Real dnd5e keeps `_preUpdate`/`_onUpdate` in document
@@ -45,10 +55,18 @@
  */
 
 /**
- * @param {{generation: "3" | "4.0" | "4.1"}} options
+ * @param {{generation: "4.4" | "5.2" | "5.3" | "6.0"}} options
  * @returns {(ctx: any) => void} the system script for `createClient({system})`
  */
 export function dnd5eSystem({ generation }) {
+  const version = Number(generation);
+  if (![4.4, 5.2, 5.3, 6].includes(version)) throw new Error(`no fake dnd5e generation ${generation}`);
+  /** 5.0+: pre hooks under both names, `rollSkill` / `rollAttack` post hooks. */
+  const v5 = version >= 5;
+  /** 5.1+: armour with stealth disadvantage. */
+  const armourStealth = version >= 5.1;
+  /** 5.3+: usage cards of `type: "usage"`. */
+  const typedUsage = version >= 5.3;
   return (ctx) => {
     const { Actor, Item, ChatMessage, Hooks, utils } = ctx;
     const CONFIG = ctx.CONFIG;
@@ -91,19 +109,27 @@ export function dnd5eSystem({ generation }) {
     const ADV_MODE = { NORMAL: 0, ADVANTAGE: 1, DISADVANTAGE: -1 };
     class D20Roll extends ctx.Roll {
       static ADV_MODE = ADV_MODE;
-      /** `options.advantageMode`: two d20, the higher (1) or lower (-1) kept. */
+      /**
+       * `options.advantageMode`: two d20, the higher (1) or lower (-1) kept;
+       * `options.reliableTalent`: the kept d20 counts at least 10 (release-5.3.3
+       * module/dice/d20-roll.mjs L223-231, `applyRange({minimum})`).
+       */
       async evaluate(options = {}) {
         const mode = Number(this.options.advantageMode ?? 0);
+        const reliable = Boolean(this.options.reliableTalent);
         const die = this.dice[0];
-        if (mode && die) {
+        if ((mode || reliable) && die) {
           const roll = die.roll.bind(die);
           die.roll = () => {
             roll();
-            roll();
-            const [a, b] = die.results.slice(-2);
-            const dropped = (mode > 0 ? a.result >= b.result : a.result <= b.result) ? b : a;
-            dropped.active = false;
-            dropped.discarded = true;
+            if (mode) {
+              roll();
+              const [a, b] = die.results.slice(-2);
+              const dropped = (mode > 0 ? a.result >= b.result : a.result <= b.result) ? b : a;
+              dropped.active = false;
+              dropped.discarded = true;
+            }
+            if (reliable) for (const result of die.results) if (result.active && result.result < 10) result.result = 10;
             return die.total;
           };
         }
@@ -122,40 +148,30 @@ export function dnd5eSystem({ generation }) {
     CONFIG.Dice.D20Roll = D20Roll;
     ctx.global.dnd5e = { dice: { D20Roll } };
 
-    /**
-     * 3.x `d20Roll(config)` (module/dice/dice.mjs): `D20Roll.determineAdvantageMode`
-     * (release-3.3.1 module/dice/d20-roll.mjs L47-53): advantage or the Alt key
-     * wins, else disadvantage or Ctrl/Meta; the message from the expanded `messageData`.
-     */
-    async function d20Roll({ parts = [], data = {}, advantage, disadvantage, event, flavor, chatMessage = true, messageData = {}, rollMode } = {}) {
-      const advantageMode = advantage || event?.altKey ? ADV_MODE.ADVANTAGE : disadvantage || event?.ctrlKey || event?.metaKey ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
-      const roll = new D20Roll(["1d20", ...parts].join(" + "), data, { flavor, advantageMode });
-      await roll.evaluate();
-      if (chatMessage) await roll.toMessage(utils.expandObject(messageData), { rollMode });
-      return roll;
-    }
-
     /** 4.1+ `D20Roll.build`: pre hooks per name, one roll, the message, then the caller's post hook. */
-    async function buildV2(config, dialog, message, { version42 = true } = {}) {
+    async function buildV2(config, dialog, message) {
       for (const name of config.hookNames) {
-        const hook = `dnd5e.preRoll${name ? name[0].toUpperCase() + name.slice(1) : ""}V2`;
-        if (Hooks.call(hook, config, dialog, message) === false) return null;
+        const hook = `dnd5e.preRoll${name ? name[0].toUpperCase() + name.slice(1) : ""}`;
+        // 5.0+: the plain name, then the V2 one (release-5.0.4 module/dice/basic-roll.mjs L147-149).
+        if (v5 && Hooks.call(hook, config, dialog, message) === false) return null;
+        if (Hooks.call(`${hook}V2`, config, dialog, message) === false) return null;
       }
       const base = config.rolls?.[0] ?? {};
       const options = base.options ?? {};
-      // `applyKeybindings`: config.advantage/disadvantage count from 4.2 on; both together cancel.
+      // `applyKeybindings`: config.advantage/disadvantage count (4.2+); both together cancel.
       // The keys of the click (`areKeysPressed` with the default keybindings,
       // release-4.4.4 module/settings.mjs: Alt advantage, Ctrl/Meta disadvantage) count too.
       const keys = { advantage: Boolean(config.event?.altKey), disadvantage: Boolean(config.event?.ctrlKey || config.event?.metaKey) };
-      const advantage = Boolean(options.advantage || (version42 && config.advantage) || keys.advantage);
-      const disadvantage = Boolean(options.disadvantage || (version42 && config.disadvantage) || keys.disadvantage);
+      const advantage = Boolean(options.advantage || config.advantage || keys.advantage);
+      const disadvantage = Boolean(options.disadvantage || config.disadvantage || keys.disadvantage);
       const advantageMode = advantage && !disadvantage ? ADV_MODE.ADVANTAGE : disadvantage && !advantage ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
-      const roll = new D20Roll(["1d20", ...(base.parts ?? [])].join(" + "), base.data ?? {}, { ...options, advantageMode });
+      const roll = new D20Roll(["1d20", ...(base.parts ?? [])].join(" + "), base.data ?? {}, { ...options, advantageMode, ...(config.reliableTalent ? { reliableTalent: true } : {}) });
       const rolls = [roll];
       for (const name of config.hookNames) {
         Hooks.call(`dnd5e.post${name ? name[0].toUpperCase() + name.slice(1) : ""}RollConfiguration`, rolls, config, dialog, message);
       }
       await roll.evaluate();
+      // `buildPost`: no message when `message.create` is false (release-4.4.4 basic-roll.mjs L215-220).
       if (message.create !== false) await roll.toMessage(message.data ?? {}, { rollMode: message.rollMode });
       return rolls;
     }
@@ -172,44 +188,40 @@ export function dnd5eSystem({ generation }) {
       const skill = data.skills?.[skillId] ?? {};
       return { parts: ["@mod", "@prof"], data: { ...data, mod: skill.mod ?? 0, prof: skill.prof ?? 0 } };
     }
-    if (generation === "4.1") {
-      Actor.prototype.rollSkill = async function (config = {}, dialog = {}, message = {}) {
-        if (typeof config === "string") config = { skill: config, ...dialog };
-        const skill = config.skill;
-        const { parts, data } = skillParts(this, skill);
-        const mode = Number(this.system.skills?.[skill]?.roll?.mode ?? 0);
-        // The skill's roll mode as `config.advantage/disadvantage`; the caller's
-        // first roll merged into the skill's own, the others appended
-        // (release-4.4.4 actor.mjs `#rollSkillTool`: `mergeConfigs(..., config.rolls?.shift())`).
-        const rollConfig = utils.mergeObject({ ability: this.system.skills?.[skill]?.ability, advantage: mode > 0, disadvantage: mode < 0 }, config);
-        rollConfig.hookNames = [...(config.hookNames ?? []), "skill", "abilityCheck", "d20Test", ""];
-        rollConfig.rolls = firstRollMerged({ parts, data, options: {} }, config.rolls);
-        rollConfig.subject = this;
-        const messageConfig = utils.mergeObject({ create: true, data: { flags: { dnd5e: { messageType: "roll", roll: { skillId: skill, type: "skill" } } }, speaker: ChatMessage.getSpeaker({ actor: this }) } }, message);
-        const rolls = await buildV2(rollConfig, dialog, messageConfig);
-        if (rolls) Hooks.callAll("dnd5e.rollSkillV2", rolls, { skill, subject: this });
-        return rolls;
-      };
-    } else {
-      Actor.prototype.rollSkill = async function (skillId, options = {}) {
-        const { parts, data } = skillParts(this, skillId);
-        const rollData = utils.mergeObject(
-          {
-            data,
-            title: `Skill: ${this.name}`,
-            flavor: `${CONFIG.DND5E.skills[skillId]?.label ?? ""} Skill Check`,
-            chooseModifier: true,
-            messageData: { speaker: options.speaker || ChatMessage.getSpeaker({ actor: this }), "flags.dnd5e.roll": { type: "skill", skillId } },
-          },
-          options,
-        );
-        rollData.parts = parts.concat(options.parts ?? []);
-        if (Hooks.call("dnd5e.preRollSkill", this, rollData, skillId) === false) return null;
-        const roll = await d20Roll(rollData);
-        if (roll) Hooks.callAll("dnd5e.rollSkill", this, roll, skillId);
-        return roll;
-      };
+    /**
+     * 5.1+: the armour the actor wears with the `stealthDisadvantage` property makes
+     * its Stealth mode -1 (release-5.1.0 module/data/actor/templates/attributes.mjs L179-180:
+     * `armors[0]?.system.properties.has("stealthDisadvantage")`); the fake's armour is an
+     * equipped item of type "equipment" with that property.
+     */
+    function skillMode(actor, skill) {
+      const mode = Number(actor.system.skills?.[skill]?.roll?.mode ?? 0);
+      if (!armourStealth || skill !== "ste") return mode;
+      const armour = actor.items?.find?.((item) => item.type === "equipment" && item.system?.equipped && (item.system?.properties ?? []).includes("stealthDisadvantage"));
+      return armour ? Math.min(mode, -1) : mode;
     }
+    /**
+     * `Actor5e#rollSkill(config, dialog, message)` (4.1 to 6.0: release-4.4.4 actor.mjs L1094,
+     * release-5.3.3 L1209, c83a613dd L1167; `#rollSkillTool`): the skill's roll mode as
+     * `config.advantage/disadvantage`, Reliable Talent, the caller's first roll merged into the
+     * skill's own and the others appended (`mergeConfigs(..., config.rolls?.shift())`).
+     */
+    Actor.prototype.rollSkill = async function (config = {}, dialog = {}, message = {}) {
+      const skill = config.skill;
+      const { parts, data } = skillParts(this, skill);
+      const mode = skillMode(this, skill);
+      const proficient = Number(this.system.skills?.[skill]?.value ?? 0) >= 1;
+      const rollConfig = utils.mergeObject({ ability: this.system.skills?.[skill]?.ability, advantage: mode > 0, disadvantage: mode < 0, reliableTalent: proficient && Boolean(this.flags?.dnd5e?.reliableTalent) }, config);
+      rollConfig.hookNames = [...(config.hookNames ?? []), "skill", "abilityCheck", "d20Test", ""];
+      rollConfig.rolls = firstRollMerged({ parts, data, options: {} }, config.rolls);
+      rollConfig.subject = this;
+      const messageConfig = utils.mergeObject({ create: true, data: { flags: { dnd5e: { messageType: "roll", roll: { skillId: skill, type: "skill" } } }, speaker: ChatMessage.getSpeaker({ actor: this }) } }, message);
+      const rolls = await buildV2(rollConfig, dialog, messageConfig);
+      if (!rolls) return null;
+      if (v5) Hooks.callAll("dnd5e.rollSkill", rolls, { ability: rollConfig.ability, skill, subject: this });
+      Hooks.callAll("dnd5e.rollSkillV2", rolls, v5 ? { ability: rollConfig.ability, skill, subject: this } : { skill, subject: this });
+      return rolls;
+    };
 
     // ------------------------------------------------------------ attacks
     /** `game.user.targets` as dnd5e stores them: actor uuids, deduplicated, numeric AC only. */
@@ -227,80 +239,21 @@ export function dnd5eSystem({ generation }) {
       const data = actor.getRollData();
       return { parts: ["@mod", "@prof"], data: { ...data, mod: data.abilities?.dex?.mod ?? 0, prof: data.prof } };
     }
-    if (generation === "3") {
-      Object.defineProperty(Item.prototype, "hasAreaTarget", {
-        configurable: true,
-        get() {
-          return Boolean(this.system?.target?.type in CONFIG.DND5E.areaTargetTypes);
-        },
-      });
-      // `Item5e#hasAttack` / `hasSave` / `hasDamage` (release-3.3.1 module/data/item/templates/action.mjs L208-230).
-      const itemFlag = (name, test) =>
-        Object.defineProperty(Item.prototype, name, {
-          configurable: true,
-          get() {
-            const system = this.system ?? {};
-            return Boolean(system.actionType) && test(system);
-          },
-        });
-      itemFlag("hasAttack", (system) => ["mwak", "rwak", "msak", "rsak"].includes(system.actionType));
-      itemFlag("hasSave", (system) => Boolean(system.save?.ability && system.save?.scaling));
-      itemFlag("hasDamage", (system) => (system.damage?.parts ?? []).length > 0);
-      /**
-       * `Item5e#use(config, options)` (release-3.3.1 module/documents/item.mjs L926-1055):
-       * `dnd5e.preUseItem(item, config, options)`, then `displayCard` (L1424-1488) creates
-       * the usage card: speaker `getSpeaker({actor, token: actor.token})`, flags
-       * `{core: {canPopout: true}, dnd5e: {use: {type, itemId, itemUuid}}}`, no roll;
-       * then `dnd5e.useItem(item, config, options, templates, effects, summoned)`.
-       * The template preview (`AbilityTemplate#drawPreview`, a canvas placement by
-       * the user) is not modelled: `templates` is null.
-       */
-      Item.prototype.use = async function (config = {}, options = {}) {
-        options = utils.mergeObject({ configureDialog: true, createMessage: true, flags: { dnd5e: { use: { type: this.type, itemId: this.id, itemUuid: this.uuid } } } }, options);
-        if (Hooks.call("dnd5e.preUseItem", this, config, options) === false) return null;
-        const chatData = { content: `<div class="dnd5e chat-card item-card">${this.name}</div>`, speaker: ChatMessage.getSpeaker({ actor: this.actor, token: this.actor?.token ?? null }), flags: utils.mergeObject({ core: { canPopout: true } }, options.flags) };
-        const card = options.createMessage !== false ? await ChatMessage.create(chatData) : chatData;
-        Hooks.callAll("dnd5e.useItem", this, config, options, null, [], null);
-        return card;
-      };
-      Item.prototype.rollAttack = async function (options = {}) {
-        const actor = this.actor;
-        const { parts, data } = attackParts(actor);
-        const targets = targetDescriptors();
-        const rollConfig = utils.mergeObject(
-          {
-            actor,
-            data,
-            critical: 20,
-            title: `${this.name} - Attack Roll`,
-            flavor: `${this.name} - Attack Roll`,
-            targetValue: targets.length === 1 ? targets[0].ac : undefined,
-            messageData: { "flags.dnd5e": { targets, roll: { type: "attack", itemId: this.id, itemUuid: this.uuid } }, speaker: ChatMessage.getSpeaker({ actor }) },
-          },
-          options,
-        );
-        rollConfig.parts = parts.concat(options.parts ?? []);
-        if (Hooks.call("dnd5e.preRollAttack", this, rollConfig) === false) return null;
-        const roll = await d20Roll(rollConfig);
-        if (!roll) return null;
-        Hooks.callAll("dnd5e.rollAttack", this, roll, []);
-        return roll;
-      };
-    } else {
+    {
       /**
        * An activity (`ActivityMixin`, module/documents/activity/mixin.mjs): its
-       * `use(usage, dialog, message)` (release-4.0.4 L171-274, release-4.1.0
-       * L187-303, release-4.4.4 L208-329) raises `dnd5e.preUseActivity(activity,
-       * usageConfig, dialogConfig, messageConfig)` (`Hooks.call`), creates the usage
-       * card (`_createUsageMessage`: speaker `getSpeaker({actor})`, flags
-       * `{core: {canPopout: true}, dnd5e: {...messageFlags, messageType: "usage",
-       * use: {effects}}}`, no roll), then `dnd5e.postUseActivity(activity,
-       * usageConfig, results)` with `results = {effects, templates, updates,
-       * message}`: `Hooks.callAll` in 4.0.x; `Hooks.call` in 4.1+, where `false`
-       * stops `_triggerSubsequentActions` (attack: `rollAttack`, damage:
-       * `rollDamage`, save: nothing; release-4.4.4 activity/attack.mjs L64,
-       * damage.mjs L52; the fake models the attack's only). Templates (placed by the user on the canvas) are not
-       * modelled: `results.templates` is empty.
+       * `use(usage, dialog, message)` (release-4.4.4 L208-329, release-5.3.3
+       * L190-300) raises `dnd5e.preUseActivity(activity, usageConfig, dialogConfig,
+       * messageConfig)` (`Hooks.call`), creates the usage card (`_createUsageMessage`:
+       * speaker `getSpeaker({actor})`, no roll; flags `{core: {canPopout: true}, dnd5e:
+       * {...messageFlags, messageType: "usage", use: {effects}}}` up to 5.2, and from 5.3
+       * `type: "usage"` with `flags.dnd5e` = `messageFlags` and `system.effects`
+       * (release-5.3.3 L200-205, L787-800)), then `dnd5e.postUseActivity(activity,
+       * usageConfig, results)` with `results = {effects, templates, updates, message}`
+       * (`Hooks.call`: `false` stops `_triggerSubsequentActions`: attack: `rollAttack`,
+       * damage: `rollDamage`, save: nothing; release-4.4.4 activity/attack.mjs L64,
+       * damage.mjs L52; the fake models the attack's only). Templates (placed by the
+       * user on the canvas) are not modelled: `results.templates` is empty.
        */
       class Activity {
         /**
@@ -327,15 +280,12 @@ export function dnd5eSystem({ generation }) {
         async use(usage = {}, dialog = {}, message = {}) {
           const usageConfig = utils.mergeObject({}, usage);
           const dialogConfig = utils.mergeObject({ configure: true }, dialog);
-          const messageConfig = utils.mergeObject({ create: true, data: { flags: { dnd5e: { ...this.messageFlags, messageType: "usage", use: { effects: [] } } } } }, message);
+          const card = typedUsage ? { flags: { dnd5e: this.messageFlags }, system: { effects: [] } } : { flags: { dnd5e: { ...this.messageFlags, messageType: "usage", use: { effects: [] } } } };
+          const messageConfig = utils.mergeObject({ create: true, data: card }, message);
           if (Hooks.call("dnd5e.preUseActivity", this, usageConfig, dialogConfig, messageConfig) === false) return undefined;
           const results = { effects: [], templates: [], updates: {} };
-          const data = utils.mergeObject({ content: `<div class="dnd5e2 chat-card activity-card">${this.item.name}</div>`, speaker: ChatMessage.getSpeaker({ actor: this.actor }), flags: { core: { canPopout: true } } }, messageConfig.data);
+          const data = utils.mergeObject({ content: `<div class="dnd5e2 chat-card activity-card">${this.item.name}</div>`, speaker: ChatMessage.getSpeaker({ actor: this.actor }), flags: { core: { canPopout: true } }, ...(typedUsage ? { type: "usage" } : {}) }, messageConfig.data);
           results.message = messageConfig.create === false ? data : await ChatMessage.create(data);
-          if (generation === "4.0") {
-            Hooks.callAll("dnd5e.postUseActivity", this, usageConfig, results);
-            return results;
-          }
           if (Hooks.call("dnd5e.postUseActivity", this, usageConfig, results) === false) return results;
           // Not awaited, as in dnd5e: the follow-up roll runs on after `use` resolves.
           this._triggerSubsequentActions(usageConfig, results);
@@ -351,21 +301,19 @@ export function dnd5eSystem({ generation }) {
           super(item, data ?? { _id: "attackActivity01", type: "attack", target: { template: { type: system.target?.type ?? "" } } });
           this.attack = { type: { value: system.actionType === "mwak" ? "melee" : "ranged", classification: "weapon" } };
         }
-        /** 4.1+: the attack rolls after the usage card (release-4.4.4 activity/attack.mjs L64-66). */
+        /** The attack rolls after the usage card (release-4.4.4 activity/attack.mjs L64-66). */
         async _triggerSubsequentActions(config, results) {
           this.rollAttack({ event: config.event }, {}, { data: { "flags.dnd5e.originatingMessage": results.message?.id } });
         }
         async rollAttack(config = {}, dialog = {}, message = {}) {
           const targets = targetDescriptors();
           const { parts, data } = attackParts(this.actor);
-          // The attack's own roll first. 4.0.x appends the caller's `config.rolls`
-          // (release-4.0.4 activity/attack.mjs: `[{...}].concat(config.rolls ?? [])`);
-          // 4.1+ merges the caller's first roll into it and appends the others
-          // (release-4.1.0 `config.rolls?.shift()` into `_buildAttackConfig`, 4.4.4 `mergeConfigs`).
+          // The attack's own roll first, the caller's first roll merged into it and the others
+          // appended (release-4.4.4 activity/attack.mjs `mergeConfigs(..., config.rolls?.shift())`, same in 5.x).
           const own = { parts, data, options: { criticalSuccess: 20, target: targets.length === 1 ? targets[0].ac : undefined } };
           const rollConfig = utils.mergeObject({}, config);
           rollConfig.hookNames = [...(config.hookNames ?? []), "attack", "d20Test", ""];
-          rollConfig.rolls = generation === "4.0" ? [own].concat(config.rolls ?? []) : firstRollMerged(own, config.rolls);
+          rollConfig.rolls = firstRollMerged(own, config.rolls);
           rollConfig.subject = this;
           const messageConfig = utils.mergeObject(
             {
@@ -377,17 +325,10 @@ export function dnd5eSystem({ generation }) {
             },
             message,
           );
-          let rolls;
-          if (generation === "4.0") {
-            // 4.0.x: the V2 pre hook only, then the 3.x roll (advantage wins).
-            if (Hooks.call("dnd5e.preRollAttackV2", rollConfig, dialog, messageConfig) === false) return null;
-            const options = rollConfig.rolls[0].options ?? {};
-            const roll = await d20Roll({ parts: rollConfig.rolls[0].parts, data: rollConfig.rolls[0].data, advantage: options.advantage, disadvantage: options.disadvantage, event: rollConfig.event, messageData: messageConfig.data, rollMode: messageConfig.rollMode });
-            rolls = [roll];
-          } else {
-            rolls = await buildV2(rollConfig, dialog, messageConfig);
-            if (!rolls) return null;
-          }
+          const rolls = await buildV2(rollConfig, dialog, messageConfig);
+          if (!rolls) return null;
+          // 5.0+: `dnd5e.rollAttack` too, same arguments (release-5.0.4 activity/attack.mjs L219-220).
+          if (v5) Hooks.callAll("dnd5e.rollAttack", rolls, { subject: this, ammoUpdate: null });
           Hooks.callAll("dnd5e.rollAttackV2", rolls, { subject: this, ammoUpdate: null });
           return rolls;
         }
@@ -441,20 +382,21 @@ export function dnd5eSystem({ generation }) {
 }
 
 /**
- * An SRD actor from the shared fixtures as 3.x/4.x data: the 5.2 senses
- * (`{ranges: {...}, units: null}`) flattened, `null` -> 0 and units "ft"
- * (what 4.x derivation does, docs/dnd5e-automation.md §5), plus the HP and
- * AC a test gives (the fixtures drop them).
+ * An SRD actor from the shared fixtures as the given generation stores it,
+ * plus the HP and AC a test gives (the fixtures drop them). Senses: 5.3+
+ * `{ranges: {...}, units, special}` (release-5.3.3 module/data/shared/senses-field.mjs),
+ * earlier flat `{darkvision, ..., units, special}`, `null` -> 0; `units: null`
+ * is served as the derived "ft" (`defaultUnits("length")`, release-5.3.3
+ * module/data/actor/npc.mjs L407), the fake's actors having no derivation step.
  * @param {any} actor the fixture document
- * @param {{id: string, ownership: object, hp?: number, ac?: number, items?: object[]}} extra
+ * @param {{id: string, ownership: object, hp?: number, ac?: number, items?: object[], generation?: string}} extra
  */
-export function srdActor(actor, { id, ownership, hp = 10, ac = 12, items = [] }) {
+export function srdActor(actor, { id, ownership, hp = 10, ac = 12, items = [], generation = "4.4" }) {
   const system = JSON.parse(JSON.stringify(actor.system));
   const senses = system.attributes?.senses ?? {};
-  if (senses.ranges) {
-    const flat = Object.fromEntries(Object.entries(senses.ranges).map(([key, value]) => [key, value ?? 0]));
-    system.attributes.senses = { ...flat, units: senses.units ?? "ft", special: senses.special ?? "" };
-  }
+  const ranges = senses.ranges ?? Object.fromEntries(["darkvision", "blindsight", "tremorsense", "truesight"].map((key) => [key, senses[key] ?? null]));
+  if (Number(generation) >= 5.3) system.attributes.senses = { ranges: { ...ranges }, units: senses.units ?? "ft", special: senses.special ?? "" };
+  else system.attributes.senses = { ...Object.fromEntries(Object.entries(ranges).map(([key, value]) => [key, value ?? 0])), units: senses.units ?? "ft", special: senses.special ?? "" };
   system.attributes.hp = { value: hp, max: hp, temp: 0, tempmax: 0 };
   system.attributes.ac = { value: ac };
   return { _id: id, name: actor.name, type: actor.type ?? "npc", ownership, system, items, effects: [], flags: {} };

@@ -42,48 +42,41 @@ export const IDS = {
 };
 
 /**
- * The hider's spells, as each generation stores them: Fireball (a Dexterity
- * save in a 20 ft sphere, no attack roll) and Flame Ray (a made-up spell with
- * an attack roll AND a line area). 3.x: item data (`actionType`, `save`,
- * `damage.parts`, `target.type`; release-3.3.1 module/data/item/templates/
- * action.mjs, activated-effect.mjs); 4.x: one activity each
- * (`system.activities[id] = {_id, type, target: {template}}`,
- * release-4.4.4 module/data/shared/target-field.mjs).
- * @param {"3" | "4.0" | "4.1"} generation
+ * The hider's spells, one activity each (`system.activities[id] = {_id, type,
+ * target: {template}}`, release-4.4.4 and release-5.3.3
+ * module/data/shared/target-field.mjs): Fireball (a Dexterity save in a 20 ft
+ * sphere, no attack roll) and Flame Ray (a made-up spell with an attack roll AND a
+ * line area).
  */
-function spellsFor(generation) {
+function spells() {
   const spell = (id, name, system) => ({ _id: id, name, type: "spell", system, effects: [], flags: {} });
-  if (generation === "3") {
-    return [
-      spell(IDS.fireball, "Fireball", { actionType: "save", save: { ability: "dex", scaling: "spell" }, damage: { parts: [["8d6", "fire"]] }, target: { type: "sphere", value: 20, units: "ft" } }),
-      spell(IDS.flameRay, "Flame Ray", { actionType: "rsak", damage: { parts: [["2d6", "fire"]] }, target: { type: "line", value: 30, width: 5, units: "ft" } }),
-    ];
-  }
   const activity = (id, type, template) => ({ [id]: { _id: id, type, target: { template: { type: template, size: "20", units: "ft" }, affects: { type: "creature" } } } });
   return [spell(IDS.fireball, "Fireball", { activities: activity("fireballSave0001", "save", "sphere") }), spell(IDS.flameRay, "Flame Ray", { activities: activity("flameRayAttack01", "attack", "line") })];
 }
 
-/** The dnd5e version string of each hook generation, and the Foundry version it runs on. */
+/**
+ * The supported pairings a GM can run (`system.json` compatibility per tag,
+ * docs/dnd5e-automation.md): each fake generation's dnd5e version and the
+ * Foundry generation of the world.
+ */
 export const GENERATIONS = {
-  3: { version: "3.3.1", foundry: 12 },
-  "4.0": { version: "4.0.4", foundry: 13 },
-  4.1: { version: "4.4.4", foundry: 13 },
+  4.4: { version: "4.4.4", foundry: 13 },
+  5.2: { version: "5.2.5", foundry: 13 },
+  5.3: { version: "5.3.3", foundry: 14 },
+  "6.0": { version: "6.0.0", foundry: 14 },
 };
 
 /**
- * SRD 5.1 (Goblin, Scout, Guard) for 3.x; SRD 5.2 (Goblin Warrior, Spy,
- * Guard) for 4.x, as 3.x/4.x data.
- * @param {"3" | "4.0" | "4.1"} generation
+ * SRD 5.2 (Goblin Warrior, Spy, Guard), served in the generation's data shape.
+ * @param {"4.4" | "5.2" | "5.3" | "6.0"} generation
  */
 function actorsFor(generation) {
-  const modern = generation !== "3";
-  const file = modern ? "dnd5e-srd52-monsters.json" : "dnd5e-srd51-monsters.json";
-  const [hider, observer, guard] = modern ? ["Goblin Warrior", "Spy", "Guard"] : ["Goblin", "Scout", "Guard"];
+  const file = "dnd5e-srd52-monsters.json";
   const weapon = (id, name, actionType) => ({ _id: id, name, type: "weapon", system: { actionType }, effects: [], flags: {} });
   return [
-    srdActor(fixtureActor(file, hider), { id: IDS.hiderActor, ownership: { default: 0, [ALICE]: 3 }, hp: 7, items: [weapon(IDS.bow, "Shortbow", "rwak"), ...spellsFor(generation)] }),
-    srdActor(fixtureActor(file, observer), { id: IDS.observerActor, ownership: { default: 0, [BOB]: 3 }, hp: 16, items: [weapon(IDS.longbow, "Longbow", "rwak")] }),
-    srdActor(fixtureActor(file, guard), { id: IDS.guardActor, ownership: { default: 0 }, hp: 11, items: [weapon(IDS.spear, "Spear", "mwak")] }),
+    srdActor(fixtureActor(file, "Goblin Warrior"), { id: IDS.hiderActor, ownership: { default: 0, [ALICE]: 3 }, hp: 7, items: [weapon(IDS.bow, "Shortbow", "rwak"), ...spells()], generation }),
+    srdActor(fixtureActor(file, "Spy"), { id: IDS.observerActor, ownership: { default: 0, [BOB]: 3 }, hp: 16, items: [weapon(IDS.longbow, "Longbow", "rwak")], generation }),
+    srdActor(fixtureActor(file, "Guard"), { id: IDS.guardActor, ownership: { default: 0 }, hp: 11, items: [weapon(IDS.spear, "Spear", "mwak")], generation }),
   ];
 }
 
@@ -91,7 +84,7 @@ function actorsFor(generation) {
  * Starts a dnd5e world of one hook generation: GM, Alice, Bob. Every client
  * also runs `ADVANTAGE_MODULE`, a module loaded before Furtive that grants
  * advantage to the next attack when a test asks for it.
- * @param {{generation: "3" | "4.0" | "4.1", ruleset?: "opposed" | "percentile", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
+ * @param {{generation: "4.4" | "5.2" | "5.3" | "6.0", ruleset?: "opposed" | "percentile", settings?: Record<string, unknown>, edit?: (world: any) => void}} options
  *   `edit` changes the world data further (users, for one)
  */
 export async function dnd5eWorld({ generation, ruleset = "opposed", settings = {}, edit, lang = {} }) {
@@ -128,17 +121,14 @@ export async function dnd5eWorld({ generation, ruleset = "opposed", settings = {
  * Another module's attack pre hook, registered before Furtive's (modules
  * that grant advantage, such as the Help action, set it there): after
  * `grantAdvantage(client)`, that client's next attack roll has advantage
- * (3.x `config.advantage`, 4.x `config.rolls[0].options.advantage`).
+ * (`config.rolls[0].options.advantage`).
  */
 function ADVANTAGE_MODULE(ctx) {
-  const grant = (config, key) => {
+  ctx.Hooks.on("dnd5e.preRollAttackV2", (config) => {
     if (!ctx.global.advantageNext) return;
     ctx.global.advantageNext = false;
-    if (key === "3") config.advantage = true;
-    else config.rolls[0].options.advantage = true;
-  };
-  ctx.Hooks.on("dnd5e.preRollAttack", (_item, config) => grant(config, "3"));
-  ctx.Hooks.on("dnd5e.preRollAttackV2", (config) => grant(config, "4"));
+    config.rolls[0].options.advantage = true;
+  });
 }
 
 /** The next attack rolled on a client has advantage (see ADVANTAGE_MODULE). */
@@ -162,31 +152,24 @@ export function tokenOn(client, tokenId) {
   return client.ctx.game.scenes.get(SCENE).tokens.get(tokenId);
 }
 
-/** Rolls a skill from the sheet the way the generation's sheet does. */
+/** Rolls a skill from the sheet (`Actor5e#rollSkill({skill})`, 4.1 to 6.0). */
 export function rollSkill(env, client, actorId, skill) {
-  const actor = actorOn(client, actorId);
-  return env.generation === "4.1" ? actor.rollSkill({ skill }) : actor.rollSkill(skill, { fastForward: true });
+  return actorOn(client, actorId).rollSkill({ skill });
 }
 
-/**
- * Rolls an attack from the sheet: 3.x `Item5e#rollAttack`, 4.x the item's
- * attack activity. Returns the D20Roll.
- */
+/** Rolls an attack from the sheet: the item's attack activity. Returns the D20Roll. */
 export async function rollAttack(env, client, actor, itemId) {
   const item = actor.items.get(itemId);
-  if (env.generation === "3") return item.rollAttack({ fastForward: true });
   const rolls = await item.system.activities.contents[0].rollAttack({}, { configure: false }, {});
   return rolls?.[0] ?? null;
 }
 
 /**
- * Casts a spell from the sheet: 3.x `Item5e#use` (the usage card; an attack is
- * then rolled from it with `rollAttack`), 4.x the spell's activity `use` (4.1+
- * rolls an attack activity's attack on its own after the card).
+ * Casts a spell from the sheet: the spell's activity `use` (an attack activity
+ * rolls its attack on its own after the card).
  */
 export async function castSpell(env, client, actor, itemId) {
   const item = actor.items.get(itemId);
-  if (env.generation === "3") return item.use({}, { configureDialog: false });
   return item.system.activities.contents[0].use({}, { configure: false }, {});
 }
 
