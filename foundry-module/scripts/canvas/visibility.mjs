@@ -81,7 +81,11 @@ export function rebuildLookup(scene) {
 /**
  * Patches the lookup from a Scene update (`updateScene(scene, changed)`):
  * only the observers the update names are read again from the scene's flags
- * (a `-=id` key or a missing value removes the observer), the hiders list
+ * (a missing value removes the observer; a deletion is named by a v13 `-=id`
+ * key or, in v14, by the id with a `ForcedDeletion` value: operators travel
+ * serialized and are rebuilt, https://foundryvtt.com/api/functions/foundry.data.operators.reconstructOperator.html,
+ * and PF2e Visioner reads both forms, roi007leaf/pf2e-visioner
+ * scripts/stores/visibility-map.js `normalizeVisibilityMap`), the hiders list
  * when it changed. A lookup not built for this scene is rebuilt instead.
  * @param {Scene} scene
  * @param {Record<string, any>} changed the update's differential data

@@ -17,7 +17,7 @@ import * as engine from "../engine.mjs";
 import { FurtiveError } from "../errors.mjs";
 import { refusalText } from "../i18n.mjs";
 import { readSettings } from "../settings.mjs";
-import { isActiveGM, needsCompaction, recordRevision } from "../storage/store.mjs";
+import { deletionOf, isActiveGM, needsCompaction, recordRevision } from "../storage/store.mjs";
 import { setStatus } from "../canvas/statuses.mjs";
 import { postActionCard } from "../ui/chat.mjs";
 import { audienceOf } from "../ui/secrecy.mjs";
@@ -315,8 +315,8 @@ export async function publishAll(scene, entry) {
 /**
  * Publishes lookup changes on the Scene in ONE update (every client receives
  * it): `hiddenFrom` entries by observer (a list, or null to remove the
- * observer: `-=key`, `foundry.utils.mergeObject` performDeletions) and the
- * hiders list when given. Nothing is sent for an empty change.
+ * observer: a deletion, {@link deletionOf}) and the hiders list when given.
+ * Nothing is sent for an empty change.
  * @param {Scene} scene
  * @param {Map<string, string[] | null>} observers observer id -> its new list, or null (removed)
  * @param {string[] | null} hiders ids of tokens in a stealth attempt, or null (unchanged)
@@ -328,7 +328,7 @@ async function publishLookup(scene, observers, hiders) {
   const update = {};
   for (const [observer, list] of observers) {
     if (list) update[`${key}.${observer}`] = list;
-    else update[`${key}.-=${observer}`] = null;
+    else Object.assign(update, deletionOf(key, observer));
   }
   if (hiders) update[`flags.${MODULE_ID}.${SCENE_FLAGS.hiders}`] = hiders;
   if (!Object.keys(update).length) return false;

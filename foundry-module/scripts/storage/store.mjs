@@ -425,3 +425,21 @@ export async function dropLastDelta(scene) {
 export function needsCompaction({ baseBytes, deltaBytes, deltas }) {
   return deltas >= 64 || deltaBytes >= Math.max(baseBytes, 4096);
 }
+
+/**
+ * The update data that deletes `key` under `path` (a dotted path of a
+ * document's data). v14: `{"path.key": new foundry.data.operators.ForcedDeletion()}`;
+ * the `{"path.-=key": null}` form is deprecated since 14 and goes in 16 (the
+ * v14 compatibility warning, quoted in sun-dragon-cult/fvtt-system-rqg#890;
+ * https://foundryvtt.com/api/modules/foundry.data.operators.html). v13: the
+ * `-=key` form (`foundry.utils.mergeObject` `performDeletions`). dnd5e 5.3.3
+ * makes the same choice by generation (release-5.3.3 module/documents/item.mjs L959-960).
+ * @param {string} path
+ * @param {string} key
+ * @returns {Record<string, unknown>}
+ */
+export function deletionOf(path, key) {
+  const ForcedDeletion = /** @type {any} */ (foundry).data?.operators?.ForcedDeletion;
+  if (Number(game.release?.generation ?? 13) >= 14 && typeof ForcedDeletion === "function") return { [`${path}.${key}`]: new ForcedDeletion() };
+  return { [`${path}.-=${key}`]: null };
+}
