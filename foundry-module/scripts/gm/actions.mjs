@@ -29,7 +29,7 @@ import { undoAction } from "./undo.mjs";
 import { hideDialog } from "../ui/dialogs.mjs";
 import { bilingual, engineText, escapeHtml, t } from "../i18n.mjs";
 import { precautionsOf, senseNames, wearsHelmet } from "../systems/actor-data.mjs";
-import { evaluateFormula, postRoll, rollFormula } from "../systems/formula-rolls.mjs";
+import { evaluateCheck, evaluateFormula, postRoll, rollCheck, rollFormula } from "../systems/formula-rolls.mjs";
 import { readSettings } from "../settings.mjs";
 import { onCanvas, viewOf } from "../canvas/clear-view.mjs";
 import { inDarkness } from "../canvas/lighting.mjs";
@@ -175,9 +175,10 @@ export const GM_ACTIONS = {
     const context = { token, user, choice };
     if (Hooks.call("furtive.preHide", context) === false) throw FurtiveError.of("cancelled", "a furtive.preHide listener cancelled the action");
     choice = context.choice;
-    const formula = settings.ruleset === "percentile" ? "1d100" : settings.stealthFormula;
     const given = typeof options.roll === "number" && Number.isFinite(options.roll) ? Math.floor(options.roll) : null;
-    const roll = given === null ? await evaluateFormula(formula, token) : null;
+    // Opposed: the system's Stealth check where it has one (O1); percentile: the d100 (P1).
+    const evaluate = () => (settings.ruleset === "percentile" ? evaluateFormula("1d100", token) : evaluateCheck("stealth", settings.stealthFormula, token));
+    const roll = given === null ? await evaluate() : null;
     const outcome = await dispatch(scene, {
       type: "enterStealth",
       hider: token.id,
@@ -377,7 +378,7 @@ export const GM_ACTIONS = {
     const observer = scene.tokens.get(observerId);
     if (!hider || !observer) return null;
     const flavor = bilingual("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" });
-    const total = await rollFormula(readSettings().perceptionFormula, observer, { flavor, secret: true });
+    const total = await rollCheck("perception", readSettings().perceptionFormula, observer, { flavor, secret: true });
     return dispatch(scene, { type: "perceptionRolled", hider: hiderId, observer: observerId, total });
   },
 

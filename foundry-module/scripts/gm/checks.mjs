@@ -8,6 +8,7 @@
 import { MODULE_ID } from "../constants.mjs";
 import { bilingual, escapeHtml, refusalText, t } from "../i18n.mjs";
 import { readSystemSettings } from "../systems/automation-settings.mjs";
+import { evaluateCheck } from "../systems/formula-rolls.mjs";
 import { gmUserIds } from "../ui/chat.mjs";
 import { secretRollNotice } from "../ui/chat-secrecy.mjs";
 import { offerLogEntry, offerPerceptionCheck, playerOwners } from "./perception-offers.mjs";
@@ -93,8 +94,8 @@ export async function answerRequests(scene, record, session, requests, total, se
  * other players a "privately rolled some dice" line), else in
  * `flags.furtive.rolls`, so the card reaches the GMs alone
  * (systems/formula-rolls.mjs, ui/chat-secrecy.mjs).
- * Foundry API: `new Roll(formula, data, {flavor})`, `Roll#evaluate()`,
- * `ChatMessage.create({rolls, whisper})` (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html).
+ * Foundry API: `Roll#options` (the roll's `flavor`), `ChatMessage.create({rolls, whisper})`
+ * (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html).
  * @param {{observer: TokenDocument, hider: TokenDocument}[]} checks
  * @param {FurtiveSettings} settings
  * @returns {Promise<(number | null)[]>} the totals rounded down to integers, in order; null for a total that is not a finite number
@@ -102,9 +103,9 @@ export async function answerRequests(scene, record, session, requests, total, se
 async function rollPerceptions(checks, settings) {
   const rolls = [];
   for (const { observer, hider } of checks) {
-    const flavor = t("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" });
-    const roll = new Roll(settings.perceptionFormula, observer.actor?.getRollData?.() ?? {}, { flavor });
-    await roll.evaluate();
+    // The system's Perception check where it has one (systems/formula-rolls.mjs), the roll's own flavor naming the pair.
+    const roll = await evaluateCheck("perception", settings.perceptionFormula, observer);
+    roll.options.flavor = t("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" });
     rolls.push(roll);
   }
   const notice = secretRollNotice();

@@ -8,18 +8,24 @@
  * (`Roll#render`) and kept in `flags.furtive.rolls` (`Roll#toJSON`), which
  * reaches the GMs alone.
  *
- * Foundry API: `new Roll(formula, data)`, `await Roll#evaluate()` (async in
- * v12 and v13), `Roll#total`, `Roll#toMessage(messageData, {rollMode})`,
- * `Roll#render()`, `Roll#toJSON()` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html),
- * `ChatMessage.getSpeaker({token})`, `CONST.DICE_ROLL_MODES`
- * (`PUBLIC: "publicroll"`, `PRIVATE: "gmroll"`, `BLIND: "blindroll"`, `SELF: "selfroll"`),
- * `Actor#getRollData()`.
+ * The opposed ruleset's Stealth and Perception checks go through the game
+ * system's own roll where it has one ({@link evaluateCheck}), so its
+ * modifiers apply; other systems, and the percentile ruleset's d100, roll the
+ * formula of the settings.
+ *
+ * Foundry API: `new Roll(formula, data)`, `await Roll#evaluate()`,
+ * `Roll#total`, `Roll#toMessage(messageData, {create: false})` (the message
+ * data), `Roll#render()`, `Roll#toJSON()` (https://foundryvtt.com/api/classes/foundry.dice.Roll.html),
+ * `ChatMessage.create(data)`, `ChatMessage.getSpeaker({token})`,
+ * `Actor#getRollData()`; who a message reaches: ui/message-modes.mjs.
  */
 
 import { MODULE_ID } from "../constants.mjs";
 import { engineText, escapeHtml } from "../i18n.mjs";
 import { gmUserIds } from "../ui/chat.mjs";
 import { secretRollNotice } from "../ui/chat-secrecy.mjs";
+import { applyMessageMode, currentRollMode, gmMode } from "../ui/message-modes.mjs";
+import { dnd5eGeneration } from "./dnd5e.mjs";
 
 /**
  * The flags of the module's own roll messages: `kind: "roll"`, so the system
@@ -60,8 +66,49 @@ export async function evaluateFormula(formula, token) {
 }
 
 /**
- * Posts an evaluated roll to chat (GM-only when `secret`), its flavor in the
- * poster's language (HTML-escaped) and, in its flags, in both (as text).
+ * A check of the opposed ruleset (Stealth O1, Perception O4) for a token's
+ * actor, evaluated and not posted (the caller posts it, {@link postRoll}).
+ * dnd5e 4.1 to 6.0: the system's own skill roll, `Actor5e#rollSkill({skill},
+ * {configure: false}, {create: false})` (release-4.4.4, release-5.3.3 and 6.0
+ * c83a613dd module/documents/actor/actor.mjs `rollSkill`), which applies what the
+ * sheet applies: the skill's roll mode, so armour with stealth disadvantage
+ * from 5.1 (`skills.ste.roll.mode`, release-5.1.0
+ * module/data/actor/templates/attributes.mjs L179-180), Reliable Talent, the
+ * bonuses; no dialog (the GM rolls for the engine) and no message
+ * (`message.create: false`, release-4.4.4 module/dice/basic-roll.mjs L215-220).
+ * Any other system, or a roll a system hook cancelled: the formula.
+ * @param {"stealth" | "perception"} check
+ * @param {string} formula the setting's formula, for systems without a roll API
+ * @param {TokenDocument | null} token
+ * @returns {Promise<Roll>}
+ */
+export async function evaluateCheck(check, formula, token) {
+  const actor = /** @type {any} */ (token?.actor);
+  if (dnd5eGeneration() && typeof actor?.rollSkill === "function") {
+    const rolls = await actor.rollSkill({ skill: check === "stealth" ? "ste" : "prc" }, { configure: false }, { create: false });
+    if (rolls?.[0]) return rolls[0];
+  }
+  return evaluateFormula(formula, token);
+}
+
+/**
+ * {@link evaluateCheck}, then posted like {@link rollFormula}.
+ * @param {"stealth" | "perception"} check
+ * @param {string} formula
+ * @param {TokenDocument | null} token
+ * @param {{flavor: {en: string, fr: string}, secret: boolean}} options
+ * @returns {Promise<number>} the total, rounded down to an integer
+ */
+export async function rollCheck(check, formula, token, { flavor, secret }) {
+  const roll = await evaluateCheck(check, formula, token);
+  await postRoll(roll, token, { flavor, secret });
+  return Math.floor(Number(roll.total));
+}
+
+/**
+ * Posts an evaluated roll to chat (GM-only when `secret`, else in the user's
+ * chosen mode), its flavor in the poster's language (HTML-escaped) and, in
+ * its flags, in both (as text).
  * @param {Roll} roll
  * @param {TokenDocument | null} token
  * @param {{flavor: {en: string, fr: string}, secret: boolean}} options
@@ -74,6 +121,7 @@ export async function postRoll(roll, token, { flavor, secret }) {
     await ChatMessage.create({ ...data, flags, whisper: gmUserIds(), content: await roll.render() });
     return;
   }
-  const rollMode = secret ? CONST.DICE_ROLL_MODES.PRIVATE : game.settings.get("core", "rollMode");
-  await roll.toMessage(data, { rollMode });
+  const message = /** @type {Record<string, any>} */ (await roll.toMessage(data, { create: false }));
+  applyMessageMode(message, secret ? gmMode() : currentRollMode(), { roller: game.user?.id ?? undefined });
+  await ChatMessage.create(message);
 }

@@ -42,6 +42,7 @@ import { readSettings } from "../settings.mjs";
 import { isActiveGM } from "../storage/store.mjs";
 import { handleAttack, takeAttackNote, tokenOfActor, userTargetIds } from "./attacks.mjs";
 import { messageMatches, readSystemSettings } from "./automation-settings.mjs";
+import { applyMessageMode, gmMode } from "../ui/message-modes.mjs";
 
 /**
  * The stamp a roller's client puts on its roll messages.
@@ -114,16 +115,15 @@ function stealthFurtiveUses(message, data, stamp, actor) {
 
 /**
  * Secrecy: a Stealth roll Furtive uses carries the held total (O1) or the d100
- * (P1), numbers for the GM only; so it is a GM roll ("gmroll": whispered to
- * the GMs, the roller reads it too), whatever roll mode the roller chose. A
- * blind roll stays blind (stealthFurtiveUses). Foundry API:
- * `ChatMessage.applyRollMode(chatData, rollMode)` sets `whisper` and `blind`
- * for a roll mode (https://foundryvtt.com/api/classes/foundry.documents.ChatMessage.html#applyRollMode,
- * `CONST.DICE_ROLL_MODES.PRIVATE` = "gmroll", https://foundryvtt.com/api/variables/foundry.CONST.DICE_ROLL_MODES.html).
+ * (P1), numbers for the GM only; so it is private to the GMs (v13 "gmroll",
+ * v14 "gm": whispered to the GMs, the roller reads it too), whatever mode the
+ * roller chose. A blind roll stays blind (stealthFurtiveUses). On v14 the
+ * roller is among the recipients, or core hides the roll from them
+ * (ui/message-modes.mjs).
  * @returns {{whisper: string[], blind: boolean}}
  */
 function gmRollMode() {
-  const data = /** @type {any} */ (ChatMessage).applyRollMode({}, CONST.DICE_ROLL_MODES.PRIVATE);
+  const data = applyMessageMode({}, gmMode(), { roller: game.user?.id });
   return { whisper: (data.whisper ?? []).map((/** @type {any} */ user) => String(user?.id ?? user)), blind: Boolean(data.blind) };
 }
 
