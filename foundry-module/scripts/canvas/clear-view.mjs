@@ -29,9 +29,28 @@ export function centerOf(token) {
 }
 
 /**
+ * The Level a test between two tokens runs on (v14 Scene Levels): the
+ * seen token's (`TokenDocument#level`, a Level id, v14
+ * https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.TokenData.html),
+ * else the observer's, as a Level of their scene (`Scene#levels`). Undefined
+ * before v14 or without levels. PF2e Visioner picks the same
+ * (roi007leaf/pf2e-visioner scripts/services/LevelsIntegration.js `getCollisionLevel`).
+ * @param {TokenDocument} observer
+ * @param {TokenDocument} seen
+ */
+function levelOf(observer, seen) {
+  const id = /** @type {any} */ (seen).level ?? /** @type {any} */ (observer).level;
+  if (!id) return undefined;
+  return /** @type {any} */ (seen.parent)?.levels?.get?.(id) ?? undefined;
+}
+
+/**
  * Whether walls block the sight of observer `a` on token `b`: centre to
- * centre, each an `ElevatedPoint {x, y, elevation}`, which v13's
- * `testCollision` takes (docs/dnd5e-automation.md §8, core issue 11847); what
+ * centre, each an `ElevatedPoint {x, y, elevation}`, which `testCollision`
+ * takes in v13 and v14 (docs/dnd5e-automation.md §8, core issue 11847); in v14
+ * on the level of the tokens ({@link levelOf}), not the level the user views,
+ * which the test follows otherwise (the `level` of the collision config, passed
+ * as PF2e Visioner's v14 port passes it, `_testCorePolygonCollision`); what
  * Wall Height and Levels can extend the test with (docs/scene.md, "Where the
  * engine and Foundry differ").
  * Proximity and distance walls (windows) are tested with their threshold,
@@ -50,7 +69,8 @@ export function centerOf(token) {
  */
 export function sightBlocked(a, b) {
   const backend = CONFIG.Canvas.polygonBackends.sight;
-  return Boolean(backend.testCollision(elevatedCenterOf(a), elevatedCenterOf(b), { type: "sight", mode: "any", useThreshold: true }));
+  const level = levelOf(a, b);
+  return Boolean(backend.testCollision(elevatedCenterOf(a), elevatedCenterOf(b), { type: "sight", mode: "any", useThreshold: true, ...(level ? { level } : {}) }));
 }
 
 /**

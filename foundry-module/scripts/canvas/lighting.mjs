@@ -14,16 +14,14 @@
  *
  * Foundry API:
  * - `canvas.effects.testInsideDarkness` / `testInsideLight`
- *   (`EffectsCanvasGroup`, v12 https://foundryvtt.com/api/v12/classes/foundry.canvas.groups.EffectsCanvasGroup.html,
- *   v13 https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html): v12 takes
- *   `(point, elevation)`, v13 one `ElevatedPoint {x, y, elevation}`; v13 sources are bounded in
- *   elevation too (docs/dnd5e-automation.md §8, core issues 10917, 11722, 11729);
- * - `Scene#environment` (`SceneEnvironmentData`, v12
- *   https://foundryvtt.com/api/v12/types/foundry.types.SceneEnvironmentData.html, v13
- *   https://foundryvtt.com/api/interfaces/foundry.documents.types.SceneEnvironmentData.html):
+ *   (`EffectsCanvasGroup`, v13 https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html):
+ *   one `ElevatedPoint {x, y, elevation}` (v13 and v14); sources are bounded in
+ *   elevation too (docs/dnd5e-automation.md §8, core issues 11722, 11729);
+ * - `Scene#environment` (`SceneEnvironmentData`, v13
+ *   https://foundryvtt.com/api/interfaces/foundry.documents.types.SceneEnvironmentData.html, v14
+ *   https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.SceneEnvironmentData.html):
  *   `darknessLevel` (0 midday .. 1 midnight), `globalLight` (`GlobalLightData`,
- *   v12 https://foundryvtt.com/api/v12/types/foundry.types.GlobalLightData.html, v13
- *   https://foundryvtt.com/api/types/foundry.documents.types.GlobalLightData.html) with `enabled` and
+ *   v13 https://foundryvtt.com/api/types/foundry.documents.types.GlobalLightData.html) with `enabled` and
  *   the darkness range `darkness = {min, max}` in which it applies. The document's level is read, not
  *   `canvas.environment.darknessLevel`: the canvas animates towards a new level
  *   (`CONFIG.Canvas.darknessToDaylightAnimationMS`, v13 https://foundryvtt.com/api/variables/CONFIG.Canvas.html),
@@ -33,12 +31,12 @@
  * - `TokenDocument#sight` (`TokenSightData`, https://foundryvtt.com/api/interfaces/foundry.documents.types.TokenSightData.html):
  *   `range` "How far in distance units the Token can see without the aid of a light source. If null,
  *   the sight range is unlimited", when `enabled`;
- * - `TokenDocument#detectionModes` (`TokenDetectionMode {id, enabled, range}`, an array in v12/v13, a
- *   record by id in v14, https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.TokenDetectionMode.html;
- *   range null = unlimited).
+ * - `TokenDocument#detectionModes` (`TokenDetectionMode {id, enabled, range}`, an array in v13, a
+ *   record by id of `{enabled, range}` in v14, https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.TokenData.html,
+ *   foundryvtt/foundryvtt#12976; range null = unlimited).
  */
 
-import { readPath } from "../systems/actor-data.mjs";
+import { readPath, senseInSceneUnits } from "../systems/actor-data.mjs";
 import { concealedByDarkness as engineConcealedByDarkness } from "../engine.mjs";
 
 /** @typedef {import("../settings.mjs").FurtiveSettings} FurtiveSettings */
@@ -59,11 +57,6 @@ import { concealedByDarkness as engineConcealedByDarkness } from "../engine.mjs"
  */
 const DARK_SEEING_MODES = new Set(["basicSight", "seeAll", "senseAll"]);
 
-/** `game.release.generation` (12 when unknown). */
-function generation() {
-  return Number(game.release?.generation ?? 12);
-}
-
 /**
  * A token's centre from its document (not the animated position) with its
  * elevation (distance units): an `ElevatedPoint {x, y, elevation}`.
@@ -75,15 +68,17 @@ export function elevatedCenterOf(token) {
 }
 
 /**
- * One of `canvas.effects`' point tests, called as the running version documents it.
+ * One of `canvas.effects`' point tests on one `ElevatedPoint {x, y, elevation}`
+ * (v13 and v14; core issues 11722, 11729). The token's own elevation places
+ * the point in its level (v14 Scene Levels: a Level spans `elevation
+ * {bottom, top}`, https://foundryvtt.com/api/interfaces/foundry.documents.types.LevelData.html).
  * @param {"testInsideLight" | "testInsideDarkness"} method
  * @param {{x: number, y: number, elevation: number}} point
  */
 function pointTest(method, point) {
   const test = canvas.effects?.[method]?.bind(canvas.effects);
   if (!test) return false;
-  if (generation() >= 13) return Boolean(test({ x: point.x, y: point.y, elevation: point.elevation }));
-  return Boolean(test({ x: point.x, y: point.y }, point.elevation));
+  return Boolean(test({ x: point.x, y: point.y, elevation: point.elevation }));
 }
 
 /**
@@ -151,7 +146,8 @@ function rangeOf(value) {
 /**
  * How far (scene distance units, `>= 0`, `Infinity` for unlimited) an
  * observer sees in darkness: the largest of the actor attributes the
- * `darkvisionPath` setting names (comma-separated paths, each `a|b`), the
+ * `darkvisionPath` setting names (comma-separated paths, each `a|b`, in the
+ * scene's units: systems/actor-data.mjs `senseInSceneUnits`), the
  * token's sight range when its vision is enabled, and the range of its
  * enabled detection modes that see without light (not those the GM ignores).
  * @param {TokenDocument} token
@@ -161,7 +157,7 @@ function rangeOf(value) {
 export function darkvisionOf(token, settings) {
   let range = 0;
   for (const path of String(settings.darkvisionPath ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
-    const value = Number(readPath(token.actor, path));
+    const value = senseInSceneUnits(token.actor, Number(readPath(token.actor, path)), token.parent);
     if (Number.isFinite(value) && value > range) range = value;
   }
   const sight = /** @type {any} */ (token).sight;

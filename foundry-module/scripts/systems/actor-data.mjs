@@ -8,6 +8,8 @@
  * `TokenDocument#actor`, `TokenDocument#disposition`, `Actor#items`.
  */
 
+import { dnd5eGeneration, dnd5eSenseInUnits } from "./dnd5e.mjs";
+
 /** @typedef {import("../types.mjs").Creature} Creature */
 /** @typedef {import("../settings.mjs").FurtiveSettings} FurtiveSettings */
 
@@ -51,19 +53,34 @@ export function sideOf(token, settings) {
 }
 
 /**
- * Enhanced senses from the setting `"sense=path[:targeting]; ..."` (O13).
- * A sense whose range is missing or 0 is left out.
+ * A sense range read from an actor, in the scene's units: the game system
+ * states its own units (dnd5e, {@link dnd5eSenseInUnits}); other systems'
+ * ranges are taken as the scene's.
+ * @param {Actor | null} actor
+ * @param {number} range
+ * @param {Scene | null | undefined} scene
+ * @returns {number}
+ */
+export function senseInSceneUnits(actor, range, scene) {
+  if (!dnd5eGeneration()) return range;
+  return dnd5eSenseInUnits(actor, range, /** @type {any} */ (scene)?.grid?.units);
+}
+
+/**
+ * Enhanced senses from the setting `"sense=path[:targeting]; ..."` (O13), in
+ * the scene's units. A sense whose range is missing or 0 is left out.
  * @param {Actor | null} actor
  * @param {string} spec
+ * @param {Scene | null} [scene] the token's scene, for the units
  * @returns {{sense: string, range: number, targeting: boolean}[]}
  */
-export function enhancedSenses(actor, spec) {
+export function enhancedSenses(actor, spec, scene = null) {
   if (!actor || !spec) return [];
   const senses = [];
   for (const part of spec.split(/[;,\n]/).map((p) => p.trim()).filter(Boolean)) {
     const match = /^([^=]+)=(.+?)(?::(targeting))?$/.exec(part);
     if (!match) continue;
-    const range = Number(readPath(actor, match[2].trim()));
+    const range = senseInSceneUnits(actor, Number(readPath(actor, match[2].trim())), scene);
     if (Number.isFinite(range) && range > 0) senses.push({ sense: match[1].trim(), range, targeting: match[3] === "targeting" });
   }
   return senses;
@@ -148,7 +165,7 @@ export function creatureOf(token, settings) {
       olfactory: readInteger(actor, settings.olfactoryAcuityPath),
     };
   } else {
-    creature.enhancedSenses = enhancedSenses(actor, settings.enhancedSenses);
+    creature.enhancedSenses = enhancedSenses(actor, settings.enhancedSenses, token.parent);
   }
   return creature;
 }
