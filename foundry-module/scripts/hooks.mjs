@@ -27,7 +27,7 @@ import { decorateChatMessage } from "./ui/chat.mjs";
 import { hidePlaceholder, restrictAudience } from "./ui/chat-secrecy.mjs";
 import { onRenderCombatTracker, refreshCombatTracker } from "./ui/combat-tracker.mjs";
 import { confirmDialog } from "./ui/dialogs.mjs";
-import { onHoverToken, onRenderTokenHUD, htmlRoot } from "./ui/hud.mjs";
+import { onHoverToken, onRenderTokenHUD } from "./ui/hud.mjs";
 import { registerRulesMenus, savingRuleInputs } from "./ui/rules-menu.mjs";
 
 /**
@@ -97,20 +97,15 @@ async function confirmReset(scene) {
 }
 
 /**
- * `getSceneControlButtons(controls)`: v12 gives an array of controls whose
- * `tools` is an array (`onClick`); v13 a record of controls whose `tools` is
- * a record (`onChange`, `order`).
+ * `getSceneControlButtons(controls)`: a record of controls whose `tools` is a
+ * record (`onChange`, `order`), v13 and v14
+ * (https://foundryvtt.com/api/functions/hookEvents.getSceneControlButtons.html).
  * @param {any} controls
  */
 function onSceneControls(controls) {
-  if (!game.user?.isGM) return;
+  if (!game.user?.isGM || !controls?.tokens?.tools) return;
   const tool = { name: "furtive-reset", title: "FURTIVE.Control.Reset", icon: "fa-solid fa-user-secret", button: true, visible: true };
-  if (Array.isArray(controls)) {
-    const tokens = controls.find((c) => c.name === "token");
-    tokens?.tools.push({ ...tool, title: game.i18n.localize(tool.title), onClick: onResetTool });
-  } else if (controls?.tokens?.tools) {
-    controls.tokens.tools[tool.name] = { ...tool, order: Object.keys(controls.tokens.tools).length, onChange: () => void onResetTool() };
-  }
+  controls.tokens.tools[tool.name] = { ...tool, order: Object.keys(controls.tokens.tools).length, onChange: () => void onResetTool() };
 }
 
 /**
@@ -225,24 +220,20 @@ function registerGameHooks() {
     if (foundry.utils.hasProperty(changed, `flags.${MODULE_ID}`)) refreshCombatTracker(scene);
   });
 
-  // Scene controls (v12 array, v13 record).
+  // Scene controls (a record, v13 and v14).
   Hooks.on("getSceneControlButtons", onSceneControls);
 
-  // Token HUD (v12 jQuery, v13 HTMLElement) and the GM tooltip.
+  // Token HUD (an HTMLElement, v13 and v14) and the GM tooltip.
   Hooks.on("renderTokenHUD", onRenderTokenHUD);
   Hooks.on("hoverToken", onHoverToken);
 
-  // Chat cards (and the module's roll flavors): v13 renderChatMessageHTML (HTMLElement),
-  // v12 renderChatMessage (jQuery), each "for each ChatMessage which is rendered for
-  // addition to the ChatLog" with "the pending HTML":
-  // https://foundryvtt.com/api/functions/hookEvents.renderChatMessageHTML.html,
-  // https://foundryvtt.com/api/functions/hookEvents.renderChatMessage.html.
-  const chatHook = Number(game.release?.generation ?? 12) >= 13 ? "renderChatMessageHTML" : "renderChatMessage";
-  Hooks.on(chatHook, (/** @type {ChatMessage} */ message, /** @type {any} */ html) => {
-    const root = htmlRoot(html);
-    if (!root) return;
-    hidePlaceholder(message, root);
-    decorateChatMessage(message, root, onChatAction);
+  // Chat cards (and the module's roll flavors): renderChatMessageHTML (HTMLElement, v13
+  // and v14) "for each ChatMessage which is rendered for addition to the ChatLog" with
+  // "the pending HTML": https://foundryvtt.com/api/functions/hookEvents.renderChatMessageHTML.html.
+  Hooks.on("renderChatMessageHTML", (/** @type {ChatMessage} */ message, /** @type {HTMLElement} */ html) => {
+    if (!(html instanceof HTMLElement)) return;
+    hidePlaceholder(message, html);
+    decorateChatMessage(message, html, onChatAction);
   });
   // The per-scene record index of storage/store.mjs follows the chat log: the generic
   // document hooks createChatMessage / deleteChatMessage (v12

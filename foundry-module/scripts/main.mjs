@@ -1,5 +1,5 @@
 /**
- * Furtive: stealth automation for Foundry VTT (v12, v13).
+ * Furtive: stealth automation for Foundry VTT (v13, v14).
  *
  * The entry file. What is where (foundry-module/README.md has the map and
  * follows a Hide from the GM's click to every client's canvas):

@@ -5,7 +5,7 @@
  * Why there (docs/foundry.md, "Where the state lives", with the pages):
  * - a `client` setting is one browser's localStorage: a GM who opens the
  *   world in another browser, or a second GM, does not have it;
- * - a `user` setting (v13 only; v12 has no `SETTING_SCOPES.USER`) reaches
+ * - a `user` setting (`CONST.SETTING_SCOPES.USER`, v13 and v14) reaches
  *   that user only: a second GM does not have it either;
  * - world settings and world documents (scenes, journal entries, actors)
  *   reach every client whatever their ownership, so a player's console could

@@ -7,7 +7,7 @@
  * Messages carry their explanation entries in `flags.furtive.entries`
  * (`{clause, en, fr}`) and the language they were rendered in
  * (`flags.furtive.lang`), so a client of another language shows them in its
- * own when the message renders (`renderChatMessage` v12 jQuery / `renderChatMessageHTML` v13).
+ * own when the message renders (`renderChatMessageHTML`).
  * A card's own texts (`flags.furtive.texts: [{selector, en, fr}]`) are
  * rewritten the same way: the players' cards' and the GM-only cards' (badge,
  * defenseless notices, buttons), so two GMs of different languages each read

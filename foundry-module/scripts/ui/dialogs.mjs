@@ -1,11 +1,11 @@
 /**
- * Form dialogs (DialogV2, v12 and v13).
+ * Form dialogs (DialogV2, v13 and v14).
  *
  * Foundry API: `foundry.applications.api.DialogV2.wait({window: {title},
  * content, buttons: [{action, label, default, callback(event, button, dialog)}],
  * rejectClose})`: resolves to the clicked button's callback result, or its
  * action when it has no callback, or null when dismissed (`rejectClose: false`).
- * `button.form` is the dialog's form in both versions.
+ * `button.form` is the dialog's form.
  */
 
 import { DEFENSES, HIT_ZONES } from "../constants.mjs";

@@ -1,8 +1,10 @@
 /**
- * Token HUD buttons (v12 jQuery, v13 HTMLElement) and the GM's hover tooltip.
+ * Token HUD buttons and the GM's hover tooltip.
  *
- * Foundry API: hook `renderTokenHUD(hud, html, data)`: `html` is a jQuery
- * object in v12 and an HTMLElement in v13; `hud.object` is the Token; the
+ * Foundry API: hook `renderTokenHUD(hud, html, context, options)`: `html` is
+ * the HUD's HTMLElement (v13 and v14, ApplicationV2
+ * `foundry.applications.hud.TokenHUD`, https://foundryvtt.com/api/v14/modules/foundry.applications.hud.html);
+ * `hud.object` is the Token; the
  * right column is `.col.right`. Buttons use `data-furtive-action` (not
  * `data-action`, which v13's ApplicationV2 TokenHUD dispatches itself).
  * Hook `hoverToken(token, hovered)`; `canvas.clientCoordinatesFromCanvas(point)`;
@@ -23,17 +25,6 @@ import { readSettings } from "../settings.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 import { lookupHiders, lookupPerceives } from "../canvas/visibility.mjs";
 import { nameable } from "./secrecy.mjs";
-
-/**
- * The HUD root element in both versions.
- * @param {HTMLElement | {0?: HTMLElement} | null | undefined} html
- * @returns {HTMLElement | null}
- */
-export function htmlRoot(html) {
-  if (!html) return null;
-  if (typeof HTMLElement !== "undefined" && html instanceof HTMLElement) return html;
-  return /** @type {any} */ (html)[0] ?? null;
-}
 
 /**
  * One HUD button.
@@ -80,10 +71,10 @@ function showResult(result) {
  * `renderTokenHUD(hud, html, data)`: adds Hide, Reveal, Point out, Attack,
  * Knockout (when P8 allows it) and Defend.
  * @param {any} hud the TokenHUD; `hud.object` is the Token
- * @param {any} html jQuery (v12) or HTMLElement (v13)
+ * @param {HTMLElement} html
  */
 export function onRenderTokenHUD(hud, html) {
-  const root = htmlRoot(html);
+  const root = html instanceof HTMLElement ? html : null;
   const token = /** @type {TokenDocument | undefined} */ (hud?.object?.document);
   if (!root || !token?.actor || !token.isOwner) return;
   const column = root.querySelector(".col.right") ?? root;

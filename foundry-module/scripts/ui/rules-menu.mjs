@@ -7,20 +7,13 @@
  * (systems/presets.mjs), shown as each field's placeholder.
  *
  * Foundry API: `game.settings.registerMenu(namespace, key, {name, label, hint,
- * icon, type, restricted})` (`SettingSubmenuConfig`: v12 `type` is "The
- * FormApplication class to render",
- * https://foundryvtt.com/api/v12/interfaces/foundry.types.SettingSubmenuConfig.html;
- * v13 `typeof Application | typeof ApplicationV2`,
- * https://foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html).
- * - v12: a `FormApplication` (`defaultOptions`, `getData`, `_updateObject(event,
- *   formData)`; its template's outermost element is its one form,
- *   https://foundryvtt.com/api/classes/client.FormApplication.html).
- * - v13: `HandlebarsApplicationMixin(ApplicationV2)` with `tag: "form"`,
- *   `form: {handler, closeOnSubmit}` (`ApplicationFormConfiguration`) and one
- *   template part (`static PARTS`,
- *   https://foundryvtt.com/api/v12/classes/foundry.HandlebarsApplication.html);
- *   the handler gets `(event, form, formData)` with `formData.object`
- *   (https://foundryvtt.com/api/types/foundry.applications.types.ApplicationFormSubmission.html).
+ * icon, type, restricted})` (`SettingSubmenuConfig`, `type` an ApplicationV2
+ * class in v13 and v14, https://foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html):
+ * `HandlebarsApplicationMixin(ApplicationV2)` (`foundry.applications.api`) with
+ * `tag: "form"`, `form: {handler, closeOnSubmit}` (`ApplicationFormConfiguration`)
+ * and one template part (`static PARTS`); the handler gets `(event, form,
+ * formData)` with `formData.object`
+ * (https://foundryvtt.com/api/types/foundry.applications.types.ApplicationFormSubmission.html).
  */
 
 import { MODULE_ID, modulePath } from "../constants.mjs";
@@ -39,12 +32,10 @@ export const RULESET_INPUTS = Object.freeze({
  * What the form shows: each input's localized name and hint, its value now
  * and the generic preset's value (its default).
  * @param {Ruleset} ruleset
- * @param {"form" | "div"} root the template's outermost element (v12: the form itself)
  */
-function menuContext(ruleset, root) {
+function menuContext(ruleset) {
   const defaults = /** @type {Record<string, string | boolean>} */ (PRESETS.generic);
   return {
-    root,
     ruleset,
     intro: t(`FURTIVE.Settings.RulesMenu.${ruleset}.Hint`),
     save: t("FURTIVE.Settings.RulesMenu.Save"),
@@ -102,7 +93,7 @@ export async function saveRuleInputs(ruleset, values) {
 }
 
 /**
- * The menu's application class for this Foundry version.
+ * The menu's application class.
  * @param {Ruleset} ruleset
  * @returns {any}
  */
@@ -110,48 +101,27 @@ function menuClass(ruleset) {
   const id = `${MODULE_ID}-rules-${ruleset}`;
   const title = () => t(`FURTIVE.Settings.RulesMenu.${ruleset}.Name`);
   const template = modulePath("templates/rules-menu.hbs");
-  const api = /** @type {any} */ (foundry).applications?.api;
-  if (Number(game.release?.generation ?? 12) >= 13 && api?.ApplicationV2 && api?.HandlebarsApplicationMixin) {
-    return class RulesMenu extends api.HandlebarsApplicationMixin(api.ApplicationV2) {
-      static DEFAULT_OPTIONS = {
-        id,
-        tag: "form",
-        window: { title: `FURTIVE.Settings.RulesMenu.${ruleset}.Name` },
-        form: {
-          /** @param {Event} _event @param {HTMLFormElement} _form @param {{object: Record<string, unknown>}} formData */
-          handler: async (_event, _form, formData) => saveRuleInputs(ruleset, formData.object),
-          closeOnSubmit: true,
-        },
-      };
-
-      static PARTS = { form: { template } };
-
-      get title() {
-        return title();
-      }
-
-      async _prepareContext() {
-        return menuContext(ruleset, "div");
-      }
+  const api = /** @type {any} */ (foundry).applications.api;
+  return class RulesMenu extends api.HandlebarsApplicationMixin(api.ApplicationV2) {
+    static DEFAULT_OPTIONS = {
+      id,
+      tag: "form",
+      window: { title: `FURTIVE.Settings.RulesMenu.${ruleset}.Name` },
+      form: {
+        /** @param {Event} _event @param {HTMLFormElement} _form @param {{object: Record<string, unknown>}} formData */
+        handler: async (_event, _form, formData) => saveRuleInputs(ruleset, formData.object),
+        closeOnSubmit: true,
+      },
     };
-  }
-  const Base = /** @type {any} */ (globalThis).FormApplication;
-  return class RulesMenu extends Base {
-    static get defaultOptions() {
-      return foundry.utils.mergeObject(super.defaultOptions, { id, template, closeOnSubmit: true, width: 560 });
-    }
+
+    static PARTS = { form: { template } };
 
     get title() {
       return title();
     }
 
-    async getData() {
-      return menuContext(ruleset, "form");
-    }
-
-    /** @param {Event} _event @param {Record<string, unknown>} formData */
-    async _updateObject(_event, formData) {
-      await saveRuleInputs(ruleset, formData);
+    async _prepareContext() {
+      return menuContext(ruleset);
     }
   };
 }

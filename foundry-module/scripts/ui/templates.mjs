@@ -1,8 +1,8 @@
 /**
- * Template rendering for v12 and v13.
+ * Template rendering.
  *
- * Foundry API: v13 `foundry.applications.handlebars.renderTemplate(path, data)`;
- * v12 the global `renderTemplate(path, data)` (deprecated in v13).
+ * Foundry API: `foundry.applications.handlebars.renderTemplate(path, data)`
+ * (v13 and v14; the v12 global `renderTemplate` is deprecated since 13).
  */
 
 import { modulePath } from "../constants.mjs";
@@ -14,6 +14,5 @@ import { modulePath } from "../constants.mjs";
  * @returns {Promise<string>} HTML
  */
 export function renderModuleTemplate(name, data) {
-  const render = /** @type {any} */ (foundry).applications?.handlebars?.renderTemplate ?? /** @type {any} */ (globalThis).renderTemplate;
-  return render(modulePath(`templates/${name}`), data);
+  return /** @type {any} */ (foundry).applications.handlebars.renderTemplate(modulePath(`templates/${name}`), data);
 }
