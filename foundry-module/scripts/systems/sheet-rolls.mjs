@@ -123,7 +123,7 @@ function stealthFurtiveUses(message, data, stamp, actor) {
  * @returns {{whisper: string[], blind: boolean}}
  */
 function gmRollMode() {
-  const data = applyMessageMode({}, gmMode(), { roller: game.user?.id });
+  const data = applyMessageMode({}, gmMode(), { roller: game.user?.id ?? undefined });
   return { whisper: (data.whisper ?? []).map((/** @type {any} */ user) => String(user?.id ?? user)), blind: Boolean(data.blind) };
 }
 
