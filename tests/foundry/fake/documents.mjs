@@ -348,7 +348,8 @@ export function createDocuments(ctx) {
     }
 
     async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
-      const status = ctx.CONFIG.statusEffects.find((e) => e.id === statusId);
+      // v14: looked up by id in the record (foundryvtt/foundryvtt#13122: "a direct lookup"); v13: in the array.
+      const status = ctx.version >= 14 ? ctx.CONFIG.statusEffects?.[statusId] : ctx.CONFIG.statusEffects.find((e) => e.id === statusId);
       if (!status) throw new Error(`Invalid status ID "${statusId}" provided to Actor#toggleStatusEffect`);
       const existing = this.effects.filter((e) => e.statuses.has(statusId));
       const state = active ?? !existing.length;

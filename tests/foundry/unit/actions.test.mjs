@@ -75,7 +75,7 @@ describe("Hide (percentile): the GM's dialog, the roll, the result", () => {
 });
 
 describe("Hide from the Token HUD, Reveal", () => {
-  for (const version of [12, 13]) {
+  for (const version of [13, 14]) {
     it(`v${version}: the GM clicks Hide in the HUD, answers the dialog; Reveal appears and ends the attempt`, async () => {
       const env = await setup({ ruleset: "percentile", version, users: [GM, BOB] });
       try {

@@ -15,7 +15,7 @@ import { ALICE, BOB, GM, SCENE, TOKENS, apiOf, hideRogue, setup, shutdown } from
 
 const records = (client) => client.ctx.game.messages.filter((m) => ["state", "stateDelta"].includes(m.getFlag("furtive", "kind")));
 
-for (const version of [12, 13]) describe(`v${version}: the actor of a hiding token is deleted`, () => {
+for (const version of [13, 14]) describe(`v${version}: the actor of a hiding token is deleted`, () => {
   let env;
   before(async () => {
     env = await setup({ version, users: [GM, ALICE, BOB] });

@@ -2,7 +2,7 @@
  * The `_canDetect` hot path: the wrapped detection modes answer from the
  * published lookup for an observer who failed, one who succeeded, the GM, and
  * a player with two tokens (B2); fail closed before the lookup is built (B1);
- * with and without libWrapper; v12 and v13. Also: every client refreshes in the
+ * with and without libWrapper; v13 and v14. Also: every client refreshes in the
  * frame of the scene update (no flash of a hidden token).
  */
 import assert from "node:assert/strict";
@@ -19,7 +19,7 @@ function canDetect(client, modeId, observerId, targetId) {
   return mode._canDetect(observer.vision ?? { object: observer, x: observer.center.x, y: observer.center.y }, target);
 }
 
-for (const version of [12, 13]) {
+for (const version of [13, 14]) {
   for (const libWrapper of [false, true]) {
     describe(`_canDetect lookup (v${version}, libWrapper ${libWrapper ? "present" : "absent"})`, () => {
       let env;

@@ -97,7 +97,7 @@ describe("fake: documents and utils the system automation relies on", () => {
   });
 
   it("a client that joins renders the chat log's latest messages it may see, firing the render hook for each (ChatLog, renderChatMessage)", async () => {
-    for (const version of [12, 13]) {
+    for (const version of [13, 14]) {
       const env = await bare({ version, users: [GM] });
       const gm = env.clients[GM].ctx;
       await gm.ChatMessage.create({ content: "<p>public</p>" });

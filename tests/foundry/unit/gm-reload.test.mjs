@@ -12,7 +12,7 @@ import { describe, it } from "node:test";
 import { startClient } from "../node/harness.mjs";
 import { ALICE, BOB, GM, TOKENS, answerHideDialog, apiOf, ready, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
 
-for (const version of [12, 13]) {
+for (const version of [13, 14]) {
   describe(`v${version}: the GM reloads while Alice's Hide waits for the GM's dialog`, () => {
     it("the reloaded GM gets the request and Alice gets the answer", async () => {
       const env = await setup({ ruleset: "percentile", version, users: [GM, ALICE, BOB] });

@@ -206,9 +206,9 @@ describe("What sees in darkness (B5): darkvision paths, the token's sight range;
   });
 });
 
-describe("v12: the same light test through v12's (point, elevation)", () => {
+describe("v14: the same light test on v14", () => {
   it("a torch lit at the rogue gives the west observers clear view", async () => {
-    const env = await setup({ ruleset: "opposed", version: 12, world: darkScene });
+    const env = await setup({ ruleset: "opposed", version: 14, world: darkScene });
     try {
       await opposedHide(env);
       for (const id of WEST) assert.equal(pairsOf(env)[id].clearView, false, `${id}: dark`);

@@ -6,7 +6,7 @@
  * Fighter", and a French second GM the English GM's "Stealth: Rogue". The
  * message now carries its flavor in both languages (`flags.furtive.flavor`)
  * and each client shows its own when the message renders
- * (`renderChatMessage` v12, `renderChatMessageHTML` v13).
+ * (`renderChatMessageHTML`).
  *
  * Secrecy: the flags ride in the roll message itself, to the same users as
  * its flavor (a GM roll is whispered to the GMs).
@@ -30,7 +30,7 @@ function newestRoll(client, pattern) {
   return client.ctx.game.messages.contents.filter((m) => rollsIn(m).length && pattern.test(String(m.flavor ?? ""))).at(-1) ?? null;
 }
 
-for (const version of [12, 13]) {
+for (const version of [13, 14]) {
   describe(`v${version}: roll flavors in each reader's language`, () => {
     let env;
     let second;

@@ -27,7 +27,7 @@ function edit(world) {
 const renderedOf = (client, id) => client.window.document.querySelector(`#chat-log li[data-message-id="${id}"]`);
 const textOf = (element) => element.textContent.replace(/\s+/g, " ").trim();
 
-for (const version of [12, 13]) {
+for (const version of [13, 14]) {
   describe(`v${version}: roll flavors with markup in a name, and each roll's flavor`, () => {
     let env;
     let second;

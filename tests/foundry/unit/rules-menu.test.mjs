@@ -1,7 +1,7 @@
 /**
  * Issue 10 §3: the 15 rule inputs are grouped in one settings sub-menu per
- * ruleset (`game.settings.registerMenu`): a FormApplication on v12, a
- * HandlebarsApplicationMixin(ApplicationV2) form on v13 (the fake's
+ * ruleset (`game.settings.registerMenu`): a
+ * HandlebarsApplicationMixin(ApplicationV2) form on v13 and v14 (the fake's
  * application classes, tests/foundry/fake/applications.mjs). Opened like the
  * settings window's menu button, changed and saved like a user; the engine
  * reads the new value.
@@ -18,7 +18,7 @@ function formOf(app) {
 }
 
 describe("Rule inputs: one settings sub-menu per ruleset", () => {
-  for (const version of [12, 13]) {
+  for (const version of [13, 14]) {
     it(`v${version}: the GM opens the percentile menu, changes an acuity path, saves; the engine reads it`, async () => {
       const env = await setup({ ruleset: "percentile", version, users: [GM, ALICE] });
       try {
@@ -32,7 +32,7 @@ describe("Rule inputs: one settings sub-menu per ruleset", () => {
         assert.equal(apiOf(env.gm).getState().creatures[TOKENS.fighter].acuities.visual, 50);
 
         const app = await gm.openSettingsMenu("furtive.rules-percentile");
-        assert.equal(app instanceof (version >= 13 ? env.gm.window.foundry.applications.api.ApplicationV2 : env.gm.window.FormApplication), true, "the version's application class");
+        assert.equal(app instanceof env.gm.window.foundry.applications.api.ApplicationV2, true, "an ApplicationV2");
         const form = formOf(app);
         assert.equal(form.tagName, "FORM");
         const names = [...form.querySelectorAll("input[name]")].map((input) => input.name);

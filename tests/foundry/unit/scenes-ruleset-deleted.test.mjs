@@ -38,7 +38,7 @@ async function hideAndSurprise(env) {
   assert.equal(gm.game.actors.get("actorFighter0001").statuses.has("furtive.defenseless"), true, "the fighter's actor is Defenseless");
 }
 
-for (const version of [12, 13]) describe(`v${version}: state per scene`, () => {
+for (const version of [13, 14]) describe(`v${version}: state per scene`, () => {
   let env;
   before(async () => {
     env = await setup({ version, ruleset: "percentile", world: addCellar });

@@ -16,7 +16,7 @@ import { ALICE, BOB, GM, TOKENS, apiOf, clickCard, hideRogue, setup, shutdown, u
 const GM2 = "gmUser0000000002";
 const addSecondGM = (world) => world.users.push({ _id: GM2, name: "Second GM", role: 4, flags: {} });
 
-for (const version of [12, 13]) {
+for (const version of [13, 14]) {
   describe(`v${version}: a second, non-active GM uses the GM tools`, () => {
     let env;
     let second;

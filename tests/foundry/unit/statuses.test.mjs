@@ -1,7 +1,8 @@
 /**
  * Status effects in real worlds (issue 11, fault 5): a system that replaces
  * `CONFIG.statusEffects` at `i18nInit` or `ready`, the Token HUD's palette,
- * duplicated linked tokens, and v14's record-shaped `CONFIG.statusEffects`.
+ * duplicated linked tokens, v14's record-shaped `CONFIG.statusEffects`, and
+ * a Foundry newer than 14.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -123,17 +124,59 @@ describe("Linked actors: the statuses of one token do not change another token o
   });
 });
 
-describe("Foundry 14: CONFIG.statusEffects is a record", () => {
-  it("module.json says compatibility.maximum 13", async () => {
-    assert.equal((await readManifest()).compatibility.maximum, "13");
+describe("Foundry 13 and 14 only: module.json and a newer Foundry", () => {
+  it("module.json says compatibility minimum 13, verified 14, maximum 14", async () => {
+    const { compatibility } = await readManifest();
+    assert.deepEqual({ minimum: compatibility.minimum, verified: compatibility.verified, maximum: compatibility.maximum }, { minimum: "13", verified: "14", maximum: "14" });
   });
 
-  it("init fails soft: nothing throws, the module stays inactive and the GM is told why", async () => {
-    const { clients } = await startWorld({ world: makeWorld({}), version: 14, clients: [{ userId: GM }] });
+  it("Foundry 15: init fails soft: nothing throws, nothing is registered, and the GM is told why", async () => {
+    const { clients } = await startWorld({ world: makeWorld({}), version: 15, clients: [{ userId: GM }] });
     const ctx = clients[GM].ctx;
     assert.equal(ctx.errors.length, 0, ctx.errors.map((e) => String(e.error)).join("; "));
-    assert.ok(ctx.notifications.some((n) => n.type === "error" && /Furtive/.test(n.message) && /14/.test(n.message)), JSON.stringify(ctx.notifications));
-    assert.equal(ctx.CONFIG.statusEffects["furtive.hidden"], undefined, "nothing pushed into the record");
+    assert.ok(ctx.notifications.some((n) => n.type === "error" && /Furtive/.test(n.message) && /15/.test(n.message) && /13 and 14/.test(n.message)), JSON.stringify(ctx.notifications));
+    assert.equal(ctx.CONFIG.statusEffects["furtive.hidden"], undefined, "no status registered");
+    assert.equal(ctx.game.modules.get("furtive").api, undefined, "no API");
     ctx.disconnect();
   });
 });
+
+/**
+ * v14's `CONFIG.statusEffects` is a record by id that keeps array-style
+ * access (foundryvtt/foundryvtt#13122); a system may assign an array (dnd5e
+ * 5.3.3 does, which core turns into the record) or a plain object with no
+ * array methods (pf2e, mclemente/healthEstimate#337).
+ */
+const systemsOn14 = {
+  "core's record": () => {},
+  "an array assigned at ready (dnd5e 5.3's way)": (ctx) => ctx.Hooks.once("ready", () => (ctx.CONFIG.statusEffects = [{ id: "dead", name: "Dead", img: "icons/svg/skull.svg" }])),
+  "a plain object assigned at ready (pf2e's way)": (ctx) => ctx.Hooks.once("ready", () => (ctx.CONFIG.statusEffects = { dead: { id: "dead", name: "Dead", img: "icons/svg/skull.svg" } })),
+};
+for (const [what, system] of Object.entries(systemsOn14)) {
+  describe(`Foundry 14, CONFIG.statusEffects from ${what}`, () => {
+    let env;
+    before(async () => {
+      env = await setup({ version: 14, system });
+    });
+    after(() => shutdown(env));
+
+    it("the module's statuses are in it by id, outside the Token HUD's palette", () => {
+      const effects = env.gm.ctx.CONFIG.statusEffects;
+      assert.equal(Array.isArray(effects), false);
+      assert.equal(effects["furtive.hidden"]?.id, "furtive.hidden");
+      assert.equal(effects["furtive.hidden"].hud, false);
+      assert.equal(effects["furtive.defenseless"]?.id, "furtive.defenseless");
+    });
+
+    it("hiding works and the hidden status follows the engine; reveal takes it off", async () => {
+      await hideRogue(env);
+      const rogue = () => env.gm.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.rogue);
+      assert.ok(apiOf(env.gm).getState().hiders[TOKENS.rogue], "the engine has the rogue hiding");
+      assert.equal(rogue().hasStatusEffect("furtive.hidden"), true);
+      await apiOf(env.gm).reveal(TOKENS.rogue);
+      await env.server.idle();
+      assert.equal(rogue().hasStatusEffect("furtive.hidden"), false);
+      assert.equal(env.gm.ctx.errors.length, 0, env.gm.ctx.errors.map((e) => String(e.error)).join("; "));
+    });
+  });
+}

@@ -265,7 +265,7 @@ describe("Only the active GM writes the state: a player's call is refused with a
 
 describe("The record survives many actions: deltas, compaction, a settings change, a new GM (opposed)", () => {
   it("a GM in a new browser reads the same state as the live session, after compactions", async () => {
-    const env = await setup({ ruleset: "opposed", version: 12, users: [GM, ALICE, BOB] });
+    const env = await setup({ ruleset: "opposed", version: 14, users: [GM, ALICE, BOB] });
     try {
       const gm = env.gm.ctx;
       const scene = () => env.gm.ctx.game.scenes.get(SCENE);
@@ -295,7 +295,7 @@ describe("The record survives many actions: deltas, compaction, a settings chang
       env.gm.ctx.disconnect();
       env.gm.window.close();
       await env.server.idle();
-      const fresh = await startClient({ server: env.server, userId: GM, version: 12 });
+      const fresh = await startClient({ server: env.server, userId: GM, version: 14 });
       env.clients[GM] = fresh;
       env.gm = fresh;
       await apiOf(fresh).engineReady;

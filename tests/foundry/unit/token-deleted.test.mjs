@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 
 import { GM, ALICE, BOB, SCENE, TOKENS, apiOf, hideRogue, setup, shutdown } from "./world.mjs";
 
-for (const version of [12, 13]) describe(`v${version}: a hidden linked token is deleted`, () => {
+for (const version of [13, 14]) describe(`v${version}: a hidden linked token is deleted`, () => {
   let env;
   before(async () => {
     env = await setup({ version, users: [GM, ALICE, BOB] });
@@ -56,7 +56,7 @@ for (const version of [12, 13]) describe(`v${version}: a hidden linked token is 
   });
 });
 
-for (const version of [12, 13]) describe(`v${version}: a linked target of a surprise is deleted`, () => {
+for (const version of [13, 14]) describe(`v${version}: a linked target of a surprise is deleted`, () => {
   let env;
   before(async () => {
     env = await setup({ version, users: [GM, ALICE, BOB] });

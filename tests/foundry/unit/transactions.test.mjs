@@ -4,7 +4,7 @@
  *
  * - Two GMs: the active GM hides the rogue and leaves; the other GM takes over
  *   and acts. The rogue's stealth (score, pairs, status, lookup) is kept.
- * - v12 browser change: the GM opens the world again in a new browser (a new
+ * - v14 browser change: the GM opens the world again in a new browser (a new
  *   client with empty local storage) and acts. Nothing is lost.
  * - A door toggle in front of 3 hiders is one transaction: at most 2 Scene
  *   updates, at most 3 chat messages (one GM-only message with every
@@ -47,7 +47,7 @@ function assertRogueKept(env, gmClient, label) {
 }
 
 describe("Two GMs: the active GM leaves, the other continues the scene", () => {
-  for (const version of [12, 13]) {
+  for (const version of [13, 14]) {
     it(`v${version}: the rogue hidden by the first GM stays hidden after the second GM's first action`, async () => {
       const env = await setup({ ruleset: "percentile", version, users: [GM, GM2, ALICE, BOB], world: addSecondGM });
       try {
@@ -68,22 +68,22 @@ describe("Two GMs: the active GM leaves, the other continues the scene", () => {
   }
 });
 
-describe("v12: the GM opens the world in another browser (empty local storage)", () => {
+describe("v14: the GM opens the world in another browser (empty local storage)", () => {
   it("the new browser continues the scene: nothing is lost", async () => {
-    const env = await setup({ ruleset: "percentile", version: 12, users: [GM, ALICE, BOB] });
+    const env = await setup({ ruleset: "percentile", version: 14, users: [GM, ALICE, BOB] });
     try {
       await hideRogue(env);
       env.gm.ctx.disconnect();
       env.gm.window.close();
       await env.server.idle();
-      const fresh = await startClient({ server: env.server, userId: GM, version: 12 });
+      const fresh = await startClient({ server: env.server, userId: GM, version: 14 });
       env.clients[GM] = fresh;
       env.gm = fresh;
       await apiOf(fresh).engineReady;
       await ready(fresh);
       await env.server.idle();
       await hideAs(env, fresh, TOKENS.fighter, { situation: ["dark"] }, [[100, 10]]);
-      assertRogueKept(env, fresh, "v12 new browser");
+      assertRogueKept(env, fresh, "v14 new browser");
     } finally {
       shutdown(env);
     }
@@ -140,7 +140,7 @@ describe("A door toggle in front of 3 hiders is one transaction (opposed)", () =
 });
 
 describe("A player's Hide answered by a GM who was not active when it was asked", () => {
-  for (const version of [12, 13]) {
+  for (const version of [13, 14]) {
     it(`v${version}: the first GM leaves with the request open; the second GM's dialog answers it`, async () => {
       const env = await setup({ ruleset: "percentile", version, users: [GM, GM2, ALICE, BOB], world: addSecondGM });
       try {

@@ -35,7 +35,7 @@ async function hideCellarRogue(env) {
   await env.server.idle();
 }
 
-for (const version of [12, 13]) describe(`v${version}: two scenes`, () => {
+for (const version of [13, 14]) describe(`v${version}: two scenes`, () => {
   let env;
   before(async () => {
     env = await setup({ version, ruleset: "percentile", world: addCellar });
@@ -108,7 +108,7 @@ for (const version of [12, 13]) describe(`v${version}: two scenes`, () => {
   });
 });
 
-for (const version of [12, 13]) describe(`v${version}: two scenes: a combat not linked to a scene (Combat#scene null)`, () => {
+for (const version of [13, 14]) describe(`v${version}: two scenes: a combat not linked to a scene (Combat#scene null)`, () => {
   let env;
   before(async () => {
     env = await setup({ version, ruleset: "percentile", world: addCellar });
@@ -142,7 +142,7 @@ for (const version of [12, 13]) describe(`v${version}: two scenes: a combat not 
   });
 });
 
-for (const version of [12, 13]) describe(`v${version}: two scenes: the scene where a linked actor hides is deleted`, () => {
+for (const version of [13, 14]) describe(`v${version}: two scenes: the scene where a linked actor hides is deleted`, () => {
   let env;
   before(async () => {
     env = await setup({ version, ruleset: "percentile", world: addCellar });
