@@ -73,6 +73,9 @@ export function dnd5eSystem({ generation }) {
     CONFIG.DND5E = {
       skills: { ste: { label: "Stealth", ability: "dex" }, prc: { label: "Perception", ability: "wis" }, acr: { label: "Acrobatics", ability: "dex" }, ath: { label: "Athletics", ability: "str" } },
       areaTargetTypes: Object.fromEntries(["circle", "cone", "cube", "cylinder", "line", "radius", "sphere", "square", "wall"].map((id) => [id, { label: id, template: id }])),
+      // Feet per unit, "D&D uses a simplified 5ft -> 1.5m conversion" (release-4.4.4 and
+      // release-5.3.3 module/config.mjs `DND5E.movementUnits`; labels left out).
+      movementUnits: { ft: { conversion: 1 }, mi: { conversion: 5_280 }, m: { conversion: 10 / 3 }, km: { conversion: 10_000 / 3 } },
     };
 
     // ------------------------------------------------------------ derived data

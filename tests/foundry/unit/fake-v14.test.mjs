@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import { startWorld } from "../node/harness.mjs";
-import { BOB, GM, SCENE, TOKENS, makeWorld } from "./world.mjs";
+import { BOB, GM, SCENE, TOKENS, makeWorld, plain } from "./world.mjs";
 
 /** A world with the fake only (the module not loaded). */
 async function bare({ version = 14, users = [GM, BOB], edit } = {}) {
@@ -25,7 +25,7 @@ describe("fake v14: CONFIG.statusEffects is a record by id that keeps array-styl
     assert.equal(effects.blind.id, "blind");
     assert.equal(effects.find((s) => s.id === "prone").id, "prone");
     assert.equal(effects.some((s) => s.id === "dead"), true);
-    assert.deepEqual(effects.map((s) => s.id), Object.keys(effects));
+    assert.deepEqual(plain(effects.map((s) => s.id)), Object.keys(effects));
     effects.push({ id: "test.one", name: "One", img: "x.svg" });
     assert.equal(effects["test.one"].name, "One");
     assert.ok(Object.values(effects).every((s) => typeof s === "object" && s.id), "no method among the values");
@@ -70,17 +70,17 @@ describe("fake v14: message modes (CONFIG.ChatMessage.modes, core.messageMode, C
     const env = await bare();
     assert.equal(env.gm.game.settings.get("core", "messageMode"), "public");
     assert.throws(() => env.gm.game.settings.get("core", "rollMode"), /not a registered game setting/);
-    assert.deepEqual(Object.keys(env.gm.CONFIG.ChatMessage.modes), ["public", "gm", "blind", "self", "ic"]);
-    assert.deepEqual(env.gm.ChatMessage.applyMode({}, "gm"), { whisper: [GM], blind: false });
-    assert.deepEqual(env.gm.ChatMessage.applyMode({}, "blind"), { whisper: [GM], blind: true });
-    assert.deepEqual(env.gm.ChatMessage.applyMode({}, "self"), { whisper: [GM], blind: false });
-    assert.deepEqual(env.gm.ChatMessage.applyMode({ whisper: [BOB] }, "public"), { whisper: [], blind: false });
+    assert.deepEqual(plain(Object.keys(env.gm.CONFIG.ChatMessage.modes)), ["public", "gm", "blind", "self", "ic"]);
+    assert.deepEqual(plain(env.gm.ChatMessage.applyMode({}, "gm")), { whisper: [GM], blind: false });
+    assert.deepEqual(plain(env.gm.ChatMessage.applyMode({}, "blind")), { whisper: [GM], blind: true });
+    assert.deepEqual(plain(env.gm.ChatMessage.applyMode({}, "self")), { whisper: [GM], blind: false });
+    assert.deepEqual(plain(env.gm.ChatMessage.applyMode({ whisper: [BOB] }, "public")), { whisper: [], blind: false });
     env.close();
   });
 
   it("applyRollMode still works, mapped to its v14 mode, with a compatibility warning", async () => {
     const env = await bare();
-    assert.deepEqual(env.gm.ChatMessage.applyRollMode({}, "gmroll"), { whisper: [GM], blind: false });
+    assert.deepEqual(plain(env.gm.ChatMessage.applyRollMode({}, "gmroll")), { whisper: [GM], blind: false });
     assert.equal(env.gm.deprecations.length, 1);
     env.close();
   });
@@ -107,11 +107,11 @@ describe("fake v14: ForcedDeletion (foundry.data.operators)", () => {
     await scene.update({ "flags.test.keep": 1, "flags.test.drop": 2 });
     const seen = [];
     env.bob.Hooks.on("updateScene", (_scene, changed) => seen.push(changed));
-    await scene.update({ "flags.test.drop": new env.gm.foundry.data.operators.ForcedDeletion() });
+    await scene.update({ "flags.test.drop": new env.gm.global.foundry.data.operators.ForcedDeletion() });
     await env.server.idle();
     assert.deepEqual(JSON.parse(JSON.stringify(env.bob.game.scenes.get(SCENE).flags.test)), { keep: 1 });
-    assert.ok(seen.at(-1).flags.test.drop instanceof env.bob.foundry.data.operators.ForcedDeletion);
-    assert.deepEqual(env.gm.deprecations, []);
+    assert.ok(seen.at(-1).flags.test.drop instanceof env.bob.global.foundry.data.operators.ForcedDeletion);
+    assert.equal(env.gm.deprecations.length, 0);
     env.close();
   });
 
@@ -124,9 +124,9 @@ describe("fake v14: ForcedDeletion (foundry.data.operators)", () => {
     await scene.update({ "flags.test.-=drop": null });
     await env.server.idle();
     assert.equal(env.bob.game.scenes.get(SCENE).flags.test.drop, undefined);
-    assert.ok(seen.at(-1).flags.test.drop instanceof env.bob.foundry.data.operators.ForcedDeletion);
+    assert.ok(seen.at(-1).flags.test.drop instanceof env.bob.global.foundry.data.operators.ForcedDeletion);
     assert.equal(env.gm.deprecations.length, 1);
-    assert.equal(env.gm.global._del instanceof env.gm.foundry.data.operators.ForcedDeletion, true, "the global _del");
+    assert.equal(env.gm.global._del instanceof env.gm.global.foundry.data.operators.ForcedDeletion, true, "the global _del");
     env.close();
   });
 });
@@ -157,7 +157,7 @@ describe("fake v14: Scene Levels and visibility test points", () => {
   it("TokenDocument#getVisibilityTestPoints gives each grid space's centre at the token's elevation (foundryvtt/foundryvtt#13633, #13834)", async () => {
     const env = await bare({ users: [GM], edit: (w) => Object.assign(w.scenes[0].tokens[0], { width: 2, height: 1, elevation: 5 }) });
     const token = env.gm.game.scenes.get(SCENE).tokens.get(TOKENS.rogue);
-    assert.deepEqual(token.getVisibilityTestPoints(), [
+    assert.deepEqual(plain(token.getVisibilityTestPoints()), [
       { x: token.x + 50, y: token.y + 50, elevation: 5 },
       { x: token.x + 150, y: token.y + 50, elevation: 5 },
     ]);

@@ -17,7 +17,7 @@ for (const lang of ["en", "fr"]) {
   describe(`an offered Perception check whose observer was deleted (${lang})`, () => {
     let env;
     before(async () => {
-      env = await dnd5eWorld({ generation: "4.1", lang: { [BOB]: lang } });
+      env = await dnd5eWorld({ generation: "4.4", lang: { [BOB]: lang } });
     });
     after(() => shutdown(env));
 

@@ -5,9 +5,9 @@
  * for the attacker; O9: each target that does not perceive it checks). The
  * creatures hit are the caster's user's targets when the usage card is
  * posted. A spell with an attack roll AND an area counts once, through its
- * attack roll. For the hook generations 3.x (`Item5e#use`, the usage card
- * `flags.dnd5e.use`), 4.0.x and 4.1+ (`Activity#use`, `messageType: "usage"`)
- * of ../systems/dnd5e.mjs. The world is in system-world.mjs.
+ * attack roll. For each supported generation of ../systems/dnd5e.mjs: the
+ * usage card (`Activity#use`) is flagged `messageType: "usage"` up to 5.2 and
+ * is a ChatMessage of `type: "usage"` from 5.3. The world is in system-world.mjs.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -29,7 +29,10 @@ function messageIds(env) {
   return new Set(moduleMessages(env.gm).map((m) => m._id));
 }
 
-for (const generation of ["3", "4.0", "4.1"]) {
+/** The usage card of an item: `type: "usage"` (5.3+) or `flags.dnd5e.messageType: "usage"`. */
+const usageCardOf = (env, itemId) => env.gm.ctx.game.messages.contents.filter((m) => (m.type === "usage" || m.flags?.dnd5e?.messageType === "usage") && m.flags?.dnd5e?.item?.id === itemId).at(-1);
+
+for (const generation of ["4.4", "5.2", "5.3", "6.0"]) {
   describe(`dnd5e ${generation}: an area spell on several creatures is one attack`, () => {
     let env;
     before(async () => {
@@ -86,18 +89,13 @@ for (const generation of ["3", "4.0", "4.1"]) {
       rig(env.alice, [[20, 11]]);
       rig(env.gm, [[20, 3], [20, 3]]);
       const actor = actorOn(env.alice, IDS.hiderActor);
+      // The attack rolls after the card on its own.
       await castSpell(env, env.alice, actor, IDS.flameRay);
-      // 3.x and 4.0.x: the attack is rolled from the card; 4.1+ rolls it after the card on its own.
-      if (generation !== "4.1") {
-        const item = actor.items.get(IDS.flameRay);
-        if (generation === "3") await item.rollAttack({ fastForward: true });
-        else await item.system.activities.contents[0].rollAttack({}, { configure: false }, {});
-      }
       await until(() => env.gm.ctx.game.messages.contents.some((m) => m.flags?.dnd5e?.roll?.type === "attack" && !before.has(m.id) && m.speaker?.actor === IDS.hiderActor), "the Flame Ray attack roll");
       await settle(env);
       assert.equal(gmState(env).hiders[HIDER].penalties.length, penaltiesBefore + 1);
       assert.equal(newCards(env, before).length, 1);
-      const card = env.gm.ctx.game.messages.contents.filter((m) => (m.flags?.dnd5e?.use?.itemId ?? (m.flags?.dnd5e?.messageType === "usage" ? m.flags.dnd5e.item?.id : null)) === IDS.flameRay).at(-1);
+      const card = usageCardOf(env, IDS.flameRay);
       assert.ok(card, "the Flame Ray usage card");
       assert.equal(card.flags.furtive?.areaUse, undefined, "the targets ride on an area use's card only");
     });
@@ -120,12 +118,11 @@ for (const generation of ["3", "4.0", "4.1"]) {
       const before = messageIds(env);
       const hider = actorOn(env.bob, IDS.hiderActor);
       const item = hider.items.get(IDS.fireball);
-      const dnd5e =
-        generation === "3"
-          ? { use: { type: "spell", itemId: IDS.fireball, itemUuid: item.uuid } }
-          : { activity: { type: "save", id: "fireballSave0001", uuid: `${item.uuid}.Activity.fireballSave0001` }, item: { type: "spell", id: IDS.fireball, uuid: item.uuid }, targets: [], messageType: "usage", use: { effects: [] } };
+      const typed = Number(generation) >= 5.3;
+      const dnd5e = { activity: { type: "save", id: "fireballSave0001", uuid: `${item.uuid}.Activity.fireballSave0001` }, item: { type: "spell", id: IDS.fireball, uuid: item.uuid }, targets: [], ...(typed ? {} : { messageType: "usage", use: { effects: [] } }) };
       target(env.bob, [GUARD_B]);
       await env.bob.ctx.ChatMessage.create({
+        ...(typed ? { type: "usage" } : {}),
         content: "<div>Fireball</div>",
         speaker: { scene: SCENE, actor: IDS.hiderActor, token: HIDER, alias: "Sneak" },
         flags: { dnd5e, furtive: { areaUse: { sceneId: SCENE, tokenId: HIDER, targets: [GUARD_B] } } },
@@ -140,7 +137,7 @@ for (const generation of ["3", "4.0", "4.1"]) {
   });
 }
 
-for (const generation of ["3", "4.1"]) {
+for (const generation of ["4.4", "5.3"]) {
   describe(`dnd5e ${generation}, percentile: a Fireball from hiding surprises each target (P6)`, () => {
     let env;
     before(async () => {

@@ -1,7 +1,7 @@
 /**
  * Sheet rolls, attacks and damage from the dnd5e system drive the engine
- * (issue 12 §1, §2), for each hook generation of dnd5e: 3.x (Foundry 12),
- * the 4.0.x hybrid and 4.1+ (Foundry 13). The system is ../systems/dnd5e.mjs
+ * (issue 12 §1, §2), for each supported generation of dnd5e on the Foundry
+ * it runs on: 4.4 and 5.2 (Foundry 13), 5.3 and 6.0 (Foundry 14). The system is ../systems/dnd5e.mjs
  * (written from the dnd5e source); the actors are SRD monsters from the
  * shared fixtures. The world is in system-world.mjs.
  */
@@ -43,18 +43,18 @@ function attemptOf(state, hiderId) {
 describe("the SRD actors are derived as dnd5e derives them (SOURCES.md table)", () => {
   let env;
   before(async () => {
-    env = await dnd5eWorld({ generation: "3" });
+    env = await dnd5eWorld({ generation: "4.4" });
   });
   after(() => shutdown(env));
 
-  it("Goblin Stealth +6, Scout Perception +5, Guard Perception +2", () => {
+  it("Goblin Warrior Stealth +6, Spy Perception +6, Guard Perception +2", () => {
     assert.equal(skillTotal(env.gm, IDS.hiderActor, "ste"), 6);
-    assert.equal(skillTotal(env.gm, IDS.observerActor, "prc"), 5);
+    assert.equal(skillTotal(env.gm, IDS.observerActor, "prc"), 6);
     assert.equal(skillTotal(env.gm, IDS.guardActor, "prc"), 2);
   });
 });
 
-for (const generation of ["3", "4.0", "4.1"]) {
+for (const generation of ["4.4", "5.2", "5.3", "6.0"]) {
   describe(`dnd5e ${generation}: a Stealth roll from the sheet hides, a Perception roll answers the check`, () => {
     let env;
     let stealth;
@@ -109,7 +109,7 @@ for (const generation of ["3", "4.0", "4.1"]) {
   });
 }
 
-for (const generation of ["3", "4.0", "4.1"]) {
+for (const generation of ["4.4", "5.2", "5.3", "6.0"]) {
   describe(`dnd5e ${generation}: attacks and damage`, () => {
     let env;
     before(async () => {
@@ -177,10 +177,9 @@ for (const generation of ["3", "4.0", "4.1"]) {
       target(env.bob, [HIDER]);
       rig(env.bob, [[20, 9], [20, 14]]);
       const item = actorOn(env.bob, IDS.observerActor).items.get(IDS.longbow);
-      // The sheet's click with Alt held (dnd5e's advantage key): 3.x and 4.0.x let
-      // advantage win over the imposed disadvantage, 4.1+ cancels both.
+      // The sheet's click with Alt held (dnd5e's advantage key): advantage and the imposed disadvantage cancel.
       const event = { altKey: true, ctrlKey: false, metaKey: false, shiftKey: false };
-      const roll = generation === "3" ? await item.rollAttack({ event }) : (await item.system.activities.contents[0].rollAttack({ event }, { configure: false }, {}))[0];
+      const roll = (await item.system.activities.contents[0].rollAttack({ event }, { configure: false }, {}))[0];
       assert.equal(roll.hasDisadvantage, false, "the roll was not made with disadvantage");
       await settle(env);
       const card = moduleMessages(env.gm).filter((m) => m.flags.furtive.kind === "log" && m.flags.furtive.gm).at(-1);
@@ -233,10 +232,10 @@ for (const generation of ["3", "4.0", "4.1"]) {
   });
 }
 
-describe("dnd5e 4.1: a Perception roll from the sheet with no check pending is an active search", () => {
+describe("dnd5e 5.3: a Perception roll from the sheet with no check pending is an active search", () => {
   let env;
   before(async () => {
-    env = await dnd5eWorld({ generation: "4.1" });
+    env = await dnd5eWorld({ generation: "5.3" });
     await aliceHides(env, 15);
   });
   after(() => shutdown(env));
@@ -261,10 +260,10 @@ describe("dnd5e 4.1: a Perception roll from the sheet with no check pending is a
   });
 });
 
-describe("dnd5e 3: an attack from hiding asks the GM (noise, aim); aimed at another space it misses (O10)", () => {
+describe("dnd5e 4.4: an attack from hiding asks the GM (noise, aim); aimed at another space it misses (O10)", () => {
   let env;
   before(async () => {
-    env = await dnd5eWorld({ generation: "3" });
+    env = await dnd5eWorld({ generation: "4.4" });
     await aliceHides(env, 15);
     // Guard A hides too, east of the closed door: the hider does not perceive it.
     rig(env.gm, [[20, 12]]);
@@ -295,10 +294,10 @@ describe("dnd5e 3: an attack from hiding asks the GM (noise, aim); aimed at anot
   });
 });
 
-describe("dnd5e 3: a Stealth roll message without a numeric total changes nothing", () => {
+describe("dnd5e 5.2: a Stealth roll message without a numeric total changes nothing", () => {
   let env;
   before(async () => {
-    env = await dnd5eWorld({ generation: "3" });
+    env = await dnd5eWorld({ generation: "5.2" });
   });
   after(() => shutdown(env));
 
@@ -319,11 +318,11 @@ describe("dnd5e 3: a Stealth roll message without a numeric total changes nothin
   });
 });
 
-describe("dnd5e 4.1: a self roll is the roller's alone, even when Foundry shows it to the GM", () => {
+describe("dnd5e 4.4: a self roll is the roller's alone, even when Foundry shows it to the GM", () => {
   let env;
   before(async () => {
     // Alice may not send private messages: Foundry shows her whispers to the GMs too.
-    env = await dnd5eWorld({ generation: "4.1", edit: (w) => (w.users.find((u) => u._id === ALICE).permissions = { MESSAGE_WHISPER: false }) });
+    env = await dnd5eWorld({ generation: "4.4", edit: (w) => (w.users.find((u) => u._id === ALICE).permissions = { MESSAGE_WHISPER: false }) });
   });
   after(() => shutdown(env));
 
