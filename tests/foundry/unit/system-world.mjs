@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
 import { readsInFlight } from "../node/harness.mjs";
+import { PRESETS } from "../../../foundry-module/scripts/systems/presets.mjs";
 import { dnd5eSystem, srdActor } from "../systems/dnd5e.mjs";
 import { ALICE, BOB, GM, SCENE, setup, until } from "./world.mjs";
 
@@ -64,6 +65,55 @@ export const GENERATIONS = {
   5.2: { version: "5.2.5", foundry: 13 },
   5.3: { version: "5.3.3", foundry: 14 },
   "6.0": { version: "6.0.0", foundry: 14 },
+  // A system without a roll API, read through the generic preset's attribute paths.
+  generic: { version: null, foundry: 14 },
+};
+
+/** The system script of a generation for `createClient({system})` (none for the generic system). */
+export function systemOf(generation) {
+  return generation === "generic" ? undefined : dnd5eSystem({ generation });
+}
+
+/**
+ * The generic system's actors: Simple Worldbuilding-style attributes
+ * (`system.attributes.<key>.value`, the generic preset of
+ * foundry-module/scripts/systems/presets.mjs), with the SRD 5.2 creatures'
+ * Stealth, Perception, darkvision and HP.
+ */
+function genericActors() {
+  const actor = (id, name, ownership, { stealth, perception, darkvision = 0, hp }, items) => ({
+    _id: id,
+    name,
+    type: "character",
+    ownership,
+    system: { attributes: { stealth: { value: stealth }, perception: { value: perception }, attack: { value: 4 }, senses: { darkvision, blindsight: 0 }, hp: { value: hp, max: hp } } },
+    items,
+    effects: [],
+    flags: {},
+  });
+  const weapon = (id, name) => ({ _id: id, name, type: "weapon", system: {}, effects: [], flags: {} });
+  return [
+    actor(IDS.hiderActor, "Goblin Warrior", { default: 0, [ALICE]: 3 }, { stealth: 6, perception: -1, darkvision: 60, hp: 7 }, [weapon(IDS.bow, "Shortbow")]),
+    actor(IDS.observerActor, "Spy", { default: 0, [BOB]: 3 }, { stealth: 6, perception: 6, hp: 16 }, [weapon(IDS.longbow, "Longbow")]),
+    actor(IDS.guardActor, "Guard", { default: 0 }, { stealth: 1, perception: 2, hp: 11 }, [weapon(IDS.spear, "Spear")]),
+  ];
+}
+
+/**
+ * The settings of a generic world: the generic preset's attribute paths with
+ * the opposed ruleset, and how its sheet rolls are recognised (a flag on the
+ * roll message, `systemStealthMatch` etc., systems/automation-settings.mjs).
+ */
+const GENERIC_SETTINGS = {
+  preset: "generic",
+  stealthFormula: "1d20 + @attributes.stealth.value",
+  perceptionFormula: "1d20 + @attributes.perception.value",
+  enhancedSenses: "blindsight=system.attributes.senses.blindsight:targeting",
+  // What sees in darkness (B5), as the dnd5e preset lists darkvision and blindsight.
+  darkvisionPath: "system.attributes.senses.darkvision, system.attributes.senses.blindsight",
+  systemStealthMatch: "flags.generic.roll=stealth",
+  systemPerceptionMatch: "flags.generic.roll=perception",
+  systemAttackMatch: "flags.generic.roll=attack",
 };
 
 /**
@@ -89,19 +139,23 @@ function actorsFor(generation) {
  */
 export async function dnd5eWorld({ generation, ruleset = "opposed", settings = {}, edit, lang = {} }) {
   const { version, foundry } = GENERATIONS[generation];
+  const generic = generation === "generic";
   const env = await setup({
     ruleset,
     lang,
     version: foundry,
     users: [GM, ALICE, BOB],
-    system: (ctx) => {
-      dnd5eSystem({ generation })(ctx);
-      ADVANTAGE_MODULE(ctx);
-    },
-    settings: { systemOfferChecks: true, ...settings },
+    system: generic
+      ? undefined
+      : (ctx) => {
+          dnd5eSystem({ generation })(ctx);
+          ADVANTAGE_MODULE(ctx);
+        },
+    // dnd5e: the preset's enhanced senses, which read 5.3's `senses.ranges` and the older `senses`.
+    settings: { systemOfferChecks: true, ...(generic ? GENERIC_SETTINGS : { enhancedSenses: PRESETS.dnd5e.enhancedSenses }), ...settings },
     world: (w) => {
-      w.system = { id: "dnd5e", version };
-      w.actors = actorsFor(generation);
+      w.system = generic ? { id: "worldbuilding", version: "0.8.2" } : { id: "dnd5e", version };
+      w.actors = generic ? genericActors() : actorsFor(generation);
       const scene = w.scenes[0];
       const token = (id, name, actorId, x, y, { link = true, disposition = 1 } = {}) => ({ _id: id, name, actorId, actorLink: link, x, y, width: 1, height: 1, disposition, hidden: false, sight: { enabled: true, range: 60 }, detectionModes: [], delta: { effects: [] }, flags: {} });
       scene.tokens = [
@@ -152,16 +206,54 @@ export function tokenOn(client, tokenId) {
   return client.ctx.game.scenes.get(SCENE).tokens.get(tokenId);
 }
 
-/** Rolls a skill from the sheet (`Actor5e#rollSkill({skill})`, 4.1 to 6.0). */
-export function rollSkill(env, client, actorId, skill) {
-  return actorOn(client, actorId).rollSkill({ skill });
+/**
+ * Rolls a skill from the sheet: dnd5e `Actor5e#rollSkill({skill})` (4.1 to
+ * 6.0); the generic system, a roll of the attribute posted with its flag.
+ */
+export async function rollSkill(env, client, actorId, skill) {
+  const actor = actorOn(client, actorId);
+  if (env.generation !== "generic") return actor.rollSkill({ skill });
+  const key = skill === "ste" ? "stealth" : "perception";
+  const roll = await new client.ctx.Roll(`1d20 + @attributes.${key}.value`, actor.getRollData()).evaluate();
+  await roll.toMessage({ speaker: client.ctx.ChatMessage.getSpeaker({ actor }), flags: { generic: { roll: key } } });
+  return [roll];
 }
 
-/** Rolls an attack from the sheet: the item's attack activity. Returns the D20Roll. */
+/** Rolls an attack from the sheet: the item's attack activity (dnd5e), a flagged roll (generic). Returns the roll. */
 export async function rollAttack(env, client, actor, itemId) {
+  if (env.generation === "generic") {
+    const roll = await new client.ctx.Roll("1d20 + @attributes.attack.value", actor.getRollData()).evaluate();
+    await roll.toMessage({ speaker: client.ctx.ChatMessage.getSpeaker({ actor: actor.token ? null : actor, token: actor.token ?? null }), flags: { generic: { roll: "attack", item: itemId } } });
+    return roll;
+  }
   const item = actor.items.get(itemId);
   const rolls = await item.system.activities.contents[0].rollAttack({}, { configure: false }, {});
   return rolls?.[0] ?? null;
+}
+
+/** A sheet skill's bonus (the d20 excluded): dnd5e's derived total, the generic attribute. */
+export function skillBonus(env, client, actorId, skill) {
+  const data = actorOn(client, actorId).getRollData();
+  if (env.generation === "generic") return data.attributes[skill === "ste" ? "stealth" : "perception"].value;
+  return data.skills[skill].total;
+}
+
+/** Whether a message is a sheet roll of that skill. */
+export function isSkillRoll(env, message, skill) {
+  if (env.generation === "generic") return message.flags?.generic?.roll === (skill === "ste" ? "stealth" : "perception");
+  return message.flags?.dnd5e?.roll?.skillId === skill;
+}
+
+/** An actor loses HP: dnd5e `Actor5e#applyDamage`, the generic system an update of its HP. */
+export async function damageActor(env, actor, amount) {
+  if (env.generation !== "generic") return actor.applyDamage(amount);
+  return actor.update({ "system.attributes.hp.value": actor.system.attributes.hp.value - amount });
+}
+
+/** Where an actor's blindsight is: dnd5e 5.3+ `senses.ranges`, before it `senses`; the generic preset's path. */
+export function blindsightPath(env) {
+  if (env.generation === "generic") return "system.attributes.senses.blindsight";
+  return Number(env.generation) >= 5.3 ? "system.attributes.senses.ranges.blindsight" : "system.attributes.senses.blindsight";
 }
 
 /**
