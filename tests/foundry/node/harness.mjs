@@ -118,7 +118,7 @@ export async function readManifest() {
  * Starts a world and its clients.
  * @param {object} options
  * @param {object} options.world   world source (see fixtures.mjs)
- * @param {12|13} [options.version]
+ * @param {number} [options.version]  the Foundry generation: 13 or 14 (12 for the fake's own tests, above 14 to test the module's refusal)
  * @param {{userId: string, lang?: string}[]} options.clients  started in order
  * @param {boolean} [options.libWrapper]
  * @param {boolean} [options.loadModule]  load the real module (default true)
