@@ -10,7 +10,7 @@ import { loadBothLanguages } from "./i18n.mjs";
 import { initializeWorld, readSettings, registerSettings } from "./settings.mjs";
 import { createApi } from "./api/api.mjs";
 import * as actions from "./api/macros.mjs";
-import { ensureStatusEffects, registerStatusGuards, statusEffectsSupported } from "./canvas/statuses.mjs";
+import { ensureStatusEffects, registerStatusGuards } from "./canvas/statuses.mjs";
 import { forgetViewerObservers, installDetectionWrappers, installVisibilityGuard, onLookupPublished, rebuildLookup, refreshLights, refreshPerception, resetLookup, setViewerIsGM } from "./canvas/visibility.mjs";
 import * as automation from "./gm/automation.mjs";
 import { onCreateCombatant, onUpdateCombatant } from "./gm/initiative.mjs";
@@ -117,18 +117,22 @@ export function registerHooks() {
   Hooks.once("ready", onReady);
 }
 
+/** The newest Foundry generation the module knows (module.json `compatibility.maximum`). */
+const NEWEST_GENERATION = 14;
+
 /**
- * False on a Foundry newer than 13 (module.json compatibility.maximum) or whose
- * CONFIG.statusEffects is not an array (v14): the module then registers
- * nothing and tells the GM at ready.
+ * False on a Foundry newer than {@link NEWEST_GENERATION} (`game.release.generation`, as
+ * dnd5e release-5.3.3 reads it to tell 13 from 14): the module then
+ * registers nothing and tells the GM at ready. Foundry itself refuses a module
+ * below its `compatibility.minimum` (13).
  */
 let supported = true;
 
 /** `init`: settings, menus, status effects and every other hook (nothing on an unsupported Foundry). */
 function onInit() {
-  if (!statusEffectsSupported() || Number(game.release?.generation ?? 13) > 13) {
+  if (Number(game.release?.generation ?? NEWEST_GENERATION) > NEWEST_GENERATION) {
     supported = false;
-    console.error(`furtive | Foundry ${game.release?.generation ?? "?"} is not supported (Furtive supports 12 and 13): Furtive stays inactive.`);
+    console.error(`furtive | Foundry ${game.release?.generation ?? "?"} is not supported (Furtive supports 13 and 14): Furtive stays inactive.`);
     return;
   }
   registerSettings({

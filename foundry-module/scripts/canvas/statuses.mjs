@@ -17,10 +17,12 @@
  *   engine, or (Hidden) one of its tokens hides on another scene per that
  *   scene's published hiders: revealing a duplicate, or the token of another
  *   scene, never takes the status off the one still hiding.
- * - `CONFIG.statusEffects` must be an array (v12, v13:
- *   https://foundryvtt.com/api/variables/CONFIG.statusEffects.html); v14 makes it
- *   a record (https://foundryvtt.com/api/v14/variables/CONFIG.statusEffects.html):
- *   {@link statusEffectsSupported} is false there and the module stays inactive.
+ * - `CONFIG.statusEffects` is an array in v13
+ *   (https://foundryvtt.com/api/variables/CONFIG.statusEffects.html) and a record
+ *   by id in v14 (https://foundryvtt.com/api/v14/variables/CONFIG.statusEffects.html;
+ *   foundryvtt/foundryvtt#13122), where core keeps array-style access but a
+ *   system may put a plain object there (pf2e, mclemente/healthEstimate#337):
+ *   the module reads and adds by id on a record, by `find`/`push` on an array.
  *
  * Foundry API: `CONFIG.statusEffects`, `Actor#toggleStatusEffect(id, {active})`
  * (https://foundryvtt.com/api/classes/foundry.documents.Actor.html#togglestatuseffect),
@@ -35,7 +37,7 @@ import { t } from "../i18n.mjs";
 
 /** @typedef {import("../types.mjs").EngineState} EngineState */
 
-/** The status effects, in the v12/v13 shape. */
+/** The status effects (`StatusEffectConfig`: id, name, img, hud). */
 const EFFECTS = [
   { id: STATUS.hidden, name: "FURTIVE.Status.hidden", img: modulePath("icons/hidden.svg"), hud: false },
   { id: STATUS.defenseless, name: "FURTIVE.Status.defenseless", img: modulePath("icons/defenseless.svg"), hud: false },
@@ -46,18 +48,31 @@ let applying = 0;
 /** Whether the GM was already told that a status could not be applied. */
 let warned = false;
 
-/** Whether this Foundry's `CONFIG.statusEffects` has the shape the module supports (an array). */
-export function statusEffectsSupported() {
-  return Array.isArray(CONFIG.statusEffects);
+/**
+ * A status effect's configuration by id, from the array (v13) or the record (v14).
+ * @param {string} id
+ * @returns {any | null}
+ */
+export function statusEffectConfig(id) {
+  const effects = /** @type {any} */ (CONFIG.statusEffects);
+  if (Array.isArray(effects)) return effects.find((s) => s?.id === id) ?? null;
+  if (effects && typeof effects === "object" && Object.hasOwn(effects, id)) return effects[id];
+  return null;
 }
 
 /**
- * Adds the module's status effects to `CONFIG.statusEffects` where missing.
- * @returns {boolean} false when `CONFIG.statusEffects` is not an array
+ * Adds the module's status effects to `CONFIG.statusEffects` where missing:
+ * `push` on an array (v13), by id on a record (v14).
+ * @returns {boolean} false when `CONFIG.statusEffects` is neither
  */
 export function ensureStatusEffects() {
-  if (!statusEffectsSupported()) return false;
-  for (const effect of EFFECTS) if (!CONFIG.statusEffects.some((s) => s.id === effect.id)) CONFIG.statusEffects.push({ ...effect });
+  const effects = /** @type {any} */ (CONFIG.statusEffects);
+  if (!effects || typeof effects !== "object") return false;
+  for (const effect of EFFECTS) {
+    if (statusEffectConfig(effect.id)) continue;
+    if (Array.isArray(effects)) effects.push({ ...effect });
+    else effects[effect.id] = { ...effect };
+  }
   return true;
 }
 
@@ -99,7 +114,7 @@ export async function setStatus(scene, token, key, active, state) {
   if (Boolean(token.hasStatusEffect?.(id)) === wanted) return true;
   applying += 1;
   try {
-    if (!ensureStatusEffects()) throw new Error("CONFIG.statusEffects is not an array");
+    if (!ensureStatusEffects()) throw new Error("CONFIG.statusEffects is neither an array nor a record");
     await actor.toggleStatusEffect(id, { active: wanted });
     return true;
   } catch (error) {

@@ -35,7 +35,7 @@ import { onCanvas, viewOf } from "../canvas/clear-view.mjs";
 import { inDarkness } from "../canvas/lighting.mjs";
 import { recentlyMoved } from "./automation.mjs";
 import { isVisibilityGuardInstalled } from "../canvas/visibility.mjs";
-import { setStatus } from "../canvas/statuses.mjs";
+import { setStatus, statusEffectConfig } from "../canvas/statuses.mjs";
 import { requireTokenOn } from "../net/resolve.mjs";
 import { isActiveGM } from "../storage/store.mjs";
 
@@ -307,7 +307,7 @@ export const GM_ACTIONS = {
         flags: { [MODULE_ID]: { kind: "knockout", entries: [{ clause: result.clause, en: result.en, fr: result.fr }], texts, lang: game.i18n.lang } },
       });
       await postLine(bilingual(result.knockedOut ? "FURTIVE.Chat.KnockedOut" : "FURTIVE.Chat.StaysConscious", { attacker: attacker.name ?? "", target: target.name ?? "" }), { named: [attacker, target] });
-      if (result.knockedOut && CONFIG.statusEffects.some((s) => s.id === "unconscious")) {
+      if (result.knockedOut && statusEffectConfig("unconscious")) {
         await target.actor?.toggleStatusEffect("unconscious", { active: true });
       }
       if (privileged) return result;
