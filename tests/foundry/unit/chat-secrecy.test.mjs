@@ -41,7 +41,7 @@ const sentAbout = (env, userId, id) => env.server.received(userId).filter((json)
 describe("The system's cards of a hider reach only those who may see it named (B1)", () => {
   let env;
   before(async () => {
-    env = await dnd5eWorld({ generation: "4.1" });
+    env = await dnd5eWorld({ generation: "4.4" });
     await aliceHides(env);
     assert.equal(env.bob.ctx.game.modules.get("furtive").api.perceives(IDS.observer, HIDER), false);
   });
@@ -107,7 +107,7 @@ for (const notice of [false, true]) {
   describe(`The GM's secret rolls, secretRollNotice ${notice ? "on" : "off (the default)"}`, () => {
     let env;
     before(async () => {
-      env = await dnd5eWorld({ generation: "4.1", settings: notice ? { secretRollNotice: true } : {} });
+      env = await dnd5eWorld({ generation: "4.4", settings: notice ? { secretRollNotice: true } : {} });
       await aliceHides(env);
     });
     after(() => shutdown(env));
