@@ -1,5 +1,5 @@
 /**
- * The subset of Foundry VTT's client API (v12 and v13) that Furtive uses,
+ * The subset of Foundry VTT's client API (v13 and v14) that Furtive uses,
  * written from the public API documentation (foundryvtt.com/api), for
  * `tsc --checkJs`. Not complete, not authoritative: only what the module
  * calls, with the shapes the docs give. See docs/foundry.md for the pages.
@@ -41,7 +41,7 @@ declare global {
     targets: Set<Token>;
     /** The scene this user's client views, as it reports in its activity (https://foundryvtt.com/api/v14/classes/foundry.documents.User.html). */
     readonly viewedScene: string | null;
-    /** v13+: runs `CONFIG.queries[name](data, {timeout})` on this user's client (wiki "Sockets"). Absent in v12. */
+    /** Runs `CONFIG.queries[name](data, {timeout})` on this user's client (v13 and v14; wiki "Sockets"). */
     query?(queryName: string, queryData: unknown, options?: { timeout?: number }): Promise<any>;
   }
 
@@ -139,7 +139,7 @@ declare global {
     options: { flavor?: string };
     formula: string;
     total: number | undefined;
-    /** Async in v12 and v13. */
+    /** Async (v13 and v14). */
     evaluate(options?: Record<string, unknown>): Promise<this>;
     toMessage(messageData?: Record<string, unknown>, options?: { rollMode?: string; create?: boolean }): Promise<unknown>;
     /** The roll's chat HTML (`Roll#render`). */
@@ -207,12 +207,12 @@ declare global {
     tokens: { placeables: Token[]; controlled: Token[] };
     perception: { update(flags: Record<string, boolean>): void };
     /**
-     * `EffectsCanvasGroup` point tests: v12 `(point, elevation)`, v13 one `ElevatedPoint`
-     * (https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html; lighting.mjs).
+     * `EffectsCanvasGroup` point tests on one `ElevatedPoint` (v13 and v14;
+     * https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html; lighting.mjs).
      */
     effects?: {
-      testInsideLight?(point: { x: number; y: number; elevation?: number }, elevation?: number): boolean;
-      testInsideDarkness?(point: { x: number; y: number; elevation?: number }, elevation?: number): boolean;
+      testInsideLight?(point: { x: number; y: number; elevation?: number }): boolean;
+      testInsideDarkness?(point: { x: number; y: number; elevation?: number }): boolean;
     };
     clientCoordinatesFromCanvas?(point: { x: number; y: number }): { x: number; y: number };
   }
@@ -221,7 +221,8 @@ declare global {
   var canvas: FoundryCanvas;
   var ui: { notifications?: { info(message: string, options?: object): void; warn(message: string, options?: object): void; error(message: string, options?: object): void } };
   var CONFIG: {
-    statusEffects: StatusEffectConfig[];
+    /** v13 an array; v14 a record by id that keeps array-style access (canvas/statuses.mjs). */
+    statusEffects: StatusEffectConfig[] | Record<string, StatusEffectConfig>;
     Canvas: {
       detectionModes: Record<string, DetectionModeLike>;
       polygonBackends: {
@@ -232,7 +233,7 @@ declare global {
   var CONST: {
     DOCUMENT_OWNERSHIP_LEVELS: { INHERIT: -1; NONE: 0; LIMITED: 1; OBSERVER: 2; OWNER: 3 };
     DICE_ROLL_MODES: { PUBLIC: "publicroll"; PRIVATE: "gmroll"; BLIND: "blindroll"; SELF: "selfroll" };
-    /** v13: `{CLIENT: "client", USER: "user", WORLD: "world"}`. */
+    /** `{CLIENT: "client", USER: "user", WORLD: "world"}` (v13 and v14). */
     SETTING_SCOPES?: { CLIENT: "client"; USER?: "user"; WORLD: "world" };
   };
   var Hooks: {
@@ -258,8 +259,6 @@ declare global {
       handlebars?: { renderTemplate?(path: string, data: object): Promise<string> };
     };
   };
-  /** v12 global (deprecated in v13 in favour of foundry.applications.handlebars.renderTemplate). */
-  var renderTemplate: ((path: string, data: object) => Promise<string>) | undefined;
   /** libWrapper, when its module is active. */
   var libWrapper: {
     register(packageId: string, target: string, fn: (...args: any[]) => unknown, type?: "WRAPPER" | "MIXED" | "OVERRIDE", options?: Record<string, unknown>): number;

@@ -24,12 +24,12 @@ import { mayName, sceneLookup } from "./secrecy.mjs";
 /**
  * `renderCombatTracker`: removes the rows of hiders this user may not see named.
  * @param {any} application the CombatTracker
- * @param {HTMLElement | any} element its HTML (an HTMLElement; jQuery before ApplicationV2)
+ * @param {HTMLElement} element its HTML (v13 and v14)
  */
 export function onRenderCombatTracker(application, element) {
   const user = game.user;
   if (!user || user.isGM) return;
-  const root = /** @type {HTMLElement | undefined} */ (typeof element?.querySelectorAll === "function" ? element : element?.[0]);
+  const root = element instanceof HTMLElement ? element : null;
   const combat = application?.viewed ?? game.combat;
   if (!root || !combat) return;
   /** @type {Map<string, ReturnType<typeof sceneLookup>>} */
