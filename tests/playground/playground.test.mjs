@@ -470,9 +470,23 @@ describe("the playground in headless Chromium", () => {
       // Turn 4 lights the lantern where the spy stands.
       assert.deepEqual(run.steps[3].lightsLit.lights.map((l) => l.id), ["gate-lantern"]);
       assert.equal(run.steps[3].lightsLit.inDarkness, false);
+      // The same run under the percentile rules: the roster carries each actor's numbers.
+      await page.selectOption("#ruleset", "percentile");
+      const percentile = await page.evaluate(() => window.playground.exportScenario());
+      assert.equal(percentile.ruleset, "percentile");
+      assert.deepEqual(percentile.roster.Spy, { stealthSkill: 75, acuities: { visual: 40, auditory: 35, olfactory: 15 } });
+      assert.deepEqual(Object.keys(percentile.roster).sort(), ["Goblin", "Guard", "Spy"]);
+      writeFileSync(file, JSON.stringify(percentile, null, 2));
+      const played = spawnSync(process.execPath, ["demo/run.mjs", "--json", "--scenario", file], { cwd: REPO, encoding: "utf8" });
+      assert.equal(played.status, 0, played.stderr);
+      assert.equal(JSON.parse(played.stdout)[0].ruleset, "percentile");
     } finally {
       rmSync(file, { force: true });
     }
+    // What the format cannot hold is refused, naming it: a token with typed numbers.
+    await page.evaluate(() => window.playground.perform({ t: "add", id: "ghost", name: "Ghost", side: "garrison", x: 400, y: 1400, stealthSkill: 10 }));
+    await page.click("#export");
+    assert.match(await page.locator("#message").textContent(), /tokens\.ghost: the demo's scenario format takes tokens from SRD actors only/);
     assert.deepEqual(page.errors, []);
     await page.close();
   });
