@@ -450,6 +450,10 @@ describe("the playground in headless Chromium", () => {
       pg.perform({ t: "light", id: "gate-lantern", on: true });
       return pg.exportScenario();
     });
+    // The button downloads the same scenario.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export")]);
+    assert.equal(download.suggestedFilename(), "playground-nort-gate-opposed.json");
+    assert.deepEqual(JSON.parse(readFileSync(await download.path(), "utf8")), scenario);
     assert.equal(scenario.ruleset, "opposed");
     assert.deepEqual(scenario.hider, { id: "spy", actor: "Spy", side: "intruders" });
     assert.deepEqual(scenario.observers.map((o) => [o.id, o.x, o.y]), [["gate-guard", 1450, 1850], ["lookout", 1000, 1850], ["sentry", 700, 1300]]);
