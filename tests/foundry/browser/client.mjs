@@ -11,6 +11,8 @@
 import { createClient } from "../fake/client.mjs";
 
 const userId = new URLSearchParams(location.search).get("user");
+/** The world's Foundry generation, as the scenario page serves it (13 by default). */
+const version = Number(new URLSearchParams(location.search).get("version") ?? 13);
 const host = window.opener ?? window.parent;
 const server = host.furtiveServer;
 const manifest = await (await fetch("/foundry-module/module.json")).json();
@@ -18,7 +20,7 @@ const ctx = createClient({
   global: window,
   server,
   userId,
-  version: 13,
+  version,
   lang: "en",
   packageBase: (id) => new URL(id === "furtive" ? "/foundry-module/" : `/modules/${id}/`, location.href).href,
   fetchJson: async (url) => (await fetch(url)).json(),

@@ -4,7 +4,9 @@
  * Carol) in iframes, each loading the real module files and the real wasm.
  * The GM clicks the real Hide button of the token HUD and answers the dialog;
  * the rogue disappears from Bob's canvas (his fighter failed) and stays on
- * Carol's (her archer succeeded). Screenshot: tests/artifacts/foundry-hide.png.
+ * Carol's (her archer succeeded). On Foundry 13 and 14 (the page's
+ * `?version=`). Screenshots: tests/artifacts/foundry-hide.png (13),
+ * foundry-hide-v14.png (14).
  */
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -19,7 +21,7 @@ import { serve } from "./static-server.mjs";
 import { BOB, CAROL, GM, TOKENS } from "../fixtures/world-data.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const artifact = path.join(repoRoot, "tests/artifacts/foundry-hide.png");
+const artifactFile = path.join(repoRoot, "tests/artifacts/foundry-hide.png");
 
 let site;
 let context;
@@ -40,14 +42,15 @@ after(async () => {
   if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
 });
 
-it("the GM hides the rogue from the Token HUD: invisible for the failed observer, visible for the one who succeeded", async () => {
-  const page = context.pages()[0] ?? (await context.newPage());
+for (const version of [13, 14]) it(`Foundry ${version}: the GM hides the rogue from the Token HUD: invisible for the failed observer, visible for the one who succeeded`, async () => {
+  const artifact = version === 13 ? artifactFile : artifactFile.replace(".png", `-v${version}.png`);
+  const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
   });
-  await page.goto(`${site.url}tests/foundry/browser/index.html`);
+  await page.goto(`${site.url}tests/foundry/browser/index.html?version=${version}`);
   await page.waitForFunction(() => window.furtiveReady === true, null, { timeout: 60_000 });
   const gm = page.frame({ name: GM });
   const bob = page.frame({ name: BOB });
@@ -92,5 +95,7 @@ it("the GM hides the rogue from the Token HUD: invisible for the failed observer
   await page.waitForTimeout(150);
   await mkdir(path.dirname(artifact), { recursive: true });
   await page.screenshot({ path: artifact, fullPage: true });
+  assert.equal(await gm.evaluate(() => window.furtiveCtx.game.release.generation), version);
   assert.deepEqual(errors, [], "no page errors");
+  await page.close();
 });

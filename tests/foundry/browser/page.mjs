@@ -60,7 +60,9 @@ document.querySelector("h1").textContent = `Furtive: ${scenario.title}`;
 const manifest = await (await fetch("/foundry-module/module.json")).json();
 const world = makeWorld({ ruleset: "percentile" });
 scenario.edit?.(world);
-const server = new FakeServer(world, { version: 13, modules: [manifest] });
+/** The Foundry generation of the world (`?version=14`; 13 by default). */
+const version = Number(new URLSearchParams(location.search).get("version") ?? 13);
+const server = new FakeServer(world, { version, modules: [manifest] });
 window.furtiveServer = server;
 window.furtiveClients = {};
 
@@ -71,7 +73,7 @@ for (const [userId, label] of scenario.clients) {
   title.textContent = label;
   const frame = document.createElement("iframe");
   frame.name = userId;
-  frame.src = `./client.html?user=${encodeURIComponent(userId)}`;
+  frame.src = `./client.html?user=${encodeURIComponent(userId)}&version=${version}`;
   box.append(title, frame);
   document.getElementById("clients").append(box);
   // Start the clients one after another (the GM first, like a real session).
