@@ -387,6 +387,16 @@ describe("the playground in headless Chromium", () => {
     await page.waitForFunction(() => window.playground?.ready === true);
     assert.deepEqual(await page.evaluate(() => [window.playground.run.scene, window.playground.table.normalized.walls.length, [...window.playground.table.tokens.keys()]]), ["dropped", 443, ["scout"]]);
 
+    // Dropped on the map itself (a drop event carrying the file): the cave.
+    const cave = readFileSync(join(REPO, "playground", "fixtures", "scene-zahi-oota-warning-sign.json"), "utf8");
+    await page.evaluate((text) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], "cave.json", { type: "application/json" }));
+      document.getElementById("stage").dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, cave);
+    await page.waitForFunction(() => window.playground.table.normalized.walls.length === 379);
+    assert.equal(await page.locator("#message").textContent(), "Scene loaded from cave.json.");
+
     assert.deepEqual(page.errors, []);
     await page.close();
   });
