@@ -24,7 +24,7 @@ import { registerSystemAreaHooks } from "./systems/areas.mjs";
 import { registerSystemAttackHooks } from "./systems/attacks.mjs";
 import { registerSystemRollHooks, rollOfferedPerception } from "./systems/sheet-rolls.mjs";
 import { decorateChatMessage } from "./ui/chat.mjs";
-import { hidePlaceholder, restrictAudience } from "./ui/chat-secrecy.mjs";
+import { hidePlaceholder, onPreCreateChatMessage } from "./ui/chat-secrecy.mjs";
 import { onRenderCombatTracker, refreshCombatTracker } from "./ui/combat-tracker.mjs";
 import { confirmDialog } from "./ui/dialogs.mjs";
 import { onHoverToken, onRenderTokenHUD } from "./ui/hud.mjs";
@@ -271,7 +271,7 @@ function registerGameHooks() {
   registerSystemRollHooks();
   registerSystemAttackHooks();
   registerSystemAreaHooks();
-  // The system's cards of a hider reach only who may see it named (ui/chat-secrecy.mjs): on the creating
-  // client, after the stamps above (a Stealth roll made a GM roll stays one).
-  Hooks.on("preCreateChatMessage", (/** @type {ChatMessage} */ message) => restrictAudience(message));
+  // The system's cards of a hider reach only who may see it named, and secret rolls make no sound
+  // (ui/chat-secrecy.mjs): on the creating client, after the stamps above (a Stealth roll made a GM roll stays one).
+  Hooks.on("preCreateChatMessage", (/** @type {ChatMessage} */ message) => onPreCreateChatMessage(message));
 }

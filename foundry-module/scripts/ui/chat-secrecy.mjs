@@ -76,8 +76,29 @@ export function namedTokens(message) {
 }
 
 /**
- * `preCreateChatMessage`: a message naming a token some player may not see
- * named is whispered to those who may.
+ * `preCreateChatMessage`, on the creating client, after the module's stamps
+ * (systems/sheet-rolls.mjs): a message naming a token some player may not
+ * see named is whispered to those who may; a roll no other player may read
+ * makes no sound. Its `sound` is "The URL of an audio file which plays when
+ * this message is received" (`ChatMessageData#sound`,
+ * https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.ChatMessageData.html),
+ * and a private roll is received by every client: the dice sound
+ * (`CONFIG.sounds.dice`, which systems set on their rolls) would tell them a
+ * roll happened, so a roll marked `secret` and, unless `secretRollNotice`
+ * is on, a GM's private roll are created silent, for their readers too.
+ * @param {ChatMessage} message
+ */
+export function onPreCreateChatMessage(message) {
+  restrictAudience(message);
+  const doc = /** @type {any} */ (message);
+  if (!doc.sound || !(doc.rolls?.length > 0) || !(doc.whisper?.length > 0)) return;
+  const secret = Boolean(doc.flags?.[MODULE_ID]?.secret) || (Boolean(game.user?.isGM) && !secretRollNotice());
+  if (secret) doc.updateSource({ sound: null });
+}
+
+/**
+ * A message naming a token some player may not see named is whispered to
+ * those who may, and marked `flags.furtive.secret`.
  * @param {ChatMessage} message
  */
 export function restrictAudience(message) {

@@ -111,6 +111,7 @@ export function createClient(options) {
     // Compatibility warnings Foundry would log (`foundry.utils.logCompatibilityWarning`): a v14 `-=key` deletion.
     deprecations: [],
     errors: [],
+    sounds: [],
     notifications: [],
     dialogs: [],
     frames: [],
@@ -332,6 +333,8 @@ export function createClient(options) {
     // v14: a record by id that keeps array-style access (STATUS_RECORD_METHODS above).
     statusEffects: version >= 14 ? statusEffectRecord(deepClone(DEFAULT_STATUS_EFFECTS)) : deepClone(DEFAULT_STATUS_EFFECTS),
     specialStatusEffects: { DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly" },
+    // The dice sound systems put on roll messages (`sound: CONFIG.sounds.dice`, usage; the fake's Roll#toMessage does too).
+    sounds: { dice: "sounds/dice.wav" },
     Canvas: {
       detectionModes,
       polygonBackends: { sight: canvasClasses.ClockwiseSweepPolygon, light: canvasClasses.ClockwiseSweepPolygon, sound: canvasClasses.ClockwiseSweepPolygon, move: canvasClasses.ClockwiseSweepPolygon },
@@ -756,7 +759,13 @@ export function createClient(options) {
     if (version >= 13) ctx.Hooks.callAll("renderChatMessageHTML", message, li, data);
     else ctx.Hooks.callAll("renderChatMessage", message, global.jQuery(li), data);
   }
-  ctx.Hooks.on("createChatMessage", (message) => renderChatMessage(message));
+  ctx.Hooks.on("createChatMessage", (message) => {
+    // "The URL of an audio file which plays when this message is received" (`ChatMessageData#sound`,
+    // https://foundryvtt.com/api/v14/interfaces/foundry.documents.types.ChatMessageData.html): every
+    // client that receives the message, a private roll's placeholder included, logs it in `ctx.sounds`.
+    if (message._source.sound) ctx.sounds.push({ messageId: message.id, src: message._source.sound });
+    renderChatMessage(message);
+  });
 
   // ------------------------------------------------------------- templates
   /** `renderTemplate(path, data)`: fetches `modules/<id>/...` from the package folder, compiles with Handlebars. */

@@ -16,7 +16,9 @@
  *   `advantageMode`: https://foundryvtt.com/api/classes/foundry.dice.Roll.html#options,
  *   https://foundryvtt.com/api/classes/foundry.dice.Roll.html#fromData).
  * - `toMessage(messageData, {rollMode, create})`: `ChatMessage.applyRollMode`
- *   then `ChatMessage.create`, the roll in `rolls`.
+ *   then `ChatMessage.create`, the roll in `rolls`, the dice sound in `sound`
+ *   (`CONFIG.sounds.dice`, as systems set it on their roll messages) unless
+ *   the data names another.
  */
 import { getProperty } from "./utils.mjs";
 
@@ -191,7 +193,7 @@ export function createDice(ctx) {
 
     async toMessage(messageData = {}, { rollMode, create = true } = {}) {
       if (!this._evaluated) await this.evaluate();
-      const data = { content: String(this.total), ...messageData, rolls: [this] };
+      const data = { content: String(this.total), sound: ctx.CONFIG.sounds?.dice, ...messageData, rolls: [this] };
       // v14: message modes (`core.messageMode`, `ChatMessage.applyMode`); the option keeps its name
       // (dnd5e 6.0, c83a613dd module/dice/basic-roll.mjs L258, passes `{rollMode}` on v14).
       const mode = rollMode ?? ctx.game.settings.get("core", ctx.version >= 14 ? "messageMode" : "rollMode");

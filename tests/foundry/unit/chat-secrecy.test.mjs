@@ -6,7 +6,8 @@
  * client as a "privately rolled some dice" line (fake/server.mjs); the
  * module hides that line for a card of an unseen token. The GM's own secret
  * rolls leave no such line for other players unless the world setting
- * `secretRollNotice` is on.
+ * `secretRollNotice` is on. Such a roll makes no sound on other clients
+ * either (`ChatMessageData#sound` plays where the message is received).
  *
  * dnd5e 4.1+ (system-world.mjs): Alice's Sneak hides west of the closed
  * door; Bob's Lookout (east) does not perceive it; the Guards are the GM's.
@@ -35,6 +36,8 @@ const shown = (client, id) => {
 };
 /** The text of every entry a client's chat log shows. */
 const shownText = (client) => [...client.window.document.querySelectorAll("#chat-log [data-message-id]")].filter((entry) => shown(client, entry.dataset.messageId)).map((entry) => entry.textContent).join("\n");
+/** Whether a client played a message's sound (fake/client.mjs logs `ChatMessageData#sound` on receipt). */
+const heard = (client, id) => client.ctx.sounds.some((sound) => sound.messageId === id);
 /** Every string the server sent a user that mentions a message id. */
 const sentAbout = (env, userId, id) => env.server.received(userId).filter((json) => json.includes(id));
 
@@ -58,6 +61,7 @@ describe("The system's cards of a hider reach only those who may see it named (B
     assert.equal(shown(env.alice, roll.id), true, "Alice reads her roll");
     assert.equal(shown(env.bob, roll.id), false, "no line for Bob, not even 'privately rolled some dice'");
     assert.doesNotMatch(shownText(env.bob), /Sneak|Goblin|privately rolled/);
+    assert.equal(heard(env.bob, roll.id), false, "Bob's client plays no dice sound for it");
   });
 
   it("Alice's Stealth roll, which started the hide, left Bob no line either", () => {
@@ -65,6 +69,7 @@ describe("The system's cards of a hider reach only those who may see it named (B
     assert.ok(stealth, "the Stealth roll");
     assert.equal(shown(env.alice, stealth.id), true);
     assert.equal(shown(env.bob, stealth.id), false);
+    assert.equal(heard(env.bob, stealth.id), false, "no dice sound on Bob's client");
   });
 
   it("the Sneak's usage card (Fireball) never reaches Bob's client", async () => {
@@ -85,6 +90,7 @@ describe("The system's cards of a hider reach only those who may see it named (B
     assert.deepEqual(plainIds(roll.flags.dnd5e.targets), [tokenOn(env.gm, HIDER).actor.uuid], "the tray names the Sneak");
     assert.deepEqual([...roll.whisper].sort(), [GM, ALICE].sort());
     assert.equal(shown(env.bob, roll.id), false);
+    assert.equal(heard(env.bob, roll.id), false);
   });
 
   it("an attack between tokens that are not hiding stays public", async () => {
@@ -95,6 +101,7 @@ describe("The system's cards of a hider reach only those who may see it named (B
     const roll = env.gm.ctx.game.messages.contents.filter((m) => m.flags?.dnd5e?.roll?.type === "attack").at(-1);
     assert.deepEqual([...roll.whisper], []);
     assert.equal(shown(env.bob, roll.id), true);
+    assert.equal(heard(env.bob, roll.id), true, "a public roll sounds on every client");
   });
 });
 
@@ -137,6 +144,7 @@ for (const notice of [false, true]) {
       const roll = env.gm.ctx.game.messages.contents.filter((m) => m.flags?.dnd5e?.roll?.type === "skill" && m.author?.isGM).at(-1);
       assert.ok(roll, "the GM's roll");
       assert.equal(shown(env.bob, roll.id), notice);
+      assert.equal(heard(env.bob, roll.id), notice, `Bob's client ${notice ? "plays" : "does not play"} its dice sound`);
     });
   });
 }
