@@ -2,7 +2,8 @@
  * Browser test, real headless Chromium (playwright-core, /usr/bin/chromium):
  * what Foundry shows around a hider, beyond the token itself (B1), drawn by
  * the fake Foundry clients in iframes running the real module and wasm,
- * with a screenshot (`leaks.png`, written to tests/artifacts/screenshots/;
+ * on Foundry 13 and 14 (the page's `?version=`), with a screenshot each
+ * (`leaks.png`, `leaks-v14.png`, written to tests/artifacts/screenshots/;
  * FURTIVE_UPDATE_SCREENSHOTS=1 refreshes the reviewed copy in
  * browser/screenshots/).
  *
@@ -52,14 +53,14 @@ const redraw = (frame) => frame.evaluate(() => new Promise((resolve) => requestA
 const TORCH = `Token.${TOKENS.rogue}`;
 
 describe("headless Chromium: the tracker row, the light and the path of a hider", () => {
-  it("Bob, who does not perceive the hiding rogue, gets none of them; Carol, who does, gets all three", async () => {
+  for (const version of [13, 14]) it(`Foundry ${version}: Bob, who does not perceive the hiding rogue, gets none of them; Carol, who does, gets all three`, async () => {
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (error) => errors.push(String(error)));
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
     });
-    await page.goto(`${site.url}tests/foundry/browser/index.html?scenario=leaks`);
+    await page.goto(`${site.url}tests/foundry/browser/index.html?scenario=leaks&version=${version}`);
     await page.waitForFunction(() => window.furtiveReady === true, null, { timeout: 60_000 });
     const frames = { [GM]: page.frame({ name: GM }), [BOB]: page.frame({ name: BOB }), [CAROL]: page.frame({ name: CAROL }) };
 
@@ -110,7 +111,8 @@ describe("headless Chromium: the tracker row, the light and the path of a hider"
     assert.ok(carol.paint.includes(TOKENS.rogue) && carol.glows.includes(TORCH) && carol.rulers.includes(TOKENS.rogue), `Carol sees the rogue, its torch and its path: ${JSON.stringify(carol)}`);
     assert.ok((await rows(frames[CAROL])).some((text) => text.includes("Rogue")), "Carol's tracker lists the rogue");
 
-    await page.screenshot({ path: path.join(shots, "leaks.png") });
+    assert.equal(await frames[BOB].evaluate(() => window.furtiveCtx.game.release.generation), version);
+    await page.screenshot({ path: path.join(shots, version === 13 ? "leaks.png" : `leaks-v${version}.png`) });
     assert.deepEqual(errors, []);
     await page.close();
   });

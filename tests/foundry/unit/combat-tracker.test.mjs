@@ -22,44 +22,46 @@ function rowsOf(client) {
   return [...tracker.querySelectorAll("[data-combatant-id]")].map((row) => ({ id: row.dataset.combatantId, text: row.textContent, active: row.classList.contains("active") }));
 }
 
-describe("The combat tracker names a hider only to those who perceive it (B1)", () => {
-  let env;
-  let combat;
-  const rogueRow = () => combat.combatants.find((c) => c.tokenId === TOKENS.rogue).id;
-  before(async () => {
-    env = await setup();
-    await hideRogue(env);
-    combat = await startCombat(env, [[TOKENS.rogue, 20], [TOKENS.fighter, 10], [TOKENS.archer, 5]]);
-  });
-  after(() => shutdown(env));
+for (const version of [13, 14]) {
+  describe(`Foundry ${version}: The combat tracker names a hider only to those who perceive it (B1)`, () => {
+    let env;
+    let combat;
+    const rogueRow = () => combat.combatants.find((c) => c.tokenId === TOKENS.rogue).id;
+    before(async () => {
+      env = await setup({ version });
+      await hideRogue(env);
+      combat = await startCombat(env, [[TOKENS.rogue, 20], [TOKENS.fighter, 10], [TOKENS.archer, 5]]);
+    });
+    after(() => shutdown(env));
 
-  it("Bob's tracker has no row for the rogue, no current turn during its turn, and no 'Rogue' anywhere", () => {
-    assert.equal(apiOf(env.bob).perceives(TOKENS.fighter, TOKENS.rogue), false);
-    assert.equal(env.gm.ctx.game.combats.get(combat.id).combatant.tokenId, TOKENS.rogue, "the rogue's turn");
-    const rows = rowsOf(env.bob);
-    assert.deepEqual(rows.map((r) => r.id).sort(), plain(combat.combatants.filter((c) => c.tokenId !== TOKENS.rogue).map((c) => c.id)).sort());
-    assert.equal(rows.some((r) => r.active), false, "no row is highlighted during the hider's turn");
-    assert.doesNotMatch(env.bob.window.document.getElementById("combat").textContent, /Rogue/);
-  });
+    it("Bob's tracker has no row for the rogue, no current turn during its turn, and no 'Rogue' anywhere", () => {
+      assert.equal(apiOf(env.bob).perceives(TOKENS.fighter, TOKENS.rogue), false);
+      assert.equal(env.gm.ctx.game.combats.get(combat.id).combatant.tokenId, TOKENS.rogue, "the rogue's turn");
+      const rows = rowsOf(env.bob);
+      assert.deepEqual(rows.map((r) => r.id).sort(), plain(combat.combatants.filter((c) => c.tokenId !== TOKENS.rogue).map((c) => c.id)).sort());
+      assert.equal(rows.some((r) => r.active), false, "no row is highlighted during the hider's turn");
+      assert.doesNotMatch(env.bob.window.document.getElementById("combat").textContent, /Rogue/);
+    });
 
-  it("Carol, whose archer perceives the rogue, and the GM still see its row and its turn", () => {
-    for (const client of [env.carol, env.gm]) {
-      const row = rowsOf(client).find((r) => r.id === rogueRow());
-      assert.ok(row?.active, `${client.userId} sees the rogue's turn`);
-    }
-  });
+    it("Carol, whose archer perceives the rogue, and the GM still see its row and its turn", () => {
+      for (const client of [env.carol, env.gm]) {
+        const row = rowsOf(client).find((r) => r.id === rogueRow());
+        assert.ok(row?.active, `${client.userId} sees the rogue's turn`);
+      }
+    });
 
-  it("the turn passes to the fighter: Bob sees the fighter's turn, still no rogue", async () => {
-    await env.gm.ctx.game.combats.get(combat.id).nextTurn();
-    await env.server.idle();
-    const rows = rowsOf(env.bob);
-    assert.equal(rows.find((r) => r.active)?.text.includes("Fighter"), true);
-    assert.equal(rows.some((r) => r.id === rogueRow()), false);
-  });
+    it("the turn passes to the fighter: Bob sees the fighter's turn, still no rogue", async () => {
+      await env.gm.ctx.game.combats.get(combat.id).nextTurn();
+      await env.server.idle();
+      const rows = rowsOf(env.bob);
+      assert.equal(rows.find((r) => r.active)?.text.includes("Fighter"), true);
+      assert.equal(rows.some((r) => r.id === rogueRow()), false);
+    });
 
-  it("the rogue is revealed: Bob's tracker lists it again", async () => {
-    await apiOf(env.gm).reveal(TOKENS.rogue);
-    await env.server.idle();
-    assert.equal(rowsOf(env.bob).some((r) => r.id === rogueRow()), true);
+    it("the rogue is revealed: Bob's tracker lists it again", async () => {
+      await apiOf(env.gm).reveal(TOKENS.rogue);
+      await env.server.idle();
+      assert.equal(rowsOf(env.bob).some((r) => r.id === rogueRow()), true);
+    });
   });
-});
+}

@@ -25,53 +25,55 @@ function torch(world) {
 const framesOf = (client, from) => client.ctx.frames.slice(from);
 const hides = (frame) => (frame.sceneFlags?.furtive?.hiders ?? []).includes(TOKENS.rogue);
 
-describe("A hider's light is drawn only for those who perceive it (B1)", () => {
-  let env;
-  const start = {};
-  before(async () => {
-    env = await setup({ world: torch });
-  });
-  after(() => shutdown(env));
+for (const version of [13, 14]) {
+  describe(`Foundry ${version}: A hider's light is drawn only for those who perceive it (B1)`, () => {
+    let env;
+    const start = {};
+    before(async () => {
+      env = await setup({ version, world: torch });
+    });
+    after(() => shutdown(env));
 
-  it("before the hide, every player's canvas has the torch", () => {
-    for (const client of [env.bob, env.carol]) assert.ok(client.ctx.canvas.effects.lightSources.has(SOURCE), client.userId);
-  });
+    it("before the hide, every player's canvas has the torch", () => {
+      for (const client of [env.bob, env.carol]) assert.ok(client.ctx.canvas.effects.lightSources.has(SOURCE), client.userId);
+    });
 
-  it("the rogue hides: no frame of Bob's canvas after the hide holds the torch; Carol's and the GM's do", async () => {
-    for (const client of [env.bob, env.carol, env.gm]) start[client.userId] = client.ctx.frames.length;
-    await hideRogue(env);
-    env.bob.ctx.frame();
-    const bob = framesOf(env.bob, start[env.bob.userId]).filter(hides);
-    assert.ok(bob.length > 0, "Bob's canvas drew frames after the hide");
-    for (const frame of bob) assert.ok(!frame.lights.includes(SOURCE), `a frame of Bob's holds the torch: ${frame.lights}`);
-    for (const client of [env.carol, env.gm]) {
-      client.ctx.frame();
-      assert.ok(client.ctx.canvas.effects.lightSources.has(SOURCE), `${client.userId} still sees the torch`);
-    }
-  });
+    it("the rogue hides: no frame of Bob's canvas after the hide holds the torch; Carol's and the GM's do", async () => {
+      for (const client of [env.bob, env.carol, env.gm]) start[client.userId] = client.ctx.frames.length;
+      await hideRogue(env);
+      env.bob.ctx.frame();
+      const bob = framesOf(env.bob, start[env.bob.userId]).filter(hides);
+      assert.ok(bob.length > 0, "Bob's canvas drew frames after the hide");
+      for (const frame of bob) assert.ok(!frame.lights.includes(SOURCE), `a frame of Bob's holds the torch: ${frame.lights}`);
+      for (const client of [env.carol, env.gm]) {
+        client.ctx.frame();
+        assert.ok(client.ctx.canvas.effects.lightSources.has(SOURCE), `${client.userId} still sees the torch`);
+      }
+    });
 
-  it("the rogue moves with its torch: still no light on Bob's canvas, the light follows it on Carol's", async () => {
-    const from = env.bob.ctx.frames.length;
-    await env.gm.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.rogue).update({ x: 200, y: 300 });
-    await env.server.idle();
-    env.bob.ctx.frame();
-    for (const frame of framesOf(env.bob, from)) assert.ok(!frame.lights.includes(SOURCE), "no torch on Bob's canvas while the rogue moves");
-    assert.equal(env.carol.ctx.canvas.effects.lightSources.get(SOURCE)?.data.y, 350, "Carol's torch moved with the rogue");
-  });
+    it("the rogue moves with its torch: still no light on Bob's canvas, the light follows it on Carol's", async () => {
+      const from = env.bob.ctx.frames.length;
+      await env.gm.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.rogue).update({ x: 200, y: 300 });
+      await env.server.idle();
+      env.bob.ctx.frame();
+      for (const frame of framesOf(env.bob, from)) assert.ok(!frame.lights.includes(SOURCE), "no torch on Bob's canvas while the rogue moves");
+      assert.equal(env.carol.ctx.canvas.effects.lightSources.get(SOURCE)?.data.y, 350, "Carol's torch moved with the rogue");
+    });
 
-  it("a darkness source it carries is not drawn for Bob either", async () => {
-    await env.gm.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.rogue).update({ light: { negative: true } });
-    await env.server.idle();
-    env.bob.ctx.frame();
-    env.carol.ctx.frame();
-    assert.ok(env.carol.ctx.canvas.effects.darknessSources.has(SOURCE), "Carol sees the darkness");
-    assert.ok(!env.bob.ctx.canvas.effects.darknessSources.has(SOURCE), "Bob does not");
-  });
+    it("a darkness source it carries is not drawn for Bob either", async () => {
+      await env.gm.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.rogue).update({ light: { negative: true } });
+      await env.server.idle();
+      env.bob.ctx.frame();
+      env.carol.ctx.frame();
+      assert.ok(env.carol.ctx.canvas.effects.darknessSources.has(SOURCE), "Carol sees the darkness");
+      assert.ok(!env.bob.ctx.canvas.effects.darknessSources.has(SOURCE), "Bob does not");
+    });
 
-  it("the rogue is revealed: Bob's canvas draws its darkness again", async () => {
-    await env.gm.ctx.game.modules.get("furtive").api.reveal(TOKENS.rogue);
-    await env.server.idle();
-    env.bob.ctx.frame();
-    assert.ok(env.bob.ctx.canvas.effects.darknessSources.has(SOURCE));
+    it("the rogue is revealed: Bob's canvas draws its darkness again", async () => {
+      await env.gm.ctx.game.modules.get("furtive").api.reveal(TOKENS.rogue);
+      await env.server.idle();
+      env.bob.ctx.frame();
+      assert.ok(env.bob.ctx.canvas.effects.darknessSources.has(SOURCE));
+    });
   });
-});
+}

@@ -21,27 +21,29 @@ function bobObservesArcher(world) {
   archer.ownership = { ...archer.ownership, [BOB]: 2 };
 }
 
-describe("Observer permission: a token the player observes counts (B2)", () => {
-  let env;
-  before(async () => {
-    env = await setup({ world: bobObservesArcher });
-    await hideRogue(env);
-  });
-  after(() => shutdown(env));
+for (const version of [13, 14]) {
+  describe(`Foundry ${version}: Observer permission: a token the player observes counts (B2)`, () => {
+    let env;
+    before(async () => {
+      env = await setup({ version, world: bobObservesArcher });
+      await hideRogue(env);
+    });
+    after(() => shutdown(env));
 
-  it("the engine: the archer perceives the rogue, the fighter does not", () => {
-    assert.equal(apiOf(env.bob).perceives(TOKENS.archer, TOKENS.rogue), true);
-    assert.equal(apiOf(env.bob).perceives(TOKENS.fighter, TOKENS.rogue), false);
-  });
+    it("the engine: the archer perceives the rogue, the fighter does not", () => {
+      assert.equal(apiOf(env.bob).perceives(TOKENS.archer, TOKENS.rogue), true);
+      assert.equal(apiOf(env.bob).perceives(TOKENS.fighter, TOKENS.rogue), false);
+    });
 
-  it("Bob, controlling no token, sees the rogue through the archer he observes", () => {
-    assert.equal(visibleOn(env.bob, TOKENS.rogue), true);
-  });
+    it("Bob, controlling no token, sees the rogue through the archer he observes", () => {
+      assert.equal(visibleOn(env.bob, TOKENS.rogue), true);
+    });
 
-  it("Bob controlling his fighter alone sees through the fighter only: no rogue", () => {
-    placeable(env.bob, TOKENS.fighter).control();
-    assert.equal(visibleOn(env.bob, TOKENS.rogue), false);
-    placeable(env.bob, TOKENS.fighter).release();
-    assert.equal(visibleOn(env.bob, TOKENS.rogue), true);
+    it("Bob controlling his fighter alone sees through the fighter only: no rogue", () => {
+      placeable(env.bob, TOKENS.fighter).control();
+      assert.equal(visibleOn(env.bob, TOKENS.rogue), false);
+      placeable(env.bob, TOKENS.fighter).release();
+      assert.equal(visibleOn(env.bob, TOKENS.rogue), true);
+    });
   });
-});
+}

@@ -25,25 +25,27 @@ function windowInsteadOfDoor(world) {
   Object.assign(wall, { door: 0, ds: 0, sight: 30, light: 30, threshold: { sight: 15, light: 15 } });
 }
 
-describe("A window: clear view as the observer's line of sight is drawn (thresholds)", () => {
-  let env;
-  before(async () => {
-    env = await setup({ world: windowInsteadOfDoor });
-    await hideRogue(env);
-  });
-  after(() => shutdown(env));
+for (const version of [13, 14]) {
+  describe(`Foundry ${version}: A window: clear view as the observer's line of sight is drawn (thresholds)`, () => {
+    let env;
+    before(async () => {
+      env = await setup({ version, world: windowInsteadOfDoor });
+      await hideRogue(env);
+    });
+    after(() => shutdown(env));
 
-  const pairs = () => apiOf(env.gm).getState().hiders[TOKENS.rogue].pairs;
+    const pairs = () => apiOf(env.gm).getState().hiders[TOKENS.rogue].pairs;
 
-  it("the sentry, 12.5 ft from the window, sees through it: the rogue is in its clear view", () => {
-    assert.equal(pairs()[TOKENS.sentry].clearView, true);
-  });
+    it("the sentry, 12.5 ft from the window, sees through it: the rogue is in its clear view", () => {
+      assert.equal(pairs()[TOKENS.sentry].clearView, true);
+    });
 
-  it("the lookout, 18.4 ft from the window along its line, does not", () => {
-    assert.equal(pairs()[TOKENS.lookout].clearView, false);
-  });
+    it("the lookout, 18.4 ft from the window along its line, does not", () => {
+      assert.equal(pairs()[TOKENS.lookout].clearView, false);
+    });
 
-  it("the fighter, on the rogue's side, is not concerned by the window", () => {
-    assert.equal(pairs()[TOKENS.fighter].clearView, true);
+    it("the fighter, on the rogue's side, is not concerned by the window", () => {
+      assert.equal(pairs()[TOKENS.fighter].clearView, true);
+    });
   });
-});
+}
