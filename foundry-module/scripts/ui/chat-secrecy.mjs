@@ -129,7 +129,10 @@ export function secretRollNotice() {
  */
 export function hidePlaceholder(message, root) {
   const doc = /** @type {any} */ (message);
-  if (game.user?.isGM || doc.isAuthor || (doc.isContentVisible ?? true)) return;
+  // Not a recipient of a whispered message: what this client renders is the placeholder (its own
+  // test, not `isContentVisible`, which the v14 pages do not list).
+  const whisper = /** @type {any[]} */ (doc.whisper ?? []).map((user) => String(user?.id ?? user));
+  if (game.user?.isGM || doc.isAuthor || !whisper.length || whisper.includes(String(game.user?.id))) return;
   const secret = Boolean(doc.flags?.[MODULE_ID]?.secret);
   if (!secret && !(doc.author?.isGM && !secretRollNotice())) return;
   root.hidden = true;
