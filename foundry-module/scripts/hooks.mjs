@@ -22,6 +22,7 @@ import { initSocket } from "./net/socket.mjs";
 import { forgetRecordMessage, isActiveGM, noteRecordMessage } from "./storage/store.mjs";
 import { registerSystemAreaHooks } from "./systems/areas.mjs";
 import { registerSystemAttackHooks } from "./systems/attacks.mjs";
+import { unsupportedDnd5eVersion } from "./systems/dnd5e.mjs";
 import { registerSystemRollHooks, rollOfferedPerception } from "./systems/sheet-rolls.mjs";
 import { decorateChatMessage } from "./ui/chat.mjs";
 import { hidePlaceholder, onPreCreateChatMessage } from "./ui/chat-secrecy.mjs";
@@ -179,6 +180,8 @@ async function onReady() {
   }
   setViewerIsGM(Boolean(game.user?.isGM));
   installDetectionWrappers(readSettings().ignoredDetectionModes);
+  const oldDnd5e = unsupportedDnd5eVersion();
+  if (oldDnd5e && game.user?.isGM) ui.notifications?.warn(game.i18n.format("FURTIVE.Notify.Dnd5eUnsupported", { version: oldDnd5e }), { permanent: true });
   initSocket(handleRequest);
   const api = createApi();
   const module = /** @type {any} */ (game.modules.get(MODULE_ID));

@@ -32,6 +32,19 @@ export function dnd5eGeneration() {
 }
 
 /**
+ * The running dnd5e's version when it is older than the oldest Furtive
+ * supports (4.4; docs/dnd5e-automation.md, "Supported versions"), else null
+ * (not dnd5e, or supported). dnd5e 4.1 to 4.3 share 4.4's forms; before 4.1
+ * the module reads dnd5e as any other system.
+ * @returns {string | null}
+ */
+export function unsupportedDnd5eVersion() {
+  if (game.system?.id !== "dnd5e") return null;
+  const version = String(game.system.version ?? "0");
+  return foundry.utils.isNewerVersion(version, "4.3.99") ? null : version;
+}
+
+/**
  * dnd5e's skill id for a Furtive roll type (`CONFIG.DND5E.skills` keys).
  * @type {Record<string, "stealth" | "perception">}
  */

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { PRESETS } from "../../../foundry-module/scripts/systems/presets.mjs";
-import { SCENE, TOKENS, apiOf, hideRogueOpposed, plain, rig, setup, shutdown } from "./world.mjs";
+import { ALICE, GM, SCENE, TOKENS, apiOf, hideRogueOpposed, plain, rig, setup, shutdown } from "./world.mjs";
 import { IDS, actorOn, dnd5eWorld, gmState, rollSkill, settle, untilState } from "./system-world.mjs";
 
 describe("Foundry 14: the lookup's deletions are ForcedDeletion operators", () => {
@@ -151,3 +151,18 @@ for (const [generation, what, edit, dice, expected] of [
     });
   });
 }
+
+describe("dnd5e older than 4.4: the GM is told the world's dnd5e is not one Furtive supports", () => {
+  for (const [version, told] of [["3.3.1", true], ["4.3.0", true], ["4.4.4", false]]) {
+    it(`dnd5e ${version}: ${told ? "a warning, the GM's only" : "no warning"}`, async () => {
+      const env = await setup({ ruleset: "opposed", users: [GM, ALICE], world: (w) => (w.system = { id: "dnd5e", version }) });
+      try {
+        const warned = (client) => client.ctx.notifications.some((n) => n.type === "warning" && n.message.includes(`dnd5e ${version}`) && n.message.includes("4.4"));
+        assert.equal(warned(env.gm), told);
+        assert.equal(warned(env.alice), false);
+      } finally {
+        shutdown(env);
+      }
+    });
+  }
+});
