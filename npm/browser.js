@@ -256,39 +256,6 @@ export const { Session, SceneSight } = defineHandles({
       }
     };
   },
-  // `Session.apply` of a plain `viewChanged`, and `applyAll` of a list of
-  // them, as columns (arguments.js `viewColumns`, `viewBatchColumns`): the
-  // strings as UTF-8 bytes, the typed arrays as they are (wasm-bindgen
-  // copies each into the instance).
-  columnInvoker(className, name) {
-    if (className !== "Session") return undefined;
-    const prototype = wasm.Session?.prototype;
-    // The strings are encoded before the call, outside `run`: only what
-    // the engine throws is taken for a panic; a string too long to encode
-    // is `invalid_input` naming the argument.
-    const encode = (argument, texts) => {
-      try {
-        return utf8(texts);
-      } catch (error) {
-        throw furtiveError("invalid_input", `${argument}: too long to pass to the engine (${error?.message ?? error})`, error);
-      }
-    };
-    if (name === "apply" && typeof prototype?.applyViewChanged === "function") {
-      const method = prototype.applyViewChanged;
-      return (native, view) => {
-        const [hider, observers] = encode("event", [view.hider, view.observers]);
-        return run(() => method.call(native, hider, view.moved, observers, view.clearView, view.distance));
-      };
-    }
-    if (name === "applyAll" && typeof prototype?.applyAllViewChanged === "function") {
-      const method = prototype.applyAllViewChanged;
-      return (native, views) => {
-        const [hiders, observers] = encode("events", [views.hiders, views.observers]);
-        return run(() => method.call(native, hiders, views.moved, views.counts, observers, views.clearView, views.distance));
-      };
-    }
-    return undefined;
-  },
   get: (native, name) => run(() => native[name]),
   release: (native) => native.free(),
   has(className, name) {

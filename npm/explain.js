@@ -13,8 +13,7 @@
 //
 // A result's `message` (a query's answer) becomes `en` and `fr` at once.
 // The `log` of an `apply`'s effects is rendered when it is first read, so
-// a caller that does not read the explanations does not pay for them (a
-// `Session`'s effects come packed, their log read then too: packed.js).
+// a caller that does not read the explanations does not pay for them.
 
 import { CATALOG, KEYS } from "./explanations.js";
 

@@ -5,8 +5,8 @@
 
 /**
  * The explanations' catalog (B3), by message key, in the engine's
- * order (`KEYS`): its arguments, in the order the packed effects
- * write them (packed.js), and its English and French templates, with
+ * order (`KEYS`): its arguments, in the order a message writes
+ * them, and its English and French templates, with
  * `{name}` placeholders for the arguments (explain.js).
  * @type {Readonly<Record<string, { args: readonly string[], en: string, fr: string }>>}
  */
@@ -132,5 +132,5 @@ export const CATALOG = Object.freeze({
   o3PointedOutTo: Object.freeze({ args: ["observer","hider"], en: "{observer} perceives {hider}: an ally pointed it out, no roll (O3).", fr: "{observer} perçoit {hider} : un allié le lui a signalé, sans jet (O3)." }),
 });
 
-/** The message keys, by their number in the packed effects (packed.js). */
+/** The message keys, by their number in a message. */
 export const KEYS = Object.freeze(Object.keys(CATALOG));

@@ -12,8 +12,7 @@
 //   half changed (a `Session`'s apply, applyAll or settle; any `SceneSight`
 //   call, which fills caches), and answers `session_lost` itself.
 // - `not_in_this_build`: a method or constructor of a cargo feature this
-//   build leaves out (the Foundry module's lean wasm has no `scene`, no
-//   `roller`).
+//   build leaves out (`scene`, `roller`).
 //
 // Recovery is the caller's: nothing is restored behind your back (a
 // `Session`: `Session.load(lastSnapshot)`; a `SceneSight`: parse the scene
@@ -23,10 +22,9 @@
 // from the Rust export list.
 
 import { SCENE_CONSTRUCTORS, SCENE_METHODS, SESSION_CONSTRUCTORS, SESSION_GETTERS, SESSION_METHODS } from "./signatures.js";
-import { encodeOne, encodeWith, viewBatchColumns, viewColumns } from "./arguments.js";
+import { encodeOne, encodeWith } from "./arguments.js";
 import { furtiveError } from "./errors.js";
 import { explainer } from "./explain.js";
-import { unpackEffects } from "./packed.js";
 
 /** `Symbol.dispose` where the platform has it (Node.js 20+, recent browsers). */
 const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for("Symbol.dispose");
@@ -38,13 +36,8 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  * - `name`: the JavaScript class name (`"Session"`), and `noun`, what its
  *   messages call an instance (`"session"`);
  * - `constructors`, `methods`: `{ name: argument specs }` (signatures.js);
- * - `columns`, optional: `{ method: { encode } }`, a one-argument method
- *   whose argument `encode(value)` can send another way (not null), or
- *   not (null: as text);
  *   `getters`: property names (default none);
  * - `explained`: its methods' results carry explanations (explain.js);
- * - `effects`: the names of its methods that return packed effects
- *   (packed.js);
  * - `usage`: how to make one (the message of `new`);
  * - `freed`, `lost`: what to do after `session_freed`, `session_lost`.
  *
@@ -58,10 +51,6 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  *   `invoker1(className, name)`, if given: for a method of one argument, a
  *   function `(native, text)` doing the same (undefined when the build
  *   lacks the method);
- *   `columnInvoker(className, name)`, if given: for a method with a
- *   second way in (`kind.columns`), a function `(native, columns)` calling
- *   the native method that takes the columns `kind.columns[name].encode`
- *   made (undefined when the build lacks it);
  * - `get(native, name, className)`: reads a native property;
  * - `release(native, className)`: frees the native object;
  * - `has(className, name)`: whether this build has the constructor or method;
@@ -166,38 +155,16 @@ export function defineHandle(kind, backend) {
     // same checks, text and errors.
     const spec = specs.length === 1 ? specs[0] : null;
     const invoke1 = spec === null ? undefined : backend.invoker1?.(className, name);
-    // A method with a second way in for some arguments (`Session.apply` of
-    // a plain `viewChanged`, `applyAll` of a list of them:
-    // `kind.columns`, arguments.js `viewColumns`, `viewBatchColumns`),
-    // when the backend has it: those arguments go that way, every other
-    // one as text. The same checks, results and errors; the effects name
-    // the ids sent that way by their place (`encoded.known`, packed.js).
-    const columns = kind.columns?.[name];
     // The result as JavaScript values, its explanations given as `en` and
-    // `fr` texts (explain.js): a query's at once; the effects of a changing
-    // call (`kind.effects`) come packed (packed.js) and their log is read
-    // when `effects.log` is.
+    // `fr` texts (explain.js): a query's at once, an effects' log when
+    // `effects.log` is first read.
     const finish = kind.explained ? explainer(name) : null;
     /** @type {(text: string, known?: () => string[]) => any} */
-    const parse = kind.effects?.includes(name)
-      ? unpackEffects
-      : finish === null
+    const parse = finish === null
         ? (text) => JSON.parse(text)
         : (text) => finish(JSON.parse(text));
-    const invokeColumns = columns === undefined || invoke1 === undefined ? undefined : backend.columnInvoker?.(className, name);
     Object.defineProperty(Handle.prototype, name, {
-      value: invokeColumns !== undefined
-        ? {
-            [name](value) {
-              const slot = live(this, name);
-              check();
-              const encoded = columns.encode(value);
-              if (encoded !== null) return parse(invokeColumns(still(slot, this, name).native, encoded), encoded.known);
-              const text = encodeOne(spec, value);
-              return parse(invoke1(still(slot, this, name).native, text));
-            },
-          }[name]
-        : invoke1 !== undefined
+      value: invoke1 !== undefined
         ? {
             [name](value) {
               const slot = live(this, name);
@@ -250,11 +217,7 @@ export function defineHandles(backend) {
       methods: SESSION_METHODS,
       getters: SESSION_GETTERS,
       usage: "use Session.create(config) or Session.load(snapshot)",
-      // `apply` of a plain `viewChanged`, and `applyAll` of a list of
-      // them, go as columns (arguments.js).
-      columns: { apply: { encode: viewColumns }, applyAll: { encode: viewBatchColumns } },
       explained: true,
-      effects: ["apply", "applyAll", "settle"],
       freed: "load a snapshot into a new one with Session.load(snapshot)",
       lost: "reload it from your last snapshot with Session.load(snapshot)",
     },

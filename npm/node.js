@@ -71,20 +71,6 @@ export const { Session, SceneSight } = addon
         const method = addon[className]?.[name];
         return typeof method === "function" ? method : undefined;
       },
-      // `Session.apply` of a plain `viewChanged`, and `applyAll` of a list
-      // of them, as columns (arguments.js `viewColumns`, `viewBatchColumns`).
-      columnInvoker(className, name) {
-        if (className !== "Session") return undefined;
-        if (name === "apply" && typeof addon.Session?.applyViewChanged === "function") {
-          const method = addon.Session.applyViewChanged;
-          return (native, view) => method(native, view.hider, view.moved, view.observers, view.clearView, view.distance);
-        }
-        if (name === "applyAll" && typeof addon.Session?.applyAllViewChanged === "function") {
-          const method = addon.Session.applyAllViewChanged;
-          return (native, views) => method(native, views.hiders, views.moved, views.counts, views.observers, views.clearView, views.distance);
-        }
-        return undefined;
-      },
       get: (native, name, className) => addon[className][name](native),
       release: (native, className) => addon[className].free(native),
       // The addon has every feature; a namespace it lacks (an older addon) is missing.

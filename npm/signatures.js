@@ -5,21 +5,21 @@
 
 /** The arguments of each free function, in order; `?` marks an optional one. */
 export const SIGNATURES = Object.freeze({
-  /** `createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`. (feature `free-functions`) */
+  /** `createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`. */
   createState: ["config"],
-  /** `apply(state, event) -> Outcome { state, changes, requests, log }`. (feature `free-functions`) */
+  /** `apply(state, event) -> Outcome { state, changes, requests, log }`. */
   apply: ["state", "event"],
-  /** `perceives(state, { observer, hider }) -> Decision`. (feature `free-functions`) */
+  /** `perceives(state, { observer, hider }) -> Decision`. */
   perceives: ["state", "query"],
-  /** `canLocate(state, { observer, hider }) -> Decision` (P5). (feature `free-functions`) */
+  /** `canLocate(state, { observer, hider }) -> Decision` (P5). */
   canLocate: ["state", "query"],
-  /** `canDefend(state, { defender, target, attacker }) -> Decision` (P6). (feature `free-functions`) */
+  /** `canDefend(state, { defender, target, attacker }) -> Decision` (P6). */
   canDefend: ["state", "query"],
-  /** `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8). (feature `free-functions`) */
+  /** `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8). */
   knockout: ["state", "query"],
-  /** `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10). (feature `free-functions`) */
+  /** `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10). */
   canPickpocket: ["state", "query"],
-  /** `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). (feature `free-functions`) */
+  /** `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). */
   attackHidden: ["state", "query"],
   /** `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2). */
   hiddenFrom: ["state"],
@@ -63,13 +63,13 @@ export const SESSION_METHODS = Object.freeze({
   rollRequests: ["requests", "seed"],
   /** `perceives({ observer, hider }) -> Decision`. */
   perceives: ["query"],
-  /** `canLocate({ observer, hider }) -> Decision` (P5). (feature `locate-and-pickpocket`) */
+  /** `canLocate({ observer, hider }) -> Decision` (P5). */
   canLocate: ["query"],
   /** `canDefend({ defender, target, attacker }) -> Decision` (P6). */
   canDefend: ["query"],
   /** `knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8). */
   knockout: ["query"],
-  /** `canPickpocket({ hider, target, held, visible }) -> Decision` (P10). (feature `locate-and-pickpocket`) */
+  /** `canPickpocket({ hider, target, held, visible }) -> Decision` (P10). */
   canPickpocket: ["query"],
   /** `attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). */
   attackHidden: ["query"],
@@ -110,14 +110,6 @@ export const SCENE_METHODS = Object.freeze({
 
 /** The cargo feature of furtive-core each export needs; a wasm build without it lacks the export. */
 export const FEATURES = Object.freeze({
-  createState: "free-functions",
-  apply: "free-functions",
-  perceives: "free-functions",
-  canLocate: "free-functions",
-  canDefend: "free-functions",
-  knockout: "free-functions",
-  canPickpocket: "free-functions",
-  attackHidden: "free-functions",
   rollRequests: "roller",
   settle: "roller",
   parseScene: "scene",
@@ -125,8 +117,6 @@ export const FEATURES = Object.freeze({
   clearViewMatrix: "scene",
   "Session.settle": "roller",
   "Session.rollRequests": "roller",
-  "Session.canLocate": "locate-and-pickpocket",
-  "Session.canPickpocket": "locate-and-pickpocket",
   "SceneSight.parse": "scene",
   "SceneSight.clearView": "scene",
   "SceneSight.view": "scene",

@@ -1,7 +1,6 @@
-# Sourced, not run: the one nightly Rust toolchain the project uses, named
-# once. The Foundry module's wasm rebuilds the standard library with it
-# (scripts/build-wasm.sh foundry: -Zbuild-std), and the fuzz targets need
-# it (cargo-fuzz; scripts/fuzz-smoke.sh, docs/fuzzing.md). Pinned, so a
+# Sourced, not run: the one nightly Rust toolchain the project uses, for
+# the fuzz targets only (cargo-fuzz; scripts/fuzz-smoke.sh,
+# docs/fuzzing.md); every build that ships is on stable. Pinned, so a
 # new nightly (a new clippy lint, a changed unstable flag) cannot break a
 # build that passed.
 FURTIVE_NIGHTLY=nightly-2026-05-20

@@ -2,10 +2,9 @@
 # The JavaScript suites of the npm package: builds both bindings, installs
 # the test dependencies (npm ci in tests/js) and Debian's Chromium when
 # missing, then runs the shared vectors on napi, wasm in Node and wasm in
-# Chromium (free functions and Session), the bad-input tests, the Session
-# tests, a viewChanged sent as columns against the same one sent as text
-# (napi, wasm in Node and Chromium, the lean wasm), the scene functions and the SceneSight class on the shared
-# Foundry fixtures, the generated types against the schema, the returned
+# Chromium and the Foundry module's copy of the wasm engine (free functions
+# and Session), the bad-input tests on every build, the Session tests, the
+# scene functions and the SceneSight class on the shared Foundry fixtures, the generated types against the schema, the returned
 # shapes against index.d.ts,
 # the TypeScript check and the packed-tarball test. Runs every suite and
 # exits non-zero if any failed.
@@ -13,9 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/build.sh
-# The Foundry module's lean wasm: tests/js/session.test.mjs checks it (and
-# this fails above its size budget, wasm-budget.json).
-bash scripts/build-wasm.sh foundry
+# The Foundry module's copy of the engine (foundry-module/engine/), which
+# the vectors and the bad-input tests run on too.
+bash scripts/build-foundry.sh
 
 echo "== npm ci (tests/js)"
 (cd tests/js && npm ci --no-audit --no-fund)
@@ -44,13 +43,14 @@ run() {
   fi
 }
 
-for impl in napi wasm-node wasm-browser; do
+for impl in napi wasm-node wasm-browser foundry-wasm; do
   run "vectors ($impl)" env FURTIVE_IMPL=$impl node --test tests/js/vectors.test.mjs
 done
 run "arguments (plain data and the replacer write the same text)" node --test tests/js/arguments.test.mjs
-run "bad input (napi, wasm)" node --test tests/js/bad-input.test.mjs
-run "Session (napi, wasm; bad input, session_lost, the Foundry module's lean wasm)" node --test tests/js/session.test.mjs
-run "viewChanged as columns against text (napi, wasm in Node and Chromium, the Foundry module's lean wasm)" node --test tests/js/view-columns.test.mjs
+for impl in wasm-node foundry-wasm; do
+  run "bad input (napi against $impl)" env FURTIVE_IMPL=$impl node --test tests/js/bad-input.test.mjs
+done
+run "Session (napi, wasm; bad input, session_lost)" node --test tests/js/session.test.mjs
 run "scenes (napi, wasm; ../shared/fixtures)" node --test tests/js/scenes.test.mjs
 run "SceneSight (napi, wasm; Nort Gate, updates, bad input)" node --test tests/js/scene-sight.test.mjs
 run "generated types (npm/types.d.ts from npm/furtive.schema.json)" node --test tests/js/generated-types.test.mjs

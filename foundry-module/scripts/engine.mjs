@@ -117,11 +117,9 @@ function guarded(call) {
   }
 }
 
-// The engine's free functions over a whole state (createState, apply, the
-// queries) are left out of the module's wasm (cargo feature
-// `free-functions`, scripts/build-wasm.sh): the module keeps its state in a
-// `SceneSession` below and asks it. `hiddenFrom(state)` stays, for a stored
-// state read without a session (ui/hud.mjs).
+// The module keeps its state in a `SceneSession` below and asks it;
+// `hiddenFrom(state)` answers for a stored state read without a session
+// (ui/hud.mjs).
 
 /**
  * `hiddenFrom(state)`: `{ [observerTokenId]: hiderTokenId[] }` (B1, B2).

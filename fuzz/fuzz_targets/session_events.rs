@@ -22,7 +22,6 @@
 use std::collections::BTreeMap;
 
 use arbitrary::Arbitrary;
-use furtive_core::api_session::JsonSession;
 use furtive_core::query::{
     DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery,
 };
@@ -350,7 +349,7 @@ impl Ctx {
         };
         Creature {
             name: if spec.named {
-                format!("Creature {id}").into()
+                format!("Creature {id}")
             } else {
                 Default::default()
             },
@@ -745,105 +744,7 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
     let before = session.snapshot();
     let free = furtive_core::apply(&before, event.clone());
     let lookup = session.hidden_from();
-    let columns = by_columns(&before, &event);
     let effects = session.apply(event.clone());
-    if let Ok(effects) = &effects {
-        // What the bindings send (furtive_core::packed) reads back as the
-        // effects' JSON: the packing loses nothing.
-        let packed = furtive_core::packed::effects_text(effects).unwrap();
-        assert_eq!(
-            furtive_core::packed::unpack_effects(&packed),
-            Some(serde_json::to_value(effects).unwrap()),
-            "the packed effects of {event:?} read back as other effects"
-        );
-    }
-    if let Some((columns, twin, known)) = columns {
-        let known: Vec<&str> = known.iter().map(String::as_str).collect();
-        let sent = furtive_core::packed::SentIds {
-            ids: &known,
-            hiders: 1,
-        };
-        let expected = effects
-            .as_ref()
-            .map(|effects| furtive_core::packed::effects_text_naming(effects, sent).unwrap())
-            .map_err(Clone::clone);
-        assert_eq!(
-            columns, expected,
-            "a viewChanged sent as columns differs for {event:?}"
-        );
-        if let (Ok(columns), Ok(effects)) = (&columns, &effects) {
-            // Its head names the ids sent by their place: read back with
-            // them, the same effects.
-            assert_eq!(
-                furtive_core::packed::unpack_effects_with_known(columns, &known),
-                Some(serde_json::to_value(effects).unwrap()),
-                "the packed effects of {event:?} sent as columns read back as other effects"
-            );
-        }
-        assert_eq!(
-            &twin,
-            session.state(),
-            "a viewChanged sent as columns ends in another state for {event:?}"
-        );
-    }
-    if let Event::ViewChanged { hider, .. } = &event {
-        // The same view in a batch, twice around an empty view of the same
-        // hider: `apply_all_view_changed` against the typed `apply_all`,
-        // from the same state (joins across views, counts of zero).
-        let around = vec![
-            event.clone(),
-            Event::ViewChanged {
-                hider: hider.clone(),
-                moved: false,
-                view: Vec::new(),
-            },
-            event.clone(),
-        ];
-        if let Some((columns, twin, known)) = batch_by_columns(&before, &around) {
-            let known: Vec<&str> = known.iter().map(String::as_str).collect();
-            let sent = furtive_core::packed::SentIds {
-                ids: &known,
-                hiders: around.len(),
-            };
-            let mut typed = Session::load(before.clone()).expect("own state loads");
-            // A refusal names the refused event's place in the list
-            // (`Error::InEvent`, added at the JSON boundary): the first
-            // event that is refused when they are applied one by one.
-            let expected = typed
-                .apply_all(around.clone())
-                .map(|effects| {
-                    let text = furtive_core::packed::effects_text_naming(&effects, sent).unwrap();
-                    // Its head names the ids sent by their place: read back
-                    // with them, the same effects.
-                    assert_eq!(
-                        furtive_core::packed::unpack_effects_with_known(&text, &known),
-                        Some(serde_json::to_value(&effects).unwrap()),
-                        "the packed effects of {around:?} sent as columns read back as other effects"
-                    );
-                    text
-                })
-                .map_err(|error| {
-                    let mut one_by_one = Session::load(before.clone()).expect("own state loads");
-                    let index = around
-                        .iter()
-                        .position(|event| one_by_one.apply(event.clone()).is_err())
-                        .expect("apply_all refused, so one event is refused one by one");
-                    furtive_core::Error::InEvent {
-                        index,
-                        error: Box::new(error),
-                    }
-                });
-            assert_eq!(
-                columns, expected,
-                "a batch sent as columns differs for {around:?}"
-            );
-            assert_eq!(
-                &twin,
-                typed.state(),
-                "a batch sent as columns ends in another state for {around:?}"
-            );
-        }
-    }
     match (effects, free) {
         (Ok(effects), Ok(outcome)) => {
             let after = session.state();
@@ -883,113 +784,6 @@ fn checked_step(session: &mut Session, event: Event) -> Result<furtive_core::Eff
     }
 }
 
-/// A `viewChanged` sent as columns (`JsonSession::apply_view_changed`, what
-/// the npm package's `Session.apply` does with a plain one) to a session in
-/// the state `before`: its effects as text, or its error, and the state it
-/// leaves, and the ids it was sent (the hider's, then the observers': what
-/// its packed head names by their place). `None` for another
-/// event, or one the columns do not carry (an id with U+0000, a NaN
-/// distance: the package sends those as text).
-fn by_columns(
-    before: &State,
-    event: &Event,
-) -> Option<(Result<String, Error>, State, Vec<String>)> {
-    let Event::ViewChanged { hider, moved, view } = event else {
-        return None;
-    };
-    if view
-        .iter()
-        .any(|entry| entry.observer.contains('\0') || entry.distance.is_some_and(f64::is_nan))
-    {
-        return None;
-    }
-    let mut twin = JsonSession::from_session(Session::load(before.clone()).ok()?);
-    let observers: Vec<&str> = view.iter().map(|entry| entry.observer.as_str()).collect();
-    let clear: Vec<u8> = view
-        .iter()
-        .map(|entry| u8::from(entry.clear_view))
-        .collect();
-    let distance: Vec<f64> = view
-        .iter()
-        .map(|entry| entry.distance.unwrap_or(f64::NAN))
-        .collect();
-    let effects = twin.apply_view_changed(hider, *moved, &observers.join("\0"), &clear, &distance);
-    let known = std::iter::once(hider.as_str())
-        .chain(observers)
-        .map(str::to_owned)
-        .collect();
-    Some((effects, twin.session().state().clone(), known))
-}
-
-/// A batch of `viewChanged` events only, sent as columns
-/// (`JsonSession::apply_all_view_changed`, what the npm package's
-/// `Session.applyAll` does with a list of plain ones) to a session in the
-/// state `before`: its effects as text, or its error, and the state it
-/// leaves, and the ids it was sent (the hiders', then every view's
-/// observers'). `None` for a batch
-/// with another event, none at all, or one the columns do not carry (an id
-/// with U+0000, a NaN distance).
-fn batch_by_columns(
-    before: &State,
-    events: &[Event],
-) -> Option<(Result<String, Error>, State, Vec<String>)> {
-    let mut hiders = Vec::new();
-    let mut moved = Vec::new();
-    let mut counts = Vec::new();
-    let mut entries = Vec::new();
-    for event in events {
-        let Event::ViewChanged {
-            hider,
-            moved: hider_moved,
-            view,
-        } = event
-        else {
-            return None;
-        };
-        if hider.contains('\0') {
-            return None;
-        }
-        hiders.push(hider.as_str());
-        moved.push(u8::from(*hider_moved));
-        counts.push(u32::try_from(view.len()).ok()?);
-        entries.extend(view);
-    }
-    if events.is_empty()
-        || entries
-            .iter()
-            .any(|entry| entry.observer.contains('\0') || entry.distance.is_some_and(f64::is_nan))
-    {
-        return None;
-    }
-    let mut twin = JsonSession::from_session(Session::load(before.clone()).ok()?);
-    let observers: Vec<&str> = entries
-        .iter()
-        .map(|entry| entry.observer.as_str())
-        .collect();
-    let clear: Vec<u8> = entries
-        .iter()
-        .map(|entry| u8::from(entry.clear_view))
-        .collect();
-    let distance: Vec<f64> = entries
-        .iter()
-        .map(|entry| entry.distance.unwrap_or(f64::NAN))
-        .collect();
-    let effects = twin.apply_all_view_changed(
-        &hiders.join("\0"),
-        &moved,
-        &counts,
-        &observers.join("\0"),
-        &clear,
-        &distance,
-    );
-    let known = hiders
-        .into_iter()
-        .chain(observers)
-        .map(str::to_owned)
-        .collect();
-    Some((effects, twin.session().state().clone(), known))
-}
-
 /// A batch through `apply_all` and one by one on a copy; they must agree.
 fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effects> {
     let before = session.snapshot();
@@ -998,8 +792,7 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
     let mut requests = Vec::new();
     let mut log = Vec::new();
     let mut refused = None;
-    let mut refused_at = 0;
-    for (index, event) in events.iter().enumerate() {
+    for event in &events {
         match one_by_one.apply(event.clone()) {
             Ok(effects) => {
                 requests.extend(effects.requests);
@@ -1007,46 +800,11 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
             }
             Err(error) => {
                 refused = Some(error);
-                refused_at = index;
                 break;
             }
         }
     }
-    let columns = batch_by_columns(&before, &events);
     let result = session.apply_all(events.clone());
-    if let Some((columns, twin, known)) = columns {
-        let known: Vec<&str> = known.iter().map(String::as_str).collect();
-        let sent = furtive_core::packed::SentIds {
-            ids: &known,
-            hiders: events.len(),
-        };
-        // Through the JSON boundary a refusal names the refused event's
-        // place in the list (`Error::InEvent`).
-        let expected = result
-            .as_ref()
-            .map(|effects| {
-                let text = furtive_core::packed::effects_text_naming(effects, sent).unwrap();
-                assert_eq!(
-                    furtive_core::packed::unpack_effects_with_known(&text, &known),
-                    Some(serde_json::to_value(effects).unwrap()),
-                    "the packed effects of {events:?} sent as columns read back as other effects"
-                );
-                text
-            })
-            .map_err(|error| furtive_core::Error::InEvent {
-                index: refused_at,
-                error: Box::new(error.clone()),
-            });
-        assert_eq!(
-            columns, expected,
-            "viewChanged events sent as columns differ for {events:?}"
-        );
-        assert_eq!(
-            &twin,
-            session.state(),
-            "viewChanged events sent as columns end in another state for {events:?}"
-        );
-    }
     match (result, refused) {
         (Ok(effects), None) => {
             let after = session.state();

@@ -4,8 +4,7 @@
 // gives the answers of a freshly parsed scene; bad input to every method
 // throws the same code and message on both backends and changes nothing;
 // free(), session_lost after a panic. Wasm in headless Chromium answers
-// and refuses as napi does. The Foundry module's lean wasm answering
-// not_in_this_build is checked in session.test.mjs.
+// and refuses as napi does.
 //
 //   node --test tests/js/scene-sight.test.mjs
 

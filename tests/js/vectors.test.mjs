@@ -5,7 +5,7 @@
 // `expect` / `expectError`, and compares the recorded results deep-equal
 // with the golden files written by the Rust reference runner.
 //
-//   FURTIVE_IMPL=napi|wasm-node|wasm-browser node --test tests/js/vectors.test.mjs
+//   FURTIVE_IMPL=napi|wasm-node|wasm-browser|foundry-wasm node --test tests/js/vectors.test.mjs
 //
 // wasm-browser serves the repository on 127.0.0.1, opens a page in headless
 // Chromium that imports /npm/browser.js and /tests/js/runner.mjs by URL, runs
@@ -46,9 +46,16 @@ async function runInChromium() {
   }
 }
 
+/**
+ * The calls the build under test leaves out: the Foundry module's wasm has
+ * no seeded roller and no scene reader (scripts/build-wasm.sh foundry). A
+ * vector stops at such a call, which must answer `not_in_this_build`.
+ */
+const ABSENT = impl === "foundry-wasm" ? ["settle", "rollRequests", "parseScene", "clearView", "clearViewMatrix"] : [];
+
 async function runInNode() {
   const api = await loadNodeImpl(impl);
-  return { functions: runVectors(api, vectors, "functions"), session: runVectors(api, vectors, "session") };
+  return { functions: runVectors(api, vectors, "functions", ABSENT), session: runVectors(api, vectors, "session", ABSENT) };
 }
 
 const forms = impl === "wasm-browser" ? await runInChromium() : await runInNode();
@@ -70,7 +77,8 @@ for (const [form, runs] of Object.entries(forms)) for (const run of runs) {
     } else {
       known.push(`${run.name} (${form}) — ${run.knownIssue}\n    ${run.failures.join("\n    ")}`);
     }
-    assert.deepStrictEqual(run.recorded, golden(run.name), "recorded results differ from the golden file");
+    const expected = run.stopped ? golden(run.name).slice(0, run.recorded.length) : golden(run.name);
+    assert.deepStrictEqual(run.recorded, expected, "recorded results differ from the golden file");
   });
 }
 

@@ -84,21 +84,14 @@ fn measure(scenario: &str, size: usize) {
         "one" => {
             session.apply(view(size, 0, 5.0)).unwrap();
             let reset = vec![
-                Event::StopHiding {
-                    hider: id(0).into(),
-                },
+                Event::StopHiding { hider: id(0) },
                 enter_stealth(0),
                 view(size, 0, 5.0),
             ];
             (view(size, 1, 5.0), reset, 1)
         }
         "all" => {
-            let reset = vec![
-                Event::StopHiding {
-                    hider: id(0).into(),
-                },
-                enter_stealth(0),
-            ];
+            let reset = vec![Event::StopHiding { hider: id(0) }, enter_stealth(0)];
             (view(size, NAMED, 5.0), reset, named(size))
         }
         "join" => {
@@ -107,13 +100,7 @@ fn measure(scenario: &str, size: usize) {
             let event = Event::UpsertCreature {
                 creature: furtive_core::state::Creature::new(joining.clone()),
             };
-            (
-                event,
-                vec![Event::TokenRemoved {
-                    token: joining.into(),
-                }],
-                0,
-            )
+            (event, vec![Event::TokenRemoved { token: joining }], 0)
         }
         other => panic!("unknown scenario {other}"),
     };

@@ -55,12 +55,7 @@ fn bench(c: &mut Criterion) {
     for size in SIZES {
         let state = table(size);
         let into_view = view(size, NAMED, 5.0);
-        let reset = vec![
-            Event::StopHiding {
-                hider: id(0).into(),
-            },
-            enter_stealth(0),
-        ];
+        let reset = vec![Event::StopHiding { hider: id(0) }, enter_stealth(0)];
         group.bench_with_input(BenchmarkId::new("free_apply", size), &size, |b, _| {
             b.iter(|| black_box(furtive_core::apply(&state, into_view.clone()).unwrap()))
         });
@@ -155,9 +150,7 @@ fn bench(c: &mut Criterion) {
         session.apply(view(size, 0, 5.0)).unwrap();
         let one_in = view(size, 1, 5.0);
         let reset = vec![
-            Event::StopHiding {
-                hider: id(0).into(),
-            },
+            Event::StopHiding { hider: id(0) },
             enter_stealth(0),
             view(size, 0, 5.0),
         ];
@@ -188,10 +181,6 @@ fn bench(c: &mut Criterion) {
     group.bench_function("to_text/200", |b| {
         b.iter(|| black_box(furtive_core::api::to_json_text(&effects).unwrap()))
     });
-    // What the bindings send for a `Session`'s effects (furtive_core::packed).
-    group.bench_function("packed/200", |b| {
-        b.iter(|| black_box(furtive_core::packed::effects_text(&effects).unwrap()))
-    });
     group.finish();
 
     let mut group = c.benchmark_group("perceives");
@@ -201,8 +190,8 @@ fn bench(c: &mut Criterion) {
     for size in [200, 1000] {
         let session = Session::load(table(size)).unwrap();
         let query = PairQuery {
-            observer: id(size - 1).into(),
-            hider: id(0).into(),
+            observer: id(size - 1),
+            hider: id(0),
         };
         group.bench_with_input(BenchmarkId::new("session", size), &size, |b, _| {
             b.iter(|| black_box(session.perceives(&query).unwrap()))

@@ -89,16 +89,10 @@ impl Input for &str {
     }
 
     fn fast<T: DeserializeOwned>(&self) -> Option<T> {
-        #[cfg(feature = "text-reader")]
-        return serde_json::from_str(self).ok();
-        #[cfg(not(feature = "text-reader"))]
         None
     }
 
     fn fast_tagged<T: From<B>, B: DeserializeOwned>(&self, tag: &'static str) -> Option<T> {
-        #[cfg(feature = "text-reader")]
-        return crate::tagged::text::read_text::<B>(tag, self).map(T::from);
-        #[cfg(not(feature = "text-reader"))]
         {
             let _ = tag;
             None
@@ -109,10 +103,6 @@ impl Input for &str {
         &self,
         tag: &'static str,
     ) -> Option<Vec<T>> {
-        #[cfg(feature = "text-reader")]
-        return crate::tagged::text::read_text_list::<B>(tag, self)
-            .map(|list| list.into_iter().map(T::from).collect());
-        #[cfg(not(feature = "text-reader"))]
         {
             let _ = tag;
             None
@@ -168,10 +158,6 @@ pub(crate) fn read_state(what: &str, state: impl Input) -> Result<State, Error> 
 /// the path at once: the second reader would double the serde code its
 /// size budget counts.
 pub(crate) fn parse_at_path<T: DeserializeOwned>(value: Value) -> Result<T, (String, String)> {
-    #[cfg(feature = "text-reader")]
-    if let Some(parsed) = read_fast(&value) {
-        return Ok(parsed);
-    }
     read_with_path(&value).map_err(path_and_message)
 }
 
@@ -201,17 +187,6 @@ pub(crate) fn read_with_path<T: DeserializeOwned>(
     value: &Value,
 ) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
     serde_path_to_error::deserialize(value)
-}
-
-/// `value` read as `T` without tracking the path; `None` when it is not a
-/// `T` (the caller reads it again with the path, for the error). The
-/// reader is serde_json's own, over a borrowed `Value`, so it accepts and
-/// refuses exactly what the path-tracking reader does (`tests/js/bad-input`
-/// compares every refusal's message across the builds; the Rust tests
-/// `fast_reader_*` compare both readers on the same inputs).
-#[cfg(feature = "text-reader")]
-pub(crate) fn read_fast<T: DeserializeOwned>(value: &Value) -> Option<T> {
-    T::deserialize(value).ok()
 }
 
 /// `what` followed by a path from [`parse_at_path`]: `event`, `event.hider`, `tokens[2]`.

@@ -5,7 +5,7 @@ use crate::clause::Clause;
 use crate::explain::Explained;
 use crate::message::Message;
 use crate::outcome::{Audience, LogEntry, Request};
-use crate::state::{SharedText, State, TokenId};
+use crate::state::{State, TokenId};
 
 /// Collects requests and explanations while an event is applied.
 pub(crate) struct Ctx {
@@ -132,6 +132,9 @@ fn ids(id: Option<&str>) -> Option<TokenId> {
 
 /// A token's display name, or its id: shared with the state when the
 /// creature is known.
-pub(crate) fn label(state: &State, id: &str) -> SharedText {
-    crate::id::get(&state.creatures, id).map_or_else(|| id.into(), |c| c.label().clone())
+pub(crate) fn label(state: &State, id: &str) -> String {
+    state
+        .creatures
+        .get(id)
+        .map_or_else(|| id.into(), |c| c.label().clone())
 }

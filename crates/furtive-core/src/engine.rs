@@ -67,9 +67,7 @@ pub fn apply(state: &State, event: Event) -> Result<Outcome, Error> {
 /// Runs one event inside a transaction: validation, then the rule. Every
 /// write goes through `tx`, so the caller can undo it.
 pub(crate) fn run(tx: &mut Tx, event: &Event, ctx: &mut Ctx) -> Result<(), Error> {
-    let mut order = crate::id::ViewOrder::default();
-    validate_event(tx, event, &mut order)?;
-    tx.set_view_order(order);
+    validate_event(tx, event)?;
     match tx.ruleset {
         Ruleset::Percentile => dispatch::<PercentileRules>(tx, event, ctx),
         Ruleset::Opposed => dispatch::<OpposedRules>(tx, event, ctx),

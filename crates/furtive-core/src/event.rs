@@ -22,12 +22,6 @@ pub struct ViewEntry {
     pub distance: Option<f64>,
 }
 
-/// A view entry's observer id (for [`crate::id::SortedIds`]).
-#[cfg(feature = "view-walk")]
-pub(crate) fn observer_of(entry: &ViewEntry) -> &str {
-    &entry.observer
-}
-
 tagged_enum! {
 tag = "type", by_name = EventByName, deny_unknown_fields;
 /// An event for [`crate::apply`].

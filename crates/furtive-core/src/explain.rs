@@ -8,7 +8,7 @@
 //! (see [`crate::context::Ctx::both`]).
 
 use crate::message::{Arg, Key, Message};
-use crate::state::{HitZone, Modifiers, SharedText, SituationModifier};
+use crate::state::{HitZone, Modifiers, SituationModifier};
 
 /// A GM explanation with numbers and its public version without them.
 pub(crate) struct Explained {
@@ -81,9 +81,9 @@ pub(crate) fn b3_stopped_hiding(label: &str) -> Message {
 
 /// GM override: … perceives / does not perceive ….
 pub(crate) fn gm_override(
-    observer_label: &SharedText,
+    observer_label: &String,
     perceived: bool,
-    hider_label: &SharedText,
+    hider_label: &String,
 ) -> Message {
     let key = if perceived {
         Key::GmOverridePerceives
@@ -202,8 +202,8 @@ pub(crate) fn p3_decided(
     perceives: bool,
     score: i64,
     acuity_sum: impl Into<Arg>,
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
 ) -> Message {
     let key = if perceives {
         Key::P3Perceives
@@ -295,8 +295,8 @@ pub(crate) fn p9_revealed_after_surprise(label: &str) -> Explained {
 /// … perceives … with … (…, range …, distance …), no precaution against
 /// it: no roll (O13).
 pub(crate) fn o13_sensed(
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
     sense: &str,
     targeting: bool,
     range: f64,
@@ -322,8 +322,8 @@ pub(crate) fn o13_sensed(
 pub(crate) fn o4_stored_check_perceives(
     total: i64,
     effective: i64,
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
     clause: crate::Clause,
 ) -> Explained {
     Explained {
@@ -340,8 +340,8 @@ pub(crate) fn o4_stored_check_perceives(
 /// … comes into clear view of …: immediate Perception check against … (O4).
 /// Written once per observer a `viewChanged` brings into clear view.
 pub(crate) fn o4_check_requested(
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
     effective: i64,
 ) -> Message {
     pair(Key::O4CheckRequested, observer_label, hider_label).with("effective", effective)
@@ -355,8 +355,8 @@ pub(crate) fn o4_check_requested(
 pub(crate) fn o13_stored_check_locates(
     total: i64,
     effective: i64,
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
     clause: crate::Clause,
 ) -> Explained {
     Explained {
@@ -373,8 +373,8 @@ pub(crate) fn o13_stored_check_locates(
 /// … senses … and now has it in clear view: one Perception check against …
 /// to locate it; until it succeeds, O10 applies (O13, O4).
 pub(crate) fn o13_locating_check_requested(
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
     effective: i64,
 ) -> Message {
     pair(Key::O13LocatingCheckRequested, observer_label, hider_label).with("effective", effective)
@@ -399,7 +399,7 @@ pub(crate) fn o1_enter_stealth(label: &str, total: i64) -> Explained {
 
 /// … has … in clear view at entry: perceives, no roll; the attempt fails
 /// against it (O2).
-pub(crate) fn o2_watched_at_entry(observer_label: &SharedText, label: &str) -> Explained {
+pub(crate) fn o2_watched_at_entry(observer_label: &String, label: &str) -> Explained {
     Explained {
         gm: pair(Key::O2WatchedAtEntry, observer_label, label),
         public: pair(Key::O2WatchesHide, observer_label, label),
@@ -408,7 +408,7 @@ pub(crate) fn o2_watched_at_entry(observer_label: &SharedText, label: &str) -> E
 
 /// … perceives … with … (range …), no precaution against it: no roll (O13).
 pub(crate) fn o13_sensed_at_entry(
-    observer_label: &SharedText,
+    observer_label: &String,
     label: &str,
     sense: &str,
     range: f64,
@@ -422,15 +422,15 @@ pub(crate) fn o13_sensed_at_entry(
 }
 
 /// … has no clear view of … at entry: starts unperceiving (O2).
-pub(crate) fn o2_not_in_view_at_entry(observer_label: &SharedText, label: &str) -> Message {
+pub(crate) fn o2_not_in_view_at_entry(observer_label: &String, label: &str) -> Message {
     pair(Key::O2NotInViewAtEntry, observer_label, label)
 }
 
 /// … already made its Perception check against … (…); a stored result is
 /// never rolled again in this attempt: … is ignored (O4).
 pub(crate) fn o4_stored_result_kept(
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
     stored: i64,
     total: i64,
 ) -> Message {
@@ -445,8 +445,8 @@ fn checked(
     key: Key,
     total: i64,
     effective: i64,
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
 ) -> Message {
     Message::new(key)
         .with("total", total)
@@ -459,8 +459,8 @@ fn checked(
 pub(crate) fn o13_check_locates(
     total: i64,
     effective: i64,
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
 ) -> Explained {
     Explained {
         gm: checked(
@@ -479,8 +479,8 @@ pub(crate) fn o13_check_locates(
 pub(crate) fn o13_check_does_not_locate(
     total: i64,
     effective: i64,
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
 ) -> Message {
     checked(
         Key::O13CheckDoesNotLocate,
@@ -493,8 +493,8 @@ pub(crate) fn o13_check_does_not_locate(
 
 /// … already perceives …; Perception … is stored (O4).
 pub(crate) fn o4_already_perceives(
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
     total: i64,
 ) -> Message {
     pair(Key::O4AlreadyPerceives, observer_label, hider_label).with("total", total)
@@ -504,8 +504,8 @@ pub(crate) fn o4_already_perceives(
 pub(crate) fn o4_check_perceives(
     total: i64,
     effective: i64,
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
 ) -> Explained {
     Explained {
         gm: checked(
@@ -524,8 +524,8 @@ pub(crate) fn o4_check_perceives(
 pub(crate) fn o4_check_fails(
     total: i64,
     effective: i64,
-    observer_label: &SharedText,
-    hider_label: &SharedText,
+    observer_label: &String,
+    hider_label: &String,
 ) -> Message {
     checked(
         Key::O4CheckFails,
@@ -538,9 +538,9 @@ pub(crate) fn o4_check_fails(
 
 /// … points out … to …: they perceive it, no roll (O3).
 pub(crate) fn o3_pointed_out(
-    observer_label: &SharedText,
-    hider_label: &SharedText,
-    allies: Vec<SharedText>,
+    observer_label: &String,
+    hider_label: &String,
+    allies: Vec<String>,
 ) -> Message {
     pair(Key::O3PointedOut, observer_label, hider_label).with(
         "allies",
@@ -555,7 +555,7 @@ pub(crate) fn o3_pointed_out_to(observer_label: &str, hider_label: &str) -> Mess
 
 /// O3 (*Decided*): the named creatures that are not the observer's allies
 /// are unaffected by its point-out.
-pub(crate) fn o3_not_allies(observer_label: &SharedText, others: Vec<SharedText>) -> Message {
+pub(crate) fn o3_not_allies(observer_label: &String, others: Vec<String>) -> Message {
     one(Key::O3NotAllies, "observer", observer_label).with(
         "others",
         Arg::List(others.into_iter().map(Arg::from).collect()),
@@ -634,18 +634,18 @@ pub(crate) fn o7_turn_start(label: &str) -> Message {
 }
 
 /// … ends the turn still in clear view of …: … perceives … (O5).
-pub(crate) fn o5_revealed_in_view(label: &str, observer_label: &SharedText) -> Message {
+pub(crate) fn o5_revealed_in_view(label: &str, observer_label: &String) -> Message {
     pair(Key::O5RevealedInView, observer_label, label)
 }
 
 /// … did not move this turn: the broken view does not keep it hidden from
 /// …, who perceives … (O5).
-pub(crate) fn o5_revealed_did_not_move(label: &str, observer_label: &SharedText) -> Message {
+pub(crate) fn o5_revealed_did_not_move(label: &str, observer_label: &String) -> Message {
     pair(Key::O5RevealedDidNotMove, observer_label, label)
 }
 
 /// … moved and broke clear view with …: stays hidden from them (O5).
-pub(crate) fn o5_moved_out_of_view(label: &str, observers: Vec<SharedText>) -> Message {
+pub(crate) fn o5_moved_out_of_view(label: &str, observers: Vec<String>) -> Message {
     one(Key::O5MovedOutOfView, "hider", label).with(
         "observers",
         Arg::List(observers.into_iter().map(Arg::from).collect()),

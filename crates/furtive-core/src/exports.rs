@@ -53,14 +53,14 @@ macro_rules! text_functions {
 }
 
 text_functions! {
-    #[cfg(feature = "free-functions")] create_state(config);
-    #[cfg(feature = "free-functions")] apply(state, event);
-    #[cfg(feature = "free-functions")] perceives(state, query);
-    #[cfg(feature = "free-functions")] can_locate(state, query);
-    #[cfg(feature = "free-functions")] can_defend(state, query);
-    #[cfg(feature = "free-functions")] knockout(state, query);
-    #[cfg(feature = "free-functions")] can_pickpocket(state, query);
-    #[cfg(feature = "free-functions")] attack_hidden(state, query);
+    create_state(config);
+    apply(state, event);
+    perceives(state, query);
+    can_locate(state, query);
+    can_defend(state, query);
+    knockout(state, query);
+    can_pickpocket(state, query);
+    attack_hidden(state, query);
     hidden_from(state);
     #[cfg(feature = "roller")] roll_requests(state, requests, seed);
     #[cfg(feature = "roller")] settle(state, event, seed);
@@ -80,21 +80,21 @@ macro_rules! for_each_export {
     ($callback:ident) => {
         $callback! {
             functions: [
-                { create_state, "createState", ["free-functions"], (config),
+                { create_state, "createState", [], (config),
                   "`createState(config) -> State`: a fresh state from `{ ruleset, settings?, creatures? }`." },
-                { apply, "apply", ["free-functions"], (state, event),
+                { apply, "apply", [], (state, event),
                   "`apply(state, event) -> Outcome { state, changes, requests, log }`." },
-                { perceives, "perceives", ["free-functions"], (state, query),
+                { perceives, "perceives", [], (state, query),
                   "`perceives(state, { observer, hider }) -> Decision`." },
-                { can_locate, "canLocate", ["free-functions"], (state, query),
+                { can_locate, "canLocate", [], (state, query),
                   "`canLocate(state, { observer, hider }) -> Decision` (P5)." },
-                { can_defend, "canDefend", ["free-functions"], (state, query),
+                { can_defend, "canDefend", [], (state, query),
                   "`canDefend(state, { defender, target, attacker }) -> Decision` (P6)." },
-                { knockout, "knockout", ["free-functions"], (state, query),
+                { knockout, "knockout", [], (state, query),
                   "`knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8)." },
-                { can_pickpocket, "canPickpocket", ["free-functions"], (state, query),
+                { can_pickpocket, "canPickpocket", [], (state, query),
                   "`canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10)." },
-                { attack_hidden, "attackHidden", ["free-functions"], (state, query),
+                { attack_hidden, "attackHidden", [], (state, query),
                   "`attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10)." },
                 { hidden_from, "hiddenFrom", [], (state),
                   "`hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2)." },
@@ -136,13 +136,13 @@ macro_rules! for_each_export {
                   "`rollRequests(requests, seed) -> Event[]` (B4): the answering events, not applied." },
                 { perceives, "perceives", [], (query),
                   "`perceives({ observer, hider }) -> Decision`." },
-                { can_locate, "canLocate", ["locate-and-pickpocket"], (query),
+                { can_locate, "canLocate", [], (query),
                   "`canLocate({ observer, hider }) -> Decision` (P5)." },
                 { can_defend, "canDefend", [], (query),
                   "`canDefend({ defender, target, attacker }) -> Decision` (P6)." },
                 { knockout, "knockout", [], (query),
                   "`knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8)." },
-                { can_pickpocket, "canPickpocket", ["locate-and-pickpocket"], (query),
+                { can_pickpocket, "canPickpocket", [], (query),
                   "`canPickpocket({ hider, target, held, visible }) -> Decision` (P10)." },
                 { attack_hidden, "attackHidden", [], (query),
                   "`attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10)." },

@@ -11,42 +11,22 @@
 //! is compared on its touched slots only ([`Journal::effects`]): so an event
 //! costs what it touches, never the table size.
 
-use std::cmp::Ordering;
 use std::ops::Deref;
 
 use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
 
-#[cfg(feature = "view-walk")]
-use crate::event::observer_of;
 use crate::event::ViewEntry;
-use crate::id::{self, compare_ids, same_id};
 use crate::map::Set;
 use crate::outcome::{Change, Expiry, Status};
 use crate::state::{
     Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
 };
 
-/// The hider of a pair entry, made once per run of entries and shared by
-/// them: a `TokenId` with cargo feature `shared-text`, else an `Arc<str>`
-/// (`TokenId` is a `String` then, and a copy per entry cost the Foundry
-/// module's wasm 10% more instructions on a `viewChanged` naming 150
-/// observers, benches/instructions.rs).
-#[cfg(feature = "shared-text")]
 type PairHider = TokenId;
-#[cfg(not(feature = "shared-text"))]
-type PairHider = std::sync::Arc<str>;
 
-/// The pair hider as a `TokenId` (a reference count with cargo feature
-/// `shared-text`, a copy without).
-#[cfg(feature = "shared-text")]
 fn hider_token(hider: &PairHider) -> TokenId {
     hider.clone()
-}
-
-#[cfg(not(feature = "shared-text"))]
-fn hider_token(hider: &PairHider) -> TokenId {
-    TokenId::from(&**hider)
 }
 
 /// Which slot of the state a journal entry saved.
@@ -87,20 +67,6 @@ pub(crate) struct Journal {
     slots: Vec<Slot>,
     /// The hider id of the last pair entry, shared by the next ones.
     last_hider: Option<PairHider>,
-    /// The view of the event being applied, as validation sorted it
-    /// ([`Tx::set_view_order`]).
-    view_order: id::ViewOrder,
-    /// Whether a journaled pair may read otherwise than before the
-    /// transaction: perceived or not, there or not. False while every pair
-    /// entry is one a [`ViewPairs::visit`] checked after writing it (its
-    /// pair existed before and reads as perceived as it did), and no pair
-    /// was written since without an entry of its own. Then every pair is
-    /// there and perceived as before (its distance, clear view or pending
-    /// check may have changed), so no visibility, lookup entry or `hidden`
-    /// status changed ([`Journal::effects`]). Only with cargo feature `view-walk`, whose
-    /// visits alone check their pairs.
-    #[cfg(feature = "view-walk")]
-    pairs_unchecked: bool,
 }
 
 /// A point to roll back to inside a transaction ([`Journal::rollback_to`]).
@@ -192,17 +158,12 @@ impl Journal {
         self.keys.clear();
         self.slots.clear();
         self.last_hider = None;
-        self.view_order = id::ViewOrder::default();
-        #[cfg(feature = "view-walk")]
-        {
-            self.pairs_unchecked = false;
-        }
     }
 
     /// The hider id for a pair entry, allocated once per run of entries.
     fn hider_id(&mut self, hider: &str) -> PairHider {
         match &self.last_hider {
-            Some(id) if same_id(id, hider) => id.clone(),
+            Some(id) if id.as_str() == hider => id.clone(),
             _ => {
                 let id = PairHider::from(hider);
                 self.last_hider = Some(id.clone());
@@ -220,37 +181,9 @@ impl Journal {
     }
 
     /// Saves one pair's value before it is written (`None`: it did not exist).
-    ///
-    /// `observer`: the callers clone an id they hold (shared with cargo
-    /// feature `shared-text`) or make one from text.
     fn push_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
-        self.mark_pairs_unchecked();
-        self.push_checked_pair(hider, observer, old);
-    }
-
-    /// [`Journal::push_pair`] for a pair its caller checks once written
-    /// ([`ViewPairs::visit`]), which marks the pairs unchecked when it
-    /// reads otherwise than `old`.
-    fn push_checked_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
         let id = self.hider_id(hider);
         self.push(Key::Pair(id, observer), Slot::Pair(old));
-    }
-
-    /// A journaled pair may read otherwise than before the transaction.
-    fn mark_pairs_unchecked(&mut self) {
-        #[cfg(feature = "view-walk")]
-        {
-            self.pairs_unchecked = true;
-        }
-    }
-
-    /// Whether every journaled pair reads as perceived as it did, there as
-    /// it was (`pairs_unchecked`); never known without `view-walk`.
-    fn pairs_read_as_before(&self) -> bool {
-        #[cfg(feature = "view-walk")]
-        return !self.pairs_unchecked;
-        #[cfg(not(feature = "view-walk"))]
-        false
     }
 
     fn push(&mut self, key: Key, slot: Slot) {
@@ -263,7 +196,6 @@ impl Journal {
     /// comparison gives them (visibility by hider then observer, then
     /// statuses by token), and the hidden-from lookup patch.
     pub fn effects(&mut self, state: &mut State) -> (Vec<Change>, Vec<HiddenFromChange>) {
-        let read_as_before = self.pairs_read_as_before();
         let Journal { keys, slots, .. } = self;
         if keys.is_empty() {
             return (Vec::new(), Vec::new());
@@ -272,12 +204,6 @@ impl Journal {
             .iter()
             .any(|k| matches!(k, Key::Hider(_) | Key::Phase(_) | Key::Creature(_)))
         {
-            // Every pair reads as it did (a view that brings 150 observers
-            // into clear view, each asked for a Perception check): only a
-            // surprise can have changed.
-            if read_as_before && !keys.iter().any(|k| matches!(k, Key::Surprises)) {
-                return (Vec::new(), Vec::new());
-            }
             return effects_in_place(state, keys, slots);
         }
         // The maps and sets here share their key types (`TokenId`, a
@@ -477,11 +403,8 @@ fn effects_in_place(
             _ => {}
         }
     }
-    #[cfg(feature = "view-walk")]
-    id::sort_by_two_ids(&mut before_pairs, |p| &**p.0, |p| p.1.as_str());
-    #[cfg(not(feature = "view-walk"))]
-    before_pairs.sort_by(|a, b| compare_ids(a.0, b.0).then_with(|| compare_ids(a.1, b.1)));
-    before_pairs.dedup_by(|later, kept| same_id(later.0, kept.0) && same_id(later.1, kept.1));
+    before_pairs.sort_by(|a, b| a.0.cmp(b.0).then_with(|| a.1.cmp(b.1)));
+    before_pairs.dedup_by(|later, kept| later.0 == kept.0 && later.1 == kept.1);
     // At most one visibility change and one lookup entry per touched pair
     // (and a status or two): made once instead of grown.
     let mut changes = Vec::with_capacity(before_pairs.len() + 2);
@@ -490,31 +413,23 @@ fn effects_in_place(
     let mut status_tokens: Set<TokenId> = Set::new();
     // A pair that counts for the `hidden` status: unperceived by a known observer.
     let hides = |observer: &str, pair: Option<&Pair>| {
-        pair.is_some_and(|p| !p.perceived) && id::contains(&state.creatures, observer)
+        pair.is_some_and(|p| !p.perceived) && state.creatures.contains_key(observer)
     };
     // The touched pairs, one run per hider: each hider looked up once.
     let mut runs: Vec<(&PairHider, &[TouchedPair])> = Vec::new();
-    for run in before_pairs.chunk_by(|a, b| same_id(a.0, b.0)) {
+    for run in before_pairs.chunk_by(|a, b| a.0 == b.0) {
         let hider = run[0].0;
         runs.push((hider, run));
-        let Some(record) = id::get(&state.hiders, hider) else {
+        let Some(record) = state.hiders.get(hider) else {
             continue;
         };
         let hiding = record.phase == HiderPhase::Hiding;
         let mut status_changed = false;
         // The run is sorted by observer: its pairs as they are now, found
         // in one walk when the run is long.
-        #[cfg(feature = "view-walk")]
-        let afters = id::get_each_sorted(
-            &record.pairs,
-            run.iter().map(|&(_, observer, _)| observer.as_str()),
-        );
-        #[cfg(feature = "view-walk")]
-        let pairs = run.iter().zip(afters);
-        #[cfg(not(feature = "view-walk"))]
         let pairs = run
             .iter()
-            .map(|touched| (touched, id::get(&record.pairs, touched.1)));
+            .map(|touched| (touched, record.pairs.get(touched.1)));
         for (&(_, observer, before), after) in pairs {
             let was = !hiding || before.is_none_or(|p| p.perceived);
             let is = !hiding || after.is_none_or(|p| p.perceived);
@@ -525,7 +440,7 @@ fn effects_in_place(
                 // observer is known cannot matter, so it is not looked up.
                 continue;
             }
-            let known = id::contains(&state.creatures, observer);
+            let known = state.creatures.contains_key(observer);
             if known && was != is {
                 changes.push(Change::Visibility {
                     hider: hider_token(hider),
@@ -551,12 +466,12 @@ fn effects_in_place(
     }
     for token in &status_tokens {
         let token = token.as_ref();
-        if let Some(record) = id::get(&state.hiders, token) {
+        if let Some(record) = state.hiders.get(token) {
             if record.phase == HiderPhase::Hiding {
                 let is = is_hidden(state, token);
                 let run = runs
                     .iter()
-                    .find(|(hider, _)| same_id(hider, token))
+                    .find(|(hider, _)| hider.as_str() == token)
                     .map_or(&[][..], |(_, run)| *run);
                 let was = run.iter().any(|&(_, o, before)| hides(o, before))
                     || untouched_pairs(&record.pairs, run).any(|(o, p)| hides(o, Some(p)));
@@ -597,14 +512,11 @@ fn untouched_pairs<'a>(
 ) -> impl Iterator<Item = (&'a str, &'a Pair)> + 'a {
     let mut touched = touched.iter().map(|&(_, observer, _)| observer).peekable();
     pairs.iter().filter_map(move |(observer, pair)| {
-        while touched
-            .peek()
-            .is_some_and(|t| compare_ids(t, observer) == Ordering::Less)
-        {
+        while touched.peek().is_some_and(|t| *t < observer) {
             touched.next();
         }
         match touched.peek() {
-            Some(t) if same_id(t, observer) => None,
+            Some(t) if *t == observer => None,
             _ => Some((observer.as_str(), pair)),
         }
     })
@@ -622,8 +534,7 @@ fn redo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {
     }
 }
 
-/// A (hider, observer) pair: clones of the journal's ids (with cargo
-/// feature `shared-text` a reference count each, without it copies).
+/// A (hider, observer) pair: clones of the journal's ids.
 type PairKey = (TokenId, TokenId);
 
 /// How one pair reads in one state.
@@ -673,11 +584,11 @@ fn same_distance(a: Option<f64>, b: Option<f64>) -> bool {
 /// Whether the token shows the `hidden` status: hiding, and unperceived by
 /// at least one observer still in the scene.
 pub(crate) fn is_hidden(state: &State, token: &str) -> bool {
-    id::get(&state.hiders, token).is_some_and(|h| {
+    state.hiders.get(token).is_some_and(|h| {
         h.phase == HiderPhase::Hiding
             && h.pairs
                 .iter()
-                .any(|(observer, pair)| !pair.perceived && id::contains(&state.creatures, observer))
+                .any(|(observer, pair)| !pair.perceived && state.creatures.contains_key(observer))
     })
 }
 
@@ -713,11 +624,6 @@ pub(crate) struct PairTx<'a> {
     hider: &'a str,
     observer: &'a str,
     saved: bool,
-    /// Whether the [`ViewPairs::visit`] that lends the pair checks it once
-    /// the rule is done: it then journals it without marking the journal's
-    /// pairs unchecked. Any other write of a pair saved earlier marks them.
-    #[cfg(feature = "view-walk")]
-    checked: bool,
     journal: &'a mut Journal,
 }
 
@@ -740,120 +646,12 @@ impl<'a> PairTx<'a> {
     }
 
     fn save(&mut self) {
-        #[cfg(feature = "view-walk")]
-        let checked = self.checked;
-        #[cfg(not(feature = "view-walk"))]
-        let checked = false;
         if !self.saved {
             let old = Some(self.pair.clone());
-            if checked {
-                self.journal
-                    .push_checked_pair(self.hider, self.observer.into(), old);
-            } else {
-                self.journal
-                    .push_pair(self.hider, self.observer.into(), old);
-            }
+            self.journal
+                .push_pair(self.hider, self.observer.into(), old);
             self.saved = true;
-        } else if !checked {
-            // Written again without an entry: its first entry no longer
-            // says how it reads.
-            self.journal.mark_pairs_unchecked();
         }
-    }
-}
-
-/// The pairs a `viewChanged` names, each found once, for a rule that
-/// records each entry's view and re-decides its pair in one pass, in the
-/// view's order ([`Tx::view_pairs`], [`ViewPairs::visit`]).
-#[cfg(feature = "view-walk")]
-pub(crate) struct ViewPairs<'a> {
-    /// The hider's roll in force.
-    attempt: &'a Attempt,
-    /// Every creature the engine knows.
-    creatures: &'a TokenMap<Creature>,
-    /// Each entry's observer (`None`: unknown).
-    observers: Vec<Option<&'a Creature>>,
-    pairs: LentPairs<'a>,
-    /// Whether this event journaled each entry's pair.
-    saved: Vec<bool>,
-    hider: &'a str,
-    view: &'a [ViewEntry],
-    journal: &'a mut Journal,
-}
-
-/// The named pairs: found by one walk over the hider's pairs, or (when it
-/// has many more pairs than named) looked up at each visit.
-#[cfg(feature = "view-walk")]
-enum LentPairs<'a> {
-    Found(Vec<&'a mut Pair>),
-    Map(&'a mut TokenMap<Pair>),
-}
-
-#[cfg(feature = "view-walk")]
-impl<'a> ViewPairs<'a> {
-    /// Writes entry `index`'s clear view and distance into its pair (a
-    /// pair that already reads so is neither written nor journaled, as
-    /// [`Tx::record_view`]), then runs `body` on the pair ([`PairTx`]) with
-    /// the observer's creature. `None` without a pair (never: every named
-    /// pair exists once [`Tx::view_pairs`] returns).
-    pub fn visit<R>(
-        &mut self,
-        index: usize,
-        body: impl FnOnce(&mut PairTx, Option<&'a Creature>) -> R,
-    ) -> Option<R> {
-        let entry = &self.view[index];
-        let pair: &mut Pair = match &mut self.pairs {
-            LentPairs::Found(pairs) => pairs[index],
-            LentPairs::Map(pairs) => id::get_mut(pairs, &entry.observer)?,
-        };
-        let mut saved = self.saved[index];
-        // Saved before this visit (created by `Tx::view_pairs`): its writes
-        // are not checked. A pair an earlier event of the transaction
-        // journaled is not saved here: this visit journals and checks it
-        // again, against its value after that event.
-        let checked = !saved;
-        // Where this visit's entry for the pair goes, if it makes one.
-        let entry_at = self.journal.keys.len();
-        if pair.clear_view != entry.clear_view || !same_distance(pair.distance, entry.distance) {
-            if saved {
-                self.journal.pairs_unchecked = true;
-            } else {
-                self.journal.push_checked_pair(
-                    self.hider,
-                    entry.observer.clone(),
-                    Some(pair.clone()),
-                );
-                saved = true;
-            }
-            pair.clear_view = entry.clear_view;
-            pair.distance = entry.distance;
-        }
-        let mut slot = PairTx {
-            attempt: self.attempt,
-            creatures: self.creatures,
-            pair,
-            hider: self.hider,
-            observer: &entry.observer,
-            saved,
-            checked,
-            journal: &mut *self.journal,
-        };
-        let result = body(&mut slot, self.observers[index]);
-        let (written, perceived) = (slot.saved, slot.pair.perceived);
-        self.saved[index] = written;
-        if checked && written {
-            // The rule's writes went to this one entry (a `PairTx` reaches
-            // the journal for its own pair only): the pair reads as it did
-            // when it is perceived as it was.
-            let same = matches!(
-                self.journal.slots.get(entry_at),
-                Some(Slot::Pair(Some(old))) if old.perceived == perceived
-            );
-            if !same {
-                self.journal.pairs_unchecked = true;
-            }
-        }
-        Some(result)
     }
 }
 
@@ -867,13 +665,6 @@ pub(crate) struct HeadMut<'a> {
 impl<'a> Tx<'a> {
     pub fn new(state: &'a mut State, journal: &'a mut Journal) -> Self {
         Tx { state, journal }
-    }
-
-    /// The view of the event about to be applied, as validation sorted it:
-    /// [`Tx::view_pairs`] walks the pairs along it instead of sorting the
-    /// view again (what the next event's validation sets replaces it).
-    pub fn set_view_order(&mut self, order: id::ViewOrder) {
-        self.journal.view_order = order;
     }
 
     /// The state, read-only.
@@ -954,16 +745,14 @@ impl<'a> Tx<'a> {
         let State {
             hiders, creatures, ..
         } = &mut *self.state;
-        let Hider { attempt, pairs, .. } = id::get_mut(hiders, hider)?;
+        let Hider { attempt, pairs, .. } = hiders.get_mut(hider)?;
         Some(PairTx {
             attempt,
             creatures,
-            pair: id::get_mut(pairs, observer)?,
+            pair: pairs.get_mut(observer)?,
             hider,
             observer,
             saved,
-            #[cfg(feature = "view-walk")]
-            checked: false,
             journal: &mut *self.journal,
         })
     }
@@ -972,13 +761,13 @@ impl<'a> Tx<'a> {
     /// record. (`new_pair` is a value, not a closure: one copy of this
     /// function in the wasm.)
     pub fn pair_entry(&mut self, hider: &str, observer: &str, new_pair: Pair) -> Option<&mut Pair> {
-        let record = id::get_mut(&mut self.state.hiders, hider)?;
-        let old = id::get(&record.pairs, observer).cloned();
+        let record = self.state.hiders.get_mut(hider)?;
+        let old = record.pairs.get(observer).cloned();
         if old.is_none() {
             record.pairs.insert(observer.into(), new_pair);
         }
         self.journal.push_pair(hider, observer.into(), old);
-        id::get_mut(&mut record.pairs, observer)
+        record.pairs.get_mut(observer)
     }
 
     /// Updates the stored clear view and distance of the pairs named in
@@ -992,11 +781,11 @@ impl<'a> Tx<'a> {
     /// call journaled its pair (see [`PairTx`]).
     pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: Pair) -> Vec<bool> {
         let mut saved = vec![false; view.len()];
-        let Some(record) = id::get_mut(&mut self.state.hiders, hider) else {
+        let Some(record) = self.state.hiders.get_mut(hider) else {
             return saved;
         };
         for (entry, saved) in view.iter().zip(saved.iter_mut()) {
-            let old = match id::get_mut(&mut record.pairs, &entry.observer) {
+            let old = match record.pairs.get_mut(&entry.observer) {
                 Some(pair) => {
                     if pair.clear_view == entry.clear_view
                         && same_distance(pair.distance, entry.distance)
@@ -1020,86 +809,6 @@ impl<'a> Tx<'a> {
             *saved = true;
         }
         saved
-    }
-
-    /// The pairs `view` names for `hider`, each found once ([`ViewPairs`]);
-    /// a pair missing for an observer is created from `new_pair` first
-    /// (journaled, as [`Tx::record_view`] creates it; it takes the entry's
-    /// view at [`ViewPairs::visit`]).
-    ///
-    /// `None`, and nothing written, when `hider` has no record, when the
-    /// view names a few observers only ([`id::FEW`]: sorting them would
-    /// cost more than it saves), or when the one-pass reading would differ
-    /// from recording every entry before re-deciding any: an observer named
-    /// twice (its first entry is re-decided with its last entry's view).
-    /// The caller then records with [`Tx::record_view`].
-    #[cfg(feature = "view-walk")]
-    pub fn view_pairs<'b>(
-        &'b mut self,
-        hider: &'b str,
-        view: &'b [ViewEntry],
-        new_pair: Pair,
-    ) -> Option<ViewPairs<'b>> {
-        id::get(&self.state.hiders, hider)?;
-        if view.len() <= id::FEW {
-            return None;
-        }
-        // Sorted by validation (`set_view_order`), or here when the rule is
-        // given a view validation did not sort.
-        let sorted = match self.journal.view_order.0.take() {
-            Some(sorted) if sorted.len() == view.len() => sorted,
-            _ => id::SortedIds::new(view, observer_of),
-        };
-        if sorted.has_repeats(view, observer_of) {
-            return None;
-        }
-        let State {
-            hiders, creatures, ..
-        } = &mut *self.state;
-        let Hider { attempt, pairs, .. } = id::get_mut(hiders, hider)?;
-        let walk = id::walk_is_cheaper(pairs.len(), view.len());
-        let missing: Vec<usize> = if walk {
-            let found = sorted.find_each_mut(pairs, view, observer_of);
-            (0..view.len()).filter(|&i| found[i].is_none()).collect()
-        } else {
-            (0..view.len())
-                .filter(|&i| !id::contains(pairs, &view[i].observer))
-                .collect()
-        };
-        let mut saved = vec![false; view.len()];
-        for &index in &missing {
-            let observer = &view[index].observer;
-            pairs.insert(observer.clone(), new_pair.clone());
-            self.journal.push_pair(hider, observer.clone(), None);
-            saved[index] = true;
-        }
-        let pairs = if walk {
-            LentPairs::Found(
-                sorted
-                    .find_each_mut(pairs, view, observer_of)
-                    .into_iter()
-                    .collect::<Option<Vec<&mut Pair>>>()?,
-            )
-        } else {
-            LentPairs::Map(pairs)
-        };
-        let observers = if id::walk_is_cheaper(creatures.len(), view.len()) {
-            sorted.find_each(creatures, view, observer_of)
-        } else {
-            view.iter()
-                .map(|entry| id::get(creatures, &entry.observer))
-                .collect()
-        };
-        Some(ViewPairs {
-            attempt,
-            creatures,
-            observers,
-            pairs,
-            saved,
-            hider,
-            view,
-            journal: &mut *self.journal,
-        })
     }
 
     /// Removes a pair, if there is one.

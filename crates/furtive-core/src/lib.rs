@@ -44,7 +44,6 @@ pub mod error;
 pub mod event;
 mod explain;
 pub mod exports;
-mod id;
 pub mod map;
 pub mod message;
 // Savepoints serve `settle` only (feature `roller`).
@@ -54,7 +53,6 @@ pub mod migrate;
 mod named;
 pub mod opposed;
 pub mod outcome;
-pub mod packed;
 pub mod percentile;
 pub mod query;
 #[cfg(feature = "roller")]
@@ -85,6 +83,6 @@ pub use session::{Effects, HiddenFromChange, Session};
 pub use state::{
     Acuities, Attempt, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone,
     Modifiers, OpposedAttempt, Pair, PairReason, Penalty, PenaltyScope, PercentileAttempt, Ruleset,
-    Settings, SharedText, SituationModifier, State, Surprise, TokenId, STATE_VERSION,
+    Settings, SituationModifier, State, Surprise, TokenId, STATE_VERSION,
 };
 pub use validate::validate_state;

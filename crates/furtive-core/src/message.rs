@@ -6,13 +6,12 @@
 //! words live here, once. A message becomes text in either of two places,
 //! from the same templates:
 //!
-//! - in Rust, [`Message::render`] (cargo feature `texts`, on by default);
+//! - in Rust, [`Message::render`];
 //! - in JavaScript, `npm/explain.js`, from `npm/explanations.js`, which
 //!   `crates/furtive-core/tests/catalog.rs` writes from [`Key::ALL`] and
-//!   checks for drift. The bindings are built without `texts`: the engine
-//!   sends messages, and the npm package renders the `en` and `fr` texts
-//!   of a log entry or a query answer when they are read. So the wasm the
-//!   Foundry module ships carries no explanation text.
+//!   checks for drift. The bindings send messages, and the npm package
+//!   renders the `en` and `fr` texts of a log entry or a query answer when
+//!   they are read.
 //!
 //! A template is text with `{name}` placeholders (the syntax of Foundry's
 //! `Localization#format`, <https://foundryvtt.com/api/classes/foundry.helpers.Localization.html#format>).
@@ -24,7 +23,6 @@
 
 use serde::ser::SerializeSeq;
 
-use crate::state::SharedText;
 use serde::{Serialize, Serializer};
 
 /// A language of the catalog (B3: every explanation in both).
@@ -60,9 +58,8 @@ macro_rules! catalog {
                 }
             }
 
-            /// The names of the key's arguments, in the order the packed
-            /// effects write them (`crate::packed`): the placeholders of
-            /// its templates, each once.
+            /// The names of the key's arguments, in the order a message
+            /// writes them: the placeholders of its templates, each once.
             pub fn args(self) -> &'static [&'static str] {
                 match self {
                     $(Key::$key => &[$(stringify!($arg)),*],)*
@@ -71,7 +68,6 @@ macro_rules! catalog {
 
             /// The key's template in `language`: text with `{name}`
             /// placeholders for the message's arguments.
-            #[cfg(feature = "texts")]
             pub fn template(self, language: Language) -> &'static str {
                 match (self, language) {
                     $(
@@ -698,11 +694,10 @@ catalog! {
 }
 
 /// `en()` and `fr()` for answers that carry their explanation in a
-/// `message` field (cargo feature `texts`; without it, nothing).
+/// `message` field.
 macro_rules! texts_of_message {
     ($($type:ty),*) => {
         $(
-            #[cfg(feature = "texts")]
             impl $type {
                 /// The explanation's English text (B3).
                 pub fn en(&self) -> String {
@@ -728,7 +723,7 @@ const MAX_EXACT_JS_INTEGER: u64 = (1 << 53) - 1;
 pub enum Arg {
     /// Text written as it is: a token's name, a sense, a clause id, a
     /// signed or decimal number the engine wrote (`"+50"`, `"7.5"`).
-    Text(SharedText),
+    Text(String),
     /// An integer, written in decimal (`-5`). Crosses the boundary as a
     /// JSON number, or as its text beyond ±(2^53 - 1).
     Integer(i64),
@@ -746,32 +741,14 @@ impl From<&str> for Arg {
 }
 
 impl From<String> for Arg {
-    // The same type without cargo feature `shared-text` (`SharedText` is
-    // `String` then).
-    #[allow(clippy::useless_conversion)]
     fn from(text: String) -> Arg {
-        Arg::Text(text.into())
+        Arg::Text(text)
     }
 }
 
 impl From<&String> for Arg {
     fn from(text: &String) -> Arg {
         Arg::Text(text.into())
-    }
-}
-
-/// A name or id the engine holds: shared, not copied.
-#[cfg(feature = "shared-text")]
-impl From<&SharedText> for Arg {
-    fn from(text: &SharedText) -> Arg {
-        Arg::Text(text.clone())
-    }
-}
-
-#[cfg(feature = "shared-text")]
-impl From<SharedText> for Arg {
-    fn from(text: SharedText) -> Arg {
-        Arg::Text(text)
     }
 }
 
@@ -835,8 +812,7 @@ impl Message {
     }
 
     /// This message with one more argument, one of [`Key::args`], each
-    /// given once (the packed effects take the argument in a name's place,
-    /// [`Message::arg`] the first of that name).
+    /// given once ([`Message::arg`] takes the first of that name).
     pub fn with(mut self, name: &'static str, value: impl Into<Arg>) -> Message {
         debug_assert!(
             self.key.args().contains(&name),
@@ -862,7 +838,6 @@ impl Message {
 
     /// The message's text in `language`. A placeholder without an argument
     /// is left as it is (`{name}`), which the catalog test rules out.
-    #[cfg(feature = "texts")]
     pub fn render(&self, language: Language) -> String {
         let mut text = String::with_capacity(160);
         self.render_into(language, &mut text);
@@ -870,18 +845,15 @@ impl Message {
     }
 
     /// The English text.
-    #[cfg(feature = "texts")]
     pub fn en(&self) -> String {
         self.render(Language::En)
     }
 
     /// The French text.
-    #[cfg(feature = "texts")]
     pub fn fr(&self) -> String {
         self.render(Language::Fr)
     }
 
-    #[cfg(feature = "texts")]
     fn render_into(&self, language: Language, text: &mut String) {
         fill(self.key.template(language), text, |name, text| {
             match self.arg(name) {
@@ -897,7 +869,6 @@ impl Message {
 
 /// Writes `template` into `text`, each `{name}` placeholder by `write_arg`,
 /// which answers whether it knew `name` (an unknown one is left as it is).
-#[cfg(feature = "texts")]
 fn fill(template: &str, text: &mut String, mut write_arg: impl FnMut(&str, &mut String) -> bool) {
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -916,7 +887,6 @@ fn fill(template: &str, text: &mut String, mut write_arg: impl FnMut(&str, &mut 
 }
 
 impl Arg {
-    #[cfg(feature = "texts")]
     fn render_into(&self, language: Language, text: &mut String) {
         match self {
             Arg::Text(value) => text.push_str(value),
@@ -979,7 +949,6 @@ impl Serialize for Arg {
 /// (`npm/explain.js`): the result's own `message` (a query's answer) and
 /// the `message` of each entry of its `log` (an `apply`'s effects or
 /// outcome) become `en` and `fr`. Anything else is left as it is.
-#[cfg(feature = "texts")]
 pub fn render_result(result: &mut serde_json::Value) {
     use serde_json::Value;
 
@@ -1010,7 +979,6 @@ pub fn render_result(result: &mut serde_json::Value) {
 
 /// The text of a serialized message or argument in `language` (see
 /// `impl Serialize for Message`).
-#[cfg(feature = "texts")]
 fn render_value(value: &serde_json::Value, language: Language) -> String {
     use serde_json::Value;
     match value {
@@ -1050,7 +1018,7 @@ fn render_value(value: &serde_json::Value, language: Language) -> String {
     }
 }
 
-#[cfg(all(test, feature = "texts"))]
+#[cfg(test)]
 mod tests {
     use super::*;
 

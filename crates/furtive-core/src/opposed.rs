@@ -13,13 +13,12 @@ use crate::context::{self, Ctx};
 use crate::error::Error;
 use crate::event::ViewEntry;
 use crate::explain;
-use crate::id;
 use crate::journal::{PairTx, Tx};
 use crate::outcome::Request;
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Creature, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
-    PenaltyScope, Ruleset, SharedText, State, TokenId, TokenMap,
+    PenaltyScope, Ruleset, State, TokenId, TokenMap,
 };
 
 /// O8 and O11: each noisy attack instance or damaging hit costs 5.
@@ -145,9 +144,9 @@ fn effective_total_in(creatures: &TokenMap<Creature>, attempt: &Attempt, observe
                     observer != attacker
                         && !attacker_side.is_empty()
                         && attacker_side != "neutral"
-                        && *side.get_or_insert_with(|| {
-                            id::get(creatures, observer).map(|c| c.side.as_str())
-                        }) == Some(attacker_side.as_str())
+                        && *side
+                            .get_or_insert_with(|| creatures.get(observer).map(|c| c.side.as_str()))
+                            == Some(attacker_side.as_str())
                 }
             };
             if applies {
@@ -220,7 +219,7 @@ enum Reevaluated {
 fn reevaluate(
     tx: &mut Tx,
     hider: &TokenId,
-    hider_label: &SharedText,
+    hider_label: &String,
     observer: &TokenId,
     trigger: Trigger,
     saved: bool,
@@ -230,7 +229,7 @@ fn reevaluate(
     let Some(mut slot) = tx.pair_tx(hider, observer, saved) else {
         return Reevaluated::Undecided { exposed: false };
     };
-    let observer_creature = id::get(slot.creatures, observer);
+    let observer_creature = slot.creatures.get(observer);
     redecide(
         &mut slot,
         observer_creature,
@@ -248,7 +247,7 @@ fn redecide(
     slot: &mut PairTx,
     observer_creature: Option<&Creature>,
     hider: &TokenId,
-    hider_label: &SharedText,
+    hider_label: &String,
     observer: &TokenId,
     trigger: Trigger,
     ctx: &mut Ctx,
@@ -377,7 +376,7 @@ fn locate(
     slot: &mut PairTx,
     observer_creature: Option<&Creature>,
     hider: &TokenId,
-    hider_label: &SharedText,
+    hider_label: &String,
     observer: &TokenId,
     trigger: Trigger,
     ctx: &mut Ctx,
@@ -667,27 +666,6 @@ fn view_changed(
     let hider_id = TokenId::from(hider);
     let new_pair = Pair::new(false, PairReason::NotInViewAtEntry);
     // Each named pair found once: its view recorded, then re-decided.
-    #[cfg(feature = "view-walk")]
-    if let Some(mut pairs) = tx.view_pairs(hider, view, new_pair.clone()) {
-        for (index, entry) in view.iter().enumerate() {
-            pairs.visit(index, |slot, observer_creature| {
-                let observer = &entry.observer;
-                let trigger = Trigger::View;
-                if let Reevaluated::Undecided { exposed: true } = redecide(
-                    slot,
-                    observer_creature,
-                    &hider_id,
-                    &hider_label,
-                    observer,
-                    trigger,
-                    ctx,
-                ) {
-                    slot.pair_mut().exposed = true;
-                }
-            });
-        }
-        return Ok(());
-    }
     // A few observers, or one named twice: every entry recorded, then each
     // re-decided, each looked up.
     // A pair whose view is unchanged is not written (nor journaled).
@@ -822,7 +800,7 @@ fn point_out(
     }
     let hider_label = context::label(tx, hider);
     let observer_label = context::label(tx, observer);
-    let names: Vec<SharedText> = allies.iter().map(|a| context::label(tx, a)).collect();
+    let names: Vec<String> = allies.iter().map(|a| context::label(tx, a)).collect();
     for ally in allies {
         let already = tx
             .hiders
@@ -847,7 +825,7 @@ fn point_out(
         explain::o3_pointed_out(&observer_label, &hider_label, names),
     );
     if !others.is_empty() {
-        let others: Vec<SharedText> = others.iter().map(|o| context::label(tx, o)).collect();
+        let others: Vec<String> = others.iter().map(|o| context::label(tx, o)).collect();
         ctx.public(
             Clause::O3,
             Some(hider),
@@ -1122,7 +1100,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
         }
     }
     if moved && !broken.is_empty() {
-        let names: Vec<SharedText> = broken.iter().map(|o| context::label(tx, o)).collect();
+        let names: Vec<String> = broken.iter().map(|o| context::label(tx, o)).collect();
         ctx.gm(
             Clause::O5,
             Some(combatant),

@@ -18,7 +18,7 @@ use crate::outcome::{decision, Decision, Request};
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt, Ruleset,
-    SharedText, SituationModifier, State, Surprise, TokenId,
+    SituationModifier, State, Surprise, TokenId,
 };
 
 /// P1: the tier value added to Furtivité: F < 50 -> floor(D/2);
@@ -282,11 +282,11 @@ fn enter_stealth(
 /// P3: compares the score in force with one observer's acuity sum; whether
 /// the observer perceives the hider.
 fn compare(
-    hider_label: &SharedText,
+    hider_label: &String,
     score: i64,
     hider: &TokenId,
     observer: &TokenId,
-    observer_label: &SharedText,
+    observer_label: &String,
     acuity_sum: i64,
     ctx: &mut Ctx,
 ) -> bool {

@@ -20,196 +20,8 @@ use crate::tagged::tagged_enum;
 pub const STATE_VERSION: u32 = 2;
 
 /// A token id (Foundry's `TokenDocument.id`, or any unique string outside
-/// Foundry), in JSON a string: a [`SharedText`].
-pub type TokenId = SharedText;
-
-/// Text the engine writes again and again: token ids, creature names.
-///
-/// With cargo feature `shared-text` (the default; napi and the npm wasm),
-/// `shared::SharedText`, whose clones share the text. Without it (the
-/// Foundry module's wasm), `String`: the shared type's own serde readers
-/// and writers cost that wasm 2 KB gzipped, over its budget
-/// (scripts/build-wasm.sh), and the module sends one GM action at a time.
-#[cfg(feature = "shared-text")]
-pub use shared::SharedText;
-/// Text the engine writes again and again: token ids, creature names
-/// (`String` without cargo feature `shared-text`, see above).
-#[cfg(not(feature = "shared-text"))]
-pub type SharedText = String;
-
-#[cfg(feature = "shared-text")]
-mod shared {
-    use serde::{Deserialize, Serialize};
-
-    /// Text the engine writes again and again (token ids, creature names),
-    /// in JSON a string.
-    ///
-    /// Shared, not copied: a clone counts one more reference to the same
-    /// `Arc<str>`, or `Rc<str>` with cargo feature `rc-text` (the napi
-    /// addon alone; then this type, and every type holding ids, such as
-    /// `Session` and `Effects`, is neither `Send` nor `Sync`). The engine
-    /// writes each id and name into its requests, log entries,
-    /// explanations and changes (a `viewChanged` asking 150 Perception
-    /// checks writes some 900); as `String`s those copies were most of the
-    /// allocations of the event (benches/instructions.rs).
-    /// Ordered, compared and hashed as its text, so the state's maps keep
-    /// their order and their JSON.
-    #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-    pub struct SharedText(Shared);
-
-    /// The counted text behind [`SharedText`]: `Arc<str>`, whose clones
-    /// may cross threads.
-    #[cfg(not(feature = "rc-text"))]
-    type Shared = std::sync::Arc<str>;
-    /// The counted text behind [`SharedText`] with cargo feature
-    /// `rc-text`: `Rc<str>`, counted without atomic instructions.
-    #[cfg(feature = "rc-text")]
-    type Shared = std::rc::Rc<str>;
-
-    /// A string, inlined: the schema (npm/furtive.schema.json) and the
-    /// TypeScript types are those of a `String`.
-    #[cfg(feature = "schema")]
-    impl schemars::JsonSchema for SharedText {
-        fn inline_schema() -> bool {
-            true
-        }
-        fn schema_name() -> std::borrow::Cow<'static, str> {
-            String::schema_name()
-        }
-        fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-            String::json_schema(generator)
-        }
-    }
-
-    impl SharedText {
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-    }
-
-    impl std::ops::Deref for SharedText {
-        type Target = str;
-        fn deref(&self) -> &str {
-            &self.0
-        }
-    }
-
-    impl AsRef<str> for SharedText {
-        fn as_ref(&self) -> &str {
-            &self.0
-        }
-    }
-
-    /// A map keyed by `SharedText` is searched by `&str`.
-    impl std::borrow::Borrow<str> for SharedText {
-        fn borrow(&self) -> &str {
-            &self.0
-        }
-    }
-
-    impl From<&str> for SharedText {
-        fn from(text: &str) -> SharedText {
-            SharedText(text.into())
-        }
-    }
-
-    impl From<String> for SharedText {
-        fn from(text: String) -> SharedText {
-            SharedText(text.into())
-        }
-    }
-
-    impl From<&String> for SharedText {
-        fn from(text: &String) -> SharedText {
-            SharedText(text.as_str().into())
-        }
-    }
-
-    impl From<&SharedText> for SharedText {
-        fn from(id: &SharedText) -> SharedText {
-            id.clone()
-        }
-    }
-
-    impl From<SharedText> for String {
-        fn from(id: SharedText) -> String {
-            id.as_str().to_owned()
-        }
-    }
-
-    impl PartialEq<str> for SharedText {
-        fn eq(&self, other: &str) -> bool {
-            *self.0 == *other
-        }
-    }
-
-    impl PartialEq<&str> for SharedText {
-        fn eq(&self, other: &&str) -> bool {
-            *self.0 == **other
-        }
-    }
-
-    impl PartialEq<String> for SharedText {
-        fn eq(&self, other: &String) -> bool {
-            *self.0 == **other
-        }
-    }
-
-    impl PartialEq<SharedText> for str {
-        fn eq(&self, other: &SharedText) -> bool {
-            *self == *other.0
-        }
-    }
-
-    impl PartialEq<SharedText> for &str {
-        fn eq(&self, other: &SharedText) -> bool {
-            **self == *other.0
-        }
-    }
-
-    impl std::fmt::Debug for SharedText {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            std::fmt::Debug::fmt(&*self.0, f)
-        }
-    }
-
-    impl std::fmt::Display for SharedText {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-
-    impl Serialize for SharedText {
-        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-
-    /// Read from JSON text in one allocation (serde's own `Arc<str>`
-    /// reads a `String` first, then copies it); from an owned string (a
-    /// `serde_json::Value`), that string is copied once.
-    impl<'de> Deserialize<'de> for SharedText {
-        fn deserialize<D: serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> Result<SharedText, D::Error> {
-            struct Text;
-            impl serde::de::Visitor<'_> for Text {
-                type Value = SharedText;
-                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str("a string")
-                }
-                fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<SharedText, E> {
-                    Ok(SharedText::from(text))
-                }
-                fn visit_string<E: serde::de::Error>(self, text: String) -> Result<SharedText, E> {
-                    Ok(SharedText::from(text))
-                }
-            }
-            deserializer.deserialize_str(Text)
-        }
-    }
-}
+/// Foundry).
+pub type TokenId = String;
 
 /// Which stealth rules apply. Serialized as `"percentile"` or `"opposed"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -303,7 +115,7 @@ pub struct Creature {
     pub id: TokenId,
     /// Display name used in explanations, at most 256 characters.
     #[serde(default)]
-    pub name: SharedText,
+    pub name: String,
     /// Allegiance. Creatures with the same side are allies, except that the
     /// side `"neutral"` (and the empty side) is allied with nobody (O3, O11, P6).
     /// At most 256 characters.
@@ -339,7 +151,7 @@ impl Creature {
     pub fn new(id: impl Into<TokenId>) -> Self {
         Creature {
             id: id.into(),
-            name: SharedText::default(),
+            name: String::default(),
             side: String::new(),
             stealth_skill: 0,
             base_stealth_skill: None,
@@ -352,7 +164,7 @@ impl Creature {
     }
 
     /// The name for explanations: `name`, or the id when the name is empty.
-    pub fn label(&self) -> &SharedText {
+    pub fn label(&self) -> &String {
         if self.name.is_empty() {
             &self.id
         } else {
@@ -1051,11 +863,11 @@ impl State {
     /// perceived by everyone; a known observer without a pair perceives; an
     /// observer the engine does not know perceives no hider (B1).
     pub fn perceives(&self, observer: &str, hider: &str) -> bool {
-        match crate::id::get(&self.hiders, hider) {
+        match self.hiders.get(hider) {
             Some(h) if h.phase == HiderPhase::Hiding => {
                 // B1: an observer the engine does not know perceives no hider.
-                crate::id::contains(&self.creatures, observer)
-                    && crate::id::get(&h.pairs, observer).is_none_or(|pair| pair.perceived)
+                self.creatures.contains_key(observer)
+                    && h.pairs.get(observer).is_none_or(|pair| pair.perceived)
             }
             _ => true,
         }
@@ -1063,7 +875,7 @@ impl State {
 
     /// The record of a token that is hiding, or `not_hiding`.
     pub fn hiding(&self, hider: &str) -> Result<&Hider, crate::Error> {
-        match crate::id::get(&self.hiders, hider) {
+        match self.hiders.get(hider) {
             Some(record) if record.phase == HiderPhase::Hiding => Ok(record),
             _ => Err(crate::Error::NotHiding {
                 id: hider.to_owned(),
@@ -1073,7 +885,9 @@ impl State {
 
     /// The creature with this id, or `UnknownToken` naming `field`.
     pub fn creature(&self, field: &str, id: &str) -> Result<&Creature, crate::Error> {
-        crate::id::get(&self.creatures, id).ok_or_else(|| crate::Error::unknown(field, id))
+        self.creatures
+            .get(id)
+            .ok_or_else(|| crate::Error::unknown(field, id))
     }
 
     /// Whether `a` and `b` are allies (see [`Creature::is_ally_of`]).

@@ -7,7 +7,6 @@
 use crate::ask::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::error::{Error, ShortId};
 use crate::event::{Event, ViewEntry};
-use crate::id;
 use crate::state::{Attempt, Config, Creature, Modifiers, Ruleset, State, STATE_VERSION};
 
 /// Largest magnitude accepted for skills, acuities, totals and modifiers.
@@ -277,7 +276,7 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
         }
         for (observer, pair) in &hider.pairs {
             // The field is formatted only for a pair at fault.
-            if !id::contains(&state.creatures, observer) || id::same_id(observer, id) {
+            if !state.creatures.contains_key(observer) || observer == id {
                 let pair_field = format!("{field}.pairs.{}", ShortId(observer));
                 known(state, &pair_field, observer)?;
                 distinct(&pair_field, observer, id)?;
@@ -427,32 +426,13 @@ fn distinct(field: &str, a: &str, b: &str) -> Result<(), Error> {
     }
 }
 
-/// Field names are formatted only for the entry at fault. The observers
-/// are found by one walk over the creatures when that costs less than a
-/// lookup each ([`id::walk_is_cheaper`]); the first entry at fault is
-/// reported either way.
-///
-/// Each observer comes once (one clear view a pair, O4): a later entry
-/// naming an earlier one's observer is refused, `duplicate_token` naming
-/// `view[i].observer` (the first such entry), after the checks above.
-/// (Fix: the last entry won.)
-fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<id::ViewOrder, Error> {
-    #[cfg(feature = "view-walk")]
-    let sorted =
-        (view.len() > SHORT_VIEW).then(|| id::SortedIds::new(view, crate::event::observer_of));
-    #[cfg(feature = "view-walk")]
-    let walked = sorted
-        .as_ref()
-        .filter(|_| id::walk_is_cheaper(state.creatures.len(), view.len()))
-        .map(|sorted| sorted.find_each(&state.creatures, view, crate::event::observer_of));
-    #[cfg(not(feature = "view-walk"))]
-    let walked: Option<Vec<Option<&Creature>>> = None;
+/// Field names are formatted only for the entry at fault. Each observer
+/// comes once (one clear view a pair, O4): a later entry naming an earlier
+/// one's observer is refused, `duplicate_token` naming `view[i].observer`
+/// (the first such entry), after the checks above.
+fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), Error> {
     for (i, entry) in view.iter().enumerate() {
-        let found = match &walked {
-            Some(walked) => walked[i].is_some(),
-            None => id::contains(&state.creatures, &entry.observer),
-        };
-        if !found || crate::id::same_id(&entry.observer, hider) {
+        if !state.creatures.contains_key(&entry.observer) || entry.observer == hider {
             known(state, &format!("view[{i}].observer"), &entry.observer)?;
             distinct(&format!("view[{i}].observer"), &entry.observer, hider)?;
         }
@@ -462,54 +442,21 @@ fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<id::V
             }
         }
     }
-    #[cfg(feature = "view-walk")]
-    let repeat = match &sorted {
-        Some(sorted) => sorted.first_repeat(view, crate::event::observer_of),
-        None => first_repeat_in_short(view),
-    };
-    #[cfg(not(feature = "view-walk"))]
-    let repeat = first_repeat(view);
-    if let Some(i) = repeat {
+    let mut seen = std::collections::HashSet::new();
+    if let Some(i) = view
+        .iter()
+        .position(|entry| !seen.insert(entry.observer.as_str()))
+    {
         return Err(Error::DuplicateToken {
             field: format!("view[{i}].observer"),
             id: view[i].observer.to_string(),
         });
     }
-    #[cfg(feature = "view-walk")]
-    return Ok(id::ViewOrder(sorted));
-    #[cfg(not(feature = "view-walk"))]
-    Ok(id::ViewOrder::default())
+    Ok(())
 }
 
-/// Views this short are searched for a repeated observer entry by entry.
-const SHORT_VIEW: usize = 4;
-
-/// The first entry of a short `view` whose observer an earlier entry names.
-fn first_repeat_in_short(view: &[ViewEntry]) -> Option<usize> {
-    (1..view.len()).find(|&i| view[..i].iter().any(|e| e.observer == view[i].observer))
-}
-
-/// The first entry of `view` whose observer an earlier entry names: by
-/// entry when short, else through a set of the ids seen (a set of
-/// `Cow<str>`, the kind `validate_config` and `crate::journal` use: no
-/// new instantiation in the wasm).
-#[cfg(not(feature = "view-walk"))]
-fn first_repeat(view: &[ViewEntry]) -> Option<usize> {
-    if view.len() <= SHORT_VIEW {
-        return first_repeat_in_short(view);
-    }
-    let mut seen = crate::map::Set::new();
-    view.iter()
-        .position(|entry| !seen.insert(std::borrow::Cow::Borrowed(entry.observer.as_str())))
-}
-
-/// Checks ids and ranges of an event before anything changes. A
-/// `viewChanged`'s view, sorted on the way, is left in `order` for the rule.
-pub(crate) fn validate_event(
-    state: &State,
-    event: &Event,
-    order: &mut id::ViewOrder,
-) -> Result<(), Error> {
+/// Checks ids and ranges of an event before anything changes.
+pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> {
     match event {
         Event::UpsertCreature { creature } => validate_creature("creature", creature),
         Event::EnterStealth {
@@ -534,8 +481,7 @@ pub(crate) fn validate_event(
         }
         Event::ViewChanged { hider, view, .. } => {
             known(state, "hider", hider)?;
-            *order = validate_view(state, hider, view)?;
-            Ok(())
+            validate_view(state, hider, view)
         }
         Event::PerceptionRolled {
             hider,

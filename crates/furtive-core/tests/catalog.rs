@@ -20,8 +20,8 @@ fn generated() -> String {
          \n\
          /**\n \
          * The explanations' catalog (B3), by message key, in the engine's\n \
-         * order (`KEYS`): its arguments, in the order the packed effects\n \
-         * write them (packed.js), and its English and French templates, with\n \
+         * order (`KEYS`): its arguments, in the order a message writes\n \
+         * them, and its English and French templates, with\n \
          * `{name}` placeholders for the arguments (explain.js).\n \
          * @type {Readonly<Record<string, { args: readonly string[], en: string, fr: string }>>}\n \
          */\n\
@@ -37,7 +37,7 @@ fn generated() -> String {
         ));
     }
     text.push_str(
-        "});\n\n/** The message keys, by their number in the packed effects (packed.js). */\n\
+        "});\n\n/** The message keys, by their number in a message. */\n\
          export const KEYS = Object.freeze(Object.keys(CATALOG));\n",
     );
     text

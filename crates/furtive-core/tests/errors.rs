@@ -438,19 +438,6 @@ fn apply_all_refusals_name_the_event_in_the_list() {
         assert_eq!((error.code(), error.to_string().as_str()), (code, message));
         assert_eq!(session.snapshot().unwrap(), before, "{events}");
     }
-    // The same list as columns: a hider with a view, then a hider unknown.
-    session
-        .apply(r#"{"type": "enterStealth", "hider": "a", "roll": 3, "moved": true}"#)
-        .unwrap();
-    let before = session.snapshot().unwrap();
-    let error = session
-        .apply_all_view_changed("a\0ghost", &[0, 0], &[1, 0], "b", &[1], &[f64::NAN])
-        .unwrap_err();
-    assert_eq!(
-        (error.code(), error.to_string().as_str()),
-        ("unknown_token", "events[1].hider: unknown token `ghost`")
-    );
-    assert_eq!(session.snapshot().unwrap(), before);
     // A single event names no place: `apply` is unchanged.
     let error = session
         .apply(r#"{"type": "stopHiding", "hider": "b"}"#)

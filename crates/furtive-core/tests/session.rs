@@ -283,7 +283,6 @@ fn a_snapshot_loads_back_into_an_equal_session() {
 /// Without cargo feature `rc-text`, which the napi addon alone turns on
 /// (`cargo test --workspace` builds this crate with it; scripts/test.sh
 /// runs this test again with the crate's own features).
-#[cfg(not(feature = "rc-text"))]
 #[test]
 fn a_session_can_move_between_threads() {
     fn send_sync<T: Send + Sync>() {}
@@ -615,7 +614,7 @@ fn o4_o13_a_view_of_many_observers_reports_the_one_pair_it_turns_among_checks_as
     let perceived_by = |i: usize| {
         vec![Change::Visibility {
             hider: hider.into(),
-            observer: id(i).into(),
+            observer: id(i),
             perceived: true,
         }]
     };

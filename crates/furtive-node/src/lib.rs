@@ -29,16 +29,10 @@
 //! Loaded by `npm/node.js` from `npm/furtive.<platform>.node`
 //! (`scripts/build-node.sh`).
 
-/// The addon allocates with mimalloc, not the system's malloc: a
-/// `viewChanged` allocates an id per named observer and a journal entry per
-/// changed pair, and glibc's malloc and free were a fifth of its time in
-/// `perf`. Measured with `node bench/session.mjs` (200 creatures, 150
-/// named observers, one run against the same code with glibc's malloc):
-/// `Session.apply` 342 -> 298 µs when every pair changes, 69 -> 63 when
-/// none does, 90 -> 80 when one comes into view; a loop of calls on the
-/// addon alone 33.5 -> 27.6 µs and, when every named pair's distance
-/// changes, 53 -> 40 µs. Memory the addon allocates is freed by the addon
-/// only: what crosses to JavaScript is copied by napi into V8's heap.
+/// The addon allocates with mimalloc, faster than glibc's malloc for the
+/// many small allocations of an event (ids, journal entries). Memory the
+/// addon allocates is freed by the addon only: what crosses to JavaScript
+/// is copied by napi into V8's heap.
 /// https://github.com/purpleprotocol/mimalloc_rust
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -312,51 +306,6 @@ macro_rules! napi_exports {
 }
 
 furtive_core::for_each_export!(napi_exports);
-
-#[cfg(feature = "view-columns")]
-/// `Session.applyViewChanged(handle, hider, moved, observers, clearView,
-/// distance)`: `apply` of a `viewChanged` sent as columns, which
-/// `npm/handle.js` uses for a plain `viewChanged` instead of its JSON text
-/// (see `furtive_core::api_session::JsonSession::apply_view_changed` for
-/// the columns and why). Not in the export list: its arguments are not JSON
-/// text, and the package's `Session.apply` is its only caller.
-/// `observers` arrives as a string (napi writes it as UTF-8), `clearView`
-/// as a `Uint8Array`, `distance` as a `Float64Array`, both read in place.
-#[napi(namespace = "Session", js_name = "applyViewChanged")]
-pub fn apply_view_changed(
-    session: &mut SessionHandle,
-    hider: String,
-    moved: bool,
-    observers: String,
-    clear_view: &[u8],
-    distance: &[f64],
-) -> napi::Result<String, Code> {
-    session.write("apply", |session| {
-        session.apply_view_changed(&hider, moved, &observers, clear_view, distance)
-    })
-}
-
-#[cfg(feature = "view-columns")]
-/// `Session.applyAllViewChanged(handle, hiders, moved, counts, observers,
-/// clearView, distance)`: `applyAll` of `viewChanged` events only, sent as
-/// columns, which `npm/handle.js` uses for a list of plain `viewChanged`
-/// events (see
-/// `furtive_core::api_session::JsonSession::apply_all_view_changed`). Not
-/// in the export list, as [`apply_view_changed`].
-#[napi(namespace = "Session", js_name = "applyAllViewChanged")]
-pub fn apply_all_view_changed(
-    session: &mut SessionHandle,
-    hiders: String,
-    moved: &[u8],
-    counts: &[u32],
-    observers: String,
-    clear_view: &[u8],
-    distance: &[f64],
-) -> napi::Result<String, Code> {
-    session.write("applyAll", |session| {
-        session.apply_all_view_changed(&hiders, moved, counts, &observers, clear_view, distance)
-    })
-}
 
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]

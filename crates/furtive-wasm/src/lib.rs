@@ -16,25 +16,17 @@
 //! thrown as real `Error` objects whose `code` is the core's stable code and
 //! whose message names the field.
 //!
-//! Features `scene` and `roller` (default on) forward to furtive-core's; the
-//! Foundry module's build leaves both out (`scripts/build-wasm.sh foundry`)
-//! and the exports that need them are then absent. So does it leave out
-//! `view-columns` (`Session.applyViewChanged` and `applyAllViewChanged`,
-//! 1.7 KB gzipped for the first alone), and its `Session.apply` and
-//! `applyAll` send a `viewChanged` as text like any other event; its
-//! packed effects then write one record per Perception check, not runs
-//! (`furtive_core::packed`).
+//! Features `scene` and `roller` (default on) forward to furtive-core's.
 //!
-//! A panic aborts the instance (`panic = "abort"` in the `wasm-release`
-//! and `wasm-speed` profiles); the panic hook first throws an `Error` whose message starts
+//! A panic aborts the instance (`panic = "abort"` in the `wasm`
+//! profile); the panic hook first throws an `Error` whose message starts
 //! with `engine: the engine panicked`, which `browser.js` turns into
 //! `engine_panicked` before it resets the instance. Every `Session` and
 //! `SceneSight` of the old instance is then gone: `browser.js` answers
 //! their calls with `session_lost`.
 //!
 //! Built for `wasm32-unknown-unknown`, then `wasm-bindgen --target web`
-//! (`scripts/build-wasm.sh`): with the speed-minded `wasm-speed` profile
-//! for the npm package, the size-minded `wasm-release` for the Foundry
+//! (`scripts/build-wasm.sh`), once, for the npm package and the Foundry
 //! module.
 
 #[cfg(feature = "scene")]
@@ -43,15 +35,8 @@ use furtive_core::api_session::JsonSession;
 use furtive_core::Error;
 use wasm_bindgen::prelude::*;
 
-/// The instance allocates with talc, not Rust's default wasm allocator
-/// (dlmalloc): the same speed here and less code. Measured 2026-12-02: the
-/// Foundry module's wasm 121,618 -> 119,909 bytes gzipped (-1.4%), the npm
-/// wasm 463,934 -> 461,775; a raw `Session.apply` in Node (200 creatures,
-/// 150 named observers; `bench/session.mjs`'s event as text), both builds
-/// loaded side by side and timed in turns: every pair changes 142 / 153 µs
-/// (dlmalloc) against 148 / 147 (talc), none 58 / 51 against 59 / 52, one
-/// 62 / 53 against 60 / 54: within the order the two were timed in.
-/// Memory grows as dlmalloc's does (`memory.grow`), and a reset instance
+/// The instance allocates with talc: as fast as Rust's default wasm
+/// allocator (dlmalloc), with less code. A reset instance
 /// (`__wbg_reset_state`, after a panic) starts a fresh heap.
 /// https://github.com/SFBdragon/talc/blob/master/talc/README_WASM.md
 #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
@@ -209,56 +194,6 @@ macro_rules! wasm_exports {
 }
 
 furtive_core::for_each_export!(wasm_exports);
-
-#[cfg(feature = "view-columns")]
-#[wasm_bindgen(js_class = Session)]
-impl WasmSession {
-    /// `applyViewChanged(hider, moved, observers, clearView, distance)`:
-    /// `apply` of a `viewChanged` sent as columns, which `npm/handle.js`
-    /// uses for a plain `viewChanged` instead of its JSON text (see
-    /// `furtive_core::api_session::JsonSession::apply_view_changed` for the
-    /// columns and why). Not in the export list: its arguments are not JSON
-    /// text, and the package's `Session.apply` is its only caller. `hider`
-    /// and `observers` are UTF-8 bytes, as every text argument (`text`).
-    #[wasm_bindgen(js_name = applyViewChanged)]
-    pub fn apply_view_changed(
-        &mut self,
-        hider: &[u8],
-        moved: bool,
-        observers: &[u8],
-        clear_view: &[u8],
-        distance: &[f64],
-    ) -> Result<String, JsValue> {
-        let hider = text("hider", hider)?;
-        let observers = text("observers", observers)?;
-        js(self
-            .inner
-            .apply_view_changed(hider, moved, observers, clear_view, distance))
-    }
-
-    /// `applyAllViewChanged(hiders, moved, counts, observers, clearView,
-    /// distance)`: `applyAll` of `viewChanged` events only, sent as
-    /// columns, which `npm/handle.js` uses for a list of plain
-    /// `viewChanged` events (see
-    /// `furtive_core::api_session::JsonSession::apply_all_view_changed`).
-    /// `hiders` and `observers` are UTF-8 bytes (`text`).
-    #[wasm_bindgen(js_name = applyAllViewChanged)]
-    pub fn apply_all_view_changed(
-        &mut self,
-        hiders: &[u8],
-        moved: &[u8],
-        counts: &[u32],
-        observers: &[u8],
-        clear_view: &[u8],
-        distance: &[f64],
-    ) -> Result<String, JsValue> {
-        let hiders = text("hiders", hiders)?;
-        let observers = text("observers", observers)?;
-        js(self
-            .inner
-            .apply_all_view_changed(hiders, moved, counts, observers, clear_view, distance))
-    }
-}
 
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]

@@ -49,7 +49,7 @@ pub fn table(size: usize) -> State {
 /// Token `i` enters stealth with a held total of 15, nobody in view.
 pub fn enter_stealth(i: usize) -> Event {
     Event::EnterStealth {
-        hider: id(i).into(),
+        hider: id(i),
         roll: 15,
         modifiers: None,
         moved: true,
@@ -63,13 +63,13 @@ pub fn enter_stealth(i: usize) -> Event {
 /// the first `in_view` of them in clear view, the others not.
 pub fn view(size: usize, in_view: usize, distance: f64) -> Event {
     Event::ViewChanged {
-        hider: id(0).into(),
+        hider: id(0),
         moved: false,
         view: (1..size)
             .take(NAMED)
             .enumerate()
             .map(|(n, i)| ViewEntry {
-                observer: id(i).into(),
+                observer: id(i),
                 clear_view: n < in_view,
                 distance: Some(distance),
             })
