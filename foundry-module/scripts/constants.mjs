@@ -1,13 +1,10 @@
 /**
- * Names shared by every part of the module: ids, flag keys, status ids,
- * the socket channel. No logic.
+ * Names shared by every part of the module: ids, flag keys, status ids.
+ * No logic.
  */
 
 /** The module id, as in module.json. */
 export const MODULE_ID = "furtive";
-
-/** The module socket channel (module.json `socket: true`). */
-export const SOCKET = `module.${MODULE_ID}`;
 
 /** Status effect ids registered in `CONFIG.statusEffects`. */
 export const STATUS = Object.freeze({

@@ -7,7 +7,7 @@
  * | --- | --- | --- |
  * | {@link EngineRefused} | `"rules"`: the engine refused the event (a rule, or bad input naming the field) | the engine's codes (`not_hider_turn`, `invalid_input`, ...) |
  * | {@link NotOwner} | `"user"`: the asking user does not own the acting token, acts on a scene they do not view, or the action is the active GM's | `not_owner`, `scene_not_viewed`, `gm_only`, `not_active_gm` |
- * | {@link NoGM} | `"table"`: no GM can run the action | `no_gm`, `socket_closed` |
+ * | {@link NoGM} | `"table"`: no GM can run the action | `no_gm` |
  * | {@link TimedOut} | `"network"`: the GM did not answer in time | `timeout` |
  * | {@link Cancelled} | `"user"`: the GM or a `furtive.pre*` hook cancelled | `cancelled` |
  * | {@link BadRequest} | `"caller"`: a macro or request named something that does not exist | `unknown_token`, `unknown_scene`, `unknown_user`, `unverified_user`, `knockout_refused`, `not_last_action` |
@@ -25,7 +25,6 @@ const MODULE_CODES = /** @type {Record<string, string>} */ ({
   scene_not_viewed: "NotOwner",
   gm_only: "NotOwner",
   no_gm: "NoGM",
-  socket_closed: "NoGM",
   timeout: "TimedOut",
   cancelled: "Cancelled",
   unknown_token: "BadRequest",
@@ -135,9 +134,9 @@ export class NotOwner extends FurtiveError {
   }
 }
 
-/** No GM can run the action: none is connected, or the module socket is not open. */
+/** No GM can run the action: none is connected. */
 export class NoGM extends FurtiveError {
-  /** @param {string} message @param {string} [code] `"no_gm"` or `"socket_closed"` */
+  /** @param {string} message @param {string} [code] `"no_gm"` */
   constructor(message, code = "no_gm") {
     super(code, message, "table");
     this.name = "NoGM";

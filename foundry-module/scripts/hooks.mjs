@@ -18,7 +18,7 @@ import { resetScenesWithState } from "./gm/reset.mjs";
 import { dropLiveScenes } from "./gm/scene-state.mjs";
 import { syncScene } from "./gm/sync.mjs";
 import { handleRequest, notify, notifyRefusal, run } from "./net/requests.mjs";
-import { initSocket } from "./net/socket.mjs";
+import { initRequests } from "./net/socket.mjs";
 import { forgetRecordMessage, isActiveGM, noteRecordMessage } from "./storage/store.mjs";
 import { registerSystemAreaHooks } from "./systems/areas.mjs";
 import { registerSystemAttackHooks } from "./systems/attacks.mjs";
@@ -172,7 +172,7 @@ function onSetup() {
   installVisibilityGuard();
 }
 
-/** `ready`: the socket, the API, the world's first settings, both languages, then `furtive.ready`. */
+/** `ready`: the request queries, the API, the world's first settings, both languages, then `furtive.ready`. */
 async function onReady() {
   if (!supported) {
     if (game.user?.isGM) ui.notifications?.error(game.i18n.format("FURTIVE.Notify.Unsupported", { version: String(game.release?.generation ?? game.version ?? "?") }), { permanent: true });
@@ -182,7 +182,7 @@ async function onReady() {
   installDetectionWrappers(readSettings().ignoredDetectionModes);
   const oldDnd5e = unsupportedDnd5eVersion();
   if (oldDnd5e && game.user?.isGM) ui.notifications?.warn(game.i18n.format("FURTIVE.Notify.Dnd5eUnsupported", { version: oldDnd5e }), { permanent: true });
-  initSocket(handleRequest);
+  initRequests(handleRequest);
   const api = createApi();
   const module = /** @type {any} */ (game.modules.get(MODULE_ID));
   if (module) module.api = api;

@@ -7,7 +7,7 @@
  * - hooks.mjs: every hook, starting with `init`, `setup` and `ready`;
  * - settings.mjs: every setting;
  * - api/: `game.modules.get("furtive").api` and its actions;
- * - net/: where an action runs (the active GM), the socket;
+ * - net/: where an action runs (the active GM), the request queries and their door;
  * - gm/: the active GM's side: the actions, the scenes' state, one transaction per action;
  * - storage/: the scenes' records;
  * - canvas/: what each client draws (visibility), clear view, light, status effects;

@@ -3,7 +3,7 @@
  * modules. Also passed to the `furtive.ready` hook.
  *
  * Tokens may be given as a Token, a TokenDocument or a token id. Actions run
- * on the active GM (a player's call goes through the socket; the GM checks the
+ * on the active GM (a player's call is a query to the active GM, who checks the
  * player owns the acting token). Refusals reject with a `FurtiveError`
  * (errors.mjs) whose class and `fault` say whose fault it is, with a stable
  * `code`: the engine's (e.g. `not_hider_turn`, `observer_does_not_perceive`)

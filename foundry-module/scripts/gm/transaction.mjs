@@ -9,7 +9,7 @@
  * the status effects and posts the action's cards (ui/chat.mjs). A refused
  * action (FurtiveError) changes nothing and is thrown to the caller.
  *
- * Only the active GM calls this (`isActiveGM()`); players go through the socket.
+ * Only the active GM calls this (`isActiveGM()`); players ask the active GM (a query, net/socket.mjs).
  */
 
 import { MODULE_ID, SCENE_FLAGS, STATUS } from "../constants.mjs";

@@ -2,7 +2,7 @@
  * Routing and permissions: an action runs where it belongs.
  *
  * - `run(kind, payload)` runs an action on the active GM directly, else
- *   sends it to the active GM (net/socket.mjs).
+ *   asks the active GM for it (a query, net/socket.mjs).
  * - `handleRequest(kind, payload, user, remote)` is the active GM's side: a
  *   `remote` request has passed the door (net/request-shapes.mjs) and its
  *   user was verified (net/socket.mjs); it runs unprivileged. A player acts only on
@@ -18,7 +18,7 @@ import { GM_ACTIONS } from "../gm/actions.mjs";
 import { t } from "../i18n.mjs";
 import { REQUESTS } from "./request-shapes.mjs";
 import { requireScene, shortText } from "./resolve.mjs";
-import { socketRequest } from "./socket.mjs";
+import { askActiveGM } from "./socket.mjs";
 import { isActiveGM } from "../storage/store.mjs";
 
 /**
@@ -70,13 +70,13 @@ function numberFree(result) {
 }
 
 /**
- * Runs an action: here on the active GM, else through the socket.
+ * Runs an action: here on the active GM, else asks the active GM for it (a query).
  * @param {string} kind
  * @param {Record<string, any>} payload
  */
 export function run(kind, payload) {
   if (isActiveGM()) return handleRequest(kind, payload, /** @type {User} */ (game.user), false);
-  return socketRequest(kind, payload);
+  return askActiveGM(kind, payload);
 }
 
 /**

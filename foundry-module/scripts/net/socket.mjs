@@ -1,44 +1,30 @@
 /**
- * Players' requests to the active GM, and the answers. Requests carry ids
- * only; answers carry no hidden numbers. Every request from another client
- * passes the GM's door first (`checkRequest`, net/request-shapes.mjs): its
- * shape is checked before anything is looked up, asked or run.
+ * Players' requests to the active GM, and the answers, over Foundry's
+ * queries: the player calls
+ * `game.users.activeGM.query("furtive.request", {kind, payload, requestId, userId})`
+ * and the promise resolves with the GM's answer, delivered to that player
+ * only. `CONFIG.queries[name] = handler` registers a handler (names prefixed
+ * with the package id); `User#query(name, data, {timeout})` runs it on that
+ * user's client and resolves with its return value; queries travel on
+ * core's socket, so the module asks for no socket of its own
+ * (https://foundryvtt.com/api/v13/variables/CONFIG.queries.html,
+ * https://foundryvtt.com/api/v13/classes/foundry.documents.User.html#query;
+ * community wiki "Sockets", https://foundryvtt.wiki/en/development/api/sockets,
+ * queries). Every supported Foundry (13, 14) has them.
  *
- * One transport per Foundry version:
- * - **v13+ queries** where `CONFIG.queries` exists: the player calls
- *   `game.users.activeGM.query("furtive.request", {kind, payload, requestId, userId})`
- *   and the promise resolves with the GM's answer, delivered to that player only
- *   (https://foundryvtt.com/api/v13/variables/CONFIG.queries.html,
- *   https://foundryvtt.com/api/v13/classes/foundry.documents.User.html#query;
- *   community wiki "Sockets", https://foundryvtt.wiki/en/development/api/sockets,
- *   queries). The module socket then carries nothing of the module's. A
- *   query handler is given the query data only, so the claimed `userId` is
- *   confirmed by asking that user back (`user.query("furtive.confirm",
- *   {requestId})`): only the claimed user's own client answers its queries, and
- *   it confirms only a request it is waiting for.
- * - **v12 module socket** (`module.furtive`, module.json `socket: true`), only
- *   where queries do not exist: the
- *   server passes every listener the id of the user who emitted, after the data
- *   (wiki "Sockets"; issue 11). That id is the requester's identity; the
- *   payload's `userId`, if any, is ignored. Replies go to every client, so each
- *   names its recipient (`to`) and a client accepts a reply only from the active
- *   GM's user id as given by the server, for a request it is waiting for:
- *   another player cannot forge one.
+ * Every request from another client passes the GM's door first
+ * (`checkRequest`, net/request-shapes.mjs): its shape is checked before
+ * anything is looked up, asked or run. A query handler is given the query
+ * data only, so the claimed `userId` is then confirmed by asking that user
+ * back (`user.query("furtive.confirm", {requestId})`): only the claimed
+ * user's own client answers its queries, and it confirms only a request it
+ * is waiting for. Requests carry ids only; answers carry no hidden numbers.
  *
- * The socket namespace of a package opens when the world is launched: right
- * after the module is first enabled, a browser reload is not enough and
- * nothing is relayed until the world is relaunched (wiki "Sockets"). Each
- * player's client says hello at `ready`; the active GM answers. A GM who hears
- * no player within {@link timing}.helloMs while players are connected is told
- * to relaunch the world, and a player whose hello got no answer gets a refusal
- * (`socket_closed`) at once instead of waiting for the 10-minute timeout.
- *
- * Foundry API: `game.socket.emit(channel, data)`, `game.socket.on(channel, (data, senderId) => ...)`
- * (a client does not receive its own emits), `game.users.activeGM`, `User#query`,
- * `CONFIG.queries`, hook `userConnected(user, connected)`.
+ * Foundry API: `game.users.activeGM`, `User#query`, `CONFIG.queries`, hook
+ * `userConnected(user, connected)`.
  */
 
-import { MODULE_ID, SOCKET } from "../constants.mjs";
+import { MODULE_ID } from "../constants.mjs";
 import { BadRequest, FurtiveError } from "../errors.mjs";
 import { t } from "../i18n.mjs";
 import { isActiveGM } from "../storage/store.mjs";
@@ -53,33 +39,21 @@ const NUMERIC_CODES = new Set(["out_of_range", "invalid_input", "failed"]);
 /** The query names (system and module queries must be prefixed). */
 const QUERY_REQUEST = `${MODULE_ID}.request`;
 const QUERY_CONFIRM = `${MODULE_ID}.confirm`;
-/** v13: the active GM's page is ready (a reload): requests sent to that GM before go again. */
+/** The active GM's page is ready (a reload): requests sent to that GM before go again. */
 const QUERY_GM_READY = `${MODULE_ID}.gmReady`;
 
 /**
- * Delays (ms). `helloMs`: how long a hello may go unanswered before the
- * socket is taken for closed; `requestMs`: how long a request may wait for
- * the GM (who may have a dialog open).
+ * Delays (ms). `confirmMs`: how long the GM waits for a user to confirm a
+ * request (and for a player's page to hear that the GM is ready);
+ * `requestMs`: how long a request may wait for the GM (who may have a
+ * dialog open).
  */
-export const timing = { helloMs: 5_000, requestMs: 600_000 };
+export const timing = { confirmMs: 5_000, requestMs: 600_000 };
 
 /** Answers waiting on this client, by request id. */
 const waiting = /** @type {Map<string, {resolve: (value: unknown) => void, reject: (error: Error) => void, timer: ReturnType<typeof setTimeout>}>} */ (new Map());
 /** Request ids this client sent over a query and still waits for (for `furtive.confirm`). */
 const asked = /** @type {Set<string>} */ (new Set());
-
-/** Player side: whether the active GM answered our hello (the socket works). */
-let welcomed = false;
-/** GM side: players heard from since ready. */
-const heard = /** @type {Set<string>} */ (new Set());
-/** GM side: whether the GM was told the socket is closed. */
-let toldClosed = false;
-
-/** Whether this Foundry has the v13 query system. */
-function hasQueries() {
-  const queries = /** @type {any} */ (CONFIG).queries;
-  return Boolean(queries && typeof queries === "object" && typeof (/** @type {any} */ (globalThis).User?.prototype?.query ?? game.user?.query) === "function");
-}
 
 /**
  * What a failed request answers: the code, and the message unless it may
@@ -165,58 +139,12 @@ async function run(handle, user, request) {
 }
 
 /**
- * Listens for requests (active GM) and answers (players), on one channel:
- * queries where they exist, the module socket only where they do not. Call
+ * Registers the request queries: the active GM answers requests; players
+ * confirm their own and send them again to a GM whose page reloaded. Call
  * once, at `ready`.
  * @param {RequestHandler} handle runs a request on the active GM
  */
-export function initSocket(handle) {
-  if (hasQueries()) listenToQueries(handle);
-  else listenToSocket(handle);
-  if (!game.user?.isGM) watchGMChange();
-  // The hello handshake matters where requests use the module socket.
-  if (hasQueries()) return;
-  if (isActiveGM()) watchPlayers();
-  else if (!game.user?.isGM) void sayHello();
-}
-
-/**
- * v12: requests and replies on the module socket.
- * @param {RequestHandler} handle
- */
-function listenToSocket(handle) {
-  game.socket.on(SOCKET, async (/** @type {any} */ message, /** @type {string | undefined} */ senderId) => {
-    const sender = senderId ? game.users.get(senderId) : undefined;
-    if (!sender) return;
-    if (message?.type === "hello") {
-      heard.add(String(sender.id));
-      if (isActiveGM()) game.socket.emit(SOCKET, { type: "welcome", to: sender.id });
-    } else if (message?.type === "probe") {
-      if (!game.user?.isGM && sender.id === game.users.activeGM?.id) void sayHello();
-    } else if (message?.type === "welcome") {
-      if (message.to === game.user?.id && sender.id === game.users.activeGM?.id) welcomed = true;
-    } else if (message?.type === "request") {
-      heard.add(String(sender.id));
-      if (!isActiveGM()) return;
-      // The server's sender id is the identity; the door checks the rest as it would a query's.
-      const checked = door({ kind: message.kind, payload: message.payload, requestId: message.id, userId: sender.id });
-      // An id is echoed only when it is one the door accepts (letters and digits, at most 32).
-      const id = typeof message.id === "string" && /^[A-Za-z0-9]{1,32}$/.test(message.id) ? message.id : null;
-      const reply = "request" in checked ? await answer(handle, sender, checked.request) : checked.refusal;
-      game.socket.emit(SOCKET, { type: "reply", id, to: sender.id, ...reply });
-    } else if (message?.type === "reply") {
-      // Only the active GM answers, only to us, only a request we wait for.
-      if (message.to !== game.user?.id || sender.id !== game.users.activeGM?.id || !sender.isGM) return;
-      settle(String(message.id), message);
-    }
-  });
-}
-
-/**
- * v13 and later: requests, confirmations and the GM's ready call as queries.
- * @param {RequestHandler} handle
- */
-function listenToQueries(handle) {
+export function initRequests(handle) {
   const queries = /** @type {Record<string, Function>} */ (/** @type {any} */ (CONFIG).queries);
   queries[QUERY_REQUEST] = async (/** @type {unknown} */ data) => {
     // The door first: nothing is looked up, asked or run for a request it refuses.
@@ -226,52 +154,23 @@ function listenToQueries(handle) {
     if (!isActiveGM()) return { ok: false, error: { code: "no_gm", message: "this user is not the active GM" } };
     const user = game.users.get(request.userId);
     if (!user) return { ok: false, error: { code: "unknown_user", message: `userId: unknown user \`${request.userId}\`` } };
-    const confirmed = await /** @type {any} */ (user).query(QUERY_CONFIRM, { requestId: request.requestId }, { timeout: timing.helloMs }).catch(() => false);
+    const confirmed = await /** @type {any} */ (user).query(QUERY_CONFIRM, { requestId: request.requestId }, { timeout: timing.confirmMs }).catch(() => false);
     if (confirmed !== true) return { ok: false, error: { code: "unverified_user", message: `userId: user \`${request.userId}\` did not confirm this request` } };
     return answer(handle, user, request);
   };
-  queries[QUERY_CONFIRM] = (/** @type {any} */ data) => asked.has(String(data?.requestId ?? ""));
+  queries[QUERY_CONFIRM] = (/** @type {any} */ data) => typeof data?.requestId === "string" && asked.has(data.requestId);
   // A player: the active GM's page just became ready. Requests sent to that GM before
   // (a reload: the new page knows nothing of them) go again, with their ids (run once).
   queries[QUERY_GM_READY] = () => {
     const gm = game.users.activeGM;
-    for (const [id, request] of sent) if (gm && request.gmId === gm.id) void send(id);
+    for (const [id, request] of sent) if (gm && request.gmId === gm.id) send(id);
     return true;
   };
   // The active GM, at ready: tells each connected player, so their waiting requests reach
   // this page. A query needs the target's handler, registered at its own ready, so the
   // players' userConnected (which fires before this page is ready) cannot send them.
-  if (isActiveGM()) for (const user of game.users.filter((u) => u.active && !u.isGM)) void (/** @type {any} */ (user)).query(QUERY_GM_READY, {}, { timeout: timing.helloMs }).catch(() => null);
-}
-
-/** Player: says hello to the active GM; resolves true once welcomed, false after `helloMs`. */
-function sayHello() {
-  welcomed = false;
-  game.socket.emit(SOCKET, { type: "hello" });
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const poll = () => {
-      if (welcomed) return resolve(true);
-      if (Date.now() - started >= timing.helloMs) return resolve(false);
-      setTimeout(poll, Math.min(50, timing.helloMs));
-    };
-    poll();
-  });
-}
-
-/** Active GM: asks every connected player to say hello, and when one connects; tells the GM when none can. */
-function watchPlayers() {
-  const check = (/** @type {User} */ user) =>
-    setTimeout(() => {
-      if (toldClosed || heard.has(String(user.id)) || !user.active || !isActiveGM()) return;
-      toldClosed = true;
-      ui.notifications?.error(t("FURTIVE.Notify.SocketClosed", { name: user.name ?? "" }), { permanent: true });
-    }, timing.helloMs);
-  for (const user of game.users.filter((u) => u.active && !u.isGM)) check(user);
-  Hooks.on("userConnected", (/** @type {User} */ user, /** @type {boolean} */ connected) => {
-    if (connected && !user.isGM) check(user);
-  });
-  game.socket.emit(SOCKET, { type: "probe" });
+  if (isActiveGM()) for (const user of game.users.filter((u) => u.active && !u.isGM)) void (/** @type {any} */ (user)).query(QUERY_GM_READY, {}, { timeout: timing.confirmMs }).catch(() => null);
+  if (!game.user?.isGM) watchGMChange();
 }
 
 /**
@@ -295,9 +194,9 @@ function settle(id, message) {
  * @param {string} kind
  * @param {Record<string, any>} payload
  * @returns {Promise<any>} the GM's result; rejects with FurtiveError (`no_gm`,
- *   `socket_closed`, `timeout`, or the GM's refusal)
+ *   `timeout`, or the GM's refusal)
  */
-export async function socketRequest(kind, payload) {
+export async function askActiveGM(kind, payload) {
   if (!game.users.activeGM) throw FurtiveError.of("no_gm", "no GM is connected");
   const id = foundry.utils.randomID();
   const done = new Promise((resolve, reject) => {
@@ -310,7 +209,7 @@ export async function socketRequest(kind, payload) {
     waiting.set(id, { resolve, reject, timer });
   });
   sent.set(id, { kind, payload, gmId: "" });
-  await send(id);
+  send(id);
   return done;
 }
 
@@ -321,52 +220,37 @@ const sent = /** @type {Map<string, {kind: string, payload: Record<string, any>,
  * Sends (or sends again) a waiting request to the current active GM.
  * @param {string} id
  */
-async function send(id) {
+function send(id) {
   const request = sent.get(id);
   const gm = game.users.activeGM;
   if (!request || !waiting.has(id)) return;
   if (!gm) return; // Sent again when a GM connects (watchGMChange).
   request.gmId = String(gm.id);
   const { kind, payload } = request;
-  if (hasQueries()) {
-    asked.add(id);
-    /** @type {any} */ (gm).query(QUERY_REQUEST, { kind, payload, requestId: id, userId: game.user?.id }, { timeout: timing.requestMs }).then(
-      (/** @type {any} */ reply) => settle(id, reply),
-      (/** @type {any} */ error) => {
-        // The GM left before answering: the request goes to the next active GM.
-        if (game.users.activeGM?.id !== request.gmId) return;
-        settle(id, { ok: false, error: { code: "failed", message: String(error?.message ?? error) } });
-      },
-    );
-    return;
-  }
-  if (!welcomed && !(await sayHello())) {
-    settle(id, { ok: false, error: { code: "socket_closed", message: t("FURTIVE.Notify.SocketClosedPlayer") } });
-    return;
-  }
-  game.socket.emit(SOCKET, { type: "request", id, kind, payload });
+  asked.add(id);
+  /** @type {any} */ (gm).query(QUERY_REQUEST, { kind, payload, requestId: id, userId: game.user?.id }, { timeout: timing.requestMs }).then(
+    (/** @type {any} */ reply) => settle(id, reply),
+    (/** @type {any} */ error) => {
+      // The GM left before answering: the request goes to the next active GM.
+      if (game.users.activeGM?.id !== request.gmId) return;
+      settle(id, { ok: false, error: { code: "failed", message: String(error?.message ?? error) } });
+    },
+  );
 }
 
 /**
  * Player side: when the GM a request was sent to is no longer the active GM
- * (they left; another GM took over), the request goes to the new active GM;
- * when that same GM connects again (a reload: the new page knows nothing of
- * the request, the old one's dialog is gone), it goes to them again (v12 here;
- * v13 when that GM's page asks, `furtive.gmReady`). The request keeps its id,
- * so a GM runs it at most once.
+ * (they left; another GM took over), the request goes to the new active GM.
+ * When that same GM's page reloads, its page asks for the requests once it
+ * is ready (`furtive.gmReady`): a query reaches a page only after its
+ * handlers are registered. The request keeps its id, so a GM runs it at
+ * most once.
  * Foundry API: hook `userConnected(user, connected)`
- * (https://foundryvtt.com/api/functions/hookEvents.userConnected.html), `game.users.activeGM`.
+ * (https://foundryvtt.com/api/v13/functions/hookEvents.userConnected.html), `game.users.activeGM`.
  */
-export function watchGMChange() {
-  Hooks.on("userConnected", (/** @type {User} */ user, /** @type {boolean} */ connected) => {
+function watchGMChange() {
+  Hooks.on("userConnected", () => {
     const gm = game.users.activeGM;
-    // v12 only: a query to the reconnected GM would reach their page before its handler
-    // exists; on v13 that GM's page asks for the requests when ready (QUERY_GM_READY).
-    const reconnected = Boolean(connected && gm && user?.id === gm.id && !hasQueries());
-    for (const [id, request] of sent) {
-      if (!gm || (request.gmId === gm.id && !reconnected)) continue;
-      welcomed = false;
-      void send(id);
-    }
+    for (const [id, request] of sent) if (gm && request.gmId !== gm.id) send(id);
   });
 }

@@ -214,14 +214,16 @@ describe("fake: libWrapper and DialogV2", () => {
 
 describe("fake: sockets and queries", () => {
   it("a listener gets the sender's id; a package enabled after launch gets no relay until the world is relaunched", async () => {
-    const env = await bare({ socketsClosed: ["furtive"], users: [GM, BOB] });
+    const env = await bare({ users: [GM, BOB] });
+    // A package asking for a socket (module.json `socket: true`), enabled after the launch.
+    env.server.modules.push({ id: "relay-test", socket: true });
     const heard = [];
-    env.clients[GM].ctx.game.socket.on("module.furtive", (data, senderId) => heard.push([plain(data), senderId]));
-    env.clients[BOB].ctx.game.socket.emit("module.furtive", { hello: 1, userId: GM });
+    env.clients[GM].ctx.game.socket.on("module.relay-test", (data, senderId) => heard.push([plain(data), senderId]));
+    env.clients[BOB].ctx.game.socket.emit("module.relay-test", { hello: 1, userId: GM });
     await env.server.idle();
     assert.deepEqual(heard, [], "not relayed before the relaunch");
     env.server.relaunch();
-    env.clients[BOB].ctx.game.socket.emit("module.furtive", { hello: 2, userId: GM });
+    env.clients[BOB].ctx.game.socket.emit("module.relay-test", { hello: 2, userId: GM });
     await env.server.idle();
     assert.deepEqual(heard, [[{ hello: 2, userId: GM }, BOB]], "the sender id is Bob's whatever the payload says");
     env.close();

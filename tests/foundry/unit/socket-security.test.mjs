@@ -8,11 +8,15 @@
  *   GM-audience entries or a hidden number.
  * - A player's Hide options (dialog off, modifiers, moved, precautions) are
  *   ignored: the active GM's dialog always decides.
- * - Where queries exist (v13 and later), a request on the module socket
- *   gets no answer and changes nothing.
+ * - The module asks for no socket (every supported Foundry has queries): a
+ *   request on the module socket gets no answer and changes nothing.
  */
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { after, before, describe, it } from "node:test";
+
+import { moduleDir } from "../node/harness.mjs";
 
 import { ALICE, BOB, GM, SCENE, TOKENS, answerHideDialog, apiOf, hideRogue, openDialog, rig, setup, shutdown, until, waitForDialog } from "./world.mjs";
 import { playerConsole, worldFingerprint } from "./player-console.mjs";
@@ -128,12 +132,17 @@ describe("A player's Hide options are ignored: the GM's dialog decides", () => {
   });
 });
 
-describe("v13: the module socket is not a request channel", () => {
+describe("The module socket is not a request channel", () => {
   let env;
   before(async () => {
     env = await setup({ ruleset: "percentile", users: [GM, ALICE, BOB] });
   });
   after(() => shutdown(env));
+
+  it("module.json asks for no socket", async () => {
+    const manifest = JSON.parse(await readFile(path.join(moduleDir, "module.json"), "utf8"));
+    assert.equal(manifest.socket, undefined);
+  });
 
   it("a request emitted on module.furtive gets no reply, opens no dialog, changes nothing", async () => {
     await env.server.idle();
