@@ -6,7 +6,7 @@
  * missing or extra field, a bad envelope). Every answer must be a coded
  * refusal; the world the server keeps and the GM's engine states stay
  * byte-identical; no chat message is posted, no dialog opens, nothing is
- * thrown uncaught.
+ * thrown uncaught. On Foundry v13 and v14.
  *
  * FURTIVE_FUZZ_SEED and FURTIVE_FUZZ_COUNT (requests per version) choose
  * the run: CI runs the fixed seed below; scripts/fuzz-requests.sh runs
@@ -211,7 +211,7 @@ function generate(rng, ask) {
   }
 }
 
-for (const version of [13]) {
+for (const version of [13, 14]) {
   describe(`v${version}: generated hostile requests from a player's console (seed ${SEED}, ${COUNT} requests)`, () => {
     let env;
     let unhandled = [];
