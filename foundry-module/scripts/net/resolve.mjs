@@ -65,7 +65,8 @@ export function requireToken(value, field) {
  */
 export function requireTokenOn(scene, id, field) {
   const token = typeof id === "string" ? scene.tokens.get(id) : undefined;
-  if (!token) throw FurtiveError.of("unknown_token", `${field}: no token \`${shortText(id)}\` on scene \`${shortText(scene.name ?? scene.id)}\``);
+  // The scene by its id: its name may be one the players are not shown (a navigation name stands in).
+  if (!token) throw FurtiveError.of("unknown_token", `${field}: no token \`${shortText(id)}\` on scene \`${scene.id}\``);
   return token;
 }
 

@@ -146,6 +146,14 @@ describe("A refusal names nothing the player cannot see", () => {
     assert.doesNotMatch(answer.error.message.replaceAll(TOKENS.rogue, ""), /Rogue|Bob/);
   });
 
+  it("an attack on a token not on the scene: unknown_token quotes the ids sent, not the scene's name", async () => {
+    const answer = await changesNothing(env, () => bob.ask("attack", { sceneId: SCENE, attackerId: TOKENS.fighter, targetId: "tokenNowhere0001" }));
+    assertRefused(answer, "unknown_token", "targetId");
+    assert.ok(answer.error.message.includes("tokenNowhere0001"));
+    // The scene's id spells "Keep": the rest of the message must not name the scene.
+    assert.doesNotMatch(answer.error.message.replaceAll(SCENE, ""), /Keep/);
+  });
+
   it("the same refusal through Bob's API reads the id too", async () => {
     const api = env.bob.ctx.game.modules.get("furtive").api;
     await assert.rejects(api.reveal(TOKENS.rogue), (error) => error.code === "not_owner" && error.message.includes(TOKENS.rogue) && !/Rogue|Bob/.test(error.message.replaceAll(TOKENS.rogue, "")));
