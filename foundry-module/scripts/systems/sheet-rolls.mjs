@@ -75,7 +75,8 @@ export function stampRollMessage(message, data, _options, userId) {
   const speaker = data.speaker ?? {};
   const actor = speaker.actor ? (/** @type {any} */ (game).actors?.get(speaker.actor) ?? null) : null;
   let token = speaker.token ? (game.scenes.get(speaker.scene)?.tokens.get(speaker.token) ?? canvas?.scene?.tokens.get(speaker.token) ?? null) : null;
-  if (offered && (!actor || actor.id === offered.actorId)) token = game.scenes.get(offered.sceneId)?.tokens.get(offered.tokenId) ?? token;
+  const answersOffer = Boolean(offered && (!actor || actor.id === offered.actorId));
+  if (offered && answersOffer) token = game.scenes.get(offered.sceneId)?.tokens.get(offered.tokenId) ?? token;
   offered = null;
   // A dnd5e attack: the attacker's token as the attack pre hook resolved it (an unlinked token's actor).
   const dnd5e = dnd5eGeneration();
@@ -91,8 +92,10 @@ export function stampRollMessage(message, data, _options, userId) {
   if (note) Object.assign(stamp, { disadvantage: note.disadvantage, area: note.area });
   /** @type {Record<string, any>} */
   const changes = { flags: { [MODULE_ID]: { systemRoll: stamp } } };
-  // A Stealth roll Furtive uses is a GM roll, and other players' chat shows no line for it (ui/chat-secrecy.mjs).
-  if (stealthFurtiveUses(message, data, stamp, token.actor ?? actor)) Object.assign(changes, gmRollMode(), { flags: { [MODULE_ID]: { systemRoll: stamp, secret: true } } });
+  // A Stealth roll Furtive uses, and a Perception roll answering a check Furtive offered, are GM rolls,
+  // and other players' chat shows no line for them (ui/chat-secrecy.mjs; B1: no "a check happened").
+  const secret = stealthFurtiveUses(message, data, stamp, token.actor ?? actor) || (answersOffer && readByAGM(data));
+  if (secret) Object.assign(changes, gmRollMode(), { flags: { [MODULE_ID]: { systemRoll: stamp, secret: true } } });
   /** @type {any} */ (message).updateSource(changes);
 }
 
@@ -108,6 +111,15 @@ export function stampRollMessage(message, data, _options, userId) {
  */
 function stealthFurtiveUses(message, data, stamp, actor) {
   if (!readSystemSettings().stealthRolls || rollTypeOf(message, stamp, actor) !== "stealth") return false;
+  return readByAGM(data);
+}
+
+/**
+ * Whether a pending roll is read by a GM and its roller: not blind, and public
+ * or whispered to a GM (a self roll, a whisper between players, stays its author's).
+ * @param {Record<string, any>} data
+ */
+function readByAGM(data) {
   if (data.blind) return false;
   const whisper = /** @type {any[]} */ (data.whisper ?? []).map((user) => String(user?.id ?? user));
   return !whisper.length || whisper.some((id) => game.users.get(id)?.isGM);

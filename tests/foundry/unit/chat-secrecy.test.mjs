@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { ALICE, BOB, DOOR, GM, SCENE, rig, shutdown, until } from "./world.mjs";
-import { GENERATIONS, IDS, actorOn, castSpell, dnd5eWorld, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
+import { GENERATIONS, IDS, actorOn, castSpell, clickCardButton, dnd5eWorld, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
 
@@ -136,6 +136,19 @@ for (const [generation, notice] of [["4.4", false], ["4.4", true], ["6.0", false
         assert.equal(checks.flags.furtive.rolls.length, 3, "the rolls, for the GMs");
         assert.deepEqual(sentAbout(env, BOB, checks.id), [], "Bob's client was sent nothing about them");
       }
+    });
+
+    it("Bob's Perception roll answering the check offered to him is a GM roll: Alice's chat shows no line for it and plays no sound", async () => {
+      rig(env.bob, [[20, 3]]);
+      clickCardButton(env.bob, "sheetPerception");
+      const mine = () => env.gm.ctx.game.messages.contents.find((m) => m.flags?.dnd5e?.roll?.skillId === "prc" && m._source.author === BOB);
+      await until(() => mine(), "Bob's roll at the GM");
+      await settle(env);
+      const roll = mine();
+      assert.ok([...roll.whisper].includes(GM), "whispered to the GM");
+      assert.equal(shown(env.bob, roll.id), true, "Bob reads his roll");
+      assert.equal(shown(env.alice, roll.id), false, "no line on Alice's client: no 'a check happened'");
+      assert.equal(heard(env.alice, roll.id), false);
     });
 
     it(`a GM's private roll from a Guard's sheet: Bob's chat ${notice ? "shows" : "does not show"} the placeholder line`, async () => {
