@@ -430,10 +430,7 @@ impl Ctx {
             } => Event::EnterStealth {
                 hider: self.tok(*hider),
                 roll: self.roll(*roll),
-                modifiers: modifiers
-                    .as_ref()
-                    .map(|m| self.modifiers(m))
-                    .unwrap_or_default(),
+                modifiers: modifiers.as_ref().map(|m| self.modifiers(m)),
                 moved: *moved,
                 sprinting: *sprinting,
                 precautions: precautions
@@ -563,7 +560,7 @@ impl Ctx {
             } => Event::EnterStealth {
                 hider: hider.clone(),
                 roll: self.roll(value),
-                modifiers: modifiers.clone(),
+                modifiers: Some(modifiers.clone()),
                 moved,
                 sprinting: false,
                 precautions: Vec::new(),
@@ -979,7 +976,7 @@ fn run(input: Input) {
                 let enter = Event::EnterStealth {
                     hider: hider.clone(),
                     roll: ctx.roll(*roll),
-                    modifiers: Modifiers::default(),
+                    modifiers: Some(Modifiers::default()),
                     moved: true,
                     sprinting: false,
                     precautions: Vec::new(),
