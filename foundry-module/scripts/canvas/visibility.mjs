@@ -242,11 +242,13 @@ export function guardVisible(token, original) {
 /**
  * The `Token#initializeLightSource(options)` guard: a hider this client may
  * not draw emits no light or darkness here either (B1: no glow moves with an
- * unseen hider). Its source is initialized as deleted (`options.deleted`,
- * "Indicate that this light source has been deleted", Token,
+ * unseen hider). Its source is initialized as deleted (`options.deleted`).
+ * The method is on the Token pages (v13
  * https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html,
- * https://foundryvtt.com/api/v14/classes/foundry.canvas.placeables.Token.html;
- * Levels-style modules turn lights off for one client the same way).
+ * v14 https://foundryvtt.com/api/v14/classes/foundry.canvas.placeables.Token.html);
+ * what `deleted` does is read from public modules that turn a light off for
+ * one client by passing `{deleted: true}` to `initializeLightSource` (a
+ * level-filtering module's AmbientLight patch), not from a page.
  * @param {any} token the Token placeable
  * @param {any} options
  * @param {(options: any) => any} original

@@ -449,9 +449,9 @@ export function createCanvasClasses(ctx) {
       this.renderFlags = new RenderFlags(() => ctx.scheduleFrame());
     }
     /**
-     * `Token#initializeLightSource({deleted})`: "Update an emitted light source associated with this
-     * Token"; `deleted`: "Indicate that this light source has been deleted" (Token,
-     * https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html). The fake calls it
+     * `Token#initializeLightSource({deleted})` (listed on the Token page,
+     * https://foundryvtt.com/api/classes/foundry.canvas.placeables.Token.html): the token's light source,
+     * removed when `deleted` (as public modules use it to turn a light off for one client). The fake calls it
      * when the token is drawn and when its light or position changes; the source lives in
      * `canvas.effects` (`EffectsCanvasGroup#_syncSource`).
      */
