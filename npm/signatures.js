@@ -53,7 +53,7 @@ export const SESSION_CONSTRUCTORS = Object.freeze({
 
 /** The arguments of each `Session` method. */
 export const SESSION_METHODS = Object.freeze({
-  /** `apply(event) -> Effects { changes, requests, log, revision, hiddenFrom }`; a refused event changes nothing. */
+  /** `apply(event) -> Effects { changes, requests, log, revision, hiddenFrom, attempts, views }`; a refused event changes nothing. */
   apply: ["event"],
   /** `applyAll(events) -> Effects`: several events as one transaction, all or nothing. */
   applyAll: ["events"],

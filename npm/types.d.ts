@@ -274,6 +274,19 @@ export interface AlliedSidesQuery {
   sides: string[];
 }
 /**
+ * A hider began (`hiding: true`) or ended (`hiding: false`) a stealth
+ * attempt: entered stealth; or stopped, sprinted (O12), left the scene,
+ * or was revealed by its attack (P9). A new roll during an attempt is no
+ * change.
+ */
+export interface AttemptChange {
+  hider: string;
+  /**
+   * Whether the token is now in a stealth attempt (phase `hiding`).
+   */
+  hiding: boolean;
+}
+/**
  * Whether `observer` perceives `hider` changed.
  */
 export interface VisibilityChange {
@@ -734,6 +747,10 @@ export interface DefenseQuery {
  */
 export interface Effects {
   /**
+   * The hiders that began or ended a stealth attempt, by hider.
+   */
+  attempts: AttemptChange[];
+  /**
    * Visible changes, each reported once, in a stable order: visibility
    * by hider then observer, then statuses by token.
    */
@@ -755,6 +772,12 @@ export interface Effects {
    * The session's revision after this call (see `revision`).
    */
   revision: number;
+  /**
+   * The pairs whose stored clear view or distance changed, appeared or
+   * went away, by hider then observer: what a caller that sends only
+   * the views that changed compares with.
+   */
+  views: ViewChange[];
 }
 /**
  * `observer`'s lookup entry for `hider` changed: add `hider` to the
@@ -828,6 +851,27 @@ export interface FreeModifier {
    * The modifier, -1000..=1000.
    */
   value: number;
+}
+/**
+ * The clear view or distance the engine holds for a pair changed, or the
+ * pair appeared or went away (`removed`).
+ */
+export interface ViewChange {
+  /**
+   * The clear view now (`false` when removed).
+   */
+  clearView: boolean;
+  /**
+   * The distance now, in scene units (`null` when unknown or removed).
+   */
+  distance: number | null;
+  hider: string;
+  observer: string;
+  /**
+   * The engine holds no pair any more (the hider's attempt or the
+   * observer is gone).
+   */
+  removed: boolean;
 }
 /**
  * Add a creature, or replace the data of a known one (token created,

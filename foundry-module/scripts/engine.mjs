@@ -23,6 +23,8 @@
 /** @typedef {import("./types.mjs").KnockoutResult} KnockoutResult */
 /** @typedef {import("./types.mjs").HiddenAttackResult} HiddenAttackResult */
 /** @typedef {import("./types.mjs").WasmEngine} WasmEngine */
+/** @typedef {import("./types.mjs").AttemptChange} AttemptChange */
+/** @typedef {import("./types.mjs").ViewChange} ViewChange */
 
 import { EngineRefused, FurtiveError } from "./errors.mjs";
 
@@ -203,33 +205,38 @@ export class SceneSession {
    * ones are left out and listed in `refused`.
    * `hiddenFrom` is the patch to the `hiddenFrom()` lookup (npm
    * `Session.hiddenFromChanges(effects)`: `[{observer, hider, hidden}]`, in
-   * order; B1, B2) and `applied` the events applied, each inner list one
+   * order; B1, B2), `attempts` the hiders that began (`hiding: true`) or
+   * ended a stealth attempt and `views` the pairs whose stored clear view or
+   * distance changed (npm `Effects`), each in the order of the
+   * transactions, and `applied` the events applied, each inner list one
    * engine transaction (what the store keeps to apply again, storage/store.mjs).
    * @param {EngineEvent[]} events
    * @param {{skipRefused?: boolean}} [options]
-   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], hiddenFrom: {observer: string, hider: string, hidden: boolean}[], applied: EngineEvent[][], refused: {event: EngineEvent, error: FurtiveError}[]}}
+   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], hiddenFrom: {observer: string, hider: string, hidden: boolean}[], attempts: AttemptChange[], views: ViewChange[], applied: EngineEvent[][], refused: {event: EngineEvent, error: FurtiveError}[]}}
    */
   applyAll(events, { skipRefused = false } = {}) {
-    if (!events.length) return { changes: [], requests: [], log: [], hiddenFrom: [], applied: [], refused: [] };
+    if (!events.length) return { changes: [], requests: [], log: [], hiddenFrom: [], attempts: [], views: [], applied: [], refused: [] };
     try {
       // One event (an action: gm/transaction.mjs `dispatch`) goes through
       // `apply`: the same transaction, and a refusal names the event's own
       // field (`hider: …`); `applyAll` would name its place in a list the
       // user never made (`events[0].hider: …`).
       const effects = guarded(() => (events.length === 1 ? this.native.apply(events[0]) : this.native.applyAll(events)));
-      return { changes: effects.changes, requests: effects.requests, log: effects.log, hiddenFrom: effects.hiddenFrom ?? [], applied: [events], refused: [] };
+      return { changes: effects.changes, requests: effects.requests, log: effects.log, hiddenFrom: effects.hiddenFrom, attempts: effects.attempts, views: effects.views, applied: [events], refused: [] };
     } catch (error) {
       if (!skipRefused || !(error instanceof FurtiveError) || error.code === "session_lost") throw error;
     }
     /** @type {ReturnType<SceneSession["applyAll"]>} */
-    const effects = { changes: [], requests: [], log: [], hiddenFrom: [], applied: [], refused: [] };
+    const effects = { changes: [], requests: [], log: [], hiddenFrom: [], attempts: [], views: [], applied: [], refused: [] };
     for (const event of events) {
       try {
         const one = guarded(() => this.native.apply(event));
         effects.changes.push(...one.changes);
         effects.requests.push(...one.requests);
         effects.log.push(...one.log);
-        effects.hiddenFrom.push(...(one.hiddenFrom ?? []));
+        effects.hiddenFrom.push(...one.hiddenFrom);
+        effects.attempts.push(...one.attempts);
+        effects.views.push(...one.views);
         effects.applied.push([event]);
       } catch (error) {
         if (!(error instanceof FurtiveError) || error.code === "session_lost") throw error;

@@ -23,6 +23,8 @@
  * @typedef {{type: import("../../npm/types.js").Event["type"]} & Record<string, any>} EngineEvent
  */
 /** @typedef {import("../../npm/types.js").Change} Change */
+/** A hider that began or ended a stealth attempt (the engine's `Effects.attempts`). @typedef {import("../../npm/types.js").AttemptChange} AttemptChange */
+/** A pair whose stored clear view or distance changed (the engine's `Effects.views`). @typedef {import("../../npm/types.js").ViewChange} ViewChange */
 /**
  * A request as the module reads it: npm's `Request` union, flattened so
  * `modifiers` can be read without narrowing on `kind` first.

@@ -84,7 +84,7 @@ test("Session: its effects read as the free functions' JSON, key for key, the lo
         const free = api.apply(state, event);
         state = free.state;
         const where = `${backend}, ${config.ruleset}, ${event.type}`;
-        assert.deepEqual(Object.keys(effects), ["changes", "requests", "log", "revision", "hiddenFrom"], where);
+        assert.deepEqual(Object.keys(effects), ["changes", "requests", "log", "revision", "hiddenFrom", "attempts", "views"], where);
         for (const key of ["changes", "requests", "log"]) {
           assert.equal(JSON.stringify(effects[key]), JSON.stringify(free[key]), `${where}: ${key}`);
         }

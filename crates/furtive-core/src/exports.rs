@@ -125,7 +125,7 @@ macro_rules! for_each_export {
             ],
             session_mut: [
                 { apply, "apply", [], (event),
-                  "`apply(event) -> Effects { changes, requests, log, revision, hiddenFrom }`; a refused event changes nothing." },
+                  "`apply(event) -> Effects { changes, requests, log, revision, hiddenFrom, attempts, views }`; a refused event changes nothing." },
                 { apply_all, "applyAll", [], (events),
                   "`applyAll(events) -> Effects`: several events as one transaction, all or nothing." },
                 { settle, "settle", ["roller"], (event, seed),

@@ -374,6 +374,38 @@ impl Journal {
     }
 }
 
+/// One journal entry as [`crate::record_changes`] reads it: a slot and
+/// the value it held before it was first written in that entry.
+pub(crate) enum Touched<'a> {
+    /// A whole hider record (`None`: there was none).
+    Hider(&'a str, Option<&'a Hider>),
+    /// A hider's phase.
+    Phase(&'a str, HiderPhase),
+    /// One pair (`None`: there was none).
+    Pair(&'a str, &'a str, Option<&'a Pair>),
+    /// Anything else (a roll, a creature, the surprises, the combat).
+    Other,
+}
+
+impl Journal {
+    /// Every entry of the transaction, in the order the slots were
+    /// written, with the value each held before (read after the rule ran,
+    /// before the journal is cleared).
+    pub(crate) fn touched(&self) -> impl Iterator<Item = Touched<'_>> {
+        self.keys
+            .iter()
+            .zip(&self.slots)
+            .map(|(key, slot)| match (key, slot) {
+                (Key::Hider(id), Slot::Hider(saved)) => Touched::Hider(id.as_str(), saved.as_ref()),
+                (Key::Phase(id), Slot::Phase(phase)) => Touched::Phase(id.as_str(), *phase),
+                (Key::Pair(hider, observer), Slot::Pair(saved)) => {
+                    Touched::Pair(hider.as_ref(), observer.as_str(), saved.as_ref())
+                }
+                _ => Touched::Other,
+            })
+    }
+}
+
 /// A touched pair: hider, observer, and its value before the transaction.
 type TouchedPair<'a> = (&'a PairHider, &'a TokenId, Option<&'a Pair>);
 

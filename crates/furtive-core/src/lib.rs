@@ -55,6 +55,7 @@ pub mod opposed;
 pub mod outcome;
 pub mod percentile;
 pub mod query;
+pub mod record_changes;
 #[cfg(feature = "roller")]
 pub mod roller;
 mod rules;

@@ -26,6 +26,7 @@ use crate::query::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
     PickpocketQuery,
 };
+use crate::record_changes::{record_changes, AttemptChange, ViewChange};
 #[cfg(feature = "roller")]
 use crate::roller::{Roller, MAX_SETTLE_ROUNDS};
 use crate::standing::{PairStanding, PairsQuery, Standing, StandingQuery};
@@ -52,6 +53,12 @@ pub struct Effects {
     /// The patch to the [`Session::hidden_from`] lookup, by observer then
     /// hider; see [`Session::hidden_from_changes`].
     pub hidden_from: Vec<HiddenFromChange>,
+    /// The hiders that began or ended a stealth attempt, by hider.
+    pub attempts: Vec<AttemptChange>,
+    /// The pairs whose stored clear view or distance changed, appeared or
+    /// went away, by hider then observer: what a caller that sends only
+    /// the views that changed compares with.
+    pub views: Vec<ViewChange>,
 }
 
 /// The engine with its state.
@@ -106,6 +113,7 @@ impl Session {
             return Err(error);
         }
         let (changes, hidden_from) = self.journal.effects(&mut self.state);
+        let (attempts, views) = record_changes(&self.journal, &self.state);
         self.journal.clear();
         // Stops at 2^53 - 1 (`validate::MAX_REVISION`): past it a
         // JavaScript number would no longer hold the revision exactly.
@@ -120,6 +128,8 @@ impl Session {
             log: ctx.log,
             revision: self.state.revision,
             hidden_from,
+            attempts,
+            views,
         })
     }
 

@@ -7,11 +7,14 @@ mod common;
 
 use common::{hit_zone, patched_lookup};
 
+use std::collections::BTreeSet;
+
+use furtive_core::record_changes::{AttemptChange, ViewChange};
 use furtive_core::state::TokenId;
 use furtive_core::{
     api, apply, create_state, query, settle, validate_state, Acuities, Change, Config, Creature,
-    EnhancedSense, Error, Event, FreeModifier, Modifiers, Outcome, Ruleset, Session, Settings,
-    SituationModifier, State, ViewEntry,
+    EnhancedSense, Error, Event, FreeModifier, HiderPhase, Modifiers, Outcome, Ruleset, Session,
+    Settings, SituationModifier, State, ViewEntry,
 };
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -272,6 +275,61 @@ fn check_accepted(before: &State, event: &Event, outcome: &Outcome) -> Result<()
     Ok(())
 }
 
+/// Every hider whose being in a stealth attempt differs between two
+/// states, by a full comparison: what `Effects::attempts` must say.
+fn attempts_between(before: &State, after: &State) -> Vec<AttemptChange> {
+    let hiding = |state: &State, id: &str| {
+        state
+            .hiders
+            .get(id)
+            .is_some_and(|h| h.phase == HiderPhase::Hiding)
+    };
+    let ids: BTreeSet<&TokenId> = before.hiders.keys().chain(after.hiders.keys()).collect();
+    ids.into_iter()
+        .filter(|id| hiding(before, id) != hiding(after, id))
+        .map(|id| AttemptChange {
+            hider: id.clone(),
+            hiding: hiding(after, id),
+        })
+        .collect()
+}
+
+/// Every pair whose stored clear view or distance differs between two
+/// states, or that is in one only, by a full comparison: what
+/// `Effects::views` must say.
+fn views_between(before: &State, after: &State) -> Vec<ViewChange> {
+    let view = |state: &State, hider: &str, observer: &str| {
+        state
+            .hiders
+            .get(hider)
+            .and_then(|h| h.pairs.get(observer))
+            .map(|p| (p.clear_view, p.distance))
+    };
+    let mut pairs: BTreeSet<(TokenId, TokenId)> = BTreeSet::new();
+    for state in [before, after] {
+        for (hider, record) in &state.hiders {
+            for observer in record.pairs.keys() {
+                pairs.insert((hider.clone(), observer.clone()));
+            }
+        }
+    }
+    pairs
+        .into_iter()
+        .filter_map(|(hider, observer)| {
+            let was = view(before, &hider, &observer);
+            let is = view(after, &hider, &observer);
+            let bits = |v: Option<(bool, Option<f64>)>| v.map(|(c, d)| (c, d.map(f64::to_bits)));
+            (bits(was) != bits(is)).then(|| ViewChange {
+                hider,
+                observer,
+                clear_view: is.is_some_and(|(c, _)| c),
+                distance: is.and_then(|(_, d)| d),
+                removed: is.is_none(),
+            })
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
 
@@ -313,6 +371,8 @@ proptest! {
                 prop_assert_eq!(&session.state().combat, &last.combat);
                 prop_assert_eq!(session.revision(), 1);
                 prop_assert_eq!(&effects.changes, &furtive_core::diff(&first, session.state()));
+                prop_assert_eq!(&effects.attempts, &attempts_between(&first, session.state()));
+                prop_assert_eq!(&effects.views, &views_between(&first, session.state()));
                 prop_assert_eq!(effects.log, log);
                 prop_assert_eq!(effects.requests, requests);
             }

@@ -80,6 +80,8 @@ export async function answerRequests(scene, record, session, requests, total, se
     for (const { error } of effects.refused) total.log.push({ clause: "", audience: "gm", en: refusalText(error), fr: refusalText(error) });
     total.changes.push(...effects.changes);
     total.hiddenFrom.push(...effects.hiddenFrom);
+    total.attempts.push(...effects.attempts);
+    total.views.push(...effects.views);
     total.applied.push(...effects.applied);
     total.log.push(...effects.log);
     open = effects.requests;

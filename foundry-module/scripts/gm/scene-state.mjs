@@ -44,7 +44,7 @@ import { engineSettings, openRecord } from "./replay.mjs";
  * @property {Set<string>} creatures  ids of every creature the engine knows
  * @property {Map<string, Record<string, unknown>>} creatureData each creature as last sent (or read at load), for syncScene
  * @property {Map<string, Map<string, {clearView: boolean, distance: number | undefined}>> | null} views
- *   hider -> observer -> the clear view last applied; null: rebuild from a snapshot
+ *   hider -> observer -> the clear view and distance the engine holds (followed from its effects' `views`); null: rebuild from a snapshot
  * @property {EngineState | null} snapshot the state's last snapshot, null after a change (taken on demand)
  * @property {boolean} reconcile     the next save compares the whole lookup with the Scene (after a load)
  * @property {boolean} [replaced]    a stored state of another ruleset or version was replaced
@@ -285,7 +285,7 @@ function liveReading(entry) {
       return [...entry.hiders];
     },
     view: (hider, observer) => {
-      // Read again from a snapshot only after an event the live scene does not follow.
+      // Read from a snapshot when not read yet.
       entry.views ??= viewsOf(snapshotOf(entry));
       return entry.views.get(hider)?.get(observer);
     },

@@ -24,11 +24,13 @@ import { audienceOf } from "../ui/secrecy.mjs";
 import { answerRequests } from "./checks.mjs";
 import { enqueue } from "./queue.mjs";
 import { engineSettings } from "./replay.mjs";
-import { dropLiveScene, hidingOf, liveScene, liveSceneOf, snapshotOf, writeBase, writeDelta } from "./scene-state.mjs";
+import { dropLiveScene, liveScene, liveSceneOf, snapshotOf, writeBase, writeDelta } from "./scene-state.mjs";
 import { guardLost } from "./state-lost.mjs";
 
 /** @typedef {import("../types.mjs").EngineEvent} EngineEvent */
 /** @typedef {import("../types.mjs").Outcome} Outcome */
+/** @typedef {import("../types.mjs").AttemptChange} AttemptChange */
+/** @typedef {import("../types.mjs").ViewChange} ViewChange */
 /** @typedef {import("./scene-state.mjs").LiveScene} LiveScene */
 
 /** Events a user asks for: their explanation always goes to chat. */
@@ -75,32 +77,14 @@ export function transact(scene, events, options = {}) {
 }
 
 /**
- * Events that leave the clear view and distance of every pair as they were
- * (the engine writes them only from the `view` of `viewChanged` and
- * `enterStealth`, which the live scene follows). Any other event type (a
- * newer engine's) makes the live scene read them again from a snapshot.
- */
-const VIEW_KEEPING = new Set(["upsertCreature", "perceptionRolled", "pointOut", "attack", "damageTaken", "turnStart", "turnEnd", "roundEnd", "combatEnd", "modifiersChanged", "sprint", "stopHiding", "tokenRemoved", "gmOverride"]);
-/**
- * Events that leave every hider's phase as it was (the engine ends a stealth
- * attempt only in `stopHiding`, `tokenRemoved`, `sprint` (O12), a
- * percentile `turnEnd` and a percentile `combatEnd` (P9: an attack from
- * hiding reveals the attacker at its turn end or at the combat's end), and
- * starts one only in `enterStealth`). After `sprint`, `turnEnd`,
- * `combatEnd` or an unknown event type, the hiders are read again from a
- * snapshot.
- */
-const PHASE_KEEPING = new Set(["upsertCreature", "viewChanged", "perceptionRolled", "pointOut", "attack", "damageTaken", "turnStart", "roundEnd", "modifiersChanged", "gmOverride"]);
-/** Events whose `view` sets the clear view and distance of the pairs it names. */
-const VIEW_WRITING = new Set(["viewChanged", "enterStealth"]);
-
-/**
  * Everything one action did, gathered over its engine calls.
  * @typedef {object} ActionEffects
  * @property {Outcome["changes"]} changes
  * @property {Outcome["requests"]} requests
  * @property {Outcome["log"]} log
  * @property {{observer: string, hider: string, hidden: boolean}[]} hiddenFrom
+ * @property {AttemptChange[]} attempts the hiders that began or ended a stealth attempt, in order (the engine's)
+ * @property {ViewChange[]} views the pairs whose stored clear view or distance changed, in order (the engine's)
  * @property {EngineEvent[][]} applied
  * @property {{hider: string, observer: string, clause: string}[]} checksToRoll Perception checks for the GM to roll (automatic checks off)
  * @property {string[]} rerolls hiders waiting for a new stealth roll (P4)
@@ -137,7 +121,7 @@ async function process(scene, events, options) {
   try {
     for (const { error } of effects.refused) reportRefusal(error);
     /** @type {ActionEffects} */
-    const total = { changes: [...effects.changes], requests: [], log: [...(options.notes ?? []), ...effects.log], hiddenFrom: [...effects.hiddenFrom], applied: [...effects.applied], checksToRoll: [], rerolls: [] };
+    const total = { changes: [...effects.changes], requests: [], log: [...(options.notes ?? []), ...effects.log], hiddenFrom: [...effects.hiddenFrom], attempts: [...effects.attempts], views: [...effects.views], applied: [...effects.applied], checksToRoll: [], rerolls: [] };
     const pendingBefore = JSON.stringify(entry.pending);
     if (options.answers) entry.pending = entry.pending.filter((r) => r.hider !== options.answers);
     await answerRequests(scene, entry, entry.session, effects.requests, total, settings);
@@ -210,15 +194,15 @@ async function process(scene, events, options) {
  * Follows one action's effects in the live scene's lookup, hiders,
  * creatures and views, and returns what to publish: the observers whose
  * list changed (null: removed) and the hiders list when it changed. Costs
- * what the action changed (the engine's `hiddenFrom` changes, npm
- * `Session.hiddenFromChanges`), never the table.
+ * what the action changed (the engine's `hiddenFrom`, `attempts` and
+ * `views` changes, npm `Effects`), never the table; which events change
+ * what is the engine's knowledge, not the module's.
  * @param {LiveScene} entry
  * @param {ActionEffects} total
  * @returns {{observers: Map<string, string[] | null>, hiders: string[] | null}}
  */
 function followEffects(entry, total) {
   const touched = new Set();
-  let keepViews = entry.views !== null;
   for (const batch of total.applied) {
     for (const event of batch) {
       const any = /** @type {any} */ (event);
@@ -230,16 +214,18 @@ function followEffects(entry, total) {
       } else if (any.type === "tokenRemoved" && entry.creatures.delete(String(any.token))) {
         touched.add(String(any.token));
       }
-      if (VIEW_WRITING.has(any.type)) {
-        if (!keepViews) continue;
-        const views = /** @type {NonNullable<LiveScene["views"]>} */ (entry.views);
-        let pairs = views.get(any.hider);
-        if (!pairs) views.set(any.hider, (pairs = new Map()));
-        for (const view of any.view ?? []) pairs.set(view.observer, { clearView: view.clearView, distance: view.distance ?? undefined });
-      } else if (!VIEW_KEEPING.has(any.type)) keepViews = false;
     }
   }
-  if (!keepViews) entry.views = null;
+  if (entry.views) {
+    for (const { hider, observer, clearView, distance, removed } of total.views) {
+      let pairs = entry.views.get(hider);
+      if (removed) pairs?.delete(observer);
+      else {
+        if (!pairs) entry.views.set(hider, (pairs = new Map()));
+        pairs.set(observer, { clearView, distance: distance ?? undefined });
+      }
+    }
+  }
   for (const { observer, hider, hidden } of total.hiddenFrom) {
     let list = entry.published.get(observer);
     if (!list) entry.published.set(observer, (list = new Set()));
@@ -258,17 +244,10 @@ function followEffects(entry, total) {
     }
   }
   const hidersBefore = [...entry.hiders].sort();
-  let rereadHiders = false;
-  for (const batch of total.applied) {
-    for (const event of batch) {
-      const any = /** @type {any} */ (event);
-      if (any.type === "enterStealth") entry.hiders.add(String(any.hider));
-      else if (any.type === "stopHiding") entry.hiders.delete(String(any.hider));
-      else if (any.type === "tokenRemoved") entry.hiders.delete(String(any.token));
-      else if (!PHASE_KEEPING.has(any.type)) rereadHiders = true;
-    }
+  for (const { hider, hiding } of total.attempts) {
+    if (hiding) entry.hiders.add(hider);
+    else entry.hiders.delete(hider);
   }
-  if (rereadHiders) entry.hiders = hidingOf(snapshotOf(entry));
   const hiders = [...entry.hiders].sort();
   const hidersChanged = !sameList(hidersBefore, hiders);
   return { observers, hiders: hidersChanged ? hiders : null };
