@@ -20,6 +20,8 @@ import { CATALOG, KEYS } from "./explanations.js";
 /** The results whose explanations are rendered, by method or function name. */
 const LOG_RESULTS = new Set(["apply", "applyAll", "settle"]);
 const MESSAGE_RESULTS = new Set(["perceives", "canLocate", "canDefend", "knockout", "canPickpocket", "attackHidden"]);
+/** The results that are lists of answers, each with its own `message`. */
+const LIST_RESULTS = new Set(["pairs"]);
 
 /**
  * Each key's templates, by key number, split into parts: literal text at
@@ -144,7 +146,8 @@ export function lazyLog(result, entries) {
 /**
  * The result of `name` (a `Session` method or a free function, parsed from
  * the engine's JSON text) with its explanations as texts: a query's answer
- * gets `en` and `fr` in place of its `message`; an `apply`'s effects or
+ * gets `en` and `fr` in place of its `message` (each answer of a list
+ * too: `pairs`); an `apply`'s effects or
  * outcome gets a `log` whose entries do, rendered when first read.
  * @param {string} name
  * @returns {((result: any) => any) | null} null when `name` returns no explanation
@@ -152,6 +155,7 @@ export function lazyLog(result, entries) {
 export function explainer(name) {
   if (LOG_RESULTS.has(name)) return logged;
   if (MESSAGE_RESULTS.has(name)) return rendered;
+  if (LIST_RESULTS.has(name)) return (/** @type {any[]} */ list) => list.map(rendered);
   return null;
 }
 

@@ -31,12 +31,16 @@ import type {
   Lighting,
   Outcome,
   PairQuery,
+  PairsQuery,
+  PairStanding,
   PickpocketQuery,
   PointInput,
   Request,
   Scene,
   SceneUpdate,
   SituationModifier,
+  Standing,
+  StandingQuery,
   State,
   TokenInput,
   View,
@@ -155,6 +159,19 @@ export declare class Session {
   attackHidden(query: HiddenAttackQuery): HiddenAttackResult;
   /** B1, B2: for each observer, the hiders it does not perceive. Walks the whole table: build it once, then patch it. */
   hiddenFrom(): HiddenFrom;
+  /**
+   * GM only: a hider's standing, its roll in force with the parts of its score (P1, P2, P4: d100,
+   * Furtivité, tier, modifiers, pending modifiers) or of its held total (O1, O6, O13: penalties,
+   * precautions). A token with no attempt, or one the engine does not know, has `phase: null` (B1).
+   */
+  standing(query: StandingQuery): Standing;
+  /**
+   * GM only: every pair the query names (`{}`: all), hider by hider then observer by observer, with
+   * its state (perceived, presence only or located (O13), unperceived, exposed (O5)), whether the
+   * observer is defenseless against the hider (P6), and the decision that put it there (`clause`,
+   * `en`, `fr`, the numbers as they stand now, B3).
+   */
+  pairs(query: PairsQuery): PairStanding[];
   /** The state in format version 2: what you save, and give to `Session.load` later. */
   snapshot(): State;
   /** Frees the state now; later calls throw `session_freed`. Calling it twice is harmless. */

@@ -73,6 +73,10 @@ export const SESSION_METHODS = Object.freeze({
   canPickpocket: ["query"],
   /** `attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10). */
   attackHidden: ["query"],
+  /** `standing({ hider }) -> Standing` (GM only): the hider's roll in force and its parts (P1, P2, P4; O1, O6, O13). */
+  standing: ["query"],
+  /** `pairs({ hider?, observer? }) -> PairStanding[]` (GM only): each pair's state and the decision behind it (B3). */
+  pairs: ["query"],
   /** `hiddenFrom() -> { [observer]: hider[] }` (B1, B2). */
   hiddenFrom: [],
   /** `snapshot() -> State`: the state in format version 2, to save and load later. */

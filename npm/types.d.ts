@@ -193,6 +193,10 @@ export type HoleShape =
       };
     };
 /**
+ * How an observer stands towards a hider.
+ */
+export type PairState = "perceived" | "presenceOnly" | "unperceived" | "exposed";
+/**
  * Which Foundry layout a scene was read from.
  */
 export type SceneLayout = "v10" | "v0.8" | "v0.7";
@@ -1424,6 +1428,29 @@ export interface Light {
   y: number;
 }
 /**
+ * The held Stealth total (O1, O6, O7, O13).
+ */
+export interface OpposedStanding {
+  /**
+   * The sum of the penalties that apply to every observer (O8); a
+   * scoped one (O11) lowers the total only for the attacker's allies
+   * (each pair's `effectiveTotal`, `pairs`).
+   */
+  globalPenalty: number;
+  /**
+   * The held Stealth total (O1).
+   */
+  heldTotal: number;
+  /**
+   * The penalties since the held roll (O6, O8, O11), in order.
+   */
+  penalties: Penalty[];
+  /**
+   * The enhanced senses countered by precautions (O13).
+   */
+  precautions: string[];
+}
+/**
  * The result of applying one event.
  */
 export interface Outcome {
@@ -1513,6 +1540,102 @@ export interface Surprise {
 export interface PairQuery {
   hider: string;
   observer: string;
+}
+/**
+ * One pair as the GM sees it, with the decision behind it (B3).
+ */
+export interface PairStanding {
+  /**
+   * The clause of the decision that put the pair in its state.
+   */
+  clause: Clause;
+  /**
+   * The clear view the engine holds for the pair.
+   */
+  clearView: boolean;
+  /**
+   * P6: the observer is defenseless against the hider until the end
+   * of the hider's turn.
+   */
+  defenseless: boolean;
+  /**
+   * The distance the engine holds for the pair, in scene units.
+   */
+  distance: number | null;
+  /**
+   * `opposed`: the held total as this observer faces it (O6).
+   */
+  effectiveTotal: number | null;
+  en: string;
+  /**
+   * O5: exposed.
+   */
+  exposed: boolean;
+  fr: string;
+  hider: string;
+  /**
+   * The observer knows the hider's exact space (O13).
+   */
+  located: boolean;
+  observer: string;
+  /**
+   * The observer perceives the hider.
+   */
+  perceived: boolean;
+  /**
+   * `opposed`: the observer's stored Perception check (O4).
+   */
+  perceptionTotal: number | null;
+  state: PairState;
+}
+/**
+ * `{ hider?, observer? }`: which pairs (`pairs`); each field narrows
+ * the answer to one token.
+ */
+export interface PairsQuery {
+  hider?: string | null;
+  observer?: string | null;
+}
+/**
+ * The stealth score in force (P1, P2, P4, P9).
+ */
+export interface PercentileStanding {
+  /**
+   * P9 added `already_perceived` on its own to this roll.
+   */
+  alreadyPerceivedAdded: boolean;
+  /**
+   * The d100 of the roll in force.
+   */
+  d100: number;
+  /**
+   * The sum of the active modifiers (P2).
+   */
+  modifierTotal: number;
+  /**
+   * The active modifiers (P2), `already_perceived` included when P9
+   * added it.
+   */
+  modifiers: Modifiers;
+  /**
+   * P4: the modifiers of the new roll requested after a change; `null`
+   * when none is pending. The score in force stays until it arrives.
+   */
+  pendingModifiers: Modifiers | null;
+  /**
+   * The stealth score in force (P1): stealthSkill + tier + modifierTotal
+   * as they were at the roll.
+   */
+  score: number;
+  /**
+   * The hider's effective Furtivité now (P1). After an `upsertCreature`
+   * that changed it, the score keeps the roll's until the next roll.
+   */
+  stealthSkill: number;
+  /**
+   * The tier term of `stealthSkill` and `d100` (P1).
+   */
+  tier: number;
 }
 /**
  * `{ hider, target, held, visible }`: may `hider` take this object from `target` (P10)?
@@ -1838,6 +1961,39 @@ export interface DarknessSceneUpdate {
    */
   darkness: number;
   type: "darkness";
+}
+/**
+ * A hider's standing: its phase and its roll in force, with the parts
+ * of the score or total. GM only: it carries the hidden numbers (P2).
+ */
+export interface Standing {
+  hider: string;
+  /**
+   * The hider moved during its current turn (O5).
+   */
+  movedThisTurn: boolean;
+  /**
+   * `opposed`: the held total and its penalties; `null` without an
+   * attempt or in `percentile`.
+   */
+  opposed: OpposedStanding | null;
+  /**
+   * `percentile`: the stealth score in force and its parts; `null`
+   * without an attempt or in `opposed`.
+   */
+  percentile: PercentileStanding | null;
+  /**
+   * `hiding` (in a stealth attempt), `revealed` (P9: perceived by
+   * everyone, the record kept for the next roll's -100), or `null`: no
+   * attempt (a token the engine does not know included, B1).
+   */
+  phase: HiderPhase | null;
+}
+/**
+ * `{ hider }`: whose standing (`standing`).
+ */
+export interface StandingQuery {
+  hider: string;
 }
 /**
  * A token on the scene (Foundry `TokenData`), or a placement given by the caller.

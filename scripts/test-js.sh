@@ -56,7 +56,7 @@ run "SceneSight (napi, wasm; Nort Gate, updates, bad input)" node --test tests/j
 run "generated types (npm/types.d.ts from npm/furtive.schema.json)" node --test tests/js/generated-types.test.mjs
 run "shapes (golden results against index.d.ts)" node --test tests/js/shapes.test.mjs
 run "situation modifiers (napi, wasm)" node --test tests/js/modifiers.test.mjs
-run "what the engine tells (napi, wasm): effects' attempts and views" node --test tests/js/engine-tells.test.mjs
+run "what the engine tells (napi, wasm, the Foundry module's wasm): effects' attempts and views, standing, pairs" node --test tests/js/engine-tells.test.mjs
 run "types (tsc --noEmit)" bash -c 'cd tests/js && npx tsc --noEmit -p tsconfig.json && echo "types: npm/index.d.ts checks against tests/js/types.ts"'
 run "pack (npm pack, install, Node and Chromium)" node --test tests/js/pack.test.mjs
 

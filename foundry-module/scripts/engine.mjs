@@ -271,6 +271,25 @@ export class SceneSession {
     return guarded(() => this.native.attackHidden(query));
   }
 
+  /**
+   * GM only: a hider's roll in force and its parts (npm `Session.standing`).
+   * @param {{hider: string}} query
+   * @returns {import("../../npm/types.js").Standing}
+   */
+  standing(query) {
+    return guarded(() => this.native.standing(query));
+  }
+
+  /**
+   * GM only: each pair's state and the decision behind it, `en` and `fr`
+   * (npm `Session.pairs`).
+   * @param {{hider?: string, observer?: string}} query
+   * @returns {import("../../npm/types.js").PairStanding[]}
+   */
+  pairs(query) {
+    return guarded(() => this.native.pairs(query));
+  }
+
   /** The state to store (format version 2). @returns {EngineState} */
   snapshot() {
     return guarded(() => this.native.snapshot());

@@ -21,6 +21,7 @@ use crate::api::{parse, parse_event, parse_events, Input};
 use crate::error::Error;
 use crate::query::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::session::{Effects, Session};
+use crate::standing::{PairsQuery, StandingQuery};
 use crate::state::Config;
 
 /// Serializes a result as ASCII JSON text ([`crate::api::to_json_text`]);
@@ -176,6 +177,22 @@ impl JsonSession {
                 .session
                 .attack_hidden(&parse::<HiddenAttackQuery>("query", query)?)?,
         )
+    }
+
+    /// `standing({ hider }) -> Standing` (GM only): the hider's roll in
+    /// force and its parts; see [`Session::standing`].
+    pub fn standing(&self, query: impl Input) -> Result<String, Error> {
+        to_text(
+            &self
+                .session
+                .standing(&parse::<StandingQuery>("query", query)?)?,
+        )
+    }
+
+    /// `pairs({ hider?, observer? }) -> PairStanding[]` (GM only): each
+    /// pair's state and the decision behind it; see [`Session::pairs`].
+    pub fn pairs(&self, query: impl Input) -> Result<String, Error> {
+        to_text(&self.session.pairs(&parse::<PairsQuery>("query", query)?)?)
     }
 
     /// `hiddenFrom() -> { [observer]: hider[] }` (B1, B2): walks the whole

@@ -224,6 +224,8 @@ fn written(generator: &mut SchemaGenerator) {
     add::<Decision>(generator);
     add::<KnockoutResult>(generator);
     add::<HiddenAttackResult>(generator);
+    add::<crate::standing::Standing>(generator);
+    add::<crate::standing::PairStanding>(generator);
     #[cfg(feature = "scene")]
     {
         use crate::scene::{
@@ -247,6 +249,8 @@ fn read(generator: &mut SchemaGenerator) {
     add::<KnockoutQuery>(generator);
     add::<PickpocketQuery>(generator);
     add::<HiddenAttackQuery>(generator);
+    add::<crate::standing::StandingQuery>(generator);
+    add::<crate::standing::PairsQuery>(generator);
     add::<crate::darkness::DarknessQuery>(generator);
     add::<crate::sides::AlliedSidesQuery>(generator);
     #[cfg(feature = "scene")]

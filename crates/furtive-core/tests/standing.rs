@@ -308,3 +308,37 @@ fn the_session_answers_standing_and_pairs_as_the_free_functions_do() {
     let all = PairsQuery::default();
     assert_eq!(session.pairs(&all).unwrap(), pairs(&scene, &all).unwrap());
 }
+
+/// The JSON boundary the bindings call: `standing` and `pairs` read their
+/// query strictly (an unknown field is refused, naming the query) and
+/// write the same answers as the Rust API, each pair's message as the
+/// cards carry it (`[key, argument...]`, rendered by the npm package).
+#[test]
+fn b3_the_json_session_answers_standing_and_pairs() {
+    use furtive_core::api_session::JsonSession;
+    let config = json!({
+        "ruleset": "percentile",
+        "creatures": [
+            {"id": "spy", "name": "Spy", "side": "party", "stealthSkill": 50},
+            {"id": "guard", "name": "Guard", "side": "watch", "acuities": {"visual": 30, "auditory": 20, "olfactory": 10}}
+        ]
+    })
+    .to_string();
+    let mut session = JsonSession::create(config.as_str()).unwrap();
+    session
+        .apply(r#"{"type": "enterStealth", "hider": "spy", "roll": 37}"#)
+        .unwrap();
+    let standing: serde_json::Value =
+        serde_json::from_str(&session.standing(r#"{"hider": "spy"}"#).unwrap()).unwrap();
+    assert_eq!(standing["percentile"]["score"], json!(87));
+    let pairs: serde_json::Value = serde_json::from_str(&session.pairs("{}").unwrap()).unwrap();
+    assert_eq!(pairs[0]["observer"], json!("guard"));
+    assert_eq!(pairs[0]["state"], json!("unperceived"));
+    assert_eq!(pairs[0]["clause"], json!("P3"));
+    assert!(pairs[0]["message"].is_array(), "{}", pairs[0]["message"]);
+    let error = session
+        .pairs(r#"{"hider": "spy", "seen": true}"#)
+        .unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
+    assert!(error.to_string().starts_with("query"), "{error}");
+}

@@ -5,7 +5,8 @@
  * after a percentile `turnEnd` (P9 reveal) it read the whole state again
  * to learn who still hides, and it kept the views of a token that had
  * left the scene and of a hider that had stopped, which the engine had
- * dropped.
+ * dropped. The module's engine also answers the GM queries `standing` and
+ * `pairs` (where a hider and each pair stand, and why).
  */
 import assert from "node:assert/strict";
 import path from "node:path";
@@ -97,5 +98,27 @@ describe("B5, O4: the stored views, followed from the engine's views", () => {
     const { live, engine } = views();
     assert.ok(Object.values(engine).every((v) => v === null), "the engine dropped the record");
     assert.deepEqual(live, engine);
+  });
+});
+
+describe("B3: the module's engine answers standing and pairs for the GM", () => {
+  let env;
+  before(async () => {
+    env = await setup({ ruleset: "percentile", users: [GM, ALICE] });
+    await hideRogue(env);
+  });
+  after(() => shutdown(env));
+
+  it("from the scene's live session: the rogue's score and its parts, and each pair with its reason in both languages", async () => {
+    const { sceneState } = await env.gm.loader.import(moduleUrl("scripts/gm/scene-state.mjs"));
+    const { session } = /** @type {any} */ (sceneState(env.gm.ctx.game.scenes.get(SCENE), "live"));
+    const standing = plain(session.standing({ hider: TOKENS.rogue }));
+    assert.equal(standing.phase, "hiding");
+    assert.equal(standing.percentile.score, 221, "61 + 83 + dark 50 + torch 27 (world.mjs)");
+    const fighter = plain(session.pairs({ hider: TOKENS.rogue, observer: TOKENS.fighter }))[0];
+    assert.equal(fighter.state, "unperceived");
+    assert.equal(fighter.clause, "P3");
+    assert.match(fighter.en, /^score 221 > acuity sum 150: .* does not perceive .* \(P3\)\.$/);
+    assert.match(fighter.fr, /somme des acuités 150/);
   });
 });
