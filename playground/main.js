@@ -362,24 +362,42 @@ function renderMatrix(table, w, lang, touched) {
     }
     matrix.append(t);
   }
-  for (const [pair, cell] of shown.cells) {
-    const [observer, hider] = pair.split("\u0000");
-    if (touched !== undefined && observer !== touched && hider !== touched) continue;
-    const decision = table.perceives(observer, hider);
-    const view = table.view(observer, hider);
+  // The pairs' states and the decisions behind them (`Session.pairs`): all
+  // of them, or those naming the token a drag step moved.
+  const answers = new Map();
+  const queries = touched === undefined ? [{}] : [{ hider: touched }, { observer: touched }];
+  for (const query of queries) {
+    if (query.hider !== undefined && !table.hiders.has(query.hider)) continue;
+    for (const pair of table.pairs(query)) answers.set(`${pair.observer}\u0000${pair.hider}`, pair);
+  }
+  if (touched === undefined) {
+    // A pair the engine keeps no record of: its answer to `perceives`.
+    for (const key of shown.cells.keys()) {
+      if (answers.has(key)) continue;
+      const [observer, hider] = key.split("\u0000");
+      const d = table.perceives(observer, hider);
+      answers.set(key, { observer, hider, perceived: d.allowed, state: d.allowed ? "perceived" : "unperceived", located: false, defenseless: false, clause: d.clause, en: d.en, fr: d.fr });
+    }
+  }
+  for (const [key, pair] of answers) {
+    const cell = shown.cells.get(key);
+    if (!cell) continue;
+    const view = table.view(pair.observer, pair.hider);
     const seen = view.clearView ? w.clearView : view.sightLine ? w.concealed : w.blocked;
-    const text = lang === "fr" ? decision.fr : decision.en;
-    const answer = `${decision.allowed}|${decision.clause}|${seen}|${text}`;
+    const text = lang === "fr" ? pair.fr : pair.en;
+    const state = w.states[pair.state === "presenceOnly" && pair.located ? "located" : pair.state] + (pair.defenseless ? `, ${w.defenseless}` : "");
+    const answer = `${pair.perceived}|${state}|${pair.clause}|${seen}|${text}`;
     if (cell.answer === answer) continue;
     cell.answer = answer;
     const { td } = cell;
-    td.className = decision.allowed ? "perceived" : "unperceived";
-    td.dataset.perceives = String(decision.allowed);
+    td.className = pair.perceived ? "perceived" : "unperceived";
+    td.dataset.perceives = String(pair.perceived);
+    td.dataset.state = pair.state;
     td.dataset.clearView = String(view.clearView);
-    td.dataset.clause = decision.clause;
-    cell.mark.textContent = `${decision.allowed ? "✔" : "✘"} ${decision.clause}`;
+    td.dataset.clause = pair.clause;
+    cell.mark.textContent = `${pair.perceived ? "✔" : "✘"} ${state} (${pair.clause})`;
     cell.why.textContent = `${seen}; ${text}`;
-    td.title = `${table.tokens.get(observer).name} ${decision.allowed ? w.perceives : w.doesNotPerceive} ${table.tokens.get(hider).name}`;
+    td.title = `${table.tokens.get(pair.observer).name} ${pair.perceived ? w.perceives : w.doesNotPerceive} ${table.tokens.get(pair.hider).name}`;
   }
 }
 

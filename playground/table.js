@@ -149,7 +149,7 @@ export class Table {
     this.session = Session.create({ ruleset, creatures: [] });
     /** @type {Map<string, TokenSpec & { x: number, y: number }>} the page's tokens (the scene's own tokens are not creatures) */
     this.tokens = new Map();
-    /** Tokens hiding (between a successful `enterStealth` and `stopHiding`). */
+    /** Tokens in a stealth attempt, from the effects' `attempts`. */
     this.hiders = new Set();
     /** Status effects by token (`hidden`, `defenseless`), from the effects' changes. */
     this.statuses = new Map();
@@ -250,6 +250,16 @@ export class Table {
     return this.session.perceives({ observer, hider });
   }
 
+  /**
+   * Each pair's state (perceived, presence only or located, unperceived,
+   * exposed; defenseless) and the decision that put it there, with its
+   * numbers (B3): `Session.pairs`, for the pairs `query` names.
+   * @param {{ hider?: string, observer?: string }} query
+   */
+  pairs(query) {
+    return this.session.pairs(query);
+  }
+
   /** The hiders `observer` does not perceive. */
   hiddenFrom(observer) {
     return this.lookup[observer] ?? [];
@@ -312,6 +322,11 @@ export class Table {
       if (hidden) rest.push(hider);
       if (rest.length > 0) this.lookup[observer] = rest;
       else delete this.lookup[observer];
+    }
+    // Who is in a stealth attempt, as the engine says (`attempts`).
+    for (const { hider, hiding } of effects.attempts) {
+      if (hiding) this.hiders.add(hider);
+      else this.hiders.delete(hider);
     }
     for (const change of effects.changes) {
       if (change.kind === "status") {
@@ -476,7 +491,6 @@ const ACTIONS = {
       const event = { type: "enterStealth", hider: token.id, roll, view: table.viewOf(token.id) };
       if (modifiers) event.modifiers = modifiers;
       const done = table.applyEvents([event]);
-      table.hiders.add(token.id);
       return { ...done, roll };
     } catch (error) {
       table.rolls = seed;
@@ -488,9 +502,7 @@ const ACTIONS = {
   reveal(table, action, field) {
     const token = table.token(action.id, `${field}.id`);
     try {
-      const done = table.applyEvents([{ type: "stopHiding", hider: token.id }]);
-      table.hiders.delete(token.id);
-      return done;
+      return table.applyEvents([{ type: "stopHiding", hider: token.id }]);
     } catch (error) {
       throw fieldError(error, field);
     }

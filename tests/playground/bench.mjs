@@ -130,9 +130,9 @@ token and each of the ${figures.tokens - 1} others both ways (\`SceneSight.view\
 every observer, or every hider against the moved observer) with the seeded
 answers to the Perception checks it asks, the redraw of the canvas (443
 walls, the sight lines of the selected token, the tokens) and of the panels
-(who perceives whom: \`Session.perceives\` for each pair naming the moved
-token, the only pairs a step's events touch, cells rewritten when their
-answer changed; the explanations). ${STEPS} steps each, the lantern lit.
+(who perceives whom: \`Session.pairs\` of the pairs naming the moved token,
+the only pairs a step's events touch, cells rewritten when their answer
+changed; the explanations). ${STEPS} steps each, the lantern lit.
 A change of light asks clear view of every pair again (${figures.tokens} × ${figures.tokens - 1}
 \`SceneSight.view\`), tells every hider, and asks \`lightingAt\` at each grid
 square's centre for the darkness drawn (798 squares on Nort Gate).

@@ -207,7 +207,8 @@ describe("the playground in headless Chromium", () => {
     assert.equal(await page.locator("#answers h2").first().textContent(), "Qui perçoit qui");
     const guardFr = await pair(page, "gate-guard", "spy");
     assert.equal(guardFr.fr, "Gate guard perçoit Spy.");
-    assert.ok(guardFr.cell.text.includes(guardFr.fr), guardFr.cell.text);
+    // The cell: the pair's state and the decision behind it with its numbers (Session.pairs).
+    assert.equal(guardFr.cell.text, "✔ perçu (P3)vue dégagée; score 87 ≤ somme des acuités 90 : Gate guard perçoit Spy (P3).");
     const logText = await page.locator("#log").textContent();
     assert.match(logText, /Spy : score de furtivité 87 = Furtivité 75 \+ d100 12/);
     assert.match(logText, /Spy fait un jet de Furtivité\./);
