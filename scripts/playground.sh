@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The playground page (playground/): builds the npm package's wasm when it
-# is missing (scripts/build-wasm.sh), copies the fixture scenes and SRD
-# actors into playground/fixtures/ (git-ignored; from ../shared/fixtures
-# beside the repository, or FURTIVE_FIXTURES), then serves the page on
-# localhost and prints its address.
+# is missing or older than the engine's sources (scripts/build-wasm.sh),
+# copies the fixture scenes and SRD actors into playground/fixtures/
+# (git-ignored; from ../shared/fixtures beside the repository, or
+# FURTIVE_FIXTURES), then serves the page on localhost and prints its address.
 #
 #   bash scripts/playground.sh              # http://127.0.0.1:8080/playground/
 #   bash scripts/playground.sh --port 9000
@@ -11,7 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -f npm/wasm/furtive_wasm_bg.wasm ] || [ ! -f npm/wasm/furtive_wasm.js ]; then
+# Built when missing, or older than the engine's sources (a pull, an edit).
+wasm=npm/wasm/furtive_wasm_bg.wasm
+if [ ! -f "$wasm" ] || [ ! -f npm/wasm/furtive_wasm.js ] ||
+  [ -n "$(find crates Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   echo "== building the npm package's wasm (scripts/build-wasm.sh)" >&2
   bash scripts/build-wasm.sh >&2
 fi
