@@ -29,6 +29,7 @@ import { hidePlaceholder, onPreCreateChatMessage } from "./ui/chat-secrecy.mjs";
 import { onRenderCombatTracker, refreshCombatTracker } from "./ui/combat-tracker.mjs";
 import { confirmDialog } from "./ui/dialogs.mjs";
 import { onHoverToken, onRenderTokenHUD } from "./ui/hud.mjs";
+import { followSelection, followViewedScene, openPerceptionWindow, refreshPerceptionWindow } from "./ui/perception-window.mjs";
 import { registerRulesMenus, savingRuleInputs } from "./ui/rules-menu.mjs";
 
 /**
@@ -99,14 +100,21 @@ async function confirmReset(scene) {
 
 /**
  * `getSceneControlButtons(controls)`: a record of controls whose `tools` is a
- * record (`onChange`, `order`), v13 and v14
- * (https://foundryvtt.com/api/functions/hookEvents.getSceneControlButtons.html).
+ * record (`onChange`, `order`), v13 and v14; the pages' example adds a
+ * `button: true` tool that opens an Application
+ * (https://foundryvtt.com/api/functions/hookEvents.getSceneControlButtons.html,
+ * https://foundryvtt.com/api/v14/functions/hookEvents.getSceneControlButtons.html).
+ * GM tools: start the scene's stealth over, and the perception window.
  * @param {any} controls
  */
 function onSceneControls(controls) {
   if (!game.user?.isGM || !controls?.tokens?.tools) return;
-  const tool = { name: "furtive-reset", title: "FURTIVE.Control.Reset", icon: "fa-solid fa-user-secret", button: true, visible: true };
-  controls.tokens.tools[tool.name] = { ...tool, order: Object.keys(controls.tokens.tools).length, onChange: () => void onResetTool() };
+  const openWindow = () => void openPerceptionWindow().catch(notifyRefusal).catch((error) => console.error("furtive |", error));
+  const tools = [
+    { name: "furtive-reset", title: "FURTIVE.Control.Reset", icon: "fa-solid fa-user-secret", button: true, visible: true, onChange: () => void onResetTool() },
+    { name: "furtive-perception", title: "FURTIVE.Control.PerceptionWindow", icon: "fa-solid fa-eye-low-vision", button: true, visible: true, onChange: openWindow },
+  ];
+  for (const tool of tools) controls.tokens.tools[tool.name] = { ...tool, order: Object.keys(controls.tokens.tools).length };
 }
 
 /**
@@ -248,6 +256,12 @@ function registerGameHooks() {
   // https://foundryvtt.com/api/v12/functions/hookEvents.deleteDocument.html).
   Hooks.on("createChatMessage", noteRecordMessage);
   Hooks.on("deleteChatMessage", forgetRecordMessage);
+  // The GM's perception window follows the records (every transaction, undo and reset writes or drops
+  // one: after the record index above, so it reads the record just written), the tokens, the selection,
+  // the combatants, and the viewed scene (ui/perception-window.mjs).
+  for (const hook of ["createChatMessage", "deleteChatMessage", "createToken", "deleteToken", "createCombatant", "deleteCombatant", "deleteCombat"]) Hooks.on(hook, refreshPerceptionWindow);
+  Hooks.on("controlToken", followSelection);
+  Hooks.on("canvasReady", followViewedScene);
 
   // Automation (active GM only; each handler checks).
   Hooks.on("updateToken", automation.onUpdateToken);

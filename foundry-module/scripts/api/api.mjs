@@ -25,6 +25,7 @@
 import * as actions from "./macros.mjs";
 import { engineReady, errorCodes } from "../engine.mjs";
 import { isActiveGM } from "../storage/store.mjs";
+import { openPerceptionWindow } from "../ui/perception-window.mjs";
 
 /**
  * Builds the API object.
@@ -164,6 +165,16 @@ export function createApi() {
      * @param {Scene | string} [scene] a Scene or its id; default: the viewed scene
      */
     reset: actions.reset,
+
+    /**
+     * GM: opens "Furtive: who perceives whom" (ui/perception-window.mjs) for
+     * a scene (default: the viewed one), its focus on a token's row or column,
+     * with filters on (`{combatants, selected, unseen}`, each true or false).
+     * A player is refused with `gm_only`; bad input with `invalid_input`,
+     * `unknown_scene` or `unknown_token` naming the field, and nothing opens.
+     * @type {typeof openPerceptionWindow}
+     */
+    perceptionWindow: openPerceptionWindow,
 
     /** Whether this client is the active GM (the one that runs the rules). */
     isActiveGM,

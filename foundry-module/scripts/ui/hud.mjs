@@ -25,6 +25,7 @@ import { readSettings } from "../settings.mjs";
 import { renderModuleTemplate } from "./templates.mjs";
 import { lookupHiders, lookupPerceives } from "../canvas/visibility.mjs";
 import { nameable } from "./secrecy.mjs";
+import { openPerceptionWindow } from "./perception-window.mjs";
 
 /**
  * One HUD button.
@@ -104,6 +105,8 @@ export function onRenderTokenHUD(hud, html) {
   if (targets.length) group.append(button("attack", "attack.svg", () => attackWithDialog(token, targets)));
   // Offered only when the Defend dialog has an attacker to name (else a click would do nothing).
   if (defendAttackerCandidates(token).length) group.append(button("defend", "defend.svg", () => defendFlow(token)));
+  // GM: the perception window, its focus on this token's row (or column).
+  if (game.user?.isGM) group.append(button("perceptionWindow", "perceive.svg", () => openPerceptionWindow({ token })));
   column.append(group);
 
   if (settings.ruleset === "percentile" && targets.length === 1) {

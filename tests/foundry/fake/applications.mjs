@@ -210,10 +210,15 @@ export function createApplications(ctx) {
         });
       }
       if (!ctx.applications.includes(this)) ctx.applications.push(this);
+      // `_onRender(context, options)`: "Actions performed after any render of the Application"
+      // (https://foundryvtt.com/api/classes/foundry.applications.api.ApplicationV2.html#_onrender).
+      await this._onRender(context, options);
       ctx.Hooks.callAll(`render${this.constructor.name}`, this, element, context, options);
       ctx.Hooks.callAll("renderApplicationV2", this, element, context, options);
       return this;
     }
+
+    async _onRender() {}
 
     async _onSubmitForm(event, form) {
       const handler = this.options.form?.handler;
