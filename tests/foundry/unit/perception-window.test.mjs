@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
-import { ALICE, BOB, GM, SCENE, TOKENS, apiOf, clickCard, hideRogue, placeable, plain, setup, shutdown, startCombat, until } from "./world.mjs";
+import { ALICE, BOB, DOOR, GM, SCENE, TOKENS, apiOf, clickCard, hideRogue, hideRogueOpposed, placeable, plain, rig, setup, shutdown, startCombat, until } from "./world.mjs";
 
 const WINDOW = "#furtive-perception-window";
 
@@ -337,6 +337,29 @@ describe("Perception window: who perceives whom", () => {
       assert.ok(plain(app.lastPatched).includes(`${TOKENS.rogue}|${TOKENS.guard}`));
       hover(env.gm, guard);
       assert.match(guard.getAttribute("aria-label"), /defenseless against Rogue until the end of its turn \(P6\)/);
+    } finally {
+      shutdown(env);
+    }
+  });
+
+  it("opposed: observers that fail their check in clear view read exposed (O5), perceived once the hider's turn ends", async () => {
+    const env = await setup({ ruleset: "opposed", users: [GM, ALICE] });
+    try {
+      const combat = await startCombat(env, [[TOKENS.rogue, 20], [TOKENS.sentry, 10], [TOKENS.lookout, 5]]);
+      await hideRogueOpposed(env);
+      await apiOf(env.gm).perceptionWindow();
+      const sentry = cellOf(env.gm, TOKENS.rogue, TOKENS.sentry);
+      assert.equal(stateOf(sentry), "unperceived", "no clear view through the closed door (O2)");
+      // The door opens; the sentry and the lookout fail their checks (2 and 3 on the d20).
+      rig(env.gm, [[20, 2], [20, 3]]);
+      await env.gm.ctx.game.scenes.get(SCENE).walls.get(DOOR).update({ ds: 1 });
+      await settled(env);
+      assert.equal(stateOf(sentry), "exposed");
+      hover(env.gm, sentry);
+      assert.match(sentry.getAttribute("aria-label"), /Sentry → Rogue: exposed/);
+      await env.gm.ctx.game.combats.get(combat.id).nextTurn();
+      await settled(env);
+      assert.equal(stateOf(cellOf(env.gm, TOKENS.rogue, TOKENS.sentry)), "perceived", "O5: perceived at the end of the rogue's turn");
     } finally {
       shutdown(env);
     }
