@@ -365,6 +365,25 @@ describe("Perception window: who perceives whom", () => {
     }
   });
 
+  it("opposed: an observer sensing the hider by a non-targeting sense reads presence only (O13)", async () => {
+    const echo = (world) => {
+      const sentry = world.actors.find((a) => a._id === "actorSentry00001");
+      sentry.system.attributes.senses = { ...(sentry.system.attributes.senses ?? {}), echo: 1000 };
+    };
+    const env = await setup({ ruleset: "opposed", users: [GM, ALICE], settings: { enhancedSenses: "echolocation=system.attributes.senses.echo" }, world: echo });
+    try {
+      await hideRogueOpposed(env);
+      await apiOf(env.gm).perceptionWindow();
+      const sentry = cellOf(env.gm, TOKENS.rogue, TOKENS.sentry);
+      assert.equal(stateOf(sentry), "presenceOnly");
+      hover(env.gm, sentry);
+      assert.match(sentry.dataset.tooltip, /^Sentry → Rogue: presence only, not located \(O13\)\. O13 /);
+      assert.equal(stateOf(cellOf(env.gm, TOKENS.rogue, TOKENS.lookout)), "unperceived", "no such sense: unperceived");
+    } finally {
+      shutdown(env);
+    }
+  });
+
   it("a second GM, not the active one, reads the saved state and follows the active GM's actions", async () => {
     const GM2 = "gmUser0000000002";
     const env = await setup({ users: [GM, GM2, ALICE], world: (world) => world.users.push({ _id: GM2, name: "Second GM", role: 4, flags: {} }) });
