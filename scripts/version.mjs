@@ -16,17 +16,27 @@
 //
 // `--root DIR` works on another copy of the repository (the tests use it).
 
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?$/;
+// A release version only: a pre-release tag would become GitHub's latest
+// release (the manifest URL every GM's Foundry reads) and npm's `latest`.
+const RELEASE = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
 const CRATES = ["furtive-core", "furtive-node", "furtive-wasm"];
-const LOCKS = ["Cargo.lock", "fuzz/Cargo.lock", "bench/wasm-floor/Cargo.lock"];
+const LOCKS = ["Cargo.lock", "fuzz/Cargo.lock"];
+
+/** A file of the repository, or an error naming it when it is missing. */
+function readRepoFile(root, file) {
+  if (!existsSync(path.join(root, file))) throw new Error(`version: ${file} is missing in ${root}`);
+  return readFileSync(path.join(root, file), "utf8");
+}
+
+const notRelease = (version) => `"${version}" is not a release version (X.Y.Z; pre-releases and build metadata are not published)`;
 
 /** The workspace version: `version` in Cargo.toml's `[workspace.package]` table. */
 export function workspaceVersion(root) {
-  const toml = readFileSync(path.join(root, "Cargo.toml"), "utf8");
+  const toml = readRepoFile(root, "Cargo.toml");
   const table = toml.match(/^\[workspace\.package\]\n((?:(?!\[).*\n)*)/m);
   const version = table?.[1].match(/^version\s*=\s*"([^"]*)"/m)?.[1];
   if (!version) throw new Error("Cargo.toml: no version in [workspace.package]");
@@ -39,7 +49,7 @@ export function workspaceVersion(root) {
  * (the text as `edited` holds it, when it does).
  */
 function places(root, edited = new Map()) {
-  const text = (file) => edited.get(file) ?? readFileSync(path.join(root, file), "utf8");
+  const text = (file) => edited.get(file) ?? readRepoFile(root, file);
   // A top-level "version" of a JSON file written two spaces deep.
   const jsonField = (file) => ({
     file,
@@ -101,7 +111,7 @@ function places(root, edited = new Map()) {
 
 /** The date of CHANGELOG.md's newest entry (`## X.Y.Z (YYYY-MM-DD)`), or null while it is unreleased. */
 export function releaseDate(root) {
-  return readFileSync(path.join(root, "CHANGELOG.md"), "utf8").match(/^## \S+ \((.*)\)$/m)?.[1].match(/^\d{4}-\d{2}-\d{2}$/)?.[0] ?? null;
+  return readRepoFile(root, "CHANGELOG.md").match(/^## \S+ \((.*)\)$/m)?.[1].match(/^\d{4}-\d{2}-\d{2}$/)?.[0] ?? null;
 }
 
 /** Each file whose version is not `version`: `[{ file, found }]`. */
@@ -111,15 +121,17 @@ export function disagreements(root, version = workspaceVersion(root)) {
     .filter(({ found }) => found !== version);
 }
 
-/** Writes `version` everywhere; refuses what is not a semantic version. */
+/** Writes `version` everywhere (false: every file says it already); refuses what is not a release version. */
 export function bump(root, version) {
-  if (!SEMVER.test(version)) throw new Error(`version: "${version}" is not a semantic version (X.Y.Z)`);
+  if (!RELEASE.test(version)) throw new Error(`version: ${notRelease(version)}`);
+  if (workspaceVersion(root) === version && disagreements(root, version).length === 0) return false;
   // Every edit is made in memory first (a file may hold two places), then written.
   const edited = new Map();
   for (const place of places(root, edited)) edited.set(place.file, place.write(version));
   for (const [file, text] of edited) writeFileSync(path.join(root, file), text);
   const left = disagreements(root, version);
   if (left.length) throw new Error(`bump: still not ${version}: ${left.map((d) => d.file).join(", ")}`);
+  return true;
 }
 
 function main(argv) {
@@ -136,6 +148,7 @@ function main(argv) {
     console.log(workspaceVersion(root));
   } else if (command === "check") {
     const version = workspaceVersion(root);
+    if (!RELEASE.test(version)) throw new Error(`version: Cargo.toml: ${notRelease(version)}`);
     const wrong = disagreements(root, version);
     if (tag !== null && tag !== `v${version}`) wrong.push({ file: "the tag", found: tag });
     // A tagged version is released: its changelog entry has its date.
@@ -148,8 +161,7 @@ function main(argv) {
     }
     console.log(`version: every file says ${version}${tag ? ` (tag ${tag})` : ""}`);
   } else if (command === "bump" && value) {
-    bump(root, value);
-    console.log(`version: every file now says ${value}`);
+    console.log(bump(root, value) ? `version: every file now says ${value}` : `version: every file already says ${value}; nothing changed`);
   } else {
     console.error("usage: node scripts/version.mjs [check [--tag vX.Y.Z] | bump X.Y.Z] [--root DIR]");
     process.exit(2);

@@ -17,7 +17,6 @@ const FILES = [
   "Cargo.toml",
   "Cargo.lock",
   "fuzz/Cargo.lock",
-  "bench/wasm-floor/Cargo.lock",
   "npm/package.json",
   "foundry-module/module.json",
   "demo/package-lock.json",
@@ -93,36 +92,36 @@ describe("one version", () => {
   it("bump moves every file at once, and the files stay valid", () => {
     const dir = copy();
     const before = Object.fromEntries(FILES.map((file) => [file, read(dir, file)]));
-    const result = run("bump", "1.4.0-rc.1", "--root", dir);
+    const result = run("bump", "1.4.0", "--root", dir);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(run("check", "--root", dir).status, 0);
-    assert.equal(workspaceVersion(dir), "1.4.0-rc.1");
-    assert.equal(JSON.parse(read(dir, "npm/package.json")).version, "1.4.0-rc.1");
-    assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).version, "1.4.0-rc.1");
-    assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).download, "https://github.com/furtive-vtt/furtive/releases/download/v1.4.0-rc.1/furtive.zip");
-    assert.equal(JSON.parse(read(dir, "demo/package-lock.json")).packages["../npm"].version, "1.4.0-rc.1");
-    assert.equal(JSON.parse(read(dir, "tests/js/package-lock.json")).packages["../../npm"].version, "1.4.0-rc.1");
-    for (const lock of ["Cargo.lock", "fuzz/Cargo.lock", "bench/wasm-floor/Cargo.lock"]) {
-      assert.match(read(dir, lock), /name = "furtive-core"\nversion = "1\.4\.0-rc\.1"/);
+    assert.equal(workspaceVersion(dir), "1.4.0");
+    assert.equal(JSON.parse(read(dir, "npm/package.json")).version, "1.4.0");
+    assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).version, "1.4.0");
+    assert.equal(JSON.parse(read(dir, "foundry-module/module.json")).download, "https://github.com/furtive-vtt/furtive/releases/download/v1.4.0/furtive.zip");
+    assert.equal(JSON.parse(read(dir, "demo/package-lock.json")).packages["../npm"].version, "1.4.0");
+    assert.equal(JSON.parse(read(dir, "tests/js/package-lock.json")).packages["../../npm"].version, "1.4.0");
+    for (const lock of ["Cargo.lock", "fuzz/Cargo.lock"]) {
+      assert.match(read(dir, lock), /name = "furtive-core"\nversion = "1\.4\.0"/);
     }
-    assert.match(read(dir, "CHANGELOG.md"), /^## 1\.4\.0-rc\.1 \(/m);
+    assert.match(read(dir, "CHANGELOG.md"), /^## 1\.4\.0 \(/m);
     // Only the version changed: every line but the version's is kept.
     for (const file of FILES) {
       const old = before[file].split("\n");
       const now = read(dir, file).split("\n");
       const changed = now.filter((line, i) => line !== old[i]);
       assert.equal(now.length, old.length, `${file}: as many lines`);
-      assert.ok(changed.length >= 1 && changed.every((line) => line.includes("1.4.0-rc.1")), `${file}: only version lines changed: ${changed}`);
+      assert.ok(changed.length >= 1 && changed.every((line) => line.includes("1.4.0")), `${file}: only version lines changed: ${changed}`);
     }
     // A release's tag is the version, and its changelog entry has its date.
-    const undated = run("check", "--root", dir, "--tag", "v1.4.0-rc.1");
+    const undated = run("check", "--root", dir, "--tag", "v1.4.0");
     assert.equal(undated.status, 1);
-    assert.match(undated.stderr, /CHANGELOG\.md's 1\.4\.0-rc\.1 entry has no date/);
-    writeFileSync(path.join(dir, "CHANGELOG.md"), read(dir, "CHANGELOG.md").replace(/^## 1\.4\.0-rc\.1 \(.*\)$/m, "## 1.4.0-rc.1 (2027-02-01)"));
-    assert.equal(run("check", "--root", dir, "--tag", "v1.4.0-rc.1").status, 0);
-    const wrongTag = run("check", "--root", dir, "--tag", "v1.4.0");
+    assert.match(undated.stderr, /CHANGELOG\.md's 1\.4\.0 entry has no date/);
+    writeFileSync(path.join(dir, "CHANGELOG.md"), read(dir, "CHANGELOG.md").replace(/^## 1\.4\.0 \(.*\)$/m, "## 1.4.0 (2027-02-01)"));
+    assert.equal(run("check", "--root", dir, "--tag", "v1.4.0").status, 0);
+    const wrongTag = run("check", "--root", dir, "--tag", "v1.4.1");
     assert.equal(wrongTag.status, 1);
-    assert.match(wrongTag.stderr, /the tag says v1\.4\.0/);
+    assert.match(wrongTag.stderr, /the tag says v1\.4\.1/);
   });
 
   it("bump opens a new changelog entry above a released one", () => {
@@ -143,5 +142,54 @@ describe("one version", () => {
       assert.notEqual(result.status, 0, `"${bad}" is refused`);
     }
     assert.deepEqual(FILES.map((file) => read(dir, file)), before);
+  });
+
+  it("bump refuses a pre-release and changes nothing: a release of it would be every user's latest", () => {
+    const dir = copy();
+    const before = FILES.map((file) => read(dir, file));
+    for (const pre of ["0.3.0-rc.1", "1.0.0-beta", "0.3.0+build.5"]) {
+      const result = run("bump", pre, "--root", dir);
+      assert.equal(result.status, 1, `"${pre}" is refused`);
+      assert.match(result.stderr, new RegExp(`version: "${pre.replace(/[.+]/g, "\\$&")}" is not a release version \\(X\\.Y\\.Z`));
+    }
+    assert.deepEqual(FILES.map((file) => read(dir, file)), before);
+  });
+
+  it("check refuses a pre-release workspace version", () => {
+    const dir = copy();
+    writeFileSync(path.join(dir, "Cargo.toml"), read(dir, "Cargo.toml").replace(/^version = "[^"]*"/m, 'version = "0.3.0-rc.1"'));
+    const result = run("check", "--root", dir);
+    assert.equal(result.status, 1);
+    assert.match(result.stderr, /Cargo\.toml: "0\.3\.0-rc\.1" is not a release version \(X\.Y\.Z/);
+  });
+
+  it("bump to the version the files already say changes nothing and succeeds", () => {
+    const dir = copy();
+    const version = workspaceVersion(dir);
+    const before = FILES.map((file) => read(dir, file));
+    const result = run("bump", version, "--root", dir);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`already says ${version.replace(/\./g, "\\.")}`));
+    assert.deepEqual(FILES.map((file) => read(dir, file)), before);
+  });
+
+  it("a missing file is named, check and bump fail without a stack trace, and bump writes nothing", () => {
+    for (const missing of ["fuzz/Cargo.lock", "npm/package.json", "CHANGELOG.md"]) {
+      const dir = copy();
+      rmSync(path.join(dir, missing));
+      const others = FILES.filter((file) => file !== missing);
+      const before = others.map((file) => read(dir, file));
+      for (const args of [["check"], ["bump", "3.0.0"]]) {
+        const result = run(...args, "--root", dir);
+        assert.equal(result.status, 1, `${args[0]} without ${missing}`);
+        assert.equal(result.stderr.trim(), `version: ${missing} is missing in ${dir}`);
+      }
+      assert.deepEqual(others.map((file) => read(dir, file)), before);
+    }
+  });
+
+  it("works the same from any directory", () => {
+    const result = spawnSync(process.execPath, [script, "check"], { encoding: "utf8", cwd: os.tmpdir() });
+    assert.equal(result.status, 0, result.stderr);
   });
 });
