@@ -38,6 +38,7 @@ import { isVisibilityGuardInstalled } from "../canvas/visibility.mjs";
 import { setStatus, statusEffectConfig } from "../canvas/statuses.mjs";
 import { requireTokenOn } from "../net/resolve.mjs";
 import { isActiveGM } from "../storage/store.mjs";
+import { mayName, sceneLookup } from "../ui/secrecy.mjs";
 
 /** @typedef {import("../types.mjs").Outcome} Outcome */
 
@@ -59,11 +60,23 @@ async function step(name, context, body) {
 }
 
 /**
- * What a player may receive of an outcome: the public explanations only.
+ * What a player may receive of an outcome: the public explanations that name
+ * only tokens the player may see named (B1, ui/secrecy.mjs `mayName`: the
+ * entry's `hider` and `observer`), as the action's card reaches only those
+ * users (gm/transaction.mjs). A line naming a GM-hidden observer that
+ * watched a Hide (O2) stays out of its hider's owner's answer.
  * @param {Outcome} outcome
+ * @param {Scene} scene
+ * @param {User} user the asking player
  */
-function publicResult(outcome) {
-  return { ok: true, entries: outcome.log.filter((e) => e.audience === "public").map((e) => ({ clause: e.clause, en: e.en, fr: e.fr })) };
+function publicResult(outcome, scene, user) {
+  const lookup = sceneLookup(scene);
+  const nameable = (/** @type {unknown} */ id) => {
+    const token = id ? scene.tokens.get(String(id)) : null;
+    return !token || mayName(user, token, lookup);
+  };
+  const entries = outcome.log.filter((e) => e.audience === "public" && nameable(e.hider) && nameable(e.observer));
+  return { ok: true, entries: entries.map((e) => ({ clause: e.clause, en: e.en, fr: e.fr })) };
 }
 
 /**
@@ -191,7 +204,7 @@ export const GM_ACTIONS = {
     }, { answers: /** @type {string} */ (token.id) });
     if (roll) await postRoll(roll, token, { flavor: bilingual("FURTIVE.Roll.Stealth", { name: token.name ?? "" }), secret: true });
     Hooks.callAll("furtive.hide", { token, user, choice, outcome });
-    return privileged ? outcome : publicResult(outcome);
+    return privileged ? outcome : publicResult(outcome, scene, user);
   },
 
   /**
@@ -202,7 +215,7 @@ export const GM_ACTIONS = {
     return step("reveal", { scene, user, tokenId }, async () => {
       try {
         const outcome = await dispatch(scene, { type: "stopHiding", hider: tokenId });
-        return privileged ? outcome : publicResult(outcome);
+        return privileged ? outcome : publicResult(outcome, scene, user);
       } catch (error) {
         const token = scene.tokens.get(tokenId);
         if (error instanceof FurtiveError && error.code === "not_hiding" && token?.hasStatusEffect?.(STATUS.hidden)) {
@@ -219,7 +232,7 @@ export const GM_ACTIONS = {
   async sprint(scene, { tokenId }, user, privileged) {
     return step("sprint", { scene, user, tokenId }, async () => {
       const outcome = await dispatch(scene, { type: "sprint", token: tokenId });
-      return privileged ? outcome : publicResult(outcome);
+      return privileged ? outcome : publicResult(outcome, scene, user);
     });
   },
 
@@ -227,7 +240,7 @@ export const GM_ACTIONS = {
   async pointOut(scene, { observerId, hiderId, allies = [] }, user, privileged) {
     return step("pointOut", { scene, user, observerId, hiderId, allies }, async () => {
       const outcome = await dispatch(scene, { type: "pointOut", hider: hiderId, observer: observerId, allies: allies.map(String) });
-      return privileged ? outcome : publicResult(outcome);
+      return privileged ? outcome : publicResult(outcome, scene, user);
     });
   },
 
@@ -259,7 +272,7 @@ export const GM_ACTIONS = {
       if (hitZone) event.hitZone = hitZone;
       const outcome = await dispatch(scene, /** @type {any} */ (event));
       await postAttackCard({ sceneId: /** @type {string} */ (scene.id), attacker, targets, lines });
-      return privileged ? outcome : publicResult(outcome);
+      return privileged ? outcome : publicResult(outcome, scene, user);
     });
   },
 
@@ -267,7 +280,7 @@ export const GM_ACTIONS = {
   async damageTaken(scene, { targetId, attackerId, hits = 1 }, user, privileged) {
     return step("damageTaken", { scene, user, targetId, attackerId, hits }, async () => {
       const outcome = await dispatch(scene, { type: "damageTaken", target: targetId, attacker: attackerId, hits: Math.trunc(Number(hits) || 1) });
-      return privileged ? outcome : publicResult(outcome);
+      return privileged ? outcome : publicResult(outcome, scene, user);
     });
   },
 
