@@ -17,20 +17,45 @@ cd "$(dirname "$0")/.."
 port=30080
 host=127.0.0.1
 seconds=
+usage() { echo "${1:+serve-module: $1
+}usage: bash scripts/serve-module.sh [--port N] [--host ADDRESS] [--for SECONDS]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
+    --port | --host | --for) [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value" ;;&
     --port) port=$2; shift 2 ;;
     --host) host=$2; shift 2 ;;
     --for) seconds=$2; shift 2 ;;
-    *) echo "usage: bash scripts/serve-module.sh [--port N] [--host ADDRESS] [--for SECONDS]" >&2; exit 2 ;;
+    *) usage ;;
   esac
 done
+[[ $port =~ ^[1-9][0-9]{0,4}$ ]] && [ "$port" -le 65535 ] || usage "--port \"$port\" is not a port (1-65535)"
+[ -z "$seconds" ] || [[ $seconds =~ ^[1-9][0-9]*$ ]] || usage "--for \"$seconds\" is not a number of seconds (1 or more)"
+# Foundry's server downloads from the printed URL: a wildcard address is
+# one to listen on, not one to download from.
+case "$host" in
+  0.0.0.0 | :: | "[::]") usage "--host $host is not an address Foundry can download from: give this machine's address as Foundry's server reaches it" ;;
+esac
+# An IPv6 address is written in brackets in a URL.
+url_host=$host
+[[ $host != *:* ]] || url_host="[$host]"
+# The address must be this machine's, and the port free (another program
+# on it would answer instead of this server).
+if ! why=$(python3 -c '
+import errno, socket, sys
+try:
+    socket.create_server((sys.argv[1], int(sys.argv[2]))).close()
+except OSError as error:
+    sys.exit("is in use: stop what holds it, or give another --port" if error.errno == errno.EADDRINUSE else f"cannot be listened on ({error.strerror or error})")
+' "$host" "$port" 2>&1); then
+  echo "serve-module: $host:$port $why" >&2
+  exit 1
+fi
 
 if [ ! -f dist/furtive.zip ] || [ -n "$(find foundry-module npm -path '*/node_modules' -prune -o -path foundry-module/engine -prune -o -type f -newer dist/furtive.zip -print -quit)" ]; then
   bash scripts/build-foundry.sh
 fi
 
-base="http://$host:$port"
+base="http://$url_host:$port"
 rm -rf dist/local
 mkdir -p dist/local
 cp dist/furtive.zip dist/local/furtive.zip
