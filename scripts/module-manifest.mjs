@@ -23,7 +23,7 @@
 // "download": a public URL of this version's files, needed to install).
 
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -122,6 +122,9 @@ function main(argv) {
       urls = releaseUrls(source.url ?? "", options.tag);
     } else if (options.manifest && options.download) {
       urls = { manifest: options.manifest, download: options.download };
+      for (const key of ["manifest", "download"]) {
+        if (!isUrl(urls[key])) throw new Error(`--${key} is not an absolute http(s) URL: ${urls[key]}`);
+      }
     } else {
       throw new Error("write: give --tag vX.Y.Z, or --manifest URL and --download URL");
     }
@@ -130,6 +133,7 @@ function main(argv) {
     console.log(`module-manifest: ${options.out}: manifest ${urls.manifest}, download ${urls.download}`);
   } else if (command === "check" && files.length === 2) {
     const [manifestFile, zip] = files;
+    for (const file of files) if (!existsSync(file)) throw new Error(`${file} is missing`);
     const data = JSON.parse(readFileSync(manifestFile, "utf8"));
     const entries = zipEntries(zip);
     const found = faults(data, entries, entries.includes("module.json") ? zipFile(zip, "module.json") : null, options.tag);

@@ -9,10 +9,11 @@
 #
 #   bash scripts/release-module.sh v0.2.0 [DIR]     (DIR: default dist)
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
 tag=${1:?usage: bash scripts/release-module.sh vX.Y.Z [DIR]}
-dir=${2:-dist}
+# DIR as the caller wrote it, from where the command runs.
+dir=$(realpath -m "${2:-$(dirname "$0")/../dist}")
+cd "$(dirname "$0")/.."
 [ -f "$dir/furtive.zip" ] || { echo "release-module: $dir/furtive.zip is missing (bash scripts/build-foundry.sh)" >&2; exit 1; }
 
 node scripts/module-manifest.mjs write --tag "$tag" --out "$dir/module.json"

@@ -4,7 +4,7 @@
 // module.json and every file it names; a wrong tag or a broken manifest fails.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -73,5 +73,49 @@ describe("the release's module.json", () => {
     const mixed = check(latest, path.join(dir, "furtive.zip"), "--tag", tag);
     assert.equal(mixed.status, 1);
     assert.match(mixed.stderr, /"download" is https:\/\/github\.com\/furtive-vtt\/furtive\/releases\/latest\/download\/furtive\.zip, not .*\/releases\/download\/v/);
+  });
+});
+
+describe("bad input to the release scripts", () => {
+  const script = path.join(root, "scripts/module-manifest.mjs");
+  const run = (args, options = {}) => spawnSync(process.execPath, [script, ...args], { encoding: "utf8", ...options });
+
+  it("release-module.sh reads DIR from where it is run, like any command", () => {
+    const caller = mkdtempSync(path.join(work, "caller-"));
+    mkdirSync(path.join(caller, "out"));
+    cpSync(zip, path.join(caller, "out/furtive.zip"));
+    const result = spawnSync("bash", [path.join(root, "scripts/release-module.sh"), tag, "out"], { cwd: caller, encoding: "utf8" });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(readFileSync(path.join(caller, "out/module.json"), "utf8")).version, version);
+  });
+
+  it("release-module.sh names a missing zip and a missing tag, and writes nothing", () => {
+    const empty = mkdtempSync(path.join(work, "empty-"));
+    const missing = spawnSync("bash", [path.join(root, "scripts/release-module.sh"), tag, empty], { encoding: "utf8" });
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /release-module: .*furtive\.zip is missing/);
+    const untagged = spawnSync("bash", [path.join(root, "scripts/release-module.sh")], { encoding: "utf8" });
+    assert.notEqual(untagged.status, 0);
+    assert.match(untagged.stderr, /usage: bash scripts\/release-module\.sh vX\.Y\.Z/);
+    assert.deepEqual(readdirSync(empty), []);
+  });
+
+  it("write refuses URLs that are not absolute http(s), and writes nothing", () => {
+    const out = path.join(work, "bad-urls.json");
+    for (const [manifest, download] of [["module.json", "http://127.0.0.1:30080/furtive.zip"], ["http://127.0.0.1:30080/module.json", "file:///tmp/furtive.zip"]]) {
+      const result = run(["write", "--manifest", manifest, "--download", download, "--out", out]);
+      assert.equal(result.status, 1);
+      assert.match(result.stderr, /module-manifest: --(manifest|download) is not an absolute http\(s\) URL: /);
+      assert.throws(() => readFileSync(out));
+    }
+  });
+
+  it("check names a missing module.json or zip in our words", () => {
+    const absent = path.join(work, "absent");
+    for (const [files, named] of [[[`${absent}.json`, zip], `${absent}.json`], [[path.join(root, "foundry-module/module.json"), `${absent}.zip`], `${absent}.zip`]]) {
+      const result = check(...files);
+      assert.equal(result.status, 1);
+      assert.equal(result.stderr.trim(), `module-manifest: ${named} is missing`);
+    }
   });
 });
