@@ -222,6 +222,21 @@ function registerGameHooks() {
   for (const hook of ["controlToken", "createToken", "deleteToken", "updateActor", "updateToken"]) Hooks.on(hook, () => forgetViewerObservers());
   // Which hiders' lights this client draws follows the tokens it sees through (canvas/visibility.mjs guardLight).
   Hooks.on("controlToken", () => refreshLights());
+  // A player's tokens are those they observe: when an actor's or an unlinked token's
+  // ownership changes (`Actor#ownership`, an unlinked token's `TokenDocument#delta`,
+  // https://foundryvtt.com/api/v13/classes/foundry.documents.TokenDocument.html; the
+  // update<Document> hooks' `changed` differential data,
+  // https://foundryvtt.com/api/v13/functions/hookEvents.updateDocument.html), what they may
+  // see follows (visibility, lights, targets: canvas/visibility.mjs; the tracker's rows: ui/combat-tracker.mjs).
+  for (const hook of ["updateActor", "updateToken"]) {
+    Hooks.on(hook, (/** @type {any} */ document, /** @type {Record<string, any>} */ changed) => {
+      if (game.user?.isGM || !(foundry.utils.hasProperty(changed, "ownership") || foundry.utils.hasProperty(changed, "delta.ownership"))) return;
+      forgetViewerObservers();
+      refreshPerception();
+      const scene = /** @type {any} */ (globalThis).canvas?.scene;
+      if (scene) refreshCombatTracker(scene);
+    });
+  }
   Hooks.on("canvasReady", (/** @type {any} */ board) => {
     if (!board.scene) return;
     rebuildLookup(board.scene);
