@@ -134,16 +134,31 @@ export function bump(root, version) {
   return true;
 }
 
+const USAGE = "usage: node scripts/version.mjs [check [--tag vX.Y.Z] | bump X.Y.Z] [--root DIR]";
+
+/** A usage error: what is wrong, then the usage; nothing is read or written. */
+function usage(message) {
+  console.error(`${message ? `version: ${message}\n` : ""}${USAGE}`);
+  process.exit(2);
+}
+
 function main(argv) {
   let root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
   const args = [];
   let tag = null;
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--root") root = path.resolve(argv[++i]);
-    else if (argv[i] === "--tag") tag = argv[++i];
-    else args.push(argv[i]);
+    if (argv[i] === "--root" || argv[i] === "--tag") {
+      const value = argv[++i];
+      if (!value) usage(`${argv[i - 1]} needs a value`);
+      if (argv[i - 1] === "--root") root = path.resolve(value);
+      else tag = value;
+    } else args.push(argv[i]);
   }
-  const [command = "print", value] = args;
+  const [command = "print", ...words] = args;
+  const value = words[0];
+  if (command === "bump" && words.length > 1) usage(`one version to bump to, not ${words.length} (${words.join(" ")})`);
+  if ((command === "check" || command === "print") && words.length) usage(`${command} takes no word, not "${words[0]}"`);
+  if (tag !== null && command !== "check") usage("--tag is for check");
   if (command === "print") {
     console.log(workspaceVersion(root));
   } else if (command === "check") {
@@ -155,7 +170,7 @@ function main(argv) {
     const undated = tag !== null && releaseDate(root) === null;
     if (wrong.length || undated) {
       for (const { file, found } of wrong) console.error(`version: ${file} says ${found ?? "nothing"}, the workspace ${version}`);
-      if (wrong.length) console.error("version: run `node scripts/version.mjs bump X.Y.Z` to move every file at once");
+      if (wrong.some(({ file }) => file !== "the tag")) console.error("version: run `node scripts/version.mjs bump X.Y.Z` to move every file at once");
       if (undated) console.error(`version: CHANGELOG.md's ${version} entry has no date: write \`## ${version} (YYYY-MM-DD)\` before tagging`);
       process.exit(1);
     }
@@ -163,8 +178,7 @@ function main(argv) {
   } else if (command === "bump" && value) {
     console.log(bump(root, value) ? `version: every file now says ${value}` : `version: every file already says ${value}; nothing changed`);
   } else {
-    console.error("usage: node scripts/version.mjs [check [--tag vX.Y.Z] | bump X.Y.Z] [--root DIR]");
-    process.exit(2);
+    usage(command === "bump" ? "bump needs a version (X.Y.Z)" : command === "print" ? "" : `no command "${command}"`);
   }
 }
 

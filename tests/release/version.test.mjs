@@ -192,4 +192,22 @@ describe("one version", () => {
     const result = spawnSync(process.execPath, [script, "check"], { encoding: "utf8", cwd: os.tmpdir() });
     assert.equal(result.status, 0, result.stderr);
   });
+
+  it("an option without its value or a word too many is a usage error that changes nothing", () => {
+    const dir = copy();
+    const before = FILES.map((file) => read(dir, file));
+    for (const [args, message] of [
+      [["bump", "1.0.0", "1.0.1", "--root", dir], /version: one version to bump to, not 2 \(1\.0\.0 1\.0\.1\)/],
+      [["check", "extra", "--root", dir], /version: check takes no word, not "extra"/],
+      [["check", "--root", dir, "--tag"], /version: --tag needs a value/],
+      [["bump", "1.0.0", "--root"], /version: --root needs a value/],
+      [["bump", "1.0.0", "--root", dir, "--tag", "v1.0.0"], /version: --tag is for check/],
+    ]) {
+      const result = run(...args);
+      assert.equal(result.status, 2, `${args.join(" ")}\n${result.stderr}`);
+      assert.match(result.stderr, message);
+      assert.match(result.stderr, /usage: node scripts\/version\.mjs/);
+    }
+    assert.deepEqual(FILES.map((file) => read(dir, file)), before);
+  });
 });
