@@ -2,8 +2,9 @@
  * What observers see of a hider right now: clear view and distance, with
  * Foundry's own geometry. Only for the scene on the canvas.
  *
- * Clear view (B5, O2) = no sight-blocking wall between the two token
- * centres (`CONFIG.Canvas.polygonBackends.sight.testCollision(origin,
+ * Clear view (B5, O2) = no sight-blocking wall between the observer's centre
+ * and the hider (its centre on v13, any of its visibility test points on v14,
+ * as Foundry tests it; `CONFIG.Canvas.polygonBackends.sight.testCollision(origin,
  * destination, {type: "sight", mode: "any", useThreshold: true})` returns true
  * when a wall blocks; Wall Height and Levels extend that test, see docs/scene.md) and no
  * concealment by darkness: the hider in darkness and farther than the
@@ -45,9 +46,41 @@ function levelOf(observer, seen) {
 }
 
 /**
- * Whether walls block the sight of observer `a` on token `b`: centre to
- * centre, each an `ElevatedPoint {x, y, elevation}`, which `testCollision`
- * takes in v13 and v14 (docs/dnd5e-automation.md §8, core issue 11847); in v14
+ * The points of token `b` an observer's line of sight is tested against, as
+ * Foundry tests the token's visibility:
+ * - v14: `TokenDocument#getVisibilityTestPoints()`, the centre of every grid
+ *   space of the token's shape, `ElevatedPoint`s (foundryvtt/foundryvtt#13633
+ *   "Test all grid space center points of a token's shape for visibility",
+ *   where `CanvasVisibility#testVisibility` "can now accept multiple points. If
+ *   one of them is visible, the function returns true"; renamed from
+ *   `getTestPoints` by #13834; the method on
+ *   https://foundryvtt.com/api/v14/classes/foundry.documents.TokenDocument.html).
+ *   Vision 5e and PF2e Visioner pass the same points to the v14 test
+ *   (docs/foundry.md, "Foundry 13 and 14").
+ * - v13: the token's centre (`Token#center`), the one point
+ *   `CanvasVisibility#testVisibility(point, {tolerance, object})` takes there,
+ *   its `tolerance` "a numeric radial offset which allows for a non-exact match"
+ *   of a few pixels, which the module does not widen
+ *   (https://foundryvtt.com/api/v13/classes/foundry.canvas.groups.CanvasVisibility.html).
+ * @param {TokenDocument} b
+ * @returns {{x: number, y: number, elevation: number}[]}
+ */
+function testPointsOf(b) {
+  const own = /** @type {any} */ (b).getVisibilityTestPoints;
+  if (Number(game.release?.generation ?? 13) < 14 || typeof own !== "function") return [elevatedCenterOf(b)];
+  const points = own.call(b);
+  if (!Array.isArray(points) || !points.length) return [elevatedCenterOf(b)];
+  const elevation = elevatedCenterOf(b).elevation;
+  return points.map((/** @type {any} */ p) => ({ x: Number(p.x), y: Number(p.y), elevation: Number.isFinite(Number(p.elevation)) ? Number(p.elevation) : elevation }));
+}
+
+/**
+ * Whether walls block the sight of observer `a` on token `b`: from the
+ * observer's centre to every test point of `b` ({@link testPointsOf}; v14 a
+ * line to any of them is a clear view, as Foundry shows a token when one of
+ * its points is visible; v13 the centre), each an `ElevatedPoint {x, y,
+ * elevation}`, which `testCollision` takes in v13 and v14
+ * (docs/dnd5e-automation.md §8, core issue 11847); in v14
  * on the level of the tokens ({@link levelOf}), not the level the user views,
  * which the test follows otherwise (the `level` of the collision config, passed
  * as PF2e Visioner's v14 port passes it, `_testCorePolygonCollision`); what
@@ -70,7 +103,9 @@ function levelOf(observer, seen) {
 export function sightBlocked(a, b) {
   const backend = CONFIG.Canvas.polygonBackends.sight;
   const level = levelOf(a, b);
-  return Boolean(backend.testCollision(elevatedCenterOf(a), elevatedCenterOf(b), { type: "sight", mode: "any", useThreshold: true, ...(level ? { level } : {}) }));
+  const origin = elevatedCenterOf(a);
+  const config = { type: "sight", mode: /** @type {const} */ ("any"), useThreshold: true, ...(level ? { level } : {}) };
+  return testPointsOf(b).every((point) => Boolean(backend.testCollision(origin, point, config)));
 }
 
 /**
