@@ -37,8 +37,9 @@ import { registerRulesMenus, savingRuleInputs } from "./ui/rules-menu.mjs";
  * @param {string} action
  * @param {ChatMessage} message
  * @param {HTMLElement} button
+ * @param {Event} [event] the click
  */
-function onChatAction(action, message, button) {
+function onChatAction(action, message, button, event) {
   const flags = /** @type {any} */ (message.flags?.[MODULE_ID] ?? {});
   const attempt = (/** @type {() => Promise<unknown>} */ task) =>
     task()
@@ -66,8 +67,9 @@ function onChatAction(action, message, button) {
     // The action's GM card names the pair on its button (data-hider, data-observer).
     attempt(() => run("rollPerception", { sceneId: flags.sceneId, hiderId: button.dataset.hider ?? flags.hider, observerId: button.dataset.observer ?? flags.observer }));
   } else if (action === "sheetPerception") {
-    // A Perception check offered to the observer's owner: rolled from the sheet (systems/sheet-rolls.mjs).
-    attempt(() => rollOfferedPerception(flags));
+    // A Perception check offered to the observer's owner: rolled from the sheet (systems/sheet-rolls.mjs),
+    // with the click, whose keys dnd5e reads to skip its roll dialog.
+    attempt(() => rollOfferedPerception(flags, event));
   } else if (action === "reroll") {
     attempt(() => run("reroll", { sceneId: flags.sceneId, hiderId: button.dataset.hider ?? flags.hider }));
   } else if (action === "undo") {

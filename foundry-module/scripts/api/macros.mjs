@@ -128,9 +128,12 @@ export async function canDefend(defenderLike, targetLike, attackerLike) {
 
 /**
  * Hide: asks for a stealth roll for the token. A player's request goes to
- * the active GM, who sees the Hide dialog.
+ * the active GM, who sees the Hide dialog and, on dnd5e under the opposed
+ * rules, the system's roll dialog (`dialog: false` skips both).
  * @param {TokenLike} tokenLike
- * @param {{dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[]}} [optionsLike]
+ * @param {{dialog?: boolean, situation?: string[], free?: {label: string, value: number}[], moved?: boolean, sprinting?: boolean, precautions?: string[], event?: Event}} [optionsLike]
+ *   `event`: the click that asked, whose keys the system reads to skip its roll dialog (Shift in dnd5e);
+ *   used only when the action runs on this client (the active GM's)
  *   refused (`invalid_input` naming `options` or `options.<key>`, before anything is rolled, shown or
  *   saved) when not an object, when `dialog`, `moved` or `sprinting` is not a boolean, or when
  *   `situation` or `precautions` is not a list of texts; `free` is checked by the GM (gm/actions.mjs)
@@ -140,9 +143,10 @@ export async function hide(tokenLike, optionsLike) {
   checkOptionTypes(options, "options", { booleans: ["dialog", "moved", "sprinting"] });
   checkTextLists(options, "options", ["situation", "precautions"]);
   const token = requireToken(tokenLike, "token");
-  // The documented options only, as a request carries them (request-shapes.mjs).
+  // The documented options only, as a request carries them (request-shapes.mjs); the click stays on this client.
   const chosen = Object.fromEntries(["dialog", "situation", "free", "moved", "sprinting", "precautions"].filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
-  return run("hide", { sceneId: token.parent?.id, tokenId: token.id, options: chosen });
+  const event = options.event && typeof options.event === "object" ? /** @type {Event} */ (options.event) : undefined;
+  return run("hide", { sceneId: token.parent?.id, tokenId: token.id, options: chosen }, { event });
 }
 
 /**

@@ -129,7 +129,8 @@ function situationsOf(situation) {
 
 /**
  * `privileged`: a local GM caller; else the result must hold no hidden number.
- * @type {Record<string, (scene: Scene, payload: Record<string, any>, user: User, privileged: boolean) => Promise<any>>}
+ * `local`: what a caller on this client passes beside the request (the click's `event`).
+ * @type {Record<string, (scene: Scene, payload: Record<string, any>, user: User, privileged: boolean, local?: {event?: Event}) => Promise<any>>}
  */
 export const GM_ACTIONS = {
   /**
@@ -138,8 +139,9 @@ export const GM_ACTIONS = {
    * the GM's dialog always opens and sets the modifiers. A GM caller may pass
    * `options.roll`, a roll already made and shown (a Stealth roll from the
    * sheet, systems/sheet-rolls.mjs): its value is used and nothing is rolled again.
+   * `local.event`: the click of a Hide made on this client (never part of a request).
    */
-  async hide(scene, { tokenId, options: asked = {} }, user, privileged) {
+  async hide(scene, { tokenId, options: asked = {} }, user, privileged, local = {}) {
     const options = privileged ? asked : {};
     const token = requireTokenOn(scene, tokenId, "tokenId");
     // Refused before anything is shown, rolled or saved.
@@ -190,8 +192,11 @@ export const GM_ACTIONS = {
     choice = context.choice;
     const given = typeof options.roll === "number" && Number.isFinite(options.roll) ? Math.floor(options.roll) : null;
     // Opposed: the system's Stealth check where it has one (O1); percentile: the d100 (P1).
-    const evaluate = () => (settings.ruleset === "percentile" ? evaluateFormula("1d100", token) : evaluateCheck("stealth", settings.stealthFormula, token));
+    // The system's roll dialog shows for a Hide made by hand (its own dialog not skipped), with the click's
+    // keys when the click was on this client (systems/formula-rolls.mjs); closed, nothing changes.
+    const evaluate = () => (settings.ruleset === "percentile" ? evaluateFormula("1d100", token) : evaluateCheck("stealth", settings.stealthFormula, token, { configure: options.dialog !== false, event: local.event }));
     const roll = given === null ? await evaluate() : null;
+    if (given === null && !roll) throw FurtiveError.of("cancelled", "the roll dialog was closed");
     const outcome = await dispatch(scene, {
       type: "enterStealth",
       hider: token.id,

@@ -106,7 +106,8 @@ async function rollPerceptions(checks, settings) {
   const rolls = [];
   for (const { observer, hider } of checks) {
     // The system's Perception check where it has one (systems/formula-rolls.mjs), the roll's own flavor naming the pair.
-    const roll = await evaluateCheck("perception", settings.perceptionFormula, observer);
+    // Fast-forwarded: the engine asked for it, not a user, so no roll dialog waits on the GM (docs/dnd5e-automation.md).
+    const roll = /** @type {Roll} */ (await evaluateCheck("perception", settings.perceptionFormula, observer, { configure: false }));
     roll.options.flavor = t("FURTIVE.Roll.Perception", { observer: observer.name ?? "", hider: hider.name ?? "" });
     rolls.push(roll);
   }

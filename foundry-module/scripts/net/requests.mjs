@@ -36,9 +36,10 @@ import { isActiveGM } from "../storage/store.mjs";
  * @param {Record<string, any>} payload ids only: `sceneId`, `tokenId`, ...
  * @param {User} user the asking user (for a remote request: verified by net/socket.mjs)
  * @param {boolean} [remote] the request came from another client (checked at the door)
+ * @param {{event?: Event}} [local] a local caller's click, for the system's roll dialog (gm/actions.mjs `hide`)
  * @returns {Promise<any>} number-free unless a local GM asked
  */
-export async function handleRequest(kind, payload, user, remote = false) {
+export async function handleRequest(kind, payload, user, remote = false, local = {}) {
   if (!Object.hasOwn(REQUESTS, kind) || !Object.hasOwn(GM_ACTIONS, kind)) throw FurtiveError.of("invalid_input", `kind: unknown request kind ${JSON.stringify(shortText(kind))}`);
   const acting = REQUESTS[kind].acting;
   if (!user.isGM) {
@@ -53,7 +54,7 @@ export async function handleRequest(kind, payload, user, remote = false) {
     if (!token) throw FurtiveError.of("unknown_token", `payload.${acting}: unknown token \`${shortText(id)}\``);
     if (!token.testUserPermission(user, "OWNER")) throw FurtiveError.of("not_owner", `payload.${acting}: you do not own token \`${shortText(id)}\``);
   }
-  const result = await GM_ACTIONS[kind](scene, payload, user, privileged);
+  const result = await GM_ACTIONS[kind](scene, payload, user, privileged, remote ? {} : local);
   // The GM tools answer the engine's outcome (numbers in its GM lines and state): a remote GM
   // gets what a player would, its public lines.
   return remote && !acting ? numberFree(result) : result;
@@ -73,9 +74,10 @@ function numberFree(result) {
  * Runs an action: here on the active GM, else asks the active GM for it (a query).
  * @param {string} kind
  * @param {Record<string, any>} payload
+ * @param {{event?: Event}} [local] kept on this client: the click, when the action runs here
  */
-export function run(kind, payload) {
-  if (isActiveGM()) return handleRequest(kind, payload, /** @type {User} */ (game.user), false);
+export function run(kind, payload, local = {}) {
+  if (isActiveGM()) return handleRequest(kind, payload, /** @type {User} */ (game.user), false, local);
   return askActiveGM(kind, payload);
 }
 

@@ -68,25 +68,45 @@ export async function evaluateFormula(formula, token) {
 /**
  * A check of the opposed ruleset (Stealth O1, Perception O4) for a token's
  * actor, evaluated and not posted (the caller posts it, {@link postRoll}).
- * dnd5e 4.1 to 6.0: the system's own skill roll, `Actor5e#rollSkill({skill},
- * {configure: false}, {create: false})` (release-4.4.4, release-5.3.3 and 6.0
+ * dnd5e 4.1 to 6.0: the system's own skill roll, `Actor5e#rollSkill({skill,
+ * event}, dialog, {create: false})` (release-4.4.4, release-5.3.3 and 6.0
  * c83a613dd module/documents/actor/actor.mjs `rollSkill`), which applies what the
  * sheet applies: the skill's roll mode, so armour with stealth disadvantage
  * from 5.1 (`skills.ste.roll.mode`, release-5.1.0
  * module/data/actor/templates/attributes.mjs L179-180), Reliable Talent, the
- * bonuses; no dialog (the GM rolls for the engine) and no message
- * (`message.create: false`, release-4.4.4 module/dice/basic-roll.mjs L215-220).
- * Any other system, or a roll a system hook cancelled: the formula.
+ * bonuses; no message (`message.create: false`, release-4.4.4
+ * module/dice/basic-roll.mjs L215-220, release-5.3.3 L171-181): the module posts it,
+ * GM-only, so the dialog's message mode starts at the GM-private one
+ * (`message.rollMode`, release-5.3.3 module/applications/dice/roll-configuration-dialog.mjs
+ * L235-237, keys of `CONFIG.ChatMessage.modes` on v14).
+ *
+ * The roll dialog: `configure: true` (a roll made by hand, the Hide) leaves
+ * `dialog.configure` unset, so dnd5e decides as for a sheet roll: the dialog
+ * shows unless the click held a fast-forward key of dnd5e's keybindings
+ * (`D20Roll.applyKeybindings`: `dialog.configure ??= !keys pressed`,
+ * release-4.4.4 module/dice/d20-roll.mjs L111-119, release-5.3.3 L81-90; Shift,
+ * Alt, Ctrl by default, editable in Configure Controls, release-5.3.3
+ * module/settings.mjs L21-34). A closed dialog gives no roll: `rollSkill` answers
+ * null (release-5.3.3 module/applications/dice/roll-configuration-dialog.mjs
+ * L401-402 and L416-421, actor.mjs `#rollSkillTool` `if (!rolls.length) return
+ * null`), and so does this function. `configure: false` (a check the engine asks
+ * for) fast-forwards (`basic-roll.mjs` release-5.3.3 L110): no dialog; a roll a
+ * system hook cancelled falls back to the formula, as the engine needs a total.
+ * Any other system: the formula.
  * @param {"stealth" | "perception"} check
  * @param {string} formula the setting's formula, for systems without a roll API
  * @param {TokenDocument | null} token
- * @returns {Promise<Roll>}
+ * @param {{configure?: boolean, event?: Event}} [options] `configure`: the system's roll dialog may show
+ *   (default false); `event`: the click, whose keys dnd5e reads
+ * @returns {Promise<Roll | null>} null when the roll dialog was closed
  */
-export async function evaluateCheck(check, formula, token) {
+export async function evaluateCheck(check, formula, token, { configure = false, event } = {}) {
   const actor = /** @type {any} */ (token?.actor);
   if (dnd5eGeneration() && typeof actor?.rollSkill === "function") {
-    const rolls = await actor.rollSkill({ skill: check === "stealth" ? "ste" : "prc" }, { configure: false }, { create: false });
+    const config = { skill: check === "stealth" ? "ste" : "prc", ...(event ? { event } : {}) };
+    const rolls = await actor.rollSkill(config, configure ? {} : { configure: false }, { create: false, rollMode: gmMode() });
     if (rolls?.[0]) return rolls[0];
+    if (configure) return null;
   }
   return evaluateFormula(formula, token);
 }
@@ -100,7 +120,7 @@ export async function evaluateCheck(check, formula, token) {
  * @returns {Promise<number>} the total, rounded down to an integer
  */
 export async function rollCheck(check, formula, token, { flavor, secret }) {
-  const roll = await evaluateCheck(check, formula, token);
+  const roll = /** @type {Roll} */ (await evaluateCheck(check, formula, token));
   await postRoll(roll, token, { flavor, secret });
   return Math.floor(Number(roll.total));
 }

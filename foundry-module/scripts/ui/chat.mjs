@@ -236,7 +236,8 @@ function localizeFlavors(root, pairs, postedLang) {
  * binds the card's buttons (`[data-furtive-action]`).
  * @param {ChatMessage} message
  * @param {HTMLElement} root
- * @param {(action: string, message: ChatMessage, button: HTMLElement) => void} onAction
+ * @param {(action: string, message: ChatMessage, button: HTMLElement, event: Event) => void} onAction the click
+ *   too, whose keys a system's roll reads (dnd5e's fast-forward)
  */
 export function decorateChatMessage(message, root, onAction) {
   const own = /** @type {any} */ (message.flags?.[MODULE_ID]);
@@ -275,7 +276,7 @@ export function decorateChatMessage(message, root, onAction) {
   root.querySelectorAll("[data-furtive-action]").forEach((button) => {
     button.addEventListener("click", (event) => {
       event.preventDefault();
-      onAction(/** @type {HTMLElement} */ (button).dataset.furtiveAction ?? "", message, /** @type {HTMLElement} */ (button));
+      onAction(/** @type {HTMLElement} */ (button).dataset.furtiveAction ?? "", message, /** @type {HTMLElement} */ (button), event);
     });
   });
 }

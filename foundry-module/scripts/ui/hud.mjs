@@ -31,7 +31,7 @@ import { openPerceptionWindow } from "./perception-window.mjs";
  * One HUD button.
  * @param {string} action
  * @param {string} icon file under icons/
- * @param {() => unknown} onClick
+ * @param {(event: MouseEvent) => unknown} onClick
  */
 function button(action, icon, onClick) {
   const element = document.createElement("button");
@@ -51,7 +51,7 @@ function button(action, icon, onClick) {
     event.preventDefault();
     event.stopPropagation();
     Promise.resolve()
-      .then(onClick)
+      .then(() => onClick(event))
       .catch(notifyRefusal)
       .catch((/** @type {unknown} */ error) => console.error("furtive |", error));
   });
@@ -85,7 +85,7 @@ export function onRenderTokenHUD(hud, html) {
   const group = document.createElement("div");
   group.className = "furtive-hud";
 
-  group.append(button("hide", "hide.svg", () => actions.hide(token).then(showResult)));
+  group.append(button("hide", "hide.svg", (/** @type {MouseEvent} */ event) => actions.hide(token, { event }).then(showResult)));
   if (hiding) group.append(button("reveal", "reveal.svg", () => actions.reveal(token)));
 
   if (hiding && settings.ruleset === "percentile" && game.user?.isGM) {

@@ -46,8 +46,11 @@
  * - targets: `game.user.targets` as `{name, img, uuid (the ACTOR's uuid), ac}`,
  *   keyed by actor uuid, only actors with a numeric AC (`getTargetDescriptors`).
  *
- * The real system shows dialogs unless fast-forwarded; this one always
- * fast-forwards. Real dnd5e keeps `_preUpdate`/`_onUpdate` in document
+ * - the roll configuration dialog of `D20Roll.build` (skills, attacks): shown unless
+ *   `dialog.configure` is false or the click held a fast-forward key (see `buildV2`);
+ *   an activity's usage dialog is not modelled (always fast-forwarded).
+ *
+ * Real dnd5e keeps `_preUpdate`/`_onUpdate` in document
  * methods; the fake's documents have no such seam, so this system uses the
  * `preUpdateActor`/`updateActor` hooks, registered before any module's.
  *
@@ -151,7 +154,10 @@ export function dnd5eSystem({ generation }) {
     CONFIG.Dice.D20Roll = D20Roll;
     ctx.global.dnd5e = { dice: { D20Roll } };
 
-    /** 4.1+ `D20Roll.build`: pre hooks per name, one roll, the message, then the caller's post hook. */
+    /**
+     * 4.1+ `D20Roll.build`: pre hooks per name, the keybindings, the roll configuration
+     * dialog unless fast-forwarded, one roll, the message, then the caller's post hook.
+     */
     async function buildV2(config, dialog, message) {
       for (const name of config.hookNames) {
         const hook = `dnd5e.preRoll${name ? name[0].toUpperCase() + name.slice(1) : ""}`;
@@ -161,13 +167,31 @@ export function dnd5eSystem({ generation }) {
       }
       const base = config.rolls?.[0] ?? {};
       const options = base.options ?? {};
-      // `applyKeybindings`: config.advantage/disadvantage count (4.2+); both together cancel.
-      // The keys of the click (`areKeysPressed` with the default keybindings,
-      // release-4.4.4 module/settings.mjs: Alt advantage, Ctrl/Meta disadvantage) count too.
-      const keys = { advantage: Boolean(config.event?.altKey), disadvantage: Boolean(config.event?.ctrlKey || config.event?.metaKey) };
+      // `applyKeybindings` (release-4.4.4 module/dice/d20-roll.mjs L111-119, release-5.3.3 L81-101):
+      // the keys of the click (`areKeysPressed` with dnd5e's default keybindings, release-5.3.3
+      // module/settings.mjs L21-34: Shift skipDialogNormal, Alt skipDialogAdvantage, Ctrl/Meta
+      // skipDialogDisadvantage) skip the dialog, `dialog.configure ??= !anyKey`; config.advantage
+      // and disadvantage count (4.2+), and both together cancel.
+      const keys = { normal: Boolean(config.event?.shiftKey), advantage: Boolean(config.event?.altKey), disadvantage: Boolean(config.event?.ctrlKey || config.event?.metaKey) };
+      dialog.configure ??= !Object.values(keys).some(Boolean);
       const advantage = Boolean(options.advantage || config.advantage || keys.advantage);
       const disadvantage = Boolean(options.disadvantage || config.disadvantage || keys.disadvantage);
-      const advantageMode = advantage && !disadvantage ? ADV_MODE.ADVANTAGE : disadvantage && !advantage ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
+      let advantageMode = advantage && !disadvantage ? ADV_MODE.ADVANTAGE : disadvantage && !advantage ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
+      if (dialog.configure !== false) {
+        // `RollConfigurationDialog.configure` (release-5.3.3 module/applications/dice/roll-configuration-dialog.mjs
+        // L416-421, `D20RollConfigurationDialog` d20-configuration-dialog.mjs L32-71): buttons Advantage, Normal,
+        // Disadvantage, the one of the roll's mode the default; the clicked one sets the mode; closed
+        // without one, no rolls (`_onClose` L401-402) and `build` returns none.
+        const defaultAction = advantageMode === ADV_MODE.ADVANTAGE ? "advantage" : advantageMode === ADV_MODE.DISADVANTAGE ? "disadvantage" : "normal";
+        const action = await ctx.global.foundry.applications.api.DialogV2.wait({
+          window: { title: dialog.options?.window?.title ?? "Roll" },
+          classes: ["dnd5e2", "roll-configuration"],
+          content: `<p class="dnd5e-roll-configuration">${message.rollMode ? `<span class="roll-mode">${message.rollMode}</span>` : ""}</p>`,
+          buttons: ["advantage", "normal", "disadvantage"].map((action) => ({ action, label: action, default: action === defaultAction })),
+        });
+        if (!action) return null;
+        advantageMode = action === "advantage" ? ADV_MODE.ADVANTAGE : action === "disadvantage" ? ADV_MODE.DISADVANTAGE : ADV_MODE.NORMAL;
+      }
       const roll = new D20Roll(["1d20", ...(base.parts ?? [])].join(" + "), base.data ?? {}, { ...options, advantageMode, ...(config.reliableTalent ? { reliableTalent: true } : {}) });
       const rolls = [roll];
       for (const name of config.hookNames) {

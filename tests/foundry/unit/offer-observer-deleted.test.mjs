@@ -33,7 +33,7 @@ for (const lang of ["en", "fr"]) {
       await env.server.idle();
       const notes = env.bob.ctx.notifications.length;
       const messages = env.bob.ctx.game.messages.size;
-      clickCardButton(env.bob, "sheetPerception");
+      clickCardButton(env.bob, "sheetPerception", { shiftKey: true });
       await until(() => env.bob.ctx.notifications.length > notes, "Bob is told");
       await env.server.idle();
       const told = env.bob.ctx.notifications.slice(notes).map((n) => n.message);

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { DOOR, SCENE, answerHideDialog, rig, shutdown, until, waitForDialog } from "./world.mjs";
-import { IDS, actorOn, castSpell, clickCardButton, dnd5eWorld, gmState, moduleMessages, rollAttack, rollSkill, settle, target, untilState } from "./system-world.mjs";
+import { IDS, actorOn, castSpell, answerRollDialog, clickCardButton, dnd5eWorld, gmState, moduleMessages, rollAttack, rollSkill, settle, target, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
 const OBSERVER = IDS.observer;
@@ -46,12 +46,14 @@ for (const generation of ["4.4", "5.2", "5.3", "6.0"]) {
       await env.gm.ctx.game.scenes.get(SCENE).walls.get(DOOR).update({ ds: 1 });
       await untilState(env, (s) => s.hiders[HIDER].pairs[OBSERVER]?.checkPending === true, "the Lookout's check offered");
       rig(env.bob, [[20, 20]]);
-      clickCardButton(env.bob, "sheetPerception");
+      clickCardButton(env.bob, "sheetPerception", { shiftKey: true });
       await untilState(env, (s) => s.hiders[HIDER].pairs[OBSERVER]?.perceived === true, "the Lookout perceives the Sneak");
       // Guard A hides too (GM's Hide, d20 12).
       rig(env.gm, [[20, 12], [20, 1], [20, 1], [20, 1], [20, 1]]);
       const pending = env.gm.ctx.game.modules.get("furtive").api.hide(GUARD_A);
       answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
+      // Then dnd5e's roll dialog for the Stealth check (a Hide made by hand).
+      await answerRollDialog(env.gm, "normal");
       await pending;
       await settle(env);
     });

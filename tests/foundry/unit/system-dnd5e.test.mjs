@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
 import { ALICE, BOB, DOOR, SCENE, answerHideDialog, clickDialogButton, plain, rig, rollsIn, shutdown, until, waitForDialog } from "./world.mjs";
-import { IDS, actorOn, clickCardButton, dnd5eWorld, gmState, grantAdvantage, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
+import { IDS, actorOn, answerRollDialog, clickCardButton, dnd5eWorld, gmState, grantAdvantage, moduleMessages, rollAttack, rollSkill, settle, target, tokenOn, untilState } from "./system-world.mjs";
 
 const HIDER = IDS.hider;
 const OBSERVER = IDS.observer;
@@ -97,7 +97,9 @@ for (const generation of ["4.4", "5.2", "5.3", "6.0"]) {
     it("Bob rolls from the offer (d20 17): the check is answered and he perceives the hider (O4)", async () => {
       const observerBonus = skillTotal(env.bob, IDS.observerActor, "prc");
       rig(env.bob, [[20, 17]]);
+      // A plain click: dnd5e's roll dialog opens for Bob, as from his sheet; he rolls normally.
       clickCardButton(env.bob, "sheetPerception");
+      clickDialogButton(env.bob, await waitForDialog(env.bob, env.server), "normal");
       const state = await untilState(env, (s) => s.hiders[HIDER].pairs[OBSERVER]?.checkPending === false, "Bob's check answered");
       const pair = state.hiders[HIDER].pairs[OBSERVER];
       assert.equal(pair.perceptionTotal, 17 + observerBonus);
@@ -269,6 +271,8 @@ describe("dnd5e 4.4: an attack from hiding asks the GM (noise, aim); aimed at an
     rig(env.gm, [[20, 12]]);
     const pending = env.gm.ctx.game.modules.get("furtive").api.hide(GUARD_A);
     answerHideDialog(env.gm, await waitForDialog(env.gm, env.server), { moved: true });
+    // Then dnd5e's roll dialog for the Stealth check (a Hide made by hand).
+    await answerRollDialog(env.gm, "normal");
     await pending;
     await settle(env);
   });
@@ -328,7 +332,7 @@ describe("dnd5e 4.4: a self roll is the roller's alone, even when Foundry shows 
 
   it("Alice's Stealth self roll reaches the GM's client but starts no stealth attempt", async () => {
     rig(env.alice, [[20, 15]]);
-    await actorOn(env.alice, IDS.hiderActor).rollSkill({ skill: "ste" }, {}, { rollMode: "selfroll" });
+    await actorOn(env.alice, IDS.hiderActor).rollSkill({ skill: "ste" }, { configure: false }, { rollMode: "selfroll" });
     await settle(env);
     await settle(env);
     const roll = env.gm.ctx.game.messages.contents.find((m) => m.flags?.dnd5e?.roll?.skillId === "ste");

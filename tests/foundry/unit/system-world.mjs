@@ -15,7 +15,7 @@ import { pathToFileURL } from "node:url";
 import { readsInFlight } from "../node/harness.mjs";
 import { PRESETS } from "../../../foundry-module/scripts/systems/presets.mjs";
 import { dnd5eSystem, srdActor } from "../systems/dnd5e.mjs";
-import { ALICE, BOB, GM, SCENE, setup, until } from "./world.mjs";
+import { ALICE, BOB, GM, SCENE, clickDialogButton, setup, until } from "./world.mjs";
 
 const REPO = new URL("../../../", import.meta.url);
 const FIXTURES = process.env.FURTIVE_FIXTURES ? pathToFileURL(`${process.env.FURTIVE_FIXTURES.replace(/\/$/, "")}/`) : new URL("../shared/fixtures/", REPO);
@@ -207,12 +207,13 @@ export function tokenOn(client, tokenId) {
 }
 
 /**
- * Rolls a skill from the sheet: dnd5e `Actor5e#rollSkill({skill})` (4.1 to
+ * Rolls a skill from the sheet, Shift held: dnd5e `Actor5e#rollSkill({skill, event})` (4.1 to
  * 6.0); the generic system, a roll of the attribute posted with its flag.
  */
 export async function rollSkill(env, client, actorId, skill) {
   const actor = actorOn(client, actorId);
-  if (env.generation !== "generic") return actor.rollSkill({ skill });
+  // A Shift-click on the sheet: dnd5e's fast-forward key (skipDialogNormal), no roll dialog.
+  if (env.generation !== "generic") return actor.rollSkill({ skill, event: new client.window.MouseEvent("click", { shiftKey: true }) });
   const key = skill === "ste" ? "stealth" : "perception";
   const roll = await new client.ctx.Roll(`1d20 + @attributes.${key}.value`, actor.getRollData()).evaluate();
   await roll.toMessage({ speaker: client.ctx.ChatMessage.getSpeaker({ actor }), flags: { generic: { roll: key } } });
@@ -257,12 +258,12 @@ export function blindsightPath(env) {
 }
 
 /**
- * Casts a spell from the sheet: the spell's activity `use` (an attack activity
- * rolls its attack on its own after the card).
+ * Casts a spell from the sheet, Shift held: the spell's activity `use` (an attack activity
+ * rolls its attack on its own after the card, with the click, so without its roll dialog).
  */
 export async function castSpell(env, client, actor, itemId) {
   const item = actor.items.get(itemId);
-  return item.system.activities.contents[0].use({}, { configure: false }, {});
+  return item.system.activities.contents[0].use({ event: new client.window.MouseEvent("click", { shiftKey: true }) }, { configure: false }, {});
 }
 
 /** Targets tokens on a client (`Token#setTarget`), releasing the others. */
@@ -305,10 +306,24 @@ export function moduleMessages(client) {
   return client.ctx.game.messages.contents.filter((m) => m.flags?.furtive?.kind).map((m) => JSON.parse(JSON.stringify(m._source)));
 }
 
-/** Clicks a button of a rendered chat card on a client. */
-export function clickCardButton(client, action) {
+/** Clicks a button of a rendered chat card on a client, with the modifier keys given (`{shiftKey: true}`). */
+export function clickCardButton(client, action, keys = {}) {
   const buttons = client.window.document.querySelectorAll(`#chat-log [data-furtive-action="${action}"]`);
   const button = buttons[buttons.length - 1];
   if (!button) throw new Error(`no ${action} button in ${client.userId}'s chat log`);
-  button.dispatchEvent(new client.window.MouseEvent("click", { bubbles: true, cancelable: true }));
+  button.dispatchEvent(new client.window.MouseEvent("click", { bubbles: true, cancelable: true, ...keys }));
+}
+
+/**
+ * Answers dnd5e's roll configuration dialog on a client (the fake system's, ../systems/dnd5e.mjs):
+ * `action` "advantage", "normal" or "disadvantage", or null to close it without rolling.
+ * @returns {Promise<string | null>} the message mode the dialog shows
+ */
+export async function answerRollDialog(client, action) {
+  let dialog = null;
+  await until(() => (dialog = client.ctx.dialogs.find((d) => d.element?.querySelector(".dnd5e-roll-configuration"))), `dnd5e's roll dialog on ${client.userId}`);
+  const mode = dialog.element.querySelector(".roll-mode")?.textContent ?? null;
+  if (action === null) await dialog.close();
+  else clickDialogButton(client, dialog, action);
+  return mode;
 }
