@@ -140,7 +140,7 @@ for (const [generation, notice] of [["4.4", false], ["4.4", true], ["6.0", false
 
     it("Bob's Perception roll answering the check offered to him is a GM roll: Alice's chat shows no line for it and plays no sound", async () => {
       rig(env.bob, [[20, 3]]);
-      clickCardButton(env.bob, "sheetPerception");
+      clickCardButton(env.bob, "sheetPerception", { shiftKey: true });
       const mine = () => env.gm.ctx.game.messages.contents.find((m) => m.flags?.dnd5e?.roll?.skillId === "prc" && m._source.author === BOB);
       await until(() => mine(), "Bob's roll at the GM");
       await settle(env);
