@@ -1,18 +1,15 @@
 /**
  * The application classes a module renders a form with, rendered into the
  * client's real DOM so tests fill the form and submit it like a user:
- * `FormApplication` (v12, the class a settings sub-menu renders there),
  * `foundry.applications.api.ApplicationV2` with `HandlebarsApplicationMixin`
- * (v12 and v13), `FormDataExtended`, and what `ClientSettings#registerMenu`
+ * (v13 and v14), `FormDataExtended`, and what `ClientSettings#registerMenu`
  * registers (`game.settings.menus`), opened the way the settings window's
  * menu button does (`openSettingsMenu`).
  *
  * Documented behavior reproduced (public API pages only):
  * - `ClientSettings#registerMenu(namespace, key, data)` with a
  *   `SettingSubmenuConfig` `{name, label, hint, icon, type, restricted}`;
- *   `restricted`: "If true, only a GM can edit this Setting"; `type`: v12 "The
- *   FormApplication class to render"
- *   (https://foundryvtt.com/api/v12/interfaces/foundry.types.SettingSubmenuConfig.html),
+ *   `restricted`: "If true, only a GM can edit this Setting"; `type`:
  *   v13 "The Application class to render", `typeof Application | typeof ApplicationV2`
  *   (https://foundryvtt.com/api/interfaces/foundry.types.SettingSubmenuConfig.html);
  *   `ClientSettings#menus`: "Registered settings menus which trigger secondary
@@ -20,16 +17,6 @@
  *   Opening one renders a new instance of `type` (the fake's reading of "The
  *   Application class to render"; no page states the constructor arguments,
  *   so none are passed).
- * - `FormApplication` (https://foundryvtt.com/api/classes/client.FormApplication.html):
- *   "The template used contains one (and only one) HTML form as it's outer-most
- *   element"; "the implementation must define _updateObject"; `object`, `form`,
- *   `options` (the class's `defaultOptions` merged with the constructor's),
- *   `getData(options)`, `render(force)`, `submit()`, `close()`;
- *   `FormApplicationOptions.closeOnSubmit` "Whether to automatically close the
- *   application when it's contained form is submitted"
- *   (https://foundryvtt.com/api/interfaces/foundry.FormApplicationOptions.html).
- *   `_updateObject(event, formData)` receives the form's data as an object
- *   keyed by input name (`FormDataExtended#object`).
  * - `ApplicationV2` + `HandlebarsApplicationMixin`
  *   (https://foundryvtt.com/api/v12/classes/foundry.HandlebarsApplication.html):
  *   `static PARTS: Record<string, HandlebarsTemplatePart>` ("a registry of
@@ -86,81 +73,6 @@ export function createApplications(ctx) {
     if (content) element.append(content);
     doc.body.append(element);
     return element;
-  }
-
-  class FormApplication {
-    constructor(object = {}, options = {}) {
-      this.object = object;
-      this.options = utils.mergeObject(this.constructor.defaultOptions, options, { inplace: false });
-      this.form = null;
-      this._element = null;
-      this.rendered = false;
-    }
-
-    static get defaultOptions() {
-      return { id: "", title: "", template: null, classes: [], closeOnSubmit: true, submitOnChange: false, submitOnClose: false, editable: true };
-    }
-
-    get title() {
-      return this.options.title;
-    }
-
-    get element() {
-      return this._element;
-    }
-
-    async getData(options = {}) {
-      return { object: this.object, options: this.options, title: this.title };
-    }
-
-    async render(force = false, options = {}) {
-      if (!force && !this.rendered) return this;
-      const html = await ctx.renderTemplate(this.options.template, await this.getData(options));
-      const holder = ctx.global.document.createElement("div");
-      holder.innerHTML = html.trim();
-      const form = holder.firstElementChild;
-      if (!form || form.tagName !== "FORM") throw new Error(`${this.constructor.name}: a FormApplication template must have one form as its outermost element`);
-      this._element?.remove();
-      const section = ctx.global.document.createElement("section");
-      section.className = "window-content";
-      section.append(form);
-      const element = windowElement(this.options.id, this.title, section);
-      this._element = ctx.global.jQuery ? ctx.global.jQuery(element) : element;
-      this.form = form;
-      this.rendered = true;
-      form.addEventListener("submit", (event) => {
-        event.preventDefault();
-        void this._onSubmit(event);
-      });
-      this.activateListeners?.(this._element);
-      ctx.applications.push(this);
-      ctx.Hooks.callAll(`render${this.constructor.name}`, this, this._element, await this.getData(options));
-      return this;
-    }
-
-    async _onSubmit(event) {
-      const formData = new FormDataExtended(this.form).object;
-      await this._updateObject(event, formData);
-      if (this.options.closeOnSubmit) await this.close();
-      return formData;
-    }
-
-    async submit() {
-      if (!this.form) return this;
-      await this._onSubmit(new ctx.global.Event("submit"));
-      return this;
-    }
-
-    async _updateObject() {
-      throw new Error("A subclass of the FormApplication must implement the _updateObject method.");
-    }
-
-    async close() {
-      if (!this.rendered) return;
-      this.rendered = false;
-      (this._element?.[0] ?? this._element)?.remove?.();
-      ctx.applications.splice(ctx.applications.indexOf(this), 1);
-    }
   }
 
   class ApplicationV2 {
@@ -263,15 +175,15 @@ export function createApplications(ctx) {
   /**
    * What the settings window's menu button does: a new instance of the
    * menu's `type`, rendered. A restricted menu opens for a GM only.
-   * @returns {Promise<FormApplication | ApplicationV2>}
+   * @returns {Promise<ApplicationV2>}
    */
   async function openSettingsMenu(id) {
     const menu = ctx.game.settings.menus.get(id);
     if (!menu) throw new Error(`no settings menu ${id}`);
     if (menu.restricted && !ctx.game.user.isGM) throw new Error(`the settings menu ${id} is restricted to GMs`);
     const app = new menu.type();
-    return menu.type.prototype instanceof FormApplication ? app.render(true) : app.render({ force: true });
+    return app.render({ force: true });
   }
 
-  return { FormApplication, ApplicationV2, HandlebarsApplicationMixin, FormDataExtended, registerMenu, openSettingsMenu };
+  return { ApplicationV2, HandlebarsApplicationMixin, FormDataExtended, registerMenu, openSettingsMenu };
 }

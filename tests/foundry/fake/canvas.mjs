@@ -1,7 +1,7 @@
 /**
  * The canvas subset: token and wall placeables, the grid, vision sources,
  * detection modes, the sight collision backend, the perception manager and the
- * token HUD. Written from the v12/v13 API docs:
+ * token HUD. Written from the v13/v14 API docs:
  *
  * - `DetectionMode#testVisibility(visionSource, mode, {object, tests})`: false when
  *   `mode.enabled` is false, else false when `_canDetect(visionSource, object)` is
@@ -37,8 +37,8 @@
  * - Token HUD status palette: `CONFIG.statusEffects` entries whose `hud` is not false.
  * - `canvas.grid.measurePath(waypoints)` -> `{distance, spaces}`; square grid,
  *   equidistant diagonals (the v12 default `core.gridDiagonals`).
- * - Token HUD: `renderTokenHUD(hud, html, data)` with jQuery in v12 and
- *   `(hud, element, context, options)` with an HTMLElement in v13; columns
+ * - Token HUD: `renderTokenHUD(hud, element, context, options)` with an HTMLElement
+ *   (v13, v14); columns
  *   `.col.left`, `.col.middle`, `.col.right` holding `.control-icon` controls.
  */
 import { Collection } from "./utils.mjs";
@@ -323,7 +323,7 @@ export function createCanvasClasses(ctx) {
     covers(point, elevation) {
       const { x, y, radius } = this.data;
       if (Math.hypot(point.x - x, point.y - y) > radius) return false;
-      if (ctx.version >= 13 && elevation !== undefined) {
+      if (elevation !== undefined) {
         const distance = Math.abs(elevation - this.origin.elevation) * ctx.canvas.dimensions.distancePixels;
         if (distance > radius) return false;
       }
@@ -335,12 +335,10 @@ export function createCanvasClasses(ctx) {
   }
 
   /**
-   * `canvas.effects` (`EffectsCanvasGroup`, v12 https://foundryvtt.com/api/v12/classes/foundry.canvas.groups.EffectsCanvasGroup.html,
-   * v13 https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html): `lightSources`
+   * `canvas.effects` (`EffectsCanvasGroup`, v13 https://foundryvtt.com/api/classes/foundry.canvas.groups.EffectsCanvasGroup.html): `lightSources`
    * "A mapping of light sources which are active within the rendered Scene", `darknessSources` "A mapping
    * of darkness sources which are active within the rendered Scene", `visionSources`; and the point tests
-   * (docs/dnd5e-automation.md §8: v12 `testInsideLight(point, elevation)` and
-   * `testInsideDarkness(point, elevation)`, issue 10917; v13 one `ElevatedPoint {x, y, elevation}`,
+   * (docs/dnd5e-automation.md §8: v13 and v14 take one `ElevatedPoint {x, y, elevation}`,
    * issues 11722/11729): true when an active source of that kind holds the point. The global light is
    * not one of these sources here (`SceneEnvironmentData#globalLight` is read from the scene; which
    * collection holds core's `GlobalLightSource` is not stated on a public page).
@@ -351,18 +349,17 @@ export function createCanvasClasses(ctx) {
       this.lightSources = new Collection();
       this.darknessSources = new Collection();
     }
-    /** Where a point test is asked: v12 `(point, elevation)`, v13 `({x, y, elevation})`. */
-    static #elevation(point, elevation) {
-      if (ctx.version >= 13) return point?.elevation;
-      return typeof elevation === "number" ? elevation : undefined;
+    /** Where a point test is asked: `({x, y, elevation})`. */
+    static #elevation(point) {
+      return point?.elevation;
     }
-    testInsideLight(point, elevation) {
-      const z = EffectsCanvasGroup.#elevation(point, elevation);
+    testInsideLight(point) {
+      const z = EffectsCanvasGroup.#elevation(point);
       for (const source of this.lightSources) if (source.active && source.covers(point, z)) return true;
       return false;
     }
-    testInsideDarkness(point, elevation) {
-      const z = EffectsCanvasGroup.#elevation(point, elevation);
+    testInsideDarkness(point) {
+      const z = EffectsCanvasGroup.#elevation(point);
       for (const source of this.darknessSources) if (source.active && source.covers(point, z)) return true;
       return false;
     }
@@ -726,16 +723,12 @@ export function createCanvasClasses(ctx) {
       const doc = ctx.global.document;
       this.element?.remove();
       const token = this.object;
-      const v13 = ctx.version >= 13;
       const container = doc.getElementById("hud") ?? doc.body;
-      const element = doc.createElement(v13 ? "div" : "form");
+      const element = doc.createElement("div");
       element.id = "token-hud";
       element.className = "placeable-hud";
       element.dataset.tokenId = token.id;
-      const control = (action, title, icon) =>
-        v13
-          ? `<button type="button" class="control-icon" data-action="${action}" data-tooltip="${title}"><i class="${icon}"></i></button>`
-          : `<div class="control-icon" data-action="${action}" title="${title}"><i class="${icon}"></i></div>`;
+      const control = (action, title, icon) => `<button type="button" class="control-icon" data-action="${action}" data-tooltip="${title}"><i class="${icon}"></i></button>`;
       element.innerHTML = [
         `<div class="col left">${control("config", "Configure", "fas fa-cog")}${control("target", "Target", "fas fa-bullseye")}</div>`,
         `<div class="col middle"><div class="attribute bar1"></div></div>`,
@@ -764,8 +757,7 @@ export function createCanvasClasses(ctx) {
       }
       element.append(palette);
       const data = { id: token.id, name: token.name, isGM: ctx.game.user.isGM, statusEffects };
-      if (v13) ctx.Hooks.callAll("renderTokenHUD", this, element, data, { force: true });
-      else ctx.Hooks.callAll("renderTokenHUD", this, ctx.global.jQuery(element), data);
+      ctx.Hooks.callAll("renderTokenHUD", this, element, data, { force: true });
       return this;
     }
   }

@@ -21,14 +21,11 @@ import { createLibWrapper } from "./libwrapper.mjs";
 import { Collection, ForcedDeletion, DataFieldOperator, deepClone, reconstructOperators, utils } from "./utils.mjs";
 
 /**
- * `CONST` per version. `SETTING_SCOPES.USER` exists from v13 on
- * (https://foundryvtt.com/api/variables/CONST.SETTING_SCOPES.html lists CLIENT, USER, WORLD);
- * the v12 constant has CLIENT and WORLD only (issue 11, checked against the v12 pages).
- * @param {number} version
+ * `CONST`. `SETTING_SCOPES` has CLIENT, USER and WORLD in v13 and v14
+ * (https://foundryvtt.com/api/variables/CONST.SETTING_SCOPES.html).
  */
-function makeConst(version) {
-  const scopes = version >= 13 ? { CLIENT: "client", WORLD: "world", USER: "user" } : { CLIENT: "client", WORLD: "world" };
-  return Object.freeze({ ...BASE_CONST, SETTING_SCOPES: Object.freeze(scopes) });
+function makeConst() {
+  return Object.freeze({ ...BASE_CONST, SETTING_SCOPES: Object.freeze({ CLIENT: "client", WORLD: "world", USER: "user" }) });
 }
 
 const BASE_CONST = Object.freeze({
@@ -88,8 +85,8 @@ const DEFAULT_STATUS_EFFECTS = [
  * @param {object} options.global        the realm's global object (window)
  * @param {object} options.server        a FakeServer (or anything with `connect(userId, deliver)`)
  * @param {string} options.userId
- * @param {12|13|14} [options.version]  14: only what the module's soft init failure needs
- *   (`CONFIG.statusEffects` is a record by id, https://foundryvtt.com/api/v14/variables/CONFIG.statusEffects.html)
+ * @param {number} [options.version]  the Foundry generation: 13 or 14 (above 14: a v14 client, for
+ *   the module's refusal of a newer Foundry); the fake models no older one
  * @param {(ctx: object) => void} [options.system]  the game system's script, evaluated before
  *   the modules' scripts (systems load first): registers its own hooks (e.g. replaces
  *   `CONFIG.statusEffects` at `ready`, registers a detection mode at `setup`)
@@ -101,7 +98,8 @@ const DEFAULT_STATUS_EFFECTS = [
  */
 export function createClient(options) {
   const { global, server, userId, version = 13, lang = "en", fetchJson, packageBase } = options;
-  const CONST = makeConst(version);
+  if (!(version >= 13)) throw new Error(`the fake models Foundry 13 and 14, not ${version}`);
+  const CONST = makeConst();
   const ctx = {
     global,
     version,
@@ -174,8 +172,8 @@ export function createClient(options) {
     ready: false,
     // Builds a GM can run the supported dnd5e on: 13.347 (dnd5e 5.1+'s minimum, system.json
     // at release-5.1.10) and 14.360 (verified by Vision 5e 3.1.0, dev7355608/vision-5e module.json).
-    release: { generation: version, build: version === 12 ? 331 : version === 13 ? 347 : 360 },
-    version: version === 12 ? "12.331" : version === 13 ? "13.347" : `${version}.360`,
+    release: { generation: version, build: version === 13 ? 347 : 360 },
+    version: version === 13 ? "13.347" : `${version}.360`,
     system: { id: world.data.system?.id ?? "worldbuilding", version: world.data.system?.version ?? "1.0.0" },
     world: { id: world.data.id ?? "fake-world" },
     userId,
@@ -340,7 +338,7 @@ export function createClient(options) {
       polygonBackends: { sight: canvasClasses.ClockwiseSweepPolygon, light: canvasClasses.ClockwiseSweepPolygon, sound: canvasClasses.ClockwiseSweepPolygon, move: canvasClasses.ClockwiseSweepPolygon },
     },
     Dice: { randomUniform: Math.random, rolls: [dice.Roll], terms: { d: dice.Die } },
-    Token: { documentClass: docs.TokenDocument, objectClass: canvasClasses.Token, hudClass: canvasClasses.TokenHUD, ...(version >= 13 ? { rulerClass: canvasClasses.TokenRuler } : {}) },
+    Token: { documentClass: docs.TokenDocument, objectClass: canvasClasses.Token, hudClass: canvasClasses.TokenHUD, rulerClass: canvasClasses.TokenRuler },
     Actor: { documentClass: docs.Actor },
     // `batchSize`: how many messages the chat log renders at a time (https://foundryvtt.com/api/variables/CONFIG.ChatMessage.html).
     ChatMessage: { documentClass: docs.ChatMessage, batchSize: 100 },
@@ -369,9 +367,6 @@ export function createClient(options) {
     };
   }
   ctx.CONFIG = CONFIG;
-  // v12 has no query system: CONFIG.queries and User#query are v13 additions
-  // (https://foundryvtt.com/api/variables/CONFIG.queries.html; wiki "Sockets", queries section).
-  if (version < 13) delete CONFIG.queries;
 
   // ------------------------------------------------------------------ ui
   const notify = (type) => (message, opts = {}) => {
@@ -716,10 +711,8 @@ export function createClient(options) {
 
   // ------------------------------------------------------------ chat log
   /**
-   * Renders a visible chat message into `#chat-log` and fires the render hook:
-   * v12 `renderChatMessage(message, html: jQuery, data)`, v13
-   * `renderChatMessageHTML(message, html: HTMLElement, data)`
-   * (https://foundryvtt.com/api/functions/hookEvents.renderChatMessage.html,
+   * Renders a visible chat message into `#chat-log` and fires the render hook
+   * `renderChatMessageHTML(message, html: HTMLElement, data)` (v13, v14:
    * https://foundryvtt.com/api/functions/hookEvents.renderChatMessageHTML.html).
    * A blind roll's content and dice are hidden from non-GM users ("???"). The
    * message's `flavor` is rendered as stored (HTML), in a `.flavor-text`
@@ -742,8 +735,7 @@ export function createClient(options) {
       li.innerHTML = `<header class="message-header"><h4 class="message-sender">${sender}</h4></header><div class="message-content"><p class="private-roll">${utils.escapeHTML(message.author?.name ?? "")} privately rolled some dice</p></div>`;
       log.append(li);
       const data = { message: message.toObject(), user: game.user, author: message.author, isWhisper: true };
-      if (version >= 13) ctx.Hooks.callAll("renderChatMessageHTML", message, li, data);
-      else ctx.Hooks.callAll("renderChatMessage", message, global.jQuery(li), data);
+      ctx.Hooks.callAll("renderChatMessageHTML", message, li, data);
       return;
     }
     // v14 bug foundryvtt/foundryvtt#14258 ("Rolling with the 'Private to Gamemasters'
@@ -756,8 +748,7 @@ export function createClient(options) {
     li.innerHTML = `<header class="message-header"><h4 class="message-sender">${utils.escapeHTML(message._source.speaker?.alias ?? message.author?.name ?? "")}</h4></header><div class="message-content">${flavor}${hidden ? "???" : message._source.content ?? ""}${rolls}</div>`;
     log.append(li);
     const data = { message: message.toObject(), user: game.user, author: message.author, isWhisper: message.whisper.length > 0 };
-    if (version >= 13) ctx.Hooks.callAll("renderChatMessageHTML", message, li, data);
-    else ctx.Hooks.callAll("renderChatMessage", message, global.jQuery(li), data);
+    ctx.Hooks.callAll("renderChatMessageHTML", message, li, data);
   }
   ctx.Hooks.on("createChatMessage", (message) => {
     // "The URL of an audio file which plays when this message is received" (`ChatMessageData#sound`,
@@ -786,11 +777,9 @@ export function createClient(options) {
   // -------------------------------------------------------------- globals
   const foundryNamespace = {
     utils,
-    // ApplicationV2 and HandlebarsApplicationMixin: v12 and v13 (foundry.applications.api);
-    // FormDataExtended: foundry.applications.ux in v13, a global in v12; FormApplication:
-    // a global in v12, foundry.appv1.api in v13 (https://foundryvtt.com/api/classes/foundry.appv1.api.FormApplication.html).
+    // ApplicationV2 and HandlebarsApplicationMixin (foundry.applications.api); FormDataExtended
+    // (foundry.applications.ux).
     applications: { api: { DialogV2, ApplicationV2: apps.ApplicationV2, HandlebarsApplicationMixin: apps.HandlebarsApplicationMixin }, hud: { TokenHUD: canvasClasses.TokenHUD }, handlebars: { renderTemplate }, ux: { FormDataExtended: apps.FormDataExtended } },
-    appv1: { api: { FormApplication: apps.FormApplication } },
     dice: { Roll: dice.Roll, terms: { Die: dice.Die } },
     // v14 (https://foundryvtt.com/api/modules/foundry.data.operators.html); utils.mjs.
     data: { operators: { DataFieldOperator, ForcedDeletion } },
@@ -803,15 +792,6 @@ export function createClient(options) {
     helpers: {},
   };
   if (version < 14) delete foundryNamespace.data;
-  if (version < 13) {
-    // v12: client classes are globals; these namespaces are v13 additions.
-    delete foundryNamespace.canvas;
-    delete foundryNamespace.documents;
-    delete foundryNamespace.applications.hud;
-    delete foundryNamespace.applications.handlebars;
-    delete foundryNamespace.applications.ux;
-    delete foundryNamespace.appv1;
-  }
   const globals = {
     CONST,
     CONFIG,
@@ -834,8 +814,6 @@ export function createClient(options) {
     DetectionMode: canvasClasses.DetectionMode,
     ClockwiseSweepPolygon: canvasClasses.ClockwiseSweepPolygon,
   };
-  // v12: `renderTemplate` is a global (deprecated in v13 in favor of foundry.applications.handlebars).
-  if (version < 13) Object.assign(globals, { renderTemplate, FormApplication: apps.FormApplication, FormDataExtended: apps.FormDataExtended });
   // v14: `_del`, "a singleton ForcedDeletion operator instance" (global since 14.356, MetaMorphic-Digital/draw-steel#1747;
   // dnd5e release-5.3.3 module/documents/item.mjs L960 writes it).
   if (version >= 14) globals._del = ForcedDeletion.create();
@@ -879,7 +857,7 @@ export function createClient(options) {
     for (const message of game.messages.contents.filter((m) => m.visible).slice(-ctx.CONFIG.ChatMessage.batchSize)) renderChatMessage(message);
     drawCanvas();
     // The sidebar's combat tracker (combat-tracker.mjs).
-    if (doc && version >= 13) {
+    if (doc) {
       ui.combat = new (createCombatTracker(ctx, apps.ApplicationV2))();
       await ui.combat.render({ force: true });
     }

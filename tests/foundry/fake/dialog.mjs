@@ -1,5 +1,5 @@
 /**
- * `foundry.applications.api.DialogV2` (v12 and v13), rendered into the
+ * `foundry.applications.api.DialogV2` (v13 and v14), rendered into the
  * client's real DOM so tests answer it like a user: find the dialog element,
  * set its form inputs, click a button.
  *
@@ -12,8 +12,7 @@
  *   https://foundryvtt.com/api/v12/interfaces/foundry.DialogV2Button.html); dismissing
  *   resolves `null`, or rejects when `rejectClose` is true.
  * - `DialogV2.prompt({ok, ...})` and `DialogV2.confirm({yes, no, ...})` wrap `wait`.
- * - The callback's third argument is the `HTMLDialogElement` in v12
- *   (`DialogV2ButtonCallback` v12 docs) and the `DialogV2` instance in v13.
+ * - The callback's third argument is the `DialogV2` instance (v13, v14 `DialogV2ButtonCallback`).
  * - The content is inside a `<form>`; each button is a `<button data-action>`
  *   inside the form, so `button.form.elements` reaches the inputs.
  * - Hooks `renderDialogV2` / `renderApplicationV2` fire with `(app, element, context, options)`.
@@ -70,7 +69,7 @@ export function createDialogV2(ctx) {
       });
       ctx.Hooks.callAll("renderDialogV2", this, element, {}, {});
       ctx.Hooks.callAll("renderApplicationV2", this, element, {}, {});
-      this.options.render?.(new ctx.global.Event("render"), ctx.version >= 13 ? this : element);
+      this.options.render?.(new ctx.global.Event("render"), this);
       ctx.dialogs.push(this);
       return this;
     }
@@ -79,7 +78,7 @@ export function createDialogV2(ctx) {
       const spec = (this.options.buttons ?? []).find((b) => b.action === button.dataset.action);
       let result = spec?.action;
       if (spec?.callback) {
-        const returned = await spec.callback(event, button, ctx.version >= 13 ? this : this.element);
+        const returned = await spec.callback(event, button, this);
         result = returned === undefined ? spec.action : returned;
       }
       this.options.submit?.(result, this);

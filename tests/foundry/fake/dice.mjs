@@ -1,5 +1,5 @@
 /**
- * `Roll` (v12 `Roll`, v13 `foundry.dice.Roll`) for the formulas the module
+ * `Roll` (`foundry.dice.Roll`, also a global) for the formulas the module
  * uses: dice terms `NdM`, numbers, `@path` data references, `+ - * /` and
  * parentheses. Documented behavior reproduced:
  * - `new Roll(formula, data)`: `@path` is replaced from `data` when the roll is

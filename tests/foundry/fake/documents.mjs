@@ -1,5 +1,5 @@
 /**
- * Client-side documents (v12/v13 `ClientDocumentMixin` subset): each client
+ * Client-side documents (v13/v14 `ClientDocumentMixin` subset): each client
  * holds its own instances built from the source the server sent, and changes
  * them only when the server broadcasts a change (never optimistically).
  *
@@ -220,7 +220,7 @@ export function createDocuments(ctx) {
 
     /** Called after the server broadcast an update of this document. */
     _applyUpdate(changed) {
-      mergeObject(this._source, changed, { performDeletions: true, forcedReplacement: ctx.version >= 13, applyOperators: ctx.version >= 14 });
+      mergeObject(this._source, changed, { performDeletions: true, forcedReplacement: true, applyOperators: ctx.version >= 14 });
       this._exposeFields();
       this._prepare?.();
     }
@@ -273,7 +273,6 @@ export function createDocuments(ctx) {
      * v13 `User#query(queryName, queryData, {timeout})`: runs `CONFIG.queries[queryName]` on
      * this user's client and resolves with its result; rejects when this user is not active
      * or the handler throws (wiki "Sockets", https://foundryvtt.com/api/variables/CONFIG.queries.html).
-     * Removed on v12 (see createDocuments).
      */
     async query(queryName, queryData, { timeout } = {}) {
       const answer = ctx.request({ op: "query", userId: this.id, queryName, queryData, timeout });
@@ -286,7 +285,6 @@ export function createDocuments(ctx) {
       return Promise.race([answer, expired]).finally(() => clearTimeout(timer));
     }
   }
-  if (ctx.version < 13) delete User.prototype.query;
 
   class Item extends ClientDocument {
     static documentName = "Item";

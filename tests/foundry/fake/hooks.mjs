@@ -1,5 +1,5 @@
 /**
- * `Hooks` (foundryvtt.com/api v12 `Hooks`, v13 `foundry.helpers.Hooks`).
+ * `Hooks` (v13/v14 `foundry.helpers.Hooks`, also a global).
  *
  * Documented behavior reproduced here:
  * - `on(hook, fn, {once})` returns a numeric id; `once` is `on` with `{once: true}`.

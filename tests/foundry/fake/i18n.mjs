@@ -1,5 +1,5 @@
 /**
- * `game.i18n` (v12 `Localization`, v13 `foundry.helpers.Localization`).
+ * `game.i18n` (v13/v14 `foundry.helpers.Localization`).
  * - Translations come from the `languages` entries of each active package's
  *   manifest for the client's `lang`, plus English as the fallback (`_fallback`)
  *   when the language is not English. Files are fetched from the package folder.

@@ -74,7 +74,7 @@ export class PermissionError extends Error {}
 export class FakeServer {
   /**
    * @param {object} world  world source data (see README: users, actors, scenes, journal, messages, combats, settings)
-   * @param {{version?: 12|13, modules?: object[], schedule?: (fn: Function) => void}} options
+   * @param {{version?: number, modules?: object[], schedule?: (fn: Function) => void}} options the Foundry generation (13, 14)
    *   `modules`: package manifests (module.json objects) active in the world.
    */
   constructor(world, { version = 13, modules = [], schedule, socketsClosed = [] } = {}) {
@@ -382,7 +382,7 @@ export class FakeServer {
         if (!this.canUpdate(userId, type, source, changes, parentSource, parent)) deny("update", _id);
         const diff = options.diff === false ? changes : diffObject(source, changes);
         if (!Object.keys(diff).length) continue;
-        mergeObject(source, diff, { performDeletions: true, forcedReplacement: this.version >= 13, applyOperators: this.version >= 14 });
+        mergeObject(source, diff, { performDeletions: true, forcedReplacement: true, applyOperators: this.version >= 14 });
         result.push({ _id, ...diff });
       }
       if (result.length) this.broadcast({ op: "modify", action, type, parent, result, options, userId, requestId }, () => true);

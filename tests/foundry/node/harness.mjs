@@ -6,8 +6,9 @@
  * the clients in JSON strings only.
  *
  * The platform pieces jsdom lacks are provided per window: `fetch` for file:
- * URLs (the module's wasm and lang files) and `Response`. jQuery 3 (Foundry
- * v12 ships jQuery) is loaded into v12 clients.
+ * URLs (the module's wasm and lang files) and `Response`. jQuery 3 is loaded
+ * into every client (a global of earlier Foundry generations; the module does
+ * not use it).
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -118,7 +119,7 @@ export async function readManifest() {
  * Starts a world and its clients.
  * @param {object} options
  * @param {object} options.world   world source (see fixtures.mjs)
- * @param {number} [options.version]  the Foundry generation: 13 or 14 (12 for the fake's own tests, above 14 to test the module's refusal)
+ * @param {number} [options.version]  the Foundry generation: 13 or 14 (above 14 to test the module's refusal)
  * @param {{userId: string, lang?: string}[]} options.clients  started in order
  * @param {boolean} [options.libWrapper]
  * @param {boolean} [options.loadModule]  load the real module (default true)
@@ -146,7 +147,7 @@ export async function startClient({ server, userId, version = 13, lang = "en", l
   window.TextEncoder = TextEncoder;
   window.TextDecoder = TextDecoder;
   window.console = console;
-  // Foundry v12 and v13 both ship jQuery as a global.
+  // jQuery as a global (see the file's header).
   const jquery = await readFile(require.resolve("jquery/dist/jquery.js"), "utf8");
   vm.runInContext(jquery, context, { filename: "jquery.js" });
   // Foundry renders its templates with Handlebars (a global).

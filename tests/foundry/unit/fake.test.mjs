@@ -16,13 +16,13 @@ async function bare({ version = 13, libWrapper = false, socketsClosed = [], user
 }
 
 describe("fake: settings, constants, status effects per version", () => {
-  it("CONST.SETTING_SCOPES has USER from v13 only", async () => {
-    const v12 = await bare({ version: 12, users: [GM] });
-    const v13 = await bare({ version: 13, users: [GM] });
-    assert.equal(v12.clients[GM].ctx.CONST.SETTING_SCOPES.USER, undefined);
-    assert.equal(v13.clients[GM].ctx.CONST.SETTING_SCOPES.USER, "user");
-    v12.close();
-    v13.close();
+  it("CONST.SETTING_SCOPES has USER on v13 and v14; the fake refuses an older Foundry", async () => {
+    for (const version of [13, 14]) {
+      const env = await bare({ version, users: [GM] });
+      assert.equal(env.clients[GM].ctx.CONST.SETTING_SCOPES.USER, "user");
+      env.close();
+    }
+    await assert.rejects(bare({ version: 12, users: [GM] }), /Foundry 13 and 14, not 12/);
   });
 
   it("a world setting cannot be set before ready", async () => {
@@ -104,7 +104,7 @@ describe("fake: documents and utils the system automation relies on", () => {
       await gm.ChatMessage.create({ content: "<p>for the GM</p>", whisper: [GM] });
       await env.server.idle();
       const rendered = [];
-      const late = await startClient({ server: env.server, userId: BOB, version, loadModule: false, beforeCanvas: (ctx) => ctx.Hooks.on(version >= 13 ? "renderChatMessageHTML" : "renderChatMessage", (m) => rendered.push(m.id)) });
+      const late = await startClient({ server: env.server, userId: BOB, version, loadModule: false, beforeCanvas: (ctx) => ctx.Hooks.on("renderChatMessageHTML", (m) => rendered.push(m.id)) });
       const items = [...late.window.document.querySelectorAll("#chat-log li")].map((li) => li.dataset.messageId);
       const visible = plain(late.ctx.game.messages.contents.filter((m) => m.visible).map((m) => m.id));
       assert.equal(visible.length, 1, "Bob may see the public message only");
@@ -229,16 +229,12 @@ describe("fake: sockets and queries", () => {
     env.close();
   });
 
-  it("v13 User#query runs the target's handler and resolves with its result; v12 has no queries", async () => {
+  it("User#query runs the target's handler and resolves with its result", async () => {
     const env = await bare({ users: [GM, BOB] });
     env.clients[GM].ctx.CONFIG.queries["test.echo"] = (data) => ({ echoed: data.n });
     const answer = await env.clients[BOB].ctx.game.users.get(GM).query("test.echo", { n: 7 });
     assert.deepEqual(plain(answer), { echoed: 7 });
     env.close();
-    const v12 = await bare({ version: 12, users: [GM] });
-    assert.equal(v12.clients[GM].ctx.CONFIG.queries, undefined);
-    assert.equal(typeof v12.clients[GM].ctx.game.users.get(GM).query, "undefined");
-    v12.close();
   });
 });
 
@@ -302,9 +298,8 @@ describe("fake: independent review against the public docs", () => {
     env.close();
   });
 
-  it("combatTurn/combatRound updateOptions are {advanceTime, direction} in v12 and v13, {direction, worldTime} in v14", async () => {
+  it("combatTurn/combatRound updateOptions are {advanceTime, direction} in v13, {direction, worldTime} in v14", async () => {
     for (const [version, expected] of [
-      [12, { advanceTime: 0, direction: 1 }],
       [13, { advanceTime: 0, direction: 1 }],
       [14, { direction: 1, worldTime: { delta: 0 } }],
     ]) {
@@ -399,12 +394,6 @@ describe("fake: light and darkness (EffectsCanvasGroup, AmbientLight, SceneEnvir
     env.close();
   });
 
-  it("v12 testInsideLight(point, elevation): the elevation is a second argument and sources are not bounded in height", async () => {
-    const env = await dark({ version: 12, edit: (s) => (s.lights = [{ _id: "lightTorch000001", x: 250, y: 450, config: { dim: 10 } }]) });
-    assert.equal(env.gm.ctx.canvas.effects.testInsideLight({ x: 250, y: 450 }, 15), true);
-    env.close();
-  });
-
   it("create, update and delete AmbientLight fire their hooks on every client; a negative light is a darkness source", async () => {
     const env = await dark();
     const seen = [];
@@ -437,17 +426,14 @@ describe("fake: light and darkness (EffectsCanvasGroup, AmbientLight, SceneEnvir
   });
 });
 
-describe("fake: application classes (FormApplication, ApplicationV2, FormDataExtended, registerMenu)", () => {
-  it("v12 globals and v13 namespaces; DEFAULT_OPTIONS merge over the parent's; FormDataExtended casts by input type", async () => {
-    const v12 = await bare({ version: 12, users: [GM] });
-    const v13 = await bare({ version: 13, users: [GM] });
-    try {
-      const w12 = v12.clients[GM].window;
-      const w13 = v13.clients[GM].window;
-      assert.equal(typeof w12.FormApplication, "function", "v12: FormApplication is a global");
-      assert.equal(w13.FormApplication, undefined, "v13: it lives in foundry.appv1.api");
-      assert.equal(typeof w13.foundry.appv1.api.FormApplication, "function");
-      for (const w of [w12, w13]) {
+describe("fake: application classes (ApplicationV2, FormDataExtended, registerMenu)", () => {
+  it("v13 and v14 namespaces; no FormApplication; DEFAULT_OPTIONS merge over the parent's; FormDataExtended casts by input type", async () => {
+    for (const version of [13, 14]) {
+      const env = await bare({ version, users: [GM] });
+      try {
+        const w = env.clients[GM].window;
+        assert.equal(w.FormApplication, undefined);
+        assert.equal(w.foundry.appv1, undefined, "the module uses no v1 application");
         const { ApplicationV2 } = w.foundry.applications.api;
         class Child extends ApplicationV2 {
           static DEFAULT_OPTIONS = { id: "child", form: { closeOnSubmit: true } };
@@ -459,24 +445,20 @@ describe("fake: application classes (FormApplication, ApplicationV2, FormDataExt
         assert.equal(app.title, "T");
         const form = w.document.createElement("form");
         form.innerHTML = '<input name="a" value="x"><input name="n" type="number" value="4"><input name="c" type="checkbox" checked><input name="d" value="y" disabled>';
-        const FormDataExtended = w.foundry.applications.ux?.FormDataExtended ?? w.FormDataExtended;
-        assert.deepEqual(plain(new FormDataExtended(form).object), { a: "x", n: 4, c: true });
-        // A FormApplication subclass must define _updateObject.
-        const Form = w.FormApplication ?? w.foundry.appv1.api.FormApplication;
-        await assert.rejects(new Form()._updateObject(), /_updateObject/);
+        assert.deepEqual(plain(new w.foundry.applications.ux.FormDataExtended(form).object), { a: "x", n: 4, c: true });
+        const ctx = env.clients[GM].ctx;
+        ctx.game.settings.registerMenu("demo", "menu", { name: "Demo", type: ApplicationV2, restricted: true });
+        assert.equal(ctx.game.settings.menus.get("demo.menu").restricted, true);
+        const opened = await ctx.openSettingsMenu("demo.menu");
+        assert.equal(opened.rendered, true);
+        await opened.close();
+      } finally {
+        env.close();
       }
-      const ctx = v13.clients[GM].ctx;
-      ctx.game.settings.registerMenu("demo", "menu", { name: "Demo", type: ctx.global.foundry.applications.api.ApplicationV2, restricted: true });
-      assert.equal(ctx.game.settings.menus.get("demo.menu").restricted, true);
-      const app = await ctx.openSettingsMenu("demo.menu");
-      assert.equal(app.rendered, true);
-      await app.close();
-    } finally {
-      v12.close();
-      v13.close();
     }
   });
 });
+
 
 describe("fake: a private roll reaches every client as a placeholder", () => {
   it("a GM roll is delivered to every player, shown to the others as \"privately rolled some dice\"; a whisper without rolls is not", async () => {

@@ -2,11 +2,10 @@
  * Two GMs connected: the first is the active GM (game.users.activeGM), who
  * runs every action; the second GM's clicks and macros go to it as requests.
  * The second GM's identity is verified as a player's is (net/socket.mjs: the
- * server's sender id on v12, the confirm query on v13), so the GM tools (the
+ * confirm query), so the GM tools (the
  * GM card's Undo, Roll Perception, Override, End turn, Reset) work for them:
  * before, they were refused with "Only a GM may do this." — told to a GM.
- * The answer stays number-free: on v12 a reply travels on the module socket
- * to every client.
+ * The answer stays number-free.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -34,7 +33,7 @@ for (const version of [13, 14]) {
       await env.server.idle();
       assert.equal(apiOf(env.gm).perceives(TOKENS.fighter, TOKENS.rogue), true, "the override was applied");
       assert.ok(!JSON.stringify(result ?? null).includes("221"), `the second GM's answer holds no score: ${JSON.stringify(result)}`);
-      // Nothing Bob's client received since then quotes the rogue's score (v12 replies reach every client).
+      // Nothing Bob's client received since then quotes the rogue's score.
       assert.ok(!env.server.received(BOB).slice(sent).some((json) => json.includes("221")), "Bob received no number");
       await apiOf(second).endTurn(TOKENS.rogue);
       await env.server.idle();

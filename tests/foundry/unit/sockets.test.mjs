@@ -1,7 +1,6 @@
 /**
  * Queries (issue 11, fault 6): the requester's identity is a user confirmed
- * by a query back to them (v13 and v14; the module-socket transport of v12,
- * with its sender id and its hello handshake, has no supported Foundry left).
+ * by a query back to them (v13 and v14).
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
