@@ -43,7 +43,8 @@ url_host=$host
 if ! why=$(python3 -c '
 import errno, socket, sys
 try:
-    socket.create_server((sys.argv[1], int(sys.argv[2]))).close()
+    family = socket.getaddrinfo(sys.argv[1], int(sys.argv[2]), type=socket.SOCK_STREAM)[0][0]
+    socket.create_server((sys.argv[1], int(sys.argv[2])), family=family).close()
 except OSError as error:
     sys.exit("is in use: stop what holds it, or give another --port" if error.errno == errno.EADDRINUSE else f"cannot be listened on ({error.strerror or error})")
 ' "$host" "$port" 2>&1); then

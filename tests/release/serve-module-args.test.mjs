@@ -5,6 +5,7 @@
 // exits 2 (usage) or 1 (the port), quickly, with no server left behind.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { it } from "node:test";
@@ -54,4 +55,16 @@ it("refuses a port another program holds, before printing the manifest URL", asy
   } finally {
     holder.close();
   }
+});
+
+it("serves on the IPv6 loopback, the address in brackets in the manifest URL", { timeout: 120_000 }, async () => {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, "::1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  const result = serve("--host", "::1", "--port", String(port));
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, new RegExp(`^ {4}http://\\[::1\\]:${port}/module\\.json$`, "m"));
+  const manifest = JSON.parse(readFileSync(path.join(root, "dist/local/module.json"), "utf8"));
+  assert.equal(manifest.download, `http://[::1]:${port}/furtive.zip`);
 });
