@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Serves the Foundry module so that Foundry's Install Module can reach it
 # without a release: builds dist/furtive.zip when it is missing or older
-# than the module's sources (scripts/build-foundry.sh), copies it into
+# than what goes into it (scripts/build-foundry.sh), copies it into
 # dist/local/ with a module.json whose `download` is this server's zip (the
 # zip carries the same module.json), serves dist/local/ with Python's
 # http.server and prints the manifest URL to paste into Foundry.
@@ -52,7 +52,14 @@ except OSError as error:
   exit 1
 fi
 
-if [ ! -f dist/furtive.zip ] || [ -n "$(find foundry-module npm -path '*/node_modules' -prune -o -path foundry-module/engine -prune -o -type f -newer dist/furtive.zip -print -quit)" ]; then
+# What goes into the zip: the module's own files, the npm package's
+# JavaScript entry files (npm/*.js) and the engine's Rust sources; not what
+# other builds leave in npm/ (wasm/, the napi addon).
+if [ ! -f dist/furtive.zip ] || [ -n "$(
+  find Cargo.toml Cargo.lock -newer dist/furtive.zip -print -quit
+  find foundry-module crates -path '*/node_modules' -prune -o -path foundry-module/engine -prune -o -type f -newer dist/furtive.zip -print -quit
+  find npm -maxdepth 1 -type f -name '*.js' -newer dist/furtive.zip -print -quit
+)" ]; then
   bash scripts/build-foundry.sh
 fi
 

@@ -5,7 +5,7 @@
 // exits 2 (usage) or 1 (the port), quickly, with no server left behind.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { it } from "node:test";
@@ -67,4 +67,24 @@ it("serves on the IPv6 loopback, the address in brackets in the manifest URL", {
   assert.match(result.stdout, new RegExp(`^ {4}http://\\[::1\\]:${port}/module\\.json$`, "m"));
   const manifest = JSON.parse(readFileSync(path.join(root, "dist/local/module.json"), "utf8"));
   assert.equal(manifest.download, `http://[::1]:${port}/furtive.zip`);
+});
+
+it("does not build the zip again for what other builds leave in npm/ (its wasm, the napi addon)", { timeout: 120_000 }, async () => {
+  const zip = path.join(root, "dist/furtive.zip");
+  assert.ok(existsSync(zip), "dist/furtive.zip is built (scripts/test-release.sh builds it first)");
+  const before = statSync(zip).mtimeMs;
+  const later = new Date(Date.now() + 2_000);
+  const left = [path.join(root, "npm/wasm/furtive_wasm_bg.wasm"), ...readdirSync(path.join(root, "npm")).filter((f) => f.endsWith(".node")).map((f) => path.join(root, "npm", f))].filter(existsSync);
+  assert.ok(left.length >= 1, "the npm package's wasm or addon is built");
+  for (const file of left) utimesSync(file, later, later);
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  const started = Date.now();
+  const result = serve("--port", String(port));
+  assert.equal(result.status, 0, result.stderr);
+  assert.doesNotMatch(result.stdout + result.stderr, /build-foundry:/, "no rebuild");
+  assert.equal(statSync(zip).mtimeMs, before, "dist/furtive.zip untouched");
+  assert.ok(Date.now() - started < 15_000);
 });
