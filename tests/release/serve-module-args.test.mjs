@@ -12,8 +12,16 @@ import { it } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+// Serves for 2 s; the first run may build the zip again when its sources changed.
 const serve = (...args) =>
-  spawnSync("bash", [path.join(root, "scripts/serve-module.sh"), ...args, "--for", "2"], { cwd: root, encoding: "utf8", timeout: 20_000 });
+  spawnSync("bash", [path.join(root, "scripts/serve-module.sh"), ...args, "--for", "2"], { cwd: root, encoding: "utf8", timeout: 540_000 });
+const freePort = async (host) => {
+  const probe = net.createServer();
+  await new Promise((resolve) => probe.listen(0, host, resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+};
 
 it("refuses a bad option before building or printing a manifest URL", () => {
   const cases = [
@@ -57,11 +65,8 @@ it("refuses a port another program holds, before printing the manifest URL", asy
   }
 });
 
-it("serves on the IPv6 loopback, the address in brackets in the manifest URL", { timeout: 120_000 }, async () => {
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, "::1", resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
+it("serves on the IPv6 loopback, the address in brackets in the manifest URL", { timeout: 600_000 }, async () => {
+  const port = await freePort("::1");
   const result = serve("--host", "::1", "--port", String(port));
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, new RegExp(`^ {4}http://\\[::1\\]:${port}/module\\.json$`, "m"));
@@ -69,20 +74,17 @@ it("serves on the IPv6 loopback, the address in brackets in the manifest URL", {
   assert.equal(manifest.download, `http://[::1]:${port}/furtive.zip`);
 });
 
-it("does not build the zip again for what other builds leave in npm/ (its wasm, the napi addon)", { timeout: 120_000 }, async () => {
+it("does not build the zip again for what other builds leave in npm/ (its wasm, the napi addon)", { timeout: 600_000 }, async () => {
   const zip = path.join(root, "dist/furtive.zip");
-  assert.ok(existsSync(zip), "dist/furtive.zip is built (scripts/test-release.sh builds it first)");
+  // The zip as fresh as its sources (this run builds it again when they changed).
+  assert.equal(serve("--port", String(await freePort("127.0.0.1"))).status, 0);
   const before = statSync(zip).mtimeMs;
   const later = new Date(Date.now() + 2_000);
   const left = [path.join(root, "npm/wasm/furtive_wasm_bg.wasm"), ...readdirSync(path.join(root, "npm")).filter((f) => f.endsWith(".node")).map((f) => path.join(root, "npm", f))].filter(existsSync);
   assert.ok(left.length >= 1, "the npm package's wasm or addon is built");
   for (const file of left) utimesSync(file, later, later);
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
   const started = Date.now();
-  const result = serve("--port", String(port));
+  const result = serve("--port", String(await freePort("127.0.0.1")));
   assert.equal(result.status, 0, result.stderr);
   assert.doesNotMatch(result.stdout + result.stderr, /build-foundry:/, "no rebuild");
   assert.equal(statSync(zip).mtimeMs, before, "dist/furtive.zip untouched");
