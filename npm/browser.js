@@ -128,9 +128,8 @@ function ensureReady(name) {
  * The engine takes each argument as the UTF-8 bytes of its JSON text (a
  * `Uint8Array`; see `text` in crates/furtive-wasm/src/lib.rs). wasm-bindgen
  * would copy a string into the instance one character at a time in
- * JavaScript (20-40 µs for a 9.3 KB event); `TextEncoder.encodeInto` writes
- * the same bytes natively (under 1 µs), and wasm-bindgen copies them into
- * the instance with one `Uint8Array.set`. Arguments of up to `SCRATCH_LIMIT`
+ * JavaScript; `TextEncoder.encodeInto` writes the same bytes natively, and
+ * wasm-bindgen copies them into the instance with one `Uint8Array.set`. Arguments of up to `SCRATCH_LIMIT`
  * bytes are written side by side into one reused buffer: each call's views
  * are copied before the call returns, and JavaScript runs one call at a time.
  * Longer ones get a buffer of their own (`TextEncoder.encode`), so the
@@ -140,33 +139,6 @@ function ensureReady(name) {
 const encoder = new TextEncoder();
 const SCRATCH_LIMIT = 1 << 20;
 let scratch = new Uint8Array(1 << 16);
-
-/** Up to this many characters, an ASCII text is copied by a loop (`write`). */
-const SHORT = 64;
-
-/**
- * Writes `text` as UTF-8 at the start of `target` (room for three bytes a
- * character) and returns how many bytes it wrote. A short ASCII text (a
- * query, `{"observer":...,"hider":...}`) is copied by a loop: calling
- * `encodeInto` costs more than copying a few dozen characters (a quarter
- * of a microsecond per `perceives` in Chromium, bench/session.mjs).
- * @param {string} text
- * @param {Uint8Array} target
- * @returns {number}
- */
-function write(text, target) {
-  const length = text.length;
-  if (length <= SHORT) {
-    let i = 0;
-    for (; i < length; i++) {
-      const code = text.charCodeAt(i);
-      if (code > 0x7f) break;
-      target[i] = code;
-    }
-    if (i === length) return length;
-  }
-  return encoder.encodeInto(text, target).written;
-}
 
 /**
  * The UTF-8 bytes of each text (well-formed: arguments.js replaces lone
@@ -183,21 +155,11 @@ function utf8(texts) {
   const bytes = new Array(texts.length);
   let offset = 0;
   for (let i = 0; i < texts.length; i++) {
-    const written = write(texts[i], scratch.subarray(offset));
+    const written = encoder.encodeInto(texts[i], scratch.subarray(offset)).written;
     bytes[i] = scratch.subarray(offset, offset + written);
     offset += written;
   }
   return bytes;
-}
-
-/**
- * `utf8` of one text.
- * @param {string} text
- * @returns {Uint8Array}
- */
-function utf8One(text) {
-  if (text.length * 3 > scratch.length) return utf8([text])[0];
-  return scratch.subarray(0, write(text, scratch));
 }
 
 /** Runs one call into the engine: coded errors pass, anything else is a panic or a trap. */
@@ -243,19 +205,6 @@ export const { Session, SceneSight } = defineHandles({
   ready: ensureReady,
   construct: (className, name, texts) => run(() => wasm[className][name](...utf8(texts))),
   invoke: (native, name, texts) => run(() => native[name](...utf8(texts))),
-  invoker1(className, name) {
-    const method = wasm[className]?.prototype?.[name];
-    if (typeof method !== "function") return undefined;
-    return (native, text) => {
-      try {
-        return method.call(native, utf8One(text));
-      } catch (error) {
-        // What `run` does: coded errors pass, anything else is a panic or a trap.
-        if (error instanceof Error && typeof error.code === "string") throw error;
-        throw panicked(error);
-      }
-    };
-  },
   get: (native, name) => run(() => native[name]),
   release: (native) => native.free(),
   has(className, name) {

@@ -22,7 +22,7 @@
 // from the Rust export list.
 
 import { SCENE_CONSTRUCTORS, SCENE_METHODS, SESSION_CONSTRUCTORS, SESSION_GETTERS, SESSION_METHODS } from "./signatures.js";
-import { encodeOne, encodeWith } from "./arguments.js";
+import { encodeWith } from "./arguments.js";
 import { furtiveError } from "./errors.js";
 import { explainer } from "./explain.js";
 
@@ -48,9 +48,6 @@ const DISPOSE = typeof Symbol.dispose === "symbol" ? Symbol.dispose : Symbol.for
  *   constructor, returns the native object (throws coded errors);
  * - `invoke(native, name, texts, className)`: calls a native method,
  *   returns its JSON text result (throws coded errors);
- *   `invoker1(className, name)`, if given: for a method of one argument, a
- *   function `(native, text)` doing the same (undefined when the build
- *   lacks the method);
  * - `get(native, name, className)`: reads a native property;
  * - `release(native, className)`: frees the native object;
  * - `has(className, name)`: whether this build has the constructor or method;
@@ -150,37 +147,23 @@ export function defineHandle(kind, backend) {
         has = true;
       }
     };
-    // One argument (the queries, `apply`): encoded and passed without the
-    // arrays of the general case, to the native method looked up once; the
-    // same checks, text and errors.
-    const spec = specs.length === 1 ? specs[0] : null;
-    const invoke1 = spec === null ? undefined : backend.invoker1?.(className, name);
     // The result as JavaScript values, its explanations given as `en` and
     // `fr` texts (explain.js): a query's at once, an effects' log when
     // `effects.log` is first read.
     const finish = kind.explained ? explainer(name) : null;
-    /** @type {(text: string, known?: () => string[]) => any} */
+    /** @type {(text: string) => any} */
     const parse = finish === null
         ? (text) => JSON.parse(text)
         : (text) => finish(JSON.parse(text));
     Object.defineProperty(Handle.prototype, name, {
-      value: invoke1 !== undefined
-        ? {
-            [name](value) {
-              const slot = live(this, name);
-              check();
-              const text = encodeOne(spec, value);
-              return parse(invoke1(still(slot, this, name).native, text));
-            },
-          }[name]
-        : {
-            [name](...args) {
-              const slot = live(this, name);
-              check();
-              const texts = encodeWith(specs, args);
-              return parse(backend.invoke(still(slot, this, name).native, name, texts, className));
-            },
-          }[name],
+      value: {
+        [name](...args) {
+          const slot = live(this, name);
+          check();
+          const texts = encodeWith(specs, args);
+          return parse(backend.invoke(still(slot, this, name).native, name, texts, className));
+        },
+      }[name],
       writable: true,
       configurable: true,
     });

@@ -67,10 +67,6 @@ export const { Session, SceneSight } = addon
       ready: () => {},
       construct: (className, name, texts) => addon[className][name](...texts),
       invoke: (native, name, texts, className) => addon[className][name](native, ...texts),
-      invoker1(className, name) {
-        const method = addon[className]?.[name];
-        return typeof method === "function" ? method : undefined;
-      },
       get: (native, name, className) => addon[className][name](native),
       release: (native, className) => addon[className].free(native),
       // The addon has every feature; a namespace it lacks (an older addon) is missing.

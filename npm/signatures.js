@@ -1,4 +1,4 @@
-// Generated from furtive_core::for_each_export! (crates/furtive-core/src/exports.rs),
+// Generated from furtive_json::for_each_export! (crates/furtive-json/src/exports.rs),
 // the one list both bindings are built from. Do not edit: run
 // `FURTIVE_UPDATE_GOLDEN=1 cargo test -p furtive-core --test exports`.
 // `cargo test` fails when this file differs from the list.

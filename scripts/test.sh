@@ -9,8 +9,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
-echo "== cargo clippy: furtive-core without its features"
-cargo clippy -p furtive-core --no-default-features -- -D warnings
+echo "== cargo clippy: furtive-core and furtive-json without their features (the Foundry module's wasm)"
+cargo clippy -p furtive-core -p furtive-json --no-default-features -- -D warnings
 echo "== cargo clippy: furtive-core with its feature schema (the JSON Schemas of the boundary types)"
 cargo clippy -p furtive-core --all-targets --features schema -- -D warnings
 echo "== cargo doc: every docstring link resolves and names a public item"

@@ -1072,7 +1072,7 @@ fn run(input: Input) {
                 let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
                     continue;
                 };
-                if let Ok(event) = furtive_core::api::parse_event("event", value) {
+                if let Ok(event) = furtive_json::read::event("event", value) {
                     if let Some(effects) = step(&mut session, event.clone()) {
                         chain.push(event);
                         pending.extend(effects.requests);
@@ -1087,8 +1087,9 @@ fn run(input: Input) {
                 let json = raw_field(&ctx, event, *field, value);
                 // The JSON facade on the snapshot agrees with the session.
                 let state_json = serde_json::to_value(session.state()).expect("state serializes");
-                let facade = furtive_core::api::apply(state_json, json.clone());
-                match furtive_core::api::parse_event("event", json) {
+                let facade =
+                    furtive_json::functions::apply::<serde_json::Value>(state_json, json.clone());
+                match furtive_json::read::event("event", json) {
                     Ok(event) => {
                         let accepted = step(&mut session, event.clone());
                         match (&accepted, &facade) {

@@ -48,12 +48,13 @@ fn check(value: Value) {
     );
     // The same through JSON text, as the bindings pass it.
     let text = serde_json::to_string(&state).expect("a state serializes");
-    let parsed = furtive_core::api::parse_json("state", &text).expect("own JSON text parses");
+    let parsed = furtive_json::read::json("state", &text).expect("own JSON text parses");
     assert_eq!(parsed, json, "snapshot JSON text round trip");
 
     let lookup = serde_json::to_value(session.hidden_from()).expect("serializes");
     assert_eq!(
-        furtive_core::api::hidden_from(json).expect("a loaded state answers hiddenFrom"),
+        furtive_json::functions::hidden_from::<serde_json::Value>(json)
+            .expect("a loaded state answers hiddenFrom"),
         lookup,
         "hiddenFrom: JSON facade and Session disagree"
     );
@@ -73,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(value) = furtive_core::api::parse_json("state", text) {
+    if let Ok(value) = furtive_json::read::json("state", text) {
         check(value);
     }
 });

@@ -32,8 +32,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
-use furtive_core::api;
 use furtive_core::scene::{Point, Scene, SceneSight, SceneUpdate, Token};
+use furtive_json::functions as api;
 use serde_json::Value;
 
 fn nort_gate() -> Value {
@@ -160,7 +160,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("api/clear_view", |bench| {
         bench.iter_batched(
             || (with_tokens.clone(), query.clone()),
-            |(scene, query)| black_box(api::clear_view(scene, query).unwrap()),
+            |(scene, query)| black_box(api::clear_view::<Value>(scene, query).unwrap()),
             BatchSize::SmallInput,
         )
     });
@@ -280,7 +280,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("api/all_walls/50", |b| {
         b.iter_batched(
             || (all_walls_json.clone(), tokens_json.clone()),
-            |(scene, tokens)| black_box(api::clear_view_matrix(scene, tokens).unwrap()),
+            |(scene, tokens)| black_box(api::clear_view_matrix::<Value>(scene, tokens).unwrap()),
             BatchSize::SmallInput,
         )
     });

@@ -32,22 +32,6 @@
 //! Arguments after the bench flags filter the scenarios (`none`, `one`,
 //! `all`, `join`) and sizes (`3`, `200`...).
 
-//!
-//! Measured 2026-11-30 (branch corepath), instructions per call, main
-//! (4d177c7) -> with feature `view-walk` (default):
-//!
-//! | creatures | none              | one               | all                 |
-//! |-----------|-------------------|-------------------|---------------------|
-//! | 3         | 3,155 -> 3,589    | 5,997 -> 6,849    | 8,236 -> 8,977      |
-//! | 20        | 29,956 -> 25,208  | 34,433 -> 29,921  | 88,773 -> 83,839    |
-//! | 100       | 225,392 -> 123,380| 229,693 -> 128,474| 580,439 -> 451,039  |
-//! | 200       | 405,231 -> 198,255| 409,269 -> 202,724| 970,915 -> 723,949  |
-//! | 1000      | 523,984 -> 420,193| 528,618 -> 425,263| 1,121,700 -> 974,965|
-//!
-//! Criterion (`session.rs`, old as `--save-baseline`, same machine, one
-//! sitting) at 200 creatures: view_changed 110.7 -> 67.1 µs, view_unchanged
-//! 28.0 -> 14.6 µs, view_moved 46.9 -> 31.3 µs, view_one_in 46.3 -> 17.0 µs.
-
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::process::Command;

@@ -39,9 +39,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use furtive_core::api_session::JsonSession;
 use furtive_core::query::PairQuery;
 use furtive_core::{Event, Session};
+use furtive_json::session::JsonSession;
 
 mod common;
 use common::{enter_stealth, id, named, table, view, NAMED, SIZES};
@@ -179,7 +179,7 @@ fn bench(c: &mut Criterion) {
     let mut session = Session::load(table(200)).unwrap();
     let effects = session.apply(view(200, NAMED, 5.0)).unwrap();
     group.bench_function("to_text/200", |b| {
-        b.iter(|| black_box(furtive_core::api::to_json_text(&effects).unwrap()))
+        b.iter(|| black_box(furtive_json::write::to_text(&effects).unwrap()))
     });
     group.finish();
 

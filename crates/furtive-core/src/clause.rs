@@ -4,13 +4,13 @@
 //! decided; in JSON a clause is its id (`"P3"`, `"O13"`, `"GM"`), exactly as
 //! before this type existed.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 macro_rules! clauses {
     ($($(#[$meta:meta])* $name:ident),* $(,)?) => {
         /// A clause id (`P1`-`P11`, `O1`-`O13`, `B1`-`B5`), or `GM` for a
         /// GM decision.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         pub enum Clause {
             $($(#[$meta])* $name,)*
@@ -20,9 +20,6 @@ macro_rules! clauses {
             /// Every clause, in the order of the rules interpretation.
             pub const ALL: &'static [Clause] = &[$(Clause::$name,)*];
 
-            /// The ids, in the order of [`Clause::ALL`].
-            const IDS: &'static [&'static str] = &[$(stringify!($name),)*];
-
             /// The id as written in the rules interpretation: `"P3"`.
             pub fn id(self) -> &'static str {
                 match self {
@@ -30,14 +27,6 @@ macro_rules! clauses {
                 }
             }
         }
-
-        impl crate::named::Named for Clause {
-            const TYPE: &'static str = "Clause";
-            const NAMES: &'static [&'static str] = Clause::IDS;
-            const ALL: &'static [Self] = Clause::ALL;
-        }
-
-        crate::named::deserialize_by_name!(Clause);
     };
 }
 

@@ -13,8 +13,6 @@ use crate::state::State;
 /// (P9, O7: one stealth roll a turn): a combat on, the same round (or none
 /// given), and the turn is `combatant`'s or `combatant` rolled in it (its
 /// token was removed and added back). A combatant has one turn a round.
-/// (Fix: a repeated `turnStart`, or one after the token was removed and
-/// added back, cleared the turn's roll and allowed a second one.)
 pub(crate) fn start_turn(tx: &mut Tx, combatant: &str, round: Option<u32>) -> bool {
     let running = &tx.combat;
     if running.active
@@ -48,7 +46,6 @@ pub(crate) fn start_turn(tx: &mut Tx, combatant: &str, round: Option<u32>) -> bo
 pub(crate) fn end_turn(tx: &mut Tx, combatant: &str) {
     // P9 / O7: the one-roll-a-turn record belongs to the current turn; the
     // end of another combatant's turn (late or stray) must not reset it.
-    // (Fix: it used to be cleared by any turn end.)
     if tx.combat.turn.as_deref() == Some(combatant) {
         let combat = tx.combat_mut();
         combat.turn = None;

@@ -89,12 +89,8 @@ pub struct DarknessObserver {
 /// The `concealedByDarkness` export: reads the query
 /// `{"targetInDarkness": bool, "observers": [{"distance"?: number | null,
 /// "darkvision": number | "unlimited"}]}` (`what` names it in errors) and
-/// answers B5 for each observer, in order (`[true, false]`). The query is
-/// read by hand, deciding as it goes, not by serde derive: in the Foundry
-/// module's lean wasm a derived reader (two structs, a list, a
-/// number-or-string) added 12.9 KB raw, 2.7 KB gzipped, over its size
-/// budget (`wasm-budget.json`); this export adds 3.1 KB raw, 1.3 KB
-/// gzipped. Its schema is `DarknessQuery` (feature `schema`).
+/// answers B5 for each observer, in order (`[true, false]`), deciding as it
+/// reads. Its schema is `DarknessQuery` (feature `schema`).
 ///
 /// Errors: `invalid_input` naming the field: `query.targetInDarkness` not
 /// a boolean, `query.observers[2].distance` negative or not a number,

@@ -99,7 +99,7 @@ pub enum Error {
     /// place in the list (from 0). The message names the field inside the
     /// list, `events[1].hider: unknown token `x``; the code is `error`'s.
     /// Added by the JSON boundary
-    /// ([`crate::api_session::JsonSession::apply_all`]), never by the rules.
+    /// (`furtive_json::session::JsonSession::apply_all`), never by the rules.
     #[error("events[{index}].{error}")]
     InEvent { index: usize, error: Box<Error> },
 }
@@ -241,4 +241,151 @@ impl From<&Error> for ErrorInfo {
             message: error.to_string(),
         }
     }
+}
+
+impl Error {
+    /// A value the serde reader refused inside the argument `what`, at the
+    /// path `serde_path_to_error` gives (`""` or `"."` for the argument
+    /// itself): `invalid_input` naming `what.path`, in the engine's words
+    /// ([`refusal_in_words`]). A refused value or key longer than 256
+    /// characters is cut in the message.
+    pub fn refused(what: &str, path: &str, message: &str) -> Error {
+        let field = match path {
+            "" | "." => what.to_owned(),
+            path if path.starts_with('[') => format!("{what}{path}"),
+            path => format!("{what}.{path}"),
+        };
+        // A whole number beyond what the field's type holds (a negative
+        // acuity) is out of range, as one beyond the rule's bound is.
+        if let Some((value, min, max)) = beyond_its_type(message) {
+            return Error::OutOfRange {
+                field: cut_long_runs(&field),
+                value,
+                min,
+                max,
+            };
+        }
+        Error::InvalidInput {
+            field: cut_long_runs(&field),
+            message: cut_long_runs(&refusal_in_words(message)),
+        }
+    }
+
+    /// [`Error::refused`] of a `serde_path_to_error` error.
+    pub fn refused_at(what: &str, error: serde_path_to_error::Error<serde_json::Error>) -> Error {
+        Error::refused(
+            what,
+            &error.path().to_string(),
+            &error.into_inner().to_string(),
+        )
+    }
+}
+
+/// serde's words for a refused value, in the engine's: `invalid type:
+/// floating point `37.5`, expected i64` becomes `37.5 is not a whole
+/// number`; no Rust type is named. The place serde_json's text reader
+/// appends (` at line 1 column 48`) is dropped: the field names the place.
+pub fn refusal_in_words(message: &str) -> String {
+    let message = match message.rfind(" at line ") {
+        Some(at) if message[at..].contains(" column ") => &message[..at],
+        _ => message,
+    };
+    let wrong = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "));
+    if let Some((found, expected)) = wrong.and_then(|rest| rest.split_once(", expected ")) {
+        return format!(
+            "{} is not {}",
+            found_in_words(found),
+            expected_in_words(expected)
+        );
+    }
+    message.to_owned()
+}
+
+/// serde's `invalid value: integer `-10`, expected u32`: the number and
+/// the range of its type.
+fn beyond_its_type(message: &str) -> Option<(String, i64, i64)> {
+    let rest = message.strip_prefix("invalid value: integer `")?;
+    let (value, expected) = rest.split_once("`, expected ")?;
+    let expected = expected.split(" at line ").next()?;
+    let (min, max) = match expected {
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, i64::MAX),
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        _ => return None,
+    };
+    Some((value.to_owned(), min, max))
+}
+
+/// What serde found, as JSON writes it: `integer `3`` is `3`.
+fn found_in_words(found: &str) -> String {
+    let quoted = |prefix: &str| {
+        found
+            .strip_prefix(prefix)
+            .map(|rest| rest.trim_matches('`').to_owned())
+    };
+    quoted("integer ")
+        .or_else(|| quoted("floating point "))
+        .or_else(|| quoted("boolean "))
+        .or_else(|| {
+            found
+                .strip_prefix("string ")
+                .map(|s| format!("the string {s}"))
+        })
+        .unwrap_or_else(|| {
+            match found {
+                "unit value" | "null" => "null",
+                "sequence" => "a list",
+                "map" => "an object",
+                other => other,
+            }
+            .to_owned()
+        })
+}
+
+/// What serde expected, without Rust types: `i64` is `a whole number`.
+fn expected_in_words(expected: &str) -> String {
+    match expected {
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number",
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number, 0 or more",
+        "f32" | "f64" => "a number",
+        "a string" | "a borrowed string" | "a character" => "a string",
+        "a boolean" => "true or false",
+        "a sequence" => "a list",
+        "a map" => "an object",
+        other if other.starts_with("struct ") => "an object",
+        other if other.starts_with("tuple struct ") => "a list",
+        other => other,
+    }
+    .to_owned()
+}
+
+/// `text` with each run between quotes, backticks, dots or brackets cut
+/// after 256 characters with `…`: a refused value or key the caller sent
+/// is not echoed whole.
+fn cut_long_runs(text: &str) -> String {
+    const LONGEST: usize = 256;
+    if text.len() <= LONGEST {
+        return text.to_owned();
+    }
+    let mut cut = String::new();
+    let mut run = 0;
+    for c in text.chars() {
+        run = if matches!(c, '"' | '`' | '.' | '[' | ']') {
+            0
+        } else {
+            run + 1
+        };
+        if run <= LONGEST {
+            cut.push(c);
+        } else if run == LONGEST + 1 {
+            cut.push('…');
+        }
+    }
+    cut
 }

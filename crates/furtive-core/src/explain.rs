@@ -96,8 +96,7 @@ pub(crate) fn gm_override(
 // ---------------------------------------------------------------- Ruleset `percentile`
 
 /// P1: the tier term of the score, for explanations.
-fn describe_tier(stealth_skill: u32, d100: u32) -> Message {
-    let value = crate::percentile::tier_value(stealth_skill, d100);
+fn describe_tier(stealth_skill: u32, d100: u32, value: i64) -> Message {
     let key = if stealth_skill < 50 {
         Key::P1TierHalf
     } else if stealth_skill < 100 {
@@ -190,7 +189,15 @@ pub(crate) fn p1_stealth_score(
             .with("hider", label)
             .with("score", score)
             .with("stealthSkill", stealth_skill)
-            .with("tier", describe_tier(stealth_skill, d100))
+            .with(
+                "tier",
+                // P1: score = Furtivité + tier value + modifiers.
+                describe_tier(
+                    stealth_skill,
+                    d100,
+                    score - i64::from(stealth_skill) - modifiers.total(),
+                ),
+            )
             .with("modifierTotal", signed(modifiers.total()))
             .with("modifiers", describe_modifiers(modifiers)),
         public: one(Key::P1StealthRoll, "hider", label),

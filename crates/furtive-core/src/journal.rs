@@ -13,15 +13,15 @@
 
 use std::ops::Deref;
 
-use litemap::LiteMap;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 use crate::event::ViewEntry;
-use crate::map::Set;
 use crate::outcome::{Change, Expiry, Status};
 use crate::state::{
     Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
 };
+use std::collections::BTreeSet;
 
 type PairHider = TokenId;
 
@@ -206,19 +206,11 @@ impl Journal {
         {
             return effects_in_place(state, keys, slots);
         }
-        // The maps and sets here share their key types (`TokenId`, a
-        // `PairKey`) and value types with each other, so each kind of map
-        // is compiled once. They are sorted `Vec`s (`litemap`, a `Set` of
-        // `crate::map`), not `BTreeMap`/`BTreeSet`: each B-tree
-        // instantiation cost the Foundry module's wasm 4 to 6 KB
-        // (scripts/build-wasm.sh). An insertion moves the entries after
-        // it; these hold one event's touched tokens and pairs, and a
-        // whole hider's pairs come in key order (appended).
-        let mut hiders: Set<TokenId> = Set::new();
-        let mut whole: Set<TokenId> = Set::new();
+        let mut hiders: BTreeSet<TokenId> = BTreeSet::new();
+        let mut whole: BTreeSet<TokenId> = BTreeSet::new();
         // Every touched pair, with how it reads before and after.
-        let mut values: LiteMap<PairKey, [Option<PairView>; 2]> = LiteMap::new();
-        let mut creatures: Set<TokenId> = Set::new();
+        let mut values: BTreeMap<PairKey, [Option<PairView>; 2]> = BTreeMap::new();
+        let mut creatures: BTreeSet<TokenId> = BTreeSet::new();
         let mut surprises = false;
         for key in keys.iter() {
             match key {
@@ -255,9 +247,9 @@ impl Journal {
 
         // The tokens whose `hidden` status may change (the touched hiders
         // and creatures) that showed it before.
-        let mut hidden_before: Set<TokenId> = Set::new();
+        let mut hidden_before: BTreeSet<TokenId> = BTreeSet::new();
         // The joining or leaving creatures the engine knew before.
-        let mut known_before: Set<TokenId> = Set::new();
+        let mut known_before: BTreeSet<TokenId> = BTreeSet::new();
         let mut surprises_before: Option<Vec<Surprise>> = None;
 
         // Pass 0: the state before the transaction.
@@ -330,7 +322,7 @@ impl Journal {
                 });
             }
         }
-        let mut status_tokens: Set<TokenId> =
+        let mut status_tokens: BTreeSet<TokenId> =
             hiders.iter().chain(creatures.iter()).cloned().collect();
         if let Some(before) = &surprises_before {
             for surprise in before.iter().chain(&state.surprises) {
@@ -354,9 +346,7 @@ impl Journal {
                 let was = surprise_attacker(before, token);
                 let is = surprise_attacker(&state.surprises, token);
                 // P6: a new surprise, or the end of the latest one while
-                // another runs, moves the expiry. (Fix: a second surprise
-                // on the same target changed nothing, and the expiry named
-                // the first attacker.)
+                // another runs, moves the expiry.
                 if was != is {
                     changes.push(Change::Status {
                         token: token.into(),
@@ -442,7 +432,7 @@ fn effects_in_place(
     let mut changes = Vec::with_capacity(before_pairs.len() + 2);
     let mut lookup = Vec::with_capacity(before_pairs.len());
     // `TokenId` as in `Journal::effects`: one kind of set for both.
-    let mut status_tokens: Set<TokenId> = Set::new();
+    let mut status_tokens: BTreeSet<TokenId> = BTreeSet::new();
     // A pair that counts for the `hidden` status: unperceived by a known observer.
     let hides = |observer: &str, pair: Option<&Pair>| {
         pair.is_some_and(|p| !p.perceived) && state.creatures.contains_key(observer)
@@ -597,8 +587,7 @@ impl PairView {
 /// The attacker of the latest surprise on `target` (P6), if any: the
 /// `defenseless` status and its expiry follow it (surprises are kept in
 /// the order they were made). A linear search: a table has a handful of
-/// surprises, and a map of them would be one more map
-/// instantiation in the wasm.
+/// surprises.
 fn surprise_attacker<'a>(surprises: &'a [Surprise], target: &str) -> Option<&'a str> {
     surprises
         .iter()
@@ -790,8 +779,7 @@ impl<'a> Tx<'a> {
     }
 
     /// A hider's pair, `new_pair` when missing; `None` when `hider` has no
-    /// record. (`new_pair` is a value, not a closure: one copy of this
-    /// function in the wasm.)
+    /// record.
     pub fn pair_entry(&mut self, hider: &str, observer: &str, new_pair: Pair) -> Option<&mut Pair> {
         let record = self.state.hiders.get_mut(hider)?;
         let old = record.pairs.get(observer).cloned();
@@ -803,8 +791,7 @@ impl<'a> Tx<'a> {
     }
 
     /// Updates the stored clear view and distance of the pairs named in
-    /// `view`; a pair missing for an observer is created from `new_pair`
-    /// (a value, not a closure: one copy of this function in the wasm).
+    /// `view`; a pair missing for an observer is created from `new_pair`.
     ///
     /// A pair whose clear view and distance already read as `entry` is
     /// neither written nor journaled: an event that names observers whose

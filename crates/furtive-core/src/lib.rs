@@ -19,38 +19,29 @@
 //! without a canvas; [`darkness`] decides concealment by darkness (B5) for
 //! it and for callers with their own lighting (no feature needed);
 //! [`sides`] decides who is an ally (O3, P6, P9) for the engine and for
-//! callers without a state. [`api`] and [`api_session`] are the JSON facade the
-//! napi and wasm bindings call, and [`for_each_export!`] the one list of
-//! what they export ([`exports`]).
+//! callers without a state. The JSON boundary the bindings share is the
+//! crate `furtive-json`; nothing here imports it.
 //!
-//! Cargo features, both on by default: `scene` (the scene reader and clear
-//! view) and `roller` (the seeded roller: `settle`, `roll_requests`). The
-//! Foundry module's wasm is built without them.
-//! `schema` (off by default, in no build that ships): the JSON Schemas of
-//! every type that crosses the JavaScript boundary (the `schema` module, feature `schema`), from which
-//! `npm/types.d.ts` is generated.
+//! Cargo features, all additive: `scene` (the scene reader and clear view)
+//! and `roller` (the seeded roller: `settle`, `roll_requests`), on by
+//! default (the Foundry module's wasm is built without them), and `schema`
+//! (the JSON Schemas of every type that crosses the JavaScript boundary,
+//! from which `npm/types.d.ts` is generated).
 
-pub mod api;
-#[cfg(feature = "scene")]
-pub mod api_scene;
-pub mod api_session;
-mod ask;
 pub mod clause;
 mod combat;
 mod context;
 pub mod darkness;
-mod engine;
+mod dispatch;
 pub mod error;
 pub mod event;
 mod explain;
-pub mod exports;
-pub mod map;
 pub mod message;
+mod question;
 // Savepoints serve `settle` only (feature `roller`).
 #[cfg_attr(not(feature = "roller"), allow(dead_code))]
 mod journal;
 pub mod migrate;
-mod named;
 pub mod opposed;
 pub mod outcome;
 pub mod percentile;
@@ -71,15 +62,17 @@ mod tagged;
 mod validate;
 
 pub use clause::Clause;
-pub use engine::{apply, create_state};
+pub use dispatch::create_state;
 pub use error::{Error, ErrorInfo};
 pub use event::{Event, ViewEntry};
 pub use outcome::{Audience, Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
 #[cfg(feature = "roller")]
-pub use roller::{roll_requests, settle, Roller};
+pub use roller::{roll_requests, Roller};
 #[cfg(feature = "scene")]
 pub use scene::{ClearViewMatrix, Point, Scene, SightIndex, SightLine};
-pub use session::diff;
+#[cfg(feature = "roller")]
+pub use session::settle;
+pub use session::{apply, diff};
 pub use session::{Effects, HiddenFromChange, Session};
 pub use state::{
     Acuities, Attempt, Config, Creature, EnhancedSense, FreeModifier, Hider, HiderPhase, HitZone,

@@ -944,8 +944,8 @@ impl Serialize for Arg {
     }
 }
 
-/// Replaces the messages in a JSON result of the facade ([`crate::api`],
-/// [`crate::api_session`]) by their texts, as the npm package does
+/// Replaces the messages in a JSON result of the JSON boundary (`furtive-json`)
+/// by their texts, as the npm package does
 /// (`npm/explain.js`): the result's own `message` (a query's answer) and
 /// the `message` of each entry of its `log` (an `apply`'s effects or
 /// outcome) become `en` and `fr`. Anything else is left as it is.

@@ -100,13 +100,13 @@ pub fn read_state(what: &str, state: Value) -> Result<State, Error> {
         // Not a number, or missing: the reader says what is wrong.
         None => state,
     };
-    let repr: StateRepr = crate::api::parse(what, state)?;
+    let repr: StateRepr =
+        serde_path_to_error::deserialize(&state).map_err(|error| Error::refused_at(what, error))?;
     typed_state(what, repr)
 }
 
 /// The state a version 2 `repr` holds, its hiders typed by the ruleset;
-/// errors name `what.hiders.…`. Also used by `crate::api`, which reads
-/// version 2 text straight into a [`StateRepr`].
+/// errors name `what.hiders.…`.
 pub(crate) fn typed_state(what: &str, repr: StateRepr) -> Result<State, Error> {
     State::try_from(repr).map_err(|error| match error {
         Error::InvalidInput { field, message } => Error::InvalidInput {

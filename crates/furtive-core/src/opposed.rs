@@ -6,7 +6,6 @@
 //! result is compared again (O6, O8, O11). Exposure (O5) reveals at the end
 //! of the hider's turn. Enhanced senses bypass stealth unless countered (O13).
 
-use crate::ask::{AttackMode, HiddenAttackQuery, HiddenAttackResult};
 use crate::clause::Clause;
 use crate::combat;
 use crate::context::{self, Ctx};
@@ -15,6 +14,7 @@ use crate::event::ViewEntry;
 use crate::explain;
 use crate::journal::{PairTx, Tx};
 use crate::outcome::Request;
+use crate::question::{AttackMode, HiddenAttackQuery, HiddenAttackResult};
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Creature, EnhancedSense, Hider, HiderPhase, OpposedAttempt, Pair, PairReason, Penalty,
@@ -393,8 +393,7 @@ fn locate(
     match pair.perception_total {
         Some(total) if total >= effective => {
             // The clause that brought the stored check to the total, as
-            // `redecide` cites it. (Fix: O4 was cited whatever the trigger,
-            // an O6 penalty included.)
+            // `redecide` cites it.
             let (clause, reason) = match trigger {
                 Trigger::View => (Clause::O4, PairReason::PerceptionCheck),
                 Trigger::Penalty => (Clause::O6, PairReason::Penalty),
@@ -450,10 +449,7 @@ fn note_exposure(tx: &mut Tx, hider: &str, observer: &str) {
 }
 
 /// O5: the pair is exposed ([`Pair::is_exposed`]) and its stored check is
-/// below the effective total: it failed. (Fix: a pair the GM ruled
-/// unperceived in clear view counted as exposed without a failed check,
-/// one that never checked or whose check had reached the total, and the
-/// end of the hider's turn revealed it.)
+/// below the effective total: it failed.
 fn failed_in_view(
     creatures: &TokenMap<Creature>,
     attempt: &Attempt,
@@ -526,9 +522,7 @@ fn enter_stealth(
     if fresh_roll {
         // O7: the new total replaces the held one and clears every penalty;
         // observers that perceive keep perceiving. O5: a roll made as part
-        // of a movement (O1) is a move this turn. (Fix: a fresh roll's
-        // `moved` was dropped, so an exposed observer whose view that move
-        // broke saw the hider revealed as if it had stood still.)
+        // of a movement (O1) is a move this turn.
         if let Some(head) = tx.head_mut(hider) {
             *head.moved_this_turn |= moved;
             if let Some(attempt) = head.attempt.opposed_mut() {
@@ -697,8 +691,7 @@ fn perception_rolled(
     // A targeting sense already gives the space (O13).
     let presence_located = locates(tx, hider, observer);
     // O4: a stored result is never rolled again in this stealth attempt;
-    // only a requested check (O9 sets `check_pending`) replaces it. (Fix: an
-    // unrequested second check used to overwrite the stored result.)
+    // only a requested check (O9 sets `check_pending`) replaces it.
     if let Some(stored) = record
         .pairs
         .get(observer)
@@ -917,7 +910,6 @@ fn attack(
     for &target in targets {
         // O9: the check is "to see the attacker precisely", so a target that
         // perceives only its presence (O13, non-targeting sense) checks too.
-        // (Fix: every perceiving target was skipped.)
         if locates(tx, attacker, target) {
             continue;
         }
@@ -1047,8 +1039,6 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
         return;
     };
     let moved = record.moved_this_turn;
-    // (Fix: a pair whose first check was still pending counted as exposed;
-    // O5 needs a failed check, see `Pair::is_exposed`.)
     let mut in_view = Vec::new();
     let mut broken = Vec::new();
     let mut remembered = Vec::new();
@@ -1184,7 +1174,6 @@ pub(crate) fn attack_hidden(state: &State, query: &HiddenAttackQuery) -> HiddenA
         }
         // O13: a non-targeting sense gives presence only, so O10 still
         // applies to an attacker that perceives the hider only through it.
-        // (Fix: such an attacker used to attack normally.)
         let presence_only = pair.is_some_and(|p| p.reason == PairReason::EnhancedSense);
         if state.perceives(&query.attacker, &query.target) {
             if !presence_only {

@@ -29,11 +29,15 @@ pub struct Expiry {
     pub turn_end_of: TokenId,
 }
 
-tagged_enum! {
-tag = "kind", by_name = ChangeByName;
 /// Something visible changed. Computed by comparing the state before and
 /// after the event, so every change is reported exactly once.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Change {
     /// Whether `observer` perceives `hider` changed.
     Visibility {
@@ -49,7 +53,6 @@ pub enum Change {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         expires: Option<Expiry>,
     },
-}
 }
 
 tagged_enum! {

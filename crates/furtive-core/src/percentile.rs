@@ -6,7 +6,6 @@
 //! after which everyone perceives the hider (P9). Knockout (P8), pickpocket
 //! (P10) and locating (P5) are queries, in [`crate::query`].
 
-use crate::ask::{DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery};
 use crate::clause::Clause;
 use crate::combat;
 use crate::context::{self, Ctx};
@@ -15,6 +14,7 @@ use crate::event::ViewEntry;
 use crate::explain;
 use crate::journal::Tx;
 use crate::outcome::{decision, Decision, Request};
+use crate::question::{DefenseQuery, KnockoutQuery, KnockoutResult, PairQuery, PickpocketQuery};
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
     Attempt, Hider, HiderPhase, HitZone, Modifiers, Pair, PairReason, PercentileAttempt, Ruleset,
@@ -118,16 +118,13 @@ impl Rules for PercentileRules {
     /// P6 / P9: a surprise still running (made outside combat, or by a
     /// combatant whose turn is not the current one) ends with the combat,
     /// and so does the turn of a hider that attacked: everyone perceives
-    /// the attacker, as at the end of its turn. (Fix: the surprises used to
-    /// be dropped without the P9 reveal.)
+    /// the attacker, as at the end of its turn.
     fn combat_ending(tx: &mut Tx, ctx: &mut Ctx) {
         let attacked = tx
             .hiders
             .iter()
             .filter(|(_, h)| h.attempt.percentile().is_some_and(|a| a.attacked));
-        // `TokenId`s: the kind of set `crate::journal` uses, one
-        // instantiation in the wasm instead of two.
-        let attackers: crate::map::Set<TokenId> = tx
+        let attackers: std::collections::BTreeSet<TokenId> = tx
             .surprises
             .iter()
             .map(|s| s.attacker.clone())
@@ -184,9 +181,7 @@ fn enter_stealth(
     // a creature that arrived after the reveal included); in combat without
     // one, every non-ally in the scene sees the hider fight in the open ("to
     // vanish mid-fight"). Outside combat, a first roll has no automatic
-    // -100: the GM sets `already_perceived` (P2) if it applies. (Fix: only
-    // the previous attempt's pairs were counted, so a non-ally that arrived
-    // after the reveal added no -100.)
+    // -100: the GM sets `already_perceived` (P2) if it applies.
     let mut already_perceived_added = false;
     let perceiving = if previous.is_some() || state.combat.active {
         state
@@ -414,8 +409,7 @@ fn attack_target(
     hit_zone: Option<HitZone>,
     ctx: &mut Ctx,
 ) -> Result<(), Error> {
-    // P7: a hit zone on a target that is no new surprise. (Fix: with
-    // several targets the refusal named only the attacker.)
+    // P7: a hit zone on a target that is no new surprise.
     let not_allowed = || Error::HitZoneNotAllowed {
         attacker: attacker.to_owned(),
         target: index.map(|index| (index, target.to_owned())),
@@ -482,9 +476,6 @@ fn attack_target(
 
 /// P4: the modifiers the caller asked for, in force or pending: the roll's
 /// modifiers without the `already_perceived` that P9 added on its own.
-/// (Fix: comparing with the automatic modifier made every unchanged
-/// `modifiersChanged` after such a roll look like a change, and `sprint`
-/// carried the old -100 into the next roll whether or not P9 still applied.)
 fn callers_modifiers(record: &PercentileAttempt) -> Modifiers {
     if let Some(pending) = &record.pending_modifiers {
         return pending.clone();
@@ -629,8 +620,7 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
         }
     }
     // B3 / P2: the -100 is a modifier, hidden from players by default;
-    // the public text names it without the number. (Fix: the public
-    // entry used to show "-100" whatever the setting.)
+    // the public text names it without the number.
     if ended.is_empty() {
         ctx.both(
             Clause::P9,

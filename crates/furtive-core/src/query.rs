@@ -2,8 +2,6 @@
 //! locate, defend, knock out, pick a pocket, and how an attack on a hidden
 //! creature is rolled.
 
-use std::collections::BTreeMap;
-
 use crate::clause::Clause;
 use crate::error::Error;
 use crate::explain;
@@ -11,7 +9,7 @@ use crate::outcome::{decision, Decision};
 use crate::state::{HiderPhase, Ruleset, State, TokenId, TokenMap};
 use crate::validate;
 
-pub use crate::ask::{
+pub use crate::question::{
     AttackMode, DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult,
     PairQuery, PickpocketQuery,
 };
@@ -21,21 +19,12 @@ pub use crate::ask::{
 /// order, observers that perceive everyone left out. This is the lookup the
 /// Foundry module publishes after each state change; its detection-mode
 /// hook answers from it without calling the engine.
-pub fn hidden_from(state: &State) -> Result<BTreeMap<TokenId, Vec<TokenId>>, Error> {
-    Ok(hidden_from_map(state)?.into_iter().collect())
-}
-
-/// [`hidden_from`] as a [`TokenMap`], for the JSON boundary (written with
-/// `crate::map::Ser`): the bindings never build the `BTreeMap`, a type
-/// the Foundry module's wasm would otherwise carry only for this.
-pub(crate) fn hidden_from_map(state: &State) -> Result<TokenMap<Vec<TokenId>>, Error> {
+pub fn hidden_from(state: &State) -> Result<TokenMap<Vec<TokenId>>, Error> {
     validate::validate_state(state)?;
     Ok(hidden_from_in(state))
 }
 
-/// [`hidden_from_map`] on a state already validated: observer by
-/// observer, so each is appended after the last (nothing is inserted
-/// inside the map), each observer's hiders in id order.
+/// [`hidden_from`] on a state already validated.
 pub(crate) fn hidden_from_in(state: &State) -> TokenMap<Vec<TokenId>> {
     let mut lookup = TokenMap::new();
     for observer in state.creatures.keys() {
@@ -46,8 +35,7 @@ pub(crate) fn hidden_from_in(state: &State) -> TokenMap<Vec<TokenId>> {
             .cloned()
             .collect();
         if !hiders.is_empty() {
-            // In key order: appended, never out of place.
-            let _ = lookup.try_append(observer.clone(), hiders);
+            lookup.insert(observer.clone(), hiders);
         }
     }
     lookup

@@ -9,11 +9,10 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::error::Error;
 use crate::event::Event;
-use crate::outcome::{Outcome, Request};
-use crate::session::Session;
+use crate::outcome::Request;
 use crate::state::{HiderPhase, Ruleset, State};
 
-/// Largest number of request rounds [`settle`] answers before it stops.
+/// Largest number of request rounds [`crate::settle`] answers before it stops.
 pub const MAX_SETTLE_ROUNDS: usize = 64;
 
 /// Answers requests with dice from a seeded generator.
@@ -89,7 +88,6 @@ impl Roller {
 /// Answers every request in order with one generator seeded by `seed`.
 /// Errors: `unknown_token` naming the request (`requests[2].hider`), and
 /// those of [`crate::validate_state`].
-/// (B4 Fix: a Perception check naming an unknown hider used to be answered.)
 pub fn roll_requests(state: &State, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
     crate::validate_state(state)?;
     roll_requests_in(state, requests, seed)
@@ -115,21 +113,4 @@ pub(crate) fn roll_requests_in(
             })
         })
         .collect()
-}
-
-/// Applies `event`, then answers its requests with the seeded roller and
-/// applies the answers, round after round, until no request is left (at most
-/// [`MAX_SETTLE_ROUNDS`] rounds; what is still unanswered then is returned
-/// in `requests`). `changes` compare the first and the last state; `log`
-/// holds every explanation in order. A thin wrapper over
-/// [`Session::settle`]. Errors: those of [`crate::apply`].
-pub fn settle(state: &State, event: Event, seed: u64) -> Result<Outcome, Error> {
-    let mut session = Session::load(state.clone())?;
-    let effects = session.settle(event, seed)?;
-    Ok(Outcome {
-        state: session.into_state(),
-        changes: effects.changes,
-        requests: effects.requests,
-        log: effects.log,
-    })
 }

@@ -1,6 +1,6 @@
 //! One trait for the two rulesets: each event a ruleset answers is a method
 //! of [`Rules`]; a method a ruleset does not implement refuses the event
-//! with `wrong_ruleset`. The dispatcher ([`crate::engine`]) matches every
+//! with `wrong_ruleset`. The dispatcher ([`crate::dispatch`]) matches every
 //! event by name, with no catch-all: a new event does not compile until it
 //! is dispatched, and is refused by a ruleset that does not implement it.
 

@@ -783,7 +783,7 @@ impl Scene {
         if !normalized {
             return foundry::read_scene(&value);
         }
-        let scene: Scene = crate::api::read_with_path(&value).map_err(|error| {
+        let scene: Scene = serde_path_to_error::deserialize(&value).map_err(|error| {
             let path = error.path().to_string();
             let field = if path == "." { "scene".into() } else { path };
             invalid(field, error.into_inner().to_string())
@@ -933,11 +933,33 @@ impl Scene {
         SightIndex::new(self)
     }
 
+    /// [`Scene::clear_view_matrix`] of tokens given apart from the scene,
+    /// checked first: each token's numbers, and ids once each
+    /// (`duplicate_token` naming `what[i].id`).
+    pub fn clear_view_matrix_of(
+        &self,
+        what: &str,
+        tokens: &[Token],
+    ) -> Result<ClearViewMatrix, Error> {
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, token) in tokens.iter().enumerate() {
+            validate_token(token, &format!("{what}[{i}]")).map_err(as_input)?;
+            if !seen.insert(token.id.as_str()) {
+                return Err(Error::DuplicateToken {
+                    field: format!("{what}[{i}].id"),
+                    id: token.id.clone(),
+                });
+            }
+        }
+        Ok(self.clear_view_matrix(tokens))
+    }
+
     /// Clear view (B5: sight line and no concealment by darkness) and
     /// distance between every pair of `tokens` (centre to centre). Pass
     /// `&scene.tokens` for the scene's own tokens. Ids are not checked for
-    /// uniqueness here; the JSON facade checks them. Builds its indexes for
-    /// this call; [`SceneSight`] keeps them between calls.
+    /// uniqueness here ([`Scene::clear_view_matrix_of`] checks them).
+    /// Builds its indexes for this call; [`SceneSight`] keeps them between
+    /// calls.
     pub fn clear_view_matrix(&self, tokens: &[Token]) -> ClearViewMatrix {
         let (low, high) = tokens
             .iter()
@@ -1070,7 +1092,7 @@ fn validate_range(field: &str, range: DarknessRange) -> Result<(), Error> {
 /// decided by exact orientation predicates, which are exact only while the
 /// products of coordinate differences stay finite; with coordinates near
 /// 1e250 they overflow, and the same sight line came out clear one way and
-/// blocked the other (B5 Fix: found by `fuzz/`, target `scene_sight`). Within
+/// blocked the other. Within
 /// 1e15 the products stay far from overflow (they would need about 1e100),
 /// and no Foundry scene comes near 1e15 pixels.
 pub const MAX_SCENE_NUMBER: f64 = 1e15;

@@ -36,11 +36,11 @@ use schemars::generate::SchemaSettings;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
-use crate::ask::{
+use crate::outcome::{Decision, Outcome};
+use crate::question::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult,
     PickpocketQuery,
 };
-use crate::outcome::{Decision, Outcome};
 use crate::state::{Hider, HiderPhase, Modifiers, Pair, Penalty};
 use crate::{Config, Effects, Event, State};
 
@@ -244,7 +244,7 @@ fn written(generator: &mut SchemaGenerator) {
 fn read(generator: &mut SchemaGenerator) {
     add::<Config>(generator);
     add::<Event>(generator);
-    add::<crate::ask::PairQuery>(generator);
+    add::<crate::question::PairQuery>(generator);
     add::<DefenseQuery>(generator);
     add::<KnockoutQuery>(generator);
     add::<PickpocketQuery>(generator);

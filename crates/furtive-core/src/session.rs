@@ -17,11 +17,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::context::Ctx;
-use crate::engine;
+use crate::dispatch;
 use crate::error::Error;
 use crate::event::Event;
 use crate::journal::{is_hidden, Journal, Tx};
-use crate::outcome::{Change, Decision, Expiry, LogEntry, Request, Status};
+use crate::outcome::{Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
 use crate::query::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
     PickpocketQuery,
@@ -76,7 +76,7 @@ impl Session {
     /// `invalid_input` for creature data outside the documented ranges.
     pub fn new(config: Config) -> Result<Session, Error> {
         Ok(Session {
-            state: engine::create_state(config)?,
+            state: dispatch::create_state(config)?,
             journal: Journal::default(),
         })
     }
@@ -140,7 +140,7 @@ impl Session {
     /// code ([`Error::code`]; the list is in `npm/README.md`, "Error
     /// codes").
     pub fn apply(&mut self, event: Event) -> Result<Effects, Error> {
-        self.transaction(|tx, ctx| engine::run(tx, &event, ctx))
+        self.transaction(|tx, ctx| dispatch::run(tx, &event, ctx))
     }
 
     /// Applies several events as one transaction (one user action: a door
@@ -154,12 +154,12 @@ impl Session {
     /// [`Session::apply_all`], with the place in `events` (from 0) of the
     /// event that was refused, for the JSON boundary to name it
     /// (`events[1].hider`, [`Error::InEvent`]).
-    pub(crate) fn apply_all_at(&mut self, events: &[Event]) -> Result<Effects, (usize, Error)> {
+    pub fn apply_all_at(&mut self, events: &[Event]) -> Result<Effects, (usize, Error)> {
         let mut refused = 0;
         self.transaction(|tx, ctx| {
             for (index, event) in events.iter().enumerate() {
                 refused = index;
-                engine::run(tx, event, ctx)?;
+                dispatch::run(tx, event, ctx)?;
             }
             Ok(())
         })
@@ -176,7 +176,7 @@ impl Session {
     pub fn settle(&mut self, event: Event, seed: u64) -> Result<Effects, Error> {
         self.transaction(|tx, ctx| {
             let mut roller = Roller::new(seed);
-            engine::run(tx, &event, ctx)?;
+            dispatch::run(tx, &event, ctx)?;
             let mut pending = std::mem::take(&mut ctx.requests);
             let mut unanswered = Vec::new();
             for _ in 0..MAX_SETTLE_ROUNDS {
@@ -188,7 +188,7 @@ impl Session {
                     let answer = roller.answer(tx.state(), &request)?;
                     let point = tx.savepoint();
                     let mut answer_ctx = Ctx::new(tx.settings.show_numbers_to_players);
-                    match engine::run(tx, &answer, &mut answer_ctx) {
+                    match dispatch::run(tx, &answer, &mut answer_ctx) {
                         Ok(()) => {
                             ctx.log.extend(answer_ctx.log);
                             next_requests.extend(answer_ctx.requests);
@@ -363,4 +363,42 @@ pub fn diff(before: &State, after: &State) -> Vec<Change> {
         }
     }
     changes
+}
+
+/// Applies one event to a state: the engine's reducer, as a free function.
+///
+/// A thin wrapper over [`Session`]: loads (validates) a copy of `state`,
+/// applies `event`, and returns the new state with the effects. Pure: the
+/// same state and event always give the same outcome. On error the input
+/// state is untouched (it is borrowed) and no outcome is returned.
+///
+/// Errors: every [`Error`] kind with a code ([`Error::code`]; the list, with
+/// what each means, is in `npm/README.md`, "Error codes").
+pub fn apply(state: &State, event: Event) -> Result<Outcome, Error> {
+    let mut session = Session::load(state.clone())?;
+    let effects = session.apply(event)?;
+    Ok(Outcome {
+        state: session.into_state(),
+        changes: effects.changes,
+        requests: effects.requests,
+        log: effects.log,
+    })
+}
+
+#[cfg(feature = "roller")]
+/// Applies `event`, then answers its requests with the seeded roller and
+/// applies the answers, round after round, until no request is left (at most
+/// [`MAX_SETTLE_ROUNDS`] rounds; what is still unanswered then is returned
+/// in `requests`). `changes` compare the first and the last state; `log`
+/// holds every explanation in order. A thin wrapper over
+/// [`Session::settle`]. Errors: those of [`crate::apply`].
+pub fn settle(state: &State, event: Event, seed: u64) -> Result<Outcome, Error> {
+    let mut session = Session::load(state.clone())?;
+    let effects = session.settle(event, seed)?;
+    Ok(Outcome {
+        state: session.into_state(),
+        changes: effects.changes,
+        requests: effects.requests,
+        log: effects.log,
+    })
 }

@@ -46,10 +46,8 @@ pub struct AlliedSidesQuery {
 /// answers, for each entry of `sides` in order, whether a creature on
 /// `side` and a distinct creature on that side are allies
 /// ([`sides_allied`]; O3, P6, P9): `{"side": "party", "sides": ["party",
-/// "hostile", ""]}` answers `[true, false, false]`. The query is read by
-/// hand, like `concealedByDarkness` ([`crate::darkness`]), to keep the
-/// Foundry module's lean wasm small. Its schema is `AlliedSidesQuery`
-/// (feature `schema`).
+/// "hostile", ""]}` answers `[true, false, false]`. Its schema is
+/// `AlliedSidesQuery` (feature `schema`).
 ///
 /// Errors: `invalid_input` naming the field: `query` not an object,
 /// `query.side` missing or not a string, `query.sides` missing or not an

@@ -172,7 +172,7 @@ pub fn standing(state: &State, query: &StandingQuery) -> Result<Standing, Error>
 
 /// [`standing`] on a state already validated.
 pub(crate) fn standing_in(state: &State, query: &StandingQuery) -> Result<Standing, Error> {
-    validate::standing_query(query)?;
+    check_standing_query(query)?;
     let record = state.hiders.get(query.hider.as_str());
     let mut answer = Standing {
         hider: query.hider.clone(),
@@ -230,7 +230,7 @@ pub fn pairs(state: &State, query: &PairsQuery) -> Result<Vec<PairStanding>, Err
 
 /// [`pairs`] on a state already validated.
 pub(crate) fn pairs_in(state: &State, query: &PairsQuery) -> Result<Vec<PairStanding>, Error> {
-    validate::pairs_query(query)?;
+    check_pairs_query(query)?;
     let mut answer = Vec::new();
     for (hider, record) in &state.hiders {
         if query.hider.as_ref().is_some_and(|h| h != hider) {
@@ -428,4 +428,20 @@ mod rendered {
 #[cfg(feature = "schema")]
 crate::outcome::schema_as_rendered! {
     PairStanding => rendered::PairStanding,
+}
+
+/// A `standing` query: one id (see `validate::perceives_query`).
+fn check_standing_query(query: &StandingQuery) -> Result<(), Error> {
+    validate::check_id("hider", &query.hider)
+}
+
+/// A `pairs` query: each id it gives (see `validate::perceives_query`).
+fn check_pairs_query(query: &PairsQuery) -> Result<(), Error> {
+    if let Some(hider) = &query.hider {
+        validate::check_id("hider", hider)?;
+    }
+    if let Some(observer) = &query.observer {
+        validate::check_id("observer", observer)?;
+    }
+    Ok(())
 }

@@ -7,14 +7,10 @@
 //! are camelCase; every optional field has a default, so a state written by
 //! hand only needs `version`, `ruleset` and `creatures`.
 
-#[cfg(feature = "schema")]
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
-pub use crate::map::TokenMap;
-
-use crate::tagged::tagged_enum;
+/// The state's maps, keyed by token id, sorted so their JSON is deterministic.
+pub type TokenMap<V> = std::collections::BTreeMap<TokenId, V>;
 
 /// The state format this engine reads and writes.
 pub const STATE_VERSION: u32 = 2;
@@ -24,7 +20,7 @@ pub const STATE_VERSION: u32 = 2;
 pub type TokenId = String;
 
 /// Which stealth rules apply. Serialized as `"percentile"` or `"opposed"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum Ruleset {
@@ -181,7 +177,7 @@ impl Creature {
 }
 
 /// The nine P2 situation modifiers, with their stable ids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum SituationModifier {
@@ -299,10 +295,17 @@ impl Modifiers {
     }
 }
 
-tagged_enum! {
-tag = "kind", by_name = PenaltyScopeByName, deny_unknown_fields;
-/// Which observers a penalty applies to (O6).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Which observers a penalty applies to (O6). Read through its externally
+/// tagged twin, as events are (`crate::tagged`): serde's reader of an
+/// internally tagged enum buffers the object and loses the field's path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
 pub enum PenaltyScope {
     /// Every observer (O8).
     All {},
@@ -311,6 +314,37 @@ pub enum PenaltyScope {
     /// leaving the scene.
     AlliesOf { attacker: TokenId, side: String },
 }
+
+/// [`PenaltyScope`] keyed by its `kind`.
+#[derive(Deserialize)]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+enum PenaltyScopeByName {
+    All {},
+    AlliesOf { attacker: TokenId, side: String },
+}
+
+impl<'de> Deserialize<'de> for PenaltyScope {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        use serde_json::Value;
+        let mut fields = serde_json::Map::deserialize(deserializer)?;
+        let name = match fields.remove("kind") {
+            Some(Value::String(name)) => name,
+            Some(_) => return Err(D::Error::custom("kind: not a string")),
+            None => return Err(D::Error::missing_field("kind")),
+        };
+        let keyed = Value::Object(serde_json::Map::from_iter([(name, Value::Object(fields))]));
+        match PenaltyScopeByName::deserialize(keyed).map_err(D::Error::custom)? {
+            PenaltyScopeByName::All {} => Ok(PenaltyScope::All {}),
+            PenaltyScopeByName::AlliesOf { attacker, side } => {
+                Ok(PenaltyScope::AlliesOf { attacker, side })
+            }
+        }
+    }
 }
 
 /// A penalty that lowers the held total (O6).
@@ -327,7 +361,7 @@ pub struct Penalty {
 }
 
 /// Why a pair is in its current state; serialized as a stable string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PairReason {
@@ -434,7 +468,7 @@ impl Pair {
 }
 
 /// Where a hider's attempt stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum HiderPhase {
@@ -626,7 +660,7 @@ impl Serialize for Hider {
             }
         }
         map.serialize_entry("movedThisTurn", &self.moved_this_turn)?;
-        map.serialize_entry("pairs", &crate::map::Ser(&self.pairs))?;
+        map.serialize_entry("pairs", &&self.pairs)?;
         map.end()
     }
 }
@@ -658,8 +692,7 @@ pub(crate) struct HiderRepr {
     precautions: Option<Vec<String>>,
     #[serde(default)]
     moved_this_turn: bool,
-    #[serde(default, deserialize_with = "crate::map::deserialize")]
-    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, Pair>"))]
+    #[serde(default)]
     pairs: TokenMap<Pair>,
 }
 
@@ -727,7 +760,7 @@ impl HiderRepr {
 }
 
 /// The body part a surprise attacker chooses (P7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum HitZone {
@@ -785,12 +818,8 @@ pub struct State {
     pub ruleset: Ruleset,
     pub settings: Settings,
     /// Every creature the engine knows, by token id.
-    #[serde(with = "crate::map")]
-    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, Creature>"))]
     pub creatures: TokenMap<Creature>,
     /// Creatures attempting stealth, by token id.
-    #[serde(with = "crate::map")]
-    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, Hider>"))]
     pub hiders: TokenMap<Hider>,
     /// Surprises in progress (P6).
     pub surprises: Vec<Surprise>,
@@ -808,11 +837,9 @@ pub(crate) struct StateRepr {
     pub ruleset: Ruleset,
     #[serde(default)]
     pub settings: Settings,
-    #[serde(default, deserialize_with = "crate::map::deserialize")]
-    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, Creature>"))]
+    #[serde(default)]
     pub creatures: TokenMap<Creature>,
-    #[serde(default, deserialize_with = "crate::map::deserialize")]
-    #[cfg_attr(feature = "schema", schemars(with = "BTreeMap<TokenId, HiderRepr>"))]
+    #[serde(default)]
     pub hiders: TokenMap<HiderRepr>,
     #[serde(default)]
     pub surprises: Vec<Surprise>,
@@ -827,11 +854,11 @@ impl TryFrom<StateRepr> for State {
     /// the validation, not here.
     fn try_from(repr: StateRepr) -> Result<State, crate::Error> {
         let ruleset = repr.ruleset;
-        let mut hiders = TokenMap::with_capacity(repr.hiders.len());
+        let mut hiders = TokenMap::new();
         for (id, hider) in repr.hiders {
             let typed = hider.into_hider(ruleset, &format!("hiders.{id}"))?;
             // In key order: appended, never out of place.
-            let _ = hiders.try_append(id, typed);
+            let _ = hiders.insert(id, typed);
         }
         Ok(State {
             version: repr.version,
@@ -905,69 +932,3 @@ impl State {
             .find(|s| s.attacker == attacker && s.target == target)
     }
 }
-
-impl crate::named::Named for Ruleset {
-    const TYPE: &'static str = "Ruleset";
-    const NAMES: &'static [&'static str] = &["percentile", "opposed"];
-    const ALL: &'static [Self] = &[Ruleset::Percentile, Ruleset::Opposed];
-}
-
-impl crate::named::Named for SituationModifier {
-    const TYPE: &'static str = "SituationModifier";
-    const NAMES: &'static [&'static str] = &[
-        "sprint",
-        "already_perceived",
-        "dark",
-        "no_cover",
-        "cluttered",
-        "very_quiet",
-        "very_noisy",
-        "strong_smells",
-        "deserted",
-    ];
-    const ALL: &'static [Self] = &SituationModifier::ALL;
-}
-
-impl crate::named::Named for PairReason {
-    const TYPE: &'static str = "PairReason";
-    const NAMES: &'static [&'static str] = &[
-        "acuity_comparison",
-        "watched_at_entry",
-        "not_in_view_at_entry",
-        "perception_check",
-        "penalty",
-        "exposure",
-        "pointed_out",
-        "enhanced_sense",
-        "surprise_ended",
-        "attacked",
-        "gm_override",
-    ];
-    const ALL: &'static [Self] = &[
-        PairReason::AcuityComparison,
-        PairReason::WatchedAtEntry,
-        PairReason::NotInViewAtEntry,
-        PairReason::PerceptionCheck,
-        PairReason::Penalty,
-        PairReason::Exposure,
-        PairReason::PointedOut,
-        PairReason::EnhancedSense,
-        PairReason::SurpriseEnded,
-        PairReason::Attacked,
-        PairReason::GmOverride,
-    ];
-}
-
-impl crate::named::Named for HiderPhase {
-    const TYPE: &'static str = "HiderPhase";
-    const NAMES: &'static [&'static str] = &["hiding", "revealed"];
-    const ALL: &'static [Self] = &[HiderPhase::Hiding, HiderPhase::Revealed];
-}
-
-impl crate::named::Named for HitZone {
-    const TYPE: &'static str = "HitZone";
-    const NAMES: &'static [&'static str] = &["head", "trunk", "arm", "leg"];
-    const ALL: &'static [Self] = &[HitZone::Head, HitZone::Trunk, HitZone::Arm, HitZone::Leg];
-}
-
-crate::named::deserialize_by_name!(Ruleset, SituationModifier, PairReason, HiderPhase, HitZone);

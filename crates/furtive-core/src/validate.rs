@@ -4,9 +4,9 @@
 //! rules, the queries and the roller behind it take checked values and name
 //! no field.
 
-use crate::ask::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::error::{Error, ShortId};
 use crate::event::{Event, ViewEntry};
+use crate::question::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
 use crate::state::{Attempt, Config, Creature, Modifiers, Ruleset, State, STATE_VERSION};
 
 /// Largest magnitude accepted for skills, acuities, totals and modifiers.
@@ -81,7 +81,7 @@ fn check_precautions(field: &str, precautions: &[String]) -> Result<(), Error> {
     Ok(())
 }
 
-fn check_id(field: &str, id: &str) -> Result<(), Error> {
+pub(crate) fn check_id(field: &str, id: &str) -> Result<(), Error> {
     if id.is_empty() || id.len() > crate::error::MAX_ID_BYTES {
         return Err(Error::InvalidInput {
             field: field.to_owned(),
@@ -314,7 +314,7 @@ fn known(state: &State, field: &str, id: &str) -> Result<(), Error> {
 pub(crate) fn validate_config(config: &Config) -> Result<(), Error> {
     // A set of `Cow<str>`, the kind `crate::journal` uses: one
     // instantiation of it in the wasm instead of two.
-    let mut seen = crate::map::Set::new();
+    let mut seen = std::collections::BTreeSet::new();
     for (index, creature) in config.creatures.iter().enumerate() {
         if !seen.insert(std::borrow::Cow::Borrowed(creature.id.as_str())) {
             return Err(Error::DuplicateToken {
@@ -353,22 +353,6 @@ pub(crate) fn request<'a>(
 pub(crate) fn perceives_query(query: &PairQuery) -> Result<(), Error> {
     check_id("observer", &query.observer)?;
     check_id("hider", &query.hider)
-}
-
-/// A `standing` query: one id (see [`perceives_query`]).
-pub(crate) fn standing_query(query: &crate::standing::StandingQuery) -> Result<(), Error> {
-    check_id("hider", &query.hider)
-}
-
-/// A `pairs` query: each id it gives (see [`perceives_query`]).
-pub(crate) fn pairs_query(query: &crate::standing::PairsQuery) -> Result<(), Error> {
-    if let Some(hider) = &query.hider {
-        check_id("hider", hider)?;
-    }
-    if let Some(observer) = &query.observer {
-        check_id("observer", observer)?;
-    }
-    Ok(())
 }
 
 /// A `canLocate` query: two ids (see [`perceives_query`]).

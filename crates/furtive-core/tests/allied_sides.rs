@@ -5,7 +5,8 @@
 //! the export on every backend).
 
 use furtive_core::sides::sides_allied;
-use furtive_core::{api, exports, Creature};
+use furtive_core::Creature;
+use furtive_json::functions as api;
 use serde_json::{json, Value};
 
 /// The sides the tests compare, every pair of them.
@@ -49,7 +50,8 @@ fn o3_p6_p9_creature_is_ally_of_is_allied_sides_for_distinct_creatures() {
                 sides_allied(side, other),
                 "{side:?} {other:?}"
             );
-            let answer = api::allied_sides(json!({"side": side, "sides": [other]})).unwrap();
+            let answer =
+                api::allied_sides::<Value>(json!({"side": side, "sides": [other]})).unwrap();
             assert_eq!(
                 answer,
                 json!([sides_allied(side, other)]),
@@ -65,21 +67,22 @@ fn o3_p6_p9_creature_is_ally_of_is_allied_sides_for_distinct_creatures() {
 
 #[test]
 fn o3_allied_sides_export_answers_each_side_in_order() {
-    let answer = api::allied_sides(json!({
+    let answer = api::allied_sides::<Value>(json!({
         "side": "party",
         "sides": ["party", "hostile", "", "neutral", "party", "Party"]
     }))
     .unwrap();
     assert_eq!(answer, json!([true, false, false, false, true, false]));
-    let neutral = api::allied_sides(json!({"side": "neutral", "sides": ["neutral", "party"]}));
+    let neutral =
+        api::allied_sides::<Value>(json!({"side": "neutral", "sides": ["neutral", "party"]}));
     assert_eq!(neutral.unwrap(), json!([false, false]));
-    let empty = api::allied_sides(json!({"side": "", "sides": ["", "party"]}));
+    let empty = api::allied_sides::<Value>(json!({"side": "", "sides": ["", "party"]}));
     assert_eq!(empty.unwrap(), json!([false, false]));
-    let none = api::allied_sides(json!({"side": "party", "sides": []}));
+    let none = api::allied_sides::<Value>(json!({"side": "party", "sides": []}));
     assert_eq!(none.unwrap(), json!([]));
     // The text export the bindings call answers the same.
-    let text =
-        exports::allied_sides(r#"{"side":"hostile","sides":["hostile","friendly"]}"#).unwrap();
+    let text = api::allied_sides::<String>(r#"{"side":"hostile","sides":["hostile","friendly"]}"#)
+        .unwrap();
     assert_eq!(
         serde_json::from_str::<Value>(&text).unwrap(),
         json!([true, false])
@@ -87,7 +90,7 @@ fn o3_allied_sides_export_answers_each_side_in_order() {
 }
 
 fn refused(query: Value) -> (String, String) {
-    let error = api::allied_sides(query).unwrap_err();
+    let error = api::allied_sides::<Value>(query).unwrap_err();
     assert_eq!(error.code(), "invalid_input", "{error}");
     let furtive_core::Error::InvalidInput { field, message } = error else {
         unreachable!()
@@ -126,6 +129,6 @@ fn o3_allied_sides_refuses_bad_input_naming_the_field() {
         assert!(!message.is_empty());
     }
     // The text export: text that is not JSON is refused too, naming the argument.
-    let error = exports::allied_sides("{side:").unwrap_err();
+    let error = api::allied_sides::<String>("{side:").unwrap_err();
     assert_eq!(error.code(), "invalid_input", "{error}");
 }

@@ -1,10 +1,10 @@
-//! `furtive_core::api_scene::JsonSceneSight`, the facade the JavaScript
+//! `furtive_json::scene_sight::JsonSceneSight`, the facade the JavaScript
 //! `SceneSight` class holds: the arguments it names in errors, and that a
 //! refused update changes nothing. The clear-view rules themselves (B5)
 //! are tested in the scene tests.
 #![cfg(feature = "scene")]
 
-use furtive_core::api_scene::JsonSceneSight;
+use furtive_json::scene_sight::JsonSceneSight;
 use serde_json::{json, Value};
 
 /// Two tokens on either side of a closed door, in the 0.8 layout.

@@ -3,8 +3,8 @@
 //! the `concealedByDarkness` export (tests/vectors/b5-concealed-by-darkness.json
 //! runs the export on every backend).
 
-use furtive_core::api;
 use furtive_core::darkness::{concealed_by_darkness, Darkvision};
+use furtive_json::functions as api;
 use serde_json::{json, Value};
 
 #[test]
@@ -63,7 +63,7 @@ fn b5_the_scene_code_decides_with_the_same_function() {
 
 #[test]
 fn b5_concealed_by_darkness_export_answers_each_observer_in_order() {
-    let answer = api::concealed_by_darkness(json!({
+    let answer = api::concealed_by_darkness::<Value>(json!({
         "targetInDarkness": true,
         "observers": [
             {"distance": 30, "darkvision": 60},
@@ -75,18 +75,19 @@ fn b5_concealed_by_darkness_export_answers_each_observer_in_order() {
     }))
     .unwrap();
     assert_eq!(answer, json!([false, true, true, false, true]));
-    let lit = api::concealed_by_darkness(json!({
+    let lit = api::concealed_by_darkness::<Value>(json!({
         "targetInDarkness": false,
         "observers": [{"distance": 90, "darkvision": 0}]
     }))
     .unwrap();
     assert_eq!(lit, json!([false]));
-    let none = api::concealed_by_darkness(json!({"targetInDarkness": true, "observers": []}));
+    let none =
+        api::concealed_by_darkness::<Value>(json!({"targetInDarkness": true, "observers": []}));
     assert_eq!(none.unwrap(), json!([]));
 }
 
 fn refused(query: Value) -> (String, String) {
-    let error = api::concealed_by_darkness(query).unwrap_err();
+    let error = api::concealed_by_darkness::<Value>(query).unwrap_err();
     assert_eq!(error.code(), "invalid_input", "{error}");
     let furtive_core::Error::InvalidInput { field, message } = error else {
         unreachable!()

@@ -5,8 +5,10 @@ mod common;
 
 use common::*;
 use furtive_core::query::{knockout, KnockoutQuery};
-use furtive_core::{api, Error, State};
+use furtive_core::{Error, State};
+use furtive_json::functions as api;
 use serde_json::json;
+use serde_json::Value;
 
 fn percentile() -> State {
     state(json!({
@@ -39,7 +41,7 @@ fn trigger(code: &str) -> Error {
             &percentile(),
             json!({"type": "enterStealth", "hider": "ghost", "roll": 50}),
         ),
-        "duplicate_token" => api::create_state(json!({
+        "duplicate_token" => api::create_state::<Value>(json!({
             "ruleset": "opposed",
             "creatures": [{"id": "a"}, {"id": "b"}, {"id": "a"}]
         }))
@@ -119,7 +121,9 @@ fn trigger(code: &str) -> Error {
             &opposed(),
             json!({"type": "gmOverride", "hider": "rogue", "observer": "rogue", "perceived": true}),
         ),
-        "invalid_scene" => api::parse_scene(json!({"walls": [{"c": "wall"}]})).unwrap_err(),
+        "invalid_scene" => {
+            api::parse_scene::<Value>(json!({"walls": [{"c": "wall"}]})).unwrap_err()
+        }
         other => panic!("no trigger for error code `{other}`"),
     }
 }
@@ -151,7 +155,7 @@ fn error_out_of_range() {
 #[test]
 fn error_invalid_input() {
     expect("invalid_input", "creature.id");
-    let error = api::apply(
+    let error = api::apply::<Value>(
         serde_json::to_value(opposed()).unwrap(),
         json!({"type": "viewChanged", "hider": "rogue", "view": [{"observer": "guard", "clearView": "yes"}]}),
     )
@@ -174,14 +178,14 @@ fn error_invalid_scene() {
 fn event_errors_name_the_field() {
     let state = serde_json::to_value(opposed()).unwrap();
     let message = |event: serde_json::Value| {
-        let error = api::apply(state.clone(), event).unwrap_err();
+        let error = api::apply::<Value>(state.clone(), event).unwrap_err();
         assert_eq!(error.code(), "invalid_input");
         error.to_string()
     };
     let cases = [
         (
             json!({"type": "enterStealth", "hider": "rogue", "roll": 10, "moved": true, "precautions": [3]}),
-            "event.precautions[0]: invalid type: integer `3`, expected a string",
+            "event.precautions[0]: 3 is not a string",
         ),
         (
             json!({"type": "enterStealth", "hider": "rogue", "rol": 10}),
@@ -193,19 +197,16 @@ fn event_errors_name_the_field() {
         ),
         (
             json!({"type": "attack", "attacker": "rogue", "targets": ["guard", 3]}),
-            "event.targets[1]: invalid type: integer `3`, expected a string",
+            "event.targets[1]: 3 is not a string",
         ),
         (
             json!({"type": "teleport", "token": "rogue"}),
             "event.type: unknown variant `teleport`",
         ),
-        (
-            json!({"type": 7}),
-            "event.type: invalid type: integer `7`, expected a string",
-        ),
+        (json!({"type": 7}), "event.type: 7 is not a string"),
         (
             json!([{"type": "combatEnd"}]),
-            "event: invalid type: sequence, expected an object with a `type`",
+            "event: a list is not an object with a `type`",
         ),
         (json!({"hider": "rogue"}), "event: missing field `type`"),
     ];
@@ -221,7 +222,7 @@ fn event_errors_name_the_field() {
 #[test]
 fn request_and_penalty_scope_errors_name_the_field() {
     let state = serde_json::to_value(opposed()).unwrap();
-    let error = api::roll_requests(
+    let error = api::roll_requests::<Value>(
         state.clone(),
         json!([{"kind": "stealthRoll", "hider": "rogue", "modifiers": {}, "clause": "O7"}, {"kind": "perceptionCheck", "hider": 1, "observer": "guard"}]),
         json!(1),
@@ -230,14 +231,14 @@ fn request_and_penalty_scope_errors_name_the_field() {
     assert!(
         error
             .to_string()
-            .starts_with("requests[1].hider: invalid type: integer `1`, expected a string"),
+            .starts_with("requests[1].hider: 1 is not a string"),
         "{error}"
     );
-    let error =
-        api::roll_requests(state.clone(), json!([{"hider": "rogue"}]), json!(1)).unwrap_err();
+    let error = api::roll_requests::<Value>(state.clone(), json!([{"hider": "rogue"}]), json!(1))
+        .unwrap_err();
     assert_eq!(error.to_string(), "requests[0]: missing field `kind`");
     // B4: a request naming a token the state does not know is refused.
-    let error = api::roll_requests(
+    let error = api::roll_requests::<Value>(
         state.clone(),
         json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4"},
                {"kind": "perceptionCheck", "hider": "nobody", "observer": "guard", "clause": "O4"}]),
@@ -250,7 +251,7 @@ fn request_and_penalty_scope_errors_name_the_field() {
         "requests[1].hider: unknown token `nobody`"
     );
     // Requests ignore fields they do not have, as callers may tag them.
-    let answers = api::roll_requests(
+    let answers = api::roll_requests::<Value>(
         state,
         json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4", "mine": 1}]),
         json!(1),
@@ -258,7 +259,7 @@ fn request_and_penalty_scope_errors_name_the_field() {
     .unwrap();
     assert_eq!(answers[0]["type"], "perceptionRolled");
 
-    let hiding = api::apply(
+    let hiding = api::apply::<Value>(
         serde_json::to_value(opposed()).unwrap(),
         json!({"type": "enterStealth", "hider": "rogue", "roll": 12, "moved": true}),
     )
@@ -266,11 +267,12 @@ fn request_and_penalty_scope_errors_name_the_field() {
         .clone();
     let mut bad = hiding.clone();
     bad["hiders"]["rogue"]["penalties"] = json!([{"amount": 5, "clause": "O11", "scope": {"kind": "alliesOf", "attacker": 3, "side": "guards"}}]);
-    let error = api::perceives(bad, json!({"observer": "guard", "hider": "rogue"})).unwrap_err();
+    let error =
+        api::perceives::<Value>(bad, json!({"observer": "guard", "hider": "rogue"})).unwrap_err();
     assert!(
-        error.to_string().starts_with(
-            "state.hiders.rogue.penalties[0].scope: attacker: invalid type: integer `3`, expected a string"
-        ),
+        error
+            .to_string()
+            .starts_with("state.hiders.rogue.penalties[0].scope: 3 is not a string"),
         "{error}"
     );
 }
@@ -376,17 +378,17 @@ fn every_error_code_has_a_trigger() {
 #[test]
 fn errors_through_the_json_facade_keep_their_code() {
     let state = serde_json::to_value(percentile()).unwrap();
-    let error = api::apply(
+    let error = api::apply::<Value>(
         state.clone(),
         json!({"type": "enterStealth", "hider": "spy", "roll": 0}),
     )
     .unwrap_err();
     assert_eq!(error.code(), "out_of_range");
-    let error =
-        api::can_locate(state.clone(), json!({"observer": "", "hider": "spy"})).unwrap_err();
+    let error = api::can_locate::<Value>(state.clone(), json!({"observer": "", "hider": "spy"}))
+        .unwrap_err();
     assert_eq!(error.code(), "invalid_input");
-    let error =
-        api::attack_hidden(state, json!({"attacker": "spy", "target": "guard"})).unwrap_err();
+    let error = api::attack_hidden::<Value>(state, json!({"attacker": "spy", "target": "guard"}))
+        .unwrap_err();
     assert_eq!(error.code(), "wrong_ruleset");
     let info = furtive_core::ErrorInfo::from(&trigger("not_hiding"));
     assert_eq!(
@@ -402,7 +404,7 @@ fn errors_through_the_json_facade_keep_their_code() {
 /// of a list of `viewChanged` events.
 #[test]
 fn apply_all_refusals_name_the_event_in_the_list() {
-    use furtive_core::api_session::JsonSession;
+    use furtive_json::session::JsonSession;
     let config = json!({"ruleset": "opposed", "creatures": [{"id": "a"}, {"id": "b"}]}).to_string();
     let mut session = JsonSession::create(config.as_str()).unwrap();
     let before = session.snapshot().unwrap();
@@ -443,4 +445,34 @@ fn apply_all_refusals_name_the_event_in_the_list() {
         .apply(r#"{"type": "stopHiding", "hider": "b"}"#)
         .unwrap_err();
     assert_eq!(error.to_string(), "hider: token `b` is not hiding");
+}
+
+/// One code per field whatever the side of its range, and no Rust type
+/// named: an acuity of -10 and one of 1001 are both `out_of_range`; a
+/// roll of 37.5 is "not a whole number".
+#[test]
+fn b1_a_field_refused_on_either_side_of_its_range_has_one_code_and_our_words() {
+    let creature = |visual: i64| json!({"ruleset": "percentile", "creatures": [{"id": "a", "acuities": {"visual": visual}}]});
+    for visual in [-10, 1001] {
+        let error = api::create_state::<Value>(creature(visual)).unwrap_err();
+        assert_eq!(error.code(), "out_of_range", "{visual}: {error}");
+        assert!(
+            error
+                .to_string()
+                .contains(&format!("acuities.visual: {visual} is out of range")),
+            "{error}"
+        );
+    }
+    let state =
+        api::create_state::<Value>(json!({"ruleset": "percentile", "creatures": [{"id": "a"}]}))
+            .unwrap();
+    let error = api::apply::<Value>(
+        state,
+        json!({"type": "enterStealth", "hider": "a", "roll": 37.5}),
+    )
+    .unwrap_err();
+    assert_eq!(error.to_string(), "event.roll: 37.5 is not a whole number");
+    for word in ["i64", "u32", "expected", "struct", "invalid type"] {
+        assert!(!error.to_string().contains(word), "{error}");
+    }
 }

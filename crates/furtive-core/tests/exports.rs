@@ -1,4 +1,4 @@
-//! `npm/signatures.js` is written from `furtive_core::for_each_export!`, the
+//! `npm/signatures.js` is written from `furtive_json::for_each_export!`, the
 //! one list of exports both bindings are built from: the arguments the
 //! JavaScript layer encodes for each free function and `Session` method,
 //! and the cargo feature each needs. This test fails when the file differs
@@ -103,9 +103,9 @@ fn generate() -> String {
         getters,
         scene_constructors,
         scene_methods,
-    } = furtive_core::for_each_export!(javascript);
+    } = furtive_json::for_each_export!(javascript);
     let mut text = String::from(
-        "// Generated from furtive_core::for_each_export! (crates/furtive-core/src/exports.rs),\n\
+        "// Generated from furtive_json::for_each_export! (crates/furtive-json/src/exports.rs),\n\
          // the one list both bindings are built from. Do not edit: run\n\
          // `FURTIVE_UPDATE_GOLDEN=1 cargo test -p furtive-core --test exports`.\n\
          // `cargo test` fails when this file differs from the list.\n\n",
@@ -170,7 +170,7 @@ fn npm_signatures_js_is_generated_from_the_export_list() {
     let actual = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         actual == expected,
-        "npm/signatures.js differs from furtive_core::for_each_export!; regenerate it with \
+        "npm/signatures.js differs from furtive_json::for_each_export!; regenerate it with \
          FURTIVE_UPDATE_GOLDEN=1 cargo test -p furtive-core --test exports"
     );
 }
@@ -202,7 +202,7 @@ fn npm_index_d_ts_declares_every_export_and_every_error_code() {
         getters,
         scene_constructors,
         scene_methods,
-    } = furtive_core::for_each_export!(javascript);
+    } = furtive_json::for_each_export!(javascript);
 
     let mut missing = Vec::new();
     for (js, _, _, _) in &functions {

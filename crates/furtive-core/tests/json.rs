@@ -1,16 +1,16 @@
 //! Numbers are read exactly from JSON text (serde_json `float_roundtrip`).
 
-use furtive_core::{api, Event};
+use furtive_core::Event;
 
 #[test]
 fn a_decimal_one_unit_below_two_is_read_exactly() {
     let x = 1.999_999_999_999_999_8_f64;
     assert!(x < 2.0);
-    let value = api::parse_json("scene", r#"{"x": 1.9999999999999998}"#).unwrap();
+    let value = furtive_json::read::json("scene", r#"{"x": 1.9999999999999998}"#).unwrap();
     assert_eq!(value["x"].as_f64().unwrap().to_bits(), x.to_bits());
-    let event = api::parse_event(
+    let event = furtive_json::read::event(
         "event",
-        api::parse_json(
+        furtive_json::read::json(
             "event",
             r#"{"type":"viewChanged","hider":"h","view":[{"observer":"o","clearView":true,"distance":1.9999999999999998}]}"#,
         )
@@ -38,7 +38,7 @@ fn random_doubles_survive_a_text_round_trip() {
             continue;
         }
         let text = format!("[{x:?}]");
-        let value = api::parse_json("x", &text).unwrap();
+        let value = furtive_json::read::json("x", &text).unwrap();
         assert_eq!(value[0].as_f64().unwrap().to_bits(), x.to_bits(), "{text}");
         checked += 1;
     }
@@ -56,7 +56,7 @@ fn results_are_ascii_json_text_that_reads_back_the_same() {
         "plain": "no accents",
         "n": [1, 2.5, -3],
     });
-    let text = api::to_json_text(&value).unwrap();
+    let text = furtive_json::write::to_text(&value).unwrap();
     assert!(text.is_ascii(), "{text}");
     assert!(text.contains(r"per\u00e7oit"), "{text}");
     assert!(text.contains(r"\u00ab Garde \u00bb"), "{text}");
@@ -73,7 +73,7 @@ proptest::proptest! {
     /// serde_json's own writer reads back.
     #[test]
     fn any_string_is_written_as_ascii_text_that_reads_back_the_same(text in "\\PC{0,40}|[aé🎲\"\\\\\u{7f}\u{80}\u{ffff}\u{10000}\n]{0,12}") {
-        let written = api::to_json_text(&text).unwrap();
+        let written = furtive_json::write::to_text(&text).unwrap();
         proptest::prop_assert!(written.is_ascii(), "{}", written);
         let back: String = serde_json::from_str(&written).unwrap();
         proptest::prop_assert_eq!(back, text);

@@ -4,8 +4,10 @@
 //! quoted: an npm caller passing a 1 MiB string as `hider` got a 1 MiB
 //! error message.
 
-use furtive_core::{api, Session};
+use furtive_core::Session;
+use furtive_json::functions as api;
 use serde_json::json;
+use serde_json::Value;
 
 fn session() -> Session {
     Session::new(
@@ -41,7 +43,7 @@ fn an_unknown_id_too_long_to_be_a_token_is_not_quoted_whole() {
 fn an_unknown_observer_in_a_view_too_long_to_be_a_token_is_not_quoted_whole() {
     let state = serde_json::to_value(session().snapshot()).unwrap();
     let long = format!("a{}", "é".repeat(200)); // 401 bytes: cut on a character, at 31 bytes
-    let error = api::apply(
+    let error = api::apply::<Value>(
         state,
         json!({"type": "viewChanged", "hider": "spy", "view": [{"observer": long, "clearView": true}]}),
     )

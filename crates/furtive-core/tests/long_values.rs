@@ -6,7 +6,8 @@
 //! unknown key a 2 MiB one (the key in the path and in the message), on
 //! napi and wasm alike.
 
-use furtive_core::{api, Session};
+use furtive_core::Session;
+use furtive_json::functions as api;
 use serde_json::{json, Value};
 
 fn state() -> Value {
@@ -22,7 +23,7 @@ fn state() -> Value {
 }
 
 fn refused(event: Value) -> String {
-    let error = api::apply(state(), event).unwrap_err();
+    let error = api::apply::<Value>(state(), event).unwrap_err();
     assert_eq!(error.code(), "invalid_input", "{error}");
     error.to_string()
 }
@@ -34,7 +35,7 @@ fn a_long_string_where_a_number_belongs_is_cut_in_the_message() {
     assert_eq!(
         message,
         format!(
-            "event.roll: invalid type: string \"{}…\", expected i64",
+            "event.roll: the string \"{}…\" is not a whole number",
             "y".repeat(256)
         )
     );
@@ -73,7 +74,7 @@ fn values_of_256_characters_are_quoted_whole() {
     assert_eq!(
         message,
         format!(
-            "event.roll: invalid type: string \"{}\", expected i64",
+            "event.roll: the string \"{}\" is not a whole number",
             "y".repeat(256)
         )
     );

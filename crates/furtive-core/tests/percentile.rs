@@ -1319,7 +1319,7 @@ fn p9_allies_perceiving_the_hider_do_not_add_minus_100() {
 
 #[test]
 fn p2_situation_modifiers_lists_the_nine_with_their_values() {
-    let list = furtive_core::api::situation_modifiers();
+    let list = furtive_json::functions::situation_modifiers::<serde_json::Value>().unwrap();
     assert_eq!(
         list,
         json!([

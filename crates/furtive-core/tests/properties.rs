@@ -12,10 +12,11 @@ use std::collections::BTreeSet;
 use furtive_core::record_changes::{AttemptChange, ViewChange};
 use furtive_core::state::TokenId;
 use furtive_core::{
-    api, apply, create_state, query, settle, validate_state, Acuities, Change, Config, Creature,
+    apply, create_state, query, settle, validate_state, Acuities, Change, Config, Creature,
     EnhancedSense, Error, Event, FreeModifier, HiderPhase, Modifiers, Outcome, Ruleset, Session,
     Settings, SituationModifier, State, ViewEntry,
 };
+use furtive_json::functions as api;
 use proptest::prelude::*;
 use proptest::sample::select;
 use serde_json::{json, Map, Value};
@@ -225,7 +226,7 @@ fn check_accepted(before: &State, event: &Event, outcome: &Outcome) -> Result<()
     let back: State = serde_json::from_value(json).unwrap();
     prop_assert_eq!(&back, &outcome.state);
     // The JSON facade gives the same outcome as the Rust API.
-    let through_json = api::apply(
+    let through_json = api::apply::<Value>(
         serde_json::to_value(before).unwrap(),
         serde_json::to_value(event).unwrap(),
     );
@@ -631,15 +632,15 @@ fn rich_state_json(ruleset: Ruleset) -> Value {
 
 /// Calls every facade function; each must answer Ok or Err.
 fn call_everything(state: &Value, input: &Value) {
-    let _ = api::apply(state.clone(), input.clone());
-    let _ = api::perceives(state.clone(), input.clone());
-    let _ = api::can_locate(state.clone(), input.clone());
-    let _ = api::can_defend(state.clone(), input.clone());
-    let _ = api::knockout(state.clone(), input.clone());
-    let _ = api::can_pickpocket(state.clone(), input.clone());
-    let _ = api::attack_hidden(state.clone(), input.clone());
-    let _ = api::roll_requests(state.clone(), input.clone(), json!(1));
-    let _ = api::settle(state.clone(), input.clone(), input.clone());
+    let _ = api::apply::<Value>(state.clone(), input.clone());
+    let _ = api::perceives::<Value>(state.clone(), input.clone());
+    let _ = api::can_locate::<Value>(state.clone(), input.clone());
+    let _ = api::can_defend::<Value>(state.clone(), input.clone());
+    let _ = api::knockout::<Value>(state.clone(), input.clone());
+    let _ = api::can_pickpocket::<Value>(state.clone(), input.clone());
+    let _ = api::attack_hidden::<Value>(state.clone(), input.clone());
+    let _ = api::roll_requests::<Value>(state.clone(), input.clone(), json!(1));
+    let _ = api::settle::<Value>(state.clone(), input.clone(), input.clone());
 }
 
 proptest! {
@@ -647,7 +648,7 @@ proptest! {
 
     #[test]
     fn arbitrary_json_config_never_panics(config in arbitrary_json()) {
-        let _ = api::create_state(config);
+        let _ = api::create_state::<Value>(config);
     }
 
     #[test]
@@ -656,8 +657,8 @@ proptest! {
         creatures in prop::collection::vec(arbitrary_json(), 0..4),
         settings in arbitrary_json(),
     ) {
-        let _ = api::create_state(json!({"ruleset": ruleset, "creatures": creatures}));
-        let _ = api::create_state(json!({"ruleset": ruleset, "settings": settings}));
+        let _ = api::create_state::<Value>(json!({"ruleset": ruleset, "creatures": creatures}));
+        let _ = api::create_state::<Value>(json!({"ruleset": ruleset, "settings": settings}));
     }
 
     #[test]
@@ -683,7 +684,7 @@ proptest! {
         paths(&state, &mut Vec::new(), &mut all);
         let path = pick.get(&all).clone();
         replace_at(&mut state, &path, replacement);
-        let outcome = api::apply(state.clone(), json!({"type": "combatEnd"}));
+        let outcome = api::apply::<Value>(state.clone(), json!({"type": "combatEnd"}));
         // Whatever was accepted is a state the engine accepts again.
         if let Ok(outcome) = outcome {
             let next: State = serde_json::from_value(outcome["state"].clone()).unwrap();

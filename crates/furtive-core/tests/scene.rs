@@ -9,12 +9,12 @@
 
 use std::path::PathBuf;
 
-use furtive_core::api;
 use furtive_core::scene::{
     DoorKind, DoorState, LitBy, Point, Scene, SceneLayout, SceneSight, SightRestriction, Token,
     Wall, WallDirection,
 };
 use furtive_core::Error;
+use furtive_json::functions as api;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -616,7 +616,7 @@ fn b5_a_levels_floor_blocks_between_floors_on_nort_gate() {
         vec![vec![true, false], vec![false, true]]
     );
     // The JSON answer names the floor tile.
-    let answer = api::clear_view(
+    let answer = api::clear_view::<Value>(
         fixture("scene-ocd-nort-gate.json"),
         json!({"from": {"x": 1350, "y": 950}, "to": {"x": 1350, "y": 950, "elevation": 15}}),
     )
@@ -919,10 +919,10 @@ fn a_normalized_scene_reads_back_unchanged() {
         "scene-ocd-nort-gate.json",
         "scene-zahi-oota-warning-sign.json",
     ] {
-        let normalized = api::parse_scene(fixture(name)).unwrap();
+        let normalized = api::parse_scene::<Value>(fixture(name)).unwrap();
         assert_eq!(normalized["furtiveScene"], 1);
         assert_eq!(
-            api::parse_scene(normalized.clone()).unwrap(),
+            api::parse_scene::<Value>(normalized.clone()).unwrap(),
             normalized,
             "{name}"
         );
@@ -1338,7 +1338,7 @@ fn warning_sign() -> Value {
 
 #[test]
 fn clear_view_answers_with_the_deciding_walls() {
-    let answer = api::clear_view(
+    let answer = api::clear_view::<Value>(
         warning_sign(),
         json!({"from": {"tokenId": "cal7lKu9XSoa4Giw"}, "to": {"x": 1827, "y": 2250}}),
     )
@@ -1363,7 +1363,7 @@ fn clear_view_takes_token_placements() {
     // The cave is dark (darkness 1, no global light) and no light reaches
     // Beiro: the placement sees Beiro only with darkvision reaching the
     // 22.6 ft between them (B5).
-    let answer = api::clear_view(
+    let answer = api::clear_view::<Value>(
         warning_sign(),
         json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"},
                "darkvision": 60}),
@@ -1379,7 +1379,7 @@ fn clear_view_takes_token_placements() {
         answer["targetLighting"],
         json!({"dark": true, "by": "noLight"})
     );
-    let without = api::clear_view(
+    let without = api::clear_view::<Value>(
         warning_sign(),
         json!({"from": {"token": {"x": 1472, "y": 2086}}, "to": {"tokenId": "cal7lKu9XSoa4Giw"}}),
     )
@@ -1396,17 +1396,17 @@ fn clear_view_takes_token_placements() {
 
 #[test]
 fn clear_view_accepts_a_normalized_scene() {
-    let normalized = api::parse_scene(warning_sign()).unwrap();
+    let normalized = api::parse_scene::<Value>(warning_sign()).unwrap();
     let query = json!({"from": {"tokenId": "cal7lKu9XSoa4Giw"}, "to": {"x": 1827, "y": 2250}});
     assert_eq!(
-        api::clear_view(normalized, query.clone()).unwrap(),
-        api::clear_view(warning_sign(), query).unwrap()
+        api::clear_view::<Value>(normalized, query.clone()).unwrap(),
+        api::clear_view::<Value>(warning_sign(), query).unwrap()
     );
 }
 
 #[test]
 fn clear_view_refuses_bad_queries() {
-    let error = api::clear_view(
+    let error = api::clear_view::<Value>(
         warning_sign(),
         json!({"from": {"tokenId": "nobody"}, "to": {"x": 0, "y": 0}}),
     )
@@ -1432,11 +1432,11 @@ fn clear_view_refuses_bad_queries() {
         ),
         (json!({"from": {"x": 0, "y": 0}}), "query"),
     ] {
-        let error = api::clear_view(warning_sign(), query.clone()).unwrap_err();
+        let error = api::clear_view::<Value>(warning_sign(), query.clone()).unwrap_err();
         assert_eq!(error.code(), "invalid_input", "{query}");
         assert!(error.to_string().starts_with(field), "{query}: {error}");
     }
-    let error = api::clear_view(
+    let error = api::clear_view::<Value>(
         warning_sign(),
         json!({"from": {"token": {"x": 0, "y": 0, "width": -1}}, "to": {"x": 0, "y": 0}}),
     )
@@ -1447,14 +1447,15 @@ fn clear_view_refuses_bad_queries() {
         "{error}"
     );
 
-    let error = api::clear_view(json!({"walls": [{"c": [1, 2, 3]}]}), json!({})).unwrap_err();
+    let error =
+        api::clear_view::<Value>(json!({"walls": [{"c": [1, 2, 3]}]}), json!({})).unwrap_err();
     assert_eq!(error.code(), "invalid_scene");
     assert!(error.to_string().starts_with("walls[0].c:"), "{error}");
 }
 
 #[test]
 fn clear_view_matrix_uses_the_scene_tokens_when_none_are_given() {
-    let matrix = api::clear_view_matrix(warning_sign(), Value::Null).unwrap();
+    let matrix = api::clear_view_matrix::<Value>(warning_sign(), Value::Null).unwrap();
     assert_eq!(
         matrix,
         json!({"ids": ["cal7lKu9XSoa4Giw"], "clearView": [[true]], "distance": [[0.0]],
@@ -1468,7 +1469,7 @@ fn clear_view_matrix_takes_placements() {
     // open cave floor), and a 2x2 token whose centre (1536, 2150) is inside
     // the limited ring: Beiro and the east token each cross one ring wall.
     // The cave is dark: with 60 ft of darkvision each, they see each other.
-    let matrix = api::clear_view_matrix(
+    let matrix = api::clear_view_matrix::<Value>(
         warning_sign(),
         json!([
             {"id": "beiro", "x": 1024, "y": 1920, "darkvision": 60},
@@ -1490,21 +1491,22 @@ fn clear_view_matrix_takes_placements() {
 
 #[test]
 fn clear_view_matrix_refuses_bad_tokens() {
-    let error = api::clear_view_matrix(
+    let error = api::clear_view_matrix::<Value>(
         warning_sign(),
         json!([{"id": "a", "x": 0, "y": 0}, {"id": "a", "x": 5, "y": 5}]),
     )
     .unwrap_err();
     assert_eq!(error.code(), "duplicate_token");
     assert!(error.to_string().starts_with("tokens[1].id"), "{error}");
-    let error = api::clear_view_matrix(
+    let error = api::clear_view_matrix::<Value>(
         warning_sign(),
         json!([{"id": "a", "x": 0, "y": 0, "height": 0}]),
     )
     .unwrap_err();
     assert_eq!(error.code(), "invalid_input");
     assert!(error.to_string().starts_with("tokens[0].height"), "{error}");
-    let error = api::clear_view_matrix(warning_sign(), json!([{"x": 0, "y": 0}])).unwrap_err();
+    let error =
+        api::clear_view_matrix::<Value>(warning_sign(), json!([{"x": 0, "y": 0}])).unwrap_err();
     assert_eq!(error.code(), "invalid_input");
     assert!(error.to_string().starts_with("tokens[0]"), "{error}");
 }
@@ -1514,7 +1516,7 @@ fn clear_view_matrix_refuses_bad_tokens() {
 /// Nort Gate, ground floor (tokens at elevation 0: only walls with
 /// wall-height 0..9 count). Tokens are 1x1, grid 100 px = 5 ft.
 fn nort_gate_view(from: (f64, f64), to: (f64, f64), elevation: f64) -> Value {
-    api::clear_view(
+    api::clear_view::<Value>(
         fixture("scene-ocd-nort-gate.json"),
         json!({
             "from": {"x": from.0, "y": from.1, "elevation": elevation},
@@ -2117,7 +2119,7 @@ fn the_normalized_form_round_trips_floors_holes_thresholds_and_lights() {
     assert_eq!(scene.tokens[0].darkvision, 60.0);
     assert_eq!(scene.tokens[0].light.as_ref().unwrap().rotation, 90.0);
     assert_eq!(scene.global_light_darkness.unwrap().max, 0.5);
-    let normalized = api::parse_scene(serde_json::to_value(&scene).unwrap()).unwrap();
+    let normalized = api::parse_scene::<Value>(serde_json::to_value(&scene).unwrap()).unwrap();
     assert_eq!(
         normalized["holes"][0]["shape"]["ellipse"]["radiusX"],
         json!(20.0)
@@ -2159,19 +2161,19 @@ fn o2_o4_darkness_hides_an_entry_and_a_lit_torch_brings_the_guard_into_view() {
         "tokens": [one_token("rogue", 900.0, 500.0, 0.0), one_token("guard", 100.0, 500.0, 0.0),
                    one_token("archer", 100.0, 700.0, 60.0)]}));
     let mut sight = SceneSight::new(scene);
-    let state = api::create_state(json!({"ruleset": "opposed",
+    let state = api::create_state::<Value>(json!({"ruleset": "opposed",
         "creatures": [{"id": "rogue"}, {"id": "guard"}, {"id": "archer"}]}))
     .unwrap();
     let view = view_of(&mut sight, "rogue");
     assert_eq!(view[0]["clearView"], json!(false), "guard: {view}");
     assert_eq!(view[1]["clearView"], json!(true), "archer: {view}");
-    let entered = api::apply(
+    let entered = api::apply::<Value>(
         state,
         json!({"type": "enterStealth", "hider": "rogue", "roll": 30, "moved": true, "view": view}),
     )
     .unwrap();
     let perceives = |observer: &str| {
-        api::perceives(
+        api::perceives::<Value>(
             entered["state"].clone(),
             json!({"observer": observer, "hider": "rogue"}),
         )
@@ -2186,7 +2188,7 @@ fn o2_o4_darkness_hides_an_entry_and_a_lit_torch_brings_the_guard_into_view() {
         .unwrap();
     let view = view_of(&mut sight, "rogue");
     assert_eq!(view[0]["clearView"], json!(true), "guard: {view}");
-    let changed = api::apply(
+    let changed = api::apply::<Value>(
         entered["state"].clone(),
         json!({"type": "viewChanged", "hider": "rogue", "view": view}),
     )

@@ -315,7 +315,7 @@ fn the_session_answers_standing_and_pairs_as_the_free_functions_do() {
 /// cards carry it (`[key, argument...]`, rendered by the npm package).
 #[test]
 fn b3_the_json_session_answers_standing_and_pairs() {
-    use furtive_core::api_session::JsonSession;
+    use furtive_json::session::JsonSession;
     let config = json!({
         "ruleset": "percentile",
         "creatures": [

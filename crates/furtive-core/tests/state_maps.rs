@@ -4,7 +4,7 @@
 //! refused with serde's `expected a map`. Through the JSON boundary: text
 //! (read straight into the types with `text-reader`) and a `Value` alike.
 
-use furtive_core::api_session::JsonSession;
+use furtive_json::session::JsonSession;
 use serde_json::Value;
 
 /// A snapshot with its keys out of order and given twice: the creature
@@ -94,8 +94,8 @@ fn a_map_given_as_anything_but_an_object_is_refused_as_before() {
             assert_eq!(error.code(), "invalid_input", "{state}");
             let message = error.to_string();
             assert!(
-                message.starts_with(&format!("state.{field}: invalid type: "))
-                    && message.ends_with(", expected a map"),
+                message.starts_with(&format!("state.{field}: "))
+                    && message.ends_with(" is not an object"),
                 "{state}: {message}"
             );
         }

@@ -5,7 +5,7 @@
 //! results. The format and its semantics are in `tests/vectors/README.md`:
 //!
 //! - `current` starts as `createState(config)` (or the first `createState` step);
-//! - each step calls one function of [`furtive_core::api`] (the JSON facade the
+//! - each step calls one function of `furtive_json::functions` (the JSON facade the
 //!   bindings call) with `current`, or with the step's explicit `state`;
 //! - a successful `apply`/`settle` on `current` replaces `current`;
 //! - `expect` is a recursive subset match, `expectError` an error code;
@@ -27,7 +27,8 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use furtive_core::{api, Error};
+use furtive_core::Error;
+use furtive_json::functions as api;
 use serde_json::{json, Value};
 
 /// Every clause id of `rules-interpretation.md`.
@@ -266,18 +267,18 @@ fn call_facade(step: &Value, current: &Value) -> Result<Value, Error> {
         .cloned()
         .unwrap_or_else(|| current.clone());
     match step["call"].as_str().unwrap_or_default() {
-        "createState" => api::create_state(arg("config")),
-        "apply" => api::apply(state, arg("event")),
-        "settle" => api::settle(state, arg("event"), arg("seed")),
-        "rollRequests" => api::roll_requests(state, arg("requests"), arg("seed")),
-        "perceives" => api::perceives(state, arg("query")),
-        "canLocate" => api::can_locate(state, arg("query")),
-        "canDefend" => api::can_defend(state, arg("query")),
-        "knockout" => api::knockout(state, arg("query")),
-        "canPickpocket" => api::can_pickpocket(state, arg("query")),
-        "attackHidden" => api::attack_hidden(state, arg("query")),
-        "concealedByDarkness" => api::concealed_by_darkness(arg("query")),
-        "alliedSides" => api::allied_sides(arg("query")),
+        "createState" => api::create_state::<Value>(arg("config")),
+        "apply" => api::apply::<Value>(state, arg("event")),
+        "settle" => api::settle::<Value>(state, arg("event"), arg("seed")),
+        "rollRequests" => api::roll_requests::<Value>(state, arg("requests"), arg("seed")),
+        "perceives" => api::perceives::<Value>(state, arg("query")),
+        "canLocate" => api::can_locate::<Value>(state, arg("query")),
+        "canDefend" => api::can_defend::<Value>(state, arg("query")),
+        "knockout" => api::knockout::<Value>(state, arg("query")),
+        "canPickpocket" => api::can_pickpocket::<Value>(state, arg("query")),
+        "attackHidden" => api::attack_hidden::<Value>(state, arg("query")),
+        "concealedByDarkness" => api::concealed_by_darkness::<Value>(arg("query")),
+        "alliedSides" => api::allied_sides::<Value>(arg("query")),
         other => unreachable!("call `{other}` passed check_format"),
     }
 }
@@ -385,7 +386,7 @@ fn run_vector(vector: &Vector) -> Run {
     let mut failures = Vec::new();
     let mut recorded = Vec::new();
     let mut current = match vector.value.get("config") {
-        Some(config) => match api::create_state(config.clone()) {
+        Some(config) => match api::create_state::<Value>(config.clone()) {
             Ok(state) => state,
             Err(error) => {
                 failures.push(format!(

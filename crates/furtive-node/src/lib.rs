@@ -1,33 +1,19 @@
-//! napi-rs addon of `furtive-core` for Node.js.
+//! napi-rs addon of Furtive for Node.js: a thin shell over `furtive-json`.
 //!
-//! A thin layer with no rule logic. The exports are written once, in
-//! `furtive_core::for_each_export!`; this file only says how napi wraps one
-//! free function, and one function of the `Session` namespace (a method of
-//! the package's `Session` class, which `npm/node.js` builds). Every argument
-//! arrives as JSON text (the package's `node.js` serializes it with the
-//! platform's `JSON.stringify`) and goes as it is to the same function of
-//! `furtive_core::exports` / `api_session` / `api_scene` that the wasm
-//! build calls, which reads it straight into the engine's types
-//! (`furtive_core::api::Input`). Results go back as JSON text, which `npm/node.js` and
-//! `npm/handle.js` read with `JSON.parse`: napi's own conversion of a
-//! `serde_json::Value` into objects refuses more than 1,000,000 values
-//! (the state of a 1000-creature table has more), and text was measured
-//! faster (`bench/session.mjs`).
-//! Both backends accept, refuse and word everything identically.
+//! The exports are listed once, in `furtive_json::for_each_export!`; this
+//! file only says how napi wraps one free function, and one function of
+//! the `Session` and `SceneSight` namespaces over an `External` handle
+//! (the package's classes, `npm/handle.js`, call them). Arguments and
+//! results are JSON text (napi's own conversion of a `serde_json::Value`
+//! refuses more than 1,000,000 values, which a 1000-creature state has).
 //!
-//! Errors are thrown as real `Error` objects whose `code` is the core's
-//! stable code (`invalid_input`, `unknown_token`...) and whose message is the
-//! core's message, which names the field. A panic never crosses into Node:
-//! each export runs under `catch_unwind` and a panic becomes an `Error` with
-//! code `engine_panicked`. A `Session` whose changing method (`apply`,
+//! Errors are thrown as `Error` objects whose `code` is the engine's stable
+//! code and whose message names the field. A panic never crosses into
+//! Node: each export runs under `catch_unwind` and a panic becomes
+//! `engine_panicked`. A `Session` whose changing method (`apply`,
 //! `applyAll`, `settle`) panicked may hold a half-applied event, so it is
-//! dropped: its later calls throw `session_lost` (reload it with
-//! `Session.load(lastSnapshot)`); a query that panics changes nothing. After
-//! `free()`, calls throw `session_freed`. The `SceneSight` namespace (feature
-//! `scene`) keeps a parsed scene the same way, with the same two codes.
-//!
-//! Loaded by `npm/node.js` from `npm/furtive.<platform>.node`
-//! (`scripts/build-node.sh`).
+//! dropped: its later calls throw `session_lost`; a query that panics
+//! changes nothing. After `free()`, calls throw `session_freed`.
 
 /// The addon allocates with mimalloc, faster than glibc's malloc for the
 /// many small allocations of an event (ids, journal entries). Memory the
@@ -39,10 +25,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-#[cfg(feature = "scene")]
-use furtive_core::api_scene::JsonSceneSight;
-use furtive_core::api_session::JsonSession;
 use furtive_core::Error;
+#[cfg(feature = "scene")]
+use furtive_json::scene_sight::JsonSceneSight;
+use furtive_json::session::JsonSession;
 use napi::bindgen_prelude::External;
 use napi_derive::napi;
 
@@ -169,25 +155,15 @@ impl<T: Kind> Handle<T> {
     }
 }
 
-/// A `furtive_core::Session` held by JavaScript (see
-/// `furtive_core::api_session::JsonSession`): an `External` made by
-/// `Session.create` or `Session.load` in the addon's `Session` namespace,
-/// which `npm/node.js` wraps in the package's `Session` class. A panic in a
-/// changing function (`apply`, `applyAll`, `settle`) loses it; a query that
-/// panics changes nothing.
-///
-/// Why an `External` and free functions rather than a napi class: a class
-/// method's `this` is registered in napi-rs's native borrow registry (a
-/// global lock and map, taken to register the borrow and again to release
-/// it) besides its class identity check, to catch a reentrant call, and no
-/// engine call can reenter JavaScript. An `External` argument costs one
-/// lookup in napi-rs's payload registry (also a global lock and map) and no
-/// borrow bookkeeping. Measured with `bench/session.mjs` (`perceives`
-/// through napi, 2026-11-30): see docs/state.md, "Fourth pass".
+/// A `Session` held by JavaScript (`furtive_json::session::JsonSession`),
+/// made by `Session.create` or `Session.load` in the addon's `Session`
+/// namespace. An `External` with functions, not a napi class: a class
+/// method registers each borrow of `this`, which no engine call needs (none
+/// reenters JavaScript).
 pub type SessionHandle = External<Handle<JsonSession>>;
 
 /// A `furtive_core::scene::SceneSight` held by JavaScript (see
-/// `furtive_core::api_scene::JsonSceneSight`), as [`SessionHandle`]: made
+/// `furtive_json::scene_sight::JsonSceneSight`), as [`SessionHandle`]: made
 /// by `SceneSight.parse` in the addon's `SceneSight` namespace. Every
 /// function fills caches (wall indexes, lighting), so a panic in any of
 /// them loses the scene.
@@ -237,7 +213,7 @@ macro_rules! napi_exports {
             #[doc = $doc]
             #[napi(js_name = $js)]
             pub fn $name($($arg: String),*) -> napi::Result<String, Code> {
-                run(|| furtive_core::exports::$name($(&$arg),*))
+                run(|| furtive_json::functions::$name::<String>($($arg.as_str()),*))
             }
         )*
 
@@ -305,7 +281,7 @@ macro_rules! napi_exports {
     };
 }
 
-furtive_core::for_each_export!(napi_exports);
+furtive_json::for_each_export!(napi_exports);
 
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]

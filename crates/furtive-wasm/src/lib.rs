@@ -1,38 +1,24 @@
-//! wasm-bindgen build of `furtive-core`, for browsers and the Foundry module.
+//! wasm-bindgen build of Furtive, for browsers and the Foundry module: a
+//! thin shell over `furtive-json`.
 //!
-//! A thin layer with no rule logic. The exports are written once, in
-//! `furtive_core::for_each_export!`; this file only says how wasm-bindgen
-//! wraps one free function, and one method of the `Session` and
-//! `SceneSight` classes. Every argument arrives as the UTF-8 bytes of JSON
-//! text (the package's `browser.js` serializes it with the platform's
-//! `JSON.stringify` and encodes it with `TextEncoder.encodeInto`, see
-//! `text`) and goes as it is to the same function of `furtive_core::exports` /
-//! `api_session` / `api_scene` that the napi addon calls, which reads it
-//! straight into the engine's types (`furtive_core::api::Input`). Results go back as JSON text, which `npm/browser.js` and
-//! `npm/handle.js` read with `JSON.parse`: measured against
-//! serde-wasm-bindgen values in both directions for `Session.apply`
-//! (`bench/session.mjs`; numbers in docs/state.md), text was as fast in
-//! Node and 1.5 to 4 times faster in Chromium. Errors are
-//! thrown as real `Error` objects whose `code` is the core's stable code and
-//! whose message names the field.
+//! The exports are listed once, in `furtive_json::for_each_export!`; this
+//! file only says how wasm-bindgen wraps one free function, and one method
+//! of the `Session` and `SceneSight` classes. Every argument arrives as the
+//! UTF-8 bytes of its JSON text (see `text`); results go back as JSON text,
+//! which the package reads with `JSON.parse` (faster than building the
+//! objects from Rust, above all in Chromium). Errors are thrown as `Error`
+//! objects whose `code` is the engine's stable code.
 //!
-//! Features `scene` and `roller` (default on) forward to furtive-core's.
-//!
-//! A panic aborts the instance (`panic = "abort"` in the `wasm`
-//! profile); the panic hook first throws an `Error` whose message starts
-//! with `engine: the engine panicked`, which `browser.js` turns into
-//! `engine_panicked` before it resets the instance. Every `Session` and
-//! `SceneSight` of the old instance is then gone: `browser.js` answers
-//! their calls with `session_lost`.
-//!
-//! Built for `wasm32-unknown-unknown`, then `wasm-bindgen --target web`
-//! (`scripts/build-wasm.sh`), once, for the npm package and the Foundry
-//! module.
+//! A panic aborts the instance (`panic = "abort"` in the `wasm` profile);
+//! the panic hook first throws an `Error` whose message starts with
+//! `engine: the engine panicked`, which `npm/browser.js` turns into
+//! `engine_panicked` before it resets the instance; every `Session` and
+//! `SceneSight` of the old instance then answers `session_lost`.
 
-#[cfg(feature = "scene")]
-use furtive_core::api_scene::JsonSceneSight;
-use furtive_core::api_session::JsonSession;
 use furtive_core::Error;
+#[cfg(feature = "scene")]
+use furtive_json::scene_sight::JsonSceneSight;
+use furtive_json::session::JsonSession;
 use wasm_bindgen::prelude::*;
 
 /// The instance allocates with talc: as fast as Rust's default wasm
@@ -63,17 +49,12 @@ fn js<T>(result: Result<T, Error>) -> Result<T, JsValue> {
     result.map_err(|e| to_js_error(&e))
 }
 
-/// The JSON text of the argument `argument` from its UTF-8 bytes.
-///
-/// Arguments cross as bytes (`&[u8]`, a `Uint8Array` in JavaScript), not as
-/// `&str`: wasm-bindgen copies a string into the instance one UTF-16 code
-/// unit at a time in JavaScript (its `passStringToWasm0` loop), which took
-/// 20 to 40 µs for a 9.3 KB `viewChanged` naming 150 observers, more than
-/// the engine's own work on it; `npm/browser.js` encodes the text with
-/// `TextEncoder.encodeInto` (under 1 µs for the same event) and wasm-bindgen
-/// copies the bytes with one `Uint8Array.set` (`bench/session.mjs`, numbers
-/// in docs/state.md). Bytes that are not UTF-8 (never `encodeInto`'s
-/// output) are `invalid_input` naming the argument, and change nothing.
+/// The JSON text of the argument `argument` from its UTF-8 bytes. Bytes,
+/// not `&str`: wasm-bindgen copies a string into the instance one UTF-16
+/// code unit at a time in JavaScript, where `npm/browser.js` encodes the
+/// text natively with `TextEncoder.encodeInto` and wasm-bindgen copies the
+/// bytes at once. Bytes that are not UTF-8 are `invalid_input` naming the
+/// argument.
 fn text<'a>(argument: &str, bytes: &'a [u8]) -> Result<&'a str, JsValue> {
     std::str::from_utf8(bytes).map_err(|error| {
         to_js_error(&Error::InvalidInput {
@@ -84,7 +65,7 @@ fn text<'a>(argument: &str, bytes: &'a [u8]) -> Result<&'a str, JsValue> {
 }
 
 /// A `furtive_core::Session` in this wasm instance (see
-/// `furtive_core::api_session::JsonSession`). Created by `Session.create`
+/// `furtive_json::session::JsonSession`). Created by `Session.create`
 /// or `Session.load`; `browser.js` wraps it in the package's `Session`.
 #[wasm_bindgen(js_name = Session)]
 pub struct WasmSession {
@@ -92,7 +73,7 @@ pub struct WasmSession {
 }
 
 /// A `furtive_core::scene::SceneSight` in this wasm instance (see
-/// `furtive_core::api_scene::JsonSceneSight`), feature `scene`. Created by
+/// `furtive_json::scene_sight::JsonSceneSight`), feature `scene`. Created by
 /// `SceneSight.parse`; `browser.js` wraps it in the package's `SceneSight`.
 #[cfg(feature = "scene")]
 #[wasm_bindgen(js_name = SceneSight)]
@@ -116,7 +97,7 @@ macro_rules! wasm_exports {
             #[wasm_bindgen(js_name = $js)]
             pub fn $name($($arg: &[u8]),*) -> Result<String, JsValue> {
                 $(let $arg = text(stringify!($arg), $arg)?;)*
-                js(furtive_core::exports::$name($($arg),*))
+                js(furtive_json::functions::$name::<String>($($arg),*))
             }
         )*
         $(
@@ -193,7 +174,7 @@ macro_rules! wasm_exports {
     };
 }
 
-furtive_core::for_each_export!(wasm_exports);
+furtive_json::for_each_export!(wasm_exports);
 
 /// Panics on purpose, for the tests of panic handling only (not public API).
 #[doc(hidden)]

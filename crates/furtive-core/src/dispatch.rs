@@ -12,10 +12,8 @@ use crate::event::{attack_targets, Event};
 use crate::explain;
 use crate::journal::Tx;
 use crate::opposed::OpposedRules;
-use crate::outcome::Outcome;
 use crate::percentile::PercentileRules;
 use crate::rules::{AttackInstance, Rules, StealthRoll};
-use crate::session::Session;
 use crate::state::{
     Config, Creature, HiderPhase, Pair, PairReason, Ruleset, State, TokenId, STATE_VERSION,
 };
@@ -42,26 +40,6 @@ pub fn create_state(config: Config) -> Result<State, Error> {
     }
     validate_state(&state)?;
     Ok(state)
-}
-
-/// Applies one event to a state: the engine's reducer, as a free function.
-///
-/// A thin wrapper over [`Session`]: loads (validates) a copy of `state`,
-/// applies `event`, and returns the new state with the effects. Pure: the
-/// same state and event always give the same outcome. On error the input
-/// state is untouched (it is borrowed) and no outcome is returned.
-///
-/// Errors: every [`Error`] kind with a code ([`Error::code`]; the list, with
-/// what each means, is in `npm/README.md`, "Error codes").
-pub fn apply(state: &State, event: Event) -> Result<Outcome, Error> {
-    let mut session = Session::load(state.clone())?;
-    let effects = session.apply(event)?;
-    Ok(Outcome {
-        state: session.into_state(),
-        changes: effects.changes,
-        requests: effects.requests,
-        log: effects.log,
-    })
 }
 
 /// Runs one event inside a transaction: validation, then the rule. Every
@@ -219,8 +197,7 @@ fn token_removed(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
     }
     // The turn is no longer the token's, but a roll it made this turn is
     // kept: added back and started again in the same round, it is the
-    // same turn (P9, O7: one roll a turn; `combat::start_turn`). (Fix: the
-    // roll was forgotten, so a second one was accepted.)
+    // same turn (P9, O7: one roll a turn; `combat::start_turn`).
     if tx.combat.turn.as_deref() == Some(token) {
         tx.combat_mut().turn = None;
     }
@@ -235,11 +212,9 @@ fn token_removed(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
 fn stop_hiding(tx: &mut Tx, hider: &str, ctx: &mut Ctx) -> Result<(), Error> {
     // P9 (*Decided*): an attack from hiding reveals the hider at its turn
     // end, whatever it does in between: the record stays, revealed, so a
-    // roll later in the turn keeps the reveal. (Fix: the record was
-    // removed, and a roll after the stop escaped the reveal.) A record so
+    // roll later in the turn keeps the reveal. A record so
     // kept is no longer hiding: a second stop is refused `not_hiding`, as
-    // when the stop removed it. (Fix: it was accepted, changing nothing and
-    // telling the table again that the hider stops hiding.)
+    // when the stop removed it.
     let attacked = tx
         .hiders
         .get(hider)

@@ -1,77 +1,26 @@
 //! The one list of what the JavaScript bindings export.
 //!
-//! [`for_each_export!`](crate::for_each_export) hands every export (the
-//! free functions of [`crate::api`] and the methods of
-//! [`crate::api_session::JsonSession`]) to a macro the caller supplies,
-//! which defines how one function or method is wrapped: `furtive-node`
-//! wraps them for napi, `furtive-wasm` for wasm-bindgen, and
-//! `crates/furtive-core/tests/exports.rs` writes `npm/signatures.js` (the
+//! [`for_each_export!`](crate::for_each_export) hands every export to a
+//! macro the caller supplies, which says how one function or method is
+//! wrapped: `furtive-node` wraps them for napi, `furtive-wasm` for
+//! wasm-bindgen, and `tests/exports.rs` writes `npm/signatures.js` (the
 //! arguments the JavaScript layer encodes) from the same list and fails
-//! when it drifts. The `SceneSight` class
-//! ([`crate::api_scene::JsonSceneSight`]) is listed the same way. Adding an export here adds it to both bindings.
+//! when it drifts. Adding an export here adds it to both bindings.
 //!
 //! Each entry is `{ rust_name, "jsName", [feature?], (arguments), "doc" }`;
 //! an argument followed by `[optional]` may be left out in JavaScript (the
-//! engine then reads `null`).
-//! Every argument is JSON text and every result is JSON text (see
-//! [`crate::api`]); every call returns `Result<String, Error>`. `[feature]` names the cargo feature
-//! the export needs: one of furtive-core (`"scene"`, `"roller"`,
-//! `"free-functions"`), which each binding crate forwards under the same
-//! name, or one of the binding crates alone (`"locate-and-pickpocket"`:
-//! `Session.canLocate` and `Session.canPickpocket`, which the Foundry
-//! module's wasm leaves out).
+//! engine then reads `null`). Every argument and every result is JSON
+//! text. `[feature]` names the cargo feature (`"scene"`, `"roller"`) the
+//! export needs.
 //!
-//! - `functions`: free functions, `rust_name` is a function of this module
-//!   (`furtive_core::exports::rust_name`).
-//! - `session_constructors`: static methods of `Session` returning one.
-//! - `session_mut`: methods that change the session (`&mut self`).
-//! - `session_ref`: methods that read it (`&self`).
-//! - `session_getters`: `u64` properties.
-//! - `scene_constructors`: static methods of `SceneSight` returning one
-//!   ([`crate::api_scene::JsonSceneSight`]).
-//! - `scene_methods`: methods of `SceneSight`; all take `&mut self` (a
-//!   question fills the caches: wall indexes, token lighting). The whole
-//!   class needs the `scene` feature.
-
-use crate::api::generic;
-use crate::error::Error;
-
-/// The free functions as the bindings call them: each argument the JSON
-/// text `JSON.stringify` wrote, the result ASCII JSON text
-/// ([`crate::api::to_json_text`]), serialized straight from the engine's
-/// types. See [`crate::api`] for each function.
-macro_rules! text_functions {
-    ($($(#[$cfg:meta])? $name:ident($($arg:ident),*);)*) => {
-        $(
-            $(#[$cfg])?
-            #[doc = concat!("[`crate::api::", stringify!($name), "`], JSON text in and out.")]
-            pub fn $name($($arg: &str),*) -> Result<String, Error> {
-                generic::$name($($arg),*)
-            }
-        )*
-    };
-}
-
-text_functions! {
-    create_state(config);
-    apply(state, event);
-    perceives(state, query);
-    can_locate(state, query);
-    can_defend(state, query);
-    knockout(state, query);
-    can_pickpocket(state, query);
-    attack_hidden(state, query);
-    hidden_from(state);
-    #[cfg(feature = "roller")] roll_requests(state, requests, seed);
-    #[cfg(feature = "roller")] settle(state, event, seed);
-    #[cfg(feature = "scene")] parse_scene(scene);
-    #[cfg(feature = "scene")] clear_view(scene, query);
-    #[cfg(feature = "scene")] clear_view_matrix(scene, tokens);
-    concealed_by_darkness(query);
-    allied_sides(query);
-    situation_modifiers();
-    error_codes();
-}
+//! - `functions`: free functions of [`crate::functions`], called with
+//!   text (`functions::name::<String>(text...)`).
+//! - `session_constructors`, `session_mut` (`&mut self`), `session_ref`
+//!   (`&self`), `session_getters` (`u64` properties): of
+//!   [`crate::session::JsonSession`].
+//! - `scene_constructors`, `scene_methods` (all `&mut self`: a question
+//!   fills the caches): of `crate::scene_sight::JsonSceneSight` (feature
+//!   `scene`).
 
 /// Calls `$callback! { ... }` with the list of every export; see the
 /// module documentation ([`crate::exports`]) for its shape.

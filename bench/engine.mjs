@@ -1,0 +1,153 @@
+// The engine's speed and size, an old build against this one in one run,
+// written to docs/performance.md (its "Engine" section). Not a test.
+//
+//   bash bench/engine.sh [old-commit]      # builds both, then runs this
+//   node bench/engine.mjs OLD_DIR          # both already built
+//
+// OLD_DIR is a checkout of the old commit with its builds in place (its
+// npm/ addon and wasm, foundry-module/engine/); this repository holds the
+// new ones (scripts/build.sh and scripts/build-foundry.sh).
+//
+// The event: one `viewChanged` of the first hider naming 150 observers, in
+// a table of 200 (or 1,000) creatures (`opposed`, a quarter of them hiding
+// with a held total of 15, nobody in view at entry; ids of 16 characters
+// like Foundry's), through `Session.apply`, the effects' log read. "every
+// pair": each named observer comes into clear view (150 O4 requests);
+// "no pair changes": none does (a plain drag). Between two timed calls the
+// hider is put back (`applyAll([stopHiding, enterStealth])`, untimed). The
+// median of single timed calls. "One Foundry action": the module's own CPU
+// time for a move and a door in the fake Foundry
+// (tests/foundry/bench-transactions.mjs), each module with its own engine.
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const oldDir = path.resolve(process.argv[2] ?? "");
+if (!process.argv[2]) {
+  console.error("usage: node bench/engine.mjs OLD_DIR (see bench/engine.sh)");
+  process.exit(2);
+}
+
+const NAMED = 150;
+const id = (i) => "tok" + String(i).padStart(13, "0");
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const config = (size) => ({
+  ruleset: "opposed",
+  creatures: Array.from({ length: size }, (_, i) => ({ id: id(i), side: i % 2 ? "watch" : "party", perceptionModifier: i % 7 })),
+});
+const enter = (i) => ({ type: "enterStealth", hider: id(i), roll: 15, moved: true });
+const view = (size, clear) => ({
+  type: "viewChanged",
+  hider: id(0),
+  moved: false,
+  view: Array.from({ length: Math.min(NAMED, size - 1) }, (_, k) => ({ observer: id(k + 1), clearView: clear, distance: 5 })),
+});
+const reset = [{ type: "stopHiding", hider: id(0) }, enter(0)];
+
+/** The median µs of `Session.apply(view)` with its log read, in a table of `size`. */
+function applyTime(api, size, clear, budgetMs = 2500) {
+  const session = api.Session.create(config(size));
+  for (let i = 0; i < Math.max(1, Math.floor(size / 4)); i++) session.apply(enter(i));
+  const event = view(size, clear);
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < 15 || (samples.length < 2000 && performance.now() - start < budgetMs)) {
+    session.applyAll(reset);
+    const t0 = performance.now();
+    const effects = session.apply(event);
+    void effects.log.length;
+    samples.push((performance.now() - t0) * 1000);
+  }
+  session.free();
+  return median(samples);
+}
+
+async function wasmApi(browserJs, wasmFile) {
+  const api = await import(browserJs);
+  await api.init(readFileSync(wasmFile));
+  return api;
+}
+
+async function napiApi(root) {
+  const api = await import(path.join(root, "npm/node.js"));
+  if (api.backend !== "napi") throw new Error(`${root}: npm/node.js runs ${api.backend}, not napi`);
+  return api;
+}
+
+const gzipped = (file) => Number(execFileSync("bash", ["-c", `gzip -9 -c '${file}' | wc -c`]).toString().trim());
+
+const builds = {};
+for (const [name, root] of [["old", oldDir], ["new", repo]]) {
+  builds[name] = {
+    napi: await napiApi(root),
+    npmWasm: await wasmApi(path.join(root, "npm/browser.js"), path.join(root, "npm/wasm/furtive_wasm_bg.wasm")),
+    foundryWasm: await wasmApi(path.join(root, "foundry-module/engine/browser.js"), path.join(root, "foundry-module/engine/wasm/furtive_wasm_bg.wasm")),
+    foundrySize: gzipped(path.join(root, "foundry-module/engine/wasm/furtive_wasm_bg.wasm")),
+    npmSize: gzipped(path.join(root, "npm/wasm/furtive_wasm_bg.wasm")),
+  };
+}
+
+/** tests/foundry/bench-transactions.mjs's figures for the module in `root` (its engine in engine/), in the fake Foundry. */
+function foundryAction(root) {
+  const run = spawnSync(process.execPath, ["--experimental-vm-modules", "--no-warnings", path.join(repo, "tests/foundry/bench-transactions.mjs")], {
+    cwd: path.join(repo, "tests/foundry"),
+    env: { ...process.env, FURTIVE_BENCH_CHILD: "1", FURTIVE_MODULE_DIR: path.join(root, "foundry-module") },
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
+  if (run.status !== 0) throw new Error(`bench-transactions failed for ${root}:\n${run.stderr}`);
+  return JSON.parse(run.stdout.trim().split("\n").at(-1));
+}
+for (const [name, root] of [["old", oldDir], ["new", repo]]) builds[name].action = foundryAction(root);
+
+const rows = [];
+const row = (target, bound, measure) => {
+  const [oldValue, newValue] = ["old", "new"].map((name) => measure(builds[name]));
+  rows.push({ target, bound, oldValue, newValue });
+  console.error(`${target}: old ${oldValue}, new ${newValue}`);
+};
+const µs = (x) => `${Math.round(x)} µs`;
+const bytes = (x) => `${x.toLocaleString("en")} B`;
+// Warm up each runtime once, untimed.
+for (const name of ["old", "new"]) for (const api of ["napi", "npmWasm", "foundryWasm"]) applyTime(builds[name][api], 200, true, 300);
+
+row("Foundry module's wasm, every pair comes into view (200 creatures)", "≤ 300 µs", (b) => µs(applyTime(b.foundryWasm, 200, true)));
+row("Foundry module's wasm, no pair changes (200 creatures)", "≤ 100 µs", (b) => µs(applyTime(b.foundryWasm, 200, false)));
+row("Foundry module's wasm, every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.foundryWasm, 1000, true)));
+row("npm wasm (Node), every pair (200 creatures)", "≤ 300 µs", (b) => µs(applyTime(b.npmWasm, 200, true)));
+row("npm wasm (Node), every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.npmWasm, 1000, true)));
+row("napi, every pair (200 creatures)", "≤ 200 µs", (b) => µs(applyTime(b.napi, 200, true)));
+row("napi, every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.napi, 1000, true)));
+const ms = (x) => `${x} ms`;
+row("One Foundry action at 200 tokens, module CPU: a GM moves an observer (200 tokens, 50 hiding)", "≤ 16 ms", (b) => ms(b.action["move: module ms (CPU, self: scripts + engine, median)"]));
+row("One Foundry action, module CPU: a GM opens a door before 3 hiders (123 tokens)", "≤ 16 ms", (b) => ms(b.action["door: module ms (CPU, self: scripts + engine, median)"]));
+row("Foundry module's wasm size, gzip -9", "≤ 250 KB", (b) => bytes(b.foundrySize));
+row("npm wasm size, gzip -9", "reported", (b) => bytes(b.npmSize));
+
+const oldCommit = execFileSync("git", ["-C", repo, "rev-parse", "--short", process.env.FURTIVE_BENCH_OLD ?? "HEAD"]).toString().trim();
+const newCommit = execFileSync("git", ["-C", repo, "rev-parse", "--short", "HEAD"]).toString().trim();
+const load = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
+const section = `## Engine
+
+Written by \`bash bench/engine.sh\` (\`bench/engine.mjs\`), ${new Date().toISOString().slice(0, 10)}, Node ${process.version},
+old: ${process.env.FURTIVE_BENCH_OLD ? `\`${oldCommit}\`` : "the old checkout"}, new: \`${newCommit}\` (load average ${load} on 2 shared
+cores when it ended). \`Session.apply\` of a \`viewChanged\` naming 150 observers,
+a quarter of the creatures hiding, the effects' log read: the median of single
+timed calls.
+
+| target | bound | old | new |
+|---|---|---:|---:|
+${rows.map((r) => `| ${r.target} | ${r.bound} | ${r.oldValue} | ${r.newValue} |`).join("\n")}
+`;
+
+const file = path.join(repo, "docs/performance.md");
+const doc = readFileSync(file, "utf8");
+const start = doc.indexOf("\n## Engine\n");
+const next = start < 0 ? -1 : doc.indexOf("\n## ", start + 1);
+const updated =
+  start < 0 ? `${doc.trimEnd()}\n\n${section}` : `${doc.slice(0, start + 1)}${section}${next < 0 ? "" : doc.slice(next)}`;
+writeFileSync(file, updated.trimEnd() + "\n");
+console.log(section);
