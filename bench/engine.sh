@@ -4,7 +4,7 @@
 # for the next run), then bench/engine.mjs measures them and writes the
 # "Engine" section of docs/performance.md. Not a test.
 #
-#   bash bench/engine.sh [old-commit]   # default: 0e3a19b, main before issue 31
+#   bash bench/engine.sh [old-commit]   # default: 0e3a19b, the old column of docs/performance.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,5 +1,5 @@
 // Benchmarks of the `SceneSight` class against the free `clearView` (which
-// reads the whole scene on every call), in one run (issue 9 §5). Not a
+// reads the whole scene on every call), in one run. Not a
 // test: nothing here is asserted.
 //
 //   node bench/scene-sight.mjs [--base /tmp/furtive-base] [--quick]

@@ -1,5 +1,5 @@
 // Benchmarks of the `Session` class against the free `apply`, old and new,
-// in one run (issue 9). Not a test: nothing here is asserted.
+// in one run. Not a test: nothing here is asserted.
 //
 //   node bench/session.mjs [--old /tmp/furtive-old] [--base /tmp/furtive-base] [--quick]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke run of every fuzz target (issue 9 §6): each target runs for
+# Smoke run of every fuzz target: each target runs for
 # FUZZ_SMOKE_SECONDS (default 25) over its committed corpus in
 # fuzz/corpus/<target>, and fails on any panic or disagreement. New inputs
 # go to a temporary directory: the committed corpus is not touched.

@@ -166,7 +166,7 @@ export const situationModifiers = () => guarded((e) => e.situationModifiers());
  * small interface: `applyAll(events) -> effects` applies a whole user action
  * as one transaction, the queries answer from the same state.
  *
- * Built on the engine's `Session` (npm `Session`, issue 9): the state lives
+ * Built on the engine's `Session` (npm `Session`): the state lives
  * in the engine, an event costs what it touches, `applyAll` is all or
  * nothing, `snapshot()` gives the state (format version 2) to save.
  * After a wasm panic the engine answers `session_lost`: the caller loads a

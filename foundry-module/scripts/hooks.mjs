@@ -301,7 +301,7 @@ function registerGameHooks() {
   Hooks.on("deleteCombat", automation.onDeleteCombat);
   Hooks.on("deleteScene", automation.onDeleteScene);
 
-  // The game system's rolls, attacks and damage (issue 12): every client stamps its roll messages, the active GM acts.
+  // The game system's rolls, attacks and damage: every client stamps its roll messages, the active GM acts.
   registerSystemRollHooks();
   registerSystemAttackHooks();
   registerSystemAreaHooks();

@@ -132,7 +132,7 @@ export function registerSettings({ onRulesChanged, onRulesetChanged, onInputChan
   });
   // The game system's rolls, attacks and damage (systems/automation-settings.mjs).
   registerSystemSettings();
-  // Issue 12 §5: a hiding combatant's held Stealth total breaks initiative ties (opposed; gm/initiative.mjs).
+  // A hiding combatant's held Stealth total breaks initiative ties (opposed; gm/initiative.mjs).
   settings.register(MODULE_ID, "initiativeTieBreaker", {
     ...label("initiativeTieBreaker"),
     scope: "world",

@@ -13,7 +13,7 @@
  * - wrapper, pass-through pair: the lookup allows it, the original `_canDetect` runs
  *   (the fake's original alone is measured too, to isolate the wrapper's share);
  * each with libWrapper absent (direct wrap) and present (libWrapper MIXED).
- * Budget (issue 5): median under 1 µs, and within 3x of the bare Map lookup.
+ * Budget: median under 1 µs, and within 3x of the bare Map lookup.
  *
  * Every measured closure and the timing loop are compiled inside the client's
  * realm (the jsdom window's vm context the module runs in), so no call crosses

@@ -1,7 +1,7 @@
 /**
- * Benchmark (not a test; issue 12 §3): what the light test costs per move on
+ * Benchmark (not a test): what the light test costs per move on
  * the GM in the fake Foundry with the real module and the real wasm engine, at
- * 200 tokens with 20 lights, the module before issue 12's lighting (commit
+ * 200 tokens with 20 lights, the module before its light test (commit
  * 70c52b2, walls only) against this one in one run.
  *
  * Run: node --experimental-vm-modules tests/foundry/bench-lighting.mjs [oldModuleDir]

@@ -1,12 +1,12 @@
 /**
- * Benchmark (not a test; issue 10): what one user action costs the GM in the
+ * Benchmark (not a test): what one user action costs the GM in the
  * fake Foundry with the real module and the real wasm engine, old module
  * against new in one run.
  *
  * Run: node --experimental-vm-modules tests/foundry/bench-transactions.mjs [oldModuleDir]
  * (after scripts/build-foundry.sh). Without `oldModuleDir`, the module of
- * commit FURTIVE_BENCH_OLD_COMMIT (default 689f0e0, foundry-real before
- * issue 10; 70c52b2 is issue 10's first pass) is exported to a temporary
+ * commit FURTIVE_BENCH_OLD_COMMIT (default 689f0e0, the module before one
+ * action was one transaction; 70c52b2 is another baseline) is exported to a temporary
  * folder with `git archive` and given THIS build's `engine/` (so the old
  * column is the old module on today's engine); pass a folder holding the old
  * module with the engine it was built with to compare both. Each is measured
@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
-/** The old module: FURTIVE_BENCH_OLD_COMMIT (default 689f0e0, foundry-real before issue 10). */
+/** The old module: FURTIVE_BENCH_OLD_COMMIT (default 689f0e0, the module before one action was one transaction). */
 const OLD_COMMIT = process.env.FURTIVE_BENCH_OLD_COMMIT ?? "689f0e0";
 
 if (!process.env.FURTIVE_BENCH_CHILD) {

@@ -4,7 +4,7 @@
 // npm/furtive.schema.json; `cargo test -p furtive-core --features schema
 // --test types` checks
 // that schema against the Rust types. Together: CI fails when the committed
-// types drift from the Rust. Fix: `bash scripts/generate-types.sh`. In the
+// types drift from the Rust; `bash scripts/generate-types.sh` regenerates them. In the
 // hand-written part of index.d.ts, the JavaScript layer's error codes are
 // checked here against errors.js (the classes and functions against the
 // export list by crates/furtive-core/tests/exports.rs).

@@ -1,5 +1,5 @@
 //! `Session::apply` against the free function `apply`, same states, same
-//! events, one run (issue 9).
+//! events, one run.
 //!
 //! The table: 3, 20, 100, 200 and 1000 creatures, a quarter of them hiding
 //! (`opposed`, held total 15, nobody in view at entry). The event is one

@@ -1,5 +1,5 @@
-//! The rule readings updated in `rules-interpretation.md` for issue 9 §3
-//! (P9, O5, O8, O13 *Decided* notes), one test per reading, named by clause.
+//! The rule readings of `rules-interpretation.md`'s *Decided* notes (P9,
+//! O5, O8, O13), one test per reading, named by clause.
 //! B1 (an unknown observer perceives no hider) is in `both.rs`:
 //! `b1_an_observer_the_engine_does_not_know_perceives_no_hider`.
 

@@ -132,7 +132,7 @@ fn a_limited_wall_and_a_sight_none_wall_do_not_block() {
     assert_eq!(both_ways(&scene, WEST, EAST), (true, true));
 }
 
-/// A proximity wall (sight 30) as issue 12 tried it: grid 100 px = 5 ft,
+/// A proximity wall (sight 30): grid 100 px = 5 ft,
 /// `threshold.sight` 10 ft. Foundry's `WallThresholdData.sight` is the
 /// "minimum distance from a vision source for which this wall blocks
 /// vision", and `WALL_SENSE_TYPES.PROXIMITY` "senses bypass the wall within
@@ -512,7 +512,7 @@ fn wall_height_flags_limit_a_wall_to_its_elevations() {
     assert!(unbounded_top.has_clear_view(p(0.0, 100.0), p(200.0, 100.0)));
 }
 
-/// Issue 12's low wall: grid 100 px = 5 ft, a wall 0-5 ft high, an
+/// A low wall: grid 100 px = 5 ft, a wall 0-5 ft high, an
 /// observer on the ground (elevation 0) and a target at elevation 30 ft,
 /// 40 ft (800 px) apart. B5: "the sight line is tested in three dimensions
 /// ... a line passing above a low wall is clear". With the wall half way,
@@ -570,7 +570,7 @@ fn b5_the_line_elevation_at_the_crossing_is_compared_exactly() {
 
 /// Wall Height before 4.0 stored `flags.wallHeight = {wallHeightBottom,
 /// wallHeightTop}`. Expected: read as the same bounds, with the same
-/// answers as the 4.0 flags (issue 12's low wall: clear over it, blocked
+/// answers as the 4.0 flags (the low wall: clear over it, blocked
 /// along the ground).
 #[test]
 fn b5_wall_height_flags_written_before_4_0_are_read() {

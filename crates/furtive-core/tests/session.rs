@@ -299,7 +299,7 @@ fn a_session_can_move_between_threads() {
 
 #[test]
 fn o4_a_view_that_names_observers_again_with_nothing_new_changes_nothing() {
-    // Issue 9: the typical token drag. The observers stay out of clear view
+    // The typical token drag. The observers stay out of clear view
     // at the same distance: no pair changes, nothing is asked or said, and
     // rolling back a later refusal in the same transaction keeps it so.
     let mut session = Session::new(config()).unwrap();
@@ -343,8 +343,8 @@ fn o4_a_view_that_names_observers_again_with_nothing_new_changes_nothing() {
 #[test]
 fn o13_a_distance_that_changes_sign_only_is_still_stored() {
     // -0 and 0 read alike but a snapshot writes them differently: the
-    // stored distance follows the event bit for bit, as before issue 9's
-    // "unchanged view" shortcut.
+    // stored distance follows the event bit for bit, even where the
+    // "unchanged view" shortcut applies.
     let mut session = Session::new(config()).unwrap();
     session.apply(hide("rogue", 15)).unwrap();
     let at = |distance: f64| {
@@ -492,7 +492,7 @@ fn varied_view(observers: &[(usize, bool, f64)]) -> Vec<serde_json::Value> {
 
 #[test]
 fn o4_o5_o13_a_view_decides_each_pair_as_one_view_per_observer_would() {
-    // Issue 9: the named pairs are found once and each is recorded and
+    // The named pairs are found once and each is recorded and
     // decided in one pass. For distinct observers that reads as recording
     // every entry first, then deciding each (each pair's decision reads
     // only its own pair): it must give what the two passes give, and what
@@ -552,7 +552,7 @@ fn o4_o5_o13_a_view_decides_each_pair_as_one_view_per_observer_would() {
 
 #[test]
 fn o4_a_refused_event_after_a_view_of_many_observers_changes_nothing() {
-    // Issue 9: the one-pass view writes pairs (a missing one created) and
+    // The one-pass view writes pairs (a missing one created) and
     // journals them; a later refusal in the same transaction undoes all.
     let mut session = varied_table();
     let before = session.snapshot();
@@ -596,7 +596,7 @@ fn changes_match_the_full_comparison(session: &mut Session, events: Vec<Event>) 
 
 #[test]
 fn o4_o13_a_view_of_many_observers_reports_the_one_pair_it_turns_among_checks_asked() {
-    // Issue 9: a view whose named pairs all read as perceived as they did
+    // A view whose named pairs all read as perceived as they did
     // (each asked an O4 check) skips the comparison of the touched pairs;
     // one pair that turns among them, in the same view or a later event of
     // the transaction, must still be reported.

@@ -1,5 +1,5 @@
 /**
- * Combat start (issue 12 §5): tokens already hiding keep their state, and
+ * Combat start: tokens already hiding keep their state, and
  * under opposed rules a hiding combatant's held Stealth total (O1, the
  * engine's `heldTotal`) breaks initiative ties when the GM enables the world
  * setting `initiativeTieBreaker` (off by default). Nothing here decides a

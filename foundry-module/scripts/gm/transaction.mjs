@@ -130,7 +130,7 @@ async function process(scene, events, options) {
     const statuses = total.changes.flatMap((c) => (c.kind === "status" && c.token && c.status ? [{ token: c.token, status: c.status, active: Boolean(c.active) }] : []));
     const saved = total.applied.length > 0 || JSON.stringify(entry.pending) !== pendingBefore;
     const important = events.some((e) => ACTIONS.has(e.type)) || total.changes.length > 0;
-    // Issue 10: every saved action leaves its GM card (its comparisons and its Undo button), even when it
+    // Every saved action leaves its GM card (its comparisons and its Undo button), even when it
     // changed nobody's perception (a door whose O4 checks all fail): else the last action has no card to undo it from.
     // A quiet action (a combat turn change) that says nothing has no card: a fight would otherwise post one per turn.
     const silent = Boolean(options.quiet) && !total.changes.length && !total.log.length && !total.checksToRoll.length && !total.rerolls.length;

@@ -16,7 +16,7 @@
  *   every GM user, including one who connects later or from a new browser.
  *
  * The record of a scene is a base and the actions since, so that a save
- * costs what the action changed, not the size of the scene (issue 10):
+ * costs what the action changed, not the size of the scene:
  * - the base message: `flags.furtive = {kind: "state", sceneId, raw,
  *   revision, generation}`, `raw = JSON.stringify({state, pending, delta?})`
  *   (a string: Foundry merges objects): a full engine snapshot, and

@@ -1,5 +1,5 @@
 /**
- * Area effects from the game system (issue 12 §2): a use that hits several
+ * Area effects from the game system: a use that hits several
  * creatures with no attack roll (dnd5e: Fireball, Burning Hands, a saving
  * throw or damage in a template) is ONE engine `attack` with its list of
  * `targets` and `area: true`. The engine decides the rest (O8: one instance,

@@ -1,5 +1,5 @@
 /**
- * Attacks and damage from the game system (issue 12 §2).
+ * Attacks and damage from the game system.
  *
  * - An attack roll by a token with the user's targets becomes ONE engine
  *   `attack` with its list of `targets` (O8: an area effect or several
@@ -55,7 +55,7 @@ export function lastAttackerOf(targetId) {
 /**
  * The last attack on a token as the GM cards of attacks record it
  * (`flags.furtive.attack = {attacker, targets}`, written by an active GM):
- * what a GM that became active after the attack knows of it (issue 10, the
+ * what a GM that became active after the attack knows of it (the
  * hand-over; the map above is one GM's memory). Read from the newest
  * message back, up to the last attack on the token.
  * @param {string} sceneId

@@ -1,5 +1,5 @@
 /**
- * The settings of the game-system automation (issue 12 §1, §2): one switch
+ * The settings of the game-system automation: one switch
  * per roll type, all on by default, and what a generic system's roll
  * messages look like. World scope, localized
  * `FURTIVE.System.Settings.<key>.Name` / `.Hint`.

@@ -1,5 +1,5 @@
 /**
- * Rolls from the game system's sheet drive the engine (issue 12 §1).
+ * Rolls from the game system's sheet drive the engine.
  *
  * Roll hooks fire only on the roller's client, so the roller decides
  * nothing: its client only stamps each roll message it creates with the

@@ -44,7 +44,7 @@ function lines(entries) {
 }
 
 /**
- * Posts one action's chat output (issue 10: one GM card per action): ONE
+ * Posts one action's chat output (one GM card per action): ONE
  * GM-only card with every comparison of the action and its numbers (the
  * engine's `gm` entries, then for each target made defenseless (P6) the
  * blocked defenses and every creature that may not defend it), the buttons
@@ -77,7 +77,7 @@ export async function postActionCard({ sceneId, actionId, log, titleKey, titleDa
     })),
     ...rerolls.map((r) => ({ action: "reroll", hider: r.hider, text: joined(" ", bilingual("FURTIVE.Chat.RerollNeeded", { name: r.name }), bilingual("FURTIVE.Chat.Reroll"), { en: "(P4)", fr: "(P4)" }) })),
   ];
-  // A saved action (actionId) always gets its card: it is where the GM undoes it (issue 10), even with no GM line.
+  // A saved action (actionId) always gets its card: it is where the GM undoes it, even with no GM line.
   if (gm.length || buttons.length || actionId) {
     if (actionId) buttons.push({ action: "undo", text: bilingual("FURTIVE.Chat.Undo") });
     const blocked = joined(" ", bilingual("FURTIVE.Chat.BlockedDefenses"), joined(", ", ...DEFENSES.map((id) => bilingual(`FURTIVE.Defense.${id}`))));

@@ -1,6 +1,6 @@
 /**
- * The rule inputs, grouped in one settings sub-menu per ruleset (issue 10
- * §3): "Percentile rule inputs" and "Opposed rule inputs", each a form with
+ * The rule inputs, grouped in one settings sub-menu per ruleset:
+ * "Percentile rule inputs" and "Opposed rule inputs", each a form with
  * the inputs that ruleset reads (the defense formulas and the side serve
  * both). The settings themselves stay world settings (settings.mjs, hidden
  * from the main settings list); their defaults are the generic preset's

@@ -1,6 +1,6 @@
 /**
  * Browser test, real headless Chromium (playwright-core, /usr/bin/chromium):
- * the ways a hider could show in a real world (issue 11), each drawn by the
+ * the ways a hider could show in a real world, each drawn by the
  * fake Foundry clients in iframes running the real module and the real wasm,
  * with a screenshot. Each run writes them to tests/artifacts/screenshots/
  * (git-ignored); the reviewed copies committed in

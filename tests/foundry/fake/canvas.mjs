@@ -519,7 +519,7 @@ export function createCanvasClasses(ctx) {
       return ctx.canvas.tokens;
     }
     /**
-     * Independent review (issue 11, public docs only): the Token API pages list `isVisible` without describing its order of
+     * Independent review (public docs only): the Token API pages list `isVisible` without describing its order of
      * tests (GM-hidden, Token Vision off, controlled, own vision source, then the visibility test);
      * this order is the fake's reading, with no public page to cite.
      */

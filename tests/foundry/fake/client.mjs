@@ -259,7 +259,7 @@ export function createClient(options) {
       const id = `${namespace}.${key}`;
       const config = registered.get(id);
       if (!config) throw new Error(`"${id}" is not a registered game setting`);
-      // Independent review (issue 11, public docs only): the stored text of the wiki "Settings" page that this review could read
+      // Independent review (public docs only): the stored text of the wiki "Settings" page that this review could read
       // does not state this rule, and no API page does; it is kept as the conservative reading.
       // World settings cannot be written before `ready` (community wiki "Settings",
       // https://foundryvtt.wiki/en/development/api/settings: the world's Setting documents
@@ -284,11 +284,11 @@ export function createClient(options) {
   // ---------------------------------------------------------------- socket
   // `game.socket.on(event, fn)`: Foundry's server relays a package event to every other
   // client and calls each listener with the emitted arguments followed by the id of the user
-  // who emitted it (community wiki "Sockets", https://foundryvtt.wiki/en/development/api/sockets;
-  // issue 11). The sender id comes from the server's session, not from the payload.
-  // Independent review (issue 11, public docs only): the wiki text this review could read shows the emit/listen pattern and
+  // who emitted it (community wiki "Sockets", https://foundryvtt.wiki/en/development/api/sockets).
+  // The sender id comes from the server's session, not from the payload.
+  // Independent review (public docs only): the wiki text this review could read shows the emit/listen pattern and
   // "emitted to every client" but not the trailing sender id; no API page documents the listener's
-  // arguments. Kept as the issue's reading; unverified.
+  // arguments. Kept as the fake's reading; unverified.
   const socketListeners = new Map();
   game.socket = {
     emit(event, ...args) {

@@ -34,13 +34,13 @@
  * - `game.socket.emit("module.<id>", ...)` reaches every OTHER connected client,
  *   never the sender, with the sender's user id appended to the listener's
  *   arguments, and only for packages whose manifest had `socket: true` when the
- *   WORLD WAS LAUNCHED (independent review, issue 11: the wiki text this review could read says a
+ *   WORLD WAS LAUNCHED (independent review: the wiki text this review could read says a
  *   package "must request a socket namespace from the server" with `socket: true`, but not when
  *   the namespace opens; the relaunch rule and the trailing sender id are unverified here): the
  *   socket namespace is opened at launch, so a module
  *   enabled (or given `socket: true`) later gets no relay until the world is
  *   relaunched; reloading a browser is not enough (community wiki "Sockets",
- *   https://foundryvtt.wiki/en/development/api/sockets; issue 11).
+ *   https://foundryvtt.wiki/en/development/api/sockets).
  * - v13 queries: `User#query(name, data, {timeout})` runs `CONFIG.queries[name](data, {timeout})`
  *   on that user's client and resolves with its return value
  *   (https://foundryvtt.com/api/variables/CONFIG.queries.html; wiki "Sockets", queries).

@@ -208,7 +208,7 @@ describe("Attack, knockout, defend (percentile, P6-P8)", () => {
     for (const client of Object.values(env.clients)) {
       assert.equal(client.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.fighter).hasStatusEffect("furtive.defenseless"), true, client.userId);
     }
-    // One GM card for the attack (issue 10): the defenseless notice (P6) is in it, with every comparison.
+    // One GM card for the attack: the defenseless notice (P6) is in it, with every comparison.
     const gmCards = messagesOf(env.gm).slice(cardsBefore).filter((m) => m.flags?.furtive?.gm);
     assert.equal(gmCards.length, 1, `GM cards for the attack: ${gmCards.map((m) => m.flags.furtive.kind)}`);
     const [card] = gmCards;

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §5, combat start: tokens already hiding keep their state, a
+ * Combat start: tokens already hiding keep their state, a
  * Stealth roll made before combat stays in force (O1), and under opposed
  * rules a hiding combatant's held total breaks initiative ties only when the
  * GM enables the world setting `initiativeTieBreaker` (off by default): among

@@ -1,5 +1,5 @@
 /**
- * The fake's Foundry 14 generation follows the public sources (issue 30 §2):
+ * The fake's Foundry 14 generation follows the public sources:
  * each test pins one v14 behaviour the module's tests rely on. The citations
  * are beside the fake's code (fake/*.mjs).
  */

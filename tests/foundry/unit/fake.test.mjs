@@ -1,5 +1,5 @@
 /**
- * The fake Foundry itself follows the public docs (issue 11): each test pins one
+ * The fake Foundry itself follows the public docs: each test pins one
  * documented behaviour the module's tests rely on. The citations are beside the
  * fake's code (fake/*.mjs).
  */

@@ -1,5 +1,5 @@
 /**
- * Foundry 14 and dnd5e 4.4 to 6.0 (issue 30 §2, §3): what changed under the
+ * Foundry 14 and dnd5e 4.4 to 6.0: what changed under the
  * module, each case on the pairing a GM can run (docs/foundry.md, "Foundry 13
  * and 14"; docs/dnd5e-automation.md):
  * - v14 deletions are `ForcedDeletion` operators, the `-=key` form deprecated;

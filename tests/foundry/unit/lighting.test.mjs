@@ -1,5 +1,5 @@
 /**
- * Issue 12 §3: light and darkness are concealment in the module (B5, O2).
+ * Light and darkness are concealment in the module (B5, O2).
  * A hider in darkness (no light reaches it, or inside a darkness source) is
  * not in clear view of an observer that does not see in darkness at that
  * distance; a light turned on or off, created, moved or deleted, and a change

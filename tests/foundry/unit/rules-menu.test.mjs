@@ -1,5 +1,5 @@
 /**
- * Issue 10 §3: the 15 rule inputs are grouped in one settings sub-menu per
+ * The 15 rule inputs are grouped in one settings sub-menu per
  * ruleset (`game.settings.registerMenu`): a
  * HandlebarsApplicationMixin(ApplicationV2) form on v13 and v14 (the fake's
  * application classes, tests/foundry/fake/applications.mjs). Opened like the

@@ -1,5 +1,5 @@
 /**
- * Secrecy in the module's own UI (issue 11, fault 7; B1): no player-facing
+ * Secrecy in the module's own UI (B1): no player-facing
  * dialog, list or chat line names a token that none of that player's tokens
  * perceives, or that the GM hid.
  *

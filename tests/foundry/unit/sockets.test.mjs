@@ -1,5 +1,5 @@
 /**
- * Queries (issue 11, fault 6): the requester's identity is a user confirmed
+ * Queries: the requester's identity is a user confirmed
  * by a query back to them (v13 and v14).
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Status effects in real worlds (issue 11, fault 5): a system that replaces
+ * Status effects in real worlds: a system that replaces
  * `CONFIG.statusEffects` at `i18nInit` or `ready`, the Token HUD's palette,
  * duplicated linked tokens, v14's record-shaped `CONFIG.statusEffects`, and
  * a Foundry newer than 14.

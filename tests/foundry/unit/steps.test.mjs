@@ -1,5 +1,5 @@
 /**
- * Issue 10 §2 and §3: the state-lost path fails closed, errors say whose
+ * The state-lost path fails closed, errors say whose
  * fault it is, each action runs between a cancellable `furtive.pre<Action>`
  * hook and a `furtive.<action>` hook, and the rule-input settings take their
  * defaults from the generic preset.

@@ -1,5 +1,5 @@
 /**
- * Issue 10, what the first pass left open (issue 12 asks for the undo too):
+ * Saving and undoing an action:
  *
  * - An action's save costs what it changed: a move on the GM takes no full
  *   snapshot and no full `hiddenFrom()` of the session; the Scene update is

@@ -1,5 +1,5 @@
 /**
- * Area effects from the dnd5e system (issue 12 §2): a spell with no attack
+ * Area effects from the dnd5e system: a spell with no attack
  * roll (Fireball: a saving throw in a sphere) that hits several creatures is
  * ONE engine attack with its list of targets and `area: true` (O8: one -5
  * for the attacker; O9: each target that does not perceive it checks). The

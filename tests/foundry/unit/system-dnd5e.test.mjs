@@ -1,6 +1,6 @@
 /**
  * Sheet rolls, attacks and damage from the dnd5e system drive the engine
- * (issue 12 §1, §2), for each supported generation of dnd5e on the Foundry
+ * for each supported generation of dnd5e on the Foundry
  * it runs on: 4.4 and 5.2 (Foundry 13), 5.3 and 6.0 (Foundry 14). The system is ../systems/dnd5e.mjs
  * (written from the dnd5e source); the actors are SRD monsters from the
  * shared fixtures. The world is in system-world.mjs.

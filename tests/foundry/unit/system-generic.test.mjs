@@ -1,7 +1,7 @@
 /**
  * Generic systems (no dnd5e): roll messages recognised by the match settings
  * (a chat flag, or a formula filled with the speaker's roll data) drive the
- * engine (issue 12 §1, §2). Worlds of world-data.mjs with the system id
+ * engine. Worlds of world-data.mjs with the system id
  * "worldbuilding".
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Worlds for the game-system tests (issue 12): the dnd5e-shaped system of
+ * Worlds for the game-system tests: the dnd5e-shaped system of
  * ../systems/dnd5e.mjs with SRD actors read from the shared fixtures
  * (../shared/fixtures beside the repository, or FURTIVE_FIXTURES), and
  * helpers to roll from the sheet and click the module's cards.

@@ -1,5 +1,5 @@
 /**
- * Issue 10: one user action is one transaction, and the stealth state
+ * One user action is one transaction, and the stealth state
  * survives any GM.
  *
  * - Two GMs: the active GM hides the rogue and leaves; the other GM takes over

@@ -1,6 +1,6 @@
 /**
- * Every way a hider could show on a player's canvas in a real world (issue 11,
- * faults 1-4 and 8): Token Vision off, other detection modes (core and one a
+ * Every way a hider could show on a player's canvas in a real world:
+ * Token Vision off, other detection modes (core and one a
  * system registers later), a light that provides vision, a player controlling a
  * token that does not perceive their own hider, an observer the engine refused,
  * and an observer without a lookup entry. Each ran against the module before its

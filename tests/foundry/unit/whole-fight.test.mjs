@@ -1,6 +1,5 @@
 /**
- * The whole fight of issue 10's and issue 12's "Done when", end to end, on
- * every pairing a GM can run (issue 30): dnd5e 4.4 and 5.2 on Foundry 13,
+ * A whole fight, end to end, on every pairing a GM can run: dnd5e 4.4 and 5.2 on Foundry 13,
  * dnd5e 5.3 and 6.0 on Foundry 14 (the fake system of ../systems/dnd5e.mjs,
  * SRD actors from the shared fixtures as system-world.mjs picks them), and a
  * system with no roll API on Foundry 14, read through the generic preset's
