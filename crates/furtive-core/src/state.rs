@@ -295,9 +295,10 @@ impl Modifiers {
     }
 }
 
-/// Which observers a penalty applies to (O6). Read through its externally
-/// tagged twin, as events are (`crate::tagged`): serde's reader of an
-/// internally tagged enum buffers the object and loses the field's path.
+/// Which observers a penalty applies to (O6).
+// Read through its externally tagged twin, as events are (`crate::tagged`):
+// serde's reader of an internally tagged enum buffers the object and loses
+// the field's path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(
