@@ -13,9 +13,48 @@
  * (after scripts/build-foundry.sh). Prints the median and the slowest of
  * `runs` openings (default 15; the first, cold, is reported apart), their
  * median CPU time (the process's user + system time: on a shared machine
- * the wall time carries the others' work), and the load average.
+ * the wall time carries the others' work) and the load average, and writes
+ * them into docs/performance.md's "Perception window" section.
  */
+import fs from "node:fs";
 import os from "node:os";
+
+/** docs/performance.md's "Perception window" section, written from this run's figures. */
+function writeSection(f) {
+  const file = new URL("../../docs/performance.md", import.meta.url);
+  const section = `## Perception window
+
+The GM's perception window ("Furtive: who perceives whom",
+\`foundry-module/scripts/ui/perception-window.mjs\`), written by
+\`node --experimental-vm-modules tests/foundry/bench-perception-window.mjs\`
+in the fake Foundry (jsdom, Node ${process.versions.node}) with the real module and the
+module's own wasm build (\`scripts/build-foundry.sh\`), ${new Date().toISOString().slice(0, 10)},
+on ${os.cpus().length} cores with a load average of ${f.loadAverage} when it ended (on a shared
+machine the wall times carry the others' work; the CPU time is the opening's
+own cost). The test world with more tokens: ${f.hiders} hiders by ${f.observers} observers,
+${f.cells} cells.
+
+| what | median | slowest | budget |
+| --- | --- | --- | --- |
+| open, wall time (the call to the window in the DOM with every cell), ${f.runs} openings | ${f.openMedianMs} ms | ${f.openSlowestMs} ms | 100 ms |
+| open, CPU time of the process (user + system) | ${f.openCpuMedianMs} ms | | |
+| open, first (cold), wall time | ${f.coldOpenMs} ms | | |
+| one override's refresh, wall time (the \`pairs\` query again, one cell patched), 5 overrides | ${f.patchMedianMs} ms | | |
+
+An opening is the engine's \`pairs\` query for the whole scene, the rows and
+columns the filters keep, the template and the DOM; most of it is jsdom
+building the cells. A cell is an empty \`<td>\` with its state as a class (the
+stylesheet draws the mark); its words are written when it is hovered or
+focused.
+
+`;
+  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Performance\n\n";
+  const start = text.indexOf("## Perception window");
+  const next = start < 0 ? -1 : text.indexOf("\n## ", start + 1);
+  const updated =
+    start < 0 ? `${text.trimEnd()}\n\n${section}` : `${text.slice(0, start)}${section}${next < 0 ? "" : text.slice(next + 1)}`;
+  fs.writeFileSync(file, updated.replace(/\n{3,}/g, "\n\n"));
+}
 
 const { GM, SCENE, TOKENS, apiOf, setup, shutdown } = await import("./unit/world.mjs");
 
@@ -86,20 +125,20 @@ try {
     if (app.refreshing) await app.refreshing;
   }
   if (!patches.length || patches.some((p) => p.patched !== 1)) throw new Error(`each override patches one cell: ${JSON.stringify(patches)}`);
-  console.log(
-    JSON.stringify({
-      hiders: rows,
-      observers: columns,
-      cells: cold.cells,
-      coldOpenMs: round(cold.took),
-      openMedianMs: round(median(times)),
-      openSlowestMs: round(Math.max(...times)),
-      openCpuMedianMs: round(median(cpuTimes.slice(1))),
-      loadAverage: os.loadavg()[0],
-      runs: RUNS,
-      patchMedianMs: round(median(patches.map((p) => p.took))),
-    }),
-  );
+  const figures = {
+    hiders: rows,
+    observers: columns,
+    cells: cold.cells,
+    coldOpenMs: round(cold.took),
+    openMedianMs: round(median(times)),
+    openSlowestMs: round(Math.max(...times)),
+    openCpuMedianMs: round(median(cpuTimes.slice(1))),
+    loadAverage: round(os.loadavg()[0]),
+    runs: RUNS,
+    patchMedianMs: round(median(patches.map((p) => p.took))),
+  };
+  console.log(JSON.stringify(figures));
+  writeSection(figures);
 } finally {
   shutdown(env);
 }
