@@ -9,15 +9,12 @@
  * foundry-hide-v14.png (14).
  */
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { after, before, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { chromium } from "playwright-core";
-
-import { serve } from "./static-server.mjs";
+import { launchChromium } from "./chromium.mjs";
 import { BOB, CAROL, GM, TOKENS } from "../fixtures/world-data.mjs";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -25,21 +22,12 @@ const artifactFile = path.join(repoRoot, "tests/artifacts/foundry-hide.png");
 
 let site;
 let context;
-let userDataDir;
+let close;
 before(async () => {
-  site = await serve(repoRoot);
-  userDataDir = await mkdtemp(path.join(os.tmpdir(), "furtive-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    viewport: { width: 1600, height: 760 },
-  });
+  ({ site, context, close } = await launchChromium(repoRoot, { width: 1600, height: 760 }));
 });
 after(async () => {
-  await context?.close();
-  await site?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await close?.();
 });
 
 for (const version of [13, 14]) it(`Foundry ${version}: the GM hides the rogue from the Token HUD: invisible for the failed observer, visible for the one who succeeded`, async () => {

@@ -14,15 +14,12 @@
  * the hide; Carol's: all three.
  */
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { chromium } from "playwright-core";
-
-import { serve } from "./static-server.mjs";
+import { launchChromium } from "./chromium.mjs";
 import { BOB, CAROL, GM, TOKENS } from "../fixtures/world-data.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,22 +28,13 @@ const shots = process.env.FURTIVE_UPDATE_SCREENSHOTS ? path.join(here, "screensh
 
 let site;
 let context;
-let userDataDir;
+let close;
 before(async () => {
-  site = await serve(repoRoot);
-  userDataDir = await mkdtemp(path.join(os.tmpdir(), "furtive-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    viewport: { width: 1100, height: 720 },
-  });
+  ({ site, context, close } = await launchChromium(repoRoot, { width: 1100, height: 720 }));
   await mkdir(shots, { recursive: true });
 });
 after(async () => {
-  await context?.close();
-  await site?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await close?.();
 });
 
 const redraw = (frame) => frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

@@ -21,15 +21,12 @@
  * The GM hides the rogue through the API (d100 83, dark, torch +27: score 221).
  */
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { chromium } from "playwright-core";
-
-import { serve } from "./static-server.mjs";
+import { launchChromium } from "./chromium.mjs";
 import { ALICE, BOB, CAROL, DAVE, GM, TOKENS } from "../fixtures/world-data.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -40,22 +37,13 @@ const shots = process.env.FURTIVE_UPDATE_SCREENSHOTS
 
 let site;
 let context;
-let userDataDir;
+let close;
 before(async () => {
-  site = await serve(repoRoot);
-  userDataDir = await mkdtemp(path.join(os.tmpdir(), "furtive-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    viewport: { width: 1100, height: 720 },
-  });
+  ({ site, context, close } = await launchChromium(repoRoot, { width: 1100, height: 720 }));
   await mkdir(shots, { recursive: true });
 });
 after(async () => {
-  await context?.close();
-  await site?.close();
-  if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+  await close?.();
 });
 
 /** Opens a scenario page; returns the page, its frames by user id and the errors it logged. */
