@@ -19,7 +19,7 @@ import initWasm, * as wasm from "./wasm/furtive_wasm.js";
 import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES, furtiveError } from "./errors.js";
 import { FEATURES } from "./signatures.js";
-import { defineHandles } from "./handle.js";
+import { defineClasses } from "./classes.js";
 import { explainer } from "./explain.js";
 
 /** Which engine this entry point runs. */
@@ -28,7 +28,7 @@ export const backend = "wasm";
 let ready = false;
 let loading = null;
 let poisoned = null;
-/** Counts wasm instances: a panic resets the instance, and sessions of an older one are lost. */
+/** Counts wasm instances: a panic resets the instance, and the objects of an older one are lost. */
 let generation = 0;
 
 function defaultSource() {
@@ -172,8 +172,9 @@ function run(call) {
   }
 }
 
-function notInThisBuild(name) {
-  return furtiveError("not_in_this_build", `${name}: this build of the engine leaves it out (cargo feature \`${FEATURES[name]}\`)`);
+/** `label`: what the message names; `key`: a free function's name, or a member's `Class.name`. */
+function notInThisBuild(label, key = label) {
+  return furtiveError("not_in_this_build", `${label}: this build of the engine leaves it out (cargo feature \`${FEATURES[key]}\`)`);
 }
 
 function guard(name) {
@@ -194,25 +195,53 @@ export const {
   rollRequests, settle, parseScene, clearView, clearViewMatrix, concealedByDarkness, alliedSides,
 } = functions;
 
+/** What the messages call an object of each class, and what to do once it is gone. */
+const KINDS = {
+  Session: ["session", "reload it from your last snapshot with Session.load(snapshot)"],
+  SceneSight: ["SceneSight", "parse the scene again with SceneSight.parse(scene)"],
+};
+
+/**
+ * The wasm-bindgen object a class instance holds, `{ object, generation }`:
+ * `object` is null once freed (wasm-bindgen's `free()` leaves a null
+ * pointer, which a later call would hand to the engine), and `generation`
+ * is the instance it lives in: once a panic has reset the instance, the
+ * objects of the old one are lost.
+ */
+function live(native, name, className) {
+  const [noun, recover] = KINDS[className];
+  if (native.object === null) throw furtiveError("session_freed", `${name}: this ${noun} was freed (free() or a using block); ${recover}`);
+  if (native.generation !== generation) {
+    throw furtiveError("session_lost", `${name}: this ${noun} was lost when the engine panicked and its wasm instance was reset; ${recover}`);
+  }
+  return native.object;
+}
+
 /**
  * `Session` (the engine keeps the state) and `SceneSight` (a Foundry scene
- * read once): see handle.js and index.d.ts. A build without a cargo
- * feature (the Foundry module's: no `scene`, no `roller`) lacks what needs
- * it: `SceneSight.parse`, `settle` and `rollRequests` then throw
- * `not_in_this_build`.
+ * read once) over the instance's wasm-bindgen classes: see classes.js and
+ * index.d.ts. A build without a cargo feature (the Foundry module's: no
+ * `scene`, no `roller`) lacks what needs it: `SceneSight.parse`, `settle`
+ * and `rollRequests` then throw `not_in_this_build`.
  */
-export const { Session, SceneSight } = defineHandles({
-  ready: ensureReady,
-  construct: (className, name, texts) => run(() => wasm[className][name](...utf8(texts))),
-  invoke: (native, name, texts) => run(() => native[name](...utf8(texts))),
-  get: (native, name) => run(() => native[name]),
-  release: (native) => native.free(),
-  has(className, name) {
-    const native = wasm[className];
-    return typeof native === "function" && (typeof native[name] === "function" || typeof native.prototype[name] === "function");
+export const { Session, SceneSight } = defineClasses({
+  construct(className, name, texts) {
+    const qualified = `${className}.${name}`;
+    ensureReady(qualified);
+    if (typeof wasm[className]?.[name] !== "function") throw notInThisBuild(qualified);
+    return { object: run(() => wasm[className][name](...utf8(texts))), generation };
   },
-  feature: (key) => FEATURES[key],
-  generation: () => generation,
+  call(native, name, texts, className) {
+    const object = live(native, name, className);
+    if (typeof object[name] !== "function") throw notInThisBuild(name, `${className}.${name}`);
+    return run(() => object[name](...utf8(texts)));
+  },
+  get: (native, name, className) => live(native, name, className)[name],
+  free(native) {
+    // An object of an instance that was reset has nothing left to free.
+    if (native.generation === generation) native.object?.free();
+    native.object = null;
+  },
   // A panic in wasm aborts the whole instance, whichever call it came from.
   panicForTests: () => run(() => wasm.__panicForTests()),
 });

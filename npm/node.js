@@ -19,7 +19,7 @@
 
 import { SIGNATURES, encodeArguments } from "./arguments.js";
 import { BINDING_ERROR_CODES } from "./errors.js";
-import { defineHandles } from "./handle.js";
+import { defineClasses } from "./classes.js";
 import { explainer } from "./explain.js";
 import { loadAddon } from "./native.js";
 
@@ -55,25 +55,17 @@ export const {
 
 /**
  * `Session` (the engine keeps the state) and `SceneSight` (a Foundry scene
- * read once): see handle.js and index.d.ts. The wasm fallback defines its own.
- *
- * The addon has no classes: `addon.Session` and `addon.SceneSight` are
- * namespaces of functions whose constructors return the engine object as
- * an opaque handle (a napi `External`) and whose methods take it first
- * (crates/furtive-node explains why).
+ * read once) over the addon's classes, which free and lose their engine
+ * object themselves: see classes.js and index.d.ts. The wasm fallback
+ * defines its own.
  */
 export const { Session, SceneSight } = addon
-  ? defineHandles({
-      ready: () => {},
+  ? defineClasses({
       construct: (className, name, texts) => addon[className][name](...texts),
-      invoke: (native, name, texts, className) => addon[className][name](native, ...texts),
-      get: (native, name, className) => addon[className][name](native),
-      release: (native, className) => addon[className].free(native),
-      // The addon has every feature; a namespace it lacks (an older addon) is missing.
-      has: (className) => typeof addon[className] === "object" && addon[className] !== null,
-      feature: () => "",
-      generation: () => 0,
-      panicForTests: (native, className) => addon[className].__panicForTests(native),
+      call: (object, name, texts) => object[name](...texts),
+      get: (object, name) => object[name],
+      free: (object) => object.free(),
+      panicForTests: (object) => object.__panicForTests(),
     })
   : engine;
 

@@ -14,7 +14,7 @@ bash scripts/build-wasm.sh foundry
 # The module loads the engine through the npm package's wasm entry point.
 rm -rf foundry-module/engine
 mkdir -p foundry-module/engine/wasm
-cp npm/browser.js npm/arguments.js npm/errors.js npm/handle.js npm/signatures.js npm/explain.js npm/explanations.js foundry-module/engine/
+cp npm/browser.js npm/arguments.js npm/errors.js npm/classes.js npm/signatures.js npm/explain.js npm/explanations.js foundry-module/engine/
 cp target/wasm-foundry/furtive_wasm.js target/wasm-foundry/furtive_wasm_bg.wasm foundry-module/engine/wasm/
 
 if ! command -v zip >/dev/null 2>&1; then

@@ -13,7 +13,7 @@ bash scripts/build-foundry.sh
 echo "== dist/furtive.zip contents"
 test -f dist/furtive.zip || { echo "test-foundry: dist/furtive.zip is missing" >&2; exit 1; }
 listing=$(unzip -Z1 dist/furtive.zip)
-for required in module.json engine/browser.js engine/arguments.js engine/errors.js engine/handle.js engine/signatures.js engine/explain.js engine/explanations.js engine/wasm/furtive_wasm_bg.wasm engine/wasm/furtive_wasm.js lang/en.json lang/fr.json scripts/main.mjs; do
+for required in module.json engine/browser.js engine/arguments.js engine/errors.js engine/classes.js engine/signatures.js engine/explain.js engine/explanations.js engine/wasm/furtive_wasm_bg.wasm engine/wasm/furtive_wasm.js lang/en.json lang/fr.json scripts/main.mjs; do
   if ! grep -qx "$required" <<<"$listing"; then
     echo "test-foundry: dist/furtive.zip lacks $required" >&2
     exit 1

@@ -137,11 +137,7 @@ const cases = [
   ["a getter that throws", (f) => f.apply(state, throwingGetter), "invalid_input", "event: not JSON data (getter blew up)"],
   ["a proxy whose ownKeys trap throws", (f) => f.apply(state, throwingProxy), "invalid_input", "event"],
   ["a Map instead of an object", (f) => f.apply(state, new Map(Object.entries(enter))), "invalid_input", "event"],
-  // Session methods: napi reads JSON text straight into the engine's types
-  // and only on failure reads it again as a Value with the path; wasm reads
-  // a Value with the path at once (crates/furtive-core/src/api.rs, Input).
-  // One-argument methods take the handle's short path (npm/handle.js,
-  // encodeOne). The same code and message either way.
+  // Session methods: the same code and message on either backend.
   ["Session.perceives: wrong type", (f) => session(f).perceives({ observer: 3, hider: "spy" }), "invalid_input", "query.observer"],
   ["Session.perceives: missing field", (f) => session(f).perceives({ hider: "spy" }), "invalid_input", "query"],
   ["Session.perceives: unknown field", (f) => session(f).perceives({ observer: "guard", hider: "spy", seen: true }), "invalid_input", "query"],

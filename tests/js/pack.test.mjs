@@ -60,7 +60,7 @@ let installed;
 test("npm pack of furtive and of this platform's package, then npm install of both into a fresh directory", async () => {
   const packed = packForHost(work);
   const files = packed.main.files;
-  for (const required of ["README.md", "browser.js", "errors.js", "arguments.js", "handle.js", "explain.js", "explanations.js", "signatures.js", "native.js", "index.d.ts", "types.d.ts", "furtive.schema.json", "node.js", "package.json", "wasm/furtive_wasm.js", "wasm/furtive_wasm_bg.wasm"]) {
+  for (const required of ["README.md", "browser.js", "errors.js", "arguments.js", "classes.js", "explain.js", "explanations.js", "signatures.js", "native.js", "index.d.ts", "types.d.ts", "furtive.schema.json", "node.js", "package.json", "wasm/furtive_wasm.js", "wasm/furtive_wasm_bg.wasm"]) {
     assert.ok(files.includes(required), `the tarball lacks ${required}: ${files.join(", ")}`);
   }
   assert.deepEqual(files.filter((f) => f.endsWith(".node")), [], "the addon is in its platform package, not in furtive");

@@ -1,11 +1,12 @@
 //! napi-rs addon of Furtive for Node.js: a thin shell over `furtive-json`.
 //!
 //! The exports are listed once, in `furtive_json::for_each_export!`; this
-//! file only says how napi wraps one free function, and one function of
-//! the `Session` and `SceneSight` namespaces over an `External` handle
-//! (the package's classes, `npm/handle.js`, call them). Arguments and
-//! results are JSON text (napi's own conversion of a `serde_json::Value`
-//! refuses more than 1,000,000 values, which a 1000-creature state has).
+//! file only says how napi wraps one free function, and one member of the
+//! `Session` and `SceneSight` classes (napi-rs classes: a factory for each
+//! constructor). The package's classes (`npm/classes.js`) hold one of
+//! them each. Arguments and results are JSON text (napi's own conversion
+//! of a `serde_json::Value` refuses more than 1,000,000 values, which a
+//! 1000-creature state has).
 //!
 //! Errors are thrown as `Error` objects whose `code` is the engine's stable
 //! code and whose message names the field. A panic never crosses into
@@ -13,7 +14,9 @@
 //! `engine_panicked`. A `Session` whose changing method (`apply`,
 //! `applyAll`, `settle`) panicked may hold a half-applied event, so it is
 //! dropped: its later calls throw `session_lost`; a query that panics
-//! changes nothing. After `free()`, calls throw `session_freed`.
+//! changes nothing. `free()` drops the engine object at once (napi-rs
+//! drops a class's object only when JavaScript collects it); later calls
+//! throw `session_freed`.
 
 /// The addon allocates with mimalloc, faster than glibc's malloc for the
 /// many small allocations of an event (ids, journal entries). Memory the
@@ -29,7 +32,6 @@ use furtive_core::Error;
 #[cfg(feature = "scene")]
 use furtive_json::scene_sight::JsonSceneSight;
 use furtive_json::session::JsonSession;
-use napi::bindgen_prelude::External;
 use napi_derive::napi;
 
 /// The `code` of a thrown error: one of `furtive_core::Error::CODES`,
@@ -67,7 +69,7 @@ fn run<T>(call: impl FnOnce() -> Result<T, Error>) -> napi::Result<T, Code> {
     }
 }
 
-/// What a [`Handle`] holds, and how its messages name it.
+/// What a [`Held`] holds, and how its messages name it.
 pub trait Kind {
     /// What the messages call one: `"session"`, `"SceneSight"`.
     const NOUN: &'static str;
@@ -86,34 +88,21 @@ impl Kind for JsonSceneSight {
     const RECOVER: &'static str = "parse the scene again with SceneSight.parse(scene)";
 }
 
-/// An engine object held by JavaScript (the `External` handles of the
-/// `Session` and `SceneSight` namespaces each hold one): calls run under
-/// `catch_unwind`; `free()` drops the object; a panic inside a changing
-/// call drops it too (it may be half changed), and later calls throw
-/// `session_lost`, or `session_freed` after `free()`.
-pub struct Handle<T> {
-    /// `None` once freed or lost.
-    inner: Option<T>,
-    /// Why `inner` is `None`: `session_freed` or `session_lost`.
-    gone: Code,
-}
+/// The engine object of a class instance, or the code calls answer once
+/// it is gone: `session_freed` after `free()`, `session_lost` after a panic
+/// inside a changing call (the object may be half changed). Every call
+/// runs under `catch_unwind`.
+pub struct Held<T>(Result<T, Code>);
 
-impl<T: Kind> Handle<T> {
-    fn new(inner: T) -> Handle<T> {
-        Handle {
-            inner: Some(inner),
-            gone: Code("session_lost"),
-        }
-    }
-
-    fn gone_error(&self, method: &str) -> napi::Error<Code> {
+impl<T: Kind> Held<T> {
+    fn gone(code: &Code, method: &str) -> napi::Error<Code> {
         let (noun, recover) = (T::NOUN, T::RECOVER);
-        let message = if self.gone.0 == "session_freed" {
+        let message = if code.0 == "session_freed" {
             format!("{method}: this {noun} was freed (free() or a using block); {recover}")
         } else {
             format!("{method}: this {noun} was lost when the engine panicked in one of its calls; {recover}")
         };
-        napi::Error::new(Code(self.gone.0), message)
+        napi::Error::new(Code(code.0), message)
     }
 
     /// A call that does not change the object: a panic leaves it usable.
@@ -122,8 +111,10 @@ impl<T: Kind> Handle<T> {
         method: &str,
         call: impl FnOnce(&T) -> Result<R, Error>,
     ) -> napi::Result<R, Code> {
-        let inner = self.inner.as_ref().ok_or_else(|| self.gone_error(method))?;
-        run(|| call(inner))
+        match &self.0 {
+            Ok(inner) => run(|| call(inner)),
+            Err(code) => Err(Self::gone(code, method)),
+        }
     }
 
     /// A call that changes the object: a panic drops it, and it answers
@@ -133,70 +124,61 @@ impl<T: Kind> Handle<T> {
         method: &str,
         call: impl FnOnce(&mut T) -> Result<R, Error>,
     ) -> napi::Result<R, Code> {
-        let Some(inner) = self.inner.as_mut() else {
-            return Err(self.gone_error(method));
-        };
+        let inner = self.0.as_mut().map_err(|code| Self::gone(code, method))?;
         match catch_unwind(AssertUnwindSafe(|| call(inner))) {
             Ok(result) => result.map_err(core_error),
             Err(payload) => {
-                self.inner = None;
-                self.gone = Code("session_lost");
+                self.0 = Err(Code("session_lost"));
                 Err(panicked(payload))
             }
         }
     }
-
-    /// Drops the object now; later calls throw `session_freed` (a lost
-    /// one keeps answering `session_lost`). Calling it twice is harmless.
-    fn free(&mut self) {
-        if self.inner.take().is_some() || self.gone.0 != "session_lost" {
-            self.gone = Code("session_freed");
-        }
-    }
 }
 
-/// A `Session` held by JavaScript (`furtive_json::session::JsonSession`),
-/// made by `Session.create` or `Session.load` in the addon's `Session`
-/// namespace. An `External` with functions, not a napi class: a class
-/// method registers each borrow of `this`, which no engine call needs (none
-/// reenters JavaScript).
-pub type SessionHandle = External<Handle<JsonSession>>;
+/// The addon's `Session` class: a `furtive_json::session::JsonSession`,
+/// made by the factories `Session.create` and `Session.load`.
+#[napi(js_name = "Session")]
+pub struct NapiSession {
+    held: Held<JsonSession>,
+}
 
-/// A `furtive_core::scene::SceneSight` held by JavaScript (see
-/// `furtive_json::scene_sight::JsonSceneSight`), as [`SessionHandle`]: made
-/// by `SceneSight.parse` in the addon's `SceneSight` namespace. Every
-/// function fills caches (wall indexes, lighting), so a panic in any of
-/// them loses the scene.
+/// The addon's `SceneSight` class: a `furtive_core::scene::SceneSight`
+/// (see `furtive_json::scene_sight::JsonSceneSight`), made by the factory
+/// `SceneSight.parse`. Every method fills caches (wall indexes, lighting),
+/// so a panic in any of them loses the scene.
 #[cfg(feature = "scene")]
-pub type SceneSightHandle = External<Handle<JsonSceneSight>>;
+#[napi(js_name = "SceneSight")]
+pub struct NapiSceneSight {
+    held: Held<JsonSceneSight>,
+}
 
-/// `free(handle)` and `__panicForTests(handle)` in a handle's namespace.
-macro_rules! handle_functions {
-    ($module:ident, $namespace:literal, $handle:ty) => {
-        pub mod $module {
-            use super::*;
-
-            /// `free(handle)`: drops the engine object now; later calls
-            /// throw `session_freed`. Calling it twice is harmless.
-            #[napi(namespace = $namespace)]
-            pub fn free(handle: &mut $handle) {
-                handle.free();
+/// `free()` and `__panicForTests()` of a class.
+macro_rules! lifecycle {
+    ($class:ident) => {
+        #[napi]
+        impl $class {
+            /// Drops the engine object now; later calls throw
+            /// `session_freed`. Calling it twice is harmless.
+            #[napi]
+            pub fn free(&mut self) {
+                self.held = Held(Err(Code("session_freed")));
             }
 
             /// Panics inside a changing call on purpose, for the tests of
             /// `session_lost` only (not public API).
             #[doc(hidden)]
-            #[napi(namespace = $namespace, js_name = "__panicForTests")]
-            pub fn panic_for_tests(handle: &mut $handle) -> napi::Result<String, Code> {
-                handle.write("__panicForTests", |_| panic!("deliberate panic for tests"))
+            #[napi(js_name = "__panicForTests")]
+            pub fn panic_for_tests(&mut self) -> napi::Result<String, Code> {
+                self.held
+                    .write("__panicForTests", |_| panic!("deliberate panic for tests"))
             }
         }
     };
 }
 
-handle_functions!(session_handle, "Session", SessionHandle);
+lifecycle!(NapiSession);
 #[cfg(feature = "scene")]
-handle_functions!(scene_sight_handle, "SceneSight", SceneSightHandle);
+lifecycle!(NapiSceneSight);
 
 macro_rules! napi_exports {
     (
@@ -217,67 +199,74 @@ macro_rules! napi_exports {
             }
         )*
 
-        /// The `Session` namespace: constructors return a [`SessionHandle`],
-        /// methods take it first.
-        pub mod session_functions {
-            use super::*;
-            $(
-                $(#[cfg(feature = $ctor_feature)])?
+        $(
+            $(#[cfg(feature = $ctor_feature)])?
+            #[napi]
+            impl NapiSession {
                 #[doc = $ctor_doc]
-                #[napi(namespace = "Session", js_name = $ctor_js)]
-                pub fn $ctor($($ctor_arg: String),*) -> napi::Result<SessionHandle, Code> {
+                #[napi(factory, js_name = $ctor_js)]
+                pub fn $ctor($($ctor_arg: String),*) -> napi::Result<Self, Code> {
                     run(|| JsonSession::$ctor($($ctor_arg.as_str()),*))
-                        .map(|inner| External::new(Handle::new(inner)))
+                        .map(|inner| NapiSession { held: Held(Ok(inner)) })
                 }
-            )*
-            $(
-                $(#[cfg(feature = $mut_feature)])?
+            }
+        )*
+        $(
+            $(#[cfg(feature = $mut_feature)])?
+            #[napi]
+            impl NapiSession {
                 #[doc = $mut_doc]
-                #[napi(namespace = "Session", js_name = $mut_js)]
-                pub fn $mut(session: &mut SessionHandle, $($mut_arg: String),*) -> napi::Result<String, Code> {
-                    session.write($mut_js, |session| session.$mut($($mut_arg.as_str()),*))
+                #[napi(js_name = $mut_js)]
+                pub fn $mut(&mut self, $($mut_arg: String),*) -> napi::Result<String, Code> {
+                    self.held.write($mut_js, |session| session.$mut($($mut_arg.as_str()),*))
                 }
-            )*
-            $(
-                $(#[cfg(feature = $ref_feature)])?
+            }
+        )*
+        $(
+            $(#[cfg(feature = $ref_feature)])?
+            #[napi]
+            impl NapiSession {
                 #[doc = $ref_doc]
-                #[napi(namespace = "Session", js_name = $ref_js)]
-                pub fn $ref(session: &SessionHandle, $($ref_arg: String),*) -> napi::Result<String, Code> {
-                    session.read($ref_js, |session| session.$ref($($ref_arg.as_str()),*))
+                #[napi(js_name = $ref_js)]
+                pub fn $ref(&self, $($ref_arg: String),*) -> napi::Result<String, Code> {
+                    self.held.read($ref_js, |session| session.$ref($($ref_arg.as_str()),*))
                 }
-            )*
-            $(
+            }
+        )*
+        $(
+            #[napi]
+            impl NapiSession {
                 #[doc = $getter_doc]
-                #[napi(namespace = "Session", js_name = $getter_js)]
-                pub fn $getter(session: &SessionHandle) -> napi::Result<f64, Code> {
+                #[napi(getter, js_name = $getter_js)]
+                pub fn $getter(&self) -> napi::Result<f64, Code> {
                     // Revisions stay within 2^53 - 1: exact as a JavaScript number.
-                    session.read($getter_js, |session| Ok(session.$getter() as f64))
+                    self.held.read($getter_js, |session| Ok(session.$getter() as f64))
                 }
-            )*
-        }
-
-        /// The `SceneSight` namespace, as `Session`'s.
-        #[cfg(feature = "scene")]
-        pub mod scene_sight_functions {
-            use super::*;
-            $(
-                $(#[cfg(feature = $sctor_feature)])?
+            }
+        )*
+        $(
+            $(#[cfg(feature = $sctor_feature)])?
+            #[napi]
+            impl NapiSceneSight {
                 #[doc = $sctor_doc]
-                #[napi(namespace = "SceneSight", js_name = $sctor_js)]
-                pub fn $sctor($($sctor_arg: String),*) -> napi::Result<SceneSightHandle, Code> {
+                #[napi(factory, js_name = $sctor_js)]
+                pub fn $sctor($($sctor_arg: String),*) -> napi::Result<Self, Code> {
                     run(|| JsonSceneSight::$sctor($($sctor_arg.as_str()),*))
-                        .map(|inner| External::new(Handle::new(inner)))
+                        .map(|inner| NapiSceneSight { held: Held(Ok(inner)) })
                 }
-            )*
-            $(
-                $(#[cfg(feature = $smethod_feature)])?
+            }
+        )*
+        $(
+            $(#[cfg(feature = $smethod_feature)])?
+            #[napi]
+            impl NapiSceneSight {
                 #[doc = $smethod_doc]
-                #[napi(namespace = "SceneSight", js_name = $smethod_js)]
-                pub fn $smethod(sight: &mut SceneSightHandle, $($smethod_arg: String),*) -> napi::Result<String, Code> {
-                    sight.write($smethod_js, |sight| sight.$smethod($($smethod_arg.as_str()),*))
+                #[napi(js_name = $smethod_js)]
+                pub fn $smethod(&mut self, $($smethod_arg: String),*) -> napi::Result<String, Code> {
+                    self.held.write($smethod_js, |sight| sight.$smethod($($smethod_arg.as_str()),*))
                 }
-            )*
-        }
+            }
+        )*
     };
 }
 

@@ -66,7 +66,7 @@ fn text<'a>(argument: &str, bytes: &'a [u8]) -> Result<&'a str, JsValue> {
 
 /// A `furtive_core::Session` in this wasm instance (see
 /// `furtive_json::session::JsonSession`). Created by `Session.create`
-/// or `Session.load`; `browser.js` wraps it in the package's `Session`.
+/// or `Session.load`; `npm/classes.js` wraps it in the package's `Session`.
 #[wasm_bindgen(js_name = Session)]
 pub struct WasmSession {
     inner: JsonSession,
@@ -74,7 +74,7 @@ pub struct WasmSession {
 
 /// A `furtive_core::scene::SceneSight` in this wasm instance (see
 /// `furtive_json::scene_sight::JsonSceneSight`), feature `scene`. Created by
-/// `SceneSight.parse`; `browser.js` wraps it in the package's `SceneSight`.
+/// `SceneSight.parse`; `npm/classes.js` wraps it in the package's `SceneSight`.
 #[cfg(feature = "scene")]
 #[wasm_bindgen(js_name = SceneSight)]
 pub struct WasmSceneSight {
