@@ -156,13 +156,12 @@ export function encodeWith(specs, args) {
 
 /**
  * The JSON text of one argument by its spec (`"query"`, or `"tokens?"`,
- * optional: `undefined` is sent as `null`). What `encodeWith` does for each
- * argument; the handles call it directly for one-argument methods.
+ * optional: `undefined` is sent as `null`).
  * @param {string} spec
  * @param {unknown} value
  * @returns {string}
  */
-export function encodeOne(spec, value) {
+function encodeOne(spec, value) {
   if (value === undefined) {
     if (spec.endsWith("?")) return "null";
     throw furtiveError("invalid_input", `${spec}: missing (undefined)`);
