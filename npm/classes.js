@@ -57,16 +57,20 @@ function define(className, usage, { constructors, methods, getters = [] }, backe
           if (!(#object in self)) throw furtiveError("invalid_input", `${name}: called on something that is not a ${className}`);
           return self.#object;
         };
+        // Named, writable, configurable and not enumerable, as a class's own methods are.
+        const method = (target, name, value) => Object.defineProperty(target, name, { value, writable: true, configurable: true });
         for (const [name, specs] of Object.entries(constructors)) {
-          this[name] = (...args) => new this(made, backend.construct(className, name, encodeWith(specs, args)));
+          method(this, name, { [name]: (...args) => new this(made, backend.construct(className, name, encodeWith(specs, args))) }[name]);
         }
         for (const [name, specs] of Object.entries(methods)) {
           // A query's explanations at once, an effects' log when `effects.log` is first read.
           const finish = explainer(name) ?? ((result) => result);
-          this.prototype[name] = function (...args) {
-            const texts = encodeWith(specs, args);
-            return finish(JSON.parse(backend.call(object(this, name), name, texts, className)));
-          };
+          method(this.prototype, name, {
+            [name](...args) {
+              const texts = encodeWith(specs, args);
+              return finish(JSON.parse(backend.call(object(this, name), name, texts, className)));
+            },
+          }[name]);
         }
         for (const name of getters) {
           Object.defineProperty(this.prototype, name, {
