@@ -209,12 +209,10 @@ const KINDS = {
  * objects of the old one are lost.
  */
 function live(native, name, className) {
+  if (native.object !== null && native.generation === generation) return native.object;
   const [noun, recover] = KINDS[className];
   if (native.object === null) throw furtiveError("session_freed", `${name}: this ${noun} was freed (free() or a using block); ${recover}`);
-  if (native.generation !== generation) {
-    throw furtiveError("session_lost", `${name}: this ${noun} was lost when the engine panicked and its wasm instance was reset; ${recover}`);
-  }
-  return native.object;
+  throw furtiveError("session_lost", `${name}: this ${noun} was lost when the engine panicked and its wasm instance was reset; ${recover}`);
 }
 
 /**
