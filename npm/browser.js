@@ -195,10 +195,10 @@ export const {
   rollRequests, settle, parseScene, clearView, clearViewMatrix, concealedByDarkness, alliedSides,
 } = functions;
 
-/** What the messages call an object of each class, and what to do once it is gone. */
+/** What the messages call an object of each class, and what to do once it is freed, and once it is lost. */
 const KINDS = {
-  Session: ["session", "reload it from your last snapshot with Session.load(snapshot)"],
-  SceneSight: ["SceneSight", "parse the scene again with SceneSight.parse(scene)"],
+  Session: ["session", "load a snapshot into a new one with Session.load(snapshot)", "reload it from your last snapshot with Session.load(snapshot)"],
+  SceneSight: ["SceneSight", "parse the scene again with SceneSight.parse(scene)", "parse the scene again with SceneSight.parse(scene)"],
 };
 
 /**
@@ -210,9 +210,9 @@ const KINDS = {
  */
 function live(native, name, className) {
   if (native.object !== null && native.generation === generation) return native.object;
-  const [noun, recover] = KINDS[className];
-  if (native.object === null) throw furtiveError("session_freed", `${name}: this ${noun} was freed (free() or a using block); ${recover}`);
-  throw furtiveError("session_lost", `${name}: this ${noun} was lost when the engine panicked and its wasm instance was reset; ${recover}`);
+  const [noun, freed, lost] = KINDS[className];
+  if (native.object === null) throw furtiveError("session_freed", `${name}: this ${noun} was freed (free() or a using block); ${freed}`);
+  throw furtiveError("session_lost", `${name}: this ${noun} was lost when the engine panicked and its wasm instance was reset; ${lost}`);
 }
 
 /**

@@ -73,19 +73,23 @@ fn run<T>(call: impl FnOnce() -> Result<T, Error>) -> napi::Result<T, Code> {
 pub trait Kind {
     /// What the messages call one: `"session"`, `"SceneSight"`.
     const NOUN: &'static str;
-    /// What to do once it is gone (freed or lost).
-    const RECOVER: &'static str;
+    /// What to do once it is freed.
+    const FREED: &'static str;
+    /// What to do once it is lost.
+    const LOST: &'static str;
 }
 
 impl Kind for JsonSession {
     const NOUN: &'static str = "session";
-    const RECOVER: &'static str = "reload it from your last snapshot with Session.load(snapshot)";
+    const FREED: &'static str = "load a snapshot into a new one with Session.load(snapshot)";
+    const LOST: &'static str = "reload it from your last snapshot with Session.load(snapshot)";
 }
 
 #[cfg(feature = "scene")]
 impl Kind for JsonSceneSight {
     const NOUN: &'static str = "SceneSight";
-    const RECOVER: &'static str = "parse the scene again with SceneSight.parse(scene)";
+    const FREED: &'static str = "parse the scene again with SceneSight.parse(scene)";
+    const LOST: &'static str = Self::FREED;
 }
 
 /// The engine object of a class instance, or the code calls answer once
@@ -96,11 +100,11 @@ pub struct Held<T>(Result<T, Code>);
 
 impl<T: Kind> Held<T> {
     fn gone(code: &Code, method: &str) -> napi::Error<Code> {
-        let (noun, recover) = (T::NOUN, T::RECOVER);
+        let (noun, freed, lost) = (T::NOUN, T::FREED, T::LOST);
         let message = if code.0 == "session_freed" {
-            format!("{method}: this {noun} was freed (free() or a using block); {recover}")
+            format!("{method}: this {noun} was freed (free() or a using block); {freed}")
         } else {
-            format!("{method}: this {noun} was lost when the engine panicked in one of its calls; {recover}")
+            format!("{method}: this {noun} was lost when the engine panicked in one of its calls; {lost}")
         };
         napi::Error::new(Code(code.0), message)
     }
