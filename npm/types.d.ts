@@ -260,10 +260,7 @@ export interface AcuitiesInput {
 }
 /**
  * The `alliedSides` query: one side and the sides to compare it with.
- * JSON: `{"side": string, "sides": string[]}`. The shape
- * `allied_sides_answer` reads, which reads it by hand; this type exists
- * for its JSON Schema (feature `schema`), which types the export
- * (`npm/types.d.ts`).
+ * JSON: `{"side": string, "sides": string[]}`.
  */
 export interface AlliedSidesQuery {
   /**
@@ -699,9 +696,10 @@ export interface DarknessObserver {
  * one call per target whatever the number of observers. JSON:
  * `{"targetInDarkness": bool, "observers": [{"distance"?: number | null,
  * "darkvision": number | "unlimited"}]}`.
- * The shape `concealed_by_darkness_answer` reads, which reads it by hand;
- * this type exists for its JSON Schema (feature `schema`), which types the
- * export (`npm/types.d.ts`).
+ * The shape `concealed_by_darkness_answer` reads. It reads it by hand:
+ * serde's derive, read with field paths, makes the Foundry module's wasm
+ * larger than this reader does. This type exists for its JSON Schema
+ * (feature `schema`), which types the export (`npm/types.d.ts`).
  */
 export interface DarknessQuery {
   /**

@@ -57,9 +57,10 @@ pub fn concealed_by_darkness(
 /// one call per target whatever the number of observers. JSON:
 /// `{"targetInDarkness": bool, "observers": [{"distance"?: number | null,
 /// "darkvision": number | "unlimited"}]}`.
-/// The shape [`concealed_by_darkness_answer`] reads, which reads it by hand;
-/// this type exists for its JSON Schema (feature `schema`), which types the
-/// export (`npm/types.d.ts`).
+/// The shape [`concealed_by_darkness_answer`] reads. It reads it by hand:
+/// serde's derive, read with field paths, makes the Foundry module's wasm
+/// larger than this reader does. This type exists for its JSON Schema
+/// (feature `schema`), which types the export (`npm/types.d.ts`).
 #[cfg(feature = "schema")]
 #[derive(Debug, Clone, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -141,9 +142,8 @@ pub fn concealed_by_darkness_answer(what: &str, value: &Value) -> Result<Value, 
 }
 
 /// `value` as an object with no key but `keys`; else the key to name
-/// (`""` for the value itself) and the message. Also reads the
-/// `alliedSides` query ([`crate::sides`]).
-pub(crate) fn object<'a>(
+/// (`""` for the value itself) and the message.
+fn object<'a>(
     value: &'a Value,
     keys: &[&str],
 ) -> Result<&'a Map<String, Value>, (&'a str, &'static str)> {

@@ -10,10 +10,6 @@
 //! empty nor `"neutral"` (`shared/rules-interpretation.md`, O3, P6, P9; see
 //! `docs/rules.md`).
 
-use serde_json::Value;
-
-use crate::error::Error;
-
 /// The side no creature is allied on: neutral creatures have no ally.
 pub const NEUTRAL: &str = "neutral";
 
@@ -25,12 +21,9 @@ pub fn sides_allied(side: &str, other: &str) -> bool {
 }
 
 /// The `alliedSides` query: one side and the sides to compare it with.
-/// JSON: `{"side": string, "sides": string[]}`. The shape
-/// [`allied_sides_answer`] reads, which reads it by hand; this type exists
-/// for its JSON Schema (feature `schema`), which types the export
-/// (`npm/types.d.ts`).
-#[cfg(feature = "schema")]
-#[derive(Debug, Clone, PartialEq, schemars::JsonSchema)]
+/// JSON: `{"side": string, "sides": string[]}`.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AlliedSidesQuery {
     /// The side of one creature (the Point out observer): any string; the
@@ -41,42 +34,15 @@ pub struct AlliedSidesQuery {
     pub sides: Vec<String>,
 }
 
-/// The `alliedSides` export: reads the query
-/// `{"side": string, "sides": string[]}` (`what` names it in errors) and
-/// answers, for each entry of `sides` in order, whether a creature on
-/// `side` and a distinct creature on that side are allies
-/// ([`sides_allied`]; O3, P6, P9): `{"side": "party", "sides": ["party",
-/// "hostile", ""]}` answers `[true, false, false]`. Its schema is
-/// `AlliedSidesQuery` (feature `schema`).
-///
-/// Errors: `invalid_input` naming the field: `query` not an object,
-/// `query.side` missing or not a string, `query.sides` missing or not an
-/// array, `query.sides[2]` not a string, an unknown field (`query.extra`).
-pub fn allied_sides_answer(what: &str, value: &Value) -> Result<Value, Error> {
-    const SIDE: &str = "expected a string";
-    let query = crate::darkness::object(value, &["side", "sides"])
-        .map_err(|(key, message)| invalid(what, key, message))?;
-    let Some(Value::String(side)) = query.get("side") else {
-        return Err(invalid(what, "side", SIDE));
-    };
-    let Some(Value::Array(list)) = query.get("sides") else {
-        return Err(invalid(what, "sides", "expected an array of strings"));
-    };
-    let mut answer = Vec::with_capacity(list.len());
-    for (i, item) in list.iter().enumerate() {
-        let Value::String(other) = item else {
-            return Err(invalid(what, &format!("sides[{i}]"), SIDE));
-        };
-        answer.push(Value::Bool(sides_allied(side, other)));
-    }
-    Ok(Value::Array(answer))
-}
-
-/// `invalid_input` naming `what[.key]`.
-fn invalid(what: &str, key: &str, message: &str) -> Error {
-    let dot = if key.is_empty() { "" } else { "." };
-    Error::InvalidInput {
-        field: format!("{what}{dot}{key}"),
-        message: message.to_owned(),
+impl AlliedSidesQuery {
+    /// For each entry of `sides` in order, whether a creature on `side` and
+    /// a distinct creature on that side are allies ([`sides_allied`]; O3,
+    /// P6, P9): `{"side": "party", "sides": ["party", "hostile", ""]}`
+    /// answers `[true, false, false]`. The `alliedSides` export.
+    pub fn answer(&self) -> Vec<bool> {
+        self.sides
+            .iter()
+            .map(|other| sides_allied(&self.side, other))
+            .collect()
     }
 }

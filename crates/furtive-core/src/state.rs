@@ -297,8 +297,8 @@ impl Modifiers {
 
 /// Which observers a penalty applies to (O6).
 // Read through its externally tagged twin, as events are (`crate::tagged`):
-// serde's reader of an internally tagged enum buffers the object and loses
-// the field's path.
+// serde's derive for an internally tagged enum buffers the object in its
+// `Content` type, which nothing else in the Foundry module's wasm needs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(

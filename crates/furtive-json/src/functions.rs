@@ -130,10 +130,8 @@ pub fn concealed_by_darkness<O: Output>(query: impl Input) -> Result<O, Error> {
 
 /// `alliedSides({ side, sides }) -> boolean[]` (O3, P6, P9).
 pub fn allied_sides<O: Output>(query: impl Input) -> Result<O, Error> {
-    O::write(&furtive_core::sides::allied_sides_answer(
-        "query",
-        &query.into_value("query")?,
-    )?)
+    let query: furtive_core::sides::AlliedSidesQuery = query.read("query")?;
+    O::write(&query.answer())
 }
 
 /// `parseScene(scene) -> Scene`: a Foundry Scene export (v10+, 0.8/v9,
