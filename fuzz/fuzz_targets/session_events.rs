@@ -1,7 +1,7 @@
 //! `session_events`: a [`Session`] built from an arbitrary configuration
 //! (either ruleset, up to six creatures, with ids of one of three families:
-//! short, Foundry-length ids sharing their first eight bytes, and ids around
-//! the eight-byte words the engine compares them by) takes an arbitrary sequence of
+//! short, Foundry-length ids sharing a long prefix, and ids of 7 to 17
+//! bytes, one with a two-byte character) takes an arbitrary sequence of
 //! events, rolls answered from its own requests, batches, settles, queries
 //! and raw JSON events. At every step it must agree with the free
 //! functions run on its snapshot:
@@ -31,12 +31,11 @@ use furtive_core::{
 };
 use libfuzzer_sys::fuzz_target;
 
-/// The creatures' ids, one family per run (`Input::id_family`). The engine
-/// orders and compares ids eight bytes at a time (`furtive_core`'s `id.rs`:
-/// the view walk, `same_id`, the journal's sorted reads), so besides short
-/// ids: Foundry-length ids (16 characters) that share their first eight
-/// bytes and differ in the second word, and ids of 7 to 17 bytes, one with
-/// a two-byte character, that end on either side of a word.
+/// The creatures' ids, one family per run (`Input::id_family`): the
+/// engine's maps order ids and its journal compares them, so besides short
+/// ids, Foundry-length ids (16 characters) that share a long prefix, and
+/// ids of 7 to 17 bytes that are prefixes of one another, one with a
+/// two-byte character.
 const ID_FAMILIES: [[&str; 6]; 3] = [
     ["c0", "c1", "c2", "c3", "c4", "c5"],
     [

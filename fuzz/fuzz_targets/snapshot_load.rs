@@ -2,12 +2,12 @@
 //! snapshot that loads round-trips:
 //!
 //! - the bytes are read as JSON text the way the bindings read it
-//!   (`api::parse_json`), then given to `Session::load_json` (format
+//!   (`furtive_json::read::json`), then given to `Session::load_json` (format
 //!   version 1, migrated, or 2);
 //! - a loaded session's snapshot, written as JSON and loaded again, is the
 //!   same state, and writes the same JSON;
 //! - the free function `validate_state` accepts it, and the JSON facade
-//!   (`api::hidden_from`) agrees with `Session::hidden_from`;
+//!   (`furtive_json::functions::hidden_from`) agrees with `Session::hidden_from`;
 //! - a version 2 snapshot relabelled version 1 loads through the
 //!   migration to the same state (version 2 has nothing the migration
 //!   drops).

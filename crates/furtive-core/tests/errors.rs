@@ -400,8 +400,7 @@ fn errors_through_the_json_facade_keep_their_code() {
 /// `applyAll` through the JSON boundary: a refusal by the rules names the
 /// event's place in the list before its field (`events[1].hider`), as a
 /// refusal of its shape already did, keeps the event's own code, and the
-/// list changes nothing. Both paths: the list as text, and as the columns
-/// of a list of `viewChanged` events.
+/// list changes nothing.
 #[test]
 fn apply_all_refusals_name_the_event_in_the_list() {
     use furtive_json::session::JsonSession;

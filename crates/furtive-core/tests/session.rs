@@ -280,9 +280,7 @@ fn a_snapshot_loads_back_into_an_equal_session() {
     assert_eq!(Session::load_json(bad).unwrap_err().code(), "out_of_range");
 }
 
-/// Without cargo feature `rc-text`, which the napi addon alone turns on
-/// (`cargo test --workspace` builds this crate with it; scripts/test.sh
-/// runs this test again with the crate's own features).
+/// A session is `Send` and `Sync`: it moves between threads.
 #[test]
 fn a_session_can_move_between_threads() {
     fn send_sync<T: Send + Sync>() {}

@@ -1,8 +1,7 @@
-//! The state's maps (`TokenMap`, a sorted `Vec`: `src/map.rs`) read and
-//! write JSON as the `BTreeMap`s they replaced did: keys in order, a key
-//! given twice in JSON text keeping its last value, anything but an object
-//! refused with serde's `expected a map`. Through the JSON boundary: text
-//! (read straight into the types with `text-reader`) and a `Value` alike.
+//! The state's maps (`TokenMap`, a `BTreeMap`) read and write JSON with
+//! keys in order, a key given twice in JSON text keeping its last value,
+//! anything but an object refused. Through the JSON boundary: text and a
+//! `Value` alike.
 
 use furtive_json::session::JsonSession;
 use serde_json::Value;
