@@ -10,11 +10,13 @@
 //
 // The event: one `viewChanged` of the first hider naming 150 observers, in
 // a table of 200 (or 1,000) creatures (`opposed`, a quarter of them hiding
-// with a held total of 15, nobody in view at entry; ids of 16 characters
-// like Foundry's), through `Session.apply`, the effects' log read. "every
-// pair": each named observer comes into clear view (150 O4 requests);
-// "no pair changes": none does (a plain drag). Between two timed calls the
-// hider is put back (`applyAll([stopHiding, enterStealth])`, untimed). The
+// with a held total of 15; ids of 16 characters like Foundry's), through
+// `Session.apply`, the effects' log read. The first hider entered stealth
+// with the 150 observers out of clear view at 5 ft. "every pair": each
+// named observer comes into clear view (150 O4 requests); "no pair
+// changes": each is named again as it is (a plain drag). Between two timed
+// calls the hider is put back (`applyAll([stopHiding, enterStealth])`,
+// untimed). The
 // median of single timed calls. "One Foundry action": the module's own CPU
 // time for a move and a door in the fake Foundry
 // (tests/foundry/bench-transactions.mjs), each module with its own engine.
@@ -32,20 +34,36 @@ if (!process.argv[2]) {
 }
 
 const NAMED = 150;
-const id = (i) => "tok" + String(i).padStart(13, "0");
+/**
+ * The `i`th token id: 16 letters and digits drawn at random, as Foundry's
+ * `foundry.utils.randomID()` makes them, from a fixed seed so every run
+ * and both builds see the same ids.
+ * https://foundryvtt.com/api/v14/functions/foundry.utils.randomID.html
+ */
+const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const ids = [];
+let seed = 0x9e3779b9;
+const random = () => {
+  // xorshift32
+  seed ^= seed << 13;
+  seed ^= seed >>> 17;
+  seed ^= seed << 5;
+  return (seed >>> 0) / 2 ** 32;
+};
+const id = (i) => {
+  while (ids.length <= i) ids.push(Array.from({ length: 16 }, () => ALPHANUMERIC[Math.floor(random() * 62)]).join(""));
+  return ids[i];
+};
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const config = (size) => ({
   ruleset: "opposed",
   creatures: Array.from({ length: size }, (_, i) => ({ id: id(i), side: i % 2 ? "watch" : "party", perceptionModifier: i % 7 })),
 });
 const enter = (i) => ({ type: "enterStealth", hider: id(i), roll: 15, moved: true });
-const view = (size, clear) => ({
-  type: "viewChanged",
-  hider: id(0),
-  moved: false,
-  view: Array.from({ length: Math.min(NAMED, size - 1) }, (_, k) => ({ observer: id(k + 1), clearView: clear, distance: 5 })),
-});
-const reset = [{ type: "stopHiding", hider: id(0) }, enter(0)];
+const named = (size, clear) =>
+  Array.from({ length: Math.min(NAMED, size - 1) }, (_, k) => ({ observer: id(k + 1), clearView: clear, distance: 5 }));
+const view = (size, clear) => ({ type: "viewChanged", hider: id(0), moved: false, view: named(size, clear) });
+const reset = (size) => [{ type: "stopHiding", hider: id(0) }, { ...enter(0), view: named(size, false) }];
 
 /** The median µs of `Session.apply(view)` with its log read, in a table of `size`. */
 function applyTime(api, size, clear, budgetMs = 2500) {
@@ -55,10 +73,32 @@ function applyTime(api, size, clear, budgetMs = 2500) {
   const samples = [];
   const start = performance.now();
   while (samples.length < 15 || (samples.length < 2000 && performance.now() - start < budgetMs)) {
-    session.applyAll(reset);
+    session.applyAll(reset(size));
     const t0 = performance.now();
     const effects = session.apply(event);
     void effects.log.length;
+    samples.push((performance.now() - t0) * 1000);
+  }
+  session.free();
+  return median(samples);
+}
+
+/**
+ * The median µs of reading that event alone: `Session.apply` in an empty
+ * table, where it is refused (`unknown_token`) once it is read.
+ */
+function readTime(api, budgetMs = 1500) {
+  const session = api.Session.create({ ruleset: "opposed", creatures: [] });
+  const event = view(200, true);
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < 15 || (samples.length < 2000 && performance.now() - start < budgetMs)) {
+    const t0 = performance.now();
+    try {
+      session.apply(event);
+    } catch (error) {
+      if (error.code !== "unknown_token") throw error;
+    }
     samples.push((performance.now() - t0) * 1000);
   }
   session.free();
@@ -116,6 +156,7 @@ for (const name of ["old", "new"]) for (const api of ["napi", "npmWasm", "foundr
 
 row("Foundry module's wasm, every pair comes into view (200 creatures)", "≤ 300 µs", (b) => µs(applyTime(b.foundryWasm, 200, true)));
 row("Foundry module's wasm, no pair changes (200 creatures)", "≤ 100 µs", (b) => µs(applyTime(b.foundryWasm, 200, false)));
+row("Foundry module's wasm, reading the event alone (refused once read: its hider is unknown)", "reported", (b) => µs(readTime(b.foundryWasm)));
 row("Foundry module's wasm, every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.foundryWasm, 1000, true)));
 row("npm wasm (Node), every pair (200 creatures)", "≤ 300 µs", (b) => µs(applyTime(b.npmWasm, 200, true)));
 row("npm wasm (Node), every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.npmWasm, 1000, true)));

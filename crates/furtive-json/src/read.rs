@@ -3,9 +3,19 @@
 //! the path of a refused field (`serde_path_to_error`): `event.hider`,
 //! `events[1].view[0].distance`, in the engine's words
 //! ([`Error::refused`]).
+//!
+//! Events, what a table sends most and largest (a `viewChanged` naming
+//! every observer), are read straight from their text into the engine's
+//! types; only an event that is refused is read again, as a `Value`, to
+//! find the path. Other arguments (a query, a config, a state) are read
+//! through a `Value`, which needs less code in the wasm for each type.
 
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::Value;
 
 use furtive_core::event::EventByName;
 use furtive_core::outcome::RequestByName;
@@ -18,8 +28,14 @@ pub trait Input: Sized {
     /// naming `what`.
     fn into_value(self, what: &str) -> Result<Value, Error>;
 
+    /// The argument as JSON text: the text itself, or the `Value` written.
+    fn text(&self) -> Cow<'_, str>;
+
     /// The argument read as a `T`; a refusal names `what` and the path.
-    fn read<T: DeserializeOwned>(self, what: &str) -> Result<T, Error>;
+    fn read<T: DeserializeOwned>(self, what: &str) -> Result<T, Error> {
+        serde_path_to_error::deserialize(&self.into_value(what)?)
+            .map_err(|error| Error::refused_at(what, error))
+    }
 
     /// The argument read as an internally tagged enum `T` (`{"type":
     /// "sprint", ...}`) through its externally tagged twin `B`, so a
@@ -29,7 +45,7 @@ pub trait Input: Sized {
         what: &str,
         tag: &str,
     ) -> Result<T, Error> {
-        read_tagged(what, tag, self.into_value(what)?)
+        read_tagged(what, tag, &self.text())
     }
 }
 
@@ -38,8 +54,8 @@ impl Input for Value {
         Ok(self)
     }
 
-    fn read<T: DeserializeOwned>(self, what: &str) -> Result<T, Error> {
-        serde_path_to_error::deserialize(&self).map_err(|error| Error::refused_at(what, error))
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Owned(self.to_string())
     }
 }
 
@@ -48,8 +64,23 @@ impl Input for &str {
         serde_json::from_str(self).map_err(|error| not_json(what, &error))
     }
 
-    fn read<T: DeserializeOwned>(self, what: &str) -> Result<T, Error> {
-        self.into_value(what)?.read(what)
+    fn text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self)
+    }
+}
+
+/// A JSON list, its items unread; refusals name `what`.
+fn list<'t>(what: &str, text: &'t str) -> Result<Vec<&'t RawValue>, Error> {
+    serde_json::from_str(text).map_err(|error| refusal(what, "", &error))
+}
+
+/// A reader's error: `invalid_input` when the text is not JSON, else the
+/// refusal of the value at `path`.
+fn refusal(what: &str, path: &str, error: &serde_json::Error) -> Error {
+    if error.is_syntax() || error.is_eof() {
+        not_json(what, error)
+    } else {
+        Error::refused(what, path, &error.to_string())
     }
 }
 
@@ -61,44 +92,79 @@ fn not_json(what: &str, error: &serde_json::Error) -> Error {
     }
 }
 
-/// `value`, an object tagged by `tag`, read as `T` through its externally
-/// tagged twin `B`. A refusal names `what` and the field inside the
-/// object: `what.type` for an unknown name, `what.hider` for a bad field,
-/// `what` for a missing one.
+/// An object's members as written, in order (the values unread).
+struct Members<'t> {
+    tag: &'t str,
+}
+
+impl<'de, 't> DeserializeSeed<'de> for Members<'t> {
+    type Value = Vec<(String, &'de RawValue)>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, reader: D) -> Result<Self::Value, D::Error> {
+        reader.deserialize_map(self)
+    }
+}
+
+impl<'de, 't> Visitor<'de> for Members<'t> {
+    type Value = Vec<(String, &'de RawValue)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "an object with a `{}`", self.tag)
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut members = Vec::new();
+        while let Some(member) = map.next_entry()? {
+            members.push(member);
+        }
+        Ok(members)
+    }
+}
+
+/// `text`, an object tagged by `tag`, read as `T` through its externally
+/// tagged twin `B` (`{"name": {...the other members}}`). A refusal names
+/// `what` and the field inside the object: `what.type` for an unknown
+/// name, `what.hider` for a bad field, `what` for a missing one.
 pub fn read_tagged<T: From<B>, B: DeserializeOwned>(
     what: &str,
     tag: &str,
-    value: Value,
+    text: &str,
 ) -> Result<T, Error> {
-    let mut fields = match value {
-        Value::Object(fields) => fields,
-        other => {
-            return Err(Error::refused(
-                what,
-                "",
-                &format!(
-                    "invalid type: {}, expected an object with a `{tag}`",
-                    found(&other)
-                ),
-            ))
-        }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let members = Members { tag }
+        .deserialize(&mut reader)
+        .and_then(|members| reader.end().map(|()| members))
+        .map_err(|error| refusal(what, "", &error))?;
+    let Some((_, name)) = members.iter().find(|(key, _)| key == tag) else {
+        return Err(Error::refused(what, "", &format!("missing field `{tag}`")));
     };
-    let name = match fields.remove(tag) {
-        Some(Value::String(name)) => name,
-        Some(other) => {
-            return Err(Error::refused(
-                what,
-                tag,
-                &format!("invalid type: {}, expected a string", found(&other)),
-            ))
-        }
-        None => return Err(Error::refused(what, "", &format!("missing field `{tag}`"))),
-    };
-    let mut keyed = Map::new();
-    keyed.insert(name.clone(), Value::Object(fields));
-    serde_path_to_error::deserialize::<_, B>(&Value::Object(keyed))
+    let name: String = serde_json::from_str(name.get())
+        .map_err(|error| Error::refused(what, tag, &error.to_string()))?;
+    let mut twin = String::with_capacity(text.len() + name.len() + 8);
+    twin.push('{');
+    push_key(&mut twin, &name);
+    twin.push('{');
+    for (key, value) in members.iter().filter(|(key, _)| key != tag) {
+        push_key(&mut twin, key);
+        twin.push_str(value.get());
+        twin.push(',');
+    }
+    if twin.ends_with(',') {
+        twin.pop();
+    }
+    twin.push_str("}}");
+    // The path is found only for a refusal: `serde_path_to_error` costs an
+    // allocation for each field it passes.
+    serde_json::from_str::<B>(&twin)
         .map(T::from)
         .map_err(|error| {
+            let value = match serde_json::from_str::<Value>(&twin) {
+                Ok(value) => value,
+                Err(error) => return not_json(what, &error),
+            };
+            let Err(error) = serde_path_to_error::deserialize::<_, B>(&value) else {
+                return Error::refused(what, tag, &error.to_string());
+            };
             let path = error.path().to_string();
             let field = match path.strip_prefix(name.as_str()) {
                 Some(rest) if !path.is_empty() && path != "." => rest.trim_start_matches('.'),
@@ -125,6 +191,13 @@ fn found(value: &Value) -> String {
     }
 }
 
+/// `"key":`, the key written as a JSON string.
+fn push_key(text: &mut String, key: &str) {
+    // Writing a `str` as JSON cannot fail.
+    text.push_str(&serde_json::to_string(key).unwrap_or_default());
+    text.push(':');
+}
+
 /// An event (`{"type": ..., ...}`), refusals naming `what.field`.
 pub fn event(what: &str, input: impl Input) -> Result<Event, Error> {
     input.read_tagged::<Event, EventByName>(what, "type")
@@ -132,22 +205,26 @@ pub fn event(what: &str, input: impl Input) -> Result<Event, Error> {
 
 /// `applyAll`'s events, refusals naming `events[i].field`.
 pub fn events(input: impl Input) -> Result<Vec<Event>, Error> {
-    let items: Vec<Value> = input.read("events")?;
+    let text = input.text();
+    let items = list("events", &text)?;
     items
-        .into_iter()
+        .iter()
         .enumerate()
-        .map(|(i, item)| read_tagged::<Event, EventByName>(&format!("events[{i}]"), "type", item))
+        .map(|(i, item)| {
+            read_tagged::<Event, EventByName>(&format!("events[{i}]"), "type", item.get())
+        })
         .collect()
 }
 
 /// `rollRequests`' requests (`{"kind": ...}`), refusals naming `requests[i].field`.
 pub fn requests(input: impl Input) -> Result<Vec<Request>, Error> {
-    let items: Vec<Value> = input.read("requests")?;
+    let text = input.text();
+    let items = list("requests", &text)?;
     items
-        .into_iter()
+        .iter()
         .enumerate()
         .map(|(i, item)| {
-            read_tagged::<Request, RequestByName>(&format!("requests[{i}]"), "kind", item)
+            read_tagged::<Request, RequestByName>(&format!("requests[{i}]"), "kind", item.get())
         })
         .collect()
 }
