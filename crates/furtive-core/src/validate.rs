@@ -426,7 +426,7 @@ fn validate_view(state: &State, hider: &str, view: &[ViewEntry]) -> Result<(), E
             }
         }
     }
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = std::collections::HashSet::with_capacity(view.len());
     if let Some(i) = view
         .iter()
         .position(|entry| !seen.insert(entry.observer.as_str()))
