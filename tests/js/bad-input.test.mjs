@@ -88,7 +88,7 @@ const cases = [
   ["negative unsigned number (the same code as one above its bound)", (f) => f.createState({ ruleset: "percentile", creatures: [{ id: "a", stealthSkill: -1 }] }), "out_of_range", "config.creatures[0].stealthSkill"],
   ["negative d100", (f) => f.apply(state, { ...enter, roll: -5 }), "out_of_range", "roll"],
   ["fraction for an integer", (f) => f.apply(state, { ...enter, roll: 37.5 }), "invalid_input", "event.roll"],
-  ["huge number", (f) => f.apply(state, { ...enter, roll: 1e300 }), "invalid_input", "event.roll"],
+  ["huge number", (f) => f.apply(state, { ...enter, roll: 1e300 }), "out_of_range", "event.roll: 1e+300 is out of range -1000..=1000"],
   ["huge hit count", (f) => f.apply(state, { type: "attack", attacker: "spy", target: "guard", hits: 2 ** 32 }), "out_of_range", "event.hits"],
   ["huge seed", (f) => f.settle(state, enter, 2 ** 60), "out_of_range", "seed"],
   ["negative seed", (f) => f.settle(state, enter, -1), "out_of_range", "seed"],

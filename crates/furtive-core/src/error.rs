@@ -4,6 +4,8 @@
 //! never renamed once published) and a human message that names the field at
 //! fault. The bindings turn it into a thrown JavaScript `Error` with `code` set.
 
+use crate::range;
+
 /// Everything the engine can refuse. `apply` returns one of these instead of
 /// panicking, and a refused event never changes the state.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -255,9 +257,7 @@ impl Error {
             path if path.starts_with('[') => format!("{what}{path}"),
             path => format!("{what}.{path}"),
         };
-        // A whole number beyond what the field's type holds (a negative
-        // acuity) is out of range, as one beyond the rule's bound is.
-        if let Some((value, min, max)) = beyond_its_type(message) {
+        if let Some((value, min, max)) = out_of_range(&field, message) {
             return Error::OutOfRange {
                 field: cut_long_runs(&field),
                 value,
@@ -303,22 +303,32 @@ pub fn refusal_in_words(message: &str) -> String {
     message.to_owned()
 }
 
-/// serde's `invalid value: integer `-10`, expected u32`: the number and
-/// the range of its type.
-fn beyond_its_type(message: &str) -> Option<(String, i64, i64)> {
-    let rest = message.strip_prefix("invalid value: integer `")?;
-    let (value, expected) = rest.split_once("`, expected ")?;
-    let expected = expected.split(" at line ").next()?;
-    let (min, max) = match expected {
-        "u8" => (0, u8::MAX.into()),
-        "u16" => (0, u16::MAX.into()),
-        "u32" => (0, u32::MAX.into()),
-        "u64" | "usize" => (0, i64::MAX),
-        "i8" => (i8::MIN.into(), i8::MAX.into()),
-        "i16" => (i16::MIN.into(), i16::MAX.into()),
-        "i32" => (i32::MIN.into(), i32::MAX.into()),
-        _ => return None,
+/// A whole number out of its field's range, as serde refuses it: beyond
+/// the field's type (`invalid value: integer `-10`, expected u32`), or too
+/// large for any integer (`invalid type: floating point `1e21`, expected
+/// i64`). The number and the rule's range of `field` ([`range::of`]), else
+/// its type's.
+fn out_of_range(field: &str, message: &str) -> Option<(String, i64, i64)> {
+    let message = message.split(" at line ").next()?;
+    let (float, rest) = match message.strip_prefix("invalid value: integer `") {
+        Some(rest) => (false, rest),
+        None => (
+            true,
+            message.strip_prefix("invalid type: floating point `")?,
+        ),
     };
+    let (value, expected) = rest.split_once("`, expected ")?;
+    let name = &field[field.rfind('.').map_or(0, |dot| dot + 1)..];
+    // A field the rules do not bound (a round, a count of attacks) is a
+    // `u32`: its type's range.
+    let (min, max) = range::of(name).or((expected == "u32").then_some((0, u32::MAX.into())))?;
+    // serde writes a float as `37.5`, `100.0`, or from 1e16 on `1e+16`:
+    // a fraction is not a whole number, nor, in serde's words, a whole
+    // float below 1e16 (JavaScript writes none); from 1e16 on it is beyond
+    // every range.
+    if float && !value.contains("e+") {
+        return None;
+    }
     Some((value.to_owned(), min, max))
 }
 

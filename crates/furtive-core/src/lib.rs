@@ -46,6 +46,7 @@ pub mod opposed;
 pub mod outcome;
 pub mod percentile;
 pub mod query;
+mod range;
 pub mod record_changes;
 #[cfg(feature = "roller")]
 pub mod roller;

@@ -115,13 +115,13 @@ impl Session {
         let (changes, hidden_from) = self.journal.effects(&mut self.state);
         let (attempts, views) = record_changes(&self.journal, &self.state);
         self.journal.clear();
-        // Stops at 2^53 - 1 (`validate::MAX_REVISION`): past it a
+        // Stops at 2^53 - 1 (`range::MAX_REVISION`): past it a
         // JavaScript number would no longer hold the revision exactly.
         self.state.revision = self
             .state
             .revision
             .saturating_add(1)
-            .min(crate::validate::MAX_REVISION);
+            .min(crate::range::MAX_REVISION);
         Ok(Effects {
             changes,
             requests: ctx.requests,

@@ -7,16 +7,13 @@
 use crate::error::{Error, ShortId};
 use crate::event::{Event, ViewEntry};
 use crate::question::{DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery};
+use crate::range::{self, Range, MAX_HITS, MAX_REVISION};
 use crate::state::{Attempt, Config, Creature, Modifiers, Ruleset, State, STATE_VERSION};
 
-/// Largest magnitude accepted for skills, acuities, totals and modifiers.
-pub(crate) const MAX_VALUE: i64 = 1000;
 /// Largest distance or sense range accepted, in scene units.
 pub(crate) const MAX_DISTANCE: f64 = 1e9;
 /// Most free modifiers on one roll.
 pub(crate) const MAX_FREE_MODIFIERS: usize = 32;
-/// Most hits in one attack or damage event.
-pub(crate) const MAX_HITS: u32 = 100;
 /// Most targets of one attack instance (O8).
 pub(crate) const MAX_TARGETS: usize = 1000;
 /// Longest text a caller names something with (a creature's name and side,
@@ -26,12 +23,8 @@ pub(crate) const MAX_TARGETS: usize = 1000;
 pub(crate) const MAX_TEXT_CHARS: usize = 256;
 /// Most precautions on one stealth roll (O13).
 pub(crate) const MAX_PRECAUTIONS: usize = 32;
-/// Largest revision: 2^53 - 1, the largest integer a JavaScript number
-/// holds exactly (`Number.MAX_SAFE_INTEGER`), so a caller in JavaScript
-/// always reads the revision the engine wrote.
-pub const MAX_REVISION: u64 = (1 << 53) - 1;
 
-pub(crate) fn check_range(field: &str, value: i64, min: i64, max: i64) -> Result<(), Error> {
+pub(crate) fn check_range(field: &str, value: i64, (min, max): Range) -> Result<(), Error> {
     if value < min || value > max {
         Err(Error::out_of_range(field, value, min, max))
     } else {
@@ -98,47 +91,44 @@ pub(crate) fn validate_creature(field: &str, creature: &Creature) -> Result<(), 
     check_range(
         &format!("{field}.stealthSkill"),
         creature.stealth_skill.into(),
-        0,
-        500,
+        range::SKILL,
     )?;
     if let Some(base) = creature.base_stealth_skill {
-        check_range(&format!("{field}.baseStealthSkill"), base.into(), 0, 500)?;
+        check_range(
+            &format!("{field}.baseStealthSkill"),
+            base.into(),
+            range::SKILL,
+        )?;
     }
     check_range(
         &format!("{field}.strength"),
         creature.strength.into(),
-        0,
-        MAX_VALUE,
+        range::ACUITY,
     )?;
     check_range(
         &format!("{field}.acuities.visual"),
         creature.acuities.visual.into(),
-        0,
-        MAX_VALUE,
+        range::ACUITY,
     )?;
     check_range(
         &format!("{field}.acuities.auditory"),
         creature.acuities.auditory.into(),
-        0,
-        MAX_VALUE,
+        range::ACUITY,
     )?;
     check_range(
         &format!("{field}.acuities.olfactory"),
         creature.acuities.olfactory.into(),
-        0,
-        MAX_VALUE,
+        range::ACUITY,
     )?;
     check_range(
         &format!("{field}.stealthModifier"),
         creature.stealth_modifier,
-        -MAX_VALUE,
-        MAX_VALUE,
+        range::TOTAL,
     )?;
     check_range(
         &format!("{field}.perceptionModifier"),
         creature.perception_modifier,
-        -MAX_VALUE,
-        MAX_VALUE,
+        range::TOTAL,
     )?;
     if creature.enhanced_senses.len() > 32 {
         return Err(Error::out_of_range(
@@ -169,12 +159,7 @@ fn validate_modifiers(field: &str, modifiers: &Modifiers) -> Result<(), Error> {
     }
     for (i, m) in modifiers.free.iter().enumerate() {
         check_text(format_args!("{field}.free[{i}].label"), &m.label)?;
-        check_range(
-            &format!("{field}.free[{i}].value"),
-            m.value,
-            -MAX_VALUE,
-            MAX_VALUE,
-        )?;
+        check_range(&format!("{field}.free[{i}].value"), m.value, range::TOTAL)?;
     }
     Ok(())
 }
@@ -193,14 +178,12 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
     check_range(
         "revision",
         i64::try_from(state.revision).unwrap_or(i64::MAX),
-        0,
-        MAX_REVISION as i64,
+        (0, MAX_REVISION as i64),
     )?;
     check_range(
         "settings.checkDie",
         state.settings.check_die.into(),
-        2,
-        MAX_VALUE,
+        range::CHECK_DIE,
     )?;
     // A key longer than a token id is named by its first bytes
     // (`ShortId`): a caller's 1 MiB key is not echoed in the refusal.
@@ -226,13 +209,8 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
         known(state, &field, id)?;
         match &hider.attempt {
             Attempt::Percentile(attempt) if state.ruleset == Ruleset::Percentile => {
-                check_range(
-                    &format!("{field}.score"),
-                    attempt.score,
-                    -100 * MAX_VALUE,
-                    100 * MAX_VALUE,
-                )?;
-                check_range(&format!("{field}.d100"), attempt.d100.into(), 1, 100)?;
+                check_range(&format!("{field}.score"), attempt.score, range::SCORE)?;
+                check_range(&format!("{field}.d100"), attempt.d100.into(), range::D100)?;
                 validate_modifiers(&format!("{field}.modifiers"), &attempt.modifiers)?;
                 if let Some(pending) = &attempt.pending_modifiers {
                     validate_modifiers(&format!("{field}.pendingModifiers"), pending)?;
@@ -242,8 +220,7 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
                 check_range(
                     &format!("{field}.heldTotal"),
                     attempt.held_total,
-                    -MAX_VALUE,
-                    MAX_VALUE,
+                    range::TOTAL,
                 )?;
                 if attempt.penalties.len() > 10_000 {
                     return Err(Error::out_of_range(
@@ -257,8 +234,7 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
                     check_range(
                         &format!("{field}.penalties[{i}].amount"),
                         p.amount,
-                        0,
-                        5 * i64::from(MAX_HITS),
+                        range::PENALTY,
                     )?;
                 }
                 check_precautions(&format!("{field}.precautions"), &attempt.precautions)?;
@@ -285,8 +261,7 @@ pub fn validate_state(state: &State) -> Result<(), Error> {
                 check_range(
                     &format!("{field}.pairs.{observer}.perceptionTotal"),
                     total,
-                    -MAX_VALUE,
-                    MAX_VALUE,
+                    range::TOTAL,
                 )?;
             }
             if let Some(distance) = pair.distance {
@@ -377,10 +352,10 @@ pub(crate) fn knockout_query(query: &KnockoutQuery) -> Result<(), Error> {
     check_id("target", &query.target)?;
     distinct("target", &query.target, &query.attacker)?;
     if let Some(d100) = query.d100 {
-        check_range("d100", d100.into(), 1, 100)?;
+        check_range("d100", d100.into(), range::D100)?;
     }
     if let Some(raw) = query.raw_damage {
-        check_range("rawDamage", raw.into(), 0, 100_000)?;
+        check_range("rawDamage", raw.into(), range::RAW_DAMAGE)?;
     }
     Ok(())
 }
@@ -459,8 +434,8 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
             validate_view(state, hider, view)?;
             // P1: a d100; O1: a Stealth check total.
             match state.ruleset {
-                Ruleset::Percentile => check_range("roll", *roll, 1, 100),
-                Ruleset::Opposed => check_range("roll", *roll, -MAX_VALUE, MAX_VALUE),
+                Ruleset::Percentile => check_range("roll", *roll, range::D100),
+                Ruleset::Opposed => check_range("roll", *roll, range::TOTAL),
             }
         }
         Event::ViewChanged { hider, view, .. } => {
@@ -475,7 +450,7 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
             known(state, "hider", hider)?;
             known(state, "observer", observer)?;
             distinct("observer", observer, hider)?;
-            check_range("total", *total, -MAX_VALUE, MAX_VALUE)
+            check_range("total", *total, range::TOTAL)
         }
         Event::PointOut {
             hider,
@@ -543,7 +518,7 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
                     });
                 }
             }
-            check_range("hits", (*hits).into(), 0, MAX_HITS.into())?;
+            check_range("hits", (*hits).into(), (0, MAX_HITS))?;
             // P7's hit zone belongs to `percentile`.
             if hit_zone.is_some() && state.ruleset == Ruleset::Opposed {
                 return Err(Error::WrongRuleset {
@@ -561,7 +536,7 @@ pub(crate) fn validate_event(state: &State, event: &Event) -> Result<(), Error> 
             known(state, "target", target)?;
             known(state, "attacker", attacker)?;
             distinct("attacker", attacker, target)?;
-            check_range("hits", (*hits).into(), 1, MAX_HITS.into())
+            check_range("hits", (*hits).into(), (1, MAX_HITS))
         }
         Event::TurnStart { combatant, .. } | Event::TurnEnd { combatant } => {
             check_id("combatant", combatant)

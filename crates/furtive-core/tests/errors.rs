@@ -475,3 +475,122 @@ fn b1_a_field_refused_on_either_side_of_its_range_has_one_code_and_our_words() {
         assert!(!error.to_string().contains(word), "{error}");
     }
 }
+
+/// `error` is `out_of_range` on `field` with `value` and the rule's
+/// `range`, and names no Rust type.
+fn assert_out_of_range(error: Error, field: &str, value: &str, range: &str) {
+    let message = error.to_string();
+    assert_eq!(error.code(), "out_of_range", "{message}");
+    assert!(
+        message.ends_with(&format!("{field}: {value} is out of range {range}")),
+        "{message}"
+    );
+    for word in ["i64", "u32", "u64", "expected", "4294967295"] {
+        assert!(!message.contains(word), "{message}");
+    }
+}
+
+/// P3: an acuity is 0..=1000. Below, above, or beyond what any integer
+/// type holds: `out_of_range` with the rule's range; a fraction is not a
+/// whole number (`invalid_input`).
+#[test]
+fn p3_an_acuity_out_of_range_on_either_side_names_the_rules_range() {
+    let config = |visual: Value| json!({"ruleset": "percentile", "creatures": [{"id": "a", "acuities": {"visual": visual}}]});
+    for (visual, shown) in [
+        (json!(-10), "-10"),
+        (json!(1001), "1001"),
+        (json!(5_000_000_000u64), "5000000000"),
+        (json!(u64::MAX), "18446744073709551615"),
+        (json!(1e21), "1e+21"),
+        (json!(-1e21), "-1e+21"),
+    ] {
+        let error = api::create_state::<Value>(config(visual)).unwrap_err();
+        assert_out_of_range(error, "acuities.visual", shown, "0..=1000");
+    }
+    let error = api::create_state::<Value>(config(json!(37.5))).unwrap_err();
+    assert_eq!(
+        (error.code(), error.to_string().as_str()),
+        (
+            "invalid_input",
+            "config.creatures[0].acuities.visual: 37.5 is not a whole number, 0 or more"
+        )
+    );
+}
+
+/// Every whole number the rules bound has one code whatever the side of
+/// its range: P1 a Furtivité, P2 a free modifier, O1 a roll, O6 a
+/// penalty, O8 hits, P8 a knockout's d100 and damage, B4 the check die.
+#[test]
+fn p1_p2_p8_o1_o6_o8_b4_whole_numbers_out_of_range_on_either_side_have_one_code() {
+    let create = |creature: Value, settings: Value| {
+        api::create_state::<Value>(
+            json!({"ruleset": "opposed", "settings": settings, "creatures": [creature]}),
+        )
+    };
+    for skill in [json!(-1), json!(501), json!(1e21)] {
+        let error = create(json!({"id": "a", "stealthSkill": skill}), json!({})).unwrap_err();
+        assert_out_of_range(error, "stealthSkill", &skill.to_string(), "0..=500");
+    }
+    for modifier in [json!(-1001), json!(1001), json!(-1e21), json!(u64::MAX)] {
+        let error = create(
+            json!({"id": "a", "perceptionModifier": modifier}),
+            json!({}),
+        )
+        .unwrap_err();
+        assert_out_of_range(
+            error,
+            "perceptionModifier",
+            &modifier.to_string(),
+            "-1000..=1000",
+        );
+    }
+    for die in [json!(1), json!(-1), json!(1001), json!(1e21)] {
+        let error = create(json!({"id": "a"}), json!({"checkDie": die})).unwrap_err();
+        assert_out_of_range(error, "settings.checkDie", &die.to_string(), "2..=1000");
+    }
+
+    let percentile = serde_json::to_value(percentile()).unwrap();
+    for value in [json!(-1001), json!(1001), json!(1e21)] {
+        let event = json!({"type": "enterStealth", "hider": "spy", "roll": 50,
+                           "modifiers": {"free": [{"label": "x", "value": value}]}});
+        let error = api::apply::<Value>(percentile.clone(), event).unwrap_err();
+        assert_out_of_range(error, "free[0].value", &value.to_string(), "-1000..=1000");
+    }
+    for d100 in [json!(0), json!(-1), json!(101), json!(5_000_000_000u64)] {
+        let query = json!({"attacker": "spy", "target": "guard", "helmet": false, "d100": d100});
+        let error = api::knockout::<Value>(percentile.clone(), query).unwrap_err();
+        assert_out_of_range(error, "d100", &d100.to_string(), "1..=100");
+    }
+    for raw in [json!(-1), json!(100_001), json!(1e21)] {
+        let query =
+            json!({"attacker": "spy", "target": "guard", "helmet": false, "rawDamage": raw});
+        let error = api::knockout::<Value>(percentile.clone(), query).unwrap_err();
+        assert_out_of_range(error, "rawDamage", &raw.to_string(), "0..=100000");
+    }
+
+    let opposed = serde_json::to_value(opposed()).unwrap();
+    for roll in [json!(-1001), json!(1001), json!(1e21), json!(-1e21)] {
+        let event = json!({"type": "enterStealth", "hider": "rogue", "roll": roll, "moved": true});
+        let error = api::apply::<Value>(opposed.clone(), event).unwrap_err();
+        assert_out_of_range(error, "roll", &roll.to_string(), "-1000..=1000");
+    }
+    for hits in [json!(-1), json!(101), json!(5_000_000_000u64)] {
+        let event =
+            json!({"type": "attack", "attacker": "rogue", "targets": ["guard"], "hits": hits});
+        let error = api::apply::<Value>(opposed.clone(), event).unwrap_err();
+        assert_out_of_range(error, "hits", &hits.to_string(), "0..=100");
+    }
+    let hiding = api::apply::<Value>(
+        opposed,
+        json!({"type": "enterStealth", "hider": "rogue", "roll": 12, "moved": true}),
+    )
+    .unwrap()["state"]
+        .clone();
+    for amount in [json!(-1), json!(501), json!(1e21)] {
+        let mut state = hiding.clone();
+        state["hiders"]["rogue"]["penalties"] =
+            json!([{"amount": amount, "clause": "O8", "scope": {"kind": "all"}}]);
+        let error = api::hidden_from::<Value>(state).unwrap_err();
+        assert_out_of_range(error, "penalties[0].amount", &amount.to_string(), "0..=500");
+    }
+}
