@@ -1,142 +1,31 @@
 //! Clear view from real Foundry scenes, without a Foundry canvas.
 //!
-//! A game master thinks of stealth in terms of the map: who has clear view
-//! of whom, and how far apart they stand. This module reads a Foundry VTT
-//! Scene document as exported (compendium line, `scene.toObject()`, or the
-//! "Export Data" JSON) and answers both questions for callers without a
-//! canvas (the npm package, the demo, tests). The answers feed the engine's
-//! [`crate::ViewEntry`] (`clearView`, `distance` for enhanced senses, O13).
-//! `docs/scene.md` restates everything below with examples.
+//! [`Scene::from_value`] reads a Foundry VTT Scene document as exported (a
+//! compendium line, `scene.toObject()`, "Export Data": the v10+, 0.8/v9 and
+//! 0.7 layouts) or this module's normalized form (`furtiveScene: 1`), and
+//! answers, for callers without a canvas (the npm package, the demo,
+//! tests), who has clear view of whom and how far apart they stand: what
+//! the engine's [`crate::ViewEntry`] takes (`clearView`, and `distance` for
+//! enhanced senses, O13).
 //!
-//! # Formats read
+//! Clear view is B5's "a sight line and no concealment": a sight line in
+//! three dimensions, centre to centre, through walls by their sight type,
+//! doors, directions, Wall Height ranges and thresholds, Levels floors and
+//! holes, decided with exact orientation tests ([`Scene::sight_line`],
+//! [`Scene::has_clear_view`]); then light ([`Lighting`]): a target in
+//! darkness is concealed from an observer whose darkvision does not reach
+//! it. [`Scene::clear_view_matrix`], [`Scene::answer`] and [`SceneSight`]
+//! answer clear view; [`SceneSight`] keeps the scene and its
+//! [`SightIndex`] between questions and takes updates.
 //!
-//! [`Scene::from_value`] accepts three Foundry layouts and this module's own
-//! normalized form (recognised by its `furtiveScene: 1` field):
+//! Unknown fields are ignored (real exports carry many); missing optional
+//! fields take Foundry's documented defaults; malformed data is refused
+//! with [`Error::InvalidScene`] naming the path inside the scene document
+//! (`walls[12].c`); nothing panics.
 //!
-//! | layout | grid | wall sight field | values |
-//! |---|---|---|---|
-//! | `v10` (v10 to v13) | `grid: {size, distance, units, type}` | `sight` | 0 none, 10 limited, 20 normal, 30 proximity, 40 distance |
-//! | `v0.8` (0.8 and v9) | `grid: 100`, `gridDistance`, `gridUnits` | `sight` | same as v10 (0/10/20) |
-//! | `v0.7` | `grid: 128`, `gridDistance`, `gridUnits` | `sense` | 0 none, 1 normal, 2 limited |
-//!
-//! Sources: Foundry API docs, `CONST.WALL_SENSE_TYPES`, `WALL_DOOR_TYPES`
-//! (0 none, 1 door, 2 secret), `WALL_DOOR_STATES` (0 closed, 1 open,
-//! 2 locked), `WALL_DIRECTIONS` (0 both, 1 left, 2 right), `WallData`
-//! (`c` = `[x0, y0, x1, y1]`), `GridData`, `AmbientLightData` (v8 flat
-//! `dim`/`bright`, v9+ `config.dim`/`config.bright`). The `v0.8` fixture
-//! (`scene-ocd-nort-gate.json`) stores `sight: 20` for normal walls, so 0.8
-//! and v9 already use the 0/10/20 codes; the 0.7 codes 1 (normal) and 2
-//! (limited) are also accepted in a `sight` field, where they cannot be
-//! confused with 10/20. Proximity (30) and distance (40) walls (v11+) block
-//! according to their `threshold` (see [`WallThreshold`]).
-//!
-//! Walls also keep the Wall Height module's `flags["wall-height"]`
-//! (`{bottom, top}`; before Wall Height 4.0 `flags.wallHeight =
-//! {wallHeightBottom, wallHeightTop}`), which Levels scenes such as the
-//! Nort Gate fixture use, and tiles with the Levels module's
-//! `flags.levels.rangeBottom` become [`Floor`]s.
-//! Unknown fields are ignored (real exports carry many). Missing optional
-//! fields take Foundry's documented defaults: wall `sight` normal, `door`
-//! none, `ds` closed, `dir` both; token `width`/`height` 1 and `elevation`
-//! 0; grid size 100 px, distance 1, units `""`; JSON `null` counts as
-//! missing. Malformed data is refused
-//! with [`Error::InvalidScene`] whose `field` is the path inside the scene
-//! document (`walls[12].c`, `grid.size`, `tokens[0].width`); nothing panics.
-//!
-//! # Clear view
-//!
-//! The sight line runs centre to centre: a token's centre is
-//! `(x + width * grid.size / 2, y + height * grid.size / 2)` in canvas
-//! pixels (square-grid formula, also used for hex and gridless scenes).
-//! Walls have no height in core Foundry; a wall with the Wall Height
-//! module's flags counts only at its elevations, and Levels floors block
-//! between levels (see "Height" below). Along the sight line from observer
-//! to target:
-//!
-//! - a wall with sight `normal` blocks;
-//! - a proximity wall (30) blocks when the observer is at or beyond its
-//!   `threshold.sight` from the wall, a distance wall (40) when it is
-//!   closer (see [`WallThreshold`]);
-//! - a wall with sight `none` never blocks;
-//! - `limited` walls block only when the line crosses two or more of them;
-//! - a door (`door` 1) or secret door (`door` 2) blocks like its sight type
-//!   while closed or locked, and not at all while open;
-//! - a one-way wall (`dir` 1 left, 2 right) counts only for observers on
-//!   its blocking side (see below); from the other side it is ignored,
-//!   including in the limited-wall count;
-//! - zero-length walls never block; two tokens with the same centre and
-//!   elevation have a sight line to each other.
-//!
-//! That is the sight line ([`Scene::sight_line`], [`Scene::has_clear_view`]).
-//! Clear view (B5: "a sight line and no concealment") also needs light:
-//! a target in darkness is concealed from an observer whose `darkvision`
-//! does not reach it (see [`Lighting`] and `docs/scene.md`, "Light and
-//! darkness"). [`Scene::clear_view_matrix`], [`Scene::answer`] and
-//! [`SceneSight`] answer clear view; [`SceneSight`] keeps the scene and
-//! its indexes between questions and takes updates (doors, walls, tokens,
-//! lights, darkness level).
-//!
-//! ## Height (B5)
-//!
-//! The sight line is a segment in three dimensions, from the observer's
-//! eye to the target's. The eye height is the token's `elevation` (its
-//! base; no eye height is added, as Foundry stores only the elevation), and
-//! the target point is the hider's centre at its `elevation`. Where the
-//! line crosses a wall in the plane, at parameter `s` in `0..=1` along it
-//! (`X = o + s (t - o)`), its elevation is `z(s) = o.elevation + s
-//! (t.elevation - o.elevation)`; a wall with a [`WallHeight`] counts only
-//! when `bottom <= z(s) <= top`. A line passing above a low wall is clear.
-//! A Levels [`Floor`] at elevation `h` blocks when one end is below `h` and
-//! the other at or above it (a token standing on a floor is above it), and
-//! the point where the line meets the plane `z = h` lies inside the tile's
-//! rectangle (edges included), unless a Levels [`Hole`] open at `h`
-//! contains that point. All these comparisons are exact (`orient3d`, or
-//! `orient2d` in a vertical plane; no division), except for rotated tiles
-//! (not a multiple of 90°) and elliptic holes, placed in floating point.
-//!
-//! ## One-way walls: which side is left
-//!
-//! The docs say `LEFT` "collides only when a ray strikes its left side".
-//! The ray starts at the observer, so a `LEFT` wall blocks observers on its
-//! left and lets observers on its right see through. Left is taken as the
-//! docs of `foundry.utils.orient2dFast` define it: C lies left of AB when
-//! the orientation is positive, in canvas coordinates (y grows downward).
-//! Seen on the screen, standing on `c[0..2]` and facing `c[2..4]`, left is
-//! the viewer's left hand: for a wall drawn west to east, left is north
-//! (smaller `y`). `RIGHT` is the mirror image.
-//!
-//! ## Exact contacts: the shift rule
-//!
-//! Orientation tests are exact for every accepted input (finite, within
-//! ±[`MAX_SCENE_NUMBER`]; Shewchuk's adaptive
-//! predicates, crate `robust`), so integral coordinates, half-pixel token
-//! centres and arbitrary decimals are all decided without rounding. When
-//! the sight line touches a wall exactly (through a wall endpoint, along a
-//! wall, or starting or ending on one), the answer is the one for the same
-//! sight line moved by an infinitely small distance toward `+x` (right on
-//! the screen), or toward `+y` (down) when the sight line is horizontal.
-//! Consequences:
-//!
-//! - a line through the joint of two connected walls that continue on
-//!   opposite sides of it crosses exactly one of them: it is blocked (no
-//!   leak through joints), and a chain of limited walls counts once;
-//! - a line grazing a corner (both walls on the same side) is blocked when
-//!   the walls lie on the shift side (right of a non-horizontal line, below
-//!   a horizontal one), and clear otherwise;
-//! - a line running along a wall is not blocked by that wall;
-//! - an observer exactly on a one-way wall is on the side the shift puts it;
-//! - the shift does not depend on which token looks, so clear view is
-//!   symmetric except for one-way walls.
-//!
-//! # Performance
-//!
-//! [`Scene::clear_view_matrix`] builds a [`SightIndex`] once per call, and
-//! [`SceneSight`] once for many calls: the walls that restrict sight at
-//! the tokens' elevations, with their bounding boxes, bucketed in a
-//! uniform grid of about one wall per cell, and the floors. Each sight
-//! line visits only the cells it passes through. `benches/clear_view.rs`
-//! measures it on the 443-wall Nort Gate scene; `docs/scene.md` gives the
-//! numbers.
+//! `docs/scene.md` is the full reading, with its Foundry sources: the
+//! formats, the wall rules, heights, one-way walls, the shift rule for
+//! exact contacts, light and darkness, and the measurements.
 
 mod foundry;
 mod geometry;
@@ -409,15 +298,6 @@ impl Wall {
             Sense::Sight => self.sight,
             Sense::Light => self.light.unwrap_or(self.sight),
         }
-    }
-
-    /// How this wall restricts sight right now: `None` when sight passes
-    /// (sight none, open door, zero length), else whether it is limited.
-    pub fn blocks_as(&self) -> Option<Blocking> {
-        if self.is_open() {
-            return None;
-        }
-        self.restricts(Sense::Sight)
     }
 }
 
@@ -790,11 +670,6 @@ impl Scene {
         })?;
         scene.validate()?;
         Ok(scene)
-    }
-
-    /// Reads a Foundry Scene export (v10+, 0.8/v9 or 0.7 layout).
-    pub fn from_foundry(value: &Value) -> Result<Scene, Error> {
-        foundry::read_scene(value)
     }
 
     /// Checks what the type system cannot: finite numbers, positive grid

@@ -1,8 +1,8 @@
 //! `npm/explanations.js` is written from the catalog of
 //! `furtive_core::message` (B3): the English and French template of every
-//! message key, which the npm package renders (`npm/explain.js`) where the
-//! engine, built without the cargo feature `texts`, sends messages. This
-//! test fails when the file differs from the catalog;
+//! message key, which the npm package renders (`npm/explain.js`) from the
+//! messages the engine sends. This test fails when the file differs from
+//! the catalog;
 //! `FURTIVE_UPDATE_GOLDEN=1 cargo test -p furtive-core --test catalog`
 //! rewrites it.
 
