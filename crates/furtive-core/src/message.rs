@@ -43,7 +43,7 @@ macro_rules! catalog {
         /// `key as usize` is its place in [`Key::ALL`].
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Key {
-            $($(#[$doc])* $key,)*
+            $($(#[$doc])* #[doc = concat!("\"", $en, "\"")] $key,)*
         }
 
         impl Key {
@@ -83,37 +83,30 @@ macro_rules! catalog {
 catalog! {
     // ------------------------------------------------ Both rulesets
 
-    /// "{name} joins the scene."
     B3CreatureJoined = "b3CreatureJoined" (name) {
         en: "{name} joins the scene.",
         fr: "{name} entre dans la scène."
     }
-    /// "{name} updated."
     B3CreatureUpdated = "b3CreatureUpdated" (name) {
         en: "{name} updated.",
         fr: "{name} mis à jour."
     }
-    /// "Combat ended: every surprise ends."
     P6CombatEnded = "p6CombatEnded" () {
         en: "Combat ended: every surprise ends.",
         fr: "Fin du combat : toutes les surprises prennent fin."
     }
-    /// "{token} left the scene: its pairs are removed."
     B3TokenRemoved = "b3TokenRemoved" (token) {
         en: "{token} left the scene: its pairs are removed.",
         fr: "{token} quitte la scène : ses paires sont retirées."
     }
-    /// "{hider} stops hiding: everyone perceives them."
     B3StoppedHiding = "b3StoppedHiding" (hider) {
         en: "{hider} stops hiding: everyone perceives them.",
         fr: "{hider} cesse de se cacher : tout le monde le perçoit."
     }
-    /// "GM override: {observer} perceives {hider}."
     GmOverridePerceives = "gmOverridePerceives" (observer, hider) {
         en: "GM override: {observer} perceives {hider}.",
         fr: "Décision du MJ : {observer} perçoit {hider}."
     }
-    /// "GM override: {observer} does not perceive {hider}."
     GmOverrideDoesNotPerceive = "gmOverrideDoesNotPerceive" (observer, hider) {
         en: "GM override: {observer} does not perceive {hider}.",
         fr: "Décision du MJ : {observer} ne perçoit pas {hider}."
@@ -216,12 +209,10 @@ catalog! {
         en: "leg",
         fr: "jambe"
     }
-    /// "{perceiving} observer(s) already perceive {hider}: already perceived -100 is added (P9)."
     P9AlreadyPerceivedAdded = "p9AlreadyPerceivedAdded" (perceiving, hider) {
         en: "{perceiving} observer(s) already perceive {hider}: already perceived -100 is added (P9).",
         fr: "{perceiving} observateur(s) perçoivent déjà {hider} : déjà perçu -100 s'applique (P9)."
     }
-    /// "{hider}: stealth score {score} = Furtivité {stealthSkill} + {tier} + modifiers {modifierTotal} ({modifiers}) (P1, P2)."
     P1StealthScore = "p1StealthScore" (hider, score, stealthSkill, tier, modifierTotal, modifiers) {
         en: "{hider}: stealth score {score} = Furtivité {stealthSkill} + {tier} + modifiers {modifierTotal} ({modifiers}) (P1, P2).",
         fr: "{hider} : score de furtivité {score} = Furtivité {stealthSkill} + {tier} + modificateurs {modifierTotal} ({modifiers}) (P1, P2)."
@@ -231,47 +222,38 @@ catalog! {
         en: "{hider} makes a stealth roll.",
         fr: "{hider} fait un jet de Furtivité."
     }
-    /// "score {score} ≤ acuity sum {acuitySum}: {observer} perceives {hider} (P3)."
     P3Perceives = "p3Perceives" (score, acuitySum, observer, hider) {
         en: "score {score} ≤ acuity sum {acuitySum}: {observer} perceives {hider} (P3).",
         fr: "score {score} ≤ somme des acuités {acuitySum} : {observer} perçoit {hider} (P3)."
     }
-    /// "score {score} > acuity sum {acuitySum}: {observer} does not perceive {hider} (P3)."
     P3DoesNotPerceive = "p3DoesNotPerceive" (score, acuitySum, observer, hider) {
         en: "score {score} > acuity sum {acuitySum}: {observer} does not perceive {hider} (P3).",
         fr: "score {score} > somme des acuités {acuitySum} : {observer} ne perçoit pas {hider} (P3)."
     }
-    /// "{hider} attacked from hiding: everyone will perceive {hider} at the end of its turn (P9)."
     P9AttackedFromHiding = "p9AttackedFromHiding" (hider) {
         en: "{hider} attacked from hiding: everyone will perceive {hider} at the end of its turn (P9).",
         fr: "{hider} a attaqué depuis sa cachette : tout le monde le percevra à la fin de son tour (P9)."
     }
-    /// "{target} is still defenseless against {attacker} this turn (P6)."
     P6StillDefenseless = "p6StillDefenseless" (target, attacker) {
         en: "{target} is still defenseless against {attacker} this turn (P6).",
         fr: "{target} reste sans défense face à {attacker} ce tour-ci (P6)."
     }
-    /// "{target} perceives {attacker}: no surprise (P6)."
     P6NoSurprise = "p6NoSurprise" (target, attacker) {
         en: "{target} perceives {attacker}: no surprise (P6).",
         fr: "{target} perçoit {attacker} : pas de surprise (P6)."
     }
-    /// "Surprise! {target} is defenseless against {attacker} until the end of {attacker}'s turn; …"
     P6Surprise = "p6Surprise" (target, attacker) {
         en: "Surprise! {target} is defenseless against {attacker} until the end of {attacker}'s turn; allies that do not perceive {attacker} cannot defend {target} (P6).",
         fr: "Surprise ! {target} est sans défense face à {attacker} jusqu'à la fin du tour de {attacker} ; les alliés qui ne perçoivent pas {attacker} ne peuvent pas défendre {target} (P6)."
     }
-    /// "{attacker} chooses the hit zone of this first attack: {zone} (P7)."
     P7HitZoneChosen = "p7HitZoneChosen" (attacker, zone) {
         en: "{attacker} chooses the hit zone of this first attack: {zone} (P7).",
         fr: "{attacker} choisit la zone touchée par cette première attaque : {zone} (P7)."
     }
-    /// "The modifiers of {hider} did not change: the score stays (P4)."
     P4ModifiersUnchanged = "p4ModifiersUnchanged" (hider) {
         en: "The modifiers of {hider} did not change: the score stays (P4).",
         fr: "Les modificateurs de {hider} n'ont pas changé : le score reste (P4)."
     }
-    /// "The situation changed ({modifiers}): {hider} must roll again; score {score} stays in force until the new roll (P4)."
     P4NewRollRequested = "p4NewRollRequested" (modifiers, hider, score) {
         en: "The situation changed ({modifiers}): {hider} must roll again; score {score} stays in force until the new roll (P4).",
         fr: "La situation a changé ({modifiers}) : {hider} doit refaire un jet ; le score {score} reste en vigueur jusqu'au nouveau jet (P4)."
@@ -281,17 +263,14 @@ catalog! {
         en: "The situation changed: {hider} must make a new stealth roll.",
         fr: "La situation a changé : {hider} doit refaire un jet de Furtivité."
     }
-    /// "{hider} sprints; not hiding, so nothing changes."
     P2SprintWhileNotHiding = "p2SprintWhileNotHiding" (hider) {
         en: "{hider} sprints; not hiding, so nothing changes.",
         fr: "{hider} sprinte ; il ne se cache pas, rien ne change."
     }
-    /// "{target} is no longer defenseless against {attacker} (P6)."
     P6SurpriseEnded = "p6SurpriseEnded" (target, attacker) {
         en: "{target} is no longer defenseless against {attacker} (P6).",
         fr: "{target} n'est plus sans défense face à {attacker} (P6)."
     }
-    /// "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9)."
     P9RevealedAfterAttack = "p9RevealedAfterAttack" (hider) {
         en: "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9).",
         fr: "{hider} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."
@@ -301,7 +280,6 @@ catalog! {
         en: "{hider} attacked this turn and drew attention: everyone perceives {hider}; a new stealth roll will be harder (P9).",
         fr: "{hider} a attaqué ce tour-ci et a attiré l'attention : tout le monde le perçoit ; un nouveau jet de Furtivité sera plus difficile (P9)."
     }
-    /// "The surprise turn is over: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9)."
     P9RevealedAfterSurprise = "p9RevealedAfterSurprise" (hider) {
         en: "The surprise turn is over: everyone perceives {hider}; a new stealth roll carries already perceived -100 (P9).",
         fr: "Le tour de surprise est terminé : tout le monde perçoit {hider} ; un nouveau jet de Furtivité subit déjà perçu -100 (P9)."
@@ -324,7 +302,6 @@ catalog! {
         en: "non-targeting",
         fr: "sans ciblage"
     }
-    /// "{observer} perceives {hider} with {sense} ({kind}, range {range}, distance {distance}), no precaution against it: no roll (O13)."
     O13Sensed = "o13Sensed" (observer, hider, sense, kind, range, distance) {
         en: "{observer} perceives {hider} with {sense} ({kind}, range {range}, distance {distance}), no precaution against it: no roll (O13).",
         fr: "{observer} perçoit {hider} par {sense} ({kind}, portée {range}, distance {distance}), sans précaution contre ce sens : pas de jet (O13)."
@@ -334,7 +311,6 @@ catalog! {
         en: "{observer} senses {hider}.",
         fr: "{observer} détecte {hider}."
     }
-    /// "Stored Perception {total} ≥ effective stealth total {effective}: {observer} now perceives {hider}, no new roll ({clause})."
     O4StoredCheckPerceives = "o4StoredCheckPerceives" (total, effective, observer, hider, clause) {
         en: "Stored Perception {total} ≥ effective stealth total {effective}: {observer} now perceives {hider}, no new roll ({clause}).",
         fr: "Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer} perçoit maintenant {hider}, sans nouveau jet ({clause})."
@@ -344,12 +320,10 @@ catalog! {
         en: "{observer} spots {hider}.",
         fr: "{observer} repère {hider}."
     }
-    /// "{observer} comes into clear view of {hider}: immediate Perception check against {effective} (O4)."
     O4CheckRequested = "o4CheckRequested" (observer, hider, effective) {
         en: "{observer} comes into clear view of {hider}: immediate Perception check against {effective} (O4).",
         fr: "{observer} a {hider} en vue dégagée : test de Perception immédiat contre {effective} (O4)."
     }
-    /// "Stored Perception {total} ≥ effective stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, {clause})."
     O13StoredCheckLocates = "o13StoredCheckLocates" (total, effective, observer, hider, clause) {
         en: "Stored Perception {total} ≥ effective stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, {clause}).",
         fr: "Perception enregistrée {total} ≥ total de discrétion effectif {effective} : {observer}, qui détectait {hider}, le situe maintenant (O13, {clause})."
@@ -359,12 +333,10 @@ catalog! {
         en: "{observer} pinpoints {hider}.",
         fr: "{observer} situe précisément {hider}."
     }
-    /// "{observer} senses {hider} and now has it in clear view: one Perception check against {effective} to locate it; …"
     O13LocatingCheckRequested = "o13LocatingCheckRequested" (observer, hider, effective) {
         en: "{observer} senses {hider} and now has it in clear view: one Perception check against {effective} to locate it; until it succeeds, O10 applies (O13, O4).",
         fr: "{observer} détecte {hider} et l'a maintenant en vue dégagée : un test de Perception contre {effective} pour le situer ; tant qu'il n'a pas réussi, O10 s'applique (O13, O4)."
     }
-    /// "{hider} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7)."
     O7FreshRoll = "o7FreshRoll" (hider, total) {
         en: "{hider} rolls a fresh Stealth check: held total {total}, penalties cleared; observers who perceive keep perceiving (O7).",
         fr: "{hider} refait son test de Discrétion : total retenu {total}, malus effacés ; ceux qui le perçoivent continuent de le percevoir (O7)."
@@ -374,7 +346,6 @@ catalog! {
         en: "{hider} tries to stay hidden.",
         fr: "{hider} tente de rester caché."
     }
-    /// "{hider} enters stealth: Stealth check {total} is held (O1)."
     O1EnterStealth = "o1EnterStealth" (hider, total) {
         en: "{hider} enters stealth: Stealth check {total} is held (O1).",
         fr: "{hider} passe en discrétion : le test de Discrétion {total} est retenu (O1)."
@@ -384,7 +355,6 @@ catalog! {
         en: "{hider} tries to hide.",
         fr: "{hider} tente de se cacher."
     }
-    /// "{observer} has {hider} in clear view at entry: perceives, no roll; the attempt fails against it (O2)."
     O2WatchedAtEntry = "o2WatchedAtEntry" (observer, hider) {
         en: "{observer} has {hider} in clear view at entry: perceives, no roll; the attempt fails against it (O2).",
         fr: "{observer} a {hider} en vue dégagée au moment où il se cache : le perçoit, sans jet ; la tentative échoue contre lui (O2)."
@@ -394,12 +364,10 @@ catalog! {
         en: "{observer} watches {hider} hide.",
         fr: "{observer} voit {hider} se cacher."
     }
-    /// "{observer} perceives {hider} with {sense} (range {range}), no precaution against it: no roll (O13)."
     O13SensedAtEntry = "o13SensedAtEntry" (observer, hider, sense, range) {
         en: "{observer} perceives {hider} with {sense} (range {range}), no precaution against it: no roll (O13).",
         fr: "{observer} perçoit {hider} par {sense} (portée {range}), sans précaution contre ce sens : pas de jet (O13)."
     }
-    /// "{observer} has no clear view of {hider} at entry: starts unperceiving (O2)."
     O2NotInViewAtEntry = "o2NotInViewAtEntry" (observer, hider) {
         en: "{observer} has no clear view of {hider} at entry: starts unperceiving (O2).",
         fr: "{observer} n'a pas {hider} en vue dégagée au moment où il se cache : ne le perçoit pas (O2)."
@@ -409,42 +377,34 @@ catalog! {
         en: "{observer} already made its Perception check against {hider} ({stored}); a stored result is never rolled again in this attempt: {total} is ignored (O4).",
         fr: "{observer} a déjà fait son test de Perception contre {hider} ({stored}) ; un résultat enregistré n'est jamais relancé pendant cette tentative : {total} est ignoré (O4)."
     }
-    /// "Perception {total} ≥ stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, O4)."
     O13CheckLocates = "o13CheckLocates" (total, effective, observer, hider) {
         en: "Perception {total} ≥ stealth total {effective}: {observer}, who sensed {hider}, now locates it (O13, O4).",
         fr: "Perception {total} ≥ total de discrétion {effective} : {observer}, qui détectait {hider}, le situe maintenant (O13, O4)."
     }
-    /// "Perception {total} < stealth total {effective}: {observer} senses {hider} but does not locate it; …"
     O13CheckDoesNotLocate = "o13CheckDoesNotLocate" (total, effective, observer, hider) {
         en: "Perception {total} < stealth total {effective}: {observer} senses {hider} but does not locate it; O10 applies to its attacks; the result is stored (O13, O4).",
         fr: "Perception {total} < total de discrétion {effective} : {observer} détecte {hider} mais ne le situe pas ; O10 s'applique à ses attaques ; le résultat est enregistré (O13, O4)."
     }
-    /// "{observer} already perceives {hider}; Perception {total} is stored (O4)."
     O4AlreadyPerceives = "o4AlreadyPerceives" (observer, hider, total) {
         en: "{observer} already perceives {hider}; Perception {total} is stored (O4).",
         fr: "{observer} perçoit déjà {hider} ; la Perception {total} est enregistrée (O4)."
     }
-    /// "Perception {total} ≥ stealth total {effective}: {observer} perceives {hider} (O4)."
     O4CheckPerceives = "o4CheckPerceives" (total, effective, observer, hider) {
         en: "Perception {total} ≥ stealth total {effective}: {observer} perceives {hider} (O4).",
         fr: "Perception {total} ≥ total de discrétion {effective} : {observer} perçoit {hider} (O4)."
     }
-    /// "Perception {total} < stealth total {effective}: {observer} does not perceive {hider}; the result is stored (O4)."
     O4CheckFails = "o4CheckFails" (total, effective, observer, hider) {
         en: "Perception {total} < stealth total {effective}: {observer} does not perceive {hider}; the result is stored (O4).",
         fr: "Perception {total} < total de discrétion {effective} : {observer} ne perçoit pas {hider} ; le résultat est enregistré (O4)."
     }
-    /// "{observer} points out {hider} to {allies}: they perceive it, no roll (O3)."
     O3PointedOut = "o3PointedOut" (observer, hider, allies) {
         en: "{observer} points out {hider} to {allies}: they perceive it, no roll (O3).",
         fr: "{observer} signale {hider} à {allies} : ils le perçoivent, sans jet (O3)."
     }
-    /// "{attacker} is not hiding: the attack has no stealth effect."
     O8AttackerNotHiding = "o8AttackerNotHiding" (attacker) {
         en: "{attacker} is not hiding: the attack has no stealth effect.",
         fr: "{attacker} ne se cache pas : l'attaque n'a pas d'effet sur la discrétion."
     }
-    /// "Noisy attack by {attacker}: -{amount} to the held total for every observer ({how}) (O8)."
     O8NoisyAttack = "o8NoisyAttack" (attacker, amount, how) {
         en: "Noisy attack by {attacker}: -{amount} to the held total for every observer ({how}) (O8).",
         fr: "Attaque bruyante de {attacker} : -{amount} au total retenu pour tous les observateurs ({how}) (O8)."
@@ -464,12 +424,10 @@ catalog! {
         en: "{hits} hit(s) × 5",
         fr: "{hits} coup(s) × 5"
     }
-    /// "Silent attack by {attacker}: no penalty (O8)."
     O8SilentAttack = "o8SilentAttack" (attacker) {
         en: "Silent attack by {attacker}: no penalty (O8).",
         fr: "Attaque silencieuse de {attacker} : aucun malus (O8)."
     }
-    /// "{target} knows the direction of the attack and makes an immediate Perception check against {effective} (O9)."
     O9TargetChecks = "o9TargetChecks" (target, effective) {
         en: "{target} knows the direction of the attack and makes an immediate Perception check against {effective} (O9).",
         fr: "{target} connaît la direction de l'attaque et fait un test de Perception immédiat contre {effective} (O9)."
@@ -479,37 +437,30 @@ catalog! {
         en: "{target} knows where the attack came from.",
         fr: "{target} sait d'où vient l'attaque."
     }
-    /// "{target} takes {hits} damaging hit(s) from {attacker}: -{amount} against the allies of {attacker} (side `{side}`), not {attacker} itself (O11)."
     O11DamagePenalty = "o11DamagePenalty" (target, hits, attacker, amount, side) {
         en: "{target} takes {hits} damaging hit(s) from {attacker}: -{amount} against the allies of {attacker} (side `{side}`), not {attacker} itself (O11).",
         fr: "{target} subit {hits} coup(s) de {attacker} : -{amount} contre les alliés de {attacker} (camp `{side}`), pas contre {attacker} (O11)."
     }
-    /// "{hider} sprints: the stealth attempt ends and everyone perceives them (O12)."
     O12SprintEndsAttempt = "o12SprintEndsAttempt" (hider) {
         en: "{hider} sprints: the stealth attempt ends and everyone perceives them (O12).",
         fr: "{hider} sprinte : la tentative de discrétion prend fin et tout le monde le perçoit (O12)."
     }
-    /// "{hider} sprints and cannot enter stealth this movement (O12)."
     O12SprintNotHiding = "o12SprintNotHiding" (hider) {
         en: "{hider} sprints and cannot enter stealth this movement (O12).",
         fr: "{hider} sprinte et ne peut pas passer en discrétion pendant ce mouvement (O12)."
     }
-    /// "Turn of {hider}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7)."
     O7TurnStart = "o7TurnStart" (hider) {
         en: "Turn of {hider}: it may roll a fresh Stealth check that replaces the held total and clears penalties (O7).",
         fr: "Tour de {hider} : il peut refaire son test de Discrétion, qui remplace le total retenu et efface les malus (O7)."
     }
-    /// "{hider} ends the turn still in clear view of {observer}: {observer} perceives {hider} (O5)."
     O5RevealedInView = "o5RevealedInView" (hider, observer) {
         en: "{hider} ends the turn still in clear view of {observer}: {observer} perceives {hider} (O5).",
         fr: "{hider} finit son tour toujours en vue dégagée de {observer} : {observer} perçoit {hider} (O5)."
     }
-    /// "{hider} did not move this turn: the broken view does not keep it hidden from {observer}, who perceives {hider} (O5)."
     O5RevealedDidNotMove = "o5RevealedDidNotMove" (hider, observer) {
         en: "{hider} did not move this turn: the broken view does not keep it hidden from {observer}, who perceives {hider} (O5).",
         fr: "{hider} ne s'est pas déplacé ce tour-ci : la vue rompue ne le cache pas de {observer}, qui perçoit {hider} (O5)."
     }
-    /// "{hider} moved and broke clear view with {observers}: stays hidden from them (O5)."
     O5MovedOutOfView = "o5MovedOutOfView" (hider, observers) {
         en: "{hider} moved and broke clear view with {observers}: stays hidden from them (O5).",
         fr: "{hider} s'est déplacé et a rompu la vue dégagée avec {observers} : reste caché d'eux (O5)."
@@ -517,122 +468,98 @@ catalog! {
 
     // ------------------------------------------------ Queries
 
-    /// "An area effect covering {target}'s space affects it normally (O10)."
     O10AreaEffect = "o10AreaEffect" (target) {
         en: "An area effect covering {target}'s space affects it normally (O10).",
         fr: "Un effet de zone couvrant la case de {target} l'affecte normalement (O10)."
     }
-    /// "{attacker}'s {sense} gives {target}'s exact space: a normal attack (O13)."
     O13TargetingSenseGivesTheSpace = "o13TargetingSenseGivesTheSpace" (attacker, sense, target) {
         en: "{attacker}'s {sense} gives {target}'s exact space: a normal attack (O13).",
         fr: "Le sens {sense} de {attacker} donne la case exacte de {target} : attaque normale (O13)."
     }
-    /// "{attacker} perceives {target}: a normal attack (O10)."
     O10PerceivesNormalAttack = "o10PerceivesNormalAttack" (attacker, target) {
         en: "{attacker} perceives {target}: a normal attack (O10).",
         fr: "{attacker} perçoit {target} : attaque normale (O10)."
     }
-    /// "{attacker} senses {target}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10)."
     O13PresenceOnlyAimsAtTheSpace = "o13PresenceOnlyAimsAtTheSpace" (attacker, target) {
         en: "{attacker} senses {target}'s presence but not its exact space and aims at its actual space: Accuracy with disadvantage (O13, O10).",
         fr: "{attacker} détecte la présence de {target} mais pas sa case exacte et vise sa case réelle : Précision avec désavantage (O13, O10)."
     }
-    /// "{attacker} senses {target}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10)."
     O13PresenceOnlyAimsElsewhere = "o13PresenceOnlyAimsElsewhere" (attacker, target) {
         en: "{attacker} senses {target}'s presence but not its exact space and aims elsewhere: the attack misses (O13, O10).",
         fr: "{attacker} détecte la présence de {target} mais pas sa case exacte et vise ailleurs : l'attaque échoue (O13, O10)."
     }
-    /// "{target} is not hiding: a normal attack (O10)."
     O10NotHidingNormalAttack = "o10NotHidingNormalAttack" (target) {
         en: "{target} is not hiding: a normal attack (O10).",
         fr: "{target} ne se cache pas : attaque normale (O10)."
     }
-    /// "{attacker} does not perceive {target} but aims at its actual space: Accuracy with disadvantage (O10)."
     O10DoesNotPerceiveAimsAtTheSpace = "o10DoesNotPerceiveAimsAtTheSpace" (attacker, target) {
         en: "{attacker} does not perceive {target} but aims at its actual space: Accuracy with disadvantage (O10).",
         fr: "{attacker} ne perçoit pas {target} mais vise sa case réelle : Précision avec désavantage (O10)."
     }
-    /// "{attacker} does not perceive {target} and aims elsewhere: the attack misses (O10)."
     O10DoesNotPerceiveAimsElsewhere = "o10DoesNotPerceiveAimsElsewhere" (attacker, target) {
         en: "{attacker} does not perceive {target} and aims elsewhere: the attack misses (O10).",
         fr: "{attacker} ne perçoit pas {target} et vise ailleurs : l'attaque échoue (O10)."
     }
-    /// "{observer} perceives {hider} and may roll acuities to locate it (P5)."
     P5MayLocate = "p5MayLocate" (observer, hider) {
         en: "{observer} perceives {hider} and may roll acuities to locate it (P5).",
         fr: "{observer} perçoit {hider} et peut faire des jets d'acuité pour le situer (P5)."
     }
-    /// "{observer} does not perceive {hider}: it may not attempt to locate it (P5)."
     P5MayNotLocate = "p5MayNotLocate" (observer, hider) {
         en: "{observer} does not perceive {hider}: it may not attempt to locate it (P5).",
         fr: "{observer} ne perçoit pas {hider} : il ne peut pas tenter de le situer (P5)."
     }
-    /// "{target} is not surprised by {attacker}: {defender} may defend (P6)."
     P6NotSurprised = "p6NotSurprised" (target, attacker, defender) {
         en: "{target} is not surprised by {attacker}: {defender} may defend (P6).",
         fr: "{target} n'est pas surpris par {attacker} : {defender} peut défendre (P6)."
     }
-    /// "{target} is defenseless against {attacker} this turn: no dodge, block or parry (P6)."
     P6Defenseless = "p6Defenseless" (target, attacker) {
         en: "{target} is defenseless against {attacker} this turn: no dodge, block or parry (P6).",
         fr: "{target} est sans défense face à {attacker} ce tour-ci : ni esquive, ni blocage, ni parade (P6)."
     }
-    /// "{defender} is the attacker (P6)."
     P6DefenderIsTheAttacker = "p6DefenderIsTheAttacker" (defender) {
         en: "{defender} is the attacker (P6).",
         fr: "{defender} est l'attaquant (P6)."
     }
-    /// "{defender} perceives {attacker} and may defend {target} (P6)."
     P6AllyMayDefend = "p6AllyMayDefend" (defender, attacker, target) {
         en: "{defender} perceives {attacker} and may defend {target} (P6).",
         fr: "{defender} perçoit {attacker} et peut défendre {target} (P6)."
     }
-    /// "{defender} does not perceive {attacker} and cannot defend {target} this turn (P6)."
     P6AllyCannotDefend = "p6AllyCannotDefend" (defender, attacker, target) {
         en: "{defender} does not perceive {attacker} and cannot defend {target} this turn (P6).",
         fr: "{defender} ne perçoit pas {attacker} et ne peut pas défendre {target} ce tour-ci (P6)."
     }
-    /// "{target} is not defenseless against {attacker}: no knockout (P8)."
     P8NotDefenseless = "p8NotDefenseless" (target, attacker) {
         en: "{target} is not defenseless against {attacker}: no knockout (P8).",
         fr: "{target} n'est pas sans défense face à {attacker} : pas d'assommement (P8)."
     }
-    /// "The first attack aimed at the {zone}, not the head: no knockout (P7, P8)."
     P8FirstAttackAimedElsewhere = "p8FirstAttackAimedElsewhere" (zone) {
         en: "The first attack aimed at the {zone}, not the head: no knockout (P7, P8).",
         fr: "La première attaque visait {zone}, pas la tête : pas d'assommement (P7, P8)."
     }
-    /// "The first attack did not choose the head: no knockout (P7, P8)."
     P8FirstAttackChoseNoZone = "p8FirstAttackChoseNoZone" () {
         en: "The first attack did not choose the head: no knockout (P7, P8).",
         fr: "La première attaque n'a pas visé la tête : pas d'assommement (P7, P8)."
     }
-    /// "The knockout belongs to the first attack of the surprise; {attacker} has attacked {target} again since: no knockout (P7, P8)."
     P8NotTheFirstAttack = "p8NotTheFirstAttack" (attacker, target) {
         en: "The knockout belongs to the first attack of the surprise; {attacker} has attacked {target} again since: no knockout (P7, P8).",
         fr: "L'assommement fait partie de la première attaque de la surprise ; {attacker} a attaqué {target} de nouveau depuis : pas d'assommement (P7, P8)."
     }
-    /// "{target} wears a helmet: no knockout (P8)."
     P8Helmet = "p8Helmet" (target) {
         en: "{target} wears a helmet: no knockout (P8).",
         fr: "{target} porte un casque : pas d'assommement (P8)."
     }
-    /// "{target} perceives {hider}: no pickpocketing (P10)."
     P10Perceives = "p10Perceives" (target, hider) {
         en: "{target} perceives {hider}: no pickpocketing (P10).",
         fr: "{target} perçoit {hider} : pas de vol à la tire (P10)."
     }
-    /// "{target} holds that object: it cannot be taken (P10)."
     P10HeldObject = "p10HeldObject" (target) {
         en: "{target} holds that object: it cannot be taken (P10).",
         fr: "{target} tient cet objet : il ne peut pas être pris (P10)."
     }
-    /// "A hidden object cannot be taken this way (P10)."
     P10HiddenObject = "p10HiddenObject" () {
         en: "A hidden object cannot be taken this way (P10).",
         fr: "Un objet caché ne peut pas être pris ainsi (P10)."
     }
-    /// "{hider} may take the object from {target} for one minor action (P10)."
     P10MayTakeTheObject = "p10MayTakeTheObject" (hider, target) {
         en: "{hider} may take the object from {target} for one minor action (P10).",
         fr: "{hider} peut prendre l'objet à {target} pour une action mineure (P10)."
@@ -643,37 +570,30 @@ catalog! {
         en: "{hider} is not hiding: everyone perceives it, {observer} too ({clause}).",
         fr: "{hider} ne se cache pas : tout le monde le perçoit, {observer} aussi ({clause})."
     }
-    /// "{hider} is not known to the engine: it is not hiding, and {observer} perceives it (B1)."
     B1UnknownHider = "b1UnknownHider" (hider, observer) {
         en: "{hider} is not known to the engine: it is not hiding, and {observer} perceives it (B1).",
         fr: "{hider} n'est pas connu du moteur : il ne se cache pas, et {observer} le perçoit (B1)."
     }
-    /// "{observer} is not known to the engine: it perceives no hider until the GM adds it (B1)."
     B1UnknownObserver = "b1UnknownObserver" (observer) {
         en: "{observer} is not known to the engine: it perceives no hider until the GM adds it (B1).",
         fr: "{observer} n'est pas connu du moteur : il ne perçoit aucune créature cachée tant que le MJ ne l'a pas ajouté (B1)."
     }
-    /// "{observer} perceives {hider}."
     Perceives = "perceives" (observer, hider) {
         en: "{observer} perceives {hider}.",
         fr: "{observer} perçoit {hider}."
     }
-    /// "{observer} does not perceive {hider}."
     DoesNotPerceive = "doesNotPerceive" (observer, hider) {
         en: "{observer} does not perceive {hider}.",
         fr: "{observer} ne perçoit pas {hider}."
     }
-    /// "Knockout: d100 {d100} ≤ base Furtivité {chance}: {target} is knocked out for {minutes} minute(s) (P8)."
     P8KnockedOut = "p8KnockedOut" (d100, chance, target, minutes) {
         en: "Knockout: d100 {d100} ≤ base Furtivité {chance}: {target} is knocked out for {minutes} minute(s) (P8).",
         fr: "Assommement : d100 {d100} ≤ Furtivité de base {chance} : {target} est assommé pendant {minutes} minute(s) (P8)."
     }
-    /// "Knockout: d100 {d100} > base Furtivité {chance}: {target} stays conscious (P8)."
     P8StaysConscious = "p8StaysConscious" (d100, chance, target) {
         en: "Knockout: d100 {d100} > base Furtivité {chance}: {target} stays conscious (P8).",
         fr: "Assommement : d100 {d100} > Furtivité de base {chance} : {target} reste conscient (P8)."
     }
-    /// "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8)."
     P8MayTry = "p8MayTry" (attacker, target, chance, minutes) {
         en: "{attacker} may try to knock {target} out: {chance}% chance, {minutes} minute(s), damage divided by 4 (P8).",
         fr: "{attacker} peut tenter d'assommer {target} : {chance} % de chances, {minutes} minute(s), dégâts divisés par 4 (P8)."
@@ -681,12 +601,10 @@ catalog! {
 
     // ------------------------------------------------ Point-out to a mixed list, and the pairs query
 
-    /// "{others}: not allies of {observer}, unaffected by the point-out (O3)."
     O3NotAllies = "o3NotAllies" (observer, others) {
         en: "{others}: not allies of {observer}, unaffected by the point-out (O3).",
         fr: "{others} : pas alliés de {observer}, non concernés par le signalement (O3)."
     }
-    /// "{observer} perceives {hider}: an ally pointed it out, no roll (O3)."
     O3PointedOutTo = "o3PointedOutTo" (observer, hider) {
         en: "{observer} perceives {hider}: an ally pointed it out, no roll (O3).",
         fr: "{observer} perçoit {hider} : un allié le lui a signalé, sans jet (O3)."
