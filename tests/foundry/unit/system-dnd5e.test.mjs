@@ -160,7 +160,8 @@ for (const generation of ["4.4", "5.2", "5.3", "6.0"]) {
       const state = await untilState(env, (s) => attemptOf(s, HIDER).penalties.some((p) => p.clause === "O11"), "the O11 penalty");
       const penalty = attemptOf(state, HIDER).penalties.find((p) => p.clause === "O11");
       assert.equal(penalty.amount, 5);
-      assert.equal(penalty.scope.alliesOf?.attacker ?? penalty.scope.attacker, GUARD_A);
+      assert.equal(penalty.scope.kind, "alliesOf");
+      assert.equal(penalty.scope.attacker, GUARD_A);
     });
 
     it("Bob's Lookout, who does not perceive the hider, attacks it: his own client rolls with disadvantage from the published lookup", async () => {
