@@ -5,7 +5,9 @@
 use furtive_core::query::{
     DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery,
 };
-use furtive_core::{Config, Error, Outcome, Session};
+use furtive_core::{Config, Error, Outcome, Session, State};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::read::{self, Input};
@@ -33,56 +35,42 @@ pub fn apply<O: Output>(state: impl Input, event: impl Input) -> Result<O, Error
 
 /// `perceives(state, { observer, hider }) -> Decision`.
 pub fn perceives<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
-    let state = read::state("state", state)?;
-    O::write(&furtive_core::query::perceives(
-        &state,
-        &query.read::<PairQuery>("query")?,
-    )?)
+    answer::<PairQuery, _, O>(state, query, furtive_core::query::perceives)
 }
 
 /// `canLocate(state, { observer, hider }) -> Decision` (P5).
 pub fn can_locate<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
-    let state = read::state("state", state)?;
-    O::write(&furtive_core::query::can_locate(
-        &state,
-        &query.read::<PairQuery>("query")?,
-    )?)
+    answer::<PairQuery, _, O>(state, query, furtive_core::query::can_locate)
 }
 
 /// `canDefend(state, { defender, target, attacker }) -> Decision` (P6).
 pub fn can_defend<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
-    let state = read::state("state", state)?;
-    O::write(&furtive_core::query::can_defend(
-        &state,
-        &query.read::<DefenseQuery>("query")?,
-    )?)
+    answer::<DefenseQuery, _, O>(state, query, furtive_core::query::can_defend)
 }
 
 /// `knockout(state, { attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
 pub fn knockout<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
-    let state = read::state("state", state)?;
-    O::write(&furtive_core::query::knockout(
-        &state,
-        &query.read::<KnockoutQuery>("query")?,
-    )?)
+    answer::<KnockoutQuery, _, O>(state, query, furtive_core::query::knockout)
 }
 
 /// `canPickpocket(state, { hider, target, held, visible }) -> Decision` (P10).
 pub fn can_pickpocket<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
-    let state = read::state("state", state)?;
-    O::write(&furtive_core::query::can_pickpocket(
-        &state,
-        &query.read::<PickpocketQuery>("query")?,
-    )?)
+    answer::<PickpocketQuery, _, O>(state, query, furtive_core::query::can_pickpocket)
 }
 
 /// `attackHidden(state, { attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
 pub fn attack_hidden<O: Output>(state: impl Input, query: impl Input) -> Result<O, Error> {
+    answer::<HiddenAttackQuery, _, O>(state, query, furtive_core::query::attack_hidden)
+}
+
+/// A query's answer in `state`: the state and the query read, then `answer`.
+fn answer<Q: DeserializeOwned, A: Serialize, O: Output>(
+    state: impl Input,
+    query: impl Input,
+    answer: fn(&State, &Q) -> Result<A, Error>,
+) -> Result<O, Error> {
     let state = read::state("state", state)?;
-    O::write(&furtive_core::query::attack_hidden(
-        &state,
-        &query.read::<HiddenAttackQuery>("query")?,
-    )?)
+    O::write(&answer(&state, &query.read::<Q>("query")?)?)
 }
 
 /// `hiddenFrom(state) -> { [observer]: hider[] }` (B1, B2).
