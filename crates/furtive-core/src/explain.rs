@@ -3,9 +3,10 @@
 //! [`crate::message`], kept out of the rule functions so a rule reads as a
 //! rule. Each function is named after the clause and the decision it
 //! explains; the rule picks the function and the clause, this module the
-//! message, the catalog the words. GM messages carry the numbers; a public
-//! message carries none, unless the P2 setting shows numbers to players
-//! (see [`crate::context::Ctx::both`]).
+//! message, the catalog the words (each [`Key`]'s doc is its English
+//! template). GM messages carry the numbers; a public message carries
+//! none, unless the P2 setting shows numbers to players (see
+//! [`crate::context::Ctx::both`]).
 
 use crate::message::{Arg, Key, Message};
 use crate::state::{HitZone, Modifiers, SituationModifier};
@@ -69,17 +70,14 @@ pub(crate) fn p6_combat_ended() -> Message {
     Message::new(Key::P6CombatEnded)
 }
 
-/// … left the scene: its pairs are removed.
 pub(crate) fn b3_token_removed(label: &str) -> Message {
     one(Key::B3TokenRemoved, "token", label)
 }
 
-/// … stops hiding: everyone perceives them.
 pub(crate) fn b3_stopped_hiding(label: &str) -> Message {
     one(Key::B3StoppedHiding, "hider", label)
 }
 
-/// GM override: … perceives / does not perceive ….
 pub(crate) fn gm_override(
     observer_label: &String,
     perceived: bool,
@@ -169,14 +167,12 @@ fn describe_modifiers(modifiers: &Modifiers) -> Arg {
     }
 }
 
-/// … observer(s) already perceive …: already perceived -100 is added (P9).
 pub(crate) fn p9_already_perceived_added(perceiving: usize, label: &str) -> Message {
     Message::new(Key::P9AlreadyPerceivedAdded)
         .with("perceiving", perceiving)
         .with("hider", label)
 }
 
-/// …: stealth score … = Furtivité … + … + modifiers … (…) (P1, P2).
 pub(crate) fn p1_stealth_score(
     label: &str,
     score: i64,
@@ -204,7 +200,6 @@ pub(crate) fn p1_stealth_score(
     }
 }
 
-/// score … ≤ acuity sum …: … perceives … (P3); or > …: does not perceive.
 pub(crate) fn p3_decided(
     perceives: bool,
     score: i64,
@@ -224,41 +219,32 @@ pub(crate) fn p3_decided(
         .with("hider", hider_label)
 }
 
-/// … attacked from hiding: everyone will perceive … at the end of its turn (P9).
 pub(crate) fn p9_attacked_from_hiding(label: &str) -> Message {
     one(Key::P9AttackedFromHiding, "hider", label)
 }
 
-/// … is still defenseless against … this turn (P6).
 pub(crate) fn p6_still_defenseless(target_label: &str, attacker_label: &str) -> Message {
     attack(Key::P6StillDefenseless, target_label, attacker_label)
 }
 
-/// … perceives …: no surprise (P6).
 pub(crate) fn p6_no_surprise(target_label: &str, attacker_label: &str) -> Message {
     attack(Key::P6NoSurprise, target_label, attacker_label)
 }
 
-/// Surprise! … is defenseless against … until the end of …'s turn; allies
-/// that do not perceive … cannot defend … (P6).
 pub(crate) fn p6_surprise(target_label: &str, attacker_label: &str) -> Message {
     attack(Key::P6Surprise, target_label, attacker_label)
 }
 
-/// … chooses the hit zone of this first attack: … (P7).
 pub(crate) fn p7_hit_zone_chosen(attacker_label: &str, zone: HitZone) -> Message {
     Message::new(Key::P7HitZoneChosen)
         .with("attacker", attacker_label)
         .with("zone", zone_name(zone))
 }
 
-/// The modifiers of … did not change: the score stays (P4).
 pub(crate) fn p4_modifiers_unchanged(label: &str) -> Message {
     one(Key::P4ModifiersUnchanged, "hider", label)
 }
 
-/// The situation changed (…): … must roll again; score … stays in force
-/// until the new roll (P4).
 pub(crate) fn p4_new_roll_requested(modifiers: &Modifiers, label: &str, score: i64) -> Explained {
     Explained {
         gm: Message::new(Key::P4NewRollRequested)
@@ -269,18 +255,14 @@ pub(crate) fn p4_new_roll_requested(modifiers: &Modifiers, label: &str, score: i
     }
 }
 
-/// … sprints; not hiding, so nothing changes.
 pub(crate) fn p2_sprint_while_not_hiding(label: &str) -> Message {
     one(Key::P2SprintWhileNotHiding, "hider", label)
 }
 
-/// … is no longer defenseless against … (P6).
 pub(crate) fn p6_surprise_ended(target_label: &str, attacker_label: &str) -> Message {
     attack(Key::P6SurpriseEnded, target_label, attacker_label)
 }
 
-/// … attacked this turn and drew attention: everyone perceives …; a new
-/// stealth roll carries already perceived -100 (P9).
 pub(crate) fn p9_revealed_after_attack(label: &str) -> Explained {
     Explained {
         gm: one(Key::P9RevealedAfterAttack, "hider", label),
@@ -288,8 +270,6 @@ pub(crate) fn p9_revealed_after_attack(label: &str) -> Explained {
     }
 }
 
-/// The surprise turn is over: everyone perceives …; a new stealth roll
-/// carries already perceived -100 (P9).
 pub(crate) fn p9_revealed_after_surprise(label: &str) -> Explained {
     Explained {
         gm: one(Key::P9RevealedAfterSurprise, "hider", label),
@@ -299,8 +279,6 @@ pub(crate) fn p9_revealed_after_surprise(label: &str) -> Explained {
 
 // ---------------------------------------------------------------- Ruleset `opposed`
 
-/// … perceives … with … (…, range …, distance …), no precaution against
-/// it: no roll (O13).
 pub(crate) fn o13_sensed(
     observer_label: &String,
     hider_label: &String,
@@ -324,8 +302,6 @@ pub(crate) fn o13_sensed(
     }
 }
 
-/// Stored Perception … ≥ effective stealth total …: … now perceives …, no
-/// new roll (…).
 pub(crate) fn o4_stored_check_perceives(
     total: i64,
     effective: i64,
@@ -344,7 +320,6 @@ pub(crate) fn o4_stored_check_perceives(
     }
 }
 
-/// … comes into clear view of …: immediate Perception check against … (O4).
 /// Written once per observer a `viewChanged` brings into clear view.
 pub(crate) fn o4_check_requested(
     observer_label: &String,
@@ -354,9 +329,6 @@ pub(crate) fn o4_check_requested(
     pair(Key::O4CheckRequested, observer_label, hider_label).with("effective", effective)
 }
 
-/// Stored Perception … ≥ effective stealth total …: …, who sensed …, now
-/// locates it (O13, …).
-///
 /// `clause`: what brought the stored check to the total: O4 (clear view),
 /// O6 (a penalty), O7 (a fresh roll).
 pub(crate) fn o13_stored_check_locates(
@@ -377,8 +349,6 @@ pub(crate) fn o13_stored_check_locates(
     }
 }
 
-/// … senses … and now has it in clear view: one Perception check against …
-/// to locate it; until it succeeds, O10 applies (O13, O4).
 pub(crate) fn o13_locating_check_requested(
     observer_label: &String,
     hider_label: &String,
@@ -387,8 +357,6 @@ pub(crate) fn o13_locating_check_requested(
     pair(Key::O13LocatingCheckRequested, observer_label, hider_label).with("effective", effective)
 }
 
-/// … rolls a fresh Stealth check: held total …, penalties cleared;
-/// observers who perceive keep perceiving (O7).
 pub(crate) fn o7_fresh_roll(label: &str, total: i64) -> Explained {
     Explained {
         gm: one(Key::O7FreshRoll, "hider", label).with("total", total),
@@ -396,7 +364,6 @@ pub(crate) fn o7_fresh_roll(label: &str, total: i64) -> Explained {
     }
 }
 
-/// … enters stealth: Stealth check … is held (O1).
 pub(crate) fn o1_enter_stealth(label: &str, total: i64) -> Explained {
     Explained {
         gm: one(Key::O1EnterStealth, "hider", label).with("total", total),
@@ -404,8 +371,6 @@ pub(crate) fn o1_enter_stealth(label: &str, total: i64) -> Explained {
     }
 }
 
-/// … has … in clear view at entry: perceives, no roll; the attempt fails
-/// against it (O2).
 pub(crate) fn o2_watched_at_entry(observer_label: &String, label: &str) -> Explained {
     Explained {
         gm: pair(Key::O2WatchedAtEntry, observer_label, label),
@@ -413,7 +378,6 @@ pub(crate) fn o2_watched_at_entry(observer_label: &String, label: &str) -> Expla
     }
 }
 
-/// … perceives … with … (range …), no precaution against it: no roll (O13).
 pub(crate) fn o13_sensed_at_entry(
     observer_label: &String,
     label: &str,
@@ -428,13 +392,10 @@ pub(crate) fn o13_sensed_at_entry(
     }
 }
 
-/// … has no clear view of … at entry: starts unperceiving (O2).
 pub(crate) fn o2_not_in_view_at_entry(observer_label: &String, label: &str) -> Message {
     pair(Key::O2NotInViewAtEntry, observer_label, label)
 }
 
-/// … already made its Perception check against … (…); a stored result is
-/// never rolled again in this attempt: … is ignored (O4).
 pub(crate) fn o4_stored_result_kept(
     observer_label: &String,
     hider_label: &String,
@@ -462,7 +423,6 @@ fn checked(
         .with("hider", hider_label)
 }
 
-/// Perception … ≥ stealth total …: …, who sensed …, now locates it (O13, O4).
 pub(crate) fn o13_check_locates(
     total: i64,
     effective: i64,
@@ -481,8 +441,6 @@ pub(crate) fn o13_check_locates(
     }
 }
 
-/// Perception … < stealth total …: … senses … but does not locate it; O10
-/// applies to its attacks; the result is stored (O13, O4).
 pub(crate) fn o13_check_does_not_locate(
     total: i64,
     effective: i64,
@@ -498,7 +456,6 @@ pub(crate) fn o13_check_does_not_locate(
     )
 }
 
-/// … already perceives …; Perception … is stored (O4).
 pub(crate) fn o4_already_perceives(
     observer_label: &String,
     hider_label: &String,
@@ -507,7 +464,6 @@ pub(crate) fn o4_already_perceives(
     pair(Key::O4AlreadyPerceives, observer_label, hider_label).with("total", total)
 }
 
-/// Perception … ≥ stealth total …: … perceives … (O4).
 pub(crate) fn o4_check_perceives(
     total: i64,
     effective: i64,
@@ -526,8 +482,6 @@ pub(crate) fn o4_check_perceives(
     }
 }
 
-/// Perception … < stealth total …: … does not perceive …; the result is
-/// stored (O4).
 pub(crate) fn o4_check_fails(
     total: i64,
     effective: i64,
@@ -543,7 +497,6 @@ pub(crate) fn o4_check_fails(
     )
 }
 
-/// … points out … to …: they perceive it, no roll (O3).
 pub(crate) fn o3_pointed_out(
     observer_label: &String,
     hider_label: &String,
@@ -555,7 +508,6 @@ pub(crate) fn o3_pointed_out(
     )
 }
 
-/// … perceives …: an ally pointed it out, no roll (O3).
 pub(crate) fn o3_pointed_out_to(observer_label: &str, hider_label: &str) -> Message {
     pair(Key::O3PointedOutTo, observer_label, hider_label)
 }
@@ -569,12 +521,10 @@ pub(crate) fn o3_not_allies(observer_label: &String, others: Vec<String>) -> Mes
     )
 }
 
-/// … is not hiding: the attack has no stealth effect.
 pub(crate) fn o8_attacker_not_hiding(attacker_label: &str) -> Message {
     one(Key::O8AttackerNotHiding, "attacker", attacker_label)
 }
 
-/// Noisy attack by …: -… to the held total for every observer (…) (O8).
 pub(crate) fn o8_noisy_attack(
     attacker_label: &str,
     amount: i64,
@@ -595,13 +545,10 @@ pub(crate) fn o8_noisy_attack(
         .with("how", how)
 }
 
-/// Silent attack by …: no penalty (O8).
 pub(crate) fn o8_silent_attack(attacker_label: &str) -> Message {
     one(Key::O8SilentAttack, "attacker", attacker_label)
 }
 
-/// … knows the direction of the attack and makes an immediate Perception
-/// check against … (O9).
 pub(crate) fn o9_target_checks(target_label: &str, effective: i64) -> Explained {
     Explained {
         gm: one(Key::O9TargetChecks, "target", target_label).with("effective", effective),
@@ -609,8 +556,6 @@ pub(crate) fn o9_target_checks(target_label: &str, effective: i64) -> Explained 
     }
 }
 
-/// … takes … damaging hit(s) from …: -… against the allies of … (side
-/// `…`), not … itself (O11).
 pub(crate) fn o11_damage_penalty(
     target_label: &str,
     hits: impl Into<Arg>,
@@ -624,34 +569,26 @@ pub(crate) fn o11_damage_penalty(
         .with("side", side)
 }
 
-/// … sprints: the stealth attempt ends and everyone perceives them (O12).
 pub(crate) fn o12_sprint_ends_attempt(label: &str) -> Message {
     one(Key::O12SprintEndsAttempt, "hider", label)
 }
 
-/// … sprints and cannot enter stealth this movement (O12).
 pub(crate) fn o12_sprint_not_hiding(label: &str) -> Message {
     one(Key::O12SprintNotHiding, "hider", label)
 }
 
-/// Turn of …: it may roll a fresh Stealth check that replaces the held
-/// total and clears penalties (O7).
 pub(crate) fn o7_turn_start(label: &str) -> Message {
     one(Key::O7TurnStart, "hider", label)
 }
 
-/// … ends the turn still in clear view of …: … perceives … (O5).
 pub(crate) fn o5_revealed_in_view(label: &str, observer_label: &String) -> Message {
     pair(Key::O5RevealedInView, observer_label, label)
 }
 
-/// … did not move this turn: the broken view does not keep it hidden from
-/// …, who perceives … (O5).
 pub(crate) fn o5_revealed_did_not_move(label: &str, observer_label: &String) -> Message {
     pair(Key::O5RevealedDidNotMove, observer_label, label)
 }
 
-/// … moved and broke clear view with …: stays hidden from them (O5).
 pub(crate) fn o5_moved_out_of_view(label: &str, observers: Vec<String>) -> Message {
     one(Key::O5MovedOutOfView, "hider", label).with(
         "observers",
@@ -661,90 +598,70 @@ pub(crate) fn o5_moved_out_of_view(label: &str, observers: Vec<String>) -> Messa
 
 // ---------------------------------------------------------------- Queries
 
-/// An area effect covering …'s space affects it normally (O10).
 pub(crate) fn o10_an_area_effect_covering(t: &str) -> Message {
     one(Key::O10AreaEffect, "target", t)
 }
 
-/// …'s … gives …'s exact space: a normal attack (O13).
 pub(crate) fn o13_targeting_sense_gives_the_space(a: &str, sense: &str, t: &str) -> Message {
     attack(Key::O13TargetingSenseGivesTheSpace, t, a).with("sense", sense)
 }
 
-/// … perceives …: a normal attack (O10).
 pub(crate) fn o10_perceives_normal_attack(a: &str, t: &str) -> Message {
     attack(Key::O10PerceivesNormalAttack, t, a)
 }
 
-/// … senses …'s presence but not its exact space and aims at its actual
-/// space: Accuracy with disadvantage (O13, O10).
 pub(crate) fn o13_presence_only_aims_at_the_space(a: &str, t: &str) -> Message {
     attack(Key::O13PresenceOnlyAimsAtTheSpace, t, a)
 }
 
-/// … senses …'s presence but not its exact space and aims elsewhere: the
-/// attack misses (O13, O10).
 pub(crate) fn o13_presence_only_aims_elsewhere(a: &str, t: &str) -> Message {
     attack(Key::O13PresenceOnlyAimsElsewhere, t, a)
 }
 
-/// … is not hiding: a normal attack (O10).
 pub(crate) fn o10_not_hiding_normal_attack(t: &str) -> Message {
     one(Key::O10NotHidingNormalAttack, "target", t)
 }
 
-/// … does not perceive … but aims at its actual space: Accuracy with
-/// disadvantage (O10).
 pub(crate) fn o10_does_not_perceive_but(a: &str, t: &str) -> Message {
     attack(Key::O10DoesNotPerceiveAimsAtTheSpace, t, a)
 }
 
-/// … does not perceive … and aims elsewhere: the attack misses (O10).
 pub(crate) fn o10_does_not_perceive_aims(a: &str, t: &str) -> Message {
     attack(Key::O10DoesNotPerceiveAimsElsewhere, t, a)
 }
 
-/// … perceives … and may roll acuities to locate it (P5).
 pub(crate) fn p5_may_locate(o: &str, h: &str) -> Message {
     pair(Key::P5MayLocate, o, h)
 }
 
-/// … does not perceive …: it may not attempt to locate it (P5).
 pub(crate) fn p5_may_not_locate(o: &str, h: &str) -> Message {
     pair(Key::P5MayNotLocate, o, h)
 }
 
-/// … is not surprised by …: … may defend (P6).
 pub(crate) fn p6_not_surprised_by_defend(t: &str, a: &str, d: &str) -> Message {
     attack(Key::P6NotSurprised, t, a).with("defender", d)
 }
 
-/// … is defenseless against … this turn: no dodge, block or parry (P6).
 pub(crate) fn p6_defenseless_against_turn_no(t: &str, a: &str) -> Message {
     attack(Key::P6Defenseless, t, a)
 }
 
-/// … is the attacker (P6).
 pub(crate) fn p6_the_defender_is_the_attacker(d: &str) -> Message {
     one(Key::P6DefenderIsTheAttacker, "defender", d)
 }
 
-/// … perceives … and may defend … (P6).
 pub(crate) fn p6_perceives_defend(d: &str, a: &str, t: &str) -> Message {
     attack(Key::P6AllyMayDefend, t, a).with("defender", d)
 }
 
-/// … does not perceive … and cannot defend … this turn (P6).
 pub(crate) fn p6_does_not_perceive_cannot(d: &str, a: &str, t: &str) -> Message {
     attack(Key::P6AllyCannotDefend, t, a).with("defender", d)
 }
 
-/// … is not defenseless against …: no knockout (P8).
 pub(crate) fn p8_not_defenseless_against_no(t: &str, a: &str) -> Message {
     attack(Key::P8NotDefenseless, t, a)
 }
 
-/// The first attack aimed at the …, not the head: no knockout (P7, P8).
 pub(crate) fn p8_first_attack_aimed_at(zone: HitZone) -> Message {
     one(Key::P8FirstAttackAimedElsewhere, "zone", zone_name(zone))
 }
@@ -754,23 +671,18 @@ pub(crate) fn p8_first_attack_did_not() -> Message {
     Message::new(Key::P8FirstAttackChoseNoZone)
 }
 
-/// The knockout belongs to the first attack of the surprise; … has
-/// attacked … again since: no knockout (P7, P8).
 pub(crate) fn p8_knockout_belongs_first(a: &str, t: &str) -> Message {
     attack(Key::P8NotTheFirstAttack, t, a)
 }
 
-/// … wears a helmet: no knockout (P8).
 pub(crate) fn p8_wears_helmet_no_knockout(t: &str) -> Message {
     one(Key::P8Helmet, "target", t)
 }
 
-/// … perceives …: no pickpocketing (P10).
 pub(crate) fn p10_perceives_no_pickpocketing(t: &str, h: &str) -> Message {
     one(Key::P10Perceives, "target", t).with("hider", h)
 }
 
-/// … holds that object: it cannot be taken (P10).
 pub(crate) fn p10_holds_that_object_cannot(t: &str) -> Message {
     one(Key::P10HeldObject, "target", t)
 }
@@ -780,39 +692,30 @@ pub(crate) fn p10_hidden_object_cannot_be() -> Message {
     Message::new(Key::P10HiddenObject)
 }
 
-/// … may take the object from … for one minor action (P10).
 pub(crate) fn p10_may_take_the_object(h: &str, t: &str) -> Message {
     one(Key::P10MayTakeTheObject, "hider", h).with("target", t)
 }
 
-/// … is not hiding: everyone perceives it, … too (P1, O1: no stealth roll
-/// in force).
 pub(crate) fn not_hiding(h: &str, o: &str, clause: crate::Clause) -> Message {
     pair(Key::NotHiding, o, h).with("clause", clause)
 }
 
-/// … is not known to the engine: it is not hiding, and … perceives it (B1).
 pub(crate) fn b1_unknown_hider(h: &str, o: &str) -> Message {
     pair(Key::B1UnknownHider, o, h)
 }
 
-/// … is not known to the engine: it perceives no hider until the GM adds
-/// it (B1).
 pub(crate) fn b1_unknown_observer(o: &str) -> Message {
     one(Key::B1UnknownObserver, "observer", o)
 }
 
-/// … perceives ….
 pub(crate) fn perceives(o: &str, h: &str) -> Message {
     pair(Key::Perceives, o, h)
 }
 
-/// … does not perceive ….
 pub(crate) fn does_not_perceive(o: &str, h: &str) -> Message {
     pair(Key::DoesNotPerceive, o, h)
 }
 
-/// Knockout: d100 … ≤ base Furtivité …: … is knocked out for … minute(s) (P8).
 pub(crate) fn p8_knocked_out(d: u32, chance: u32, t: &str, minutes: u32) -> Message {
     one(Key::P8KnockedOut, "d100", d)
         .with("chance", chance)
@@ -820,14 +723,12 @@ pub(crate) fn p8_knocked_out(d: u32, chance: u32, t: &str, minutes: u32) -> Mess
         .with("minutes", minutes)
 }
 
-/// Knockout: d100 … > base Furtivité …: … stays conscious (P8).
 pub(crate) fn p8_stays_conscious(d: u32, chance: u32, t: &str) -> Message {
     one(Key::P8StaysConscious, "d100", d)
         .with("chance", chance)
         .with("target", t)
 }
 
-/// … may try to knock … out: …% chance, … minute(s), damage divided by 4 (P8).
 pub(crate) fn p8_may_try(a: &str, t: &str, chance: u32, minutes: u32) -> Message {
     attack(Key::P8MayTry, t, a)
         .with("chance", chance)
