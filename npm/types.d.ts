@@ -1098,7 +1098,7 @@ export interface GmOverrideEvent {
  * scene distance units) over the tile's rectangle (`x`, `y`, `width`,
  * `height` in canvas pixels, turned by `rotation` degrees clockwise about
  * its centre). B5: it blocks a line that crosses its plane inside the
- * rectangle (see the module docs, "Height").
+ * rectangle (`docs/scene.md`, "Height").
  */
 export interface Floor {
   /**
@@ -1375,7 +1375,7 @@ export interface KnockoutResult {
 }
 /**
  * An ambient light or darkness source (Foundry `AmbientLightData`); see
- * the module docs, "Light and darkness", for what it lights.
+ * `docs/scene.md`, "Light and darkness", for what it lights.
  */
 export interface Light {
   /**
@@ -1710,7 +1710,7 @@ export interface Token {
   darkvision?: number;
   /**
    * Elevation in scene distance units (default 0): the height of the
-   * token's eye and of its body for sight lines (B5, see the module docs).
+   * token's eye and of its body for sight lines (B5, `docs/scene.md`).
    */
   elevation: number;
   /**
@@ -1817,7 +1817,7 @@ export interface Wall {
  *
  * B5: the sight line is a segment in three dimensions; a wall with a
  * height counts only when the line's elevation where it crosses the wall
- * lies in `[bottom, top]` (see the module docs, "Height").
+ * lies in `[bottom, top]` (`docs/scene.md`, "Height").
  */
 export interface WallHeight {
   bottom?: number;
@@ -2007,7 +2007,7 @@ export interface TokenInput {
   darkvision?: number;
   /**
    * Elevation in scene distance units (default 0): the height of the
-   * token's eye and of its body for sight lines (B5, see the module docs).
+   * token's eye and of its body for sight lines (B5, `docs/scene.md`).
    */
   elevation?: number;
   /**

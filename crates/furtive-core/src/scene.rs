@@ -176,7 +176,7 @@ pub enum DoorState {
 pub enum WallDirection {
     /// 0: blocks from both sides.
     Both,
-    /// 1: blocks only observers on its left (see the module docs).
+    /// 1: blocks only observers on its left (`docs/scene.md`, "One-way walls").
     Left,
     /// 2: blocks only observers on its right.
     Right,
@@ -242,7 +242,7 @@ pub struct WallThreshold {
 ///
 /// B5: the sight line is a segment in three dimensions; a wall with a
 /// height counts only when the line's elevation where it crosses the wall
-/// lies in `[bottom, top]` (see the module docs, "Height").
+/// lies in `[bottom, top]` (`docs/scene.md`, "Height").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -338,7 +338,7 @@ pub struct Token {
     #[serde(default = "one")]
     pub height: f64,
     /// Elevation in scene distance units (default 0): the height of the
-    /// token's eye and of its body for sight lines (B5, see the module docs).
+    /// token's eye and of its body for sight lines (B5, `docs/scene.md`).
     #[serde(default)]
     pub elevation: f64,
     /// Range in scene distance units within which this token, as an
@@ -498,7 +498,7 @@ pub enum HoleShape {
 /// scene distance units) over the tile's rectangle (`x`, `y`, `width`,
 /// `height` in canvas pixels, turned by `rotation` degrees clockwise about
 /// its centre). B5: it blocks a line that crosses its plane inside the
-/// rectangle (see the module docs, "Height").
+/// rectangle (`docs/scene.md`, "Height").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -520,7 +520,7 @@ pub struct Floor {
 }
 
 /// An ambient light or darkness source (Foundry `AmbientLightData`); see
-/// the module docs, "Light and darkness", for what it lights.
+/// `docs/scene.md`, "Light and darkness", for what it lights.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -798,7 +798,7 @@ impl Scene {
     }
 
     /// Whether `observer` has a sight line to `target` (walls and floors
-    /// only, no light; see the module docs).
+    /// only, no light; `docs/scene.md`).
     pub fn has_clear_view(&self, observer: Point, target: Point) -> bool {
         self.sight_line(observer, target).clear()
     }

@@ -4,7 +4,7 @@
 //! Every orientation is the exact sign of `robust::orient2d` (positive when
 //! the three points turn counter-clockwise in y-up axes, which is clockwise
 //! on the y-down canvas). The sight segment is treated as moved by
-//! `(ε, ε²)` for an infinitely small `ε > 0` (the module docs' shift rule):
+//! `(ε, ε²)` for an infinitely small `ε > 0` (the shift rule of `docs/scene.md`):
 //! each orientation that is exactly 0 is replaced by the sign of its first
 //! non-zero term in `ε`, so no test ever returns "touching".
 //!

@@ -1,6 +1,5 @@
 //! Light and darkness as concealment (B5): which positions no light
-//! reaches. See the module docs of [`super`], "Light and darkness", and
-//! `docs/scene.md`.
+//! reaches. See `docs/scene.md`, "Light and darkness".
 
 use serde::{Deserialize, Serialize};
 
@@ -124,7 +123,7 @@ impl Scene {
             .filter_map(|(i, token)| token.carried_light(&self.grid).map(|light| (i, light)))
     }
 
-    /// The lighting at `point` (see the module docs, "Light and darkness").
+    /// The lighting at `point` (`docs/scene.md`, "Light and darkness").
     /// `index` must be built for [`Sense::Light`] over all elevations
     /// ([`SightIndex::build`]); [`super::SceneSight`] keeps one.
     pub fn lighting(
