@@ -120,7 +120,7 @@ pub fn can_locate(state: &State, query: &PairQuery) -> Result<Decision, Error> {
 /// [`can_locate`] on a state already validated: checks the query, then asks the ruleset.
 pub(crate) fn can_locate_in(state: &State, query: &PairQuery) -> Result<Decision, Error> {
     require(state, Ruleset::Percentile, "canLocate")?;
-    validate::pair_query(query)?;
+    validate::perceives_query(query)?;
     Ok(crate::percentile::can_locate(state, query))
 }
 

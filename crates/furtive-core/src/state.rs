@@ -103,7 +103,7 @@ pub struct EnhancedSense {
 }
 
 /// A creature that may hide or observe: one token.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Creature {
@@ -147,15 +147,7 @@ impl Creature {
     pub fn new(id: impl Into<TokenId>) -> Self {
         Creature {
             id: id.into(),
-            name: String::default(),
-            side: String::new(),
-            stealth_skill: 0,
-            base_stealth_skill: None,
-            strength: 0,
-            acuities: Acuities::default(),
-            stealth_modifier: 0,
-            perception_modifier: 0,
-            enhanced_senses: Vec::new(),
+            ..Creature::default()
         }
     }
 

@@ -330,11 +330,6 @@ pub(crate) fn perceives_query(query: &PairQuery) -> Result<(), Error> {
     check_id("hider", &query.hider)
 }
 
-/// A `canLocate` query: two ids (see [`perceives_query`]).
-pub(crate) fn pair_query(query: &PairQuery) -> Result<(), Error> {
-    perceives_query(query)
-}
-
 /// A `canDefend` query: three ids; the attacker is neither the target nor
 /// the defender (`self_reference`).
 pub(crate) fn defense_query(query: &DefenseQuery) -> Result<(), Error> {
