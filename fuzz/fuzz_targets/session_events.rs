@@ -13,6 +13,8 @@
 //!   compares only the slots it touched, `diff` the whole state);
 //! - the `hidden_from` patch brings the lookup built before up to date;
 //! - `apply_all` of a batch equals its events applied one by one;
+//! - a raw JSON event read straight from its text is what the `Value`
+//!   reader makes of it: the same event or the same refusal;
 //! - `settle` equals the free `settle`, queries equal the free queries;
 //! - at the end, `apply_all` of every accepted event from the start equals
 //!   the step-by-step state, and the snapshot survives a JSON round trip
@@ -22,6 +24,7 @@
 use std::collections::BTreeMap;
 
 use arbitrary::Arbitrary;
+use furtive_core::event::EventByName;
 use furtive_core::query::{
     DefenseQuery, HiddenAttackQuery, KnockoutQuery, PairQuery, PickpocketQuery,
 };
@@ -1068,10 +1071,20 @@ fn run(input: Input) {
             }
             Step::Query(query) => ctx.query(session.state(), query),
             Step::Raw(text) => {
+                // Read straight from its text, an event is what the `Value`
+                // reader makes of it: the same event or the same refusal.
+                let from_text = furtive_json::read::event("event", text.as_str());
                 let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+                    assert_eq!(from_text.map_err(|e| e.code()), Err("invalid_input"));
                     continue;
                 };
-                if let Ok(event) = furtive_json::read::event("event", value) {
+                let from_value =
+                    furtive_json::read::read_tagged::<Event, EventByName>("event", "type", value);
+                assert_eq!(
+                    from_text, from_value,
+                    "text and Value readers disagree on {text}"
+                );
+                if let Ok(event) = from_value {
                     if let Some(effects) = step(&mut session, event.clone()) {
                         chain.push(event);
                         pending.extend(effects.requests);

@@ -6,16 +6,16 @@
 //!
 //! Events, what a table sends most and largest (a `viewChanged` naming
 //! every observer), are read straight from their text into the engine's
-//! types; only an event that is refused is read again, as a `Value`, to
-//! find the path. Other arguments (a query, a config, a state) are read
-//! through a `Value`, which needs less code in the wasm for each type.
+//! types; an event that is not read so is read again as a `Value`, as any
+//! other argument (a query, a config, a state, a roll request), so that
+//! every refusal is the `Value` reader's.
 
 use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde_json::value::RawValue;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use furtive_core::event::EventByName;
 use furtive_core::outcome::RequestByName;
@@ -38,14 +38,19 @@ pub trait Input: Sized {
     }
 
     /// The argument read as an internally tagged enum `T` (`{"type":
-    /// "sprint", ...}`) through its externally tagged twin `B`, so a
-    /// refusal names the field inside it; see [`read_tagged`].
+    /// "sprint", ...}`) through its externally tagged twin `B`, which
+    /// refuses unknown fields: straight from the text, else through a
+    /// `Value` ([`read_tagged`]), whose refusal names the field inside it.
     fn read_tagged<T: From<B>, B: DeserializeOwned>(
         self,
         what: &str,
         tag: &str,
     ) -> Result<T, Error> {
-        read_tagged(what, tag, &self.text())
+        let read = by_name::<B>(tag, &self.text());
+        match read {
+            Some(read) => Ok(T::from(read)),
+            None => read_tagged(what, tag, self.into_value(what)?),
+        }
     }
 }
 
@@ -69,21 +74,6 @@ impl Input for &str {
     }
 }
 
-/// A JSON list, its items unread; refusals name `what`.
-fn list<'t>(what: &str, text: &'t str) -> Result<Vec<&'t RawValue>, Error> {
-    serde_json::from_str(text).map_err(|error| refusal(what, "", &error))
-}
-
-/// A reader's error: `invalid_input` when the text is not JSON, else the
-/// refusal of the value at `path`.
-fn refusal(what: &str, path: &str, error: &serde_json::Error) -> Error {
-    if error.is_syntax() || error.is_eof() {
-        not_json(what, error)
-    } else {
-        Error::refused(what, path, &error.to_string())
-    }
-}
-
 /// Text that is not one JSON value: `invalid_input` naming the argument.
 fn not_json(what: &str, error: &serde_json::Error) -> Error {
     Error::InvalidInput {
@@ -93,11 +83,9 @@ fn not_json(what: &str, error: &serde_json::Error) -> Error {
 }
 
 /// An object's members as written, in order (the values unread).
-struct Members<'t> {
-    tag: &'t str,
-}
+struct Members;
 
-impl<'de, 't> DeserializeSeed<'de> for Members<'t> {
+impl<'de> DeserializeSeed<'de> for Members {
     type Value = Vec<(String, &'de RawValue)>;
 
     fn deserialize<D: serde::Deserializer<'de>>(self, reader: D) -> Result<Self::Value, D::Error> {
@@ -105,11 +93,11 @@ impl<'de, 't> DeserializeSeed<'de> for Members<'t> {
     }
 }
 
-impl<'de, 't> Visitor<'de> for Members<'t> {
+impl<'de> Visitor<'de> for Members {
     type Value = Vec<(String, &'de RawValue)>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "an object with a `{}`", self.tag)
+        f.write_str("an object")
     }
 
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
@@ -121,25 +109,24 @@ impl<'de, 't> Visitor<'de> for Members<'t> {
     }
 }
 
-/// `text`, an object tagged by `tag`, read as `T` through its externally
-/// tagged twin `B` (`{"name": {...the other members}}`). A refusal names
-/// `what` and the field inside the object: `what.type` for an unknown
-/// name, `what.hider` for a bad field, `what` for a missing one.
-pub fn read_tagged<T: From<B>, B: DeserializeOwned>(
-    what: &str,
-    tag: &str,
-    text: &str,
-) -> Result<T, Error> {
+/// `text`, an object tagged once by `tag`, read as its externally tagged
+/// twin `B` (`{"name": {...the other members}}`) straight from the text,
+/// without a `Value`; `None` for anything else (not JSON, the tag missing,
+/// not a string or given twice, a field refused or given twice), which
+/// the `Value` reader then reads or words ([`read_tagged`]).
+///
+/// Only for types that refuse unknown fields at every depth: serde_json
+/// skips an unknown member without checking that it is JSON (a lone
+/// surrogate, a number beyond a double), which the `Value` reader refuses.
+fn by_name<B: DeserializeOwned>(tag: &str, text: &str) -> Option<B> {
     let mut reader = serde_json::Deserializer::from_str(text);
-    let members = Members { tag }
-        .deserialize(&mut reader)
-        .and_then(|members| reader.end().map(|()| members))
-        .map_err(|error| refusal(what, "", &error))?;
-    let Some((_, name)) = members.iter().find(|(key, _)| key == tag) else {
-        return Err(Error::refused(what, "", &format!("missing field `{tag}`")));
+    let members = Members.deserialize(&mut reader).ok()?;
+    reader.end().ok()?;
+    let mut tags = members.iter().filter(|(key, _)| key == tag);
+    let (Some((_, name)), None) = (tags.next(), tags.next()) else {
+        return None;
     };
-    let name: String = serde_json::from_str(name.get())
-        .map_err(|error| Error::refused(what, tag, &error.to_string()))?;
+    let name: String = serde_json::from_str(name.get()).ok()?;
     let mut twin = String::with_capacity(text.len() + name.len() + 8);
     twin.push('{');
     push_key(&mut twin, &name);
@@ -153,18 +140,54 @@ pub fn read_tagged<T: From<B>, B: DeserializeOwned>(
         twin.pop();
     }
     twin.push_str("}}");
-    // The path is found only for a refusal: `serde_path_to_error` costs an
-    // allocation for each field it passes.
-    serde_json::from_str::<B>(&twin)
+    serde_json::from_str(&twin).ok()
+}
+
+/// A JSON list of objects tagged by `tag`, each read by [`by_name`];
+/// `None` when the text or one of them is not read so.
+fn list_by_name<B: DeserializeOwned>(tag: &str, text: &str) -> Option<Vec<B>> {
+    let items: Vec<&RawValue> = serde_json::from_str(text).ok()?;
+    items.iter().map(|item| by_name(tag, item.get())).collect()
+}
+
+/// `value`, an object tagged by `tag`, read as `T` through its externally
+/// tagged twin `B`. A refusal names `what` and the field inside the
+/// object: `what.type` for an unknown name, `what.hider` for a bad field,
+/// `what` for a missing one.
+pub fn read_tagged<T: From<B>, B: DeserializeOwned>(
+    what: &str,
+    tag: &str,
+    value: Value,
+) -> Result<T, Error> {
+    let mut fields = match value {
+        Value::Object(fields) => fields,
+        other => {
+            return Err(Error::refused(
+                what,
+                "",
+                &format!(
+                    "invalid type: {}, expected an object with a `{tag}`",
+                    found(&other)
+                ),
+            ))
+        }
+    };
+    let name = match fields.remove(tag) {
+        Some(Value::String(name)) => name,
+        Some(other) => {
+            return Err(Error::refused(
+                what,
+                tag,
+                &format!("invalid type: {}, expected a string", found(&other)),
+            ))
+        }
+        None => return Err(Error::refused(what, "", &format!("missing field `{tag}`"))),
+    };
+    let mut keyed = Map::new();
+    keyed.insert(name.clone(), Value::Object(fields));
+    serde_path_to_error::deserialize::<_, B>(&Value::Object(keyed))
         .map(T::from)
         .map_err(|error| {
-            let value = match serde_json::from_str::<Value>(&twin) {
-                Ok(value) => value,
-                Err(error) => return not_json(what, &error),
-            };
-            let Err(error) = serde_path_to_error::deserialize::<_, B>(&value) else {
-                return Error::refused(what, tag, &error.to_string());
-            };
             let path = error.path().to_string();
             let field = match path.strip_prefix(name.as_str()) {
                 Some(rest) if !path.is_empty() && path != "." => rest.trim_start_matches('.'),
@@ -205,26 +228,29 @@ pub fn event(what: &str, input: impl Input) -> Result<Event, Error> {
 
 /// `applyAll`'s events, refusals naming `events[i].field`.
 pub fn events(input: impl Input) -> Result<Vec<Event>, Error> {
-    let text = input.text();
-    let items = list("events", &text)?;
+    let read = list_by_name::<EventByName>("type", &input.text());
+    if let Some(events) = read {
+        return Ok(events.into_iter().map(Event::from).collect());
+    }
+    let items: Vec<Value> = input.read("events")?;
     items
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, item)| {
-            read_tagged::<Event, EventByName>(&format!("events[{i}]"), "type", item.get())
-        })
+        .map(|(i, item)| read_tagged::<Event, EventByName>(&format!("events[{i}]"), "type", item))
         .collect()
 }
 
-/// `rollRequests`' requests (`{"kind": ...}`), refusals naming `requests[i].field`.
+/// `rollRequests`' requests (`{"kind": ...}`), refusals naming
+/// `requests[i].field`. Read through a `Value` (a few a roll): a request
+/// may carry members it does not know, which only the `Value` reader
+/// checks are JSON.
 pub fn requests(input: impl Input) -> Result<Vec<Request>, Error> {
-    let text = input.text();
-    let items = list("requests", &text)?;
+    let items: Vec<Value> = input.read("requests")?;
     items
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(i, item)| {
-            read_tagged::<Request, RequestByName>(&format!("requests[{i}]"), "kind", item.get())
+            read_tagged::<Request, RequestByName>(&format!("requests[{i}]"), "kind", item)
         })
         .collect()
 }
