@@ -242,6 +242,28 @@ fn a_tag_that_is_not_a_string_is_worded_as_any_refused_value() {
     );
 }
 
+/// Events that are not a list are refused in serde_json's words for a
+/// list of values read from them.
+#[test]
+fn events_that_are_not_a_list_are_refused_as_a_list_of_values_is() {
+    for text in [
+        "{}",
+        "null",
+        "true",
+        r#""x""#,
+        "-1",
+        "18446744073709551615",
+        "1.5",
+        "1e300",
+    ] {
+        let value: Value = serde_json::from_str(text).unwrap();
+        let words = serde_json::from_value::<Vec<Value>>(value.clone()).unwrap_err();
+        let expected = furtive_core::Error::refused("events", "", &words.to_string());
+        assert_eq!(read::events(text), Err(expected.clone()), "{text}");
+        assert_eq!(read::events(value), Err(expected), "{text}");
+    }
+}
+
 /// Member names and values that make readers disagree: the tags (listed
 /// more than once, so that some objects name one twice), an escaped tag,
 /// fields of a few events and requests, a lone surrogate, numbers beyond

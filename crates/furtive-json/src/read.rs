@@ -159,8 +159,8 @@ pub fn read_tagged<T: From<B>, B: DeserializeOwned>(
     tag: &str,
     value: Value,
 ) -> Result<T, Error> {
-    let mut fields = match value {
-        Value::Object(fields) => fields,
+    let object = match value {
+        Value::Object(object) => object,
         other => {
             return Err(Error::refused(
                 what,
@@ -172,7 +172,17 @@ pub fn read_tagged<T: From<B>, B: DeserializeOwned>(
             ))
         }
     };
-    let name = match fields.remove(tag) {
+    // The members but the tag, moved rather than removed: a map's
+    // `remove` adds its own code to the wasm.
+    let (mut name, mut fields) = (None, Map::new());
+    for (key, value) in object {
+        if key == tag {
+            name = Some(value);
+        } else {
+            fields.insert(key, value);
+        }
+    }
+    let name = match name {
         Some(Value::String(name)) => name,
         Some(other) => {
             return Err(Error::refused(
@@ -199,18 +209,23 @@ pub fn read_tagged<T: From<B>, B: DeserializeOwned>(
 
 /// How serde words a JSON value it did not expect (`integer `3``, `null`).
 fn found(value: &Value) -> String {
+    unexpected(value).to_string()
+}
+
+/// A JSON value as serde names what it did not expect.
+fn unexpected(value: &Value) -> serde::de::Unexpected<'_> {
     use serde::de::Unexpected;
     match value {
-        Value::Null => Unexpected::Unit.to_string(),
-        Value::Bool(b) => Unexpected::Bool(*b).to_string(),
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
         Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => Unexpected::Unsigned(u).to_string(),
-            (_, Some(i), _) => Unexpected::Signed(i).to_string(),
-            (_, _, f) => Unexpected::Float(f.unwrap_or(f64::NAN)).to_string(),
+            (Some(u), _, _) => Unexpected::Unsigned(u),
+            (_, Some(i), _) => Unexpected::Signed(i),
+            (_, _, f) => Unexpected::Float(f.unwrap_or(f64::NAN)),
         },
-        Value::String(s) => Unexpected::Str(s).to_string(),
-        Value::Array(_) => Unexpected::Seq.to_string(),
-        Value::Object(_) => Unexpected::Map.to_string(),
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
     }
 }
 
@@ -232,7 +247,15 @@ pub fn events(input: impl Input) -> Result<Vec<Event>, Error> {
     if let Some(events) = read {
         return Ok(events.into_iter().map(Event::from).collect());
     }
-    let items: Vec<Value> = input.read("events")?;
+    let items = match input.into_value("events")? {
+        Value::Array(items) => items,
+        other => {
+            // serde_json's words for a value that is not a list.
+            let error: serde_json::Error =
+                serde::de::Error::invalid_type(unexpected(&other), &"a sequence");
+            return Err(Error::refused("events", "", &error.to_string()));
+        }
+    };
     items
         .into_iter()
         .enumerate()
