@@ -12,6 +12,8 @@ use furtive_core::query::{
 };
 use furtive_core::standing::{PairsQuery, StandingQuery};
 use furtive_core::{Config, Effects, Error, Event, Session};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 use crate::read::{self, Input};
 use crate::write::to_text;
@@ -83,68 +85,53 @@ impl JsonSession {
 
     /// `perceives({ observer, hider }) -> Decision`.
     pub fn perceives(&self, query: impl Input) -> Result<String, Error> {
-        to_text(&self.session.perceives(&query.read::<PairQuery>("query")?)?)
+        self.answer::<PairQuery, _>(query, Session::perceives)
     }
 
     /// `canLocate({ observer, hider }) -> Decision` (P5).
     pub fn can_locate(&self, query: impl Input) -> Result<String, Error> {
-        to_text(
-            &self
-                .session
-                .can_locate(&query.read::<PairQuery>("query")?)?,
-        )
+        self.answer::<PairQuery, _>(query, Session::can_locate)
     }
 
     /// `canDefend({ defender, target, attacker }) -> Decision` (P6).
     pub fn can_defend(&self, query: impl Input) -> Result<String, Error> {
-        to_text(
-            &self
-                .session
-                .can_defend(&query.read::<DefenseQuery>("query")?)?,
-        )
+        self.answer::<DefenseQuery, _>(query, Session::can_defend)
     }
 
     /// `knockout({ attacker, target, helmet, rawDamage?, d100? }) -> KnockoutResult` (P8).
     pub fn knockout(&self, query: impl Input) -> Result<String, Error> {
-        to_text(
-            &self
-                .session
-                .knockout(&query.read::<KnockoutQuery>("query")?)?,
-        )
+        self.answer::<KnockoutQuery, _>(query, Session::knockout)
     }
 
     /// `canPickpocket({ hider, target, held, visible }) -> Decision` (P10).
     pub fn can_pickpocket(&self, query: impl Input) -> Result<String, Error> {
-        to_text(
-            &self
-                .session
-                .can_pickpocket(&query.read::<PickpocketQuery>("query")?)?,
-        )
+        self.answer::<PickpocketQuery, _>(query, Session::can_pickpocket)
     }
 
     /// `attackHidden({ attacker, target, aimedAtSpace, area }) -> HiddenAttackResult` (O10).
     pub fn attack_hidden(&self, query: impl Input) -> Result<String, Error> {
-        to_text(
-            &self
-                .session
-                .attack_hidden(&query.read::<HiddenAttackQuery>("query")?)?,
-        )
+        self.answer::<HiddenAttackQuery, _>(query, Session::attack_hidden)
     }
 
     /// `standing({ hider }) -> Standing` (GM only): the hider's roll in
     /// force and its parts.
     pub fn standing(&self, query: impl Input) -> Result<String, Error> {
-        to_text(
-            &self
-                .session
-                .standing(&query.read::<StandingQuery>("query")?)?,
-        )
+        self.answer::<StandingQuery, _>(query, Session::standing)
     }
 
     /// `pairs({ hider?, observer? }) -> PairStanding[]` (GM only): each
     /// pair's state and the decision behind it.
     pub fn pairs(&self, query: impl Input) -> Result<String, Error> {
-        to_text(&self.session.pairs(&query.read::<PairsQuery>("query")?)?)
+        self.answer::<PairsQuery, _>(query, Session::pairs)
+    }
+
+    /// A query's answer: the query read, then `answer` on the session.
+    fn answer<Q: DeserializeOwned, A: Serialize>(
+        &self,
+        query: impl Input,
+        answer: fn(&Session, &Q) -> Result<A, Error>,
+    ) -> Result<String, Error> {
+        to_text(&answer(&self.session, &query.read::<Q>("query")?)?)
     }
 
     /// `hiddenFrom() -> { [observer]: hider[] }` (B1, B2).
