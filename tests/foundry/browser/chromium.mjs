@@ -5,9 +5,11 @@
  * networking), and the static server that serves `root` as Foundry serves
  * its files.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { after, before } from "node:test";
+import { fileURLToPath } from "node:url";
 
 import { chromium } from "playwright-core";
 
@@ -34,4 +36,36 @@ export async function launchChromium(root, viewport) {
     await rm(userDataDir, { recursive: true, force: true });
   };
   return { site, context, close };
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The repository, which the suites serve. */
+export const REPO_ROOT = path.resolve(here, "../../..");
+/**
+ * Where a run writes its screenshots: tests/artifacts/screenshots/
+ * (git-ignored), or the reviewed copies in tests/foundry/browser/screenshots/
+ * when FURTIVE_UPDATE_SCREENSHOTS=1 is set.
+ */
+export const SHOTS = process.env.FURTIVE_UPDATE_SCREENSHOTS
+  ? path.join(here, "screenshots")
+  : path.join(REPO_ROOT, "tests", "artifacts", "screenshots");
+
+/**
+ * The browser of one suite, serving the repository: launched before its
+ * tests and closed after them (node:test hooks); `site` and `context` are
+ * set once it is launched.
+ * @param {{width: number, height: number}} viewport
+ * @returns {{site: any, context: import("playwright-core").BrowserContext}}
+ */
+export function chromiumSuite(viewport) {
+  const suite = { site: undefined, context: undefined };
+  let close;
+  before(async () => {
+    ({ site: suite.site, context: suite.context, close } = await launchChromium(REPO_ROOT, viewport));
+    await mkdir(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await close?.();
+  });
+  return suite;
 }

@@ -11,34 +11,23 @@
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { after, before, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { it } from "node:test";
 
-import { launchChromium } from "./chromium.mjs";
+import { chromiumSuite, REPO_ROOT } from "./chromium.mjs";
 import { BOB, CAROL, GM, TOKENS } from "../fixtures/world-data.mjs";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const artifactFile = path.join(repoRoot, "tests/artifacts/foundry-hide.png");
-
-let site;
-let context;
-let close;
-before(async () => {
-  ({ site, context, close } = await launchChromium(repoRoot, { width: 1600, height: 760 }));
-});
-after(async () => {
-  await close?.();
-});
+const artifactFile = path.join(REPO_ROOT, "tests/artifacts/foundry-hide.png");
+const browser = chromiumSuite({ width: 1600, height: 760 });
 
 for (const version of [13, 14]) it(`Foundry ${version}: the GM hides the rogue from the Token HUD: invisible for the failed observer, visible for the one who succeeded`, async () => {
   const artifact = version === 13 ? artifactFile : artifactFile.replace(".png", `-v${version}.png`);
-  const page = await context.newPage();
+  const page = await browser.context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
   });
-  await page.goto(`${site.url}tests/foundry/browser/index.html?version=${version}`);
+  await page.goto(`${browser.site.url}tests/foundry/browser/index.html?version=${version}`);
   await page.waitForFunction(() => window.furtiveReady === true, null, { timeout: 60_000 });
   const gm = page.frame({ name: GM });
   const bob = page.frame({ name: BOB });

@@ -14,41 +14,26 @@
  * the hide; Carol's: all three.
  */
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
 
-import { launchChromium } from "./chromium.mjs";
+import { chromiumSuite, SHOTS } from "./chromium.mjs";
 import { BOB, CAROL, GM, TOKENS } from "../fixtures/world-data.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, "../../..");
-const shots = process.env.FURTIVE_UPDATE_SCREENSHOTS ? path.join(here, "screenshots") : path.join(repoRoot, "tests", "artifacts", "screenshots");
-
-let site;
-let context;
-let close;
-before(async () => {
-  ({ site, context, close } = await launchChromium(repoRoot, { width: 1100, height: 720 }));
-  await mkdir(shots, { recursive: true });
-});
-after(async () => {
-  await close?.();
-});
+const browser = chromiumSuite({ width: 1100, height: 720 });
 
 const redraw = (frame) => frame.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 const TORCH = `Token.${TOKENS.rogue}`;
 
 describe("headless Chromium: the tracker row, the light and the path of a hider", () => {
   for (const version of [13, 14]) it(`Foundry ${version}: Bob, who does not perceive the hiding rogue, gets none of them; Carol, who does, gets all three`, async () => {
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     const errors = [];
     page.on("pageerror", (error) => errors.push(String(error)));
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
     });
-    await page.goto(`${site.url}tests/foundry/browser/index.html?scenario=leaks&version=${version}`);
+    await page.goto(`${browser.site.url}tests/foundry/browser/index.html?scenario=leaks&version=${version}`);
     await page.waitForFunction(() => window.furtiveReady === true, null, { timeout: 60_000 });
     const frames = { [GM]: page.frame({ name: GM }), [BOB]: page.frame({ name: BOB }), [CAROL]: page.frame({ name: CAROL }) };
 
@@ -100,7 +85,7 @@ describe("headless Chromium: the tracker row, the light and the path of a hider"
     assert.ok((await rows(frames[CAROL])).some((text) => text.includes("Rogue")), "Carol's tracker lists the rogue");
 
     assert.equal(await frames[BOB].evaluate(() => window.furtiveCtx.game.release.generation), version);
-    await page.screenshot({ path: path.join(shots, version === 13 ? "leaks.png" : `leaks-v${version}.png`) });
+    await page.screenshot({ path: path.join(SHOTS, version === 13 ? "leaks.png" : `leaks-v${version}.png`) });
     assert.deepEqual(errors, []);
     await page.close();
   });

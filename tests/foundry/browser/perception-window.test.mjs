@@ -10,37 +10,22 @@
  * the README shows).
  */
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { after, before, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { it } from "node:test";
 
-import { launchChromium } from "./chromium.mjs";
+import { chromiumSuite, SHOTS } from "./chromium.mjs";
 import { BOB, GM, TOKENS } from "../fixtures/world-data.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, "../../..");
-const shots = process.env.FURTIVE_UPDATE_SCREENSHOTS ? path.join(here, "screenshots") : path.join(repoRoot, "tests", "artifacts", "screenshots");
-
-let site;
-let context;
-let close;
-before(async () => {
-  ({ site, context, close } = await launchChromium(repoRoot, { width: 1600, height: 760 }));
-  await mkdir(shots, { recursive: true });
-});
-after(async () => {
-  await close?.();
-});
+const browser = chromiumSuite({ width: 1600, height: 760 });
 
 it("the GM opens who perceives whom, reads a decision, overrides a pair from the keyboard", async () => {
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
   });
-  await page.goto(`${site.url}tests/foundry/browser/index.html`);
+  await page.goto(`${browser.site.url}tests/foundry/browser/index.html`);
   await page.waitForFunction(() => window.furtiveReady === true, null, { timeout: 60_000 });
   const gm = page.frame({ name: GM });
   const bob = page.frame({ name: BOB });
@@ -91,6 +76,6 @@ it("the GM opens who perceives whom, reads a decision, overrides a pair from the
 
   await cell(TOKENS.sentry, TOKENS.lookout).hover();
   await page.waitForTimeout(100);
-  await windowEl.screenshot({ path: path.join(shots, "perception-window.png") });
+  await windowEl.screenshot({ path: path.join(SHOTS, "perception-window.png") });
   assert.deepEqual(errors, [], "no page errors");
 });

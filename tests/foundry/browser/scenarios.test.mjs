@@ -21,40 +21,23 @@
  * The GM hides the rogue through the API (d100 83, dark, torch +27: score 221).
  */
 import assert from "node:assert/strict";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { describe, it } from "node:test";
 
-import { launchChromium } from "./chromium.mjs";
+import { chromiumSuite, SHOTS } from "./chromium.mjs";
 import { ALICE, BOB, CAROL, DAVE, GM, TOKENS } from "../fixtures/world-data.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, "../../..");
-const shots = process.env.FURTIVE_UPDATE_SCREENSHOTS
-  ? path.join(here, "screenshots")
-  : path.join(repoRoot, "tests", "artifacts", "screenshots");
-
-let site;
-let context;
-let close;
-before(async () => {
-  ({ site, context, close } = await launchChromium(repoRoot, { width: 1100, height: 720 }));
-  await mkdir(shots, { recursive: true });
-});
-after(async () => {
-  await close?.();
-});
+const browser = chromiumSuite({ width: 1100, height: 720 });
 
 /** Opens a scenario page; returns the page, its frames by user id and the errors it logged. */
 async function open(scenario, userIds) {
-  const page = await context.newPage();
+  const page = await browser.context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
   });
-  await page.goto(`${site.url}tests/foundry/browser/index.html?scenario=${scenario}`);
+  await page.goto(`${browser.site.url}tests/foundry/browser/index.html?scenario=${scenario}`);
   await page.waitForFunction(() => window.furtiveReady === true, null, { timeout: 60_000 });
   const frames = Object.fromEntries(userIds.map((id) => [id, page.frame({ name: id })]));
   return { page, frames, errors };
@@ -83,7 +66,7 @@ describe("headless Chromium: every way a hider could show", () => {
     assert.equal(await visible(frames[CAROL], TOKENS.rogue), true, "Carol's archer succeeded");
     assert.equal(await visible(frames[GM], TOKENS.rogue), true);
     await redraw(frames[BOB]);
-    await page.screenshot({ path: path.join(shots, "vision-off.png") });
+    await page.screenshot({ path: path.join(SHOTS, "vision-off.png") });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -94,7 +77,7 @@ describe("headless Chromium: every way a hider could show", () => {
     await frames[DAVE].waitForFunction(() => (window.furtiveCtx.canvas.scene.getFlag("furtive", "hiders") ?? []).length > 0, null, { timeout: 30_000 });
     await redraw(frames[DAVE]);
     assert.equal(await visible(frames[DAVE], TOKENS.rogue), true, "the lookout perceives the rogue");
-    await page.screenshot({ path: path.join(shots, "two-tokens.png") });
+    await page.screenshot({ path: path.join(SHOTS, "two-tokens.png") });
     await frames[DAVE].evaluate(() => window.furtiveCtx.canvas.tokens.get("tokenSentry00001").control());
     await waitHidden(frames[DAVE], TOKENS.rogue);
     assert.deepEqual(errors, []);
@@ -113,7 +96,7 @@ describe("headless Chromium: every way a hider could show", () => {
     });
     assert.equal(tremor, false);
     await redraw(frames[BOB]);
-    await page.screenshot({ path: path.join(shots, "tremor.png") });
+    await page.screenshot({ path: path.join(SHOTS, "tremor.png") });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -127,7 +110,7 @@ describe("headless Chromium: every way a hider could show", () => {
     await redraw(frames[ALICE]);
     assert.equal(await frames[ALICE].evaluate(() => window.furtiveCtx.canvas.tokens.controlled.map((t) => t.id).join()), "tokenGuard000001");
     assert.equal(await visible(frames[ALICE], TOKENS.rogue), true);
-    await page.screenshot({ path: path.join(shots, "own-token.png") });
+    await page.screenshot({ path: path.join(SHOTS, "own-token.png") });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -139,7 +122,7 @@ describe("headless Chromium: every way a hider could show", () => {
     const known = await frames[GM].evaluate(() => Boolean(window.furtiveCtx.game.modules.get("furtive").api.getState().creatures.tokenFighter0001));
     assert.equal(known, false, "the engine refused the fighter");
     await redraw(frames[BOB]);
-    await page.screenshot({ path: path.join(shots, "refused.png") });
+    await page.screenshot({ path: path.join(SHOTS, "refused.png") });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -163,7 +146,7 @@ describe("headless Chromium: every way a hider could show", () => {
     const text = await dialog.textContent();
     assert.match(text, /Archer/);
     assert.doesNotMatch(text, /Rogue/);
-    await page.screenshot({ path: path.join(shots, "defend.png") });
+    await page.screenshot({ path: path.join(SHOTS, "defend.png") });
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -197,7 +180,7 @@ describe("headless Chromium: every way a hider could show", () => {
     assert.deepEqual(gmView, { linked: true, phase: "hiding", fighterPerceives: false, status: true }, "the engine still has the original hiding from Bob's fighter, status included");
 
     // Bob loads the game now, in a tab of his own.
-    const [tab] = await Promise.all([context.waitForEvent("page"), page.evaluate((url) => void window.open(url), `${site.url}tests/foundry/browser/client.html?user=${BOB}`)]);
+    const [tab] = await Promise.all([browser.context.waitForEvent("page"), page.evaluate((url) => void window.open(url), `${browser.site.url}tests/foundry/browser/client.html?user=${BOB}`)]);
     tab.on("pageerror", (error) => errors.push(String(error)));
     tab.on("console", (message) => {
       if (message.type() === "error") errors.push(`${message.text()} ${message.location()?.url ?? ""}`);
@@ -213,7 +196,7 @@ describe("headless Chromium: every way a hider could show", () => {
     assert.ok(paints.at(-1).includes(copyId), "the revealed copy is drawn");
     assert.equal(await visible(tab, TOKENS.rogue), false);
     assert.equal(await visible(tab, copyId), true);
-    await tab.screenshot({ path: path.join(shots, "linked.png") });
+    await tab.screenshot({ path: path.join(SHOTS, "linked.png") });
     assert.deepEqual(errors, []);
     await tab.close();
     await page.close();
