@@ -98,6 +98,9 @@ pub struct DarknessObserver {
 /// `query.observers[0].darkvision` neither a number >= 0 nor
 /// `"unlimited"`, a missing field, an unknown field
 /// (`query.observers[1].range`).
+// `#[inline]`: compiled in the binding crate that calls it, beside the
+// argument readers, so a binary holds one copy of the serde code they share.
+#[inline]
 pub fn concealed_by_darkness_answer(what: &str, value: &Value) -> Result<Value, Error> {
     const DISTANCE: &str = "expected a number >= 0 (scene units) or null";
     const DARKVISION: &str = "expected a number >= 0 (scene units) or \"unlimited\"";

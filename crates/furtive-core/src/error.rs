@@ -272,6 +272,9 @@ impl Error {
     }
 
     /// [`Error::refused`] of a `serde_path_to_error` error.
+    // `#[inline]`: compiled with the argument readers that call it (see
+    // `crate::migrate::read_state`).
+    #[inline]
     pub fn refused_at(what: &str, error: serde_path_to_error::Error<serde_json::Error>) -> Error {
         Error::refused(
             what,

@@ -43,6 +43,8 @@ const OPPOSED_FIELDS: [&str; 3] = ["heldTotal", "penalties", "precautions"];
 ///
 /// Errors: none of its own; a value that is not an object is returned
 /// unchanged.
+// `#[inline]`: see `read_state`.
+#[inline]
 pub fn migrate_v1(mut state: Value) -> Value {
     let Some(object) = state.as_object_mut() else {
         return state;
@@ -86,6 +88,9 @@ pub fn migrate_v1(mut state: Value) -> Value {
 /// naming the field for a bad shape (including a field of the other
 /// ruleset in a version 2 hider). The state is not validated here: see
 /// [`crate::validate_state`].
+// `#[inline]`: compiled in the binding crate that calls it, beside the
+// argument readers, so a binary holds one copy of the serde code they share.
+#[inline]
 pub fn read_state(what: &str, state: Value) -> Result<State, Error> {
     let version = state.get("version").and_then(Value::as_u64);
     let state = match version {
@@ -107,6 +112,8 @@ pub fn read_state(what: &str, state: Value) -> Result<State, Error> {
 
 /// The state a version 2 `repr` holds, its hiders typed by the ruleset;
 /// errors name `what.hiders.…`.
+// `#[inline]`: see `read_state`.
+#[inline]
 pub(crate) fn typed_state(what: &str, repr: StateRepr) -> Result<State, Error> {
     State::try_from(repr).map_err(|error| match error {
         Error::InvalidInput { field, message } => Error::InvalidInput {

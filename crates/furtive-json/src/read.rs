@@ -64,11 +64,17 @@ impl Input for Value {
     }
 }
 
+// `#[inline]` (here, in `JsonSession` and in the core's readers): compiled
+// in the binding crate, where the generic readers are instantiated, so a
+// binary holds one copy of serde_json's reader and of each type's
+// deserializer, not one per crate.
 impl Input for &str {
+    #[inline]
     fn into_value(self, what: &str) -> Result<Value, Error> {
         serde_json::from_str(self).map_err(|error| not_json(what, &error))
     }
 
+    #[inline]
     fn text(&self) -> Cow<'_, str> {
         Cow::Borrowed(self)
     }

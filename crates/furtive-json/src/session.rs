@@ -135,11 +135,16 @@ impl JsonSession {
     }
 
     /// `hiddenFrom() -> { [observer]: hider[] }` (B1, B2).
+    // `#[inline]`: compiled in the binding crate with the other writers
+    // (see `crate::read`'s `Input for &str`).
+    #[inline]
     pub fn hidden_from(&self) -> Result<String, Error> {
         to_text(&self.session.hidden_from())
     }
 
     /// `snapshot() -> State`: the state in format version 2.
+    // `#[inline]`: see `hidden_from`.
+    #[inline]
     pub fn snapshot(&self) -> Result<String, Error> {
         to_text(self.session.state())
     }
