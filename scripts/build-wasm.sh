@@ -49,11 +49,18 @@ case "$which" in
 esac
 target_dir=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 
+# LLVM inlines a function marked `#[inline]` (much of std, serde and
+# serde_json) up to a cost of 150 rather than its default 325 (other
+# functions: 225 at opt-level 2): a smaller wasm, measured no slower at
+# the table.
+WASM_RUSTFLAGS="-C llvm-args=-inlinehint-threshold=150"
+
 # build <out-dir> <cargo arguments...>
 build() {
   local out=$1
   shift
-  cargo build -p furtive-wasm --target wasm32-unknown-unknown --profile wasm "$@"
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$WASM_RUSTFLAGS" \
+    cargo build -p furtive-wasm --target wasm32-unknown-unknown --profile wasm "$@"
   rm -rf "$out"
   # --experimental-reset-state-function: exports __wbg_reset_state, which
   # npm/browser.js calls to start a fresh instance after a panic.
