@@ -14,20 +14,14 @@
 use std::ops::Deref;
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 use crate::event::ViewEntry;
 use crate::outcome::{Change, Expiry, Status};
 use crate::state::{
     Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
 };
-use std::collections::BTreeSet;
 
 type PairHider = TokenId;
-
-fn hider_token(hider: &PairHider) -> TokenId {
-    hider.clone()
-}
 
 /// Which slot of the state a journal entry saved.
 #[derive(Debug)]
@@ -194,138 +188,101 @@ impl Journal {
     /// What the journaled transaction changed, comparing the touched slots
     /// before and after: the visible [`Change`]s, in the order a full
     /// comparison gives them (visibility by hider then observer, then
-    /// statuses by token), and the hidden-from lookup patch.
-    pub fn effects(&mut self, state: &mut State) -> (Vec<Change>, Vec<HiddenFromChange>) {
-        let Journal { keys, slots, .. } = self;
-        if keys.is_empty() {
+    /// statuses by token), and the hidden-from lookup patch. The state
+    /// before is read from the saved slots ([`Before`]), never restored.
+    pub fn effects(&self, before: &Before, state: &State) -> (Vec<Change>, Vec<HiddenFromChange>) {
+        if self.keys.is_empty() {
             return (Vec::new(), Vec::new());
         }
-        let mut hiders: BTreeSet<TokenId> = BTreeSet::new();
-        let mut whole: BTreeSet<TokenId> = BTreeSet::new();
-        // Every touched pair, with how it reads before and after.
-        let mut values: BTreeMap<PairKey, [Option<PairView>; 2]> = BTreeMap::new();
-        let mut creatures: BTreeSet<TokenId> = BTreeSet::new();
-        let mut surprises = false;
-        for key in keys.iter() {
+        // The hiders whose pairs may read differently, those whose whole
+        // record or phase changed, and the creatures that joined or left.
+        let mut hiders: Vec<&str> = Vec::new();
+        let mut whole: Vec<&str> = Vec::new();
+        let mut creatures: Vec<&str> = Vec::new();
+        for key in &self.keys {
             match key {
                 Key::Hider(id) | Key::Phase(id) => {
-                    hiders.insert(id.clone());
-                    whole.insert(id.clone());
+                    hiders.push(id);
+                    whole.push(id);
                 }
-                Key::Head(id) => {
-                    hiders.insert(id.clone());
-                }
-                Key::Pair(hider, observer) => {
-                    hiders.insert(hider_token(hider));
-                    values
-                        .entry((hider_token(hider), observer.clone()))
-                        .or_default();
-                }
-                Key::Creature(id) => {
-                    creatures.insert(id.clone());
-                }
-                Key::Surprises => surprises = true,
-                Key::Combat => {}
+                Key::Head(id) => hiders.push(id),
+                // A run of pairs shares its hider.
+                Key::Pair(hider, _) if hiders.last() == Some(&hider.as_str()) => {}
+                Key::Pair(hider, _) => hiders.push(hider),
+                Key::Creature(id) => creatures.push(id),
+                Key::Surprises | Key::Combat => {}
             }
         }
+        sort_unique(&mut whole);
+        sort_unique(&mut creatures);
         // A creature joining or leaving changes how every pair naming it
         // reads (B1: only known observers count).
-        for creature in &creatures {
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
+        for &creature in &creatures {
             for (hider, record) in &state.hiders {
-                if record.pairs.contains_key(creature.as_str()) {
-                    hiders.insert(hider.clone());
-                    values.entry((hider.clone(), creature.clone())).or_default();
+                if record.pairs.contains_key(creature) {
+                    hiders.push(hider);
+                    pairs.push((hider, creature));
                 }
             }
         }
-
-        // The tokens whose `hidden` status may change (the touched hiders
-        // and creatures) that showed it before.
-        let mut hidden_before: BTreeSet<TokenId> = BTreeSet::new();
-        // The joining or leaving creatures the engine knew before.
-        let mut known_before: BTreeSet<TokenId> = BTreeSet::new();
-        let mut surprises_before: Option<Vec<Surprise>> = None;
-
-        // Pass 0: the state before the transaction.
-        undo(state, keys, slots);
-        for (key, [before, _]) in values.iter_mut() {
-            *before = Some(PairView::read(state, key));
-        }
-        for hider in &whole {
-            if let Some(record) = state.hiders.get(hider.as_str()) {
-                for observer in record.pairs.keys() {
-                    let key = (hider.clone(), observer.clone());
-                    let view = PairView::read(state, &key);
-                    values.entry(key).or_default()[0] = Some(view);
-                }
-            }
-        }
-        for creature in &creatures {
-            if state.creatures.contains_key(creature.as_str()) {
-                known_before.insert(creature.clone());
-            }
-        }
-        for token in hiders.iter().chain(creatures.iter()) {
-            if is_hidden(state, token) {
-                hidden_before.insert(token.clone());
-            }
-        }
-        if surprises {
-            surprises_before = Some(state.surprises.clone());
-        }
-        redo(state, keys, slots);
-
-        // Pass 1: the state now.
-        for hider in &whole {
-            if let Some(record) = state.hiders.get(hider.as_str()) {
-                for observer in record.pairs.keys() {
-                    values.entry((hider.clone(), observer.clone())).or_default();
-                }
-            }
-        }
-        for (key, [_, after]) in values.iter_mut() {
-            *after = Some(PairView::read(state, key));
-        }
+        sort_unique(&mut hiders);
+        let pairs = before.pairs_with(state, &whole, pairs);
 
         let mut changes = Vec::new();
         let mut lookup = Vec::new();
-        for ((hider, observer), [before, after]) in &values {
-            let Some(after) = after else { continue };
-            // A pair that did not exist before reads as "no pair": perceived.
-            let before = before.unwrap_or(PairView {
-                perceives: true,
-                known: if creatures.contains(observer) {
-                    known_before.contains(observer)
-                } else {
-                    after.known
-                },
-                hidden_from: false,
-            });
-            if before.known && after.known && before.perceives != after.perceives {
-                changes.push(Change::Visibility {
-                    hider: hider.into(),
-                    observer: observer.into(),
-                    perceived: after.perceives,
-                });
-            }
-            if before.hidden_from != after.hidden_from {
-                lookup.push(HiddenFromChange {
-                    observer: observer.into(),
-                    hider: hider.into(),
-                    hidden: after.hidden_from,
-                });
+        for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+            let hider = group[0].0;
+            let record = state.hiders.get(hider);
+            let hiding_now = record.is_some_and(|r| r.phase == HiderPhase::Hiding);
+            let existed = before.exists(state, hider);
+            let was_hiding = before.phase(state, hider) == Some(HiderPhase::Hiding);
+            for &(_, observer, pair_before) in group {
+                let known = state.creatures.contains_key(observer);
+                let pair_now = record.and_then(|r| r.pairs.get(observer));
+                let after = PairView::new(
+                    hider,
+                    observer,
+                    record.is_some(),
+                    hiding_now,
+                    known,
+                    pair_now,
+                );
+                let known_before = before.known_given(observer, known);
+                let was = PairView::new(
+                    hider,
+                    observer,
+                    existed,
+                    was_hiding,
+                    known_before,
+                    pair_before,
+                );
+                if was.known && after.known && was.perceives != after.perceives {
+                    changes.push(Change::Visibility {
+                        hider: hider.into(),
+                        observer: observer.into(),
+                        perceived: after.perceives,
+                    });
+                }
+                if was.hidden_from != after.hidden_from {
+                    lookup.push(HiddenFromChange {
+                        observer: observer.into(),
+                        hider: hider.into(),
+                        hidden: after.hidden_from,
+                    });
+                }
             }
         }
-        let mut status_tokens: BTreeSet<TokenId> =
-            hiders.iter().chain(creatures.iter()).cloned().collect();
-        if let Some(before) = &surprises_before {
-            for surprise in before.iter().chain(&state.surprises) {
-                status_tokens.insert(surprise.target.clone());
+        let mut status_tokens: Vec<&str> = hiders.iter().chain(&creatures).copied().collect();
+        if let Some(surprises) = before.surprises {
+            for surprise in surprises.iter().chain(&state.surprises) {
+                status_tokens.push(&surprise.target);
             }
         }
-        for token in &status_tokens {
-            if hiders.contains(token) || creatures.contains(token) {
-                let was = hidden_before.contains(token);
+        sort_unique(&mut status_tokens);
+        for &token in &status_tokens {
+            if hiders.binary_search(&token).is_ok() || creatures.binary_search(&token).is_ok() {
+                let was = before.is_hidden(state, token);
                 let is = is_hidden(state, token);
                 if was != is {
                     changes.push(Change::Status {
@@ -336,8 +293,8 @@ impl Journal {
                     });
                 }
             }
-            if let Some(before) = &surprises_before {
-                let was = surprise_attacker(before, token);
+            if let Some(surprises) = before.surprises {
+                let was = surprise_attacker(surprises, token);
                 let is = surprise_attacker(&state.surprises, token);
                 // P6: a new surprise, or the end of the latest one while
                 // another runs, moves the expiry.
@@ -358,52 +315,211 @@ impl Journal {
     }
 }
 
-/// One journal entry as [`crate::record_changes`] reads it: a slot and
-/// the value it held before it was first written in that entry.
-pub(crate) enum Touched<'a> {
-    /// A whole hider record (`None`: there was none).
-    Hider(&'a str, Option<&'a Hider>),
-    /// A hider's phase.
-    Phase(&'a str, HiderPhase),
-    /// One pair (`None`: there was none).
-    Pair(&'a str, &'a str, Option<&'a Pair>),
-    /// Anything else (a roll, a creature, the surprises, the combat).
-    Other,
+/// Sorts `items` and drops repeats.
+fn sort_unique<T: Ord>(items: &mut Vec<T>) {
+    items.sort_unstable();
+    items.dedup();
 }
 
-impl Journal {
-    /// Every entry of the transaction, in the order the slots were
-    /// written, with the value each held before (read after the rule ran,
-    /// before the journal is cleared).
-    pub(crate) fn touched(&self) -> impl Iterator<Item = Touched<'_>> {
-        self.keys
-            .iter()
-            .zip(&self.slots)
-            .map(|(key, slot)| match (key, slot) {
-                (Key::Hider(id), Slot::Hider(saved)) => Touched::Hider(id.as_str(), saved.as_ref()),
-                (Key::Phase(id), Slot::Phase(phase)) => Touched::Phase(id.as_str(), *phase),
-                (Key::Pair(hider, observer), Slot::Pair(saved)) => {
-                    Touched::Pair(hider.as_ref(), observer.as_str(), saved.as_ref())
+/// The state before the transaction, where the journal saved it: each
+/// slot's value from the first entry that saved it. A whole hider record
+/// saved first stands for its phase and every pair. What no entry saved
+/// reads as it is now.
+pub(crate) struct Before<'a> {
+    /// Hiders whose whole record was saved, by id: the record before
+    /// (`None`: there was none).
+    records: Vec<(&'a str, Option<&'a Hider>)>,
+    /// Hiders whose phase was saved before any whole record, by id.
+    phases: Vec<(&'a str, HiderPhase)>,
+    /// Pairs saved before any whole record of their hider, by hider then
+    /// observer: the pair before (`None`: there was none).
+    pairs: Vec<(&'a str, &'a str, Option<&'a Pair>)>,
+    /// Creatures saved, by id: the creature before (`None`: unknown).
+    creatures: Vec<(&'a str, Option<&'a Creature>)>,
+    /// The surprises before, when they were saved.
+    pub surprises: Option<&'a [Surprise]>,
+}
+
+impl<'a> Before<'a> {
+    pub fn new(journal: &'a Journal) -> Self {
+        let mut before = Before {
+            records: Vec::new(),
+            phases: Vec::new(),
+            pairs: Vec::new(),
+            creatures: Vec::new(),
+            surprises: None,
+        };
+        // Records saved so far, in order (a transaction saves few).
+        let mut saved: Vec<&str> = Vec::new();
+        for (key, slot) in journal.keys.iter().zip(&journal.slots) {
+            match (key, slot) {
+                (Key::Hider(id), Slot::Hider(record)) if !saved.contains(&id.as_str()) => {
+                    saved.push(id);
+                    before.records.push((id, record.as_ref()));
                 }
-                _ => Touched::Other,
+                (Key::Phase(id), Slot::Phase(phase)) if !saved.contains(&id.as_str()) => {
+                    before.phases.push((id, *phase));
+                }
+                (Key::Pair(hider, observer), Slot::Pair(pair))
+                    if !saved.contains(&hider.as_str()) =>
+                {
+                    before.pairs.push((hider, observer, pair.as_ref()));
+                }
+                (Key::Creature(id), Slot::Creature(creature)) => {
+                    before.creatures.push((id, creature.as_ref()));
+                }
+                (Key::Surprises, Slot::Surprises(surprises)) => {
+                    before.surprises.get_or_insert(surprises);
+                }
+                _ => {}
+            }
+        }
+        // Stable sorts, then the first entry of each slot kept.
+        before.records.sort_by_key(|r| r.0);
+        before.phases.sort_by_key(|p| p.0);
+        before.phases.dedup_by_key(|p| p.0);
+        before.pairs.sort_by_key(|p| (p.0, p.1));
+        before.pairs.dedup_by_key(|p| (p.0, p.1));
+        before.creatures.sort_by_key(|c| c.0);
+        before.creatures.dedup_by_key(|c| c.0);
+        before
+    }
+
+    /// The whole record of `hider` before, if the transaction saved it.
+    fn record(&self, hider: &str) -> Option<Option<&'a Hider>> {
+        let at = self.records.binary_search_by_key(&hider, |r| r.0).ok()?;
+        Some(self.records[at].1)
+    }
+
+    /// Whether `hider` had a record. Only a whole-record entry adds or
+    /// removes one.
+    pub fn exists(&self, state: &State, hider: &str) -> bool {
+        self.record(hider)
+            .map_or_else(|| state.hiders.contains_key(hider), |r| r.is_some())
+    }
+
+    /// The phase of `hider` before (`None`: no record).
+    pub fn phase(&self, state: &State, hider: &str) -> Option<HiderPhase> {
+        if let Ok(at) = self.phases.binary_search_by_key(&hider, |p| p.0) {
+            return Some(self.phases[at].1);
+        }
+        match self.record(hider) {
+            Some(record) => record.map(|r| r.phase),
+            None => state.hiders.get(hider).map(|r| r.phase),
+        }
+    }
+
+    /// The pair of `hider` with `observer` before.
+    pub fn pair(&self, state: &'a State, hider: &str, observer: &str) -> Option<&'a Pair> {
+        let key = (hider, observer);
+        if let Ok(at) = self.pairs.binary_search_by_key(&key, |p| (p.0, p.1)) {
+            return self.pairs[at].2;
+        }
+        match self.record(hider) {
+            Some(record) => record.and_then(|r| r.pairs.get(observer)),
+            None => state.hiders.get(hider).and_then(|r| r.pairs.get(observer)),
+        }
+    }
+
+    /// Whether the engine knew `creature` before.
+    pub fn known(&self, state: &State, creature: &str) -> bool {
+        match self.creatures.binary_search_by_key(&creature, |c| c.0) {
+            Ok(at) => self.creatures[at].1.is_some(),
+            Err(_) => state.creatures.contains_key(creature),
+        }
+    }
+
+    /// The observers `hider` had a pair with before (in no set order; one
+    /// may come twice).
+    pub fn observers(
+        &self,
+        state: &'a State,
+        hider: &'a str,
+    ) -> impl Iterator<Item = &'a str> + '_ {
+        let (record, saved_pairs) = match self.record(hider) {
+            Some(record) => (record, &[][..]),
+            None => {
+                let from = self.pairs.partition_point(|p| p.0 < hider);
+                let to = self.pairs.partition_point(|p| p.0 <= hider);
+                (state.hiders.get(hider), &self.pairs[from..to])
+            }
+        };
+        let kept = record
+            .into_iter()
+            .flat_map(|r| r.pairs.keys())
+            .map(String::as_str);
+        let saved = saved_pairs.iter().map(|p| p.1);
+        kept.chain(saved)
+            .filter(move |&observer| self.pair(state, hider, observer).is_some())
+    }
+
+    /// The hiders whose whole record or phase was saved.
+    pub fn saved_hiders(&self) -> impl Iterator<Item = &'a str> + '_ {
+        let records = self.records.iter().map(|r| r.0);
+        records.chain(self.phases.iter().map(|p| p.0))
+    }
+
+    /// The hiders whose whole record was saved.
+    pub fn saved_records(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.records.iter().map(|r| r.0)
+    }
+
+    /// Whether the engine knew `creature` before, `now` telling whether
+    /// it knows it now.
+    pub fn known_given(&self, creature: &str, now: bool) -> bool {
+        match self.creatures.binary_search_by_key(&creature, |c| c.0) {
+            Ok(at) => self.creatures[at].1.is_some(),
+            Err(_) => now,
+        }
+    }
+
+    /// Every pair whose stored value may differ, by hider then observer,
+    /// each once, with its value before: the pairs saved, every pair each
+    /// hider of `whole` had or has, and `more`.
+    pub fn pairs_with(
+        &self,
+        state: &'a State,
+        whole: &[&'a str],
+        more: Vec<(&'a str, &'a str)>,
+    ) -> Vec<(&'a str, &'a str, Option<&'a Pair>)> {
+        let mut pairs = self.pairs.clone();
+        let mut others = more;
+        for &hider in whole {
+            others.extend(
+                self.observers(state, hider)
+                    .map(|observer| (hider, observer)),
+            );
+            let now = state
+                .hiders
+                .get(hider)
+                .into_iter()
+                .flat_map(|r| r.pairs.keys());
+            others.extend(now.map(|observer| (hider, observer.as_str())));
+        }
+        others.sort_unstable();
+        others.dedup();
+        for (hider, observer) in others {
+            if self
+                .pairs
+                .binary_search_by_key(&(hider, observer), |p| (p.0, p.1))
+                .is_err()
+            {
+                pairs.push((hider, observer, self.pair(state, hider, observer)));
+            }
+        }
+        pairs.sort_by_key(|p| (p.0, p.1));
+        pairs
+    }
+
+    /// [`is_hidden`] before.
+    pub fn is_hidden(&self, state: &'a State, token: &'a str) -> bool {
+        self.phase(state, token) == Some(HiderPhase::Hiding)
+            && self.observers(state, token).any(|observer| {
+                self.pair(state, token, observer)
+                    .is_some_and(|pair| !pair.perceived && self.known(state, observer))
             })
     }
 }
-
-fn undo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {
-    for (key, slot) in keys.iter().zip(slots.iter_mut()).rev() {
-        swap_slot(state, key, slot);
-    }
-}
-
-fn redo(state: &mut State, keys: &[Key], slots: &mut [Slot]) {
-    for (key, slot) in keys.iter().zip(slots.iter_mut()) {
-        swap_slot(state, key, slot);
-    }
-}
-
-/// A (hider, observer) pair: clones of the journal's ids.
-type PairKey = (TokenId, TokenId);
 
 /// How one pair reads in one state.
 #[derive(Debug, Clone, Copy)]
@@ -416,16 +532,23 @@ struct PairView {
 }
 
 impl PairView {
-    fn read(state: &State, (hider, observer): &(TokenId, TokenId)) -> PairView {
-        let perceives = state.perceives(observer, hider);
-        let known = state.creatures.contains_key(observer.as_str());
+    /// As [`State::perceives`] reads it. `exists`: the hider has a record;
+    /// `hiding`: its phase is `hiding`; `known`: the engine knows the
+    /// observer; `pair`: the pair, if any.
+    fn new(
+        hider: &str,
+        observer: &str,
+        exists: bool,
+        hiding: bool,
+        known: bool,
+        pair: Option<&Pair>,
+    ) -> PairView {
+        // B1: an observer the engine does not know perceives no hider.
+        let perceives = !hiding || (known && pair.is_none_or(|pair| pair.perceived));
         PairView {
             perceives,
             known,
-            hidden_from: known
-                && observer != hider
-                && state.hiders.contains_key(hider.as_str())
-                && !perceives,
+            hidden_from: known && observer != hider && exists && !perceives,
         }
     }
 }

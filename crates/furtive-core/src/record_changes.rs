@@ -4,14 +4,14 @@
 //! view or distance changed (the `attempts` and `views` of
 //! [`crate::Effects`]).
 //!
-//! Found from the journal's touched slots (`Journal::touched`): each
-//! slot's value before the transaction, compared with the state after it.
+//! Found from the journal's saved slots ([`Before`]): each slot's value
+//! before the transaction, compared with the state after it.
 //! So it costs what the transaction touched, never the table.
 
 use serde::{Deserialize, Serialize};
 
-use crate::journal::{Journal, Touched};
-use crate::state::{Hider, HiderPhase, Pair, State, TokenId};
+use crate::journal::Before;
+use crate::state::{HiderPhase, Pair, State, TokenId};
 
 /// A hider began (`hiding: true`) or ended (`hiding: false`) a stealth
 /// attempt: entered stealth; or stopped, sprinted (O12), left the scene,
@@ -43,82 +43,51 @@ pub struct ViewChange {
     pub removed: bool,
 }
 
-/// The attempt and view changes of the transaction `journal` holds, the
-/// state being as it left it: attempts by hider, views by hider then
-/// observer.
+/// The attempt and view changes of a transaction: `before` as the journal
+/// saved it, the state as the transaction left it. Attempts by hider,
+/// views by hider then observer.
 ///
 /// Sorted `Vec`s, not maps: the Foundry module's wasm pays for each map
 /// type it carries.
 pub(crate) fn record_changes(
-    journal: &Journal,
+    before: &Before,
     state: &State,
 ) -> (Vec<AttemptChange>, Vec<ViewChange>) {
-    // Each touched hider's phase before (`None`: no record), and each
-    // touched pair's value before (`None`: no pair), from the first entry
-    // that saved it: a whole record saved first stands for all its pairs.
-    let mut phases: Vec<(&str, Option<HiderPhase>)> = Vec::new();
-    let mut records: Vec<(&str, Option<&Hider>)> = Vec::new();
-    let mut pairs: Vec<(&str, &str, Option<&Pair>)> = Vec::new();
-    for touched in journal.touched() {
-        match touched {
-            Touched::Hider(id, before) => {
-                phases.push((id, before.map(|h| h.phase)));
-                if records.iter().all(|(seen, _)| *seen != id) {
-                    records.push((id, before));
-                }
-            }
-            Touched::Phase(id, phase) => phases.push((id, Some(phase))),
-            Touched::Pair(hider, observer, before) => {
-                if records.iter().all(|(seen, _)| *seen != hider) {
-                    pairs.push((hider, observer, before));
-                }
-            }
-            Touched::Other => {}
-        }
-    }
-    // A whole record: every pair it had or has, after the pairs saved
-    // before it, which the sort below keeps first.
-    for &(hider, before) in &records {
-        let old = before.into_iter().flat_map(|h| h.pairs.iter());
-        let new = state
-            .hiders
-            .get(hider)
-            .into_iter()
-            .flat_map(|h| h.pairs.iter());
-        for (observer, _) in old.chain(new) {
-            let was = before.and_then(|h| h.pairs.get(observer.as_str()));
-            pairs.push((hider, observer.as_str(), was));
-        }
-    }
-    phases.sort_by(|a, b| a.0.cmp(b.0));
-    phases.dedup_by(|later, first| later.0 == first.0);
-    pairs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    pairs.dedup_by(|later, first| (later.0, later.1) == (first.0, first.1));
-
     let hiding = |phase: Option<HiderPhase>| phase == Some(HiderPhase::Hiding);
+    let mut phases: Vec<&str> = before.saved_hiders().collect();
+    phases.sort_unstable();
+    phases.dedup();
     let attempts = phases
         .into_iter()
-        .filter_map(|(id, before)| {
+        .filter_map(|id| {
             let now = state.hiders.get(id).map(|h| h.phase);
-            (hiding(before) != hiding(now)).then(|| AttemptChange {
+            (hiding(before.phase(state, id)) != hiding(now)).then(|| AttemptChange {
                 hider: id.into(),
                 hiding: hiding(now),
             })
         })
         .collect();
+
+    // Every pair saved, and every pair a whole saved record had or has.
+    let records: Vec<&str> = before.saved_records().collect();
+    let pairs = before.pairs_with(state, &records, Vec::new());
     let view = |pair: Option<&Pair>| pair.map(|p| (p.clear_view, p.distance.map(f64::to_bits)));
-    let views = pairs
-        .into_iter()
-        .filter_map(|(hider, observer, before)| {
-            let now = state.hiders.get(hider).and_then(|h| h.pairs.get(observer));
-            (view(before) != view(now)).then(|| ViewChange {
-                hider: hider.into(),
-                observer: observer.into(),
-                clear_view: now.is_some_and(|p| p.clear_view),
-                distance: now.and_then(|p| p.distance),
-                removed: now.is_none(),
-            })
-        })
-        .collect();
+    let mut views = Vec::new();
+    for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+        let hider = group[0].0;
+        let record = state.hiders.get(hider);
+        for &(_, observer, was) in group {
+            let now = record.and_then(|h| h.pairs.get(observer));
+            if view(was) != view(now) {
+                views.push(ViewChange {
+                    hider: hider.into(),
+                    observer: observer.into(),
+                    clear_view: now.is_some_and(|p| p.clear_view),
+                    distance: now.and_then(|p| p.distance),
+                    removed: now.is_none(),
+                });
+            }
+        }
+    }
     (attempts, views)
 }

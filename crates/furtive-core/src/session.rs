@@ -20,7 +20,7 @@ use crate::context::Ctx;
 use crate::dispatch;
 use crate::error::Error;
 use crate::event::Event;
-use crate::journal::{is_hidden, Journal, Tx};
+use crate::journal::{is_hidden, Before, Journal, Tx};
 use crate::outcome::{Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
 use crate::query::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
@@ -112,8 +112,9 @@ impl Session {
             self.journal.rollback(&mut self.state);
             return Err(error);
         }
-        let (changes, hidden_from) = self.journal.effects(&mut self.state);
-        let (attempts, views) = record_changes(&self.journal, &self.state);
+        let before = Before::new(&self.journal);
+        let (changes, hidden_from) = self.journal.effects(&before, &self.state);
+        let (attempts, views) = record_changes(&before, &self.state);
         self.journal.clear();
         // Stops at 2^53 - 1 (`range::MAX_REVISION`): past it a
         // JavaScript number would no longer hold the revision exactly.
