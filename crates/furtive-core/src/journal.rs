@@ -326,15 +326,15 @@ fn sort_unique<T: Ord>(items: &mut Vec<T>) {
 /// saved first stands for its phase and every pair. What no entry saved
 /// reads as it is now.
 pub(crate) struct Before<'a> {
-    /// Hiders whose whole record was saved, by id: the record before
-    /// (`None`: there was none).
+    /// Hiders whose whole record was saved: the record before (`None`:
+    /// there was none).
     records: Vec<(&'a str, Option<&'a Hider>)>,
-    /// Hiders whose phase was saved before any whole record, by id.
+    /// Hiders whose phase was saved before any whole record.
     phases: Vec<(&'a str, HiderPhase)>,
     /// Pairs saved before any whole record of their hider, by hider then
-    /// observer: the pair before (`None`: there was none).
-    pairs: Vec<(&'a str, &'a str, Option<&'a Pair>)>,
-    /// Creatures saved, by id: the creature before (`None`: unknown).
+    /// observer: the pair before.
+    pairs: Vec<PairBefore<'a>>,
+    /// Creatures saved: the creature before (`None`: unknown).
     creatures: Vec<(&'a str, Option<&'a Creature>)>,
     /// The surprises before, when they were saved.
     pub surprises: Option<&'a [Surprise]>,
@@ -349,23 +349,24 @@ impl<'a> Before<'a> {
             creatures: Vec::new(),
             surprises: None,
         };
-        // Records saved so far, in order (a transaction saves few).
-        let mut saved: Vec<&str> = Vec::new();
         for (key, slot) in journal.keys.iter().zip(&journal.slots) {
             match (key, slot) {
-                (Key::Hider(id), Slot::Hider(record)) if !saved.contains(&id.as_str()) => {
-                    saved.push(id);
+                (Key::Hider(id), Slot::Hider(record)) if before.record(id).is_none() => {
                     before.records.push((id, record.as_ref()));
                 }
-                (Key::Phase(id), Slot::Phase(phase)) if !saved.contains(&id.as_str()) => {
+                (Key::Phase(id), Slot::Phase(phase))
+                    if before.record(id).is_none() && before.saved_phase(id).is_none() =>
+                {
                     before.phases.push((id, *phase));
                 }
                 (Key::Pair(hider, observer), Slot::Pair(pair))
-                    if !saved.contains(&hider.as_str()) =>
+                    if before.record(hider).is_none() =>
                 {
                     before.pairs.push((hider, observer, pair.as_ref()));
                 }
-                (Key::Creature(id), Slot::Creature(creature)) => {
+                (Key::Creature(id), Slot::Creature(creature))
+                    if before.saved_creature(id).is_none() =>
+                {
                     before.creatures.push((id, creature.as_ref()));
                 }
                 (Key::Surprises, Slot::Surprises(surprises)) => {
@@ -374,21 +375,23 @@ impl<'a> Before<'a> {
                 _ => {}
             }
         }
-        // Stable sorts, then the first entry of each slot kept.
-        before.records.sort_by_key(|r| r.0);
-        before.phases.sort_by_key(|p| p.0);
-        before.phases.dedup_by_key(|p| p.0);
-        before.pairs.sort_by_key(|p| (p.0, p.1));
-        before.pairs.dedup_by_key(|p| (p.0, p.1));
-        before.creatures.sort_by_key(|c| c.0);
-        before.creatures.dedup_by_key(|c| c.0);
+        // A stable sort, then the first entry of each pair kept.
+        sort_pairs(&mut before.pairs);
         before
     }
 
-    /// The whole record of `hider` before, if the transaction saved it.
+    /// The whole record of `hider` before, if the transaction saved it. A
+    /// linear search, as for phases and creatures: a transaction saves few.
     fn record(&self, hider: &str) -> Option<Option<&'a Hider>> {
-        let at = self.records.binary_search_by_key(&hider, |r| r.0).ok()?;
-        Some(self.records[at].1)
+        self.records.iter().find(|r| r.0 == hider).map(|r| r.1)
+    }
+
+    fn saved_phase(&self, hider: &str) -> Option<HiderPhase> {
+        self.phases.iter().find(|p| p.0 == hider).map(|p| p.1)
+    }
+
+    fn saved_creature(&self, creature: &str) -> Option<Option<&'a Creature>> {
+        self.creatures.iter().find(|c| c.0 == creature).map(|c| c.1)
     }
 
     /// Whether `hider` had a record. Only a whole-record entry adds or
@@ -400,8 +403,8 @@ impl<'a> Before<'a> {
 
     /// The phase of `hider` before (`None`: no record).
     pub fn phase(&self, state: &State, hider: &str) -> Option<HiderPhase> {
-        if let Ok(at) = self.phases.binary_search_by_key(&hider, |p| p.0) {
-            return Some(self.phases[at].1);
+        if let Some(phase) = self.saved_phase(hider) {
+            return Some(phase);
         }
         match self.record(hider) {
             Some(record) => record.map(|r| r.phase),
@@ -411,8 +414,10 @@ impl<'a> Before<'a> {
 
     /// The pair of `hider` with `observer` before.
     pub fn pair(&self, state: &'a State, hider: &str, observer: &str) -> Option<&'a Pair> {
-        let key = (hider, observer);
-        if let Ok(at) = self.pairs.binary_search_by_key(&key, |p| (p.0, p.1)) {
+        if let Ok(at) = self
+            .pairs
+            .binary_search_by(|p| (p.0, p.1).cmp(&(hider, observer)))
+        {
             return self.pairs[at].2;
         }
         match self.record(hider) {
@@ -421,12 +426,10 @@ impl<'a> Before<'a> {
         }
     }
 
-    /// Whether the engine knew `creature` before.
-    pub fn known(&self, state: &State, creature: &str) -> bool {
-        match self.creatures.binary_search_by_key(&creature, |c| c.0) {
-            Ok(at) => self.creatures[at].1.is_some(),
-            Err(_) => state.creatures.contains_key(creature),
-        }
+    /// Whether the engine knew `creature` before, `now` telling whether
+    /// it knows it now.
+    pub fn known_given(&self, creature: &str, now: bool) -> bool {
+        self.saved_creature(creature).map_or(now, |c| c.is_some())
     }
 
     /// The observers `hider` had a pair with before (in no set order; one
@@ -464,15 +467,6 @@ impl<'a> Before<'a> {
         self.records.iter().map(|r| r.0)
     }
 
-    /// Whether the engine knew `creature` before, `now` telling whether
-    /// it knows it now.
-    pub fn known_given(&self, creature: &str, now: bool) -> bool {
-        match self.creatures.binary_search_by_key(&creature, |c| c.0) {
-            Ok(at) => self.creatures[at].1.is_some(),
-            Err(_) => now,
-        }
-    }
-
     /// Every pair whose stored value may differ, by hider then observer,
     /// each once, with its value before: the pairs saved, every pair each
     /// hider of `whole` had or has, and `more`.
@@ -481,33 +475,20 @@ impl<'a> Before<'a> {
         state: &'a State,
         whole: &[&'a str],
         more: Vec<(&'a str, &'a str)>,
-    ) -> Vec<(&'a str, &'a str, Option<&'a Pair>)> {
+    ) -> Vec<PairBefore<'a>> {
         let mut pairs = self.pairs.clone();
-        let mut others = more;
+        let with_value = |(hider, observer)| (hider, observer, self.pair(state, hider, observer));
+        pairs.extend(more.into_iter().map(with_value));
         for &hider in whole {
-            others.extend(
-                self.observers(state, hider)
-                    .map(|observer| (hider, observer)),
-            );
             let now = state
                 .hiders
                 .get(hider)
                 .into_iter()
                 .flat_map(|r| r.pairs.keys());
-            others.extend(now.map(|observer| (hider, observer.as_str())));
+            let observers = self.observers(state, hider).chain(now.map(String::as_str));
+            pairs.extend(observers.map(|observer| with_value((hider, observer))));
         }
-        others.sort_unstable();
-        others.dedup();
-        for (hider, observer) in others {
-            if self
-                .pairs
-                .binary_search_by_key(&(hider, observer), |p| (p.0, p.1))
-                .is_err()
-            {
-                pairs.push((hider, observer, self.pair(state, hider, observer)));
-            }
-        }
-        pairs.sort_by_key(|p| (p.0, p.1));
+        sort_pairs(&mut pairs);
         pairs
     }
 
@@ -515,10 +496,23 @@ impl<'a> Before<'a> {
     pub fn is_hidden(&self, state: &'a State, token: &'a str) -> bool {
         self.phase(state, token) == Some(HiderPhase::Hiding)
             && self.observers(state, token).any(|observer| {
-                self.pair(state, token, observer)
-                    .is_some_and(|pair| !pair.perceived && self.known(state, observer))
+                self.pair(state, token, observer).is_some_and(|pair| {
+                    !pair.perceived
+                        && self.known_given(observer, state.creatures.contains_key(observer))
+                })
             })
     }
+}
+
+/// A pair, by hider then observer, with its value before (`None`: there
+/// was none).
+pub(crate) type PairBefore<'a> = (&'a str, &'a str, Option<&'a Pair>);
+
+/// Sorts pairs by hider then observer, stably, and keeps the first entry
+/// of each.
+fn sort_pairs(pairs: &mut Vec<PairBefore>) {
+    pairs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    pairs.dedup_by(|later, first| (later.0, later.1) == (first.0, first.1));
 }
 
 /// How one pair reads in one state.
