@@ -5,11 +5,12 @@
 //! Rules never get `&mut State`. They get a [`Tx`], which reads the state
 //! through `Deref` and writes only through methods that first save the
 //! slot they touch (a pair, a hider's roll, a creature...) in the journal.
-//! The journal holds, for each touched slot, the value it had before; it is
-//! undone by swapping every saved value back, newest first, and redone by
-//! swapping again, oldest first. A refused event is undone; a successful one
-//! is compared on its touched slots only ([`Journal::effects`]): so an event
-//! costs what it touches, never the table size.
+//! The journal holds, for each touched slot, the value it had before. A
+//! refused event is undone by swapping every saved value back, newest
+//! first. A successful one is compared on its touched slots only: the
+//! first value saved for each slot is how it read before ([`Before`]), the
+//! state is how it reads now ([`Journal::effects`]). So an event costs what
+//! it touches, never the table size.
 
 use std::ops::Deref;
 
@@ -42,7 +43,7 @@ enum Key {
     Combat,
 }
 
-/// The value a journal entry saved (or, after an undo, the value it replaced).
+/// The value a journal entry saved.
 #[derive(Debug)]
 enum Slot {
     Hider(Option<Hider>),
