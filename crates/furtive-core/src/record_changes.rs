@@ -4,7 +4,7 @@
 //! view or distance changed (the `attempts` and `views` of
 //! [`crate::Effects`]).
 //!
-//! Found from the journal's saved slots ([`Before`]): each slot's value
+//! Found from the journal's saved slots (`journal::Before`): each slot's value
 //! before the transaction, compared with the state after it.
 //! So it costs what the transaction touched, never the table.
 
