@@ -434,25 +434,23 @@ impl<'a> Before<'a> {
     }
 
     /// The observers `hider` had a pair with before (in no set order; one
-    /// may come twice).
+    /// may come twice): those of its record (as saved, or as it is now),
+    /// and those of the pairs saved before it.
     pub fn observers(
         &self,
         state: &'a State,
         hider: &'a str,
     ) -> impl Iterator<Item = &'a str> + '_ {
-        let (record, saved_pairs) = match self.record(hider) {
-            Some(record) => (record, &[][..]),
-            None => {
-                let from = self.pairs.partition_point(|p| p.0 < hider);
-                let to = self.pairs.partition_point(|p| p.0 <= hider);
-                (state.hiders.get(hider), &self.pairs[from..to])
-            }
-        };
+        let record = self
+            .record(hider)
+            .unwrap_or_else(|| state.hiders.get(hider));
+        let from = self.pairs.partition_point(|p| p.0 < hider);
+        let to = self.pairs.partition_point(|p| p.0 <= hider);
         let kept = record
             .into_iter()
             .flat_map(|r| r.pairs.keys())
             .map(String::as_str);
-        let saved = saved_pairs.iter().map(|p| p.1);
+        let saved = self.pairs[from..to].iter().map(|p| p.1);
         kept.chain(saved)
             .filter(move |&observer| self.pair(state, hider, observer).is_some())
     }

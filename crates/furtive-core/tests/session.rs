@@ -664,3 +664,38 @@ fn o4_o13_a_view_of_many_observers_reports_the_one_pair_it_turns_among_checks_as
     );
     assert_eq!(changes.len(), 1, "{changes:?}");
 }
+
+#[test]
+fn b3_a_hider_removed_after_the_observer_it_hid_from_in_one_transaction_stops_showing_hidden() {
+    // The observer's pair is saved before the hider's whole record: the
+    // state before must still count that pair (the hider showed `hidden`).
+    let config: Config = serde_json::from_value(json!({
+        "ruleset": "opposed",
+        "creatures": [{"id": "spy", "side": "party"}, {"id": "guard", "side": "watch"}]
+    }))
+    .unwrap();
+    let mut session = Session::new(config).unwrap();
+    let effects = session.apply(hide("spy", 15)).unwrap();
+    assert!(effects.changes.contains(&Change::Status {
+        token: "spy".into(),
+        status: Status::Hidden,
+        active: true,
+        expires: None,
+    }));
+    let changes = changes_match_the_full_comparison(
+        &mut session,
+        vec![
+            ev(json!({"type": "tokenRemoved", "token": "guard"})),
+            ev(json!({"type": "tokenRemoved", "token": "spy"})),
+        ],
+    );
+    assert!(
+        changes.contains(&Change::Status {
+            token: "spy".into(),
+            status: Status::Hidden,
+            active: false,
+            expires: None,
+        }),
+        "{changes:?}"
+    );
+}
