@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::ViewEntry;
 use crate::outcome::{Change, Expiry, Status};
+use crate::record_changes::{AttemptChange, ViewChange};
 use crate::state::{
     Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
 };
@@ -186,15 +187,15 @@ impl Journal {
         self.slots.push(slot);
     }
 
-    /// What the journaled transaction changed, comparing the touched slots
-    /// before and after: the visible [`Change`]s, in the order a full
-    /// comparison gives them (visibility by hider then observer, then
-    /// statuses by token), and the hidden-from lookup patch. The state
-    /// before is read from the saved slots ([`Before`]), never restored.
-    pub fn effects(&self, before: &Before, state: &State) -> (Vec<Change>, Vec<HiddenFromChange>) {
+    /// What the journaled transaction changed ([`Compared`]), the state
+    /// being as it left it. The state before is read from the saved slots
+    /// ([`Before`]), never restored.
+    pub fn effects(&self, state: &State) -> Compared {
+        let mut compared = Compared::default();
         if self.keys.is_empty() {
-            return (Vec::new(), Vec::new());
+            return compared;
         }
+        let before = Before::new(self);
         // The hiders whose pairs may read differently, those whose whole
         // record or phase changed, and the creatures that joined or left.
         let mut hiders: Vec<&str> = Vec::new();
@@ -230,8 +231,15 @@ impl Journal {
         sort_unique(&mut hiders);
         let pairs = before.pairs_with(state, &whole, pairs);
 
-        let mut changes = Vec::new();
-        let mut lookup = Vec::new();
+        let Compared {
+            changes,
+            hidden_from: lookup,
+            attempts,
+            views,
+        } = &mut compared;
+        // The stored view a caller keeps: clear view and distance.
+        let stored =
+            |pair: Option<&Pair>| pair.map(|p| (p.clear_view, p.distance.map(f64::to_bits)));
         for group in pairs.chunk_by(|a, b| a.0 == b.0) {
             let hider = group[0].0;
             let record = state.hiders.get(hider);
@@ -272,6 +280,27 @@ impl Journal {
                         hidden: after.hidden_from,
                     });
                 }
+                if stored(pair_before) != stored(pair_now) {
+                    views.push(ViewChange {
+                        hider: hider.into(),
+                        observer: observer.into(),
+                        clear_view: pair_now.is_some_and(|p| p.clear_view),
+                        distance: pair_now.and_then(|p| p.distance),
+                        removed: pair_now.is_none(),
+                    });
+                }
+            }
+        }
+        // The hiders whose whole record or phase was saved, by id: an
+        // attempt begins or ends only with one of them.
+        let hiding = |phase: Option<HiderPhase>| phase == Some(HiderPhase::Hiding);
+        for &hider in &whole {
+            let now = state.hiders.get(hider).map(|h| h.phase);
+            if hiding(before.phase(state, hider)) != hiding(now) {
+                attempts.push(AttemptChange {
+                    hider: hider.into(),
+                    hiding: hiding(now),
+                });
             }
         }
         let mut status_tokens: Vec<&str> = hiders.iter().chain(&creatures).copied().collect();
@@ -312,8 +341,23 @@ impl Journal {
             }
         }
         lookup.sort_by(|a, b| (&a.observer, &a.hider).cmp(&(&b.observer, &b.hider)));
-        (changes, lookup)
+        compared
     }
+}
+
+/// What a transaction changed, found by [`Journal::effects`] from the
+/// touched slots only, in the order a full comparison gives them.
+#[derive(Debug, Default)]
+pub(crate) struct Compared {
+    /// The visible changes: visibility by hider then observer, then
+    /// statuses by token.
+    pub changes: Vec<Change>,
+    /// The hidden-from lookup patch, by observer then hider.
+    pub hidden_from: Vec<HiddenFromChange>,
+    /// The hiders that began or ended a stealth attempt, by hider.
+    pub attempts: Vec<AttemptChange>,
+    /// The pairs whose stored view changed, by hider then observer.
+    pub views: Vec<ViewChange>,
 }
 
 /// Sorts `items` and drops repeats.
@@ -326,7 +370,7 @@ fn sort_unique<T: Ord>(items: &mut Vec<T>) {
 /// slot's value from the first entry that saved it. A whole hider record
 /// saved first stands for its phase and every pair. What no entry saved
 /// reads as it is now.
-pub(crate) struct Before<'a> {
+struct Before<'a> {
     /// Hiders whose whole record was saved: the record before (`None`:
     /// there was none).
     records: Vec<(&'a str, Option<&'a Hider>)>,
@@ -455,17 +499,6 @@ impl<'a> Before<'a> {
             .filter(move |&observer| self.pair(state, hider, observer).is_some())
     }
 
-    /// The hiders whose whole record or phase was saved.
-    pub fn saved_hiders(&self) -> impl Iterator<Item = &'a str> + '_ {
-        let records = self.records.iter().map(|r| r.0);
-        records.chain(self.phases.iter().map(|p| p.0))
-    }
-
-    /// The hiders whose whole record was saved.
-    pub fn saved_records(&self) -> impl Iterator<Item = &'a str> + '_ {
-        self.records.iter().map(|r| r.0)
-    }
-
     /// Every pair whose stored value may differ, by hider then observer,
     /// each once, with its value before: the pairs saved, every pair each
     /// hider of `whole` had or has, and `more`.
@@ -505,7 +538,7 @@ impl<'a> Before<'a> {
 
 /// A pair, by hider then observer, with its value before (`None`: there
 /// was none).
-pub(crate) type PairBefore<'a> = (&'a str, &'a str, Option<&'a Pair>);
+type PairBefore<'a> = (&'a str, &'a str, Option<&'a Pair>);
 
 /// Sorts pairs by hider then observer, stably, and keeps the first entry
 /// of each.

@@ -20,13 +20,13 @@ use crate::context::Ctx;
 use crate::dispatch;
 use crate::error::Error;
 use crate::event::Event;
-use crate::journal::{is_hidden, Before, Journal, Tx};
+use crate::journal::{is_hidden, Compared, Journal, Tx};
 use crate::outcome::{Change, Decision, Expiry, LogEntry, Outcome, Request, Status};
 use crate::query::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
     PickpocketQuery,
 };
-use crate::record_changes::{record_changes, AttemptChange, ViewChange};
+use crate::record_changes::{AttemptChange, ViewChange};
 #[cfg(feature = "roller")]
 use crate::roller::{Roller, MAX_SETTLE_ROUNDS};
 use crate::standing::{PairStanding, PairsQuery, Standing, StandingQuery};
@@ -112,9 +112,12 @@ impl Session {
             self.journal.rollback(&mut self.state);
             return Err(error);
         }
-        let before = Before::new(&self.journal);
-        let (changes, hidden_from) = self.journal.effects(&before, &self.state);
-        let (attempts, views) = record_changes(&before, &self.state);
+        let Compared {
+            changes,
+            hidden_from,
+            attempts,
+            views,
+        } = self.journal.effects(&self.state);
         self.journal.clear();
         // Stops at 2^53 - 1 (`range::MAX_REVISION`): past it a
         // JavaScript number would no longer hold the revision exactly.
