@@ -168,14 +168,6 @@ impl Journal {
         }
     }
 
-    /// Whether this transaction journaled the pair (debug checks only).
-    fn has_pair(&self, hider: &str, observer: &str) -> bool {
-        self.keys
-            .iter()
-            .rev()
-            .any(|key| matches!(key, Key::Pair(h, o) if &**h == hider && o == observer))
-    }
-
     /// Saves one pair's value before it is written (`None`: it did not exist).
     fn push_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
         let id = self.hider_id(hider);
@@ -625,12 +617,10 @@ impl Deref for Tx<'_> {
 
 /// One existing pair, found with one lookup, for a rule that reads it (with
 /// its hider's roll and the creatures) and may then write it: the pair is
-/// journaled at the first [`PairTx::pair_mut`], unless the event already
-/// journaled it (`saved`: [`Tx::record_view`] saved the pair earlier in the
-/// same event; the first saved value is the one a rollback restores and
-/// [`Journal::effects`] compares with, so a second entry would only cost
-/// time. No savepoint is taken inside an event, so the saved entry is
-/// after any savepoint. Debug builds check that the entry exists).
+/// journaled at the first [`PairTx::pair_mut`], unless it already was
+/// (`saved`: [`Tx::record_view`] just saved it; the first saved value is
+/// the one a rollback restores and [`Journal::effects`] compares with, so a
+/// second entry would only cost time).
 pub(crate) struct PairTx<'a> {
     /// The hider's roll in force.
     pub attempt: &'a Attempt,
@@ -741,23 +731,13 @@ impl<'a> Tx<'a> {
 
     /// An existing pair, writable.
     pub fn pair_mut<'b>(&'b mut self, hider: &'b str, observer: &'b str) -> Option<&'b mut Pair> {
-        self.pair_tx(hider, observer, false)
-            .map(PairTx::into_pair_mut)
+        self.pair_tx(hider, observer).map(PairTx::into_pair_mut)
     }
 
     /// An existing pair with its hider's roll and the creatures, read and
-    /// written with one lookup ([`PairTx`], which says what `saved` means).
-    /// `None` when there is no such pair.
-    pub fn pair_tx<'b>(
-        &'b mut self,
-        hider: &'b str,
-        observer: &'b str,
-        saved: bool,
-    ) -> Option<PairTx<'b>> {
-        debug_assert!(
-            !saved || self.journal.has_pair(hider, observer),
-            "pair_tx: the pair {hider}/{observer} was not journaled in this event"
-        );
+    /// written with one lookup ([`PairTx`]). `None` when there is no such
+    /// pair.
+    pub fn pair_tx<'b>(&'b mut self, hider: &'b str, observer: &'b str) -> Option<PairTx<'b>> {
         let State {
             hiders, creatures, ..
         } = &mut *self.state;
@@ -768,7 +748,7 @@ impl<'a> Tx<'a> {
             pair: pairs.get_mut(observer)?,
             hider,
             observer,
-            saved,
+            saved: false,
             journal: &mut *self.journal,
         })
     }
@@ -787,42 +767,66 @@ impl<'a> Tx<'a> {
 
     /// Updates the stored clear view and distance of the pairs named in
     /// `view`; a pair missing for an observer is created from `new_pair`.
+    /// Then hands each entry's pair to `then`, with its hider's roll and
+    /// the creatures ([`PairTx`]): one lookup per entry.
     ///
     /// A pair whose clear view and distance already read as `entry` is
     /// neither written nor journaled: an event that names observers whose
     /// view did not change (a token drag among observers that stay out of
-    /// view) costs their lookups only. Returns, for each entry, whether this
-    /// call journaled its pair (see [`PairTx`]).
-    pub fn record_view(&mut self, hider: &str, view: &[ViewEntry], new_pair: Pair) -> Vec<bool> {
-        let mut saved = vec![false; view.len()];
-        let Some(record) = self.state.hiders.get_mut(hider) else {
-            return saved;
+    /// view) costs their lookups only.
+    pub fn record_view(
+        &mut self,
+        hider: &str,
+        view: &[ViewEntry],
+        new_pair: Pair,
+        mut then: impl FnMut(&ViewEntry, PairTx<'_>),
+    ) {
+        let State {
+            hiders, creatures, ..
+        } = &mut *self.state;
+        let Some(Hider { attempt, pairs, .. }) = hiders.get_mut(hider) else {
+            return;
         };
-        for (entry, saved) in view.iter().zip(saved.iter_mut()) {
-            let old = match record.pairs.get_mut(&entry.observer) {
-                Some(pair) => {
+        for entry in view {
+            // `old`: the pair's value before, when this call writes it.
+            let (pair, old) = match pairs.get_mut(&entry.observer) {
+                Some(pair)
                     if pair.clear_view == entry.clear_view
-                        && same_distance(pair.distance, entry.distance)
-                    {
-                        continue;
-                    }
+                        && same_distance(pair.distance, entry.distance) =>
+                {
+                    (pair, None)
+                }
+                Some(pair) => {
                     let old = pair.clone();
                     pair.clear_view = entry.clear_view;
                     pair.distance = entry.distance;
-                    Some(old)
+                    (pair, Some(Some(old)))
                 }
                 None => {
                     let mut pair = new_pair.clone();
                     pair.clear_view = entry.clear_view;
                     pair.distance = entry.distance;
-                    record.pairs.insert(entry.observer.clone(), pair);
-                    None
+                    let pair = pairs.entry(entry.observer.clone()).or_insert(pair);
+                    (pair, Some(None))
                 }
             };
-            self.journal.push_pair(hider, entry.observer.clone(), old);
-            *saved = true;
+            let saved = old.is_some();
+            if let Some(old) = old {
+                self.journal.push_pair(hider, entry.observer.clone(), old);
+            }
+            then(
+                entry,
+                PairTx {
+                    attempt,
+                    creatures,
+                    pair,
+                    hider,
+                    observer: &entry.observer,
+                    saved,
+                    journal: &mut *self.journal,
+                },
+            );
         }
-        saved
     }
 
     /// Removes a pair, if there is one.

@@ -211,22 +211,17 @@ enum Reevaluated {
 /// display name ([`context::label`]), looked up once by the caller.
 ///
 /// Returns what it did ([`Reevaluated`]): the caller notes an exposure
-/// (O5, [`note_exposed`]) without looking the pair up again.
-///
-/// `saved`: the caller journaled this pair earlier in the same event
-/// ([`Tx::record_view`]), so a write needs no second journal entry
-/// ([`Tx::pair_tx`]).
+/// (O5, [`note_exposed`]).
 fn reevaluate(
     tx: &mut Tx,
     hider: &TokenId,
     hider_label: &String,
     observer: &TokenId,
     trigger: Trigger,
-    saved: bool,
     ctx: &mut Ctx,
 ) -> Reevaluated {
     // The pair, its hider's roll and the observer, each looked up once.
-    let Some(mut slot) = tx.pair_tx(hider, observer, saved) else {
+    let Some(mut slot) = tx.pair_tx(hider, observer) else {
         return Reevaluated::Undecided { exposed: false };
     };
     let observer_creature = slot.creatures.get(observer);
@@ -474,9 +469,8 @@ pub(crate) fn failed_in_view_of(
 }
 
 /// O5: [`note_exposure`] for a pair [`reevaluate`] found newly exposed.
-/// `saved`: as for [`reevaluate`].
-fn note_exposed(tx: &mut Tx, hider: &str, observer: &str, saved: bool) {
-    if let Some(mut slot) = tx.pair_tx(hider, observer, saved) {
+fn note_exposed(tx: &mut Tx, hider: &str, observer: &str) {
+    if let Some(mut slot) = tx.pair_tx(hider, observer) {
         slot.pair_mut().exposed = true;
     }
 }
@@ -547,7 +541,12 @@ fn enter_stealth(
                 Pair::new(false, PairReason::NotInViewAtEntry),
             );
         }
-        tx.record_view(hider, view, Pair::new(false, PairReason::NotInViewAtEntry));
+        tx.record_view(
+            hider,
+            view,
+            Pair::new(false, PairReason::NotInViewAtEntry),
+            |_, _| {},
+        );
         ctx.both(
             Clause::O7,
             Some(hider),
@@ -560,9 +559,9 @@ fn enter_stealth(
         for observer in observers_of(tx, hider) {
             let trigger = Trigger::FreshRoll;
             if let Reevaluated::Undecided { exposed: true } =
-                reevaluate(tx, &hider_id, &hider_label, &observer, trigger, false, ctx)
+                reevaluate(tx, &hider_id, &hider_label, &observer, trigger, ctx)
             {
-                note_exposed(tx, hider, &observer, false);
+                note_exposed(tx, hider, &observer);
             }
         }
         combat::note_roll(tx, hider);
@@ -659,20 +658,24 @@ fn view_changed(
     // Shared by every request and log entry about its pairs.
     let hider_id = TokenId::from(hider);
     let new_pair = Pair::new(false, PairReason::NotInViewAtEntry);
-    // Each named pair found once: its view recorded, then re-decided.
-    // A few observers, or one named twice: every entry recorded, then each
-    // re-decided, each looked up.
-    // A pair whose view is unchanged is not written (nor journaled).
-    let saved = tx.record_view(hider, view, new_pair);
-    for (entry, saved) in view.iter().zip(saved) {
-        let observer = &entry.observer;
-        let trigger = Trigger::View;
-        if let Reevaluated::Undecided { exposed: true } =
-            reevaluate(tx, &hider_id, &hider_label, observer, trigger, saved, ctx)
-        {
-            note_exposed(tx, hider, observer, saved);
+    // Each named pair found once: its view recorded, then re-decided. A
+    // pair whose view is unchanged is not written (nor journaled).
+    tx.record_view(hider, view, new_pair, |entry, mut slot| {
+        let observer_creature = slot.creatures.get(&entry.observer);
+        let decided = redecide(
+            &mut slot,
+            observer_creature,
+            &hider_id,
+            &hider_label,
+            &entry.observer,
+            Trigger::View,
+            ctx,
+        );
+        if let Reevaluated::Undecided { exposed: true } = decided {
+            // O5: remembered until the end of the hider's turn.
+            slot.pair_mut().exposed = true;
         }
-    }
+    });
     Ok(())
 }
 
@@ -841,7 +844,6 @@ fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
             &hider_label,
             &observer,
             Trigger::Penalty,
-            false,
             ctx,
         );
     }
@@ -1124,15 +1126,7 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
             );
         }
         let hider_label = context::label(tx, &hider);
-        reevaluate(
-            tx,
-            &hider,
-            &hider_label,
-            &observer_id,
-            Trigger::View,
-            false,
-            ctx,
-        );
+        reevaluate(tx, &hider, &hider_label, &observer_id, Trigger::View, ctx);
     }
 }
 

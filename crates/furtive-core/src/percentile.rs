@@ -73,7 +73,12 @@ impl Rules for PercentileRules {
         _ctx: &mut Ctx,
     ) -> Result<(), Error> {
         tx.hiding(hider)?;
-        tx.record_view(hider, view, Pair::new(true, PairReason::AcuityComparison));
+        tx.record_view(
+            hider,
+            view,
+            Pair::new(true, PairReason::AcuityComparison),
+            |_, _| {},
+        );
         if moved {
             if let Some(head) = tx.head_mut(hider) {
                 *head.moved_this_turn = true;
