@@ -23,8 +23,6 @@ use crate::state::{
     Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
 };
 
-type PairHider = TokenId;
-
 /// Which slot of the state a journal entry saved.
 #[derive(Debug)]
 enum Key {
@@ -34,8 +32,9 @@ enum Key {
     Phase(TokenId),
     /// A hider's roll and `movedThisTurn`.
     Head(TokenId),
-    /// One pair of a hider (the hider's id shared between entries).
-    Pair(PairHider, TokenId),
+    /// One pair: its hider (a place in [`Journal::pair_hiders`], so the
+    /// entries of one hider share its id) and its observer.
+    Pair(usize, TokenId),
     /// One creature.
     Creature(TokenId),
     /// The surprises list (short: at most one per attacker and target).
@@ -61,8 +60,8 @@ enum Slot {
 pub(crate) struct Journal {
     keys: Vec<Key>,
     slots: Vec<Slot>,
-    /// The hider id of the last pair entry, shared by the next ones.
-    last_hider: Option<PairHider>,
+    /// The hiders of the pair entries, each once.
+    pair_hiders: Vec<TokenId>,
 }
 
 /// A point to roll back to inside a transaction ([`Journal::rollback_to`]).
@@ -82,7 +81,8 @@ pub struct HiddenFromChange {
     pub hidden: bool,
 }
 
-fn swap_slot(state: &mut State, key: &Key, slot: &mut Slot) {
+/// Swaps one saved slot with the state's. `pair_hiders`: the journal's.
+fn swap_slot(state: &mut State, pair_hiders: &[TokenId], key: &Key, slot: &mut Slot) {
     match (key, slot) {
         (Key::Hider(id), Slot::Hider(saved)) => {
             let current = state.hiders.remove(id);
@@ -103,7 +103,10 @@ fn swap_slot(state: &mut State, key: &Key, slot: &mut Slot) {
             }
         }
         (Key::Pair(hider, observer), Slot::Pair(saved)) => {
-            if let Some(record) = state.hiders.get_mut(&**hider) {
+            let record = pair_hiders
+                .get(*hider)
+                .and_then(|hider| state.hiders.get_mut(hider));
+            if let Some(record) = record {
                 match (record.pairs.get_mut(observer), saved.as_mut()) {
                     (Some(current), Some(value)) => std::mem::swap(current, value),
                     _ => {
@@ -139,7 +142,7 @@ impl Journal {
     pub fn rollback_to(&mut self, state: &mut State, point: Savepoint) {
         while self.keys.len() > point.0 {
             if let (Some(key), Some(mut slot)) = (self.keys.pop(), self.slots.pop()) {
-                swap_slot(state, &key, &mut slot);
+                swap_slot(state, &self.pair_hiders, &key, &mut slot);
             }
         }
     }
@@ -153,25 +156,31 @@ impl Journal {
     pub fn clear(&mut self) {
         self.keys.clear();
         self.slots.clear();
-        self.last_hider = None;
+        self.pair_hiders.clear();
     }
 
-    /// The hider id for a pair entry, allocated once per run of entries.
-    fn hider_id(&mut self, hider: &str) -> PairHider {
-        match &self.last_hider {
-            Some(id) if id.as_str() == hider => id.clone(),
-            _ => {
-                let id = PairHider::from(hider);
-                self.last_hider = Some(id.clone());
-                id
+    /// The place of `hider` in `pair_hiders`, added when missing. A
+    /// transaction writes the pairs of few hiders, most often in runs.
+    fn pair_hider(&mut self, hider: &str) -> usize {
+        match self.pair_hiders.iter().rposition(|id| id == hider) {
+            Some(place) => place,
+            None => {
+                self.pair_hiders.push(hider.into());
+                self.pair_hiders.len() - 1
             }
         }
     }
 
+    /// The hider of a pair entry (its place always comes from
+    /// [`Journal::pair_hider`]).
+    fn hider_of(&self, place: usize) -> &str {
+        self.pair_hiders.get(place).map_or("", String::as_str)
+    }
+
     /// Saves one pair's value before it is written (`None`: it did not exist).
     fn push_pair(&mut self, hider: &str, observer: TokenId, old: Option<Pair>) {
-        let id = self.hider_id(hider);
-        self.push(Key::Pair(id, observer), Slot::Pair(old));
+        let place = self.pair_hider(hider);
+        self.push(Key::Pair(place, observer), Slot::Pair(old));
     }
 
     fn push(&mut self, key: Key, slot: Slot) {
@@ -201,8 +210,12 @@ impl Journal {
                 }
                 Key::Head(id) => hiders.push(id),
                 // A run of pairs shares its hider.
-                Key::Pair(hider, _) if hiders.last() == Some(&hider.as_str()) => {}
-                Key::Pair(hider, _) => hiders.push(hider),
+                Key::Pair(place, _) => {
+                    let hider = self.hider_of(*place);
+                    if hiders.last() != Some(&hider) {
+                        hiders.push(hider);
+                    }
+                }
                 Key::Creature(id) => creatures.push(id),
                 Key::Surprises | Key::Combat => {}
             }
@@ -396,10 +409,12 @@ impl<'a> Before<'a> {
                 {
                     before.phases.push((id, *phase));
                 }
-                (Key::Pair(hider, observer), Slot::Pair(pair))
-                    if before.record(hider).is_none() =>
+                (Key::Pair(place, observer), Slot::Pair(pair))
+                    if before.record(journal.hider_of(*place)).is_none() =>
                 {
-                    before.pairs.push((hider, observer, pair.as_ref()));
+                    before
+                        .pairs
+                        .push((journal.hider_of(*place), observer, pair.as_ref()));
                 }
                 (Key::Creature(id), Slot::Creature(creature))
                     if before.saved_creature(id).is_none() =>
