@@ -367,7 +367,7 @@ pub(crate) struct Compared {
 
 /// Sorts `items` and drops repeats.
 fn sort_unique<T: Ord>(items: &mut Vec<T>) {
-    items.sort_unstable();
+    items.sort();
     items.dedup();
 }
 
