@@ -384,8 +384,8 @@ struct Before<'a> {
     /// Pairs saved before any whole record of their hider, by hider then
     /// observer: the pair before.
     pairs: Vec<PairBefore<'a>>,
-    /// Creatures saved: the creature before (`None`: unknown).
-    creatures: Vec<(&'a str, Option<&'a Creature>)>,
+    /// Creatures saved, by id: whether the engine knew each before.
+    creatures: Vec<(&'a str, bool)>,
     /// The surprises before, when they were saved.
     pub surprises: Option<&'a [Surprise]>,
 }
@@ -416,10 +416,8 @@ impl<'a> Before<'a> {
                         .pairs
                         .push((journal.hider_of(*place), observer, pair.as_ref()));
                 }
-                (Key::Creature(id), Slot::Creature(creature))
-                    if before.saved_creature(id).is_none() =>
-                {
-                    before.creatures.push((id, creature.as_ref()));
+                (Key::Creature(id), Slot::Creature(creature)) => {
+                    before.creatures.push((id, creature.is_some()));
                 }
                 (Key::Surprises, Slot::Surprises(surprises)) => {
                     before.surprises.get_or_insert(surprises);
@@ -427,13 +425,17 @@ impl<'a> Before<'a> {
                 _ => {}
             }
         }
-        // A stable sort, then the first entry of each pair kept.
+        // Stable sorts, then the first entry of each pair and creature kept
+        // (a transaction may save thousands of creatures: `applyAll` of a
+        // whole scene).
         sort_pairs(&mut before.pairs);
+        before.creatures.sort_by_key(|c| c.0);
+        before.creatures.dedup_by_key(|c| c.0);
         before
     }
 
     /// The whole record of `hider` before, if the transaction saved it. A
-    /// linear search, as for phases and creatures: a transaction saves few.
+    /// linear search, as for phases: a transaction saves few.
     fn record(&self, hider: &str) -> Option<Option<&'a Hider>> {
         self.records.iter().find(|r| r.0 == hider).map(|r| r.1)
     }
@@ -442,8 +444,12 @@ impl<'a> Before<'a> {
         self.phases.iter().find(|p| p.0 == hider).map(|p| p.1)
     }
 
-    fn saved_creature(&self, creature: &str) -> Option<Option<&'a Creature>> {
-        self.creatures.iter().find(|c| c.0 == creature).map(|c| c.1)
+    fn saved_creature(&self, creature: &str) -> Option<bool> {
+        let at = self
+            .creatures
+            .binary_search_by_key(&creature, |c| c.0)
+            .ok()?;
+        Some(self.creatures[at].1)
     }
 
     /// Whether `hider` had a record. Only a whole-record entry adds or
@@ -481,7 +487,7 @@ impl<'a> Before<'a> {
     /// Whether the engine knew `creature` before, `now` telling whether
     /// it knows it now.
     pub fn known_given(&self, creature: &str, now: bool) -> bool {
-        self.saved_creature(creature).map_or(now, |c| c.is_some())
+        self.saved_creature(creature).unwrap_or(now)
     }
 
     /// The observers `hider` had a pair with before (in no set order; one

@@ -699,3 +699,32 @@ fn b3_a_hider_removed_after_the_observer_it_hid_from_in_one_transaction_stops_sh
         "{changes:?}"
     );
 }
+
+#[test]
+fn b1_a_creature_saved_twice_in_one_transaction_reads_as_it_was_at_its_start() {
+    // The guard leaves and comes back, and a newcomer joins and leaves,
+    // in one `applyAll`: each reads "before" from its first saved value,
+    // so nothing changed for either, not even the hidden-from lookup.
+    let mut session = Session::new(config()).unwrap();
+    session.apply(hide("rogue", 15)).unwrap();
+    let before = session.snapshot();
+    let guard = json!({"id": "guard", "side": "watch"});
+    let newcomer = json!({"id": "newcomer", "side": "watch"});
+    let effects = session
+        .apply_all(vec![
+            ev(json!({"type": "tokenRemoved", "token": "guard"})),
+            ev(json!({"type": "upsertCreature", "creature": guard})),
+            ev(json!({"type": "upsertCreature", "creature": newcomer})),
+            ev(json!({"type": "tokenRemoved", "token": "newcomer"})),
+        ])
+        .unwrap();
+    assert_eq!(
+        effects.changes,
+        furtive_core::diff(&before, &session.snapshot())
+    );
+    assert_eq!(
+        query::hidden_from(&before).unwrap(),
+        query::hidden_from(session.state()).unwrap()
+    );
+    assert_eq!(effects.hidden_from, vec![], "{:?}", effects.hidden_from);
+}
