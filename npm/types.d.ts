@@ -767,7 +767,9 @@ export interface Effects {
    */
   log: LogEntry[];
   /**
-   * Rolls the caller must make and feed back as events.
+   * Rolls the caller must make and feed back as events. Perception
+   * checks against one hider for one clause that follow each other are
+   * one request naming every observer, in order.
    */
   requests: Request[];
   /**
@@ -775,11 +777,12 @@ export interface Effects {
    */
   revision: number;
   /**
-   * The pairs whose stored clear view or distance changed, appeared or
-   * went away, by hider then observer: what a caller that sends only
-   * the views that changed compares with.
+   * The stored views that changed, one entry per hider, by hider: the
+   * pairs whose clear view or distance changed or that appeared (as now
+   * held), then those that went away, each by observer. What a caller
+   * that sends only the views that changed compares with.
    */
-  views: ViewChange[];
+  views: ViewChanges[];
 }
 /**
  * `observer`'s lookup entry for `hider` changed: add `hider` to the
@@ -809,14 +812,14 @@ export interface LogEntry {
   observer?: string;
 }
 /**
- * `observer` makes a Perception check against `hider` (O4, O9); answer
- * with a `perceptionRolled` event.
+ * Each of `observers` makes a Perception check against `hider` (O4,
+ * O9, O13); answer each with a `perceptionRolled` event.
  */
 export interface PerceptionCheckRequest {
   clause: Clause;
   hider: string;
   kind: "perceptionCheck";
-  observer: string;
+  observers: string[];
 }
 /**
  * `hider` must make a new stealth roll (P4); answer with an
@@ -855,25 +858,36 @@ export interface FreeModifier {
   value: number;
 }
 /**
- * The clear view or distance the engine holds for a pair changed, or the
- * pair appeared or went away (`removed`).
+ * The stored views of one hider that a transaction changed: the clear
+ * view and distance the engine now holds for some observers, and the
+ * observers whose pair it no longer holds.
  */
-export interface ViewChange {
+export interface ViewChanges {
+  hider: string;
   /**
-   * The clear view now (`false` when removed).
+   * The observers whose pair went away (the hider's attempt or the
+   * observer is gone).
+   */
+  removed: string[];
+  /**
+   * The observers whose pair is new or whose clear view or distance
+   * changed, as now held: the shape of an event's `view`.
+   */
+  view: ViewEntry[];
+}
+/**
+ * What an observer sees of a hider right now (O2, O4, O5, O13).
+ */
+export interface ViewEntry {
+  /**
+   * Line of sight and no concealment, centre to centre.
    */
   clearView: boolean;
   /**
-   * The distance now, in scene units (`null` when unknown or removed).
+   * Distance in scene units (for enhanced-sense ranges, O13), 0..=1e9.
    */
   distance: number | null;
-  hider: string;
   observer: string;
-  /**
-   * The engine holds no pair any more (the hider's attempt or the
-   * observer is gone).
-   */
-  removed: boolean;
 }
 /**
  * Add a creature, or replace the data of a known one (token created,
@@ -908,7 +922,7 @@ export interface EnterStealthEvent {
   roll: number;
   sprinting?: boolean;
   type: "enterStealth";
-  view?: ViewEntry[];
+  view?: ViewEntryInput[];
 }
 /**
  * The active modifiers of a percentile stealth roll (P2).
@@ -939,7 +953,7 @@ export interface FreeModifierInput {
 /**
  * What an observer sees of a hider right now (O2, O4, O5, O13).
  */
-export interface ViewEntry {
+export interface ViewEntryInput {
   /**
    * Line of sight and no concealment, centre to centre.
    */
@@ -961,7 +975,7 @@ export interface ViewChangedEvent {
   hider: string;
   moved?: boolean;
   type: "viewChanged";
-  view: ViewEntry[];
+  view: ViewEntryInput[];
 }
 /**
  * The answer to a `perceptionCheck` request (O4, O9): the check total.

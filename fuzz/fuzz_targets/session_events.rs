@@ -547,14 +547,15 @@ impl Ctx {
         }
     }
 
-    /// The event answering `request` with `value`.
+    /// The event answering `request` (a check of one observer, see
+    /// [`one_each`]) with `value`.
     fn answer(&self, request: &Request, value: Num, moved: bool) -> Event {
         match request {
             Request::PerceptionCheck {
-                hider, observer, ..
+                hider, observers, ..
             } => Event::PerceptionRolled {
                 hider: hider.clone(),
-                observer: observer.clone(),
+                observer: observers.first().cloned().unwrap_or_default(),
                 total: self.check(value),
             },
             Request::StealthRoll {
@@ -794,7 +795,7 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
     for event in &events {
         match one_by_one.apply(event.clone()) {
             Ok(effects) => {
-                requests.extend(effects.requests);
+                append_requests(&mut requests, effects.requests);
                 log.extend(effects.log);
             }
             Err(error) => {
@@ -965,7 +966,7 @@ fn run(input: Input) {
                 let event = ctx.event(spec);
                 if let Some(effects) = step(&mut session, event.clone()) {
                     chain.push(event);
-                    pending.extend(effects.requests);
+                    pending.extend(one_each(effects.requests));
                 }
             }
             Step::Hide {
@@ -1006,7 +1007,7 @@ fn run(input: Input) {
                 for event in events {
                     if let Some(effects) = step(&mut session, event.clone()) {
                         chain.push(event);
-                        pending.extend(effects.requests);
+                        pending.extend(one_each(effects.requests));
                     }
                 }
                 let checks: Vec<Request> = pending
@@ -1021,7 +1022,7 @@ fn run(input: Input) {
                     let event = ctx.answer(request, *total, false);
                     if let Some(effects) = step(&mut session, event.clone()) {
                         chain.push(event);
-                        pending.extend(effects.requests);
+                        pending.extend(one_each(effects.requests));
                     }
                 }
             }
@@ -1037,7 +1038,7 @@ fn run(input: Input) {
                 let event = ctx.answer(&request, *value, *moved);
                 if let Some(effects) = step(&mut session, event.clone()) {
                     chain.push(event);
-                    pending.extend(effects.requests);
+                    pending.extend(one_each(effects.requests));
                 }
             }
             Step::AnswerAll { value } => {
@@ -1050,14 +1051,14 @@ fn run(input: Input) {
                 }
                 if let Some(effects) = batch(&mut session, events.clone()) {
                     chain.extend(events);
-                    pending.extend(effects.requests);
+                    pending.extend(one_each(effects.requests));
                 }
             }
             Step::Batch(specs) => {
                 let events: Vec<Event> = specs.iter().take(8).map(|s| ctx.event(s)).collect();
                 if let Some(effects) = batch(&mut session, events.clone()) {
                     chain.extend(events);
-                    pending.extend(effects.requests);
+                    pending.extend(one_each(effects.requests));
                 }
             }
             Step::Settle(spec, seed) => {
@@ -1066,7 +1067,7 @@ fn run(input: Input) {
                     // the final check starts again from here.
                     chain_start = session.snapshot();
                     chain.clear();
-                    pending.extend(effects.requests);
+                    pending.extend(one_each(effects.requests));
                 }
             }
             Step::Query(query) => ctx.query(session.state(), query),
@@ -1087,7 +1088,7 @@ fn run(input: Input) {
                 if let Ok(event) = from_value {
                     if let Some(effects) = step(&mut session, event.clone()) {
                         chain.push(event);
-                        pending.extend(effects.requests);
+                        pending.extend(one_each(effects.requests));
                     }
                 }
             }
@@ -1117,7 +1118,7 @@ fn run(input: Input) {
                         }
                         if let Some(effects) = accepted {
                             chain.push(event);
-                            pending.extend(effects.requests);
+                            pending.extend(one_each(effects.requests));
                         }
                     }
                     Err(error) => {
@@ -1159,3 +1160,46 @@ fn run(input: Input) {
 }
 
 fuzz_target!(|input: Input| run(input));
+
+/// `requests` with each Perception check split into one request per
+/// observer, so the steps answer the observers one at a time.
+fn one_each(requests: Vec<Request>) -> impl Iterator<Item = Request> {
+    requests.into_iter().flat_map(|request| match request {
+        Request::PerceptionCheck {
+            hider,
+            observers,
+            clause,
+        } => observers
+            .into_iter()
+            .map(|observer| Request::PerceptionCheck {
+                hider: hider.clone(),
+                observers: vec![observer],
+                clause,
+            })
+            .collect(),
+        other => vec![other],
+    })
+}
+
+/// `more` after `requests`, as one transaction gives them: Perception
+/// checks against one hider for one clause that follow each other are one
+/// request.
+fn append_requests(requests: &mut Vec<Request>, more: Vec<Request>) {
+    for request in more {
+        match (requests.last_mut(), request) {
+            (
+                Some(Request::PerceptionCheck {
+                    hider,
+                    observers,
+                    clause,
+                }),
+                Request::PerceptionCheck {
+                    hider: next_hider,
+                    observers: next,
+                    clause: next_clause,
+                },
+            ) if *hider == next_hider && *clause == next_clause => observers.extend(next),
+            (_, request) => requests.push(request),
+        }
+    }
+}

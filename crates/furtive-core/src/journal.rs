@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::ViewEntry;
 use crate::outcome::{Change, Expiry, Status};
-use crate::record_changes::{AttemptChange, ViewChange};
+use crate::record_changes::{AttemptChange, ViewChanges};
 use crate::state::{
     Attempt, Combat, Creature, Hider, HiderPhase, Pair, State, Surprise, TokenId, TokenMap,
 };
@@ -251,6 +251,11 @@ impl Journal {
             let hiding_now = record.is_some_and(|r| r.phase == HiderPhase::Hiding);
             let existed = before.exists(state, hider);
             let was_hiding = before.phase(state, hider) == Some(HiderPhase::Hiding);
+            let mut changed = ViewChanges {
+                hider: hider.into(),
+                view: Vec::new(),
+                removed: Vec::new(),
+            };
             for &(_, observer, pair_before) in group {
                 let known = state.creatures.contains_key(observer);
                 let pair_now = record.and_then(|r| r.pairs.get(observer));
@@ -286,14 +291,18 @@ impl Journal {
                     });
                 }
                 if stored(pair_before) != stored(pair_now) {
-                    views.push(ViewChange {
-                        hider: hider.into(),
-                        observer: observer.into(),
-                        clear_view: pair_now.is_some_and(|p| p.clear_view),
-                        distance: pair_now.and_then(|p| p.distance),
-                        removed: pair_now.is_none(),
-                    });
+                    match pair_now {
+                        Some(pair) => changed.view.push(ViewEntry {
+                            observer: observer.into(),
+                            clear_view: pair.clear_view,
+                            distance: pair.distance,
+                        }),
+                        None => changed.removed.push(observer.into()),
+                    }
                 }
+            }
+            if !changed.view.is_empty() || !changed.removed.is_empty() {
+                views.push(changed);
             }
         }
         // The hiders whose whole record or phase was saved, by id: an
@@ -362,7 +371,7 @@ pub(crate) struct Compared {
     /// The hiders that began or ended a stealth attempt, by hider.
     pub attempts: Vec<AttemptChange>,
     /// The pairs whose stored view changed, by hider then observer.
-    pub views: Vec<ViewChange>,
+    pub views: Vec<ViewChanges>,
 }
 
 /// Sorts `items` and drops repeats.

@@ -13,7 +13,6 @@ use crate::error::Error;
 use crate::event::ViewEntry;
 use crate::explain;
 use crate::journal::{PairTx, Tx};
-use crate::outcome::Request;
 use crate::question::{AttackMode, HiddenAttackQuery, HiddenAttackResult};
 use crate::rules::{AttackInstance, Rules, StealthRoll};
 use crate::state::{
@@ -324,11 +323,7 @@ fn redecide(
         }
     }
     if needs_check {
-        ctx.requests.push(Request::PerceptionCheck {
-            hider: hider.clone(),
-            observer: observer.clone(),
-            clause: Clause::O4,
-        });
+        ctx.request_check(hider, observer, Clause::O4);
         ctx.gm_pair(
             Clause::O4,
             hider,
@@ -409,11 +404,7 @@ fn locate(
             slot.pair_mut().reason = reason;
         }
         None if pair.clear_view && !pair.check_pending => {
-            ctx.requests.push(Request::PerceptionCheck {
-                hider: hider.clone(),
-                observer: observer.clone(),
-                clause: Clause::O13,
-            });
+            ctx.request_check(hider, observer, Clause::O13);
             ctx.gm_pair(
                 Clause::O13,
                 hider,
@@ -928,11 +919,7 @@ fn attack(
         ) {
             pair.check_pending = true;
         }
-        ctx.requests.push(Request::PerceptionCheck {
-            hider: attacker.into(),
-            observer: target.into(),
-            clause: Clause::O9,
-        });
+        ctx.request_check(attacker, target, Clause::O9);
         ctx.both(
             Clause::O9,
             Some(attacker),

@@ -60,11 +60,11 @@ tag = "kind", by_name = RequestByName;
 /// A roll the caller must make and feed back as an event.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
-    /// `observer` makes a Perception check against `hider` (O4, O9); answer
-    /// with a `perceptionRolled` event.
+    /// Each of `observers` makes a Perception check against `hider` (O4,
+    /// O9, O13); answer each with a `perceptionRolled` event.
     PerceptionCheck {
         hider: TokenId,
-        observer: TokenId,
+        observers: Vec<TokenId>,
         clause: Clause,
     },
     /// `hider` must make a new stealth roll (P4); answer with an

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::event::ViewEntry;
 use crate::state::TokenId;
 
 /// A hider began (`hiding: true`) or ended (`hiding: false`) a stealth
@@ -24,19 +25,18 @@ pub struct AttemptChange {
     pub hiding: bool,
 }
 
-/// The clear view or distance the engine holds for a pair changed, or the
-/// pair appeared or went away (`removed`).
+/// The stored views of one hider that a transaction changed: the clear
+/// view and distance the engine now holds for some observers, and the
+/// observers whose pair it no longer holds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ViewChange {
+pub struct ViewChanges {
     pub hider: TokenId,
-    pub observer: TokenId,
-    /// The clear view now (`false` when removed).
-    pub clear_view: bool,
-    /// The distance now, in scene units (`null` when unknown or removed).
-    pub distance: Option<f64>,
-    /// The engine holds no pair any more (the hider's attempt or the
+    /// The observers whose pair is new or whose clear view or distance
+    /// changed, as now held: the shape of an event's `view`.
+    pub view: Vec<ViewEntry>,
+    /// The observers whose pair went away (the hider's attempt or the
     /// observer is gone).
-    pub removed: bool,
+    pub removed: Vec<TokenId>,
 }

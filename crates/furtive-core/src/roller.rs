@@ -33,31 +33,38 @@ impl Roller {
         i64::from(self.rng.random_range(1..=sides.max(1)))
     }
 
-    /// The event that answers one request:
+    /// The events that answer one request:
     /// - a Perception check is 1d`checkDie` + the observer's `perceptionModifier`
-    ///   (`opposed`), giving `perceptionRolled`;
+    ///   (`opposed`), giving one `perceptionRolled` per observer, in order;
     /// - a stealth roll is a d100 (`percentile`, P1) or 1d`checkDie` + the
     ///   hider's `stealthModifier` (`opposed`), giving `enterStealth` with
     ///   the request's modifiers and the hider's stored precautions.
     ///
     /// Totals are clamped to -1000..=1000. Errors: `unknown_token`.
-    pub fn answer(&mut self, state: &State, request: &Request) -> Result<Event, Error> {
+    pub fn answer(&mut self, state: &State, request: &Request) -> Result<Vec<Event>, Error> {
+        crate::validate::request(state, request)?;
         match request {
             Request::PerceptionCheck {
-                hider, observer, ..
-            } => {
-                let creature = crate::validate::request(state, request)?;
-                let total = self.die(state.settings.check_die) + creature.perception_modifier;
-                Ok(Event::PerceptionRolled {
-                    hider: hider.clone(),
-                    observer: observer.clone(),
-                    total: total.clamp(-1000, 1000),
+                hider, observers, ..
+            } => Ok(observers
+                .iter()
+                .map(|observer| {
+                    let modifier = state
+                        .creatures
+                        .get(observer)
+                        .map_or(0, |creature| creature.perception_modifier);
+                    let total = self.die(state.settings.check_die) + modifier;
+                    Event::PerceptionRolled {
+                        hider: hider.clone(),
+                        observer: observer.clone(),
+                        total: total.clamp(-1000, 1000),
+                    }
                 })
-            }
+                .collect()),
             Request::StealthRoll {
                 hider, modifiers, ..
             } => {
-                let creature = crate::validate::request(state, request)?;
+                let creature = state.creature("hider", hider)?;
                 let roll = match state.ruleset {
                     Ruleset::Percentile => self.die(100),
                     Ruleset::Opposed => (self.die(state.settings.check_die)
@@ -71,7 +78,7 @@ impl Roller {
                     .and_then(|h| h.attempt.opposed())
                     .map(|a| a.precautions.clone())
                     .unwrap_or_default();
-                Ok(Event::EnterStealth {
+                Ok(vec![Event::EnterStealth {
                     hider: hider.clone(),
                     roll,
                     modifiers: Some(modifiers.clone()),
@@ -79,7 +86,7 @@ impl Roller {
                     sprinting: false,
                     precautions,
                     view: Vec::new(),
-                })
+                }])
             }
         }
     }
@@ -100,17 +107,15 @@ pub(crate) fn roll_requests_in(
     seed: u64,
 ) -> Result<Vec<Event>, Error> {
     let mut roller = Roller::new(seed);
-    requests
-        .iter()
-        .enumerate()
-        .map(|(i, request)| {
-            roller.answer(state, request).map_err(|error| match error {
-                Error::UnknownToken { field, id } => Error::UnknownToken {
-                    field: format!("requests[{i}].{field}"),
-                    id,
-                },
-                other => other,
-            })
-        })
-        .collect()
+    let mut events = Vec::new();
+    for (i, request) in requests.iter().enumerate() {
+        events.extend(roller.answer(state, request).map_err(|error| match error {
+            Error::UnknownToken { field, id } => Error::UnknownToken {
+                field: format!("requests[{i}].{field}"),
+                id,
+            },
+            other => other,
+        })?);
+    }
+    Ok(events)
 }

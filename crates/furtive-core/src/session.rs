@@ -16,6 +16,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
+#[cfg(feature = "roller")]
+use crate::context::append_requests;
 use crate::context::Ctx;
 use crate::dispatch;
 use crate::error::Error;
@@ -26,7 +28,7 @@ use crate::query::{
     DefenseQuery, HiddenAttackQuery, HiddenAttackResult, KnockoutQuery, KnockoutResult, PairQuery,
     PickpocketQuery,
 };
-use crate::record_changes::{AttemptChange, ViewChange};
+use crate::record_changes::{AttemptChange, ViewChanges};
 #[cfg(feature = "roller")]
 use crate::roller::{Roller, MAX_SETTLE_ROUNDS};
 use crate::standing::{PairStanding, PairsQuery, Standing, StandingQuery};
@@ -44,7 +46,9 @@ pub struct Effects {
     /// Visible changes, each reported once, in a stable order: visibility
     /// by hider then observer, then statuses by token.
     pub changes: Vec<Change>,
-    /// Rolls the caller must make and feed back as events.
+    /// Rolls the caller must make and feed back as events. Perception
+    /// checks against one hider for one clause that follow each other are
+    /// one request naming every observer, in order.
     pub requests: Vec<Request>,
     /// Explanations (B3), in order.
     pub log: Vec<LogEntry>,
@@ -55,10 +59,11 @@ pub struct Effects {
     pub hidden_from: Vec<HiddenFromChange>,
     /// The hiders that began or ended a stealth attempt, by hider.
     pub attempts: Vec<AttemptChange>,
-    /// The pairs whose stored clear view or distance changed, appeared or
-    /// went away, by hider then observer: what a caller that sends only
-    /// the views that changed compares with.
-    pub views: Vec<ViewChange>,
+    /// The stored views that changed, one entry per hider, by hider: the
+    /// pairs whose clear view or distance changed or that appeared (as now
+    /// held), then those that went away, each by observer. What a caller
+    /// that sends only the views that changed compares with.
+    pub views: Vec<ViewChanges>,
 }
 
 /// The engine with its state.
@@ -189,26 +194,30 @@ impl Session {
                 }
                 let mut next_requests = Vec::new();
                 for request in pending {
-                    let answer = roller.answer(tx.state(), &request)?;
-                    let point = tx.savepoint();
-                    let mut answer_ctx = Ctx::new(tx.settings.show_numbers_to_players);
-                    match dispatch::run(tx, &answer, &mut answer_ctx) {
-                        Ok(()) => {
-                            ctx.log.extend(answer_ctx.log);
-                            next_requests.extend(answer_ctx.requests);
+                    for answer in roller.answer(tx.state(), &request)? {
+                        let point = tx.savepoint();
+                        let mut answer_ctx = Ctx::new(tx.settings.show_numbers_to_players);
+                        match dispatch::run(tx, &answer, &mut answer_ctx) {
+                            Ok(()) => {
+                                ctx.log.extend(answer_ctx.log);
+                                append_requests(&mut next_requests, answer_ctx.requests);
+                            }
+                            // P9 / O7: in combat a new stealth roll (a request
+                            // with one answer) waits for the hider's own turn;
+                            // it stays with the caller.
+                            Err(
+                                Error::NotHiderTurn { .. } | Error::StealthRollAlreadyMade { .. },
+                            ) => {
+                                tx.rollback_to(point);
+                                unanswered.push(request.clone());
+                            }
+                            Err(error) => return Err(error),
                         }
-                        // P9 / O7: in combat a new stealth roll waits for the
-                        // hider's own turn; it stays with the caller.
-                        Err(Error::NotHiderTurn { .. } | Error::StealthRollAlreadyMade { .. }) => {
-                            tx.rollback_to(point);
-                            unanswered.push(request);
-                        }
-                        Err(error) => return Err(error),
                     }
                 }
                 pending = next_requests;
             }
-            unanswered.extend(pending);
+            append_requests(&mut unanswered, pending);
             ctx.requests = unanswered;
             Ok(())
         })

@@ -301,23 +301,22 @@ pub(crate) fn validate_config(config: &Config) -> Result<(), Error> {
     Ok(())
 }
 
-/// A request to answer (B4) names known tokens: its `hider`, and the
-/// `observer` of a Perception check. Returns the creature that rolls: the
-/// observer of a Perception check, the hider of a stealth roll.
+/// A request to answer (B4) names known tokens: its `hider`, and each of
+/// the `observers` of a Perception check (`observers[1]`).
 #[cfg(feature = "roller")]
-pub(crate) fn request<'a>(
-    state: &'a State,
-    request: &crate::outcome::Request,
-) -> Result<&'a Creature, Error> {
+pub(crate) fn request(state: &State, request: &crate::outcome::Request) -> Result<(), Error> {
     use crate::outcome::Request;
     match request {
         Request::PerceptionCheck {
-            hider, observer, ..
+            hider, observers, ..
         } => {
             known(state, "hider", hider)?;
-            state.creature("observer", observer)
+            for (i, observer) in observers.iter().enumerate() {
+                state.creature(&format!("observers[{i}]"), observer)?;
+            }
+            Ok(())
         }
-        Request::StealthRoll { hider, .. } => state.creature("hider", hider),
+        Request::StealthRoll { hider, .. } => state.creature("hider", hider).map(|_| ()),
     }
 }
 

@@ -619,21 +619,20 @@ fn b4_different_seeds_can_differ() {
 fn b4_roll_requests_with_the_same_seed_give_the_same_events() {
     let (scene, event) = opposed_checks();
     let outcome = apply(&scene, event).unwrap();
-    assert_eq!(outcome.requests.len(), 3);
+    // One request names the three observers.
+    let [Request::PerceptionCheck { observers, .. }] = outcome.requests.as_slice() else {
+        panic!("one check request, got {:?}", outcome.requests);
+    };
+    assert_eq!(observers.len(), 3);
     let a = roll_requests(&outcome.state, &outcome.requests, 99).unwrap();
     let b = roll_requests(&outcome.state, &outcome.requests, 99).unwrap();
     assert_eq!(a, b);
-    assert_eq!(a.len(), 3);
-    for (event, request) in a.iter().zip(&outcome.requests) {
-        match (event, request) {
-            (
-                Event::PerceptionRolled {
-                    observer, total, ..
-                },
-                Request::PerceptionCheck {
-                    observer: asked, ..
-                },
-            ) => {
+    assert_eq!(a.len(), 3, "one roll per observer");
+    for (event, asked) in a.iter().zip(observers) {
+        match event {
+            Event::PerceptionRolled {
+                observer, total, ..
+            } => {
                 assert_eq!(observer, asked);
                 assert!((1..=20).contains(total));
             }
@@ -653,13 +652,13 @@ fn b4_the_roller_adds_the_modifier_to_the_configured_die() {
         .perception_modifier = 100;
     let request = Request::PerceptionCheck {
         hider: "rogue".into(),
-        observer: "guard".into(),
+        observers: vec!["guard".into()],
         clause: furtive_core::Clause::O4,
     };
     let mut roller = Roller::new(5);
     for _ in 0..200 {
-        match roller.answer(&scene, &request).unwrap() {
-            Event::PerceptionRolled { total, .. } => assert!((101..=106).contains(&total)),
+        match roller.answer(&scene, &request).unwrap().as_slice() {
+            [Event::PerceptionRolled { total, .. }] => assert!((101..=106).contains(total)),
             other => panic!("{other:?}"),
         }
     }
@@ -721,8 +720,7 @@ fn b4_the_json_facade_replays_and_checks_the_seed() {
             "{error}"
         );
     }
-    let requests =
-        json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4"}]);
+    let requests = json!([{"kind": "perceptionCheck", "hider": "rogue", "observers": ["guard"], "clause": "O4"}]);
     let events =
         api::roll_requests::<Value>(state.clone(), requests.clone(), json!(9007199254740991u64))
             .unwrap();

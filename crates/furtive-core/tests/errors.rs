@@ -224,7 +224,7 @@ fn request_and_penalty_scope_errors_name_the_field() {
     let state = serde_json::to_value(opposed()).unwrap();
     let error = api::roll_requests::<Value>(
         state.clone(),
-        json!([{"kind": "stealthRoll", "hider": "rogue", "modifiers": {}, "clause": "O7"}, {"kind": "perceptionCheck", "hider": 1, "observer": "guard"}]),
+        json!([{"kind": "stealthRoll", "hider": "rogue", "modifiers": {}, "clause": "O7"}, {"kind": "perceptionCheck", "hider": 1, "observers": ["guard"]}]),
         json!(1),
     )
     .unwrap_err();
@@ -240,8 +240,8 @@ fn request_and_penalty_scope_errors_name_the_field() {
     // B4: a request naming a token the state does not know is refused.
     let error = api::roll_requests::<Value>(
         state.clone(),
-        json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4"},
-               {"kind": "perceptionCheck", "hider": "nobody", "observer": "guard", "clause": "O4"}]),
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observers": ["guard"], "clause": "O4"},
+               {"kind": "perceptionCheck", "hider": "nobody", "observers": ["guard"], "clause": "O4"}]),
         json!(1),
     )
     .unwrap_err();
@@ -250,10 +250,36 @@ fn request_and_penalty_scope_errors_name_the_field() {
         error.to_string(),
         "requests[1].hider: unknown token `nobody`"
     );
+    // B1/B4: one unknown observer among several refuses the whole call, named by its place.
+    let error = api::roll_requests::<Value>(
+        state.clone(),
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observers": ["guard", "ghost", "captain"], "clause": "O4"}]),
+        json!(1),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "unknown_token");
+    assert_eq!(
+        error.to_string(),
+        "requests[0].observers[1]: unknown token `ghost`"
+    );
+    // Each observer of a check is answered by its own roll, in order.
+    let answers = api::roll_requests::<Value>(
+        state.clone(),
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observers": ["guard", "captain"], "clause": "O4"}]),
+        json!(1),
+    )
+    .unwrap();
+    let observers: Vec<&Value> = answers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| &a["observer"])
+        .collect();
+    assert_eq!(observers, [&json!("guard"), &json!("captain")]);
     // Requests ignore fields they do not have, as callers may tag them.
     let answers = api::roll_requests::<Value>(
         state,
-        json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4", "mine": 1}]),
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observers": ["guard"], "clause": "O4", "mine": 1}]),
         json!(1),
     )
     .unwrap();

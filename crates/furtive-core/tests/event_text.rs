@@ -198,7 +198,7 @@ fn text_that_is_not_json_anywhere_names_the_argument_and_its_place() {
     }
     for junk in [r#""\ud800""#, "1e400", deep.as_str()] {
         let text = format!(
-            r#"[{{"kind":"perceptionCheck","hider":"h","observer":"o","clause":"O4","junk":{junk}}}]"#
+            r#"[{{"kind":"perceptionCheck","hider":"h","observers":["o"],"clause":"O4","junk":{junk}}}]"#
         );
         let error = read::requests(text.as_str()).unwrap_err();
         assert_eq!(error.to_string(), not_json("requests", &text), "{text}");
@@ -290,7 +290,7 @@ fn object() -> impl proptest::strategy::Strategy<Value = String> {
     let valid = select(&[
         "",
         r#""type":"stopHiding","hider":"h","#,
-        r#""kind":"perceptionCheck","hider":"h","observer":"o","clause":"O4","#,
+        r#""kind":"perceptionCheck","hider":"h","observers":["o"],"clause":"O4","#,
     ]);
     let members = prop::collection::vec((select(KEYS), select(VALUES)), 0..4);
     (valid, members, select(&["", " ", " x"])).prop_map(|(valid, members, after)| {

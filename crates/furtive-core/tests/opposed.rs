@@ -961,10 +961,44 @@ fn o_requests_name_the_clause_that_asked() {
         outcome.requests,
         vec![Request::PerceptionCheck {
             hider: "rogue".into(),
-            observer: "guard".into(),
+            observers: vec!["guard".into()],
             clause: furtive_core::Clause::O4
         }]
     );
+}
+
+#[test]
+fn o4_one_check_request_names_every_observer_that_comes_into_view_in_the_order_named() {
+    let outcome = ok(&hidden(18), in_view(&["guard", "captain", "archer"]));
+    assert_eq!(
+        outcome.requests,
+        vec![Request::PerceptionCheck {
+            hider: "rogue".into(),
+            observers: vec!["guard".into(), "captain".into(), "archer".into()],
+            clause: furtive_core::Clause::O4
+        }]
+    );
+    // Each observer still answers with its own roll.
+    let state = run(
+        &outcome.state,
+        vec![
+            rolled("guard", 20),
+            rolled("captain", 5),
+            rolled("archer", 18),
+        ],
+    );
+    let perceives = |observer: &str| {
+        furtive_core::query::perceives(
+            &state,
+            &furtive_core::query::PairQuery {
+                observer: observer.into(),
+                hider: "rogue".into(),
+            },
+        )
+        .unwrap()
+        .allowed
+    };
+    assert!(perceives("guard") && perceives("archer") && !perceives("captain"));
 }
 
 #[test]

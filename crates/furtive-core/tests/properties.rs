@@ -9,12 +9,12 @@ use common::{hit_zone, patched_lookup};
 
 use std::collections::BTreeSet;
 
-use furtive_core::record_changes::{AttemptChange, ViewChange};
+use furtive_core::record_changes::{AttemptChange, ViewChanges};
 use furtive_core::state::TokenId;
 use furtive_core::{
     apply, create_state, query, settle, validate_state, Acuities, Change, Config, Creature,
-    EnhancedSense, Error, Event, FreeModifier, HiderPhase, Modifiers, Outcome, Ruleset, Session,
-    Settings, SituationModifier, State, ViewEntry,
+    EnhancedSense, Error, Event, FreeModifier, HiderPhase, Modifiers, Outcome, Request, Ruleset,
+    Session, Settings, SituationModifier, State, ViewEntry,
 };
 use furtive_json::functions as api;
 use proptest::prelude::*;
@@ -298,7 +298,7 @@ fn attempts_between(before: &State, after: &State) -> Vec<AttemptChange> {
 /// Every pair whose stored clear view or distance differs between two
 /// states, or that is in one only, by a full comparison: what
 /// `Effects::views` must say.
-fn views_between(before: &State, after: &State) -> Vec<ViewChange> {
+fn views_between(before: &State, after: &State) -> Vec<ViewChanges> {
     let view = |state: &State, hider: &str, observer: &str| {
         state
             .hiders
@@ -314,21 +314,55 @@ fn views_between(before: &State, after: &State) -> Vec<ViewChange> {
             }
         }
     }
-    pairs
-        .into_iter()
-        .filter_map(|(hider, observer)| {
-            let was = view(before, &hider, &observer);
-            let is = view(after, &hider, &observer);
-            let bits = |v: Option<(bool, Option<f64>)>| v.map(|(c, d)| (c, d.map(f64::to_bits)));
-            (bits(was) != bits(is)).then(|| ViewChange {
-                hider,
+    let mut changes: Vec<ViewChanges> = Vec::new();
+    for (hider, observer) in pairs {
+        let was = view(before, &hider, &observer);
+        let is = view(after, &hider, &observer);
+        let bits = |v: Option<(bool, Option<f64>)>| v.map(|(c, d)| (c, d.map(f64::to_bits)));
+        if bits(was) == bits(is) {
+            continue;
+        }
+        if changes.last().is_none_or(|last| last.hider != hider) {
+            changes.push(ViewChanges {
+                hider: hider.clone(),
+                view: Vec::new(),
+                removed: Vec::new(),
+            });
+        }
+        let last = changes.last_mut().expect("pushed above");
+        match is {
+            Some((clear_view, distance)) => last.view.push(ViewEntry {
                 observer,
-                clear_view: is.is_some_and(|(c, _)| c),
-                distance: is.and_then(|(_, d)| d),
-                removed: is.is_none(),
-            })
-        })
-        .collect()
+                clear_view,
+                distance,
+            }),
+            None => last.removed.push(observer),
+        }
+    }
+    changes
+}
+
+/// `more` after `requests`, as one transaction gives them: Perception
+/// checks against one hider for one clause that follow each other are one
+/// request.
+fn append_requests(requests: &mut Vec<Request>, more: Vec<Request>) {
+    for request in more {
+        match (requests.last_mut(), request) {
+            (
+                Some(Request::PerceptionCheck {
+                    hider,
+                    observers,
+                    clause,
+                }),
+                Request::PerceptionCheck {
+                    hider: next_hider,
+                    observers: next,
+                    clause: next_clause,
+                },
+            ) if *hider == next_hider && *clause == next_clause => observers.extend(next),
+            (_, request) => requests.push(request),
+        }
+    }
 }
 
 proptest! {
@@ -355,7 +389,7 @@ proptest! {
             match one_by_one.apply(event) {
                 Ok(effects) => {
                     log.extend(effects.log);
-                    requests.extend(effects.requests);
+                    append_requests(&mut requests, effects.requests);
                 }
                 Err(error) => {
                     refused = Some(error);

@@ -4,8 +4,8 @@
 //! (The property test `session_apply_all_is_all_or_nothing` checks both
 //! against a full comparison of the states, for arbitrary events.)
 
-use furtive_core::record_changes::{AttemptChange, ViewChange};
-use furtive_core::{Config, Effects, Event, Session};
+use furtive_core::record_changes::{AttemptChange, ViewChanges};
+use furtive_core::{Config, Effects, Event, Session, ViewEntry};
 use serde_json::json;
 
 fn session(ruleset: &str) -> Session {
@@ -94,14 +94,21 @@ fn p9_effects_say_the_attack_from_hiding_ended_the_attempt_at_the_turn_end() {
     assert_eq!(stop.attempts, attempt(false));
 }
 
-fn view(observer: &str, clear_view: bool, distance: Option<f64>, removed: bool) -> ViewChange {
-    ViewChange {
-        hider: "spy".into(),
+fn view(observer: &str, clear_view: bool, distance: Option<f64>) -> ViewEntry {
+    ViewEntry {
         observer: observer.into(),
         clear_view,
         distance,
-        removed,
     }
+}
+
+/// The spy's views that changed: `view` as now held, then `removed`.
+fn spy(view: Vec<ViewEntry>, removed: &[&str]) -> Vec<ViewChanges> {
+    vec![ViewChanges {
+        hider: "spy".into(),
+        view,
+        removed: removed.iter().map(|&id| id.into()).collect(),
+    }]
 }
 
 #[test]
@@ -115,10 +122,13 @@ fn b5_o4_effects_list_the_stored_views_that_changed() {
     // Every observer gets a pair (O2); the guard's holds the view sent.
     assert_eq!(
         entered.views,
-        vec![
-            view("archer", false, None, false),
-            view("guard", false, Some(30.0), false)
-        ]
+        spy(
+            vec![
+                view("archer", false, None),
+                view("guard", false, Some(30.0))
+            ],
+            &[]
+        )
     );
     let moved = apply(
         &mut opposed,
@@ -126,7 +136,7 @@ fn b5_o4_effects_list_the_stored_views_that_changed() {
                "view": [{"observer": "guard", "clearView": true, "distance": 20},
                         {"observer": "archer", "clearView": false}]}),
     );
-    assert_eq!(moved.views, vec![view("guard", true, Some(20.0), false)]);
+    assert_eq!(moved.views, spy(vec![view("guard", true, Some(20.0))], &[]));
     // The same view again changes nothing.
     let same = apply(
         &mut opposed,
@@ -139,7 +149,42 @@ fn b5_o4_effects_list_the_stored_views_that_changed() {
         &mut opposed,
         json!({"type": "tokenRemoved", "token": "guard"}),
     );
-    assert_eq!(left.views, vec![view("guard", false, None, true)]);
+    assert_eq!(left.views, spy(vec![], &["guard"]));
     let stop = apply(&mut opposed, json!({"type": "stopHiding", "hider": "spy"}));
-    assert_eq!(stop.views, vec![view("archer", false, None, true)]);
+    assert_eq!(stop.views, spy(vec![], &["archer"]));
+}
+
+#[test]
+fn b5_o4_view_changes_of_several_hiders_come_one_entry_per_hider() {
+    let mut opposed = session("opposed");
+    apply(
+        &mut opposed,
+        json!({"type": "enterStealth", "hider": "spy", "roll": 15,
+               "view": [{"observer": "guard", "clearView": false, "distance": 30}]}),
+    );
+    apply(
+        &mut opposed,
+        json!({"type": "enterStealth", "hider": "archer", "roll": 15,
+               "view": [{"observer": "guard", "clearView": false, "distance": 30}]}),
+    );
+    // The guard leaves: both hiders lose their pair with it, each in its own entry.
+    let left = apply(
+        &mut opposed,
+        json!({"type": "tokenRemoved", "token": "guard"}),
+    );
+    let hiders: Vec<(&str, Vec<&str>)> = left
+        .views
+        .iter()
+        .map(|change| {
+            (
+                change.hider.as_str(),
+                change.removed.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        hiders,
+        vec![("archer", vec!["guard"]), ("spy", vec!["guard"])]
+    );
+    assert!(left.views.iter().all(|change| change.view.is_empty()));
 }

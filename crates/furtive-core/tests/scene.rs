@@ -2195,7 +2195,7 @@ fn o2_o4_darkness_hides_an_entry_and_a_lit_torch_brings_the_guard_into_view() {
     .unwrap();
     assert_eq!(
         changed["requests"],
-        json!([{"kind": "perceptionCheck", "hider": "rogue", "observer": "guard", "clause": "O4"}])
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observers": ["guard"], "clause": "O4"}])
     );
 }
 

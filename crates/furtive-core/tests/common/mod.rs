@@ -71,9 +71,9 @@ pub fn checks_for<'a>(outcome: &'a Outcome, hider: &str, observer: &str) -> Vec<
         .filter_map(|r| match r {
             Request::PerceptionCheck {
                 hider: h,
-                observer: o,
+                observers,
                 clause,
-            } if h == hider && o == observer => Some(clause.id()),
+            } if h == hider && observers.iter().any(|o| o == observer) => Some(clause.id()),
             _ => None,
         })
         .collect()
