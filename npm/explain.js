@@ -103,18 +103,15 @@ function text(value, language) {
 }
 
 /**
- * `object` with its `message` replaced by `en` and `fr`, in its place.
+ * `object` with its `message` replaced by `en` and `fr`, in its place: the
+ * engine writes `message` last in every result that has one.
  * @param {any} object
  */
 function rendered(object) {
   if (object === null || typeof object !== "object" || !Object.hasOwn(object, "message")) return object;
-  const out = {};
-  for (const key of Object.keys(object)) {
-    if (key === "message") {
-      out.en = text(object.message, 0);
-      out.fr = text(object.message, 1);
-    } else out[key] = object[key];
-  }
+  const { message, ...out } = object;
+  out.en = text(message, 0);
+  out.fr = text(message, 1);
   return out;
 }
 
