@@ -8,79 +8,37 @@
 // npm/ addon and wasm, foundry-module/engine/); this repository holds the
 // new ones (scripts/build.sh and scripts/build-foundry.sh).
 //
-// The event: one `viewChanged` of the first hider naming 150 observers, in
-// a table of 200 (or 1,000) creatures (`opposed`, a quarter of them hiding
-// with a held total of 15; ids of 16 characters like Foundry's), through
-// `Session.apply`, the effects' log read. The first hider entered stealth
-// with the 150 observers out of clear view at 5 ft. "every pair": each
-// named observer comes into clear view (150 O4 requests); "no pair
-// changes": each is named again as it is (a plain drag). Between two timed
-// calls the hider is put back (`applyAll([stopHiding, enterStealth])`,
-// untimed). The
-// median of single timed calls. "One Foundry action": the module's own CPU
-// time for a move and a door in the fake Foundry
-// (tests/foundry/bench-transactions.mjs), each module with its own engine.
+// The event (bench/engine-event.mjs): one `viewChanged` of the first hider
+// naming 150 observers, in a table of 200 (or 1,000) creatures (`opposed`,
+// a quarter of them hiding with a held total of 15; ids of 16 characters
+// like Foundry's), through `Session.apply`, the effects' log read. The
+// first hider entered stealth with the 150 observers out of clear view at
+// 5 ft. "every pair": each named observer comes into clear view (150 O4
+// requests); "no pair changes": each is named again as it is (a plain
+// drag). Between two timed calls the hider is put back
+// (`applyAll([stopHiding, enterStealth])`, untimed). The median of single
+// timed calls. "One Foundry action": the module's own CPU time for a move
+// and a door in the fake Foundry (tests/foundry/bench-transactions.mjs),
+// each module with its own engine.
+//
+// The wasm builds are timed in Node and in headless Chromium, where the
+// Foundry module's wasm runs at the table: a cross-origin isolated page
+// (COOP/COEP headers, so `performance.now()` is precise to 5 µs, not
+// 100 µs) served from this repository (/new/) and OLD_DIR (/old/), with
+// tests/js's server and playwright-core (`npm ci` in tests/js first).
+// Without /usr/bin/chromium or playwright-core those rows are skipped.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { applyTime, median, view } from "./engine-event.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const oldDir = path.resolve(process.argv[2] ?? "");
 if (!process.argv[2]) {
   console.error("usage: node bench/engine.mjs OLD_DIR (see bench/engine.sh)");
   process.exit(2);
-}
-
-const NAMED = 150;
-/**
- * The `i`th token id: 16 letters and digits drawn at random, as Foundry's
- * `foundry.utils.randomID()` makes them, from a fixed seed so every run
- * and both builds see the same ids.
- * https://foundryvtt.com/api/v14/functions/foundry.utils.randomID.html
- */
-const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const ids = [];
-let seed = 0x9e3779b9;
-const random = () => {
-  // xorshift32
-  seed ^= seed << 13;
-  seed ^= seed >>> 17;
-  seed ^= seed << 5;
-  return (seed >>> 0) / 2 ** 32;
-};
-const id = (i) => {
-  while (ids.length <= i) ids.push(Array.from({ length: 16 }, () => ALPHANUMERIC[Math.floor(random() * 62)]).join(""));
-  return ids[i];
-};
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const config = (size) => ({
-  ruleset: "opposed",
-  creatures: Array.from({ length: size }, (_, i) => ({ id: id(i), side: i % 2 ? "watch" : "party", perceptionModifier: i % 7 })),
-});
-const enter = (i) => ({ type: "enterStealth", hider: id(i), roll: 15, moved: true });
-const named = (size, clear) =>
-  Array.from({ length: Math.min(NAMED, size - 1) }, (_, k) => ({ observer: id(k + 1), clearView: clear, distance: 5 }));
-const view = (size, clear) => ({ type: "viewChanged", hider: id(0), moved: false, view: named(size, clear) });
-const reset = (size) => [{ type: "stopHiding", hider: id(0) }, { ...enter(0), view: named(size, false) }];
-
-/** The median µs of `Session.apply(view)` with its log read, in a table of `size`. */
-function applyTime(api, size, clear, budgetMs = 2500) {
-  const session = api.Session.create(config(size));
-  for (let i = 0; i < Math.max(1, Math.floor(size / 4)); i++) session.apply(enter(i));
-  const event = view(size, clear);
-  const samples = [];
-  const start = performance.now();
-  while (samples.length < 15 || (samples.length < 2000 && performance.now() - start < budgetMs)) {
-    session.applyAll(reset(size));
-    const t0 = performance.now();
-    const effects = session.apply(event);
-    void effects.log.length;
-    samples.push((performance.now() - t0) * 1000);
-  }
-  session.free();
-  return median(samples);
 }
 
 /**
@@ -143,9 +101,74 @@ function foundryAction(root) {
 }
 for (const [name, root] of [["old", oldDir], ["new", repo]]) builds[name].action = foundryAction(root);
 
+/**
+ * Runs `fn(page)` in headless Chromium on a cross-origin isolated page that
+ * has loaded the old and new builds' wasm as their users load them
+ * (`window.furtiveBench`). Resolves to Chromium's version, or to `null`
+ * (saying why on stderr and in `chromiumSkipped`) when Chromium or
+ * playwright-core is missing.
+ */
+let chromiumSkipped = null;
+async function inChromium(fn) {
+  const CHROMIUM = "/usr/bin/chromium";
+  if (!existsSync(CHROMIUM)) chromiumSkipped = `${CHROMIUM} is missing`;
+  let chromium;
+  if (!chromiumSkipped) {
+    try {
+      chromium = await import("../tests/js/chromium.mjs");
+    } catch (error) {
+      if (error.code !== "ERR_MODULE_NOT_FOUND") throw error;
+      chromiumSkipped = `tests/js's packages are not installed (cd tests/js && npm ci): ${error.message}`;
+    }
+  }
+  if (chromiumSkipped) {
+    console.error(`Chromium rows skipped: ${chromiumSkipped}`);
+    return null;
+  }
+  const server = await chromium.serve(repo, {
+    headers: { "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp" },
+    mounts: { "/old/": oldDir, "/new/": repo },
+  });
+  try {
+    return await chromium.withPage(server.origin, async (page) => {
+      const version = await page.evaluate(async () => {
+        if (!crossOriginIsolated) throw new Error("the page is not cross-origin isolated: performance.now() would be coarsened to 100 µs");
+        const { applyTime } = await import("/new/bench/engine-event.mjs");
+        const apis = {};
+        for (const name of ["old", "new"]) {
+          // As foundry-module/scripts/engine.mjs loads its engine.
+          const foundryWasm = await import(`/${name}/foundry-module/engine/browser.js`);
+          await foundryWasm.init(fetch(`/${name}/foundry-module/engine/wasm/furtive_wasm_bg.wasm`));
+          // As the npm package's browser users do: init() fetches wasm/ next to browser.js.
+          const npmWasm = await import(`/${name}/npm/browser.js`);
+          await npmWasm.init();
+          apis[name] = { foundryWasm, npmWasm };
+        }
+        window.furtiveBench = { applyTime, apis };
+        const { fullVersionList } = await navigator.userAgentData.getHighEntropyValues(["fullVersionList"]);
+        return fullVersionList.find((brand) => /Chrom/.test(brand.brand))?.version ?? navigator.userAgent;
+      });
+      if (page.furtiveErrors.length > 0) throw new Error(`the Chromium page failed:\n${page.furtiveErrors.join("\n")}`);
+      // Warm up each build once, untimed.
+      await page.evaluate(() => {
+        for (const name of ["old", "new"]) for (const api of ["npmWasm", "foundryWasm"]) window.furtiveBench.applyTime(window.furtiveBench.apis[name][api], 200, true, 300);
+      });
+      await fn(page);
+      if (page.furtiveErrors.length > 0) throw new Error(`the Chromium page failed:\n${page.furtiveErrors.join("\n")}`);
+      return version;
+    });
+  } finally {
+    await server.close();
+  }
+}
+/** `applyTime` in the Chromium page, for build `name`'s `api` ("foundryWasm" or "npmWasm"). */
+const chromiumTime = (page, name, api, size, clear) =>
+  page.evaluate(({ name, api, size, clear }) => window.furtiveBench.applyTime(window.furtiveBench.apis[name][api], size, clear), { name, api, size, clear });
+
 const rows = [];
-const row = (target, bound, measure) => {
-  const [oldValue, newValue] = ["old", "new"].map((name) => measure(builds[name]));
+const row = async (target, bound, measure) => {
+  const oldValue = await measure(builds.old, "old");
+  const newValue = await measure(builds.new, "new");
   rows.push({ target, bound, oldValue, newValue });
   console.error(`${target}: old ${oldValue}, new ${newValue}`);
 };
@@ -154,19 +177,25 @@ const bytes = (x) => `${x.toLocaleString("en")} B`;
 // Warm up each runtime once, untimed.
 for (const name of ["old", "new"]) for (const api of ["napi", "npmWasm", "foundryWasm"]) applyTime(builds[name][api], 200, true, 300);
 
-row("Foundry module's wasm, every pair comes into view (200 creatures)", "≤ 300 µs", (b) => µs(applyTime(b.foundryWasm, 200, true)));
-row("Foundry module's wasm, no pair changes (200 creatures)", "≤ 100 µs", (b) => µs(applyTime(b.foundryWasm, 200, false)));
-row("Foundry module's wasm, reading the event alone (refused once read: its hider is unknown)", "reported", (b) => µs(readTime(b.foundryWasm)));
-row("Foundry module's wasm, every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.foundryWasm, 1000, true)));
-row("npm wasm (Node), every pair (200 creatures)", "≤ 300 µs", (b) => µs(applyTime(b.npmWasm, 200, true)));
-row("npm wasm (Node), every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.npmWasm, 1000, true)));
-row("napi, every pair (200 creatures)", "≤ 200 µs", (b) => µs(applyTime(b.napi, 200, true)));
-row("napi, every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.napi, 1000, true)));
+await row("Foundry module's wasm, every pair comes into view (200 creatures)", "≤ 300 µs", (b) => µs(applyTime(b.foundryWasm, 200, true)));
+await row("Foundry module's wasm, no pair changes (200 creatures)", "≤ 100 µs", (b) => µs(applyTime(b.foundryWasm, 200, false)));
+await row("Foundry module's wasm, reading the event alone (refused once read: its hider is unknown)", "reported", (b) => µs(readTime(b.foundryWasm)));
+await row("Foundry module's wasm, every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.foundryWasm, 1000, true)));
+await row("npm wasm (Node), every pair (200 creatures)", "≤ 300 µs", (b) => µs(applyTime(b.npmWasm, 200, true)));
+await row("npm wasm (Node), every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.npmWasm, 1000, true)));
+const chromiumVersion = await inChromium(async (page) => {
+  await row("Foundry wasm in Chromium (at the table), every pair comes into view (200 creatures)", "≤ 300 µs", async (_, name) => µs(await chromiumTime(page, name, "foundryWasm", 200, true)));
+  await row("Foundry wasm in Chromium (at the table), no pair changes (200 creatures)", "≤ 100 µs", async (_, name) => µs(await chromiumTime(page, name, "foundryWasm", 200, false)));
+  await row("npm wasm in Chromium, every pair comes into view (200 creatures)", "≤ 300 µs", async (_, name) => µs(await chromiumTime(page, name, "npmWasm", 200, true)));
+  await row("npm wasm in Chromium, no pair changes (200 creatures)", "≤ 100 µs", async (_, name) => µs(await chromiumTime(page, name, "npmWasm", 200, false)));
+});
+await row("napi, every pair (200 creatures)", "≤ 200 µs", (b) => µs(applyTime(b.napi, 200, true)));
+await row("napi, every pair, 1,000 creatures", "within 1.5× of 200", (b) => µs(applyTime(b.napi, 1000, true)));
 const ms = (x) => `${x} ms`;
-row("One Foundry action at 200 tokens, module CPU: a GM moves an observer (200 tokens, 50 hiding)", "≤ 16 ms", (b) => ms(b.action["move: module ms (CPU, self: scripts + engine, median)"]));
-row("One Foundry action, module CPU: a GM opens a door before 3 hiders (123 tokens)", "≤ 16 ms", (b) => ms(b.action["door: module ms (CPU, self: scripts + engine, median)"]));
-row("Foundry module's wasm size, gzip -9", "≤ 250 KB", (b) => bytes(b.foundrySize));
-row("npm wasm size, gzip -9", "reported", (b) => bytes(b.npmSize));
+await row("One Foundry action at 200 tokens, module CPU: a GM moves an observer (200 tokens, 50 hiding)", "≤ 16 ms", (b) => ms(b.action["move: module ms (CPU, self: scripts + engine, median)"]));
+await row("One Foundry action, module CPU: a GM opens a door before 3 hiders (123 tokens)", "≤ 16 ms", (b) => ms(b.action["door: module ms (CPU, self: scripts + engine, median)"]));
+await row("Foundry module's wasm size, gzip -9", "≤ 250 KB", (b) => bytes(b.foundrySize));
+await row("npm wasm size, gzip -9", "reported", (b) => bytes(b.npmSize));
 
 const oldCommit = execFileSync("git", ["-C", repo, "rev-parse", "--short", process.env.FURTIVE_BENCH_OLD ?? "HEAD"]).toString().trim();
 const newCommit = execFileSync("git", ["-C", repo, "rev-parse", "--short", "HEAD"]).toString().trim();
@@ -177,7 +206,11 @@ Written by \`bash bench/engine.sh\` (\`bench/engine.mjs\`), ${new Date().toISOSt
 old: ${process.env.FURTIVE_BENCH_OLD ? `\`${oldCommit}\`` : "the old checkout"}, new: \`${newCommit}\` (load average ${load} on 2 shared
 cores when it ended). \`Session.apply\` of a \`viewChanged\` naming 150 observers,
 a quarter of the creatures hiding, the effects' log read: the median of single
-timed calls.
+timed calls. The rows "in Chromium" ran in ${
+  chromiumVersion
+    ? `headless Chromium ${chromiumVersion}, on a cross-origin isolated page (\`performance.now()\` precise to 5 µs)`
+    : `no Chromium: ${chromiumSkipped}; those rows are missing`
+}; the others in Node.
 
 | target | bound | old | new |
 |---|---|---:|---:|
