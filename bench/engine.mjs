@@ -149,6 +149,7 @@ async function inChromium(fn) {
         return fullVersionList.find((brand) => /Chrom/.test(brand.brand))?.version ?? navigator.userAgent;
       });
       if (page.furtiveErrors.length > 0) throw new Error(`the Chromium page failed:\n${page.furtiveErrors.join("\n")}`);
+      console.error(`Chromium ${version}, Node ${process.version}`);
       // Warm up each build once, untimed.
       await page.evaluate(() => {
         for (const name of ["old", "new"]) for (const api of ["npmWasm", "foundryWasm"]) window.furtiveBench.applyTime(window.furtiveBench.apis[name][api], 200, true, 300);
@@ -206,11 +207,12 @@ Written by \`bash bench/engine.sh\` (\`bench/engine.mjs\`), ${new Date().toISOSt
 old: ${process.env.FURTIVE_BENCH_OLD ? `\`${oldCommit}\`` : "the old checkout"}, new: \`${newCommit}\` (load average ${load} on 2 shared
 cores when it ended). \`Session.apply\` of a \`viewChanged\` naming 150 observers,
 a quarter of the creatures hiding, the effects' log read: the median of single
-timed calls. The rows "in Chromium" ran in ${
+timed calls. ${
   chromiumVersion
-    ? `headless Chromium ${chromiumVersion}, on a cross-origin isolated page (\`performance.now()\` precise to 5 µs)`
-    : `no Chromium: ${chromiumSkipped}; those rows are missing`
-}; the others in Node.
+    ? `The rows "in Chromium" ran in headless Chromium ${chromiumVersion}, on a cross-origin isolated page
+(\`performance.now()\` precise to 5 µs); the others in Node.`
+    : `All rows ran in Node; the rows "in Chromium" are missing: ${chromiumSkipped}.`
+}
 
 | target | bound | old | new |
 |---|---|---:|---:|
