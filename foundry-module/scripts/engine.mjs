@@ -24,7 +24,7 @@
 /** @typedef {import("./types.mjs").HiddenAttackResult} HiddenAttackResult */
 /** @typedef {import("./types.mjs").WasmEngine} WasmEngine */
 /** @typedef {import("./types.mjs").AttemptChange} AttemptChange */
-/** @typedef {import("./types.mjs").ViewChange} ViewChange */
+/** @typedef {import("./types.mjs").ViewChanges} ViewChanges */
 
 import { EngineRefused, FurtiveError } from "./errors.mjs";
 
@@ -206,13 +206,14 @@ export class SceneSession {
    * `hiddenFrom` is the patch to the `hiddenFrom()` lookup (npm
    * `Session.hiddenFromChanges(effects)`: `[{observer, hider, hidden}]`, in
    * order; B1, B2), `attempts` the hiders that began (`hiding: true`) or
-   * ended a stealth attempt and `views` the pairs whose stored clear view or
-   * distance changed (npm `Effects`), each in the order of the
-   * transactions, and `applied` the events applied, each inner list one
-   * engine transaction (what the store keeps to apply again, storage/store.mjs).
+   * ended a stealth attempt and `views`, per hider, the pairs whose stored
+   * clear view or distance changed or that went away (npm `Effects`), each
+   * in the order of the transactions, and `applied` the events applied, each
+   * inner list one engine transaction (what the store keeps to apply again,
+   * storage/store.mjs).
    * @param {EngineEvent[]} events
    * @param {{skipRefused?: boolean}} [options]
-   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], hiddenFrom: {observer: string, hider: string, hidden: boolean}[], attempts: AttemptChange[], views: ViewChange[], applied: EngineEvent[][], refused: {event: EngineEvent, error: FurtiveError}[]}}
+   * @returns {{changes: Outcome["changes"], requests: Outcome["requests"], log: Outcome["log"], hiddenFrom: {observer: string, hider: string, hidden: boolean}[], attempts: AttemptChange[], views: ViewChanges[], applied: EngineEvent[][], refused: {event: EngineEvent, error: FurtiveError}[]}}
    */
   applyAll(events, { skipRefused = false } = {}) {
     if (!events.length) return { changes: [], requests: [], log: [], hiddenFrom: [], attempts: [], views: [], applied: [], refused: [] };

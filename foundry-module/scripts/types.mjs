@@ -14,7 +14,7 @@
 /** @typedef {import("../../npm/types.js").Pair} Pair */
 /** @typedef {import("../../npm/types.js").Hider} Hider */
 /** The engine state, format version 2. @typedef {import("../../npm/types.js").State} EngineState */
-/** @typedef {import("../../npm/types.js").ViewEntry} ViewEntry */
+/** What an observer sees of a hider, as the module sends it in an event. @typedef {import("../../npm/types.js").ViewEntryInput} ViewEntry */
 /** @typedef {import("../../npm/types.js").Modifiers} Modifiers */
 /**
  * An engine event as the module builds it: an object with a camelCase
@@ -24,11 +24,11 @@
  */
 /** @typedef {import("../../npm/types.js").Change} Change */
 /** A hider that began or ended a stealth attempt (the engine's `Effects.attempts`). @typedef {import("../../npm/types.js").AttemptChange} AttemptChange */
-/** A pair whose stored clear view or distance changed (the engine's `Effects.views`). @typedef {import("../../npm/types.js").ViewChange} ViewChange */
+/** One hider's stored views that a transaction changed: the pairs new or changed, as now held, and the observers whose pair went away (the engine's `Effects.views`). @typedef {import("../../npm/types.js").ViewChanges} ViewChanges */
 /**
  * A request as the module reads it: npm's `Request` union, flattened so
  * `modifiers` can be read without narrowing on `kind` first.
- * @typedef {import("../../npm/types.js").Request & {modifiers?: Modifiers, observer?: string}} Request
+ * @typedef {import("../../npm/types.js").Request & {modifiers?: Modifiers}} Request
  */
 /**
  * A line of a log as the module keeps it: the engine's explanation (npm's

@@ -48,20 +48,23 @@ export async function answerRequests(scene, record, session, requests, total, se
     for (const request of open) {
       const hider = scene.tokens.get(request.hider);
       if (!hider) continue;
-      if (request.kind === "perceptionCheck" && request.observer) {
-        const observer = scene.tokens.get(request.observer);
-        if (!observer) continue;
-        const owners = settings.autoPerception && offerChecks ? playerOwners(observer) : [];
-        if (owners.length) {
-          // B4: the owner rolls from the sheet; the check stays pending until then (perception-offers.mjs).
-          if (!offered.has(observer.id)) {
-            offered.add(observer.id);
-            total.log.push(offerLogEntry(observer, owners, request.clause));
-            await offerPerceptionCheck({ sceneId: /** @type {string} */ (scene.id), observer, owners });
-          }
-        } else if (settings.autoPerception) checks.push({ request, hider, observer });
-        // Automatic checks off: the action's GM card gets a button to roll it.
-        else total.checksToRoll.push({ hider: request.hider, observer: request.observer, clause: request.clause });
+      if (request.kind === "perceptionCheck") {
+        // One request names every observer that rolls against the hider; each is its own check.
+        for (const observerId of request.observers) {
+          const observer = scene.tokens.get(observerId);
+          if (!observer) continue;
+          const owners = settings.autoPerception && offerChecks ? playerOwners(observer) : [];
+          if (owners.length) {
+            // B4: the owner rolls from the sheet; the check stays pending until then (perception-offers.mjs).
+            if (!offered.has(observer.id)) {
+              offered.add(observer.id);
+              total.log.push(offerLogEntry(observer, owners, request.clause));
+              await offerPerceptionCheck({ sceneId: /** @type {string} */ (scene.id), observer, owners });
+            }
+          } else if (settings.autoPerception) checks.push({ hiderId: request.hider, observerId, hider, observer });
+          // Automatic checks off: the action's GM card gets a button to roll it.
+          else total.checksToRoll.push({ hider: request.hider, observer: observerId, clause: request.clause });
+        }
       } else if (request.kind === "stealthRoll") {
         record.pending = [...record.pending.filter((r) => !(r.kind === "stealthRoll" && r.hider === request.hider)), request];
         total.requests.push(request);
@@ -74,7 +77,7 @@ export async function answerRequests(scene, record, session, requests, total, se
     // A total that is no finite number never reaches the engine: that check is skipped and the GM told.
     for (const [index, { observer }] of checks.entries()) if (totals[index] === null) ui.notifications?.warn(t("FURTIVE.System.NoPerceptionTotal", { name: observer.name ?? "" }));
     const effects = session.applyAll(
-      checks.flatMap(({ request }, index) => (totals[index] === null ? [] : [{ type: "perceptionRolled", hider: request.hider, observer: /** @type {string} */ (request.observer), total: totals[index] }])),
+      checks.flatMap(({ hiderId, observerId }, index) => (totals[index] === null ? [] : [{ type: "perceptionRolled", hider: hiderId, observer: observerId, total: totals[index] }])),
       { skipRefused: true },
     );
     for (const { error } of effects.refused) total.log.push({ clause: "", audience: "gm", en: refusalText(error), fr: refusalText(error) });

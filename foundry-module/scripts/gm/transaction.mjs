@@ -30,7 +30,7 @@ import { guardLost } from "./state-lost.mjs";
 /** @typedef {import("../types.mjs").EngineEvent} EngineEvent */
 /** @typedef {import("../types.mjs").Outcome} Outcome */
 /** @typedef {import("../types.mjs").AttemptChange} AttemptChange */
-/** @typedef {import("../types.mjs").ViewChange} ViewChange */
+/** @typedef {import("../types.mjs").ViewChanges} ViewChanges */
 /** @typedef {import("./scene-state.mjs").LiveScene} LiveScene */
 
 /** Events a user asks for: their explanation always goes to chat. */
@@ -84,7 +84,7 @@ export function transact(scene, events, options = {}) {
  * @property {Outcome["log"]} log
  * @property {{observer: string, hider: string, hidden: boolean}[]} hiddenFrom
  * @property {AttemptChange[]} attempts the hiders that began or ended a stealth attempt, in order (the engine's)
- * @property {ViewChange[]} views the pairs whose stored clear view or distance changed, in order (the engine's)
+ * @property {ViewChanges[]} views per hider, the pairs whose stored clear view or distance changed or that went away, in order (the engine's)
  * @property {EngineEvent[][]} applied
  * @property {{hider: string, observer: string, clause: string}[]} checksToRoll Perception checks for the GM to roll (automatic checks off)
  * @property {string[]} rerolls hiders waiting for a new stealth roll (P4)
@@ -217,13 +217,11 @@ function followEffects(entry, total) {
     }
   }
   if (entry.views) {
-    for (const { hider, observer, clearView, distance, removed } of total.views) {
+    for (const { hider, view, removed } of total.views) {
       let pairs = entry.views.get(hider);
-      if (removed) pairs?.delete(observer);
-      else {
-        if (!pairs) entry.views.set(hider, (pairs = new Map()));
-        pairs.set(observer, { clearView, distance: distance ?? undefined });
-      }
+      for (const observer of removed) pairs?.delete(observer);
+      if (view.length && !pairs) entry.views.set(hider, (pairs = new Map()));
+      for (const { observer, clearView, distance } of view) pairs?.set(observer, { clearView, distance: distance ?? undefined });
     }
   }
   for (const { observer, hider, hidden } of total.hiddenFrom) {

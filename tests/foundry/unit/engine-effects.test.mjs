@@ -84,6 +84,16 @@ describe("B5, O4: the stored views, followed from the engine's views", () => {
     assert.deepEqual(live, engine);
   });
 
+  it("the door opens: the east observers' views change, as the engine holds them", async () => {
+    const before = views();
+    await env.gm.ctx.game.scenes.get(SCENE).walls.get("wallDoor00000001").update({ ds: 1 });
+    await env.server.idle();
+    const { live, engine } = views();
+    assert.equal(before.engine[TOKENS.sentry]?.clearView, false, "no clear view through the shut door");
+    assert.equal(engine[TOKENS.sentry]?.clearView, true, "clear view through the open door");
+    assert.deepEqual(live, engine);
+  });
+
   it("a token that leaves takes its view with it", async () => {
     await env.gm.ctx.game.scenes.get(SCENE).tokens.get(TOKENS.sentry).delete();
     await env.server.idle();

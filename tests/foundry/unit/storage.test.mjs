@@ -354,10 +354,15 @@ describe("One GM card per action: the P4 new roll and the O4 checks to roll are 
       const gmCards = created.filter((m) => m.whisper.length && m.whisper.every((id) => id === GM));
       assert.equal(gmCards.length, 1, "one GM card for the door");
       const checks = plain(gmCards[0].getFlag("furtive", "checks"));
-      assert.ok(checks.length >= 1, "the checks to roll are on it");
+      // The engine asks for both east observers' checks against the rogue in one request: each is its own button.
+      assert.deepEqual(checks.map((c) => [c.hider, c.observer]).sort(), [[TOKENS.rogue, TOKENS.lookout], [TOKENS.rogue, TOKENS.sentry]].sort(), "the checks to roll are on it, one per observer");
       const item = env.gm.window.document.querySelector(`#chat-log li[data-message-id="${gmCards[0].id}"]`);
+      for (const check of checks) {
+        const one = item.querySelector(`[data-furtive-action="perception"][data-hider="${check.hider}"][data-observer="${check.observer}"]`);
+        assert.ok(one, `a button for ${check.observer}`);
+        assert.match(one.textContent, /\(O4\)/, "the button cites the request's clause");
+      }
       const button = item.querySelector(`[data-furtive-action="perception"][data-observer="${checks[0].observer}"]`);
-      assert.ok(button, "a button per check");
       rig(env.gm, [[20, 20]]);
       button.dispatchEvent(new env.gm.window.MouseEvent("click", { bubbles: true, cancelable: true }));
       await env.server.idle();
