@@ -46,7 +46,7 @@ test("O1 O12 P9: effects.attempts says which hiders began or ended a stealth att
   assert.deepEqual(seen.foundry, seen.napi);
 });
 
-test("B5 O4: effects.views lists the stored views that changed, appeared or went away, on every backend", () => {
+test("B5 O4: effects.views lists, per hider, the stored views that changed or appeared and the pairs that went away, on every backend", () => {
   const seen = {};
   for (const [backend, api] of Object.entries(backends)) {
     const session = api.Session.create(opposed);
@@ -54,16 +54,48 @@ test("B5 O4: effects.views lists the stored views that changed, appeared or went
     assert.deepEqual(
       entered.views,
       [
-        { hider: "rogue", observer: "archer", clearView: false, distance: null, removed: false },
-        { hider: "rogue", observer: "guard", clearView: false, distance: 30, removed: false },
+        {
+          hider: "rogue",
+          view: [
+            { observer: "archer", clearView: false, distance: null },
+            { observer: "guard", clearView: false, distance: 30 },
+          ],
+          removed: [],
+        },
       ],
       backend,
     );
     const moved = session.apply({ type: "viewChanged", hider: "rogue", view: [{ observer: "guard", clearView: true, distance: 20 }, { observer: "archer", clearView: false }] });
-    assert.deepEqual(moved.views, [{ hider: "rogue", observer: "guard", clearView: true, distance: 20, removed: false }], backend);
+    assert.deepEqual(moved.views, [{ hider: "rogue", view: [{ observer: "guard", clearView: true, distance: 20 }], removed: [] }], backend);
     const left = session.apply({ type: "tokenRemoved", token: "guard" });
-    assert.deepEqual(left.views, [{ hider: "rogue", observer: "guard", clearView: false, distance: null, removed: true }], backend);
+    assert.deepEqual(left.views, [{ hider: "rogue", view: [], removed: ["guard"] }], backend);
+    const unchanged = session.apply({ type: "viewChanged", hider: "rogue", view: [{ observer: "archer", clearView: false }] });
+    assert.deepEqual(unchanged.views, [], `${backend}: no hider whose views stayed`);
     seen[backend] = [entered.views, moved.views, left.views];
+    session.free();
+  }
+  assert.deepEqual(seen.wasm, seen.napi);
+  assert.deepEqual(seen.foundry, seen.napi);
+});
+
+test("O4: one Perception check request names every observer that rolls against the hider, each answered on its own, on every backend", () => {
+  const seen = {};
+  for (const [backend, api] of Object.entries(backends)) {
+    const session = api.Session.create(opposed);
+    session.apply({ type: "enterStealth", hider: "rogue", roll: 15, view: [{ observer: "guard", clearView: false }, { observer: "archer", clearView: false }] });
+    const both = session.apply({ type: "viewChanged", hider: "rogue", view: [{ observer: "guard", clearView: true, distance: 20 }, { observer: "archer", clearView: true, distance: 10 }] });
+    assert.deepEqual(both.requests, [{ kind: "perceptionCheck", hider: "rogue", observers: ["guard", "archer"], clause: "O4" }], backend);
+    // The Foundry module's wasm has no seeded roller: the module rolls the checks itself.
+    const answers = backend === "foundry" ? [
+      { type: "perceptionRolled", hider: "rogue", observer: "guard", total: 20 },
+      { type: "perceptionRolled", hider: "rogue", observer: "archer", total: 5 },
+    ] : session.rollRequests(both.requests, 3);
+    assert.deepEqual(answers.map((a) => [a.type, a.hider, a.observer]), [["perceptionRolled", "rogue", "guard"], ["perceptionRolled", "rogue", "archer"]], backend);
+    const answered = session.applyAll(answers);
+    assert.deepEqual(answered.requests, [], `${backend}: every check answered`);
+    const pairs = session.snapshot().hiders.rogue.pairs;
+    assert.deepEqual([pairs.guard.checkPending, pairs.archer.checkPending], [false, false], backend);
+    seen[backend] = both.requests;
     session.free();
   }
   assert.deepEqual(seen.wasm, seen.napi);

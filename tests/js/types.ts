@@ -84,6 +84,11 @@ async function scenario(api: Api): Promise<void> {
     if (request.kind === "stealthRoll") {
       const situation: string[] = request.modifiers.situation;
       void situation;
+    } else {
+      const observers: string[] = request.observers;
+      // @ts-expect-error: a Perception check request names its observers, a list
+      const observer: string = request.observer;
+      void observers, observer;
     }
   }
   const log: LogEntry[] = outcome.log;
@@ -155,6 +160,11 @@ function sessions(api: Api, config: Config, state: State): void {
   const attack: HiddenAttackResult = loaded.attackHidden({ attacker: "orc", target: "rogue" });
   const saved: State = session.snapshot();
   const changes: Change[] = all.changes;
+  for (const { hider, view, removed } of effects.views) {
+    const held: { observer: string; clearView: boolean; distance: number | null }[] = view;
+    const gone: string[] = removed;
+    void hider, held, gone;
+  }
   session.free();
   loaded[Symbol.dispose]();
   // @ts-expect-error: sessions come from Session.create or Session.load
