@@ -64,18 +64,25 @@ export function runScenario(scenario, seed) {
     step.changes.push(...outcome.changes);
     let requests = outcome.requests;
     while (requests.length > 0) {
-      const answers = furtive.rollRequests(state, requests, seed * 1000 + rollCount++);
+      const events = furtive.rollRequests(state, requests, seed * 1000 + rollCount++);
       const next = [];
-      requests.forEach((request, i) => {
-        step.requests.push({ request, answer: answers[i] });
-        step.timeline.push({ request, answer: answers[i] });
-        const answered = furtive.apply(state, answers[i]);
-        state = answered.state;
-        step.timeline.push(...answered.log.map((log) => ({ log })));
-        step.log.push(...answered.log);
-        step.changes.push(...answered.changes);
-        next.push(...answered.requests);
-      });
+      // The answers come in the requests' order: one per observer of a
+      // Perception check request, one for a new stealth roll.
+      let from = 0;
+      for (const request of requests) {
+        const count = request.kind === "perceptionCheck" ? request.observers.length : 1;
+        const answers = events.slice(from, (from += count));
+        step.requests.push({ request, answers });
+        step.timeline.push({ request, answers });
+        for (const answer of answers) {
+          const answered = furtive.apply(state, answer);
+          state = answered.state;
+          step.timeline.push(...answered.log.map((log) => ({ log })));
+          step.log.push(...answered.log);
+          step.changes.push(...answered.changes);
+          next.push(...answered.requests);
+        }
+      }
       requests = next;
     }
   };
@@ -128,9 +135,10 @@ export function runScenario(scenario, seed) {
       if (index === 0 && m === 0) {
         // O1 / P1: the stealth roll, answered by the seeded roller (B4).
         const request = { kind: "stealthRoll", hider: hider.id, modifiers: hider.modifiers ?? { situation: [], free: [] }, clause: ruleset === "opposed" ? "O1" : "P1" };
-        const [roll] = furtive.rollRequests(state, [request], seed * 1000 + rollCount++);
-        step.requests.push({ request, answer: roll });
-        step.timeline.push({ request, answer: roll });
+        const answers = furtive.rollRequests(state, [request], seed * 1000 + rollCount++);
+        const [roll] = answers;
+        step.requests.push({ request, answers });
+        step.timeline.push({ request, answers });
         send({ ...roll, precautions: hider.precautions, view }, step);
         send({ type: "turnStart", combatant: hider.id, round: 1 }, step);
       } else {
@@ -241,9 +249,10 @@ function print(run, lang) {
       } else if ("event" in item) {
         out(`  ${t.event}   ${JSON.stringify(item.event, (k, v) => (k === "view" ? `[${v.length} observers]` : v))}`);
       } else if ("request" in item) {
-        const { request, answer } = item;
-        const value = answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `${t.roll} ${answer.roll}`;
-        out(`  ${t.request} ${request.kind} ${request.observer ? `${name(request.observer)} vs ` : ""}${name(request.hider)} (${request.clause}) -> ${t.roller}: ${value}`);
+        const { request, answers } = item;
+        const values = answers.map((/** @type {any} */ answer) => (answer.type === "perceptionRolled" ? `Perception ${answer.total}` : `${t.roll} ${answer.roll}`));
+        const observers = request.kind === "perceptionCheck" ? `${request.observers.map(name).join(", ")} vs ` : "";
+        out(`  ${t.request} ${request.kind} ${observers}${name(request.hider)} (${request.clause}) -> ${t.roller}: ${values.join(", ")}`);
       } else if ("refusal" in item) {
         const refusal = step.refusals[item.refusal];
         out(`  ${t.event}   ${JSON.stringify(refusal.event)}`);

@@ -62,6 +62,31 @@ const BLINDSIGHT_WAYPOINT = "1150,1650";
 
 const key = (at) => `${at.x},${at.y}`;
 
+/**
+ * The Perception checks a step asked for, one per observer, in order: the
+ * engine's request names every observer that rolls against the hider, and
+ * the roller answers each with its own `perceptionRolled`.
+ */
+function checksOf(step) {
+  return step.requests
+    .filter((r) => r.request.kind === "perceptionCheck")
+    .flatMap(({ request, answers }) => {
+      assert.equal(answers.length, request.observers.length, "one answer per observer");
+      return request.observers.map((observer, i) => {
+        assert.deepEqual([answers[i].type, answers[i].hider, answers[i].observer], ["perceptionRolled", request.hider, observer], "each observer answered in order");
+        return { observer, clause: request.clause, total: answers[i].total };
+      });
+    });
+}
+
+/** The new stealth roll a step asked for (O1, P1, P4), with the roller's answer. */
+function stealthRollOf(step) {
+  const found = step.requests.find((r) => r.request.kind === "stealthRoll");
+  if (!found) return undefined;
+  assert.equal(found.answers.length, 1, "one stealth roll answers one request");
+  return { request: found.request, roll: found.answers[0].roll };
+}
+
 function checkClearView(run) {
   for (const step of run.steps) {
     for (const move of step.moves) {
@@ -79,16 +104,16 @@ test("opposed: Nort Gate walk follows O1, O2, O4, O5, O9 and O13", () => {
 
   // O1: one Stealth check, 1d20 + Spy's Stealth (+4: Dex 15, proficiency 2), held.
   const [first] = run.steps;
-  const stealth = first.requests.find((r) => r.request.kind === "stealthRoll").answer.roll;
+  const stealth = stealthRollOf(first).roll;
   assert.ok(stealth >= 5 && stealth <= 24, `1d20 + 4 = ${stealth}`);
   // O2: nobody has clear view at entry, so nobody perceives and nothing is rolled.
   assert.deepEqual(Object.values(first.afterTurnEnd), [false, false, false, false]);
-  assert.equal(first.requests.filter((r) => r.request.kind === "perceptionCheck").length, 0);
+  assert.equal(checksOf(first).length, 0);
 
   const perceived = { "gate-guard": false, scout: false, wolf: false, spider: false };
   const stored = {};
   for (const step of run.steps.slice(1, 3)) {
-    const checks = step.requests.filter((r) => r.request.kind === "perceptionCheck");
+    const checks = checksOf(step);
     let c = 0;
     step.moves.forEach((move) => {
       for (const view of move.view) {
@@ -103,10 +128,10 @@ test("opposed: Nort Gate walk follows O1, O2, O4, O5, O9 and O13", () => {
         // the result is stored and never rolled again in this attempt.
         if (view.clearView && stored[o] === undefined) {
           const check = checks[c++];
-          assert.equal(check.request.observer, o, `check order at ${key(move.at)}`);
-          assert.equal(check.request.clause, "O4");
-          stored[o] = check.answer.total;
-          perceived[o] = check.answer.total >= stealth; // a tie is perceived
+          assert.equal(check.observer, o, `check order at ${key(move.at)}`);
+          assert.equal(check.clause, "O4");
+          stored[o] = check.total;
+          perceived[o] = check.total >= stealth; // a tie is perceived
         }
       }
       assert.deepEqual(move.perceivedBy, perceived, `after the move to ${key(move.at)}`);
@@ -127,10 +152,11 @@ test("opposed: Nort Gate walk follows O1, O2, O4, O5, O9 and O13", () => {
   // O9: the silent attack on the wolf, which does not perceive the spy, makes
   // the wolf check at once against the held total (a silent attack costs nothing, O8).
   const finale = run.steps[3];
-  const [o9] = finale.requests;
-  assert.equal(o9.request.clause, "O9");
-  assert.equal(o9.request.observer, "wolf");
-  assert.equal(finale.afterTurnEnd.wolf, o9.answer.total >= stealth);
+  assert.equal(finale.requests.length, 1, "one request: the wolf's check");
+  const [o9] = checksOf(finale);
+  assert.equal(o9.clause, "O9");
+  assert.equal(o9.observer, "wolf");
+  assert.equal(finale.afterTurnEnd.wolf, o9.total >= stealth);
   assert.equal(finale.afterTurnEnd.scout, false);
 });
 
@@ -145,7 +171,7 @@ test("percentile: Nort Gate walk follows P1, P3, P4, P6 and P9", () => {
 
   // P1: Furtivité 75 (50..99: + d100), cluttered +50 (P2).
   const [first] = run.steps;
-  const d1 = first.requests.find((r) => r.request.kind === "stealthRoll").answer.roll;
+  const d1 = stealthRollOf(first).roll;
   const score1 = 75 + d1 + 50;
   assert.deepEqual(first.afterTurnEnd, expectPerception(score1));
   // P3 ignores clear view: turn 2 changes nothing.
@@ -154,10 +180,10 @@ test("percentile: Nort Gate walk follows P1, P3, P4, P6 and P9", () => {
   // P4: very quiet (-50) instead of cluttered makes the score stale and asks
   // for a new roll; P9: the roll carries -100 if a non-ally perceives the spy.
   const third = run.steps[2];
-  const reroll = third.requests.find((r) => r.request.kind === "stealthRoll");
+  const reroll = stealthRollOf(third);
   assert.equal(reroll.request.clause, "P4");
   const anyPerceived = Object.values(expectPerception(score1)).some(Boolean);
-  const score2 = 75 + reroll.answer.roll - 50 - (anyPerceived ? 100 : 0);
+  const score2 = 75 + reroll.roll - 50 - (anyPerceived ? 100 : 0);
   assert.deepEqual(third.afterTurnEnd, expectPerception(score2));
 
   // P6: the attack on the wolf is a surprise iff the wolf does not perceive
@@ -183,7 +209,7 @@ test("--seed replays a run exactly, and another seed rolls other dice", () => {
   assert.equal(a.length, 3, "the three shipped scenarios run by default");
   assert.deepEqual(a.map((run) => run.name.split(",")[0]), ["Nort Gate", "Nort Gate", "Nort Gate by night"]);
   const c = demo("--seed", "6");
-  const rolls = (runs) => runs.flatMap((r) => r.steps.flatMap((s) => s.requests.map((q) => q.answer.roll ?? q.answer.total)));
+  const rolls = (runs) => runs.flatMap((r) => r.steps.flatMap((s) => s.requests.flatMap((q) => q.answers.map((a) => a.roll ?? a.total))));
   assert.notDeepEqual(rolls(a), rolls(c));
 });
 
@@ -232,11 +258,11 @@ test("night, opposed: dark courtyard, torch and a lookout over a low wall follow
   // fzl9HYI7uYRgEK9s. O2: nobody has clear view at entry, so nobody perceives
   // the spy and nothing is rolled.
   const [first, second, third] = run.steps;
-  const stealth = first.requests.find((r) => r.request.kind === "stealthRoll").answer.roll;
+  const stealth = stealthRollOf(first).roll;
   assert.equal(first.moves[0].inDarkness, true);
   assert.deepEqual(first.moves[0].view.map((v) => v.clearView), [false, false]);
   assert.deepEqual(first.afterTurnEnd, { "gate-guard": false, lookout: false });
-  assert.equal(first.requests.filter((r) => r.request.kind === "perceptionCheck").length, 0);
+  assert.equal(checksOf(first).length, 0);
 
   // Turn 2, spy in front of the open gate at 800,1850 (centre 850,1900): the
   // gate guard's line runs along y = 1900 through the open gate door
@@ -274,10 +300,10 @@ test("night, opposed: dark courtyard, torch and a lookout over a low wall follow
   assert.equal(lit.inDarkness, false);
   assert.equal(view(lit, "gate-guard"), true);
   assert.equal(view(lit, "lookout"), false);
-  const checks = third.requests.filter((r) => r.request.kind === "perceptionCheck");
-  assert.equal(checks[0].request.observer, "gate-guard");
-  assert.equal(checks[0].request.clause, "O4");
-  const guardPerceives = checks[0].answer.total >= stealth;
+  const checks = checksOf(third);
+  assert.equal(checks[0].observer, "gate-guard");
+  assert.equal(checks[0].clause, "O4");
+  const guardPerceives = checks[0].total >= stealth;
   assert.deepEqual(lit.perceivedBy, { "gate-guard": guardPerceives, lookout: false });
 
   // The spy vaults the low wall to 500,1850 (centre 550,1900). The gate
@@ -301,9 +327,9 @@ test("night, opposed: dark courtyard, torch and a lookout over a low wall follow
   // The same line from the gallery's floor plan at ground level would hit the low wall:
   assert.deepEqual(nightView(scenario, 3, { ...lookoutToken, elevation: 0 }, spyBehindWall, 60).blockingWalls.map((w) => w.id), ["lowCourtyardWall"]);
   assert.equal(checks.length, 2, "one O4 check each, never rolled again");
-  assert.equal(checks[1].request.observer, "lookout");
-  assert.equal(checks[1].request.clause, "O4");
-  const lookoutPerceives = checks[1].answer.total >= stealth;
+  assert.equal(checks[1].observer, "lookout");
+  assert.equal(checks[1].clause, "O4");
+  const lookoutPerceives = checks[1].total >= stealth;
   assert.deepEqual(overWall.perceivedBy, { "gate-guard": guardPerceives, lookout: lookoutPerceives });
 
   // The spy ends at 600,2300 (centre 650,2350): the gate guard's line meets
@@ -317,7 +343,7 @@ test("night, opposed: dark courtyard, torch and a lookout over a low wall follow
   assert.deepEqual(third.afterTurnEnd, { "gate-guard": guardPerceives, lookout: lookoutPerceives });
   // With seed 11 the dice tell the scenario's story: the gate guard's check
   // ties the spy's total (perceived), the lookout's fails.
-  assert.equal(checks[0].answer.total, stealth);
+  assert.equal(checks[0].total, stealth);
   assert.equal(lookoutPerceives, false);
 });
 
@@ -406,5 +432,5 @@ test("a scenario's doors: the gate's west door shut, or shut and opened at turn 
   assert.deepEqual(opened.steps[2].lightsLit.doors, [{ wallId: "kv3XzwiLDsuIK61t", state: "open", atTurn: 3 }]);
   assert.equal(opened.steps[2].lightsLit.inDarkness, false);
   assert.equal(guard(opened.steps[2].lightsLit), true, "opened with the torch lit: clear view");
-  assert.equal(opened.steps[2].requests.find((r) => r.request.kind === "perceptionCheck")?.request.observer, "gate-guard", "O4: an immediate check");
+  assert.equal(checksOf(opened.steps[2])[0]?.observer, "gate-guard", "O4: an immediate check");
 });
