@@ -434,3 +434,30 @@ test("a scenario's doors: the gate's west door shut, or shut and opened at turn 
   assert.equal(guard(opened.steps[2].lightsLit), true, "opened with the torch lit: clear view");
   assert.equal(checksOf(opened.steps[2])[0]?.observer, "gate-guard", "O4: an immediate check");
 });
+
+test("two observers in clear view at once: one Perception check request names both, each answered and shown (O4)", () => {
+  // The opposed walk with turn 2 going straight into the hall (1050,1850):
+  // the gate guard and the giant spider both have clear view there (see
+  // CLEAR_VIEW; the spider, 15 ft away, is beyond its 10 ft blindsight), so
+  // the engine asks for both checks against the spy in one request.
+  const opposed = JSON.parse(readFileSync(fileURLToPath(new URL("../../demo/scenarios/nort-gate-opposed.json", import.meta.url)), "utf8"));
+  const fixtures = fileURLToPath(new URL("../../../shared/fixtures/", import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), "furtive-both-"));
+  opposed.scene = join(fixtures, "scene-ocd-nort-gate.json");
+  opposed.actors = join(fixtures, "dnd5e-srd51-monsters.json");
+  opposed.turns = [opposed.turns[0], { note: "into the hall", moves: [{ x: 1050, y: 1850 }] }];
+  delete opposed.finale;
+  const file = join(dir, "both.json");
+  writeFileSync(file, JSON.stringify(opposed));
+  const [run] = demo("--scenario", file, "--seed", "23");
+  const second = run.steps[1];
+  const checks = second.requests.filter((r) => r.request.kind === "perceptionCheck");
+  assert.deepEqual(checks.map((r) => r.request), [{ kind: "perceptionCheck", hider: "spy", observers: ["gate-guard", "spider"], clause: "O4" }]);
+  const [guard, spider] = checksOf(second);
+  const stealth = stealthRollOf(run.steps[0]).roll;
+  assert.deepEqual(second.moves[0].perceivedBy, { "gate-guard": guard.total >= stealth, scout: false, wolf: false, spider: spider.total >= stealth });
+  // The text run shows the one request with both observers and both totals.
+  const text = spawnSync(process.execPath, ["demo/run.mjs", "--scenario", file, "--seed", "23"], { cwd: root, encoding: "utf8" });
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, new RegExp(`request perceptionCheck Gate guard, Giant Spider vs Spy \\(O4\\) -> seeded roller: Perception ${guard.total}, Perception ${spider.total}`));
+});
