@@ -26,7 +26,8 @@ const MAX_CHECK_ROUNDS = 4;
  * Answers the engine's requests inside the transaction: the Perception
  * checks are rolled together (one GM-only Foundry message holding every
  * roll) when automatic checks are on, and their totals go back in one
- * `applyAll`; else the GM gets a card per check to roll it. New stealth rolls
+ * `applyAll`; else the action's GM card gets a button per check to roll it.
+ * Each observer of a check request is one check. New stealth rolls
  * (P4) wait for the GM's button (in combat they are made on the hider's
  * turn): they join the record's pending list, saved with the action.
  * @param {Scene} scene
