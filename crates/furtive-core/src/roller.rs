@@ -40,7 +40,8 @@ impl Roller {
     ///   hider's `stealthModifier` (`opposed`), giving `enterStealth` with
     ///   the request's modifiers and the hider's stored precautions.
     ///
-    /// Totals are clamped to -1000..=1000. Errors: `unknown_token`.
+    /// Totals are clamped to -1000..=1000. Errors: `unknown_token`, and
+    /// `invalid_input` for a Perception check naming no observer.
     pub fn answer(&mut self, state: &State, request: &Request) -> Result<Vec<Event>, Error> {
         crate::validate::request(state, request)?;
         match request {
@@ -93,7 +94,8 @@ impl Roller {
 }
 
 /// Answers every request in order with one generator seeded by `seed`.
-/// Errors: `unknown_token` naming the request (`requests[2].hider`), and
+/// Errors: `unknown_token` naming the request (`requests[2].hider`),
+/// `invalid_input` for a Perception check naming no observer, and
 /// those of [`crate::validate_state`].
 pub fn roll_requests(state: &State, requests: &[Request], seed: u64) -> Result<Vec<Event>, Error> {
     crate::validate_state(state)?;
@@ -113,6 +115,10 @@ pub(crate) fn roll_requests_in(
             Error::UnknownToken { field, id } => Error::UnknownToken {
                 field: format!("requests[{i}].{field}"),
                 id,
+            },
+            Error::InvalidInput { field, message } => Error::InvalidInput {
+                field: format!("requests[{i}].{field}"),
+                message,
             },
             other => other,
         })?);

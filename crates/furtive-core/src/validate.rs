@@ -302,7 +302,7 @@ pub(crate) fn validate_config(config: &Config) -> Result<(), Error> {
 }
 
 /// A request to answer (B4) names known tokens: its `hider`, and each of
-/// the `observers` of a Perception check (`observers[1]`).
+/// the `observers` of a Perception check (`observers[1]`), at least one.
 #[cfg(feature = "roller")]
 pub(crate) fn request(state: &State, request: &crate::outcome::Request) -> Result<(), Error> {
     use crate::outcome::Request;
@@ -311,6 +311,12 @@ pub(crate) fn request(state: &State, request: &crate::outcome::Request) -> Resul
             hider, observers, ..
         } => {
             known(state, "hider", hider)?;
+            if observers.is_empty() {
+                return Err(Error::InvalidInput {
+                    field: "observers".into(),
+                    message: "empty: a Perception check request names at least one observer".into(),
+                });
+            }
             for (i, observer) in observers.iter().enumerate() {
                 state.creature(&format!("observers[{i}]"), observer)?;
             }

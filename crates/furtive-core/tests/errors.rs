@@ -262,6 +262,17 @@ fn request_and_penalty_scope_errors_name_the_field() {
         error.to_string(),
         "requests[0].observers[1]: unknown token `ghost`"
     );
+    let error = api::roll_requests::<Value>(
+        state.clone(),
+        json!([{"kind": "perceptionCheck", "hider": "rogue", "observers": [], "clause": "O4"}]),
+        json!(1),
+    )
+    .unwrap_err();
+    assert_eq!(error.code(), "invalid_input");
+    assert_eq!(
+        error.to_string(),
+        "requests[0].observers: empty: a Perception check request names at least one observer"
+    );
     // Each observer of a check is answered by its own roll, in order.
     let answers = api::roll_requests::<Value>(
         state.clone(),
