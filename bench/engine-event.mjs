@@ -8,7 +8,7 @@
 // held total of 15; ids of 16 characters like Foundry's), through
 // `Session.apply`, the effects' log read. The first hider entered stealth
 // with the 150 observers out of clear view at 5 ft. `clear`: each named
-// observer comes into clear view (150 O4 requests); otherwise each is named
+// observer comes into clear view (one O4 request naming the 150); otherwise each is named
 // again as it is (a plain drag). Between two timed calls the hider is put
 // back (`applyAll([stopHiding, enterStealth])`, untimed).
 

@@ -13,8 +13,8 @@
 // a quarter of them hiding with a held total of 15; ids of 16 characters
 // like Foundry's), through `Session.apply`, the effects' log read. The
 // first hider entered stealth with the 150 observers out of clear view at
-// 5 ft. "every pair": each named observer comes into clear view (150 O4
-// requests); "no pair changes": each is named again as it is (a plain
+// 5 ft. "every pair": each named observer comes into clear view (one O4
+// request naming the 150); "no pair changes": each is named again as it is (a plain
 // drag). Between two timed calls the hider is put back
 // (`applyAll([stopHiding, enterStealth])`, untimed). The median of single
 // timed calls. "One Foundry action": the module's own CPU time for a move

@@ -143,7 +143,7 @@ export declare class Session {
   applyAll(events: Event[]): Effects;
   /** B4: applies `event`, then answers every request with dice from `seed` (an integer 0..=2^53-1). Not in the Foundry module's build. */
   settle(event: Event, seed: number): Effects;
-  /** B4: the events answering `requests` with dice from `seed`, not applied. Not in the Foundry module's build. */
+  /** B4: the events answering `requests` with dice from `seed`, not applied: one per observer of a Perception check request, in order. Not in the Foundry module's build. */
   rollRequests(requests: Request[], seed: number): Event[];
   /** Does `observer` perceive `hider`? (P3 / O2-O13 / B2) */
   perceives(query: PairQuery): Decision;
@@ -249,7 +249,7 @@ export declare function attackHidden(state: State, query: HiddenAttackQuery): Hi
 /** B1, B2: for each observer, the hiders it does not perceive. */
 export declare function hiddenFrom(state: State): HiddenFrom;
 
-/** B4: answers requests with dice from `seed` (an integer 0..=2^53-1); returns the events to apply. */
+/** B4: answers requests with dice from `seed` (an integer 0..=2^53-1); returns the events to apply, one per observer of a Perception check request, in order. */
 export declare function rollRequests(state: State, requests: Request[], seed: number): Event[];
 
 /** B4: applies `event`, then answers every request with dice from `seed`, until none is left. */

@@ -812,8 +812,11 @@ export interface LogEntry {
   observer?: string;
 }
 /**
- * Each of `observers` makes a Perception check against `hider` (O4,
- * O9, O13); answer each with a `perceptionRolled` event.
+ * Each of `observers` (at least one) makes a Perception check against
+ * `hider` (O4, O9, O13); answer each with a `perceptionRolled` event.
+ * An observer asked by two events of one call is named twice; the
+ * answer after its first is ignored, as any answer to a check that is
+ * no longer pending.
  */
 export interface PerceptionCheckRequest {
   clause: Clause;

@@ -978,7 +978,7 @@ fn o4_one_check_request_names_every_observer_that_comes_into_view_in_the_order_n
             clause: furtive_core::Clause::O4
         }]
     );
-    // Each observer still answers with its own roll.
+    // Each observer answers with its own roll.
     let state = run(
         &outcome.state,
         vec![
