@@ -18,8 +18,22 @@ pub struct ViewEntry {
     /// Line of sight and no concealment, centre to centre.
     pub clear_view: bool,
     /// Distance in scene units (for enhanced-sense ranges, O13), 0..=1e9.
-    #[serde(default)]
+    #[serde(default, serialize_with = "whole_as_integer")]
     pub distance: Option<f64>,
+}
+
+/// Writes a whole distance as an integer (`5`, not `5.0`): the same JSON
+/// number, without formatting a float.
+fn whole_as_integer<S: serde::Serializer>(
+    distance: &Option<f64>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match *distance {
+        Some(whole) if whole.fract() == 0.0 && whole.abs() <= 1e15 => {
+            serializer.serialize_i64(whole as i64)
+        }
+        other => other.serialize(serializer),
+    }
 }
 
 tagged_enum! {

@@ -563,10 +563,19 @@ impl<'a> Before<'a> {
 type PairBefore<'a> = (&'a str, &'a str, Option<&'a Pair>);
 
 /// Sorts pairs by hider then observer, stably, and keeps the first entry
-/// of each.
+/// of each. The pairs of one hider mostly borrow one id (the journal's
+/// or the state's), so comparing where the hiders' ids are settles most
+/// comparisons without reading their text.
 fn sort_pairs(pairs: &mut Vec<PairBefore>) {
-    pairs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    pairs.dedup_by(|later, first| (later.0, later.1) == (first.0, first.1));
+    let hider_order = |a: &str, b: &str| {
+        if std::ptr::eq(a, b) {
+            std::cmp::Ordering::Equal
+        } else {
+            a.cmp(b)
+        }
+    };
+    pairs.sort_by(|a, b| hider_order(a.0, b.0).then_with(|| a.1.cmp(b.1)));
+    pairs.dedup_by(|later, first| hider_order(later.0, first.0).is_eq() && later.1 == first.1);
 }
 
 /// How one pair reads in one state.

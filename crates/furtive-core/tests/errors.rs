@@ -314,12 +314,18 @@ fn request_and_penalty_scope_errors_name_the_field() {
     );
 }
 
-/// `Event` also reads and writes through plain serde, in the same shape.
+/// `Event` also reads and writes through plain serde, in the same shape; a
+/// whole distance is written as an integer.
 #[test]
 fn events_round_trip_through_serde() {
-    let text = r#"{"type":"viewChanged","hider":"rogue","moved":true,"view":[{"observer":"guard","clearView":false,"distance":30.0}]}"#;
+    let text = r#"{"type":"viewChanged","hider":"rogue","moved":true,"view":[{"observer":"guard","clearView":false,"distance":30},{"observer":"archer","clearView":true,"distance":12.5},{"observer":"captain","clearView":true,"distance":null}]}"#;
     let event: furtive_core::Event = serde_json::from_str(text).unwrap();
     assert_eq!(serde_json::to_string(&event).unwrap(), text);
+    let written = serde_json::to_string(
+        &serde_json::from_str::<furtive_core::Event>(&text.replace(":30}", ":30.0}")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(written, text);
     let error = serde_json::from_str::<furtive_core::Event>(r#"{"type":"sprint"}"#).unwrap_err();
     assert!(
         error.to_string().contains("missing field `token`"),
