@@ -795,7 +795,7 @@ fn batch(session: &mut Session, events: Vec<Event>) -> Option<furtive_core::Effe
     for event in &events {
         match one_by_one.apply(event.clone()) {
             Ok(effects) => {
-                append_requests(&mut requests, effects.requests);
+                Request::append(&mut requests, effects.requests);
                 log.extend(effects.log);
             }
             Err(error) => {
@@ -1179,27 +1179,4 @@ fn one_each(requests: Vec<Request>) -> impl Iterator<Item = Request> {
             .collect(),
         other => vec![other],
     })
-}
-
-/// `more` after `requests`, as one transaction gives them: Perception
-/// checks against one hider for one clause that follow each other are one
-/// request.
-fn append_requests(requests: &mut Vec<Request>, more: Vec<Request>) {
-    for request in more {
-        match (requests.last_mut(), request) {
-            (
-                Some(Request::PerceptionCheck {
-                    hider,
-                    observers,
-                    clause,
-                }),
-                Request::PerceptionCheck {
-                    hider: next_hider,
-                    observers: next,
-                    clause: next_clause,
-                },
-            ) if *hider == next_hider && *clause == next_clause => observers.extend(next),
-            (_, request) => requests.push(request),
-        }
-    }
 }

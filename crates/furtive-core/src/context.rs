@@ -23,19 +23,12 @@ impl Ctx {
         }
     }
 
-    /// `observer` makes a Perception check against `hider` (see
-    /// [`append_requests`]).
+    /// `observer` makes a Perception check against `hider`: it joins the
+    /// last request when that one is a check against `hider` for `clause`.
     pub fn request_check(&mut self, hider: &str, observer: &str, clause: Clause) {
-        if let Some(Request::PerceptionCheck {
-            hider: last,
-            observers,
-            clause: last_clause,
-        }) = self.requests.last_mut()
-        {
-            if last == hider && *last_clause == clause {
-                observers.push(observer.into());
-                return;
-            }
+        if let Some(observers) = Request::checks_against(&mut self.requests, hider, clause) {
+            observers.push(observer.into());
+            return;
         }
         self.requests.push(Request::PerceptionCheck {
             hider: hider.into(),
@@ -158,32 +151,4 @@ pub(crate) fn label(state: &State, id: &str) -> String {
         .creatures
         .get(id)
         .map_or_else(|| id.into(), |c| c.label().clone())
-}
-
-/// Appends `more` to `requests`: Perception checks against one hider for
-/// one clause that follow each other are one request, its observers in
-/// order.
-#[cfg(feature = "roller")]
-pub(crate) fn append_requests(requests: &mut Vec<Request>, more: Vec<Request>) {
-    for request in more {
-        if let (
-            Some(Request::PerceptionCheck {
-                hider,
-                observers,
-                clause,
-            }),
-            Request::PerceptionCheck {
-                hider: next_hider,
-                observers: next,
-                clause: next_clause,
-            },
-        ) = (requests.last_mut(), &request)
-        {
-            if hider == next_hider && clause == next_clause {
-                observers.extend(next.iter().cloned());
-                continue;
-            }
-        }
-        requests.push(request);
-    }
 }

@@ -80,6 +80,45 @@ pub enum Request {
 }
 }
 
+impl Request {
+    /// Appends `more` to `requests` as one call's effects give them:
+    /// Perception checks against one hider for one clause that follow each
+    /// other are one request, its observers in order.
+    pub fn append(requests: &mut Vec<Request>, more: impl IntoIterator<Item = Request>) {
+        for request in more {
+            if let Request::PerceptionCheck {
+                hider,
+                observers,
+                clause,
+            } = &request
+            {
+                if let Some(joined) = Request::checks_against(requests, hider, *clause) {
+                    joined.extend(observers.iter().cloned());
+                    continue;
+                }
+            }
+            requests.push(request);
+        }
+    }
+
+    /// The observers of the last of `requests` when it is a Perception
+    /// check against `hider` for `clause`.
+    pub(crate) fn checks_against<'a>(
+        requests: &'a mut [Request],
+        hider: &str,
+        clause: Clause,
+    ) -> Option<&'a mut Vec<TokenId>> {
+        match requests.last_mut()? {
+            Request::PerceptionCheck {
+                hider: last,
+                observers,
+                clause: last_clause,
+            } if last == hider && *last_clause == clause => Some(observers),
+            _ => None,
+        }
+    }
+}
+
 /// Who may read a log entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

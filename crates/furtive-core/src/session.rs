@@ -16,8 +16,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
-#[cfg(feature = "roller")]
-use crate::context::append_requests;
 use crate::context::Ctx;
 use crate::dispatch;
 use crate::error::Error;
@@ -200,7 +198,7 @@ impl Session {
                         match dispatch::run(tx, &answer, &mut answer_ctx) {
                             Ok(()) => {
                                 ctx.log.extend(answer_ctx.log);
-                                append_requests(&mut next_requests, answer_ctx.requests);
+                                Request::append(&mut next_requests, answer_ctx.requests);
                             }
                             // P9 / O7: in combat a new stealth roll (a request
                             // with one answer) waits for the hider's own turn;
@@ -217,7 +215,7 @@ impl Session {
                 }
                 pending = next_requests;
             }
-            append_requests(&mut unanswered, pending);
+            Request::append(&mut unanswered, pending);
             ctx.requests = unanswered;
             Ok(())
         })

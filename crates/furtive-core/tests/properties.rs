@@ -342,29 +342,6 @@ fn views_between(before: &State, after: &State) -> Vec<ViewChanges> {
     changes
 }
 
-/// `more` after `requests`, as one transaction gives them: Perception
-/// checks against one hider for one clause that follow each other are one
-/// request.
-fn append_requests(requests: &mut Vec<Request>, more: Vec<Request>) {
-    for request in more {
-        match (requests.last_mut(), request) {
-            (
-                Some(Request::PerceptionCheck {
-                    hider,
-                    observers,
-                    clause,
-                }),
-                Request::PerceptionCheck {
-                    hider: next_hider,
-                    observers: next,
-                    clause: next_clause,
-                },
-            ) if *hider == next_hider && *clause == next_clause => observers.extend(next),
-            (_, request) => requests.push(request),
-        }
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
 
@@ -389,7 +366,7 @@ proptest! {
             match one_by_one.apply(event) {
                 Ok(effects) => {
                     log.extend(effects.log);
-                    append_requests(&mut requests, effects.requests);
+                    Request::append(&mut requests, effects.requests);
                 }
                 Err(error) => {
                     refused = Some(error);
