@@ -30,19 +30,163 @@ pub(crate) struct OpposedRules;
 impl Rules for OpposedRules {
     const RULESET: Ruleset = Ruleset::Opposed;
 
+    /// O1, O2, O7, O12, O13: a Stealth check is rolled and held.
     fn enter_stealth(tx: &mut Tx, roll: &StealthRoll, ctx: &mut Ctx) -> Result<(), Error> {
-        enter_stealth(
-            tx,
-            roll.hider,
-            roll.roll,
-            roll.moved,
-            roll.sprinting,
-            roll.precautions,
-            roll.view,
-            ctx,
-        )
+        let StealthRoll {
+            hider,
+            roll: total,
+            moved,
+            sprinting,
+            precautions,
+            view,
+            ..
+        } = *roll;
+        if sprinting {
+            return Err(Error::Sprinting {
+                id: hider.to_owned(),
+            });
+        }
+        if !moved && !tx.settings.allow_zero_length_movement {
+            return Err(Error::MovementRequired {
+                id: hider.to_owned(),
+            });
+        }
+        // The total's range is checked at the boundary (`validate`).
+        combat::check_roll_allowed(tx, hider, Clause::O7)?;
+        let label = context::label(tx, hider);
+
+        let fresh_roll = tx
+            .hiders
+            .get(hider)
+            .is_some_and(|h| h.phase == HiderPhase::Hiding);
+        if fresh_roll {
+            // O7: the new total replaces the held one and clears every penalty;
+            // observers that perceive keep perceiving. O5: a roll made as part
+            // of a movement (O1) is a move this turn.
+            if let Some(head) = tx.head_mut(hider) {
+                *head.moved_this_turn |= moved;
+                if let Some(attempt) = head.attempt.opposed_mut() {
+                    attempt.held_total = total;
+                    attempt.penalties.clear();
+                    attempt.precautions = precautions.to_vec();
+                }
+            }
+            let missing: Vec<TokenId> = match tx.hiders.get(hider) {
+                Some(record) => tx
+                    .creatures
+                    .keys()
+                    .filter(|id| id.as_str() != hider && !record.pairs.contains_key(id.as_str()))
+                    .cloned()
+                    .collect(),
+                None => Vec::new(),
+            };
+            for observer in missing {
+                tx.pair_entry(
+                    hider,
+                    &observer,
+                    Pair::new(false, PairReason::NotInViewAtEntry),
+                );
+            }
+            tx.record_view(
+                hider,
+                view,
+                Pair::new(false, PairReason::NotInViewAtEntry),
+                |_, _| {},
+            );
+            ctx.both(
+                Clause::O7,
+                Some(hider),
+                None,
+                explain::o7_fresh_roll(&label, total),
+            );
+            let hider_label = context::label(tx, hider);
+            // Shared by every request and log entry about its pairs.
+            let hider_id = TokenId::from(hider);
+            for observer in observers_of(tx, hider) {
+                let trigger = Trigger::FreshRoll;
+                if let Reevaluated::Undecided { exposed: true } =
+                    reevaluate(tx, &hider_id, &hider_label, &observer, trigger, ctx)
+                {
+                    note_exposed(tx, hider, &observer);
+                }
+            }
+            combat::note_roll(tx, hider);
+            return Ok(());
+        }
+
+        let mut record = Hider::new(Attempt::Opposed(OpposedAttempt {
+            held_total: total,
+            penalties: Vec::new(),
+            precautions: precautions.to_vec(),
+        }));
+        record.moved_this_turn = moved;
+        let state: &State = tx.state();
+        for observer in state.creatures.keys() {
+            if observer != hider {
+                record.pairs.insert(
+                    observer.clone(),
+                    Pair::new(false, PairReason::NotInViewAtEntry),
+                );
+            }
+        }
+        for entry in view {
+            let pair = record
+                .pairs
+                .entry(entry.observer.clone())
+                .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
+            pair.clear_view = entry.clear_view;
+            pair.distance = entry.distance;
+        }
+        ctx.both(
+            Clause::O1,
+            Some(hider),
+            None,
+            explain::o1_enter_stealth(&label, total),
+        );
+        let mut decided: Vec<(TokenId, PairReason)> = Vec::new();
+        for (observer, creature) in &state.creatures {
+            let Some(pair) = record.pairs.get(observer.as_str()) else {
+                continue;
+            };
+            let observer_label = creature.label();
+            if pair.clear_view {
+                decided.push((observer.clone(), PairReason::WatchedAtEntry));
+                ctx.both(
+                    Clause::O2,
+                    Some(hider),
+                    Some(observer),
+                    explain::o2_watched_at_entry(observer_label, &label),
+                );
+            } else if let Some(sense) = uncountered_sense(state, &record, observer, pair.distance) {
+                decided.push((observer.clone(), PairReason::EnhancedSense));
+                ctx.both(
+                    Clause::O13,
+                    Some(hider),
+                    Some(observer),
+                    explain::o13_sensed_at_entry(observer_label, &label, &sense.sense, sense.range),
+                );
+            } else {
+                ctx.gm(
+                    Clause::O2,
+                    Some(hider),
+                    Some(observer),
+                    explain::o2_not_in_view_at_entry(observer_label, &label),
+                );
+            }
+        }
+        for (observer, reason) in decided {
+            if let Some(pair) = record.pairs.get_mut(&observer) {
+                pair.perceived = true;
+                pair.exposed = false;
+                pair.reason = reason;
+            }
+        }
+        tx.insert_hider(hider, record);
+        combat::note_roll(tx, hider);
+        Ok(())
     }
 
+    /// O4, O5, O13: clear view changed.
     fn view_changed(
         tx: &mut Tx,
         hider: &str,
@@ -50,7 +194,35 @@ impl Rules for OpposedRules {
         view: &[ViewEntry],
         ctx: &mut Ctx,
     ) -> Result<(), Error> {
-        view_changed(tx, hider, moved, view, ctx)
+        tx.hiding(hider)?;
+        if moved {
+            if let Some(head) = tx.head_mut(hider) {
+                *head.moved_this_turn = true;
+            }
+        }
+        let hider_label = context::label(tx, hider);
+        // Shared by every request and log entry about its pairs.
+        let hider_id = TokenId::from(hider);
+        let new_pair = Pair::new(false, PairReason::NotInViewAtEntry);
+        // Each named pair found once: its view recorded, then re-decided. A
+        // pair whose view is unchanged is not written (nor journaled).
+        tx.record_view(hider, view, new_pair, |entry, mut slot| {
+            let observer_creature = slot.creatures.get(&entry.observer);
+            let decided = redecide(
+                &mut slot,
+                observer_creature,
+                &hider_id,
+                &hider_label,
+                &entry.observer,
+                Trigger::View,
+                ctx,
+            );
+            if let Reevaluated::Undecided { exposed: true } = decided {
+                // O5: remembered until the end of the hider's turn.
+                slot.pair_mut().exposed = true;
+            }
+        });
+        Ok(())
     }
 
     fn perception_rolled(
@@ -65,28 +237,162 @@ impl Rules for OpposedRules {
         Ok(())
     }
 
+    /// O3: an observer that perceives the hider points it out to allies.
+    /// *Decided*: each named ally perceives the hider; a named creature that is
+    /// not an ally of the observer is unaffected, and the log says so. A list
+    /// with no ally at all is refused (`not_allied`, naming the first).
     fn point_out(
         tx: &mut Tx,
         hider: &str,
         observer: &str,
-        allies: &[TokenId],
+        named: &[TokenId],
         ctx: &mut Ctx,
     ) -> Result<(), Error> {
-        point_out(tx, hider, observer, allies, ctx)
+        tx.hiding(hider)?;
+        if !tx.perceives(observer, hider) {
+            return Err(Error::ObserverDoesNotPerceive {
+                observer: observer.to_owned(),
+                hider: hider.to_owned(),
+            });
+        }
+        let (allies, others): (Vec<&TokenId>, Vec<&TokenId>) =
+            named.iter().partition(|named| tx.allied(observer, named));
+        if allies.is_empty() {
+            return Err(Error::NotAllied {
+                observer: observer.to_owned(),
+                ally: named.first().map(ToString::to_string).unwrap_or_default(),
+            });
+        }
+        let hider_label = context::label(tx, hider);
+        let observer_label = context::label(tx, observer);
+        let names: Vec<String> = allies.iter().map(|a| context::label(tx, a)).collect();
+        for ally in allies {
+            let already = tx
+                .hiders
+                .get(hider)
+                .and_then(|h| h.pairs.get(ally))
+                .is_some_and(|p| p.perceived);
+            if already {
+                continue;
+            }
+            if let Some(pair) = tx.pair_entry(hider, ally, Pair::new(true, PairReason::PointedOut))
+            {
+                if !pair.perceived {
+                    pair.perceived = true;
+                    pair.exposed = false;
+                    pair.reason = PairReason::PointedOut;
+                }
+            }
+        }
+        ctx.public(
+            Clause::O3,
+            Some(hider),
+            Some(observer),
+            explain::o3_pointed_out(&observer_label, &hider_label, names),
+        );
+        if !others.is_empty() {
+            let others: Vec<String> = others.iter().map(|o| context::label(tx, o)).collect();
+            ctx.public(
+                Clause::O3,
+                Some(hider),
+                Some(observer),
+                explain::o3_not_allies(&observer_label, others),
+            );
+        }
+        Ok(())
     }
 
-    fn attack(tx: &mut Tx, attack_: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
-        attack(
-            tx,
-            attack_.attacker,
-            &attack_.targets,
-            attack_.noisy,
-            attack_.hits,
-            attack_.area,
-            ctx,
-        )
+    /// O8, O9: one attack instance. From hiding, a noisy instance is one global
+    /// penalty (each hit counts; an area effect or several targets count once),
+    /// and each target that does not perceive the attacker makes an immediate
+    /// Perception check.
+    fn attack(tx: &mut Tx, attack: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
+        let AttackInstance {
+            attacker,
+            noisy,
+            hits,
+            area,
+            ..
+        } = *attack;
+        let targets = attack.targets.as_slice();
+        let attacker_label = context::label(tx, attacker);
+        let hiding = tx
+            .hiders
+            .get(attacker)
+            .is_some_and(|h| h.phase == HiderPhase::Hiding);
+        let single = match targets {
+            [target] => Some(*target),
+            _ => None,
+        };
+        if !hiding {
+            ctx.gm(
+                Clause::O8,
+                Some(attacker),
+                single,
+                explain::o8_attacker_not_hiding(&attacker_label),
+            );
+            return Ok(());
+        }
+        if noisy {
+            let once = area || targets.len() > 1;
+            let instances = if once { 1 } else { i64::from(hits.max(1)) };
+            let amount = PENALTY_PER_HIT * instances;
+            if let Some(attempt) = tx
+                .head_mut(attacker)
+                .and_then(|head| head.attempt.opposed_mut())
+            {
+                attempt.penalties.push(Penalty {
+                    amount,
+                    scope: PenaltyScope::All {},
+                    clause: Clause::O8,
+                });
+            }
+            ctx.gm(
+                Clause::O8,
+                Some(attacker),
+                None,
+                explain::o8_noisy_attack(&attacker_label, amount, area, targets.len(), instances),
+            );
+            recompare_all(tx, attacker, ctx);
+        } else {
+            ctx.gm(
+                Clause::O8,
+                Some(attacker),
+                None,
+                explain::o8_silent_attack(&attacker_label),
+            );
+        }
+        for &target in targets {
+            // O9: the check is "to see the attacker precisely", so a target that
+            // perceives only its presence (O13, non-targeting sense) checks too.
+            if locates(tx, attacker, target) {
+                continue;
+            }
+            let target_label = context::label(tx, target);
+            let effective = tx
+                .hiders
+                .get(attacker)
+                .map(|h| effective_total(tx, h, target))
+                .unwrap_or_default();
+            if let Some(pair) = tx.pair_entry(
+                attacker,
+                target,
+                Pair::new(false, PairReason::NotInViewAtEntry),
+            ) {
+                pair.check_pending = true;
+            }
+            ctx.request_check(attacker, target, Clause::O9);
+            ctx.both(
+                Clause::O9,
+                Some(attacker),
+                Some(target),
+                explain::o9_target_checks(&target_label, effective),
+            );
+        }
+        Ok(())
     }
 
+    /// O11: damage to a hider is a penalty against the attacker's allies.
     fn damage_taken(
         tx: &mut Tx,
         target: &str,
@@ -94,7 +400,37 @@ impl Rules for OpposedRules {
         hits: u32,
         ctx: &mut Ctx,
     ) -> Result<(), Error> {
-        damage_taken(tx, target, attacker, hits, ctx)
+        // Both tokens are known (`validate`).
+        let side = tx
+            .creatures
+            .get(attacker)
+            .map(|c| c.side.clone())
+            .unwrap_or_default();
+        let attacker_label = context::label(tx, attacker);
+        let target_label = context::label(tx, target);
+        let amount = PENALTY_PER_HIT * i64::from(hits);
+        tx.hiding(target)?;
+        if let Some(attempt) = tx
+            .head_mut(target)
+            .and_then(|head| head.attempt.opposed_mut())
+        {
+            attempt.penalties.push(Penalty {
+                amount,
+                scope: PenaltyScope::AlliesOf {
+                    attacker: attacker.into(),
+                    side: side.clone(),
+                },
+                clause: Clause::O11,
+            });
+        }
+        ctx.gm(
+            Clause::O11,
+            Some(target),
+            Some(attacker),
+            explain::o11_damage_penalty(&target_label, hits, &attacker_label, amount, &side),
+        );
+        recompare_all(tx, target, ctx);
+        Ok(())
     }
 
     fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
@@ -474,202 +810,6 @@ fn observers_of(state: &State, hider: &str) -> Vec<TokenId> {
         .unwrap_or_default()
 }
 
-/// O1, O2, O7, O12, O13: a Stealth check is rolled and held.
-#[allow(clippy::too_many_arguments)]
-fn enter_stealth(
-    tx: &mut Tx,
-    hider: &str,
-    total: i64,
-    moved: bool,
-    sprinting: bool,
-    precautions: &[String],
-    view: &[ViewEntry],
-    ctx: &mut Ctx,
-) -> Result<(), Error> {
-    if sprinting {
-        return Err(Error::Sprinting {
-            id: hider.to_owned(),
-        });
-    }
-    if !moved && !tx.settings.allow_zero_length_movement {
-        return Err(Error::MovementRequired {
-            id: hider.to_owned(),
-        });
-    }
-    // The total's range is checked at the boundary (`validate`).
-    combat::check_roll_allowed(tx, hider, Clause::O7)?;
-    let label = context::label(tx, hider);
-
-    let fresh_roll = tx
-        .hiders
-        .get(hider)
-        .is_some_and(|h| h.phase == HiderPhase::Hiding);
-    if fresh_roll {
-        // O7: the new total replaces the held one and clears every penalty;
-        // observers that perceive keep perceiving. O5: a roll made as part
-        // of a movement (O1) is a move this turn.
-        if let Some(head) = tx.head_mut(hider) {
-            *head.moved_this_turn |= moved;
-            if let Some(attempt) = head.attempt.opposed_mut() {
-                attempt.held_total = total;
-                attempt.penalties.clear();
-                attempt.precautions = precautions.to_vec();
-            }
-        }
-        let missing: Vec<TokenId> = match tx.hiders.get(hider) {
-            Some(record) => tx
-                .creatures
-                .keys()
-                .filter(|id| id.as_str() != hider && !record.pairs.contains_key(id.as_str()))
-                .cloned()
-                .collect(),
-            None => Vec::new(),
-        };
-        for observer in missing {
-            tx.pair_entry(
-                hider,
-                &observer,
-                Pair::new(false, PairReason::NotInViewAtEntry),
-            );
-        }
-        tx.record_view(
-            hider,
-            view,
-            Pair::new(false, PairReason::NotInViewAtEntry),
-            |_, _| {},
-        );
-        ctx.both(
-            Clause::O7,
-            Some(hider),
-            None,
-            explain::o7_fresh_roll(&label, total),
-        );
-        let hider_label = context::label(tx, hider);
-        // Shared by every request and log entry about its pairs.
-        let hider_id = TokenId::from(hider);
-        for observer in observers_of(tx, hider) {
-            let trigger = Trigger::FreshRoll;
-            if let Reevaluated::Undecided { exposed: true } =
-                reevaluate(tx, &hider_id, &hider_label, &observer, trigger, ctx)
-            {
-                note_exposed(tx, hider, &observer);
-            }
-        }
-        combat::note_roll(tx, hider);
-        return Ok(());
-    }
-
-    let mut record = Hider::new(Attempt::Opposed(OpposedAttempt {
-        held_total: total,
-        penalties: Vec::new(),
-        precautions: precautions.to_vec(),
-    }));
-    record.moved_this_turn = moved;
-    let state: &State = tx.state();
-    for observer in state.creatures.keys() {
-        if observer != hider {
-            record.pairs.insert(
-                observer.clone(),
-                Pair::new(false, PairReason::NotInViewAtEntry),
-            );
-        }
-    }
-    for entry in view {
-        let pair = record
-            .pairs
-            .entry(entry.observer.clone())
-            .or_insert_with(|| Pair::new(false, PairReason::NotInViewAtEntry));
-        pair.clear_view = entry.clear_view;
-        pair.distance = entry.distance;
-    }
-    ctx.both(
-        Clause::O1,
-        Some(hider),
-        None,
-        explain::o1_enter_stealth(&label, total),
-    );
-    let mut decided: Vec<(TokenId, PairReason)> = Vec::new();
-    for (observer, creature) in &state.creatures {
-        let Some(pair) = record.pairs.get(observer.as_str()) else {
-            continue;
-        };
-        let observer_label = creature.label();
-        if pair.clear_view {
-            decided.push((observer.clone(), PairReason::WatchedAtEntry));
-            ctx.both(
-                Clause::O2,
-                Some(hider),
-                Some(observer),
-                explain::o2_watched_at_entry(observer_label, &label),
-            );
-        } else if let Some(sense) = uncountered_sense(state, &record, observer, pair.distance) {
-            decided.push((observer.clone(), PairReason::EnhancedSense));
-            ctx.both(
-                Clause::O13,
-                Some(hider),
-                Some(observer),
-                explain::o13_sensed_at_entry(observer_label, &label, &sense.sense, sense.range),
-            );
-        } else {
-            ctx.gm(
-                Clause::O2,
-                Some(hider),
-                Some(observer),
-                explain::o2_not_in_view_at_entry(observer_label, &label),
-            );
-        }
-    }
-    for (observer, reason) in decided {
-        if let Some(pair) = record.pairs.get_mut(&observer) {
-            pair.perceived = true;
-            pair.exposed = false;
-            pair.reason = reason;
-        }
-    }
-    tx.insert_hider(hider, record);
-    combat::note_roll(tx, hider);
-    Ok(())
-}
-
-/// O4, O5, O13: clear view changed.
-fn view_changed(
-    tx: &mut Tx,
-    hider: &str,
-    moved: bool,
-    view: &[ViewEntry],
-    ctx: &mut Ctx,
-) -> Result<(), Error> {
-    tx.hiding(hider)?;
-    if moved {
-        if let Some(head) = tx.head_mut(hider) {
-            *head.moved_this_turn = true;
-        }
-    }
-    let hider_label = context::label(tx, hider);
-    // Shared by every request and log entry about its pairs.
-    let hider_id = TokenId::from(hider);
-    let new_pair = Pair::new(false, PairReason::NotInViewAtEntry);
-    // Each named pair found once: its view recorded, then re-decided. A
-    // pair whose view is unchanged is not written (nor journaled).
-    tx.record_view(hider, view, new_pair, |entry, mut slot| {
-        let observer_creature = slot.creatures.get(&entry.observer);
-        let decided = redecide(
-            &mut slot,
-            observer_creature,
-            &hider_id,
-            &hider_label,
-            &entry.observer,
-            Trigger::View,
-            ctx,
-        );
-        if let Reevaluated::Undecided { exposed: true } = decided {
-            // O5: remembered until the end of the hider's turn.
-            slot.pair_mut().exposed = true;
-        }
-    });
-    Ok(())
-}
-
 /// O4 / O9: the answer to a Perception check; stored for the pair.
 fn perception_rolled(
     tx: &mut Tx,
@@ -759,70 +899,6 @@ fn perception_rolled(
     Ok(())
 }
 
-/// O3: an observer that perceives the hider points it out to allies.
-/// *Decided*: each named ally perceives the hider; a named creature that is
-/// not an ally of the observer is unaffected, and the log says so. A list
-/// with no ally at all is refused (`not_allied`, naming the first).
-fn point_out(
-    tx: &mut Tx,
-    hider: &str,
-    observer: &str,
-    named: &[TokenId],
-    ctx: &mut Ctx,
-) -> Result<(), Error> {
-    tx.hiding(hider)?;
-    if !tx.perceives(observer, hider) {
-        return Err(Error::ObserverDoesNotPerceive {
-            observer: observer.to_owned(),
-            hider: hider.to_owned(),
-        });
-    }
-    let (allies, others): (Vec<&TokenId>, Vec<&TokenId>) =
-        named.iter().partition(|named| tx.allied(observer, named));
-    if allies.is_empty() {
-        return Err(Error::NotAllied {
-            observer: observer.to_owned(),
-            ally: named.first().map(ToString::to_string).unwrap_or_default(),
-        });
-    }
-    let hider_label = context::label(tx, hider);
-    let observer_label = context::label(tx, observer);
-    let names: Vec<String> = allies.iter().map(|a| context::label(tx, a)).collect();
-    for ally in allies {
-        let already = tx
-            .hiders
-            .get(hider)
-            .and_then(|h| h.pairs.get(ally))
-            .is_some_and(|p| p.perceived);
-        if already {
-            continue;
-        }
-        if let Some(pair) = tx.pair_entry(hider, ally, Pair::new(true, PairReason::PointedOut)) {
-            if !pair.perceived {
-                pair.perceived = true;
-                pair.exposed = false;
-                pair.reason = PairReason::PointedOut;
-            }
-        }
-    }
-    ctx.public(
-        Clause::O3,
-        Some(hider),
-        Some(observer),
-        explain::o3_pointed_out(&observer_label, &hider_label, names),
-    );
-    if !others.is_empty() {
-        let others: Vec<String> = others.iter().map(|o| context::label(tx, o)).collect();
-        ctx.public(
-            Clause::O3,
-            Some(hider),
-            Some(observer),
-            explain::o3_not_allies(&observer_label, others),
-        );
-    }
-    Ok(())
-}
-
 /// O6: after a penalty, every stored result is compared with the new total.
 fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
     let hider_label = context::label(tx, hider);
@@ -838,137 +914,6 @@ fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
             ctx,
         );
     }
-}
-
-/// O8, O9: one attack instance. From hiding, a noisy instance is one global
-/// penalty (each hit counts; an area effect or several targets count once),
-/// and each target that does not perceive the attacker makes an immediate
-/// Perception check.
-fn attack(
-    tx: &mut Tx,
-    attacker: &str,
-    targets: &[&str],
-    noisy: bool,
-    hits: u32,
-    area: bool,
-    ctx: &mut Ctx,
-) -> Result<(), Error> {
-    let attacker_label = context::label(tx, attacker);
-    let hiding = tx
-        .hiders
-        .get(attacker)
-        .is_some_and(|h| h.phase == HiderPhase::Hiding);
-    let single = match targets {
-        [target] => Some(*target),
-        _ => None,
-    };
-    if !hiding {
-        ctx.gm(
-            Clause::O8,
-            Some(attacker),
-            single,
-            explain::o8_attacker_not_hiding(&attacker_label),
-        );
-        return Ok(());
-    }
-    if noisy {
-        let once = area || targets.len() > 1;
-        let instances = if once { 1 } else { i64::from(hits.max(1)) };
-        let amount = PENALTY_PER_HIT * instances;
-        if let Some(attempt) = tx
-            .head_mut(attacker)
-            .and_then(|head| head.attempt.opposed_mut())
-        {
-            attempt.penalties.push(Penalty {
-                amount,
-                scope: PenaltyScope::All {},
-                clause: Clause::O8,
-            });
-        }
-        ctx.gm(
-            Clause::O8,
-            Some(attacker),
-            None,
-            explain::o8_noisy_attack(&attacker_label, amount, area, targets.len(), instances),
-        );
-        recompare_all(tx, attacker, ctx);
-    } else {
-        ctx.gm(
-            Clause::O8,
-            Some(attacker),
-            None,
-            explain::o8_silent_attack(&attacker_label),
-        );
-    }
-    for &target in targets {
-        // O9: the check is "to see the attacker precisely", so a target that
-        // perceives only its presence (O13, non-targeting sense) checks too.
-        if locates(tx, attacker, target) {
-            continue;
-        }
-        let target_label = context::label(tx, target);
-        let effective = tx
-            .hiders
-            .get(attacker)
-            .map(|h| effective_total(tx, h, target))
-            .unwrap_or_default();
-        if let Some(pair) = tx.pair_entry(
-            attacker,
-            target,
-            Pair::new(false, PairReason::NotInViewAtEntry),
-        ) {
-            pair.check_pending = true;
-        }
-        ctx.request_check(attacker, target, Clause::O9);
-        ctx.both(
-            Clause::O9,
-            Some(attacker),
-            Some(target),
-            explain::o9_target_checks(&target_label, effective),
-        );
-    }
-    Ok(())
-}
-
-/// O11: damage to a hider is a penalty against the attacker's allies.
-fn damage_taken(
-    tx: &mut Tx,
-    target: &str,
-    attacker: &str,
-    hits: u32,
-    ctx: &mut Ctx,
-) -> Result<(), Error> {
-    // Both tokens are known (`validate`).
-    let side = tx
-        .creatures
-        .get(attacker)
-        .map(|c| c.side.clone())
-        .unwrap_or_default();
-    let attacker_label = context::label(tx, attacker);
-    let target_label = context::label(tx, target);
-    let amount = PENALTY_PER_HIT * i64::from(hits);
-    tx.hiding(target)?;
-    if let Some(attempt) = tx
-        .head_mut(target)
-        .and_then(|head| head.attempt.opposed_mut())
-    {
-        attempt.penalties.push(Penalty {
-            amount,
-            scope: PenaltyScope::AlliesOf {
-                attacker: attacker.into(),
-                side: side.clone(),
-            },
-            clause: Clause::O11,
-        });
-    }
-    ctx.gm(
-        Clause::O11,
-        Some(target),
-        Some(attacker),
-        explain::o11_damage_penalty(&target_label, hits, &attacker_label, amount, &side),
-    );
-    recompare_all(tx, target, ctx);
-    Ok(())
 }
 
 /// O12: sprinting while hidden ends the attempt.
@@ -1056,21 +1001,12 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
             pair.exposed = false;
             pair.reason = PairReason::Exposure;
         }
-        if *still_in_view {
-            ctx.public(
-                Clause::O5,
-                Some(combatant),
-                Some(observer),
-                explain::o5_revealed_in_view(&label, &observer_label),
-            );
+        let message = if *still_in_view {
+            explain::o5_revealed_in_view(&label, &observer_label)
         } else {
-            ctx.public(
-                Clause::O5,
-                Some(combatant),
-                Some(observer),
-                explain::o5_revealed_did_not_move(&label, &observer_label),
-            );
-        }
+            explain::o5_revealed_did_not_move(&label, &observer_label)
+        };
+        ctx.public(Clause::O5, Some(combatant), Some(observer), message);
     }
     // The exposure is settled: what is left of it ends with the turn.
     for observer in &remembered {

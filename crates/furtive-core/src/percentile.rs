@@ -52,16 +52,144 @@ pub(crate) struct PercentileRules;
 impl Rules for PercentileRules {
     const RULESET: Ruleset = Ruleset::Percentile;
 
+    /// P1-P4, P9: a stealth roll (entering stealth, or rolling again).
     fn enter_stealth(tx: &mut Tx, roll: &StealthRoll, ctx: &mut Ctx) -> Result<(), Error> {
-        enter_stealth(
-            tx,
-            roll.hider,
-            roll.roll,
-            roll.modifiers,
-            roll.sprinting,
-            roll.view,
-            ctx,
-        )
+        let StealthRoll {
+            hider,
+            roll: d100,
+            modifiers,
+            sprinting,
+            view,
+            ..
+        } = *roll;
+        // Checked at the boundary (`validate`): a d100, a known hider.
+        let d100 = u32::try_from(d100).unwrap_or(1);
+        combat::check_roll_allowed(tx, hider, Clause::P9)?;
+        let state: &State = tx.state();
+        let label = context::label(state, hider);
+        // Shared by every log entry about its pairs.
+        let hider_id = TokenId::from(hider);
+        let Some(hider_creature) = state.creatures.get(hider) else {
+            return Ok(());
+        };
+        let stealth_skill = hider_creature.stealth_skill;
+        let previous = state.hiders.get(hider);
+
+        // P4 (*Decided*): the modifiers belong to the hider's situation. A roll
+        // that states none keeps it: the modifiers a change asked for, else
+        // those of the roll in force (without the `already_perceived` P9 added
+        // on its own, decided again below); one that states some replaces it.
+        let mut modifiers = match modifiers {
+            Some(stated) => stated.clone(),
+            None => previous
+                .and_then(|p| p.attempt.percentile())
+                .map(callers_modifiers)
+                .unwrap_or_default(),
+        };
+        if sprinting && !modifiers.situation.contains(&SituationModifier::Sprint) {
+            modifiers.situation.push(SituationModifier::Sprint);
+        }
+        // P9: a roll made while at least one observer perceives the hider carries
+        // -100. The observers that count are those the hider hides from (P2:
+        // "perceived by the creatures it wants to hide from"), i.e. not its
+        // allies. With a previous attempt, they are the non-allies that perceive
+        // it now (`State::perceives`: a revealed hider is perceived by everyone,
+        // a creature that arrived after the reveal included); in combat without
+        // one, every non-ally in the scene sees the hider fight in the open ("to
+        // vanish mid-fight"). Outside combat, a first roll has no automatic
+        // -100: the GM sets `already_perceived` (P2) if it applies.
+        let mut already_perceived_added = false;
+        let perceiving = if previous.is_some() || state.combat.active {
+            state
+                .creatures
+                .iter()
+                .filter(|(o, c)| {
+                    o.as_str() != hider
+                        && !c.is_ally_of(hider_creature)
+                        && state.perceives(o, hider)
+                })
+                .count()
+        } else {
+            0
+        };
+        if perceiving > 0
+            && !modifiers
+                .situation
+                .contains(&SituationModifier::AlreadyPerceived)
+        {
+            modifiers
+                .situation
+                .push(SituationModifier::AlreadyPerceived);
+            already_perceived_added = true;
+            ctx.gm(
+                Clause::P9,
+                Some(hider),
+                None,
+                explain::p9_already_perceived_added(perceiving, &label),
+            );
+        }
+        let score = stealth_score(stealth_skill, d100, &modifiers);
+        ctx.both(
+            Clause::P1,
+            Some(hider),
+            None,
+            explain::p1_stealth_score(&label, score, stealth_skill, d100, &modifiers),
+        );
+
+        // P9: an attack made this turn still reveals the hider at its end,
+        // whatever roll it makes after it, after a stop too (`stopHiding`
+        // keeps the record, revealed; a turn end clears `attacked`).
+        let attacked = previous
+            .and_then(|p| p.attempt.percentile())
+            .is_some_and(|a| a.attacked);
+        let mut record = Hider::new(Attempt::Percentile(PercentileAttempt {
+            d100,
+            modifiers,
+            score,
+            pending_modifiers: None,
+            already_perceived_added,
+            attacked,
+        }));
+        if let Some(previous) = previous {
+            record.moved_this_turn = previous.moved_this_turn;
+            for (observer, pair) in &previous.pairs {
+                let mut kept = Pair::new(true, PairReason::AcuityComparison);
+                kept.clear_view = pair.clear_view;
+                kept.distance = pair.distance;
+                record.pairs.insert(observer.clone(), kept);
+            }
+        }
+        for entry in view {
+            let pair = record
+                .pairs
+                .entry(entry.observer.clone())
+                .or_insert_with(|| Pair::new(true, PairReason::AcuityComparison));
+            pair.clear_view = entry.clear_view;
+            pair.distance = entry.distance;
+        }
+        for (observer, creature) in &state.creatures {
+            if observer == hider {
+                continue;
+            }
+            let perceived = compare(
+                &label,
+                score,
+                &hider_id,
+                observer,
+                creature.label(),
+                creature.acuities.sum(),
+                ctx,
+            );
+            let pair = record
+                .pairs
+                .entry(observer.clone())
+                .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
+            pair.perceived = perceived;
+            pair.reason = PairReason::AcuityComparison;
+        }
+        tx.insert_hider(hider, record);
+        combat::note_roll(tx, hider);
+        Ok(())
     }
 
     /// Clear view plays no part in P3; it is stored for the caller.
@@ -87,14 +215,61 @@ impl Rules for PercentileRules {
         Ok(())
     }
 
-    fn attack(tx: &mut Tx, attack_: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
-        attack(
-            tx,
-            attack_.attacker,
-            &attack_.targets,
-            attack_.hit_zone,
-            ctx,
-        )
+    /// P6, P7, P9: one attack instance against `targets` (O8: several for an
+    /// area effect or a multi-target spell). Each target that does not perceive
+    /// a hiding attacker is surprised (P6), with the chosen hit zone (P7). Any
+    /// attack from hiding, surprise or not, reveals the attacker at the end of
+    /// its turn (P9, *Decided*: "il a attiré l'attention").
+    fn attack(tx: &mut Tx, attack: &AttackInstance, ctx: &mut Ctx) -> Result<(), Error> {
+        let AttackInstance {
+            attacker, hit_zone, ..
+        } = *attack;
+        let targets = attack.targets.as_slice();
+        let surprises = |tx: &Tx| {
+            tx.surprises
+                .iter()
+                .filter(|s| s.attacker == attacker)
+                .count()
+        };
+        let before = surprises(tx);
+        // With several targets, a refused hit zone names the one at fault.
+        let several = targets.len() > 1;
+        for (index, &target) in targets.iter().enumerate() {
+            attack_target(
+                tx,
+                attacker,
+                target,
+                several.then_some(index),
+                hit_zone,
+                ctx,
+            )?;
+        }
+        // A surprise already says the attacker is seen at its turn end (P6).
+        let surprised = surprises(tx) > before;
+        let from_hiding = tx
+            .hiders
+            .get(attacker)
+            .filter(|h| h.phase == HiderPhase::Hiding)
+            .and_then(|h| h.attempt.percentile())
+            .is_some_and(|a| !a.attacked);
+        if from_hiding {
+            if let Some(attempt) = tx
+                .head_mut(attacker)
+                .and_then(|head| head.attempt.percentile_mut())
+            {
+                attempt.attacked = true;
+            }
+        }
+        if from_hiding && !surprised {
+            let label = context::label(tx, attacker);
+            ctx.gm(
+                Clause::P9,
+                Some(attacker),
+                None,
+                explain::p9_attacked_from_hiding(&label),
+            );
+        }
+        Ok(())
     }
 
     fn modifiers_changed(
@@ -106,8 +281,23 @@ impl Rules for PercentileRules {
         modifiers_changed(tx, hider, modifiers, ctx)
     }
 
+    /// P2/P4: sprinting while hiding turns the `sprint` modifier on.
     fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
-        sprint(tx, token, ctx)
+        let Ok(record) = hiding_attempt(tx, token) else {
+            let label = context::label(tx, token);
+            ctx.gm(
+                Clause::P2,
+                Some(token),
+                None,
+                explain::p2_sprint_while_not_hiding(&label),
+            );
+            return Ok(());
+        };
+        let mut modifiers = callers_modifiers(record);
+        if !modifiers.situation.contains(&SituationModifier::Sprint) {
+            modifiers.situation.push(SituationModifier::Sprint);
+        }
+        modifiers_changed(tx, token, &modifiers, ctx)
     }
 
     fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
@@ -139,144 +329,6 @@ impl Rules for PercentileRules {
             turn_end(tx, attacker, ctx);
         }
     }
-}
-
-/// P1-P4, P9: a stealth roll (entering stealth, or rolling again).
-fn enter_stealth(
-    tx: &mut Tx,
-    hider: &str,
-    d100: i64,
-    modifiers: Option<&Modifiers>,
-    sprinting: bool,
-    view: &[ViewEntry],
-    ctx: &mut Ctx,
-) -> Result<(), Error> {
-    // Checked at the boundary (`validate`): a d100, a known hider.
-    let d100 = u32::try_from(d100).unwrap_or(1);
-    combat::check_roll_allowed(tx, hider, Clause::P9)?;
-    let state: &State = tx.state();
-    let label = context::label(state, hider);
-    // Shared by every log entry about its pairs.
-    let hider_id = TokenId::from(hider);
-    let Some(hider_creature) = state.creatures.get(hider) else {
-        return Ok(());
-    };
-    let stealth_skill = hider_creature.stealth_skill;
-    let previous = state.hiders.get(hider);
-
-    // P4 (*Decided*): the modifiers belong to the hider's situation. A roll
-    // that states none keeps it: the modifiers a change asked for, else
-    // those of the roll in force (without the `already_perceived` P9 added
-    // on its own, decided again below); one that states some replaces it.
-    let mut modifiers = match modifiers {
-        Some(stated) => stated.clone(),
-        None => previous
-            .and_then(|p| p.attempt.percentile())
-            .map(callers_modifiers)
-            .unwrap_or_default(),
-    };
-    if sprinting && !modifiers.situation.contains(&SituationModifier::Sprint) {
-        modifiers.situation.push(SituationModifier::Sprint);
-    }
-    // P9: a roll made while at least one observer perceives the hider carries
-    // -100. The observers that count are those the hider hides from (P2:
-    // "perceived by the creatures it wants to hide from"), i.e. not its
-    // allies. With a previous attempt, they are the non-allies that perceive
-    // it now (`State::perceives`: a revealed hider is perceived by everyone,
-    // a creature that arrived after the reveal included); in combat without
-    // one, every non-ally in the scene sees the hider fight in the open ("to
-    // vanish mid-fight"). Outside combat, a first roll has no automatic
-    // -100: the GM sets `already_perceived` (P2) if it applies.
-    let mut already_perceived_added = false;
-    let perceiving = if previous.is_some() || state.combat.active {
-        state
-            .creatures
-            .iter()
-            .filter(|(o, c)| {
-                o.as_str() != hider && !c.is_ally_of(hider_creature) && state.perceives(o, hider)
-            })
-            .count()
-    } else {
-        0
-    };
-    if perceiving > 0
-        && !modifiers
-            .situation
-            .contains(&SituationModifier::AlreadyPerceived)
-    {
-        modifiers
-            .situation
-            .push(SituationModifier::AlreadyPerceived);
-        already_perceived_added = true;
-        ctx.gm(
-            Clause::P9,
-            Some(hider),
-            None,
-            explain::p9_already_perceived_added(perceiving, &label),
-        );
-    }
-    let score = stealth_score(stealth_skill, d100, &modifiers);
-    ctx.both(
-        Clause::P1,
-        Some(hider),
-        None,
-        explain::p1_stealth_score(&label, score, stealth_skill, d100, &modifiers),
-    );
-
-    // P9: an attack made this turn still reveals the hider at its end,
-    // whatever roll it makes after it, after a stop too (`stopHiding`
-    // keeps the record, revealed; a turn end clears `attacked`).
-    let attacked = previous
-        .and_then(|p| p.attempt.percentile())
-        .is_some_and(|a| a.attacked);
-    let mut record = Hider::new(Attempt::Percentile(PercentileAttempt {
-        d100,
-        modifiers,
-        score,
-        pending_modifiers: None,
-        already_perceived_added,
-        attacked,
-    }));
-    if let Some(previous) = previous {
-        record.moved_this_turn = previous.moved_this_turn;
-        for (observer, pair) in &previous.pairs {
-            let mut kept = Pair::new(true, PairReason::AcuityComparison);
-            kept.clear_view = pair.clear_view;
-            kept.distance = pair.distance;
-            record.pairs.insert(observer.clone(), kept);
-        }
-    }
-    for entry in view {
-        let pair = record
-            .pairs
-            .entry(entry.observer.clone())
-            .or_insert_with(|| Pair::new(true, PairReason::AcuityComparison));
-        pair.clear_view = entry.clear_view;
-        pair.distance = entry.distance;
-    }
-    for (observer, creature) in &state.creatures {
-        if observer == hider {
-            continue;
-        }
-        let perceived = compare(
-            &label,
-            score,
-            &hider_id,
-            observer,
-            creature.label(),
-            creature.acuities.sum(),
-            ctx,
-        );
-        let pair = record
-            .pairs
-            .entry(observer.clone())
-            .or_insert_with(|| Pair::new(perceived, PairReason::AcuityComparison));
-        pair.perceived = perceived;
-        pair.reason = PairReason::AcuityComparison;
-    }
-    tx.insert_hider(hider, record);
-    combat::note_roll(tx, hider);
-    Ok(())
 }
 
 /// P3: compares the score in force with one observer's acuity sum; whether
@@ -343,65 +395,6 @@ pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
             pair.reason = PairReason::AcuityComparison;
         }
     }
-}
-
-/// P6, P7, P9: one attack instance against `targets` (O8: several for an
-/// area effect or a multi-target spell). Each target that does not perceive
-/// a hiding attacker is surprised (P6), with the chosen hit zone (P7). Any
-/// attack from hiding, surprise or not, reveals the attacker at the end of
-/// its turn (P9, *Decided*: "il a attiré l'attention").
-fn attack(
-    tx: &mut Tx,
-    attacker: &str,
-    targets: &[&str],
-    hit_zone: Option<HitZone>,
-    ctx: &mut Ctx,
-) -> Result<(), Error> {
-    let surprises = |tx: &Tx| {
-        tx.surprises
-            .iter()
-            .filter(|s| s.attacker == attacker)
-            .count()
-    };
-    let before = surprises(tx);
-    // With several targets, a refused hit zone names the one at fault.
-    let several = targets.len() > 1;
-    for (index, &target) in targets.iter().enumerate() {
-        attack_target(
-            tx,
-            attacker,
-            target,
-            several.then_some(index),
-            hit_zone,
-            ctx,
-        )?;
-    }
-    // A surprise already says the attacker is seen at its turn end (P6).
-    let surprised = surprises(tx) > before;
-    let from_hiding = tx
-        .hiders
-        .get(attacker)
-        .filter(|h| h.phase == HiderPhase::Hiding)
-        .and_then(|h| h.attempt.percentile())
-        .is_some_and(|a| !a.attacked);
-    if from_hiding {
-        if let Some(attempt) = tx
-            .head_mut(attacker)
-            .and_then(|head| head.attempt.percentile_mut())
-        {
-            attempt.attacked = true;
-        }
-    }
-    if from_hiding && !surprised {
-        let label = context::label(tx, attacker);
-        ctx.gm(
-            Clause::P9,
-            Some(attacker),
-            None,
-            explain::p9_attacked_from_hiding(&label),
-        );
-    }
-    Ok(())
 }
 
 /// P6, P7: an attack by a hider on one target that does not perceive it.
@@ -544,25 +537,6 @@ fn modifiers_changed(
     Ok(())
 }
 
-/// P2/P4: sprinting while hiding turns the `sprint` modifier on.
-fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
-    let Ok(record) = hiding_attempt(tx, token) else {
-        let label = context::label(tx, token);
-        ctx.gm(
-            Clause::P2,
-            Some(token),
-            None,
-            explain::p2_sprint_while_not_hiding(&label),
-        );
-        return Ok(());
-    };
-    let mut modifiers = callers_modifiers(record);
-    if !modifiers.situation.contains(&SituationModifier::Sprint) {
-        modifiers.situation.push(SituationModifier::Sprint);
-    }
-    modifiers_changed(tx, token, &modifiers, ctx)
-}
-
 /// P6 expiry and P9 reveal at the end of `combatant`'s turn: its surprises
 /// end, and a hider that attacked this turn (surprise or not) is perceived
 /// by everyone; its record stays, `revealed`, so the next roll carries -100.
@@ -626,21 +600,12 @@ pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
     }
     // B3 / P2: the -100 is a modifier, hidden from players by default;
     // the public text names it without the number.
-    if ended.is_empty() {
-        ctx.both(
-            Clause::P9,
-            Some(combatant),
-            None,
-            explain::p9_revealed_after_attack(&label),
-        );
+    let message = if ended.is_empty() {
+        explain::p9_revealed_after_attack(&label)
     } else {
-        ctx.both(
-            Clause::P9,
-            Some(combatant),
-            None,
-            explain::p9_revealed_after_surprise(&label),
-        );
-    }
+        explain::p9_revealed_after_surprise(&label)
+    };
+    ctx.both(Clause::P9, Some(combatant), None, message);
 }
 
 // ---------------------------------------------------------------- queries
