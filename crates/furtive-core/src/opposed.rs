@@ -433,21 +433,142 @@ impl Rules for OpposedRules {
         Ok(())
     }
 
+    /// O12: sprinting while hidden ends the attempt.
     fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) -> Result<(), Error> {
-        sprint(tx, token, ctx);
+        let label = context::label(tx, token);
+        let hiding = tx
+            .hiders
+            .get(token)
+            .is_some_and(|h| h.phase == HiderPhase::Hiding);
+        if hiding {
+            tx.remove_hider(token);
+            ctx.public(
+                Clause::O12,
+                Some(token),
+                None,
+                explain::o12_sprint_ends_attempt(&label),
+            );
+        } else {
+            ctx.gm(
+                Clause::O12,
+                Some(token),
+                None,
+                explain::o12_sprint_not_hiding(&label),
+            );
+        }
         Ok(())
     }
 
+    /// A creature joined or changed: it gets a pair with every hider
+    /// (unperceiving until it comes into view, O2/O4), and its senses are
+    /// checked again (O13).
     fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
-        observer_updated(tx, observer, ctx);
+        let hiders: Vec<TokenId> = tx
+            .hiders
+            .iter()
+            .filter(|(id, h)| id.as_str() != observer && h.phase == HiderPhase::Hiding)
+            .map(|(id, _)| id.clone())
+            .collect();
+        let observer_id = TokenId::from(observer);
+        for hider in hiders {
+            if !tx
+                .hiders
+                .get(&hider)
+                .is_some_and(|h| h.pairs.contains_key(observer))
+            {
+                tx.pair_entry(
+                    &hider,
+                    observer,
+                    Pair::new(false, PairReason::NotInViewAtEntry),
+                );
+            }
+            let hider_label = context::label(tx, &hider);
+            reevaluate(tx, &hider, &hider_label, &observer_id, Trigger::View, ctx);
+        }
     }
 
+    /// O7: the hider's turn starts; it may roll a fresh check.
     fn turn_started(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
-        turn_start(tx, combatant, ctx);
+        if tx
+            .hiders
+            .get(combatant)
+            .is_some_and(|h| h.phase == HiderPhase::Hiding)
+        {
+            let label = context::label(tx, combatant);
+            ctx.gm(
+                Clause::O7,
+                Some(combatant),
+                None,
+                explain::o7_turn_start(&label),
+            );
+        }
     }
 
+    /// O5: at the end of the hider's turn, its exposed pairs (clear view and a
+    /// failed check, now or earlier in the turn) become perceived, unless the
+    /// hider moved during the turn and the view is now broken. *Decided* (the
+    /// seed read literally): a hider that did not move is revealed to its
+    /// exposed observers even when one of them walked out of view.
     fn turn_ending(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
-        turn_end(tx, combatant, ctx);
+        let label = context::label(tx, combatant);
+        let Some(record) = tx
+            .hiders
+            .get(combatant)
+            .filter(|h| h.phase == HiderPhase::Hiding)
+        else {
+            return;
+        };
+        let moved = record.moved_this_turn;
+        let mut in_view = Vec::new();
+        let mut broken = Vec::new();
+        let mut remembered = Vec::new();
+        for (observer, pair) in &record.pairs {
+            if pair.exposed {
+                remembered.push(observer.clone());
+            }
+            if pair.perceived || !tx.creatures.contains_key(observer) {
+                continue;
+            }
+            if failed_in_view(&tx.creatures, &record.attempt, observer, pair) {
+                in_view.push(observer.clone());
+            } else if pair.exposed {
+                broken.push(observer.clone());
+            }
+        }
+        let revealed: Vec<(TokenId, bool)> = in_view
+            .into_iter()
+            .map(|o| (o, true))
+            .chain(broken.iter().filter(|_| !moved).map(|o| (o.clone(), false)))
+            .collect();
+        for (observer, still_in_view) in &revealed {
+            let observer_label = context::label(tx, observer);
+            if let Some(pair) = tx.pair_mut(combatant, observer) {
+                pair.perceived = true;
+                pair.exposed = false;
+                pair.reason = PairReason::Exposure;
+            }
+            let message = if *still_in_view {
+                explain::o5_revealed_in_view(&label, &observer_label)
+            } else {
+                explain::o5_revealed_did_not_move(&label, &observer_label)
+            };
+            ctx.public(Clause::O5, Some(combatant), Some(observer), message);
+        }
+        // The exposure is settled: what is left of it ends with the turn.
+        for observer in &remembered {
+            if let Some(pair) = tx.pair_mut(combatant, observer) {
+                pair.exposed = false;
+            }
+        }
+        if moved && !broken.is_empty() {
+            let names: Vec<String> = broken.iter().map(|o| context::label(tx, o)).collect();
+            ctx.gm(
+                Clause::O5,
+                Some(combatant),
+                None,
+                explain::o5_moved_out_of_view(&label, names),
+            );
+        }
     }
 
     fn combat_ending(_tx: &mut Tx, _ctx: &mut Ctx) {}
@@ -913,143 +1034,6 @@ fn recompare_all(tx: &mut Tx, hider: &str, ctx: &mut Ctx) {
             Trigger::Penalty,
             ctx,
         );
-    }
-}
-
-/// O12: sprinting while hidden ends the attempt.
-fn sprint(tx: &mut Tx, token: &str, ctx: &mut Ctx) {
-    let label = context::label(tx, token);
-    let hiding = tx
-        .hiders
-        .get(token)
-        .is_some_and(|h| h.phase == HiderPhase::Hiding);
-    if hiding {
-        tx.remove_hider(token);
-        ctx.public(
-            Clause::O12,
-            Some(token),
-            None,
-            explain::o12_sprint_ends_attempt(&label),
-        );
-    } else {
-        ctx.gm(
-            Clause::O12,
-            Some(token),
-            None,
-            explain::o12_sprint_not_hiding(&label),
-        );
-    }
-}
-
-/// O7: the hider's turn starts; it may roll a fresh check.
-pub(crate) fn turn_start(state: &State, combatant: &str, ctx: &mut Ctx) {
-    if state
-        .hiders
-        .get(combatant)
-        .is_some_and(|h| h.phase == HiderPhase::Hiding)
-    {
-        let label = context::label(state, combatant);
-        ctx.gm(
-            Clause::O7,
-            Some(combatant),
-            None,
-            explain::o7_turn_start(&label),
-        );
-    }
-}
-
-/// O5: at the end of the hider's turn, its exposed pairs (clear view and a
-/// failed check, now or earlier in the turn) become perceived, unless the
-/// hider moved during the turn and the view is now broken. *Decided* (the
-/// seed read literally): a hider that did not move is revealed to its
-/// exposed observers even when one of them walked out of view.
-pub(crate) fn turn_end(tx: &mut Tx, combatant: &str, ctx: &mut Ctx) {
-    let label = context::label(tx, combatant);
-    let Some(record) = tx
-        .hiders
-        .get(combatant)
-        .filter(|h| h.phase == HiderPhase::Hiding)
-    else {
-        return;
-    };
-    let moved = record.moved_this_turn;
-    let mut in_view = Vec::new();
-    let mut broken = Vec::new();
-    let mut remembered = Vec::new();
-    for (observer, pair) in &record.pairs {
-        if pair.exposed {
-            remembered.push(observer.clone());
-        }
-        if pair.perceived || !tx.creatures.contains_key(observer) {
-            continue;
-        }
-        if failed_in_view(&tx.creatures, &record.attempt, observer, pair) {
-            in_view.push(observer.clone());
-        } else if pair.exposed {
-            broken.push(observer.clone());
-        }
-    }
-    let revealed: Vec<(TokenId, bool)> = in_view
-        .into_iter()
-        .map(|o| (o, true))
-        .chain(broken.iter().filter(|_| !moved).map(|o| (o.clone(), false)))
-        .collect();
-    for (observer, still_in_view) in &revealed {
-        let observer_label = context::label(tx, observer);
-        if let Some(pair) = tx.pair_mut(combatant, observer) {
-            pair.perceived = true;
-            pair.exposed = false;
-            pair.reason = PairReason::Exposure;
-        }
-        let message = if *still_in_view {
-            explain::o5_revealed_in_view(&label, &observer_label)
-        } else {
-            explain::o5_revealed_did_not_move(&label, &observer_label)
-        };
-        ctx.public(Clause::O5, Some(combatant), Some(observer), message);
-    }
-    // The exposure is settled: what is left of it ends with the turn.
-    for observer in &remembered {
-        if let Some(pair) = tx.pair_mut(combatant, observer) {
-            pair.exposed = false;
-        }
-    }
-    if moved && !broken.is_empty() {
-        let names: Vec<String> = broken.iter().map(|o| context::label(tx, o)).collect();
-        ctx.gm(
-            Clause::O5,
-            Some(combatant),
-            None,
-            explain::o5_moved_out_of_view(&label, names),
-        );
-    }
-}
-
-/// A creature joined or changed: it gets a pair with every hider
-/// (unperceiving until it comes into view, O2/O4), and its senses are
-/// checked again (O13).
-pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
-    let hiders: Vec<TokenId> = tx
-        .hiders
-        .iter()
-        .filter(|(id, h)| id.as_str() != observer && h.phase == HiderPhase::Hiding)
-        .map(|(id, _)| id.clone())
-        .collect();
-    let observer_id = TokenId::from(observer);
-    for hider in hiders {
-        if !tx
-            .hiders
-            .get(&hider)
-            .is_some_and(|h| h.pairs.contains_key(observer))
-        {
-            tx.pair_entry(
-                &hider,
-                observer,
-                Pair::new(false, PairReason::NotInViewAtEntry),
-            );
-        }
-        let hider_label = context::label(tx, &hider);
-        reevaluate(tx, &hider, &hider_label, &observer_id, Trigger::View, ctx);
     }
 }
 

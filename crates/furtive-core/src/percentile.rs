@@ -300,8 +300,49 @@ impl Rules for PercentileRules {
         modifiers_changed(tx, token, &modifiers, ctx)
     }
 
+    /// A creature joined or changed: P3 compares it with every score in force
+    /// (pairs set by a GM override, a surprise or another clause are kept).
     fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
-        observer_updated(tx, observer, ctx);
+        let Some(creature) = tx.creatures.get(observer) else {
+            return;
+        };
+        let observer_label = creature.label().clone();
+        let observer_id = TokenId::from(observer);
+        let acuity_sum = creature.acuities.sum();
+        let decisions: Vec<(TokenId, bool)> = tx
+            .hiders
+            .iter()
+            .filter(|(id, h)| {
+                id.as_str() != observer
+                    && h.phase == HiderPhase::Hiding
+                    && h.pairs
+                        .get(observer)
+                        .is_none_or(|p| p.reason == PairReason::AcuityComparison)
+            })
+            .filter_map(|(id, h)| {
+                let score = h.attempt.percentile()?.score;
+                let perceived = compare(
+                    &context::label(tx, id),
+                    score,
+                    id,
+                    &observer_id,
+                    &observer_label,
+                    acuity_sum,
+                    ctx,
+                );
+                Some((id.clone(), perceived))
+            })
+            .collect();
+        for (hider, perceived) in decisions {
+            if let Some(pair) = tx.pair_entry(
+                &hider,
+                observer,
+                Pair::new(perceived, PairReason::AcuityComparison),
+            ) {
+                pair.perceived = perceived;
+                pair.reason = PairReason::AcuityComparison;
+            }
+        }
     }
 
     fn turn_started(_tx: &mut Tx, _combatant: &str, _ctx: &mut Ctx) {}
@@ -350,51 +391,6 @@ fn compare(
         explain::p3_decided(perceived, score, acuity_sum, observer_label, hider_label),
     );
     perceived
-}
-
-/// A creature joined or changed: P3 compares it with every score in force
-/// (pairs set by a GM override, a surprise or another clause are kept).
-pub(crate) fn observer_updated(tx: &mut Tx, observer: &str, ctx: &mut Ctx) {
-    let Some(creature) = tx.creatures.get(observer) else {
-        return;
-    };
-    let observer_label = creature.label().clone();
-    let observer_id = TokenId::from(observer);
-    let acuity_sum = creature.acuities.sum();
-    let decisions: Vec<(TokenId, bool)> = tx
-        .hiders
-        .iter()
-        .filter(|(id, h)| {
-            id.as_str() != observer
-                && h.phase == HiderPhase::Hiding
-                && h.pairs
-                    .get(observer)
-                    .is_none_or(|p| p.reason == PairReason::AcuityComparison)
-        })
-        .filter_map(|(id, h)| {
-            let score = h.attempt.percentile()?.score;
-            let perceived = compare(
-                &context::label(tx, id),
-                score,
-                id,
-                &observer_id,
-                &observer_label,
-                acuity_sum,
-                ctx,
-            );
-            Some((id.clone(), perceived))
-        })
-        .collect();
-    for (hider, perceived) in decisions {
-        if let Some(pair) = tx.pair_entry(
-            &hider,
-            observer,
-            Pair::new(perceived, PairReason::AcuityComparison),
-        ) {
-            pair.perceived = perceived;
-            pair.reason = PairReason::AcuityComparison;
-        }
-    }
 }
 
 /// P6, P7: an attack by a hider on one target that does not perceive it.
