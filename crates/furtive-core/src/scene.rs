@@ -873,19 +873,7 @@ pub(crate) fn validate_token(token: &Token, path: &str) -> Result<(), Error> {
         let path = format!("{path}.light");
         non_negative(&format!("{path}.dim"), light.dim)?;
         non_negative(&format!("{path}.bright"), light.bright)?;
-        finite(&format!("{path}.rotation"), light.rotation)?;
-        if !(0.0..=360.0).contains(&light.angle) {
-            return Err(invalid(
-                format!("{path}.angle"),
-                format!(
-                    "must be a number of degrees from 0 to 360, got {}",
-                    light.angle
-                ),
-            ));
-        }
-        if let Some(range) = light.active {
-            validate_range(&format!("{path}.active"), range)?;
-        }
+        validate_cone(&path, light.rotation, light.angle, light.active)?;
     }
     Ok(())
 }
@@ -930,17 +918,25 @@ pub(crate) fn validate_light(light: &Light, path: &str) -> Result<(), Error> {
     non_negative(&format!("{path}.dim"), light.dim)?;
     non_negative(&format!("{path}.bright"), light.bright)?;
     finite(&format!("{path}.elevation"), light.elevation)?;
-    finite(&format!("{path}.rotation"), light.rotation)?;
-    if !(0.0..=360.0).contains(&light.angle) {
+    validate_cone(path, light.rotation, light.angle, light.active)
+}
+
+/// Checks the `rotation`, `angle` and `active` range a token's light and a
+/// light share; `path` prefixes field names.
+fn validate_cone(
+    path: &str,
+    rotation: f64,
+    angle: f64,
+    active: Option<DarknessRange>,
+) -> Result<(), Error> {
+    finite(&format!("{path}.rotation"), rotation)?;
+    if !(0.0..=360.0).contains(&angle) {
         return Err(invalid(
             format!("{path}.angle"),
-            format!(
-                "must be a number of degrees from 0 to 360, got {}",
-                light.angle
-            ),
+            format!("must be a number of degrees from 0 to 360, got {angle}"),
         ));
     }
-    if let Some(range) = light.active {
+    if let Some(range) = active {
         validate_range(&format!("{path}.active"), range)?;
     }
     Ok(())

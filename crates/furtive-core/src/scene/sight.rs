@@ -483,6 +483,16 @@ impl SceneSight {
         self.update_all(updates)
     }
 
+    /// Puts `token` in `slot`; the undo holds the token it replaced.
+    fn replace_token(&mut self, slot: usize, token: Token) -> Undo {
+        Undo::TokenReplaced(slot, std::mem::replace(&mut self.scene.tokens[slot], token))
+    }
+
+    /// Puts `light` in `slot`; the undo holds the light it replaced.
+    fn replace_light(&mut self, slot: usize, light: Light) -> Undo {
+        Undo::LightReplaced(slot, std::mem::replace(&mut self.scene.lights[slot], light))
+    }
+
     /// Forgets what depends on token `slot`: its own lighting, and
     /// everyone's when it carries a light.
     fn forget_token(&mut self, slot: usize) {
@@ -581,10 +591,7 @@ impl SceneSight {
                 match self.tokens.get(&token.id) {
                     Some(&slot) => {
                         self.forget_token(slot);
-                        Ok(Undo::TokenReplaced(
-                            slot,
-                            std::mem::replace(&mut self.scene.tokens[slot], token),
-                        ))
+                        Ok(self.replace_token(slot, token))
                     }
                     None => {
                         self.tokens
@@ -611,10 +618,7 @@ impl SceneSight {
                 validate_token(&token, path).map_err(as_input)?;
                 self.forget_token(slot);
                 self.token_at(token.elevation);
-                Ok(Undo::TokenReplaced(
-                    slot,
-                    std::mem::replace(&mut self.scene.tokens[slot], token),
-                ))
+                Ok(self.replace_token(slot, token))
             }
             SceneUpdate::TokenRemoved { token_id } => {
                 let slot = self.token_slot(&token_id, &format!("{path}.tokenId"))?;
@@ -632,10 +636,7 @@ impl SceneSight {
                 let mut token = self.scene.tokens[slot].clone();
                 token.darkvision = darkvision;
                 validate_token(&token, path).map_err(as_input)?;
-                Ok(Undo::TokenReplaced(
-                    slot,
-                    std::mem::replace(&mut self.scene.tokens[slot], token),
-                ))
+                Ok(self.replace_token(slot, token))
             }
             SceneUpdate::Light { light } => {
                 let Some(id) = light.id.clone() else {
@@ -647,10 +648,7 @@ impl SceneSight {
                 validate_light(&light, &format!("{path}.light")).map_err(as_input)?;
                 self.forget_all_lighting();
                 match self.lights.get(&id) {
-                    Some(&slot) => Ok(Undo::LightReplaced(
-                        slot,
-                        std::mem::replace(&mut self.scene.lights[slot], light),
-                    )),
+                    Some(&slot) => Ok(self.replace_light(slot, light)),
                     None => {
                         self.scene.lights.push(light);
                         self.lights.insert(id, self.scene.lights.len() - 1);
@@ -670,10 +668,7 @@ impl SceneSight {
                 self.forget_all_lighting();
                 let mut light = self.scene.lights[slot].clone();
                 light.hidden = hidden;
-                Ok(Undo::LightReplaced(
-                    slot,
-                    std::mem::replace(&mut self.scene.lights[slot], light),
-                ))
+                Ok(self.replace_light(slot, light))
             }
             SceneUpdate::Darkness { darkness } => {
                 if !(0.0..=1.0).contains(&darkness) {
